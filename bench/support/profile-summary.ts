@@ -1,0 +1,79 @@
+/**
+ * Summarises a V8 CPU profile of the server (from `npm run bench:load -- --cpu-prof DIR`): self time by
+ * package or area, and the hottest functions.
+ *
+ *   npx tsx bench/support/profile-summary.ts DIR/CPU.*.cpuprofile [--top 25]
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Microseconds of self time per profile node id. */
+function selfTimes(profile: CpuProfile): Map<number, number> {
+  const times = new Map<number, number>();
+  profile.samples.forEach((id, i) => times.set(id, (times.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  return times;
+}
+
+/** The package (or area of this repo, or runtime) a frame belongs to. */
+export function areaOf(url: string, functionName: string): string {
+  if (url === '') return functionName.startsWith('(') ? functionName : '(native / builtin)';
+  if (url.startsWith('node:')) return 'node internals';
+  const modules = url.lastIndexOf('/node_modules/');
+  if (modules >= 0) {
+    const parts = url.slice(modules + '/node_modules/'.length).split('/');
+    return parts[0]?.startsWith('@') ? `${parts[0]}/${parts[1]}` : (parts[0] ?? url);
+  }
+  const repo = /\/(functions|bench|lib)\/([^/]+)/.exec(url);
+  return repo ? `kmem ${repo[1]}/${repo[2]}` : url;
+}
+
+function frameName(node: ProfileNode): string {
+  const { functionName, url, lineNumber } = node.callFrame;
+  const where = url ? `${url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*\/(functions|bench)\//, '$1/')}:${lineNumber + 1}` : '';
+  return `${functionName || '(anonymous)'} ${where}`.trim();
+}
+
+function tally<K>(entries: Iterable<[K, number]>): [K, number][] {
+  const totals = new Map<K, number>();
+  for (const [key, value] of entries) totals.set(key, (totals.get(key) ?? 0) + value);
+  return [...totals].sort((a, b) => b[1] - a[1]);
+}
+
+function table(title: string, rows: [string, number][], total: number, top: number): string[] {
+  return [
+    `| ${title} | self ms | % |`,
+    '|---|---:|---:|',
+    ...rows.slice(0, top).map(([name, us]) => `| ${name} | ${(us / 1000).toFixed(0)} | ${((100 * us) / total).toFixed(1)} |`),
+  ];
+}
+
+function summarise(file: string, top: number): string[] {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = [...selfTimes(profile)].map(([id, us]) => [byId.get(id)!, us] as [ProfileNode, number]);
+  const total = self.reduce((sum, [, us]) => sum + us, 0);
+  const busy = self.filter(([node]) => node.callFrame.functionName !== '(idle)').reduce((sum, [, us]) => sum + us, 0);
+  return [
+    `### ${file}`,
+    '',
+    `sampled ${(total / 1e6).toFixed(1)} s, of which ${(busy / 1e6).toFixed(1)} s not idle`,
+    '',
+    ...table('area', tally(self.map(([node, us]) => [areaOf(node.callFrame.url, node.callFrame.functionName), us])), total, top),
+    '',
+    ...table('function', tally(self.map(([node, us]) => [frameName(node), us])), total, top),
+  ];
+}
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' } } });
+for (const file of positionals) process.stdout.write(`${summarise(file, Number(values.top)).join('\n')}\n\n`);

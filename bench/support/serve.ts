@@ -1,0 +1,54 @@
+/**
+ * The server side of the load benchmark, run in its own process by bench/load.ts:
+ *
+ *   node --import tsx bench/support/serve.ts <data-dir>
+ *
+ * Starts the local runtime (dynalite + s3rver + API) in <data-dir>, creates an account, and prints one
+ * line `READY_MARKER {"url":…,"apiKey":…}` on stdout. Stops cleanly on SIGTERM/SIGINT or when stdin
+ * closes (the parent went away), so `node --cpu-prof` can write its profile on the way out.
+ */
+import { container } from '../../functions/adapters/container';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { startRuntime, type Runtime } from '../../functions/local/runtime';
+import { READY_MARKER, type ServerInfo } from './server-process';
+
+async function main(dataDir: string | undefined): Promise<void> {
+  if (!dataDir) throw new Error('usage: serve.ts <data-dir>');
+  const runtime = await startRuntime({
+    env: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_ACCESS_LOG: 'false' },
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  const { apiKey } = await createAccount(container(), 'bench');
+  const info: ServerInfo = {
+    url: runtime.url,
+    apiKey,
+    pid: process.pid,
+    dynamodbEndpoint: runtime.config.dynamodbEndpoint ?? '',
+  };
+  process.stdout.write(`${READY_MARKER} ${JSON.stringify(info)}\n`);
+  stopOnSignals(runtime);
+}
+
+function stopOnSignals(runtime: Runtime): void {
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    runtime.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`stop failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  process.stdin.once('end', stop);
+  process.stdin.resume();
+}
+
+main(process.argv[2]).catch((error: unknown) => {
+  process.stderr.write(`failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

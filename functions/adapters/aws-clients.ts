@@ -1,0 +1,52 @@
+/**
+ * AWS SDK clients, created once per container. On the local runtime they point at dynalite, s3rver
+ * and carry the local servers' static credentials; on AWS they use the function's role.
+ */
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import type { Config } from '../config';
+
+const requestHandler = (): NodeHttpHandler =>
+  new NodeHttpHandler({
+    httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
+    httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 64 }),
+    connectionTimeout: 2_000,
+    requestTimeout: 10_000,
+  });
+
+export function createDocumentClient(config: Config): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    region: config.region,
+    requestHandler: requestHandler(),
+    ...(config.dynamodbEndpoint
+      ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  });
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+}
+
+export function createS3Client(config: Config): S3Client {
+  return new S3Client({
+    region: config.region,
+    requestHandler: requestHandler(),
+    ...(config.s3Endpoint
+      ? {
+          endpoint: config.s3Endpoint,
+          forcePathStyle: true,
+          credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+          // s3rver stores streamed uploads corrupted when the SDK adds its default checksums
+          requestChecksumCalculation: 'WHEN_REQUIRED',
+          responseChecksumValidation: 'WHEN_REQUIRED',
+        }
+      : {}),
+  });
+}
+
+export function createSqsClient(config: Config): SQSClient {
+  return new SQSClient({ region: config.region, requestHandler: requestHandler() });
+}

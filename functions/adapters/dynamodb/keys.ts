@@ -1,0 +1,126 @@
+/**
+ * Every key of the single table, composed here and nowhere else (docs/data-model.md lists the access
+ * patterns these serve). Attributes are generic: pk/sk, gsi1pk/gsi1sk, gsi2pk/gsi2sk, gsi3pk/gsi3sk.
+ *
+ * Every tenant key starts with `A#<accountId>#`, so no query built from these functions can cross
+ * accounts. The only keys without an account prefix are the global lookups an unauthenticated request
+ * needs (API keys, account names) and system items.
+ */
+
+export interface TableKey {
+  pk: string;
+  sk: string;
+}
+
+export type IndexName = 'gsi1' | 'gsi2' | 'gsi3';
+
+export interface IndexKeys {
+  gsi1pk?: string;
+  gsi1sk?: string;
+  gsi2pk?: string;
+  gsi2sk?: string;
+  gsi3pk?: string;
+  gsi3sk?: string;
+}
+
+export const INDEX_NAMES: readonly IndexName[] = ['gsi1', 'gsi2', 'gsi3'];
+
+const tenant = (accountId: string): string => `A#${accountId}`;
+
+/** Sort key of every listing: creation time, then id, so the order is stable and total. */
+export const byCreation = (createdAt: string, id: string): string => `${createdAt}#${id}`;
+
+export const keys = {
+  // ---- global lookups and system items --------------------------------------------------------
+  system: (name: string): TableKey => ({ pk: `SYSTEM#${name}`, sk: 'SYSTEM' }),
+  apiKey: (lookupId: string): TableKey => ({ pk: `KEY#${lookupId}`, sk: 'KEY' }),
+  accountName: (name: string): TableKey => ({ pk: `ACCOUNTNAME#${name}`, sk: 'ACCOUNTNAME' }),
+
+  // ---- account: profile, token budget, webhook secret -----------------------------------------
+  account: (accountId: string): TableKey => ({ pk: `${tenant(accountId)}#ACCOUNT`, sk: 'ACCOUNT' }),
+
+  // ---- users ---------------------------------------------------------------------------------
+  user: (accountId: string, id: string): TableKey => ({ pk: `${tenant(accountId)}#USER#${id}`, sk: 'USER' }),
+  usersOf: (accountId: string): string => `${tenant(accountId)}#USERS`,
+
+  // ---- sessions ------------------------------------------------------------------------------
+  session: (accountId: string, id: string): TableKey => ({
+    pk: `${tenant(accountId)}#SESSION#${id}`,
+    sk: 'SESSION',
+  }),
+  sessionsOf: (accountId: string): string => `${tenant(accountId)}#SESSIONS`,
+
+  // ---- messages (gsi1: all, gsi2: by session, gsi3: by customer; role is a filter) -------------
+  message: (accountId: string, id: string): TableKey => ({
+    pk: `${tenant(accountId)}#MESSAGE#${id}`,
+    sk: 'MESSAGE',
+  }),
+  messagesOf: (accountId: string): string => `${tenant(accountId)}#MESSAGES`,
+  messagesOfSession: (accountId: string, sessionId: string): string =>
+    `${tenant(accountId)}#SESSION#${sessionId}#MESSAGES`,
+  messagesOfCustomer: (accountId: string, customerUserId: string): string =>
+    `${tenant(accountId)}#CUSTOMER#${customerUserId}#MESSAGES`,
+
+  // ---- uploads: keys handed out by POST /files/upload, checked by files/create ------------------
+  upload: (accountId: string, key: string): TableKey => ({ pk: `${tenant(accountId)}#UPLOAD#${key}`, sk: 'UPLOAD' }),
+
+  // ---- files (gsi1: all, gsi2: by category; hidden children under their parent) ----------------
+  file: (accountId: string, id: string): TableKey => ({ pk: `${tenant(accountId)}#FILE#${id}`, sk: 'FILE' }),
+  filesOf: (accountId: string): string => `${tenant(accountId)}#FILES`,
+  filesOfCategory: (accountId: string, category: string): string => `${tenant(accountId)}#FILES#${category}`,
+  childFilesOf: (accountId: string, parentFileId: string): string =>
+    `${tenant(accountId)}#FILE#${parentFileId}#CHILDREN`,
+
+  // ---- memories (gsi1: all, gsi2: by memoryType) --------------------------------------------
+  memory: (accountId: string, id: string): TableKey => ({ pk: `${tenant(accountId)}#MEMORY#${id}`, sk: 'MEMORY' }),
+  memoriesOf: (accountId: string): string => `${tenant(accountId)}#MEMORIES`,
+  memoriesOfType: (accountId: string, memoryType: string): string => `${tenant(accountId)}#MEMORIES#${memoryType}`,
+
+  /** Memory-file link: under the memory (files of a memory), gsi2 under the file (memories of a file). */
+  memoryFile: (accountId: string, memoryId: string, fileId: string): TableKey => ({
+    pk: `${tenant(accountId)}#MEMORY#${memoryId}`,
+    sk: `FILE#${fileId}`,
+  }),
+  memoriesOfFile: (accountId: string, fileId: string): string => `${tenant(accountId)}#FILE#${fileId}#MEMORIES`,
+
+  /** Memory-session link, likewise in both directions. */
+  memorySession: (accountId: string, memoryId: string, sessionId: string): TableKey => ({
+    pk: `${tenant(accountId)}#MEMORY#${memoryId}`,
+    sk: `SESSION#${sessionId}`,
+  }),
+  memoriesOfSession: (accountId: string, sessionId: string): string =>
+    `${tenant(accountId)}#SESSION#${sessionId}#MEMORIES`,
+
+  /** Everything a memory owns shares its partition; `memoryPartition` + begins_with(sk) selects a kind. */
+  memoryPartition: (accountId: string, memoryId: string): string => `${tenant(accountId)}#MEMORY#${memoryId}`,
+
+  // ---- ingestion jobs and their budget reservations ------------------------------------------
+  job: (accountId: string, jobId: string): TableKey => ({ pk: `${tenant(accountId)}#JOB#${jobId}`, sk: 'JOB' }),
+  jobsOfMemory: (accountId: string, memoryId: string): string => `${tenant(accountId)}#MEMORY#${memoryId}#JOBS`,
+
+  // ---- graph (per memory; items per file so delete-file can find what a file supports) --------
+  entity: (accountId: string, memoryId: string, entityKey: string): TableKey => ({
+    pk: `${tenant(accountId)}#MEMORY#${memoryId}#GRAPH`,
+    sk: `ENTITY#${entityKey}`,
+  }),
+  relation: (accountId: string, memoryId: string, relationKey: string): TableKey => ({
+    pk: `${tenant(accountId)}#MEMORY#${memoryId}#GRAPH`,
+    sk: `RELATION#${relationKey}`,
+  }),
+  fileContribution: (accountId: string, memoryId: string, fileId: string, itemKey: string): TableKey => ({
+    pk: `${tenant(accountId)}#MEMORY#${memoryId}#FILE#${fileId}`,
+    sk: itemKey,
+  }),
+
+  // ---- webhook outbox -----------------------------------------------------------------------
+  webhookDelivery: (accountId: string, eventId: string): TableKey => ({
+    pk: `${tenant(accountId)}#WEBHOOK#${eventId}`,
+    sk: 'DELIVERY',
+  }),
+
+  // ---- idempotency records of the worker ------------------------------------------------------
+  processed: (accountId: string, recordKey: string): TableKey => ({
+    pk: `${tenant(accountId)}#DONE#${recordKey}`,
+    sk: 'DONE',
+  }),
+} as const;

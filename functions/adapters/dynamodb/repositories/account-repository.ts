@@ -1,0 +1,105 @@
+import { ConflictError } from '../../../core/errors';
+import type { Account, ApiKeyRecord } from '../../../core/model';
+import type { AccountStore, ApiKeyStore } from '../../../core/ports';
+import { keys } from '../keys';
+import type { Item, Table } from '../table';
+
+export class AccountRepository implements AccountStore {
+  constructor(private readonly table: Table) {}
+
+  /** Reserves the name first, so two creates of one name cannot both succeed. */
+  async create(account: Account): Promise<void> {
+    await this.table.create({ ...keys.accountName(account.name), accountId: account.id });
+    await this.table.create({ ...keys.account(account.id), kind: 'account', accountId: account.id, ...account });
+  }
+
+  /** Stamps a finished refund on the job's side; the set entry stays only for jobs never stamped. */
+  async settleRefund(accountId: string, jobId: string): Promise<void> {
+    await this.table.apply(keys.account(accountId), {
+      expression: 'DELETE refundedJobs :job',
+      names: {},
+      values: { ':job': new Set([jobId]) },
+    });
+  }
+
+  async get(accountId: string): Promise<Account | undefined> {
+    const item = await this.table.get(keys.account(accountId));
+    return item ? toAccount(item) : undefined;
+  }
+
+  async findByName(name: string): Promise<Account | undefined> {
+    const reservation = await this.table.get(keys.accountName(name));
+    return reservation ? this.get(String(reservation.accountId)) : undefined;
+  }
+
+  async reserveTokens(accountId: string, tokens: number): Promise<Account | undefined> {
+    try {
+      const item = await this.table.apply(
+        keys.account(accountId),
+        { expression: 'SET tokensRemaining = tokensRemaining - :n', names: {}, values: { ':n': tokens } },
+        { expression: 'tokensRemaining >= :n', names: {}, values: { ':n': tokens } },
+      );
+      return item ? toAccount(item) : undefined;
+    } catch (error) {
+      if (error instanceof ConflictError) return undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Adds the refund and records the job in `refundedJobs` in one conditional write, so a redelivered
+   * reconciliation cannot refund twice.
+   */
+  async refundTokens(accountId: string, tokens: number, jobId: string): Promise<void> {
+    try {
+      await this.table.apply(
+        keys.account(accountId),
+        {
+          expression: 'SET tokensRemaining = tokensRemaining + :n ADD refundedJobs :job',
+          names: {},
+          values: { ':n': tokens, ':job': new Set([jobId]), ':id': jobId },
+        },
+        { expression: 'NOT contains(refundedJobs, :id)', names: {}, values: {} },
+      );
+    } catch (error) {
+      if (error instanceof ConflictError) return; // this job was refunded already
+      throw error;
+    }
+  }
+}
+
+export class ApiKeyRepository implements ApiKeyStore {
+  constructor(private readonly table: Table) {}
+
+  async put(record: ApiKeyRecord): Promise<void> {
+    try {
+      await this.table.create({ ...keys.apiKey(record.lookupId), kind: 'apiKey', ...record });
+    } catch (error) {
+      if (error instanceof ConflictError) throw new ConflictError('api key exists', { cause: error });
+      throw error;
+    }
+  }
+
+  async find(lookupId: string): Promise<ApiKeyRecord | undefined> {
+    const item = await this.table.get(keys.apiKey(lookupId));
+    if (!item) return undefined;
+    return {
+      lookupId: String(item.lookupId),
+      verifier: String(item.verifier),
+      salt: String(item.salt),
+      accountId: String(item.accountId),
+      createdAt: String(item.createdAt),
+    };
+  }
+}
+
+function toAccount(item: Item): Account {
+  return {
+    id: String(item.id),
+    name: String(item.name),
+    totalTokenLimit: Number(item.totalTokenLimit),
+    tokensRemaining: Number(item.tokensRemaining),
+    webhookSecret: String(item.webhookSecret),
+    createdAt: String(item.createdAt),
+  };
+}

@@ -1,0 +1,72 @@
+import type { FileCategory, FileRecord, Page, PageRequest } from '../../../core/model';
+import type { FileStore } from '../../../core/ports';
+import { byCreation, keys } from '../keys';
+import type { Item, Table } from '../table';
+
+/** Files; hidden children of a sitemap or crawl are listed under their parent only. */
+export class FileRepository implements FileStore {
+  constructor(private readonly table: Table) {}
+
+  async create(file: FileRecord): Promise<void> {
+    const order = byCreation(file.createdAt, file.id);
+    const listing = file.parentFileId
+      ? { gsi3pk: keys.childFilesOf(file.accountId, file.parentFileId), gsi3sk: order }
+      : {
+          gsi1pk: keys.filesOf(file.accountId),
+          gsi1sk: order,
+          gsi2pk: keys.filesOfCategory(file.accountId, file.category),
+          gsi2sk: order,
+        };
+    await this.table.create({ ...keys.file(file.accountId, file.id), ...listing, kind: 'file', ...file });
+  }
+
+  async get(accountId: string, id: string): Promise<FileRecord | undefined> {
+    const item = await this.table.get(keys.file(accountId, id));
+    return item ? toFile(item) : undefined;
+  }
+
+  async list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>> {
+    const query = category
+      ? { index: 'gsi2' as const, partition: keys.filesOfCategory(accountId, category) }
+      : { index: 'gsi1' as const, partition: keys.filesOf(accountId) };
+    const result = await this.table.queryPage({ ...query, scope: `files|${query.partition}`, page });
+    return { ...result, items: result.items.map(toFile) };
+  }
+
+  async update(
+    accountId: string,
+    id: string,
+    changes: Partial<FileRecord>,
+    whenState?: FileRecord['state'][],
+  ): Promise<FileRecord | undefined> {
+    const condition = whenState ? stateIn(whenState) : undefined;
+    const item = await this.table.update(keys.file(accountId, id), changes, condition);
+    return item ? toFile(item) : undefined;
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    await this.table.delete(keys.file(accountId, id));
+  }
+}
+
+function stateIn(states: string[]) {
+  const values = Object.fromEntries(states.map((state, i) => [`:st${i}`, state]));
+  return { expression: `#state IN (${Object.keys(values).join(', ')})`, names: { '#state': 'state' }, values };
+}
+
+const FILE_FIELDS: ReadonlyArray<keyof FileRecord> = [
+  'id', 'accountId', 'name', 'extension', 'fileType', 'category', 'state', 'error', 'bronzeKey', 'externalURI',
+  'contentType', 'source', 'parentFileId', 'memoryID', 'jobID', 'originRegion', 'silverTranscriptKey',
+  'silverAudioKey', 'goldAudioKey', 'goldChunkKey', 'goldGraphKey', 'aiKey', 'length', 'size', 'tokens',
+  'numSpeakers', 'hiddenFilesTotal', 'hiddenFilesCreated', 'hiddenFilesProcessed', 'hiddenFilesIngested',
+  'createdAt', 'updatedAt',
+];
+
+function toFile(item: Item): FileRecord {
+  const file: Record<string, unknown> = {};
+  for (const field of FILE_FIELDS) file[field] = item[field] ?? null;
+  for (const counter of ['hiddenFilesTotal', 'hiddenFilesCreated', 'hiddenFilesProcessed', 'hiddenFilesIngested']) {
+    file[counter] = Number(item[counter] ?? 0);
+  }
+  return file as unknown as FileRecord;
+}

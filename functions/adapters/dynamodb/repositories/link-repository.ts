@@ -1,0 +1,53 @@
+import type { MemoryFileLink } from '../../../core/model';
+import type { LinkStore } from '../../../core/ports';
+import { keys } from '../keys';
+import type { Item, Table } from '../table';
+
+/** Memory-file links: stored under the memory, indexed under the file (gsi2) for the reverse lookup. */
+export class LinkRepository implements LinkStore {
+  constructor(private readonly table: Table) {}
+
+  async create(link: MemoryFileLink): Promise<void> {
+    await this.table.create({
+      ...keys.memoryFile(link.accountId, link.memoryId, link.fileId),
+      gsi2pk: keys.memoriesOfFile(link.accountId, link.fileId),
+      gsi2sk: link.memoryId,
+      kind: 'memoryFile',
+      ...link,
+    });
+  }
+
+  async get(accountId: string, memoryId: string, fileId: string): Promise<MemoryFileLink | undefined> {
+    const item = await this.table.get(keys.memoryFile(accountId, memoryId, fileId));
+    return item ? toLink(item) : undefined;
+  }
+
+  async listByMemory(accountId: string, memoryId: string): Promise<MemoryFileLink[]> {
+    return (await this.table.queryAll(keys.memoryPartition(accountId, memoryId), 'FILE#')).map(toLink);
+  }
+
+  async listByFile(accountId: string, fileId: string): Promise<MemoryFileLink[]> {
+    return (await this.table.queryAll(keys.memoriesOfFile(accountId, fileId), undefined, 'gsi2')).map(toLink);
+  }
+
+  async markIngested(accountId: string, memoryId: string, fileId: string, at: string): Promise<void> {
+    await this.table.update(keys.memoryFile(accountId, memoryId, fileId), { ingestedAt: at, updatedAt: at });
+  }
+
+  async delete(accountId: string, memoryId: string, fileId: string): Promise<void> {
+    await this.table.delete(keys.memoryFile(accountId, memoryId, fileId));
+  }
+}
+
+function toLink(item: Item): MemoryFileLink {
+  return {
+    id: String(item.id),
+    accountId: String(item.accountId),
+    memoryId: String(item.memoryId),
+    fileId: String(item.fileId),
+    type: 'file',
+    ingestedAt: (item.ingestedAt ?? null) as string | null,
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+  };
+}

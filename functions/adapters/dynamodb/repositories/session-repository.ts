@@ -1,0 +1,45 @@
+import type { MetadataEntry, Session } from '../../../core/model';
+import type { SessionStore } from '../../../core/ports';
+import { byCreation, keys } from '../keys';
+import type { Item, Table } from '../table';
+import { nullableString } from './fields';
+
+export class SessionRepository implements SessionStore {
+  constructor(private readonly table: Table) {}
+
+  async create(session: Session): Promise<void> {
+    await this.table.create({
+      ...keys.session(session.accountId, session.id),
+      gsi1pk: keys.sessionsOf(session.accountId),
+      gsi1sk: byCreation(session.createdAt, session.id),
+      kind: 'session',
+      ...session,
+    });
+  }
+
+  async get(accountId: string, id: string): Promise<Session | undefined> {
+    const item = await this.table.get(keys.session(accountId, id));
+    return item ? toSession(item) : undefined;
+  }
+
+  /** The first delete sets deletedAt; later deletes leave the original timestamp. */
+  async markDeleted(accountId: string, id: string, at: string): Promise<Session | undefined> {
+    const existing = await this.get(accountId, id);
+    if (!existing || existing.deletedAt) return existing;
+    const item = await this.table.update(keys.session(accountId, id), { deletedAt: at, updatedAt: at });
+    return item ? toSession(item) : undefined;
+  }
+}
+
+function toSession(item: Item): Session {
+  return {
+    id: String(item.id),
+    accountId: String(item.accountId),
+    customerUserID: nullableString(item.customerUserID),
+    metadata: Array.isArray(item.metadata) ? (item.metadata as MetadataEntry[]) : [],
+    createdAt: String(item.createdAt),
+    updatedAt: String(item.updatedAt),
+    deletedAt: nullableString(item.deletedAt),
+    endedAt: nullableString(item.endedAt),
+  };
+}

@@ -1,0 +1,42 @@
+import type { Upload } from '../../../core/model';
+import type { UploadStore } from '../../../core/ports';
+import { keys } from '../keys';
+import type { Item, Table } from '../table';
+import { nullableString } from './fields';
+
+export class UploadRepository implements UploadStore {
+  constructor(private readonly table: Table) {}
+
+  async create(upload: Upload): Promise<void> {
+    await this.table.create({ ...keys.upload(upload.accountId, upload.key), kind: 'upload', ...upload });
+  }
+
+  async get(accountId: string, key: string): Promise<Upload | undefined> {
+    const item = await this.table.get(keys.upload(accountId, key));
+    return item ? toUpload(item) : undefined;
+  }
+
+  async claim(accountId: string, key: string, fileId: string): Promise<void> {
+    await this.table.update(keys.upload(accountId, key), { fileId }, {
+      expression: 'attribute_not_exists(fileId) OR fileId = :none OR fileId = :mine',
+      names: {},
+      values: { ':none': null, ':mine': fileId },
+    });
+  }
+
+  async delete(accountId: string, key: string): Promise<void> {
+    await this.table.delete(keys.upload(accountId, key));
+  }
+}
+
+function toUpload(item: Item): Upload {
+  return {
+    key: String(item.key),
+    accountId: String(item.accountId),
+    name: String(item.name),
+    size: Number(item.size),
+    contentType: String(item.contentType),
+    fileId: nullableString(item.fileId),
+    createdAt: String(item.createdAt),
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * Generic operations on the single table: conditional puts, gets, deletes, updates and paginated
+ * queries with sealed page tokens. Repositories build on this; nothing else talks to DynamoDB.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type QueryCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { BadRequestError, ConflictError } from '../../core/errors';
+import type { Page, PageRequest } from '../../core/model';
+import type { CursorSealer, Direction, Position } from './cursor';
+import type { IndexName, TableKey } from './keys';
+
+const nonEmpty = (values: Record<string, unknown>) => (Object.keys(values).length ? values : undefined);
+
+export type Item = Record<string, unknown>;
+
+export interface QueryFilter {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+export interface PageQuery {
+  index: IndexName;
+  partition: string;
+  /** Identifies the listing (account, kind, filters) a page token belongs to. */
+  scope: string;
+  page: PageRequest;
+  filter?: QueryFilter;
+}
+
+const FILTERED_READ_SIZE = 200;
+
+export class Table {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    readonly name: string,
+    private readonly cursors: () => Promise<CursorSealer>,
+  ) {}
+
+  async get(key: TableKey): Promise<Item | undefined> {
+    const out = await this.client.send(new GetCommand({ TableName: this.name, Key: key, ConsistentRead: true }));
+    return out.Item;
+  }
+
+  /** Writes an item that must not exist yet; throws ConflictError when it does. */
+  async create(item: Item & TableKey): Promise<void> {
+    await this.conditional(() =>
+      this.client.send(
+        new PutCommand({ TableName: this.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
+      ),
+    );
+  }
+
+  async put(item: Item & TableKey): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.name, Item: item }));
+  }
+
+  /** Deletes the item; returns what was deleted, or undefined when nothing was there. */
+  async delete(key: TableKey): Promise<Item | undefined> {
+    const out = await this.client.send(new DeleteCommand({ TableName: this.name, Key: key, ReturnValues: 'ALL_OLD' }));
+    return out.Attributes;
+  }
+
+  /**
+   * Sets attributes of an existing item, optionally under an extra condition; returns the new item,
+   * or undefined when the item does not exist. Throws ConflictError when the extra condition fails.
+   */
+  async update(key: TableKey, set: Record<string, unknown>, condition?: QueryFilter): Promise<Item | undefined> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const assignments = Object.entries(set).map(([field, value], i) => {
+      names[`#s${i}`] = field;
+      values[`:s${i}`] = value;
+      return `#s${i} = :s${i}`;
+    });
+    return this.apply(key, { expression: `SET ${assignments.join(', ')}`, names, values }, condition);
+  }
+
+  /** Runs an update expression on an existing item (see `update` for the answers). */
+  async apply(key: TableKey, update: QueryFilter, condition?: QueryFilter): Promise<Item | undefined> {
+    const exists = 'attribute_exists(#pk)';
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.name,
+          Key: key,
+          UpdateExpression: update.expression,
+          ConditionExpression: condition ? `${exists} AND (${condition.expression})` : exists,
+          ExpressionAttributeNames: { '#pk': 'pk', ...update.names, ...condition?.names },
+          ExpressionAttributeValues: nonEmpty({ ...update.values, ...condition?.values }),
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return out.Attributes;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      if (!error.Item) return undefined;
+      throw new ConflictError('condition failed', { cause: error });
+    }
+  }
+
+  /** Every item of a partition (optionally those whose sort key starts with `prefix`), in sort order. */
+  async queryAll(partition: string, prefix?: string, index?: IndexName): Promise<Item[]> {
+    const pk = index ? `${index}pk` : 'pk';
+    const sk = index ? `${index}sk` : 'sk';
+    const items: Item[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.name,
+          IndexName: index,
+          KeyConditionExpression: prefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+          ExpressionAttributeNames: prefix ? { '#pk': pk, '#sk': sk } : { '#pk': pk },
+          ExpressionAttributeValues: prefix ? { ':pk': partition, ':prefix': prefix } : { ':pk': partition },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+
+  /** One page of a listing, in creation order, with tokens for the pages on either side. */
+  async queryPage(query: PageQuery): Promise<Page<Item>> {
+    const sealer = await this.cursors();
+    const { direction, position } = this.startOf(query, sealer);
+    const collected = await this.collect(query, direction, position);
+    const hasMore = collected.length > query.page.limit;
+    const window = collected.slice(0, query.page.limit);
+    const items = direction === 'next' ? window : window.reverse();
+    const first = items[0];
+    const last = items[items.length - 1];
+    const seal = (d: Direction, p: Position): string => sealer.seal(query.scope, d, p);
+
+    if (direction === 'next') {
+      return {
+        items,
+        nextToken: hasMore && last ? seal('next', this.positionOf(query.index, last)) : null,
+        previousToken: position ? seal('previous', first ? this.positionOf(query.index, first) : position) : null,
+      };
+    }
+    return {
+      items,
+      nextToken: seal('next', last ? this.positionOf(query.index, last) : (position as Position)),
+      previousToken: hasMore && first ? seal('previous', this.positionOf(query.index, first)) : null,
+    };
+  }
+
+  private startOf(query: PageQuery, sealer: CursorSealer): { direction: Direction; position?: Position } {
+    const { nextToken, previousToken } = query.page;
+    if (nextToken && previousToken) {
+      throw BadRequestError.forField('nextToken', 'cannot be combined with previousToken');
+    }
+    if (previousToken) {
+      return { direction: 'previous', position: sealer.open('previousToken', previousToken, query.scope, 'previous') };
+    }
+    if (nextToken) return { direction: 'next', position: sealer.open('nextToken', nextToken, query.scope, 'next') };
+    return { direction: 'next' };
+  }
+
+  /** Reads until limit + 1 matching items are found (one more tells whether a further page exists). */
+  private async collect(query: PageQuery, direction: Direction, position?: Position): Promise<Item[]> {
+    const wanted = query.page.limit + 1;
+    const found: Item[] = [];
+    let start: Position | undefined = position;
+    do {
+      const input: QueryCommandInput = {
+        TableName: this.name,
+        IndexName: query.index,
+        KeyConditionExpression: '#ipk = :ipk',
+        ExpressionAttributeNames: { '#ipk': `${query.index}pk`, ...query.filter?.names },
+        ExpressionAttributeValues: { ':ipk': query.partition, ...query.filter?.values },
+        ScanIndexForward: direction === 'next',
+        Limit: query.filter ? FILTERED_READ_SIZE : wanted - found.length,
+        ExclusiveStartKey: start,
+        FilterExpression: query.filter?.expression,
+      };
+      const out = await this.client.send(new QueryCommand(input));
+      found.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey as Position | undefined;
+    } while (start && found.length < wanted);
+    return found.slice(0, wanted);
+  }
+
+  private positionOf(index: IndexName, item: Item): Position {
+    const position: Position = {};
+    for (const field of ['pk', 'sk', `${index}pk`, `${index}sk`]) position[field] = String(item[field]);
+    return position;
+  }
+
+  /** Deletes many items, 25 per request, retrying what DynamoDB leaves unprocessed. */
+  async deleteMany(itemKeys: TableKey[]): Promise<void> {
+    for (let i = 0; i < itemKeys.length; i += 25) {
+      let requests = itemKeys.slice(i, i + 25).map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } }));
+      while (requests.length) {
+        const out = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.name]: requests } }));
+        requests = (out.UnprocessedItems?.[this.name] ?? []) as typeof requests;
+      }
+    }
+  }
+
+  private async conditional(write: () => Promise<unknown>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) throw new ConflictError('item exists', { cause: error });
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { QueuePort } from '../../core/ports';
+
+/** The ingestion queue on AWS. */
+export class SqsQueue implements QueuePort {
+  constructor(
+    private readonly client: SQSClient,
+    private readonly url: string,
+  ) {}
+
+  async send(body: unknown, options?: { delaySeconds?: number }): Promise<void> {
+    await this.client.send(
+      new SendMessageCommand({
+        QueueUrl: this.url,
+        MessageBody: JSON.stringify(body),
+        DelaySeconds: options?.delaySeconds,
+      }),
+    );
+  }
+}

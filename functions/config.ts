@@ -1,0 +1,117 @@
+/**
+ * The one module that reads the environment. Every other module receives a typed `Config`.
+ *
+ * The same schema types the Lambda `environment` in the CDK stack (see lib/constructs/service-function.ts)
+ * and validates it at cold start, so a missing or malformed setting fails loudly and early.
+ */
+import { z } from 'zod';
+
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1');
+
+const positiveInt = z.coerce.number().int().positive();
+
+export const environmentSchema = z.object({
+  KMEM_STAGE: z.string().min(1).default('local'),
+  KMEM_TABLE_NAME: z.string().min(1).default('kmem'),
+  KMEM_BUCKET_NAME: z.string().min(1).default('kmem-artefacts'),
+  /** SQS queue URL of the ingestion queue; absent on the local runtime, which uses KMEM_LOCAL_QUEUE_DIR. */
+  KMEM_QUEUE_URL: z.url().optional(),
+  KMEM_LOCAL_QUEUE_DIR: z.string().min(1).optional(),
+  /** Endpoints of the local DynamoDB- and S3-compatible servers; absent on AWS. */
+  KMEM_DYNAMODB_ENDPOINT: z.url().optional(),
+  KMEM_S3_ENDPOINT: z.url().optional(),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  KMEM_DEFAULT_TOKEN_LIMIT: positiveInt.default(1_000_000),
+  KMEM_API_KEY: z.string().min(8).optional(),
+  KMEM_DATA_DIR: z.string().min(1).default('./.kmem'),
+  KMEM_HOST: z.string().min(1).default('127.0.0.1'),
+  KMEM_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  KMEM_ALLOW_PRIVATE_URLS: flag.default(false),
+  KMEM_MAX_BODY_KB: positiveInt.default(1024),
+  KMEM_MAX_UPLOAD_MB: positiveInt.default(50),
+  /** Webhook delivery: tries before an event is dead-lettered, first retry delay (doubling), timeout. */
+  KMEM_WEBHOOK_MAX_ATTEMPTS: positiveInt.default(8),
+  KMEM_WEBHOOK_BACKOFF_SECONDS: positiveInt.default(30),
+  KMEM_WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Print one line per request on the local runtime. */
+  KMEM_ACCESS_LOG: flag.default(false),
+  /** Seconds an API key lookup stays cached in a warm container. */
+  KMEM_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(30),
+});
+
+export type Environment = z.input<typeof environmentSchema>;
+
+export interface Config {
+  stage: string;
+  region: string;
+  tableName: string;
+  bucketName: string;
+  queue: { kind: 'sqs'; url: string } | { kind: 'local'; directory: string };
+  dynamodbEndpoint?: string;
+  s3Endpoint?: string;
+  defaultTokenLimit: number;
+  bootstrapApiKey?: string;
+  dataDir: string;
+  host: string;
+  port: number;
+  allowPrivateUrls: boolean;
+  maxBodyBytes: number;
+  maxUploadBytes: number;
+  authCacheMs: number;
+  accessLog: boolean;
+  webhooks: { maxAttempts: number; backoffSeconds: number; timeoutMs: number };
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    stage: e.KMEM_STAGE,
+    region: e.AWS_REGION,
+    tableName: e.KMEM_TABLE_NAME,
+    bucketName: e.KMEM_BUCKET_NAME,
+    queue: e.KMEM_QUEUE_URL
+      ? { kind: 'sqs', url: e.KMEM_QUEUE_URL }
+      : { kind: 'local', directory: e.KMEM_LOCAL_QUEUE_DIR ?? `${e.KMEM_DATA_DIR}/queue` },
+    dynamodbEndpoint: e.KMEM_DYNAMODB_ENDPOINT,
+    s3Endpoint: e.KMEM_S3_ENDPOINT,
+    defaultTokenLimit: e.KMEM_DEFAULT_TOKEN_LIMIT,
+    bootstrapApiKey: e.KMEM_API_KEY,
+    dataDir: e.KMEM_DATA_DIR,
+    host: e.KMEM_HOST,
+    port: e.KMEM_PORT,
+    allowPrivateUrls: e.KMEM_ALLOW_PRIVATE_URLS,
+    maxBodyBytes: e.KMEM_MAX_BODY_KB * 1024,
+    maxUploadBytes: e.KMEM_MAX_UPLOAD_MB * 1024 * 1024,
+    authCacheMs: e.KMEM_AUTH_CACHE_SECONDS * 1000,
+    accessLog: e.KMEM_ACCESS_LOG,
+    webhooks: {
+      maxAttempts: e.KMEM_WEBHOOK_MAX_ATTEMPTS,
+      backoffSeconds: e.KMEM_WEBHOOK_BACKOFF_SECONDS,
+      timeoutMs: e.KMEM_WEBHOOK_TIMEOUT_MS,
+    },
+  };
+}
+
+let cached: Config | undefined;
+
+/** The configuration of this container, read once. */
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/** Forget the cached configuration (the local runtime sets the environment before its first use). */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,157 @@
+/**
+ * An immutable BM25 index segment over a memory's chunks, and search over it.
+ *
+ * Scoring is classic BM25 with Lucene's idf, `ln(1 + (N - df + 0.5) / (df + 0.5))`, and the (k1 + 1)
+ * factor in the numerator (Lucene 8+ drops it; ranking is the same), exact doc lengths (Lucene rounds
+ * them to one byte), and each repeated query term counted again (as Anserini boosts it). Defaults
+ * k1 = 0.9, b = 0.4 follow Anserini. Segments are rebuilt whole; there is no merging.
+ */
+import { analyze, resolveAnalyzerOptions, type AnalyzerOptions, type ResolvedAnalyzerOptions } from './analyzer';
+import { decodePostings, PostingCollector, type DecodedPostings } from './postings';
+import { topKByScore } from './top-k';
+
+import { meanLength } from './segment-format';
+
+export { deserializeSegment, serializeSegment, SEGMENT_FORMAT_VERSION } from './segment-format';
+
+/** A document to index: a chunk with its id and the file it came from. */
+export interface LexicalDocument {
+  id: string;
+  text: string;
+  fileId: string;
+}
+
+/** A built segment. Docs are numbered 0..n-1 ("ordinals") in build order. Treat as read-only. */
+export interface LexicalSegment {
+  /** The analyzer options the segment was built with; queries are analyzed with the same. */
+  readonly analyzer: Readonly<ResolvedAnalyzerOptions>;
+  readonly docIds: readonly string[];
+  /** Distinct file ids, in order of first appearance. */
+  readonly fileIds: readonly string[];
+  /** Doc ordinal → index into `fileIds`. */
+  readonly docFiles: Uint32Array;
+  /** Doc ordinal → number of terms after analysis. */
+  readonly docLengths: Uint32Array;
+  /** Mean of `docLengths` (0 for an empty segment). */
+  readonly avgDocLength: number;
+  /** Vocabulary in code-unit order; a term's ordinal is its position. */
+  readonly terms: readonly string[];
+  /** Term ordinal → number of docs holding it. */
+  readonly docFreqs: Uint32Array;
+  /** Term ordinal → its first byte in `postings`; `terms.length + 1` entries. */
+  readonly postingOffsets: Uint32Array;
+  /** Varint (doc-ordinal gap, term frequency) pairs per term, docs ascending (see postings.ts). */
+  readonly postings: Uint8Array;
+}
+
+/** BM25 parameters; unset ones take `DEFAULT_BM25`. */
+export interface Bm25Params {
+  k1?: number;
+  b?: number;
+}
+
+/** Anserini's BM25 defaults. */
+export const DEFAULT_BM25: Readonly<Required<Bm25Params>> = Object.freeze({ k1: 0.9, b: 0.4 });
+
+/** One search result. */
+export interface LexicalHit {
+  id: string;
+  fileId: string;
+  score: number;
+}
+
+/** Indexes `docs` (ids must be distinct) with the analyzer `options` (defaults: stem, stopwords). */
+export function buildSegment(docs: readonly LexicalDocument[], options: AnalyzerOptions = {}): LexicalSegment {
+  const analyzer = resolveAnalyzerOptions(options);
+  const collector = new PostingCollector();
+  const fileIndex = new Map<string, number>();
+  const seenIds = new Set<string>();
+  const docFiles = new Uint32Array(docs.length);
+  const docLengths = new Uint32Array(docs.length);
+  docs.forEach((doc, ordinal) => {
+    if (seenIds.has(doc.id)) throw new RangeError(`Duplicate document id: ${doc.id}`);
+    seenIds.add(doc.id);
+    if (!fileIndex.has(doc.fileId)) fileIndex.set(doc.fileId, fileIndex.size);
+    docFiles[ordinal] = fileIndex.get(doc.fileId) ?? 0;
+    const terms = analyze(doc.text, analyzer);
+    docLengths[ordinal] = terms.length;
+    collector.addDocument(ordinal, terms);
+  });
+  const encoded = collector.encode();
+  return {
+    analyzer,
+    docIds: docs.map((doc) => doc.id),
+    fileIds: [...fileIndex.keys()],
+    docFiles,
+    docLengths,
+    avgDocLength: meanLength(docLengths),
+    terms: encoded.terms,
+    docFreqs: encoded.docFreqs,
+    postingOffsets: encoded.offsets,
+    postings: encoded.bytes,
+  };
+}
+
+/** Ordinal of `term` in the sorted vocabulary (binary search), or -1. */
+export function termOrdinal(segment: LexicalSegment, term: string): number {
+  let low = 0;
+  let high = segment.terms.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const candidate = segment.terms[middle] ?? '';
+    if (candidate === term) return middle;
+    if (candidate < term) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/** The decoded posting list of an analyzed `term` (empty if absent). */
+export function termPostings(segment: LexicalSegment, term: string): DecodedPostings {
+  const ordinal = termOrdinal(segment, term);
+  if (ordinal < 0) return { docs: new Uint32Array(0), freqs: new Uint32Array(0) };
+  const from = segment.postingOffsets[ordinal] ?? 0;
+  const to = segment.postingOffsets[ordinal + 1] ?? from;
+  return decodePostings(segment.postings, from, to, segment.docFreqs[ordinal] ?? 0);
+}
+
+/** Lucene's BM25 idf of a term held by `docFreq` of `docCount` docs. */
+export function bm25Idf(docCount: number, docFreq: number): number {
+  return Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
+}
+
+/**
+ * The top `k` docs for `query` by BM25, best first; ties go to the lower ordinal. Only docs sharing a
+ * term with the query are returned. The query is analyzed with the segment's analyzer options.
+ */
+export function search(segment: LexicalSegment, query: string, k: number, params: Bm25Params = {}): LexicalHit[] {
+  const docCount = segment.docIds.length;
+  const limit = Math.floor(k);
+  if (!(limit >= 1) || docCount === 0) return [];
+  const k1 = params.k1 ?? DEFAULT_BM25.k1;
+  const b = params.b ?? DEFAULT_BM25.b;
+  const scores = new Float64Array(docCount);
+  const average = segment.avgDocLength > 0 ? segment.avgDocLength : 1;
+  for (const [term, queryFreq] of queryTermCounts(query, segment.analyzer)) {
+    const postings = termPostings(segment, term);
+    const weight = queryFreq * bm25Idf(docCount, postings.docs.length);
+    for (let i = 0; i < postings.docs.length; i++) {
+      const doc = postings.docs[i] ?? 0;
+      const freq = postings.freqs[i] ?? 0;
+      const lengthNorm = k1 * (1 - b + (b * (segment.docLengths[doc] ?? 0)) / average);
+      scores[doc] = (scores[doc] ?? 0) + (weight * freq * (k1 + 1)) / (freq + lengthNorm);
+    }
+  }
+  return topKByScore(scores, limit).map((doc) => ({
+    id: segment.docIds[doc] ?? '',
+    fileId: segment.fileIds[segment.docFiles[doc] ?? 0] ?? '',
+    score: scores[doc] ?? 0,
+  }));
+}
+
+/** Distinct query terms in first-seen order, with how often each occurs. */
+function queryTermCounts(query: string, analyzer: AnalyzerOptions): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of analyze(query, analyzer)) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return counts;
+}

@@ -1,0 +1,57 @@
+/** Top-k selection over a dense score array with a binary min-heap of size k. */
+
+/**
+ * The at most `k` ordinals with a positive score, best first: higher score, then lower ordinal (the
+ * deterministic tie-break). O(n log k).
+ */
+export function topKByScore(scores: Float64Array, k: number): number[] {
+  const heap: number[] = [];
+  const worse = (a: number, b: number): boolean => {
+    const scoreA = scores[a] ?? 0;
+    const scoreB = scores[b] ?? 0;
+    return scoreA < scoreB || (scoreA === scoreB && a > b);
+  };
+  for (let doc = 0; doc < scores.length; doc++) {
+    if ((scores[doc] ?? 0) <= 0) continue;
+    if (heap.length < k) {
+      heap.push(doc);
+      siftUp(heap, heap.length - 1, worse);
+    } else if (worse(heap[0] ?? 0, doc)) {
+      heap[0] = doc;
+      siftDown(heap, 0, worse);
+    }
+  }
+  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+}
+
+type Worse = (a: number, b: number) => boolean;
+
+function siftUp(heap: number[], index: number, worse: Worse): void {
+  let child = index;
+  while (child > 0) {
+    const parent = (child - 1) >> 1;
+    if (!worse(heap[child] ?? 0, heap[parent] ?? 0)) return;
+    swap(heap, child, parent);
+    child = parent;
+  }
+}
+
+function siftDown(heap: number[], index: number, worse: Worse): void {
+  let parent = index;
+  for (;;) {
+    const left = 2 * parent + 1;
+    const right = left + 1;
+    let worst = parent;
+    if (left < heap.length && worse(heap[left] ?? 0, heap[worst] ?? 0)) worst = left;
+    if (right < heap.length && worse(heap[right] ?? 0, heap[worst] ?? 0)) worst = right;
+    if (worst === parent) return;
+    swap(heap, parent, worst);
+    parent = worst;
+  }
+}
+
+function swap(heap: number[], a: number, b: number): void {
+  const held = heap[a] ?? 0;
+  heap[a] = heap[b] ?? 0;
+  heap[b] = held;
+}

@@ -1,0 +1,205 @@
+/** Domain records, as the use cases see them. Storage and wire shapes live in the adapters and handlers. */
+
+export const MESSAGE_ROLES = ['norole', 'system', 'assistant', 'user', 'function', 'tool'] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+
+export interface Account {
+  id: string;
+  name: string;
+  totalTokenLimit: number;
+  tokensRemaining: number;
+  webhookSecret: string;
+  createdAt: string;
+}
+
+export interface ApiKeyRecord {
+  /** Public half of the key's hash, used to find it. */
+  lookupId: string;
+  /** Salted SHA-256 of the whole key, compared in constant time. */
+  verifier: string;
+  salt: string;
+  accountId: string;
+  createdAt: string;
+}
+
+export interface User {
+  id: string;
+  accountId: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+  phone: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MetadataEntry {
+  key: string;
+  value: string;
+}
+
+export interface Session {
+  id: string;
+  accountId: string;
+  customerUserID: string | null;
+  metadata: MetadataEntry[];
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+  endedAt: string | null;
+}
+
+export interface Message {
+  id: string;
+  accountId: string;
+  sessionID: string;
+  role: MessageRole;
+  content: string;
+  customerUserID: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What a list operation asks for: a page size and at most one of the two page tokens. */
+export interface PageRequest {
+  limit: number;
+  nextToken?: string;
+  previousToken?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  nextToken: string | null;
+  previousToken: string | null;
+}
+
+export const FILE_TYPES = [
+  'website',
+  'sitemap',
+  'website_bulk',
+  'document',
+  'text',
+  'image',
+  'audio',
+  'video',
+  'other',
+] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+
+export const FILE_CATEGORIES = ['audio', 'video', 'web', 'document', 'other'] as const;
+export type FileCategory = (typeof FILE_CATEGORIES)[number];
+
+export type FileState = 'pending' | 'processing' | 'ready' | 'failed';
+
+/** A raw upload, handed out by POST /files/upload and consumed by one files/create. */
+export interface Upload {
+  key: string;
+  accountId: string;
+  name: string;
+  size: number;
+  contentType: string;
+  fileId: string | null;
+  createdAt: string;
+}
+
+export interface FileRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  extension: string;
+  fileType: FileType;
+  category: FileCategory;
+  state: FileState;
+  error: string | null;
+  bronzeKey: string | null;
+  externalURI: string | null;
+  contentType: string | null;
+  /** `upload`, `url`, or the id of the sitemap or crawl that created this file. */
+  source: string;
+  parentFileId: string | null;
+  memoryID: string | null;
+  jobID: string | null;
+  originRegion: string;
+  silverTranscriptKey: string | null;
+  silverAudioKey: string | null;
+  goldAudioKey: string | null;
+  goldChunkKey: string | null;
+  goldGraphKey: string | null;
+  aiKey: string | null;
+  /** Characters of extracted text (seconds for audio and video). */
+  length: number | null;
+  /** Bytes of the raw file. */
+  size: number | null;
+  tokens: number | null;
+  numSpeakers: number | null;
+  hiddenFilesTotal: number;
+  hiddenFilesCreated: number;
+  hiddenFilesProcessed: number;
+  hiddenFilesIngested: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const MEMORY_TYPES = ['graph', 'vector'] as const;
+export type MemoryType = (typeof MEMORY_TYPES)[number];
+
+export const ONTOLOGIES = ['culture', 'essays', 'support_requests'] as const;
+export type Ontology = (typeof ONTOLOGIES)[number];
+
+export type MemoryStep = 'select' | 'queued' | 'ingesting' | 'ready' | 'failed';
+
+export interface Memory {
+  id: string;
+  accountId: string;
+  name: string;
+  description: string;
+  memoryType: MemoryType;
+  ontology: Ontology | null;
+  chunkSize: number | null;
+  chunkOverlap: number | null;
+  webhookUrl: string | null;
+  acceleration: boolean;
+  factExtraction: boolean;
+  step: MemoryStep;
+  adapterRepo: string;
+  adapterVersion: number;
+  /** The searchable index: its version (0 before the first ingestion) and where its segments live. */
+  indexVersion: number;
+  indexPrefix: string | null;
+  chunkCount: number;
+  fileCount: number;
+  currentJobId: string | null;
+  failedFiles: Array<{ fileID: string; error: string }>;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MemoryFileLink {
+  id: string;
+  accountId: string;
+  memoryId: string;
+  fileId: string;
+  type: 'file';
+  /** Set when the file's chunks entered the memory's index. */
+  ingestedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type JobState = 'queued' | 'running' | 'completed' | 'failed';
+
+export interface IngestionJob {
+  id: string;
+  accountId: string;
+  memoryId: string;
+  fileIds: string[];
+  reservedTokens: number;
+  usedTokens: number;
+  /** The index version this job publishes, fixed at start so a redelivered job writes the same objects. */
+  targetVersion: number;
+  state: JobState;
+  reconciled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,0 +1,164 @@
+/**
+ * Ports: the small interfaces the use cases need from the outside world.
+ * Adapters (functions/adapters) implement them for DynamoDB, S3 and SQS or the local queue.
+ * Every method takes the account id: no port can reach across accounts.
+ */
+import type {
+  Account,
+  ApiKeyRecord,
+  FileCategory,
+  FileRecord,
+  IngestionJob,
+  Memory,
+  MemoryFileLink,
+  MemoryStep,
+  MemoryType,
+  Message,
+  MessageRole,
+  Page,
+  PageRequest,
+  Session,
+  Upload,
+  User,
+} from './model';
+
+export interface AccountStore {
+  /** Creates the account and reserves its name; throws ConflictError when the name is taken. */
+  create(account: Account): Promise<void>;
+  get(accountId: string): Promise<Account | undefined>;
+  findByName(name: string): Promise<Account | undefined>;
+  /** Takes `tokens` from the budget if that many remain; returns the account after, or undefined if short. */
+  reserveTokens(accountId: string, tokens: number): Promise<Account | undefined>;
+  /** Gives back what a job reserved and did not use, once per job id whatever the redeliveries. */
+  refundTokens(accountId: string, tokens: number, jobId: string): Promise<void>;
+  /** Forgets a job's refund marker once the job itself records that it was refunded. */
+  settleRefund(accountId: string, jobId: string): Promise<void>;
+}
+
+export interface ApiKeyStore {
+  /** Throws ConflictError when a key with the same lookup id exists. */
+  put(record: ApiKeyRecord): Promise<void>;
+  find(lookupId: string): Promise<ApiKeyRecord | undefined>;
+}
+
+export interface UserStore {
+  /** Throws ConflictError when the id exists. */
+  create(user: User): Promise<void>;
+  get(accountId: string, id: string): Promise<User | undefined>;
+  list(accountId: string, page: PageRequest): Promise<Page<User>>;
+  /** Returns false when there was nothing to delete. */
+  delete(accountId: string, id: string): Promise<boolean>;
+}
+
+export interface SessionStore {
+  /** Throws ConflictError when the id exists. */
+  create(session: Session): Promise<void>;
+  get(accountId: string, id: string): Promise<Session | undefined>;
+  /** Sets deletedAt once; returns the session as stored, or undefined when it does not exist. */
+  markDeleted(accountId: string, id: string, at: string): Promise<Session | undefined>;
+}
+
+export interface MessageFilter {
+  sessionID?: string;
+  customerUserID?: string;
+  role?: MessageRole;
+}
+
+export interface MessageStore {
+  /** Throws ConflictError when the id exists in this account. */
+  create(message: Message): Promise<void>;
+  get(accountId: string, id: string): Promise<Message | undefined>;
+  list(accountId: string, filter: MessageFilter, page: PageRequest): Promise<Page<Message>>;
+  delete(accountId: string, id: string): Promise<boolean>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface IdGenerator {
+  uuid(): string;
+}
+
+/** A durable queue of JSON messages: SQS on AWS, a file-backed queue on the local runtime. */
+export interface QueuePort {
+  send(body: unknown, options?: { delaySeconds?: number; groupId?: string }): Promise<void>;
+}
+
+/** Health of the stores the API depends on. */
+export interface HealthProbe {
+  check(): Promise<void>;
+}
+
+export interface UploadStore {
+  create(upload: Upload): Promise<void>;
+  get(accountId: string, key: string): Promise<Upload | undefined>;
+  /** Marks the upload used by a file; throws ConflictError if another file took it. */
+  claim(accountId: string, key: string, fileId: string): Promise<void>;
+  delete(accountId: string, key: string): Promise<void>;
+}
+
+export interface FileStore {
+  /** Throws ConflictError when the id exists. */
+  create(file: FileRecord): Promise<void>;
+  get(accountId: string, id: string): Promise<FileRecord | undefined>;
+  list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>>;
+  /** Applies changes; with `whenState`, only if the file is in one of those states (else ConflictError). */
+  update(
+    accountId: string,
+    id: string,
+    changes: Partial<FileRecord>,
+    whenState?: FileRecord['state'][],
+  ): Promise<FileRecord | undefined>;
+  delete(accountId: string, id: string): Promise<void>;
+}
+
+export interface MemoryStore {
+  create(memory: Memory): Promise<void>;
+  get(accountId: string, id: string): Promise<Memory | undefined>;
+  list(accountId: string, memoryType: MemoryType | undefined, page: PageRequest): Promise<Page<Memory>>;
+  /** Applies changes, optionally only when the step is not one of `unlessStep` or the job matches (else ConflictError). */
+  update(
+    accountId: string,
+    id: string,
+    changes: Partial<Memory>,
+    condition?: { unlessStep?: MemoryStep[]; currentJobId?: string | null },
+  ): Promise<Memory | undefined>;
+  delete(accountId: string, id: string): Promise<void>;
+}
+
+export interface LinkStore {
+  /** Throws ConflictError when the file is already in the memory. */
+  create(link: MemoryFileLink): Promise<void>;
+  get(accountId: string, memoryId: string, fileId: string): Promise<MemoryFileLink | undefined>;
+  listByMemory(accountId: string, memoryId: string): Promise<MemoryFileLink[]>;
+  listByFile(accountId: string, fileId: string): Promise<MemoryFileLink[]>;
+  markIngested(accountId: string, memoryId: string, fileId: string, at: string): Promise<void>;
+  delete(accountId: string, memoryId: string, fileId: string): Promise<void>;
+}
+
+export interface JobStore {
+  create(job: IngestionJob): Promise<void>;
+  get(accountId: string, id: string): Promise<IngestionJob | undefined>;
+  /** Applies changes, optionally only when the job is in one of `whenState` (else ConflictError). */
+  update(
+    accountId: string,
+    id: string,
+    changes: Partial<IngestionJob>,
+    whenState?: IngestionJob['state'][],
+  ): Promise<IngestionJob | undefined>;
+  listByMemory(accountId: string, memoryId: string): Promise<IngestionJob[]>;
+  delete(accountId: string, id: string): Promise<void>;
+}
+
+/** The artefact bucket: bronze (raw), silver (extracted), gold (chunks, index segments). */
+export interface ObjectStore {
+  put(key: string, body: Uint8Array | string, contentType?: string): Promise<void>;
+  get(key: string): Promise<Uint8Array | undefined>;
+  delete(key: string): Promise<void>;
+  /** Deletes every object under the prefix; returns how many. */
+  deletePrefix(prefix: string): Promise<number>;
+  list(prefix: string): Promise<string[]>;
+  /** An address the caller can PUT the object to directly, valid for `seconds`. */
+  presignPut(key: string, contentType: string, seconds: number): Promise<string>;
+}

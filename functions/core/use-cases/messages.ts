@@ -1,0 +1,58 @@
+/** Messages inside sessions. */
+import { BadRequestError, ConflictError, NotFoundError } from '../errors';
+import type { Message, MessageRole, Page, PageRequest } from '../model';
+import type { Clock, IdGenerator, MessageFilter, MessageStore, SessionStore } from '../ports';
+
+export interface MessageDeps {
+  messages: MessageStore;
+  sessions: SessionStore;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+export interface NewMessage {
+  sessionID: string;
+  role: MessageRole;
+  content: string;
+  id?: string;
+  customerUserID?: string;
+  /** Original time of an imported message. */
+  createdAt?: string;
+}
+
+export async function createMessage(deps: MessageDeps, accountId: string, input: NewMessage): Promise<Message> {
+  const session = await deps.sessions.get(accountId, input.sessionID);
+  if (!session) throw BadRequestError.forField('sessionID', `session '${input.sessionID}' does not exist`);
+  if (session.deletedAt) throw BadRequestError.forField('sessionID', `session '${input.sessionID}' is deleted`);
+  const now = deps.clock.now().toISOString();
+  const message: Message = {
+    id: input.id ?? deps.ids.uuid(),
+    accountId,
+    sessionID: session.id,
+    role: input.role,
+    content: input.content,
+    customerUserID: input.customerUserID ?? session.customerUserID,
+    createdAt: input.createdAt ?? now,
+    updatedAt: now,
+  };
+  try {
+    await deps.messages.create(message);
+  } catch (error) {
+    if (error instanceof ConflictError) throw BadRequestError.forField('id', `a message '${message.id}' already exists`);
+    throw error;
+  }
+  return message;
+}
+
+export function listMessages(
+  deps: MessageDeps,
+  accountId: string,
+  filter: MessageFilter,
+  page: PageRequest,
+): Promise<Page<Message>> {
+  return deps.messages.list(accountId, filter, page);
+}
+
+export async function deleteMessage(deps: MessageDeps, accountId: string, id: string): Promise<void> {
+  if (!(await deps.messages.delete(accountId, id))) throw NotFoundError.of('message', id);
+}

@@ -1,0 +1,52 @@
+/** Conversation sessions: created with a caller-chosen id, soft-deleted. */
+import { BadRequestError, ConflictError, NotFoundError } from '../errors';
+import type { MetadataEntry, Session } from '../model';
+import type { Clock, IdGenerator, SessionStore } from '../ports';
+
+export interface SessionDeps {
+  sessions: SessionStore;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+export interface NewSession {
+  sessionID?: string;
+  customerUserID?: string;
+  metadata?: MetadataEntry[];
+}
+
+export async function createSession(deps: SessionDeps, accountId: string, input: NewSession): Promise<Session> {
+  const now = deps.clock.now().toISOString();
+  const session: Session = {
+    id: input.sessionID ?? deps.ids.uuid(),
+    accountId,
+    customerUserID: input.customerUserID ?? null,
+    metadata: input.metadata ?? [],
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+    endedAt: null,
+  };
+  try {
+    await deps.sessions.create(session);
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      throw BadRequestError.forField('sessionID', `a session '${session.id}' already exists`);
+    }
+    throw error;
+  }
+  return session;
+}
+
+/** Soft-deleted sessions stay readable, with deletedAt set. */
+export async function getSession(deps: SessionDeps, accountId: string, id: string): Promise<Session> {
+  const session = await deps.sessions.get(accountId, id);
+  if (!session) throw NotFoundError.of('session', id);
+  return session;
+}
+
+export async function deleteSession(deps: SessionDeps, accountId: string, id: string): Promise<Session> {
+  const session = await deps.sessions.markDeleted(accountId, id, deps.clock.now().toISOString());
+  if (!session) throw NotFoundError.of('session', id);
+  return session;
+}

@@ -1,0 +1,230 @@
+/**
+ * Webhooks through a durable outbox: an event is stored first, then a `webhook.deliver` message asks the
+ * worker to send it. Each try signs the stored event afresh (Standard Webhooks) and POSTs it; failures are
+ * retried with doubling delays through the queue until `maxAttempts`, after which the event is dead.
+ * Delivery is at least once: receivers deduplicate on the event id, the same on every try.
+ */
+import { ConflictError } from '../errors';
+import { assertFetchable, UnsafeAddressError } from '../net/address-guard';
+import type { AccountStore, Clock, IdGenerator, QueuePort } from '../ports';
+import type { WebhookDelivery, WebhookEvent, WebhookEventType } from '../webhooks/events';
+import type { WebhookSender, WebhookStore } from '../webhooks/ports';
+import { signWebhook } from '../webhooks/signing';
+import type { WorkMessage } from '../work';
+
+/** The longest delay SQS accepts on a message. */
+export const MAX_DELAY_SECONDS = 900;
+/** Sent as `user-agent` with every webhook request. */
+export const WEBHOOK_USER_AGENT = 'kmem-webhooks/1';
+const MAX_ERROR_LENGTH = 500;
+
+/** What the webhook use cases need; the container satisfies it. */
+export interface WebhookDeps {
+  webhooks: WebhookStore;
+  accounts: AccountStore;
+  queue: QueuePort;
+  sender: WebhookSender;
+  /** Every address of a host name (see AddressGuardOptions.resolve). */
+  resolve: (host: string) => Promise<string[]>;
+  clock: Clock;
+  ids: IdGenerator;
+  config: {
+    allowPrivateUrls: boolean;
+    webhooks: { maxAttempts: number; backoffSeconds: number; timeoutMs: number };
+  };
+}
+
+/** What emitting needs: the outbox and the queue. */
+export type EmitDeps = Pick<WebhookDeps, 'webhooks' | 'queue' | 'clock' | 'ids'>;
+
+/** An event to send to `url` (nothing happens when there is no url). */
+export interface EmitRequest {
+  accountId: string;
+  url: string | null | undefined;
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+  /**
+   * A stable id for an event a redelivered message may emit again (say `${jobId}.completed`): a second
+   * emit with the same id stores and sends nothing new. Defaults to a fresh uuid.
+   */
+  eventId?: string;
+}
+
+/** The `webhook.deliver` work message. */
+export type WebhookDeliverMessage = Extract<WorkMessage, { kind: 'webhook.deliver' }>;
+
+/** What one delivery did, for the worker's logs and metrics. */
+export interface DeliveryResult {
+  /** delivered: the receiver took it; retry: another try is queued; dead: given up; skipped: nothing to do. */
+  outcome: 'delivered' | 'retry' | 'dead' | 'skipped';
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  /** Seconds until the queued retry, when the outcome is retry. */
+  delaySeconds?: number;
+}
+
+/**
+ * Stores the event in the outbox (pending) and queues its delivery; answers the event id, or undefined
+ * when `url` is empty. Does not look at the receiver. Throws when the store or the queue fails.
+ */
+export async function emitWebhookEvent(deps: EmitDeps, request: EmitRequest): Promise<string | undefined> {
+  if (!request.url) return undefined;
+  const delivery = newDelivery(deps, { ...request, url: request.url });
+  try {
+    await deps.webhooks.create(delivery);
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    const existing = await deps.webhooks.get(request.accountId, delivery.eventId);
+    // Emitted before: queue it again only if it may not have been queued (delivery is idempotent).
+    if (existing?.state !== 'pending' || existing.attempts > 0) return delivery.eventId;
+  }
+  await deps.queue.send(deliverMessage(request.accountId, delivery.eventId));
+  return delivery.eventId;
+}
+
+/** Seconds to wait before the next try after `attempts` failed ones: backoff doubling, at most 900. */
+export function backoffDelaySeconds(attempts: number, backoffSeconds: number): number {
+  return Math.min(MAX_DELAY_SECONDS, backoffSeconds * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Makes one try at a pending event. A delivered or dead (or missing) event is left alone; a refused
+ * address makes it dead at once; any other failure counts a try and queues the next, or makes it dead
+ * after `maxAttempts`. Throws only when the store or the queue fails (the worker then retries the message).
+ */
+export async function deliverWebhook(deps: WebhookDeps, message: WebhookDeliverMessage): Promise<DeliveryResult> {
+  const delivery = await deps.webhooks.get(message.accountId, message.eventId);
+  if (!delivery || delivery.state !== 'pending') return skipped(delivery);
+  const tried = await tryOnce(deps, delivery);
+  return settle(deps, delivery, tried);
+}
+
+type Try =
+  | { kind: 'delivered'; status: number }
+  | { kind: 'failed'; status: number | null; error: string }
+  | { kind: 'refused'; error: string };
+
+/** Guards the address, signs the stored event and POSTs it; throws only when the account store fails. */
+async function tryOnce(deps: WebhookDeps, delivery: WebhookDelivery): Promise<Try> {
+  let url: URL;
+  try {
+    url = await assertFetchable(delivery.url, { allowPrivate: deps.config.allowPrivateUrls, resolve: deps.resolve });
+  } catch (error) {
+    if (error instanceof UnsafeAddressError) return { kind: 'refused', error: error.message };
+    return { kind: 'failed', status: null, error: errorText(error) };
+  }
+  const account = await deps.accounts.get(delivery.accountId);
+  if (!account) return { kind: 'refused', error: 'the account no longer exists' };
+  const body = JSON.stringify(delivery.event);
+  const headers = signedHeaders(account.webhookSecret, delivery.eventId, deps.clock.now(), body);
+  try {
+    const { status } = await deps.sender.post(url.href, headers, body, deps.config.webhooks.timeoutMs);
+    if (status >= 200 && status < 300) return { kind: 'delivered', status };
+    return { kind: 'failed', status, error: `receiver answered HTTP ${status}` };
+  } catch (error) {
+    return { kind: 'failed', status: null, error: errorText(error) };
+  }
+}
+
+/** The headers of one try: content type, user agent and the Standard Webhooks trio. */
+export function signedHeaders(secret: string, eventId: string, now: Date, body: string): Record<string, string> {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    'content-type': 'application/json',
+    'user-agent': WEBHOOK_USER_AGENT,
+    'webhook-id': eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signWebhook({ secret, id: eventId, timestamp, payload: body }),
+  };
+}
+
+/** Records the try, counted only if no concurrent try was counted first, and queues the next one. */
+async function settle(deps: WebhookDeps, delivery: WebhookDelivery, tried: Try): Promise<DeliveryResult> {
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  if (tried.kind === 'delivered') {
+    const attempts = delivery.attempts + 1;
+    const changes = { state: 'delivered' as const, attempts, lastStatus: tried.status, lastError: null };
+    const done = { ...changes, nextAttemptAt: null, deliveredAt: at, updatedAt: at };
+    return record(deps, delivery, done, result('delivered', attempts, tried.status, null));
+  }
+  if (tried.kind === 'refused') {
+    const changes = { state: 'dead' as const, lastError: tried.error, nextAttemptAt: null, updatedAt: at };
+    return record(deps, delivery, changes, result('dead', delivery.attempts, delivery.lastStatus, tried.error));
+  }
+  const attempts = delivery.attempts + 1;
+  const error = tried.error.slice(0, MAX_ERROR_LENGTH);
+  const failed = { attempts, lastStatus: tried.status, lastError: error, updatedAt: at };
+  if (attempts >= deps.config.webhooks.maxAttempts) {
+    const dead = { ...failed, state: 'dead' as const, nextAttemptAt: null };
+    return record(deps, delivery, dead, result('dead', attempts, tried.status, error));
+  }
+  const delaySeconds = backoffDelaySeconds(attempts, deps.config.webhooks.backoffSeconds);
+  const nextAttemptAt = new Date(now.getTime() + delaySeconds * 1000).toISOString();
+  const retry = { ...result('retry', attempts, tried.status, error), delaySeconds };
+  const outcome = await record(deps, delivery, { ...failed, nextAttemptAt }, retry);
+  if (outcome.outcome === 'retry') {
+    await deps.queue.send(deliverMessage(delivery.accountId, delivery.eventId), { delaySeconds });
+  }
+  return outcome;
+}
+
+/** Writes the changes if `attempts` is unchanged; a lost race (or a vanished record) is a skip. */
+async function record(
+  deps: WebhookDeps,
+  delivery: WebhookDelivery,
+  changes: Partial<WebhookDelivery>,
+  outcome: DeliveryResult,
+): Promise<DeliveryResult> {
+  try {
+    const after = await deps.webhooks.update(delivery.accountId, delivery.eventId, changes, delivery.attempts);
+    return after ? outcome : skipped(undefined);
+  } catch (error) {
+    if (error instanceof ConflictError) return skipped(await deps.webhooks.get(delivery.accountId, delivery.eventId));
+    throw error;
+  }
+}
+
+function newDelivery(deps: EmitDeps, request: EmitRequest & { url: string }): WebhookDelivery {
+  const at = deps.clock.now().toISOString();
+  const eventId = request.eventId ?? deps.ids.uuid();
+  // Through JSON, so the stored event is exactly what is sent (no undefined fields, dates as text).
+  const data = JSON.parse(JSON.stringify(request.data)) as Record<string, unknown>;
+  const event: WebhookEvent = { id: eventId, type: request.type, createdAt: at, data };
+  return {
+    eventId,
+    accountId: request.accountId,
+    url: request.url,
+    event,
+    attempts: 0,
+    state: 'pending',
+    lastError: null,
+    lastStatus: null,
+    nextAttemptAt: null,
+    createdAt: at,
+    updatedAt: at,
+    deliveredAt: null,
+  };
+}
+
+function deliverMessage(accountId: string, eventId: string): WebhookDeliverMessage {
+  return { kind: 'webhook.deliver', accountId, eventId };
+}
+
+function result(
+  outcome: DeliveryResult['outcome'],
+  attempts: number,
+  lastStatus: number | null,
+  lastError: string | null,
+): DeliveryResult {
+  return { outcome, attempts, lastStatus, lastError };
+}
+
+function skipped(delivery: WebhookDelivery | undefined): DeliveryResult {
+  return result('skipped', delivery?.attempts ?? 0, delivery?.lastStatus ?? null, delivery?.lastError ?? null);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

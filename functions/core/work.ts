@@ -1,0 +1,12 @@
+/**
+ * The messages of the work queue: what the API asks the worker to do. One queue carries them all;
+ * functions/worker dispatches on `kind`. Each is idempotent: doing it twice leaves what doing it once does.
+ */
+export type WorkMessage =
+  | { kind: 'file.process'; accountId: string; fileId: string }
+  | { kind: 'memory.ingest'; accountId: string; memoryId: string; jobId: string }
+  | { kind: 'webhook.deliver'; accountId: string; eventId: string };
+
+export type WorkKind = WorkMessage['kind'];
+
+export const WORK_KINDS: readonly WorkKind[] = ['file.process', 'memory.ingest', 'webhook.deliver'];

@@ -1,0 +1,14 @@
+/** Every route of the API, by group. Handlers, the local router, the stack and the OpenAPI document read it. */
+import { messagesApi } from '../messages/schemas';
+import { metaApi } from '../meta/schemas';
+import { sessionsApi } from '../sessions/schemas';
+import { usersApi } from '../users/schemas';
+import type { Group, RouteSpec } from './route-spec';
+
+export const API_VERSION = '1.0.0';
+
+export const catalog: readonly RouteSpec[] = [metaApi, usersApi, sessionsApi, messagesApi].flatMap(
+  (group) => Object.values(group) as RouteSpec[],
+);
+
+export const groups = (): Group[] => [...new Set(catalog.map((spec) => spec.group))];

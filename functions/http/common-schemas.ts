@@ -1,0 +1,61 @@
+/** Schemas every group shares: ids, page queries, envelopes, error bodies. */
+import { z } from 'zod';
+
+z.config({
+  customError: (issue) => (issue.input === undefined && issue.code === 'invalid_type' ? 'is required' : undefined),
+});
+
+/** An error message for a rule, keeping 'is required' for absent values. */
+export const rule = (message: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? 'is required' : message;
+
+const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+export const ID_RULE = 'must be 1-128 letters, digits, dots, dashes, colons or underscores';
+
+/** Identifiers: UUIDs when generated; caller-supplied ids (sessions, messages) must be URL- and key-safe. */
+export const idString = z.string({ error: rule(ID_RULE) }).regex(ID_PATTERN, { error: rule(ID_RULE) });
+
+export const idParams = z.object({ id: idString });
+
+const LIMIT_RULE = 'must be an integer from 1 to 100';
+
+export const limitQuery = z
+  .string()
+  .regex(/^\d+$/, { error: LIMIT_RULE })
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= 100, { error: LIMIT_RULE });
+
+const pageToken = z.string().min(1).max(2048);
+
+export const pageQuery = z.object({
+  limit: limitQuery.optional().default(10),
+  nextToken: pageToken.optional(),
+  previousToken: pageToken.optional(),
+});
+
+export const timestamp = z.iso.datetime({ offset: true });
+
+/** A caller-supplied instant (ISO 8601 with offset), normalised to UTC; years outside 1-9999 are refused. */
+export const instant = timestamp
+  .transform((value) => new Date(value))
+  .refine((date) => date.getUTCFullYear() >= 1 && date.getUTCFullYear() <= 9999, {
+    error: 'must fall within the years 0001-9999 once converted to UTC',
+  })
+  .transform((date) => date.toISOString());
+
+export const success = <T extends z.ZodType>(data: T) => z.object({ status: z.literal('success'), data });
+
+export const deleted = z.object({ status: z.literal('success'), message: z.string() });
+
+export const listOf = <K extends string, T extends z.ZodType>(name: K, item: T) =>
+  z.object({
+    status: z.literal('success'),
+    [name]: z.array(item),
+    count: z.number().int().min(0),
+    nextToken: z.string().nullable(),
+    previousToken: z.string().nullable(),
+  } as Record<K | 'status' | 'count' | 'nextToken' | 'previousToken', z.ZodType>);
+
+export const errorBody = z.object({ error: z.string(), status: z.string(), data: z.record(z.string(), z.unknown()).optional() });
+export const detailBody = z.object({ detail: z.string() });
+

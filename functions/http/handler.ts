@@ -1,0 +1,89 @@
+/**
+ * Builds the middy handler of an endpoint group: Powertools context, tracing and metrics, then one
+ * middleware that authenticates, parses and dispatches to the route, and maps errors to the wire.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { container } from '../adapters/container';
+import { NotFoundError } from '../core/errors';
+import { authenticate } from '../core/use-cases/accounts';
+import { logger, metrics, tracer } from '../observability';
+import { parseRequest, headerMap, type RouteInput } from './request';
+import type { z } from 'zod';
+import { type RouteSpec, routeKey, type TypedInput } from './route-spec';
+import { isExpected, json, toWire } from './wire-errors';
+
+export interface RouteResult {
+  statusCode?: number;
+  body: unknown;
+}
+
+export interface Caller {
+  /** The authenticated account; empty for routes that need no key. */
+  accountId: string;
+  requestId: string;
+}
+
+export interface BoundRoute {
+  spec: RouteSpec;
+  run: (input: RouteInput, caller: Caller) => Promise<RouteResult>;
+}
+
+/** Pairs a route's contract with its implementation; the input arrives validated by the spec's schemas. */
+export function bind<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType>(
+  spec: RouteSpec<P, Q, B>,
+  run: (input: TypedInput<P, Q, B>, caller: Caller) => Promise<RouteResult>,
+): BoundRoute {
+  return { spec: spec as unknown as RouteSpec, run: (input, caller) => run(input as TypedInput<P, Q, B>, caller) };
+}
+
+export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
+
+export function createHttpHandler(routes: readonly BoundRoute[]): HttpHandler {
+  const table = new Map(routes.map((r) => [routeKey(r.spec.method, r.spec.path), r]));
+  const dispatch = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
+    const route = table.get(routeKey(event.httpMethod, event.resource));
+    const requestId = event.requestContext?.requestId ?? context.awsRequestId;
+    metrics.addMetric('Requests', MetricUnit.Count, 1);
+    if (!route) return toWire(new NotFoundError(`no route for ${event.httpMethod} ${event.path}`), wire(undefined, requestId));
+    try {
+      const result = await runRoute(route, event, requestId);
+      return json(result.statusCode ?? 200, result.body);
+    } catch (error) {
+      report(error, route.spec);
+      return toWire(error, wire(route.spec, requestId));
+    }
+  };
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(captureLambdaHandler(tracer))
+    .use(logMetrics(metrics))
+    .handler(dispatch);
+}
+
+async function runRoute(route: BoundRoute, event: APIGatewayProxyEvent, requestId: string): Promise<RouteResult> {
+  const deps = container();
+  const accountId = route.spec.authenticated
+    ? await authenticate(deps.apiKeys, headerMap(event)['x-api-key'])
+    : '';
+  if (accountId) logger.appendKeys({ accountId });
+  const input = parseRequest(event, route.spec, deps.config.maxBodyBytes);
+  return route.run(input, { accountId, requestId });
+}
+
+function wire(spec: RouteSpec | undefined, requestId: string) {
+  return { shape: spec?.errorShape ?? 'status', list: spec?.list ?? false, requestId } as const;
+}
+
+function report(error: unknown, spec: RouteSpec): void {
+  if (isExpected(error)) {
+    logger.info('request refused', { route: routeKey(spec.method, spec.path), reason: error.message });
+    return;
+  }
+  logger.error('request failed', { route: routeKey(spec.method, spec.path), error: error as Error });
+  metrics.addMetric('RequestFailures', MetricUnit.Count, 1);
+}

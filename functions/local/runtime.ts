@@ -1,0 +1,104 @@
+/**
+ * The local runtime: the stores, the same handlers behind the local router, and the queue, in one
+ * process. Configuration flows through the environment exactly as on Lambda: the runtime sets the
+ * store endpoints there and the handlers read them through functions/config.ts.
+ */
+import './local-env';
+import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { container, resetContainer } from '../adapters/container';
+import { type Config, type Environment, loadConfig, resetConfig } from '../config';
+import { ensureAccountWithKey } from '../core/use-cases/accounts';
+import { catalog } from '../http/catalog';
+import { httpHandlers } from './handlers';
+import { createRouter } from './router';
+import { ensureTable, type LocalStores, startStores } from './stores';
+
+export interface Runtime {
+  url: string;
+  config: Config;
+  stop(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Settings that override the process environment (tests use this for ports and data dirs). */
+  env?: Partial<Record<keyof Environment, string>>;
+  log?: (line: string) => void;
+}
+
+export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
+  const log = options.log ?? (() => undefined);
+  Object.assign(process.env, options.env);
+  const base = loadConfig();
+  const dataDir = resolve(base.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+
+  log(`starting stores in ${dataDir}`);
+  const stores = await startStoresClearly(dataDir, base);
+  Object.assign(process.env, {
+    KMEM_DATA_DIR: dataDir,
+    KMEM_DYNAMODB_ENDPOINT: stores.dynamodbEndpoint,
+    KMEM_S3_ENDPOINT: stores.s3Endpoint,
+    KMEM_LOCAL_QUEUE_DIR: join(dataDir, 'queue'),
+  });
+  resetConfig();
+  resetContainer();
+  const deps = container();
+  await ensureTable(deps.documentClient, deps.config.tableName);
+  if (deps.config.bootstrapApiKey) {
+    const account = await ensureAccountWithKey(deps, deps.config.bootstrapApiKey);
+    log(`KMEM_API_KEY is a key of account '${account.name}'`);
+  }
+
+  const server = createServer(
+    createRouter({
+      routes: catalog,
+      handlers: httpHandlers,
+      maxRequestBytes: Math.max(deps.config.maxBodyBytes, deps.config.maxUploadBytes) + 64 * 1024,
+      onRequest: deps.config.accessLog ? log : undefined,
+    }),
+  );
+  const port = await listen(server, deps.config.host, deps.config.port);
+  const url = `http://${deps.config.host}:${port}`;
+  const stateFile = join(dataDir, 'runtime.json');
+  writeFileSync(stateFile, JSON.stringify({ pid: process.pid, url, ...endpointsOf(stores) }, null, 2));
+  log(`kmem API listening on ${url}`);
+
+  return {
+    url,
+    config: deps.config,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      await stores.close();
+      rmSync(stateFile, { force: true });
+      resetContainer();
+      resetConfig();
+    },
+  };
+}
+
+async function startStoresClearly(dataDir: string, config: Config): Promise<LocalStores> {
+  try {
+    return await startStores({ dataDir, host: config.host, bucketName: config.bucketName });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/lock/i.test(message)) {
+      throw new Error(`the data directory ${dataDir} is in use by another kmem process (stop it, or set KMEM_DATA_DIR)`);
+    }
+    throw error;
+  }
+}
+
+function endpointsOf(stores: LocalStores) {
+  return { dynamodbEndpoint: stores.dynamodbEndpoint, s3Endpoint: stores.s3Endpoint };
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => done((server.address() as AddressInfo).port));
+  });
+}

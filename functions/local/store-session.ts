@@ -1,0 +1,66 @@
+/**
+ * Store access for command-line tools: a running local runtime's stores (found through runtime.json in
+ * the data directory), the data directory's stores booted for the command, or a deployed stack's table.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type Container, createContainer } from '../adapters/container';
+import { type Environment, loadConfig } from '../config';
+import { ensureTable, startStores } from './stores';
+
+export interface StoreSession {
+  deps: Container;
+  where: string;
+  close(): Promise<void>;
+}
+
+export type Target = { kind: 'local' } | { kind: 'aws'; tableName: string; region: string };
+
+export async function openStores(target: Target): Promise<StoreSession> {
+  if (target.kind === 'aws') {
+    const deps = createContainer(loadConfig({ ...process.env, KMEM_TABLE_NAME: target.tableName, AWS_REGION: target.region }));
+    return { deps, where: `table ${target.tableName} in ${target.region}`, close: async () => undefined };
+  }
+  const base = loadConfig();
+  const dataDir = resolve(base.dataDir);
+  const running = runningRuntime(dataDir);
+  if (running) {
+    const deps = createContainer(loadConfig(localEnv(dataDir, running)));
+    return { deps, where: `the running local runtime (${dataDir})`, close: async () => undefined };
+  }
+  const stores = await startStores({ dataDir, host: '127.0.0.1', bucketName: base.bucketName });
+  const deps = createContainer(loadConfig(localEnv(dataDir, stores)));
+  await ensureTable(deps.documentClient, deps.config.tableName);
+  return { deps, where: `local data in ${dataDir}`, close: () => stores.close() };
+}
+
+interface Endpoints {
+  dynamodbEndpoint: string;
+  s3Endpoint: string;
+}
+
+function localEnv(dataDir: string, endpoints: Endpoints): NodeJS.ProcessEnv {
+  const overrides: Partial<Record<keyof Environment, string>> = {
+    KMEM_DATA_DIR: dataDir,
+    KMEM_DYNAMODB_ENDPOINT: endpoints.dynamodbEndpoint,
+    KMEM_S3_ENDPOINT: endpoints.s3Endpoint,
+    AWS_REGION: 'local',
+  };
+  return { ...process.env, ...overrides };
+}
+
+function runningRuntime(dataDir: string): Endpoints | undefined {
+  const file = join(dataDir, 'runtime.json');
+  if (!existsSync(file)) return undefined;
+  const state = JSON.parse(readFileSync(file, 'utf8')) as Endpoints & { pid: number };
+  return isAlive(state.pid) ? state : undefined;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,4 @@
+import { createHttpHandler } from '../http/handler';
+import { messageRoutes } from './routes';
+
+export const handler = createHttpHandler(messageRoutes);

@@ -1,0 +1,65 @@
+/** The messages group's contract. */
+import { z } from 'zod';
+import { MESSAGE_ROLES } from '../core/model';
+import { deleted, idParams, instant, rule, idString, listOf, pageQuery, success, timestamp } from '../http/common-schemas';
+import { route } from '../http/route-spec';
+
+const role = z.enum(MESSAGE_ROLES, { error: rule(`must be one of ${MESSAGE_ROLES.join(', ')}`) });
+
+export const createMessageBody = z.object({
+  sessionID: idString,
+  role,
+  content: z.string().min(1).max(100_000),
+  id: idString.optional(),
+  customerUserID: z.string().min(1).max(256).optional(),
+  /** Original time of an imported message (ISO 8601); stored normalised to UTC. */
+  createdAt: instant.optional(),
+});
+
+export const messageSchema = z.object({
+  id: z.string(),
+  sessionID: z.string(),
+  role,
+  content: z.string(),
+  userID: z.string(),
+  customerUserID: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+export const listMessagesQuery = pageQuery.extend({
+  sessionID: idString.optional(),
+  customerUserID: z.string().min(1).max(256).optional(),
+  role: role.optional(),
+});
+
+export const messagesApi = {
+  create: route({
+    group: 'messages',
+    method: 'POST',
+    path: '/messages/create',
+    summary: 'Add a message to a session',
+    body: createMessageBody,
+    response: success(messageSchema),
+    errors: [400, 401, 403, 413, 500],
+  }),
+  list: route({
+    group: 'messages',
+    method: 'GET',
+    path: '/messages/list',
+    summary: 'List messages, oldest first, filtered by session, customer and role',
+    list: true,
+    query: listMessagesQuery,
+    response: listOf('messages', messageSchema),
+    errors: [400, 401, 403, 500],
+  }),
+  delete: route({
+    group: 'messages',
+    method: 'DELETE',
+    path: '/messages/delete/{id}',
+    summary: 'Delete a message',
+    params: idParams,
+    response: deleted,
+    errors: [400, 401, 403, 404, 500],
+  }),
+};

@@ -1,0 +1,24 @@
+/** Health and the OpenAPI document. */
+import { container } from '../adapters/container';
+import { InternalError } from '../core/errors';
+import { API_VERSION, catalog } from '../http/catalog';
+import { bind } from '../http/handler';
+import { openApiDocument } from '../http/openapi';
+import { metaApi } from './schemas';
+
+let document: unknown;
+
+export const metaRoutes = [
+  bind(metaApi.health, async () => {
+    try {
+      await container().health.check();
+    } catch (error) {
+      throw new InternalError('stores unreachable', { cause: error });
+    }
+    return { body: { status: 'ok' } };
+  }),
+  bind(metaApi.openapi, async () => {
+    document ??= openApiDocument(catalog, API_VERSION);
+    return { body: document };
+  }),
+];

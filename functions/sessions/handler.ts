@@ -1,0 +1,4 @@
+import { createHttpHandler } from '../http/handler';
+import { sessionRoutes } from './routes';
+
+export const handler = createHttpHandler(sessionRoutes);

@@ -1,0 +1,34 @@
+/** The sessions group: each route calls one use case and shapes the answer. */
+import { container } from '../adapters/container';
+import type { Session } from '../core/model';
+import { createSession, deleteSession, getSession } from '../core/use-cases/sessions';
+import { dataAnswer, deletedAnswer } from '../http/answers';
+import { bind } from '../http/handler';
+import { sessionsApi } from './schemas';
+
+/** `userID` of a session or message is the account that owns it. */
+export function presentSession(session: Session) {
+  return {
+    id: session.id,
+    userID: session.accountId,
+    customerUserID: session.customerUserID,
+    metadata: session.metadata,
+    createdAt: session.createdAt,
+    updatedAt: session.updatedAt,
+    deletedAt: session.deletedAt,
+    endedAt: session.endedAt,
+  };
+}
+
+export const sessionRoutes = [
+  bind(sessionsApi.create, async ({ body }, { accountId }) =>
+    dataAnswer(presentSession(await createSession(container(), accountId, body))),
+  ),
+  bind(sessionsApi.get, async ({ params }, { accountId }) =>
+    dataAnswer(presentSession(await getSession(container(), accountId, params.id))),
+  ),
+  bind(sessionsApi.delete, async ({ params }, { accountId }) => {
+    await deleteSession(container(), accountId, params.id);
+    return deletedAnswer(`session '${params.id}' deleted`);
+  }),
+];

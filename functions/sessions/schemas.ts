@@ -1,0 +1,53 @@
+/** The sessions group's contract. */
+import { z } from 'zod';
+import { deleted, idParams, idString, success, timestamp } from '../http/common-schemas';
+import { route } from '../http/route-spec';
+
+const metadataEntry = z.object({ key: z.string().min(1).max(256), value: z.string().max(4096) });
+
+export const createSessionBody = z.object({
+  sessionID: idString.optional(),
+  customerUserID: z.string().min(1).max(256).optional(),
+  metadata: z.array(metadataEntry).max(100).optional(),
+});
+
+export const sessionSchema = z.object({
+  id: z.string(),
+  userID: z.string(),
+  customerUserID: z.string().nullable(),
+  metadata: z.array(z.object({ key: z.string(), value: z.string() })),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  deletedAt: timestamp.nullable(),
+  endedAt: timestamp.nullable(),
+});
+
+export const sessionsApi = {
+  create: route({
+    group: 'sessions',
+    method: 'POST',
+    path: '/sessions/create',
+    summary: 'Create a conversation session (id = sessionID, generated when absent)',
+    body: createSessionBody,
+    response: success(sessionSchema),
+    errors: [400, 401, 403, 413, 500],
+  }),
+  get: route({
+    group: 'sessions',
+    method: 'GET',
+    path: '/sessions/get/{id}',
+    summary: 'Get a session; soft-deleted sessions are returned with deletedAt set',
+    params: idParams,
+    response: success(sessionSchema),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  delete: route({
+    group: 'sessions',
+    method: 'DELETE',
+    path: '/sessions/delete/{id}',
+    summary: 'Soft-delete a session: sets deletedAt and keeps the record',
+    params: idParams,
+    response: deleted,
+    errors: [400, 401, 403, 404, 500],
+  }),
+};

@@ -1,0 +1,37 @@
+/** The users group: each route calls one use case and shapes the answer. */
+import { container } from '../adapters/container';
+import type { User } from '../core/model';
+import { createUser, deleteUser, getUser, listUsers } from '../core/use-cases/users';
+import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
+import { bind } from '../http/handler';
+import { usersApi } from './schemas';
+
+export function presentUser(user: User) {
+  return {
+    id: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    phone: user.phone,
+    owner: user.accountId,
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
+  };
+}
+
+export const userRoutes = [
+  bind(usersApi.create, async ({ body }, { accountId }) => {
+    const user = await createUser(container(), accountId, body);
+    return dataAnswer({ ...presentUser(user), userID: user.id });
+  }),
+  bind(usersApi.list, async ({ query }, { accountId }) =>
+    listAnswer('users', await listUsers(container(), accountId, query), presentUser),
+  ),
+  bind(usersApi.get, async ({ params }, { accountId }) =>
+    dataAnswer(presentUser(await getUser(container(), accountId, params.id))),
+  ),
+  bind(usersApi.delete, async ({ params }, { accountId }) => {
+    await deleteUser(container(), accountId, params.id);
+    return deletedAnswer(`user '${params.id}' deleted`);
+  }),
+];

@@ -1,0 +1,67 @@
+/** The users group's contract: request and answer schemas of each route. */
+import { z } from 'zod';
+import { deleted, idParams, rule, listOf, pageQuery, success, timestamp } from '../http/common-schemas';
+import { route } from '../http/route-spec';
+
+const name = z.string().trim().min(1).max(200);
+
+export const createUserBody = z.object({
+  firstName: name.optional(),
+  lastName: name.optional(),
+  email: z.email({ error: rule('must be an email address') }).max(320),
+  phone: z
+    .string()
+    .regex(/^\+?[0-9 ().-]{3,32}$/, { error: rule('must be a phone number (digits, spaces, + ( ) . -)') })
+    .optional(),
+});
+
+export const userSchema = z.object({
+  id: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  owner: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+export const usersApi = {
+  create: route({
+    group: 'users',
+    method: 'POST',
+    path: '/users/create',
+    summary: 'Create a user owned by the calling account',
+    body: createUserBody,
+    response: success(userSchema.extend({ userID: z.string() })),
+    errors: [400, 401, 403, 413, 500],
+  }),
+  list: route({
+    group: 'users',
+    method: 'GET',
+    path: '/users/list',
+    summary: 'List users, oldest first',
+    list: true,
+    query: pageQuery,
+    response: listOf('users', userSchema),
+    errors: [400, 401, 403, 500],
+  }),
+  get: route({
+    group: 'users',
+    method: 'GET',
+    path: '/users/get/{id}',
+    summary: 'Get one user',
+    params: idParams,
+    response: success(userSchema),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  delete: route({
+    group: 'users',
+    method: 'DELETE',
+    path: '/users/delete/{id}',
+    summary: 'Delete a user',
+    params: idParams,
+    response: deleted,
+    errors: [400, 401, 403, 404, 500],
+  }),
+};

@@ -1,0 +1,123 @@
+/**
+ * Stage configuration of the CDK app: one validated object per stage (throttling, logs, function sizes,
+ * alarm thresholds). Presets per stage name, then overrides from the `config` context value
+ * (`npx cdk deploy -c stage=prod -c 'config={"alarms":{"latencyP99Ms":1500}}'`), then zod: a bad value
+ * fails the synth instead of deploying something unintended.
+ */
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { z } from 'zod';
+
+const retentionDays = z
+  .number()
+  .int()
+  .refine((days) => Object.values(RetentionDays).includes(days), 'not a CloudWatch Logs retention period');
+
+const positiveInt = z.number().int().positive();
+
+const apiSchema = z.object({
+  /** Name of the API Gateway stage (the first path segment of the URL). */
+  stageName: z.string().regex(/^[a-zA-Z0-9_]+$/).default('v1'),
+  throttleRateLimit: z.number().positive().default(50),
+  throttleBurstLimit: positiveInt.default(100),
+  memoryMb: z.number().int().min(128).max(10_240).default(1024),
+  /** Below API Gateway's 29 s integration timeout, so a slow call ends in our logs, not only in a 504. */
+  timeoutSeconds: z.number().int().min(1).max(28).default(28),
+  /** Optional reserved concurrency per endpoint group, e.g. `{"retrieval": 50}`. */
+  reservedConcurrency: z.record(z.string(), positiveInt).default({}),
+});
+
+const workerSchema = z.object({
+  memoryMb: z.number().int().min(128).max(10_240).default(3008),
+  timeoutMinutes: z.number().int().min(1).max(15).default(15),
+  ephemeralStorageMb: z.number().int().min(512).max(10_240).default(4096),
+  batchSize: z.number().int().min(1).max(10).default(5),
+  /** Most concurrent worker invocations the queue may start (SQS event source maximum concurrency). */
+  maxConcurrency: z.number().int().min(2).max(1000).default(10),
+  maxReceiveCount: positiveInt.default(5),
+  queueRetentionDays: z.number().int().min(1).max(14).default(4),
+  deadLetterRetentionDays: z.number().int().min(1).max(14).default(14),
+  reservedConcurrency: positiveInt.optional(),
+});
+
+const alarmsSchema = z.object({
+  periodMinutes: positiveInt.default(5),
+  evaluationPeriods: positiveInt.default(1),
+  /** p99 latency per route and method, milliseconds. */
+  latencyP99Ms: positiveInt.default(3000),
+  /** 5XX answers per route and method within one period. */
+  serverErrors: positiveInt.default(1),
+  /** Age of the oldest ingestion message, seconds. */
+  queueAgeSeconds: positiveInt.default(1800),
+  /** Visible ingestion messages. */
+  queueDepth: positiveInt.default(1000),
+  /** Worker invocation errors within one period. */
+  workerErrors: positiveInt.default(1),
+  /** One latency and one 5XX alarm per route; false keeps only the API-wide ones. */
+  perRoute: z.boolean().default(true),
+  /** Send alarm state changes to an encrypted SNS topic (subscribe to it after deploying). */
+  topic: z.boolean().default(true),
+});
+
+const storageSchema = z.object({
+  /** Days a replaced or deleted artefact version is kept before S3 removes it for good. */
+  noncurrentVersionDays: positiveInt.default(30),
+  /** Days S3 server access logs are kept. */
+  accessLogDays: positiveInt.default(90),
+  /** Refuse table deletion (also when the stack is deleted with the table retained, it stays protected). */
+  deletionProtection: z.boolean().default(true),
+});
+
+/** Everything a stage can configure. */
+export const stageConfigSchema = z.object({
+  stage: z.string().regex(/^[a-z][a-z0-9-]{0,19}$/, 'lowercase letters, digits and dashes, 20 at most'),
+  logRetentionDays: retentionDays.default(RetentionDays.ONE_MONTH),
+  logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+  defaultTokenLimit: positiveInt.default(1_000_000),
+  /** Run functions with `--enable-source-maps`: TypeScript files and lines in logged stack traces. */
+  sourceMapStackTraces: z.boolean().default(true),
+  storage: storageSchema.prefault({}),
+  api: apiSchema.prefault({}),
+  worker: workerSchema.prefault({}),
+  alarms: alarmsSchema.prefault({}),
+});
+
+export type StageConfig = z.output<typeof stageConfigSchema>;
+type StageInput = z.input<typeof stageConfigSchema>;
+type Overrides = Partial<Omit<StageInput, 'stage'>>;
+
+/** Presets by stage name; any other name gets the schema defaults. */
+const PRESETS: Record<string, Overrides> = {
+  dev: {
+    logRetentionDays: RetentionDays.TWO_WEEKS,
+    logLevel: 'DEBUG',
+    storage: { noncurrentVersionDays: 7, deletionProtection: false },
+    api: { throttleRateLimit: 20, throttleBurstLimit: 40 },
+  },
+  prod: {
+    logRetentionDays: RetentionDays.THREE_MONTHS,
+    api: { throttleRateLimit: 200, throttleBurstLimit: 400 },
+    worker: { maxConcurrency: 50 },
+  },
+};
+
+const SECTIONS = ['storage', 'api', 'worker', 'alarms'] as const;
+
+/** Validated configuration of `stage`: its preset, then `overrides` (section by section), then defaults. */
+export function stageConfig(stage: string, overrides: unknown = {}): StageConfig {
+  const extra = z.record(z.string(), z.unknown()).parse(overrides);
+  const preset: Record<string, unknown> = PRESETS[stage] ?? {};
+  const merged: Record<string, unknown> = { ...preset, ...extra, stage };
+  for (const section of SECTIONS) {
+    merged[section] = { ...asObject(preset[section]), ...asObject(extra[section]) };
+  }
+  const parsed = stageConfigSchema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`invalid kmem stage config for '${stage}': ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}

@@ -1,0 +1,55 @@
+/**
+ * Least-privilege grants of the table and the artefact bucket to a service function, with the one
+ * acknowledgement each needs: a wildcard confined to the resource's own sub-resources (the table's
+ * indexes, the bucket's objects), which a key-generating service cannot narrow further at deploy time.
+ */
+import { type CfnResource, Stack, Validations } from 'aws-cdk-lib';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { ServiceFunction } from './service-function';
+
+/** How much of the table a function may touch: health probe only, reads, or reads and writes. */
+export type TableAccess = 'none' | 'describe' | 'read' | 'readWrite';
+
+/** How much of the artefact bucket a function may touch. */
+export type BucketAccess = 'none' | 'read' | 'readWrite';
+
+/** Grants `access` to `table`; `describe` is the health check's DescribeTable alone. */
+export function grantTable(table: Table, fn: ServiceFunction, access: TableAccess): void {
+  if (access === 'none') return;
+  if (access === 'describe') {
+    const describeTable = new PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [table.tableArn] });
+    fn.role.addToPrincipalPolicy(describeTable);
+    return;
+  }
+  if (access === 'read') table.grantReadData(fn.role);
+  else table.grantReadWriteData(fn.role);
+  Validations.of(fn.role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::${arnReference(table)}/index/*]`,
+    reason: 'Queries through the table\'s own global secondary indexes (gsi1..gsi3); no other table is reachable.',
+  });
+}
+
+const OBJECT_ACTIONS: Record<Exclude<BucketAccess, 'none'>, string[]> = {
+  read: ['s3:GetObject'],
+  readWrite: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'],
+};
+
+/** Grants object-level `access` to `bucket` plus listing it; no bucket configuration actions. */
+export function grantObjects(bucket: Bucket, fn: ServiceFunction, access: BucketAccess): void {
+  if (access === 'none') return;
+  const objects = new PolicyStatement({ actions: OBJECT_ACTIONS[access], resources: [bucket.arnForObjects('*')] });
+  fn.role.addToPrincipalPolicy(objects);
+  fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+  Validations.of(fn.role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::${arnReference(bucket)}/*]`,
+    reason: 'Object keys are generated per account and artefact at run time (functions/core/object-keys.ts); the grant covers this one bucket\'s objects.',
+  });
+}
+
+/** How cdk-nag prints a reference to the ARN of the resource behind `construct` (`<LogicalId.Arn>`). */
+function arnReference(construct: Table | Bucket): string {
+  const resource = construct.node.defaultChild as CfnResource;
+  return `<${Stack.of(construct).resolve(resource.logicalId)}.Arn>`;
+}

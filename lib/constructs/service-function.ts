@@ -1,0 +1,126 @@
+/**
+ * A Lambda function with kmem's defaults: Node.js 22 on ARM64, the shared esbuild bundling, X-Ray
+ * tracing, its own log group with a retention, a role of its own that may write only to that log group
+ * (grants add the rest), Powertools settings, and a `KMEM_*` environment typed by the functions' own
+ * environment schema (functions/config.ts) and checked against it at synth time.
+ */
+import { type Duration, Size, Token, Validations } from 'aws-cdk-lib';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { z } from 'zod';
+import { environmentSchema } from '../../functions/config';
+import type { StageConfig } from '../config';
+import { type FunctionName, LOCK_FILE, REPO_ROOT } from '../paths';
+import { lambdaBundling, SOURCE_MAP_NODE_OPTIONS } from './bundling';
+
+/**
+ * The `KMEM_*` settings a function reads, keyed by the schema that validates them at cold start;
+ * `AWS_REGION` is left out because Lambda sets it (a reserved variable).
+ */
+export type FunctionEnvironment = Partial<
+  Record<Exclude<keyof z.input<typeof environmentSchema>, 'AWS_REGION'>, string>
+>;
+
+/** The runtime of every function (see the `LambdaLatestVersion` acknowledgement below). */
+export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
+
+/** Properties of a `ServiceFunction`. */
+export interface ServiceFunctionProps {
+  /** The endpoint group or `worker`; the Powertools service is `kmem-<name>`. */
+  readonly name: FunctionName;
+  /** Absolute path of the handler module exporting `handler`. */
+  readonly entry: string;
+  readonly description: string;
+  readonly memoryMb: number;
+  readonly timeout: Duration;
+  readonly ephemeralStorageMb?: number;
+  readonly reservedConcurrency?: number;
+  readonly environment: FunctionEnvironment;
+  readonly config: StageConfig;
+}
+
+/** One deployed function, its role and its log group. */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+    checkEnvironment(props.environment);
+    this.logGroup = new LogGroup(this, 'Logs', { retention: props.config.logRetentionDays });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `kmem ${props.config.stage} ${props.name} function`,
+    });
+    this.logGroup.grantWrite(this.role);
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: props.entry,
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: LOCK_FILE,
+      runtime: FUNCTION_RUNTIME,
+      architecture: Architecture.ARM_64,
+      description: props.description,
+      memorySize: props.memoryMb,
+      timeout: props.timeout,
+      ephemeralStorageSize: props.ephemeralStorageMb ? Size.mebibytes(props.ephemeralStorageMb) : undefined,
+      reservedConcurrentExecutions: props.reservedConcurrency,
+      tracing: Tracing.ACTIVE,
+      role: this.role,
+      logGroup: this.logGroup,
+      bundling: lambdaBundling(),
+      environment: { ...runtimeEnvironment(props), ...definedOnly(props.environment) },
+    });
+    acknowledgeFindings(this);
+  }
+}
+
+function runtimeEnvironment(props: ServiceFunctionProps): Record<string, string> {
+  return {
+    POWERTOOLS_SERVICE_NAME: `kmem-${props.name}`,
+    POWERTOOLS_METRICS_NAMESPACE: 'kmem',
+    POWERTOOLS_LOG_LEVEL: props.config.logLevel,
+    ...(props.config.sourceMapStackTraces ? { NODE_OPTIONS: SOURCE_MAP_NODE_OPTIONS } : {}),
+  };
+}
+
+function definedOnly(environment: FunctionEnvironment): Record<string, string> {
+  const entries = Object.entries(environment).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return Object.fromEntries(entries);
+}
+
+/** Fails the synth on a concrete value the function would reject at cold start (tokens resolve at deploy). */
+function checkEnvironment(environment: FunctionEnvironment): void {
+  const shape = environmentSchema.shape;
+  for (const [key, value] of Object.entries(environment) as [keyof typeof shape, string | undefined][]) {
+    if (value === undefined || Token.isUnresolved(value)) continue;
+    const result = shape[key].safeParse(value);
+    if (!result.success) {
+      throw new Error(`invalid function environment ${key}=${value}: ${result.error.issues[0]?.message}`);
+    }
+  }
+}
+
+function acknowledgeFindings(construct: ServiceFunction): void {
+  Validations.of(construct.role).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason: 'X-Ray tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions.',
+  });
+  Validations.of(construct.function).acknowledge(...RUNTIME_ACKNOWLEDGEMENTS);
+}
+
+const RUNTIME_PINNED =
+  'Pinned to nodejs22.x, an LTS runtime that runs the node20-targeted bundles; moving to nodejs24.x (FUNCTION_RUNTIME) waits until the test suite runs on Node 24.';
+
+const RUNTIME_ACKNOWLEDGEMENTS = [
+  { id: 'AwsSolutions-L1', reason: RUNTIME_PINNED },
+  { id: 'Serverless-LambdaLatestVersion', reason: RUNTIME_PINNED },
+  {
+    id: 'Serverless-LambdaDLQ',
+    reason: 'Never invoked asynchronously: API Gateway and the SQS event source invoke synchronously, and failed ingestion messages go to the queue\'s own dead-letter queue.',
+  },
+];

@@ -1,0 +1,21 @@
+/** The environment every kmem function shares: the stage, where the data lives, the account defaults. */
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import type { StageConfig } from '../config';
+import type { FunctionEnvironment } from '../constructs/service-function';
+
+/** Where a function finds the stored data. */
+export interface DataLocation {
+  readonly table: Table;
+  readonly bucket: Bucket;
+}
+
+/** `KMEM_*` settings common to the API functions and the worker (the queue URL is added by each). */
+export function sharedEnvironment(config: StageConfig, data: DataLocation): FunctionEnvironment {
+  return {
+    KMEM_STAGE: config.stage,
+    KMEM_TABLE_NAME: data.table.tableName,
+    KMEM_BUCKET_NAME: data.bucket.bucketName,
+    KMEM_DEFAULT_TOKEN_LIMIT: String(config.defaultTokenLimit),
+  };
+}

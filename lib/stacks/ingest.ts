@@ -1,0 +1,50 @@
+/**
+ * Ingestion: the queue the API enqueues work on, its dead-letter queue, and the worker that extracts,
+ * chunks, indexes, builds graphs, updates budgets and delivers webhooks, with read/write access to the
+ * table and the artefact bucket.
+ */
+import { existsSync } from 'node:fs';
+import { Annotations } from 'aws-cdk-lib';
+import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { Construct } from 'constructs';
+import type { StageConfig } from '../config';
+import { grantObjects, grantTable } from '../constructs/grants';
+import { QueueWorker } from '../constructs/queue-worker';
+import type { Data } from './data';
+import { sharedEnvironment } from './environment';
+
+/** Properties of `Ingest`. */
+export interface IngestProps {
+  readonly config: StageConfig;
+  readonly data: Data;
+  /** The worker's handler module (functions/worker/handler.ts); while it does not exist, no worker. */
+  readonly workerEntry: string;
+  readonly alarmAction?: IAlarmAction;
+}
+
+/** The ingestion queue and worker. */
+export class Ingest extends Construct {
+  readonly queueWorker: QueueWorker;
+
+  constructor(scope: Construct, id: string, props: IngestProps) {
+    super(scope, id);
+    const entry = existsSync(props.workerEntry) ? props.workerEntry : undefined;
+    if (!entry) {
+      Annotations.of(this).addWarningV2(
+        'kmem:worker-missing',
+        `${props.workerEntry} does not exist yet: the queue is created without a consumer.`,
+      );
+    }
+    this.queueWorker = new QueueWorker(this, 'Ingestion', {
+      entry,
+      environment: sharedEnvironment(props.config, props.data),
+      config: props.config,
+      alarmAction: props.alarmAction,
+    });
+    const worker = this.queueWorker.worker;
+    if (worker) {
+      grantTable(props.data.table, worker, 'readWrite');
+      grantObjects(props.data.bucket, worker, 'readWrite');
+    }
+  }
+}

@@ -1,0 +1,19 @@
+// Installs the project's dependencies when they are missing or older than package-lock.json,
+// so that `npm start` and `npm test` work from a clean clone with nothing installed by hand.
+import { execSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const marker = join(root, 'node_modules', '.package-lock.json');
+const lock = join(root, 'package-lock.json');
+
+const stale = !existsSync(marker) || (existsSync(lock) && statSync(lock).mtimeMs > statSync(marker).mtimeMs);
+if (stale) {
+  // `npm install` honours the lock file; `npm ci` refuses locks that lack other platforms' optional packages,
+  // which this registry mirror does not list.
+  const command = 'npm install --no-audit --no-fund';
+  console.error(`[kmem] installing dependencies: ${command}`);
+  execSync(command, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+}

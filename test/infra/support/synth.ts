@@ -1,0 +1,91 @@
+/**
+ * Synthesizes the kmem app once per test file (each file runs in its own process), with the context of
+ * cdk.json, so tests assert on what `npx cdk synth` produces. Bundling is skipped unless asked for: the
+ * bundles themselves are checked by bundling.test.ts and bench/bundles.ts.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CfnElement, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
+import type { IConstruct } from 'constructs';
+import { createKmemApp, type KmemApp } from '../../../lib/app';
+import { type FunctionName, handlerEntry, REPO_ROOT } from '../../../lib/paths';
+
+/** Whether the real worker handler exists yet. */
+export const WORKER_EXISTS = existsSync(handlerEntry('worker'));
+
+/** The stand-in worker handler for tests that need a worker before the real one exists. */
+export const FIXTURE_WORKER = fileURLToPath(new URL('../fixtures/worker-handler.ts', import.meta.url));
+
+/** Handler entries with the stand-in worker when the real one is missing. */
+export const entriesWithWorker = (name: FunctionName): string =>
+  name === 'worker' && !WORKER_EXISTS ? FIXTURE_WORKER : handlerEntry(name);
+
+/** The synthesized app, its stack and template. */
+export interface Synthesized extends KmemApp {
+  readonly template: Template;
+  readonly assembly: CloudAssembly;
+}
+
+/** Options of `synthesize`. */
+export interface SynthOptions {
+  readonly bundle?: boolean;
+  readonly stage?: string;
+  readonly config?: Record<string, unknown>;
+  readonly entryOf?: (name: FunctionName) => string;
+  /** CDK's CloudFormation schema validation: seconds per synth, so only nag.test.ts turns it on. */
+  readonly cloudFormationValidation?: boolean;
+}
+
+/** The context `npx cdk synth` gets from cdk.json. */
+export function cdkJsonContext(): Record<string, unknown> {
+  const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
+  return cdkJson.context;
+}
+
+/** Builds and synthesizes the app (throws when the nag packs find an unacknowledged error). */
+export function synthesize(options: SynthOptions = {}): Synthesized {
+  const context: Record<string, unknown> = { ...cdkJsonContext(), stage: options.stage ?? 'test' };
+  if (options.config) context.config = options.config;
+  if (!options.bundle) context['aws:cdk:bundling-stacks'] = [];
+  const outdir = mkdtempSync(join(tmpdir(), 'kmem-cdk-'));
+  process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
+  const kmem = createKmemApp({
+    context,
+    outdir,
+    entryOf: options.entryOf,
+    cloudFormationValidation: options.cloudFormationValidation ?? false,
+  });
+  const assembly = kmem.app.synth();
+  return { ...kmem, assembly, template: Template.fromStack(kmem.stack) };
+}
+
+/** The logical id of the CloudFormation resource behind `construct`. */
+export function logicalId(stack: Stack, construct: IConstruct): string {
+  return stack.getLogicalId(construct.node.defaultChild as CfnElement);
+}
+
+/** An IAM policy statement as it appears in the template. */
+export interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+}
+
+/** Every statement of the policies attached to the role `roleLogicalId`. */
+export function statementsOfRole(template: Template, roleLogicalId: string): Statement[] {
+  const policies = template.findResources('AWS::IAM::Policy');
+  return Object.values(policies)
+    .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(`"${roleLogicalId}"`))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]);
+}
+
+/** The actions a role may perform, flattened. */
+export function actionsOfRole(template: Template, roleLogicalId: string): string[] {
+  return statementsOfRole(template, roleLogicalId).flatMap((statement) =>
+    Array.isArray(statement.Action) ? statement.Action : [statement.Action],
+  );
+}

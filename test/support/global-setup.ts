@@ -1,0 +1,48 @@
+/**
+ * Starts one local runtime for the test run (real dynalite and s3rver on loopback, in a temp data dir)
+ * and two accounts, so tests can check tenant isolation. Tests reach it over HTTP only.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { container } from '../../functions/adapters/container';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { startRuntime } from '../../functions/local/runtime';
+
+export interface KmemTestEnv {
+  url: string;
+  keyA: string;
+  keyB: string;
+  dataDir: string;
+  /** The runtime's store endpoints, for contract tests that build their own adapters. */
+  dynamodbEndpoint: string;
+  s3Endpoint: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    kmem: KmemTestEnv;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kmem-test-'));
+  const runtime = await startRuntime({
+    env: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_ALLOW_PRIVATE_URLS: 'true', KMEM_MAX_BODY_KB: '256' },
+  });
+  const a = await createAccount(container(), 'tenant-a');
+  const b = await createAccount(container(), 'tenant-b');
+  project.provide('kmem', {
+    url: runtime.url,
+    keyA: a.apiKey,
+    keyB: b.apiKey,
+    dataDir,
+    dynamodbEndpoint: runtime.config.dynamodbEndpoint ?? '',
+    s3Endpoint: runtime.config.s3Endpoint ?? '',
+  });
+  return async () => {
+    await runtime.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

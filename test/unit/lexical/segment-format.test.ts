@@ -1,0 +1,109 @@
+/** Binary segment format: exact round trip (property), rejection of bad input, load speed. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  buildSegment,
+  deserializeSegment,
+  type LexicalSegment,
+  search,
+  SEGMENT_FORMAT_VERSION,
+  serializeSegment,
+} from '../../../functions/core/lexical/segment';
+
+/** Any UTF-16 string, lone surrogates included. */
+const anyString = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) });
+const words = ['alpha', 'beta', 'gamma', 'naïve', 'Ærø', '東京', '2019', 'the', 'running', 'x'.repeat(70)];
+const bodyText = fc.oneof(
+  fc.array(fc.constantFrom(...words), { maxLength: 40 }).map((parts) => parts.join(' ')),
+  fc.string({ unit: 'grapheme' }),
+);
+const documents = fc
+  .uniqueArray(fc.record({ id: anyString, fileId: fc.oneof(anyString, fc.constantFrom('f1', 'f2')), text: bodyText }), {
+    selector: (doc) => doc.id,
+    maxLength: 25,
+  });
+const analyzerOptions = fc.record({ stem: fc.boolean(), stopwords: fc.boolean() });
+
+function plain(segment: LexicalSegment): unknown {
+  return {
+    ...segment,
+    docFiles: [...segment.docFiles],
+    docLengths: [...segment.docLengths],
+    docFreqs: [...segment.docFreqs],
+    postingOffsets: [...segment.postingOffsets],
+    postings: [...segment.postings],
+  };
+}
+
+describe('serializeSegment / deserializeSegment', () => {
+  it('round-trips exactly, byte for byte (property)', () => {
+    fc.assert(
+      fc.property(documents, analyzerOptions, (docs, options) => {
+        const segment = buildSegment(docs, options);
+        const bytes = serializeSegment(segment);
+        const loaded = deserializeSegment(bytes);
+        expect(plain(loaded)).toEqual(plain(segment));
+        expect(Object.is(loaded.avgDocLength, segment.avgDocLength)).toBe(true);
+        expect(serializeSegment(loaded)).toEqual(bytes);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('loads from an unaligned view and answers queries identically', () => {
+    const segment = buildSegment([
+      { id: 'a', fileId: 'f', text: 'Mitochondria make ATP.' },
+      { id: 'b', fileId: 'g', text: 'Ribosomes make proteins.' },
+    ]);
+    const bytes = serializeSegment(segment);
+    const padded = new Uint8Array(bytes.length + 3);
+    padded.set(bytes, 3);
+    const loaded = deserializeSegment(padded.subarray(3));
+    expect(search(loaded, 'make proteins', 2)).toEqual(search(segment, 'make proteins', 2));
+    padded.fill(0);
+    expect(search(loaded, 'proteins', 1)[0]?.id).toBe('b');
+  });
+
+  it('writes the magic and the format version', () => {
+    const bytes = serializeSegment(buildSegment([]));
+    expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe('KMLX');
+    expect(new DataView(bytes.buffer, bytes.byteOffset).getUint32(4, true)).toBe(SEGMENT_FORMAT_VERSION);
+    expect(deserializeSegment(bytes).docIds).toEqual([]);
+  });
+
+  it('rejects foreign, truncated, extended and newer-version input', () => {
+    const bytes = serializeSegment(buildSegment([{ id: 'a', fileId: 'f', text: 'some words here' }]));
+    expect(() => deserializeSegment(new Uint8Array(0))).toThrow(/not a lexical segment/);
+    expect(() => deserializeSegment(new TextEncoder().encode('{"json": true} and more bytes..'))).toThrow();
+    expect(() => deserializeSegment(bytes.subarray(0, bytes.length - 1))).toThrow(/length/);
+    const longer = new Uint8Array(bytes.length + 1);
+    longer.set(bytes);
+    expect(() => deserializeSegment(longer)).toThrow(/length/);
+    const corrupt = bytes.slice();
+    const view = new DataView(corrupt.buffer);
+    const docFilesAt = Math.ceil((32 + view.getUint32(8, true)) / 4) * 4;
+    view.setUint32(docFilesAt, 7, true); // file ordinal 7 of 1 file
+    expect(() => deserializeSegment(corrupt)).toThrow(/file ordinal/);
+    const badOffsets = bytes.slice();
+    new DataView(badOffsets.buffer).setUint32(docFilesAt + 12, 1, true); // postingOffsets[0] = 1
+    expect(() => deserializeSegment(badOffsets)).toThrow(/posting offsets/);
+    const newer = bytes.slice();
+    new DataView(newer.buffer).setUint32(4, SEGMENT_FORMAT_VERSION + 1, true);
+    expect(() => deserializeSegment(newer)).toThrow(/version/);
+  });
+
+  it('loads 100,000 chunks in well under a second', () => {
+    const vocabulary = Array.from({ length: 20_000 }, (_, index) => `w${index.toString(36)}x`);
+    const docs = Array.from({ length: 100_000 }, (_, doc) => {
+      const terms = Array.from({ length: 12 }, (_, slot) => vocabulary[(doc * 7919 + slot * 104729) % 20_000]);
+      return { id: `chunk-${doc}`, fileId: `file-${doc % 500}`, text: terms.join(' ') };
+    });
+    const bytes = serializeSegment(buildSegment(docs, { stem: false }));
+    const started = performance.now();
+    const loaded = deserializeSegment(bytes);
+    const elapsed = performance.now() - started;
+    expect(loaded.docIds).toHaveLength(100_000);
+    expect(search(loaded, docs[42]?.text ?? '', 1)[0]?.id).toBe('chunk-42');
+    expect(elapsed).toBeLessThan(500);
+  });
+});
