@@ -35,6 +35,12 @@ export const environmentSchema = z.object({
   KMEM_WEBHOOK_MAX_ATTEMPTS: positiveInt.default(8),
   KMEM_WEBHOOK_BACKOFF_SECONDS: positiveInt.default(30),
   KMEM_WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+  /** Local queue: seconds a received message stays invisible (a crashed worker's work reappears after it). */
+  KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS: positiveInt.default(60),
+  /** Receives of a work message after which the worker gives the work up as failed (the queue's maxReceiveCount). */
+  KMEM_WORK_MAX_ATTEMPTS: positiveInt.default(5),
+  /** Seconds an ingestion waits before looking again at files still being processed. */
+  KMEM_INGEST_WAIT_SECONDS: positiveInt.default(2),
   /** Print one line per request on the local runtime. */
   KMEM_ACCESS_LOG: flag.default(false),
   /** Seconds an API key lookup stays cached in a warm container. */
@@ -48,7 +54,10 @@ export interface Config {
   region: string;
   tableName: string;
   bucketName: string;
-  queue: { kind: 'sqs'; url: string } | { kind: 'local'; directory: string };
+  queue: { kind: 'sqs'; url: string } | { kind: 'local'; directory: string; visibilityTimeoutSeconds: number };
+  /** `originRegion` of files: the AWS region, or `local` on the local runtime. */
+  originRegion: string;
+  work: { maxAttempts: number; ingestWaitSeconds: number };
   dynamodbEndpoint?: string;
   s3Endpoint?: string;
   defaultTokenLimit: number;
@@ -82,7 +91,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bucketName: e.KMEM_BUCKET_NAME,
     queue: e.KMEM_QUEUE_URL
       ? { kind: 'sqs', url: e.KMEM_QUEUE_URL }
-      : { kind: 'local', directory: e.KMEM_LOCAL_QUEUE_DIR ?? `${e.KMEM_DATA_DIR}/queue` },
+      : {
+          kind: 'local',
+          directory: e.KMEM_LOCAL_QUEUE_DIR ?? `${e.KMEM_DATA_DIR}/queue`,
+          visibilityTimeoutSeconds: e.KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS,
+        },
+    originRegion: e.KMEM_DYNAMODB_ENDPOINT ? 'local' : e.AWS_REGION,
+    work: { maxAttempts: e.KMEM_WORK_MAX_ATTEMPTS, ingestWaitSeconds: e.KMEM_INGEST_WAIT_SECONDS },
     dynamodbEndpoint: e.KMEM_DYNAMODB_ENDPOINT,
     s3Endpoint: e.KMEM_S3_ENDPOINT,
     defaultTokenLimit: e.KMEM_DEFAULT_TOKEN_LIMIT,

@@ -13,27 +13,23 @@ import { CachedApiKeyStore } from './dynamodb/cached-api-key-store';
 import type { CursorSealer } from './dynamodb/cursor';
 import { loadCursorSealer } from './dynamodb/cursor-key';
 import { AccountRepository, ApiKeyRepository } from './dynamodb/repositories/account-repository';
+import { FileRepository } from './dynamodb/repositories/file-repository';
+import { JobRepository } from './dynamodb/repositories/job-repository';
+import { LinkRepository } from './dynamodb/repositories/link-repository';
+import { MemoryRepository } from './dynamodb/repositories/memory-repository';
 import { MessageRepository } from './dynamodb/repositories/message-repository';
 import { SessionRepository } from './dynamodb/repositories/session-repository';
+import { UploadRepository } from './dynamodb/repositories/upload-repository';
 import { UserRepository } from './dynamodb/repositories/user-repository';
+import { WebhookRepository } from './dynamodb/repositories/webhook-repository';
 import { Table } from './dynamodb/table';
+import { FetchWebhookSender } from './http/webhook-sender';
+import { resolveHost } from './net/dns-resolver';
+import { LocalQueue } from './queue/local-queue';
 import { SqsQueue } from './queue/sqs-queue';
+import { S3ObjectStore } from './s3/object-store';
 
-export interface Container {
-  config: Config;
-  documentClient: DynamoDBDocumentClient;
-  s3: S3Client;
-  table: Table;
-  accounts: AccountRepository;
-  apiKeys: ApiKeyStore;
-  users: UserRepository;
-  sessions: SessionRepository;
-  messages: MessageRepository;
-  queue: QueuePort;
-  clock: Clock;
-  ids: IdGenerator;
-  health: HealthProbe;
-}
+export type Container = ReturnType<typeof createContainer>;
 
 let instance: Container | undefined;
 
@@ -47,40 +43,64 @@ export function resetContainer(): void {
   instance = undefined;
 }
 
-export function createContainer(config: Config): Container {
+export function createContainer(config: Config) {
   const documentClient = createDocumentClient(config);
+  const s3: S3Client = createS3Client(config);
+  const table = createTable(documentClient, config.tableName);
+  const queue = createQueue(config);
+  const clock: Clock = { now: () => new Date() };
+  const ids: IdGenerator = { uuid: randomUUID };
+  const apiKeys: ApiKeyStore = new CachedApiKeyStore(new ApiKeyRepository(table), config.authCacheMs);
+  const health: HealthProbe = {
+    check: async () => {
+      await documentClient.send(new DescribeTableCommand({ TableName: config.tableName }));
+    },
+  };
+  return {
+    config,
+    documentClient,
+    s3,
+    table,
+    accounts: new AccountRepository(table),
+    apiKeys,
+    users: new UserRepository(table),
+    sessions: new SessionRepository(table),
+    messages: new MessageRepository(table),
+    uploads: new UploadRepository(table),
+    files: new FileRepository(table),
+    memories: new MemoryRepository(table),
+    links: new LinkRepository(table),
+    jobs: new JobRepository(table),
+    webhooks: new WebhookRepository(table),
+    objects: new S3ObjectStore(s3, config.bucketName),
+    sender: new FetchWebhookSender(),
+    resolve: resolveHost,
+    queue: queue.port,
+    localQueue: queue.local,
+    clock,
+    ids,
+    health,
+  };
+}
+
+function createTable(documentClient: DynamoDBDocumentClient, tableName: string): Table {
   let sealer: Promise<CursorSealer> | undefined;
-  const table: Table = new Table(documentClient, config.tableName, () => {
+  const table: Table = new Table(documentClient, tableName, () => {
     sealer ??= loadCursorSealer(table).catch((error: unknown) => {
       sealer = undefined;
       throw error;
     });
     return sealer;
   });
-  const apiKeyRepository = new ApiKeyRepository(table);
-  return {
-    config,
-    documentClient,
-    s3: createS3Client(config),
-    table,
-    accounts: new AccountRepository(table),
-    apiKeys: new CachedApiKeyStore(apiKeyRepository, config.authCacheMs),
-    users: new UserRepository(table),
-    sessions: new SessionRepository(table),
-    messages: new MessageRepository(table),
-    queue: createQueue(config),
-    clock: { now: () => new Date() },
-    ids: { uuid: randomUUID },
-    health: {
-      check: async () => {
-        await documentClient.send(new DescribeTableCommand({ TableName: config.tableName }));
-      },
-    },
-  };
+  return table;
 }
 
-function createQueue(config: Config): QueuePort {
-  return config.queue.kind === 'sqs'
-    ? new SqsQueue(createSqsClient(config), config.queue.url)
-    : { send: async () => undefined };
+/** SQS on AWS; on the local runtime, the durable file-backed queue (its pump lives in functions/local). */
+function createQueue(config: Config): { port: QueuePort; local?: LocalQueue } {
+  if (config.queue.kind === 'sqs') return { port: new SqsQueue(createSqsClient(config), config.queue.url) };
+  const local = new LocalQueue({
+    directory: config.queue.directory,
+    visibilityTimeoutSeconds: config.queue.visibilityTimeoutSeconds,
+  });
+  return { port: local, local };
 }

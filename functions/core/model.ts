@@ -170,6 +170,8 @@ export interface Memory {
   fileCount: number;
   currentJobId: string | null;
   failedFiles: Array<{ fileID: string; error: string }>;
+  /** Files removed by delete-file whose chunks may still be in the published index: never returned. */
+  excludedFileIds: string[];
   lastError: string | null;
   createdAt: string;
   updatedAt: string;
@@ -196,8 +198,6 @@ export interface IngestionJob {
   fileIds: string[];
   reservedTokens: number;
   usedTokens: number;
-  /** The index version this job publishes, fixed at start so a redelivered job writes the same objects. */
-  targetVersion: number;
   state: JobState;
   reconciled: boolean;
   createdAt: string;

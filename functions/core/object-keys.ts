@@ -6,12 +6,15 @@ export const objectKeys = {
   upload: (accountId: string, uploadId: string, name: string): string => `bronze/${accountId}/${uploadId}/${name}`,
   /** Raw bytes the service fetched itself (web pages, sitemaps, remote files). */
   fetched: (accountId: string, fileId: string, name: string): string => `bronze/${accountId}/files/${fileId}/${name}`,
+  fetchedPrefix: (accountId: string, fileId: string): string => `bronze/${accountId}/files/${fileId}/`,
   fileSilverPrefix: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/`,
   transcript: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/transcript.txt`,
   audio: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/audio.wav`,
   memoryPrefix: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/`,
   chunks: (accountId: string, memoryId: string, fileId: string): string =>
     `gold/${accountId}/memories/${memoryId}/chunks/${fileId}.json`,
+  chunksPrefix: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/chunks/`,
+  indexRoot: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/index/`,
   indexPrefix: (accountId: string, memoryId: string, version: number): string =>
     `gold/${accountId}/memories/${memoryId}/index/v${version}/`,
 } as const;

@@ -95,6 +95,8 @@ export interface UploadStore {
   get(accountId: string, key: string): Promise<Upload | undefined>;
   /** Marks the upload used by a file; throws ConflictError if another file took it. */
   claim(accountId: string, key: string, fileId: string): Promise<void>;
+  /** Frees an upload a file claimed but could not use. */
+  release(accountId: string, key: string, fileId: string): Promise<void>;
   delete(accountId: string, key: string): Promise<void>;
 }
 
@@ -111,6 +113,8 @@ export interface FileStore {
     whenState?: FileRecord['state'][],
   ): Promise<FileRecord | undefined>;
   delete(accountId: string, id: string): Promise<void>;
+  /** The hidden children of a sitemap or crawl. */
+  listChildren(accountId: string, parentId: string): Promise<FileRecord[]>;
 }
 
 export interface MemoryStore {
@@ -125,6 +129,18 @@ export interface MemoryStore {
     condition?: { unlessStep?: MemoryStep[]; currentJobId?: string | null },
   ): Promise<Memory | undefined>;
   delete(accountId: string, id: string): Promise<void>;
+  /** Hides a removed file's chunks from retrieval until an index without them is published. */
+  excludeFile(accountId: string, id: string, fileId: string): Promise<void>;
+  includeFile(accountId: string, id: string, fileId: string): Promise<void>;
+  /**
+   * Publishes a newly built index: applies `changes` only if the memory still has `expectedVersion`
+   * (else ConflictError), and forgets the exclusions the build already left out.
+   */
+  publishIndex(
+    accountId: string,
+    id: string,
+    publication: { expectedVersion: number; changes: Partial<Memory>; excludedBuilt: string[] },
+  ): Promise<Memory | undefined>;
 }
 
 export interface LinkStore {
@@ -151,10 +167,16 @@ export interface JobStore {
   delete(accountId: string, id: string): Promise<void>;
 }
 
+export interface ObjectInfo {
+  size: number;
+  contentType: string | null;
+}
+
 /** The artefact bucket: bronze (raw), silver (extracted), gold (chunks, index segments). */
 export interface ObjectStore {
   put(key: string, body: Uint8Array | string, contentType?: string): Promise<void>;
   get(key: string): Promise<Uint8Array | undefined>;
+  head(key: string): Promise<ObjectInfo | undefined>;
   delete(key: string): Promise<void>;
   /** Deletes every object under the prefix; returns how many. */
   deletePrefix(prefix: string): Promise<number>;

@@ -5,8 +5,9 @@
 export type WorkMessage =
   | { kind: 'file.process'; accountId: string; fileId: string }
   | { kind: 'memory.ingest'; accountId: string; memoryId: string; jobId: string }
+  | { kind: 'memory.reindex'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };
 
 export type WorkKind = WorkMessage['kind'];
 
-export const WORK_KINDS: readonly WorkKind[] = ['file.process', 'memory.ingest', 'webhook.deliver'];
+export const WORK_KINDS: readonly WorkKind[] = ['file.process', 'memory.ingest', 'memory.reindex', 'webhook.deliver'];

@@ -71,9 +71,16 @@ async function runRoute(route: BoundRoute, event: APIGatewayProxyEvent, requestI
     ? await authenticate(deps.apiKeys, headerMap(event)['x-api-key'])
     : '';
   if (accountId) logger.appendKeys({ accountId });
-  const input = parseRequest(event, route.spec, deps.config.maxBodyBytes);
+  const input = parseRequest(event, route.spec, bodyLimitOf(route.spec, deps.config));
   return route.run(input, { accountId, requestId });
 }
+
+/** JSON bodies are small; an upload's multipart body may hold a whole file (plus its framing). */
+function bodyLimitOf(spec: RouteSpec, config: { maxBodyBytes: number; maxUploadBytes: number }): number {
+  return spec.rawBody ? config.maxUploadBytes + MULTIPART_OVERHEAD_BYTES : config.maxBodyBytes;
+}
+
+const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 function wire(spec: RouteSpec | undefined, requestId: string) {
   return { shape: spec?.errorShape ?? 'status', list: spec?.list ?? false, requestId } as const;

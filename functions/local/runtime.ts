@@ -12,7 +12,9 @@ import { container, resetContainer } from '../adapters/container';
 import { type Config, type Environment, loadConfig, resetConfig } from '../config';
 import { ensureAccountWithKey } from '../core/use-cases/accounts';
 import { catalog } from '../http/catalog';
+import { handler as workerHandler } from '../worker/handler';
 import { httpHandlers } from './handlers';
+import { QueuePump } from './queue-pump';
 import { createRouter } from './router';
 import { ensureTable, type LocalStores, startStores } from './stores';
 
@@ -60,6 +62,8 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       onRequest: deps.config.accessLog ? log : undefined,
     }),
   );
+  const pump = deps.localQueue ? new QueuePump({ queue: deps.localQueue, handler: workerHandler, log }) : undefined;
+  pump?.start();
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;
   const stateFile = join(dataDir, 'runtime.json');
@@ -72,6 +76,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
+      await pump?.stop();
       await stores.close();
       rmSync(stateFile, { force: true });
       resetContainer();

@@ -67,7 +67,12 @@ export class QueueWorker extends Construct {
       timeout: Duration.minutes(worker.timeoutMinutes),
       ephemeralStorageMb: worker.ephemeralStorageMb,
       reservedConcurrency: worker.reservedConcurrency,
-      environment: { ...props.environment, KMEM_QUEUE_URL: this.queue.queueUrl },
+      environment: {
+        ...props.environment,
+        KMEM_QUEUE_URL: this.queue.queueUrl,
+        // the worker gives work up cleanly on the last receive before the dead-letter queue
+        KMEM_WORK_MAX_ATTEMPTS: String(worker.maxReceiveCount),
+      },
       config: props.config,
     });
     fn.function.addEventSource(

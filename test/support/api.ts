@@ -54,3 +54,41 @@ export async function listAll(path: string, name: string, key?: string): Promise
   } while (token);
   return items;
 }
+
+/** POST /files/upload with a multipart body holding one part named `file`. */
+export async function upload(name: string, content: string | Uint8Array, key?: string, contentType = 'text/plain') {
+  const form = new FormData();
+  form.append('file', new Blob([content], { type: contentType }), name);
+  const headers: Record<string, string> = { 'X-API-Key': key ?? env().keyA };
+  const response = await fetch(`${env().url}/files/upload`, { method: 'POST', headers, body: form });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+/** Uploads text and creates a `text` file from it; answers the created file. */
+export async function textFile(name: string, content: string, key?: string): Promise<Json> {
+  const uploaded = await upload(name, content, key);
+  if (uploaded.status !== 200) throw new Error(`upload: ${uploaded.status} ${JSON.stringify(uploaded.body)}`);
+  const created = await post('/files/create', { name, key: uploaded.body.data.key, fileType: 'text' }, key);
+  if (created.status !== 200) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+  return created.body.data as Json;
+}
+
+/** Polls `path` until `done` holds for its body (or fails after `timeoutMs`). */
+export async function waitFor(path: string, done: (body: Json) => boolean, key?: string, timeoutMs = 20_000): Promise<Json> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await get(path, key);
+    if (done(answer.body)) return answer.body;
+    if (Date.now() > deadline) throw new Error(`${path} did not reach the expected state: ${JSON.stringify(answer.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Creates a memory, adds the files, starts ingestion and waits until the memory is ready or failed. */
+export async function ingest(memory: Json, fileIds: string[], key?: string): Promise<Json> {
+  const added = await post('/memories/add-files', { memoryID: memory.id, files: fileIds }, key);
+  if (added.status !== 200) throw new Error(`add-files: ${added.status} ${JSON.stringify(added.body)}`);
+  const started = await post('/memories/start-ingestion', { memoryID: memory.id }, key);
+  if (started.status !== 200) throw new Error(`start-ingestion: ${started.status} ${JSON.stringify(started.body)}`);
+  return waitFor(`/memories/get/${memory.id}`, (b) => b.data?.step === 'ready' || b.data?.step === 'failed', key);
+}

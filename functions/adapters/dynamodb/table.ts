@@ -104,7 +104,9 @@ export class Table {
       return out.Attributes;
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      if (!error.Item) return undefined;
+      // DynamoDB returns the item that failed the check; servers that do not (dynalite) get a read.
+      const existed = error.Item ?? (condition ? await this.get(key) : undefined);
+      if (!existed) return undefined;
       throw new ConflictError('condition failed', { cause: error });
     }
   }

@@ -47,6 +47,10 @@ export class FileRepository implements FileStore {
   async delete(accountId: string, id: string): Promise<void> {
     await this.table.delete(keys.file(accountId, id));
   }
+
+  async listChildren(accountId: string, parentId: string): Promise<FileRecord[]> {
+    return (await this.table.queryAll(keys.childFilesOf(accountId, parentId), undefined, 'gsi3')).map(toFile);
+  }
 }
 
 function stateIn(states: string[]) {

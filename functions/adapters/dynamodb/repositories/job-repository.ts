@@ -52,7 +52,6 @@ function toJob(item: Item): IngestionJob {
     fileIds: (item.fileIds ?? []) as string[],
     reservedTokens: Number(item.reservedTokens),
     usedTokens: Number(item.usedTokens ?? 0),
-    targetVersion: Number(item.targetVersion),
     state: item.state as IngestionJob['state'],
     reconciled: Boolean(item.reconciled),
     createdAt: String(item.createdAt),

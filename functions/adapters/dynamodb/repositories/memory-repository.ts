@@ -8,6 +8,7 @@ export class MemoryRepository implements MemoryStore {
 
   async create(memory: Memory): Promise<void> {
     const order = byCreation(memory.createdAt, memory.id);
+    const { excludedFileIds: _none, ...stored } = memory; // an empty string set cannot be stored
     await this.table.create({
       ...keys.memory(memory.accountId, memory.id),
       gsi1pk: keys.memoriesOf(memory.accountId),
@@ -15,7 +16,7 @@ export class MemoryRepository implements MemoryStore {
       gsi2pk: keys.memoriesOfType(memory.accountId, memory.memoryType),
       gsi2sk: order,
       kind: 'memory',
-      ...memory,
+      ...stored,
     });
   }
 
@@ -44,6 +45,48 @@ export class MemoryRepository implements MemoryStore {
 
   async delete(accountId: string, id: string): Promise<void> {
     await this.table.delete(keys.memory(accountId, id));
+  }
+
+  async excludeFile(accountId: string, id: string, fileId: string): Promise<void> {
+    await this.table.apply(keys.memory(accountId, id), {
+      expression: 'ADD excludedFileIds :file',
+      names: {},
+      values: { ':file': new Set([fileId]) },
+    });
+  }
+
+  async includeFile(accountId: string, id: string, fileId: string): Promise<void> {
+    await this.table.apply(keys.memory(accountId, id), {
+      expression: 'DELETE excludedFileIds :file',
+      names: {},
+      values: { ':file': new Set([fileId]) },
+    });
+  }
+
+  async publishIndex(
+    accountId: string,
+    id: string,
+    publication: { expectedVersion: number; changes: Partial<Memory>; excludedBuilt: string[] },
+  ): Promise<Memory | undefined> {
+    const names: Record<string, string> = { '#version': 'indexVersion' };
+    const values: Record<string, unknown> = { ':expected': publication.expectedVersion };
+    const assignments = Object.entries(publication.changes).map(([field, value], i) => {
+      names[`#s${i}`] = field;
+      values[`:s${i}`] = value;
+      return `#s${i} = :s${i}`;
+    });
+    let expression = `SET ${assignments.join(', ')}`;
+    if (publication.excludedBuilt.length) {
+      values[':built'] = new Set(publication.excludedBuilt);
+      expression += ' DELETE excludedFileIds :built';
+    }
+    const condition = '#version = :expected';
+    const item = await this.table.apply(
+      keys.memory(accountId, id),
+      { expression, names, values },
+      { expression: condition, names: {}, values: {} },
+    );
+    return item ? toMemory(item) : undefined;
   }
 }
 
@@ -89,6 +132,7 @@ function toMemory(item: Item): Memory {
     fileCount: Number(item.fileCount ?? 0),
     currentJobId: (item.currentJobId ?? null) as string | null,
     failedFiles: (item.failedFiles ?? []) as Memory['failedFiles'],
+    excludedFileIds: item.excludedFileIds instanceof Set ? [...(item.excludedFileIds as Set<string>)] : [],
     lastError: (item.lastError ?? null) as string | null,
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),

@@ -18,9 +18,17 @@ export class UploadRepository implements UploadStore {
 
   async claim(accountId: string, key: string, fileId: string): Promise<void> {
     await this.table.update(keys.upload(accountId, key), { fileId }, {
-      expression: 'attribute_not_exists(fileId) OR fileId = :none OR fileId = :mine',
+      expression: 'attribute_not_exists(fileId) OR attribute_type(fileId, :nullType) OR fileId = :mine',
       names: {},
-      values: { ':none': null, ':mine': fileId },
+      values: { ':nullType': 'NULL', ':mine': fileId },
+    });
+  }
+
+  async release(accountId: string, key: string, fileId: string): Promise<void> {
+    await this.table.update(keys.upload(accountId, key), { fileId: null }, {
+      expression: 'fileId = :mine',
+      names: {},
+      values: { ':mine': fileId },
     });
   }
 

@@ -1,0 +1,87 @@
+/** The artefact bucket behind the ObjectStore port: S3 on AWS, s3rver on the local runtime. */
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  NoSuchKey,
+  NotFound,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { ObjectInfo, ObjectStore } from '../../core/ports';
+
+const DELETE_BATCH = 1000;
+
+export class S3ObjectStore implements ObjectStore {
+  constructor(
+    private readonly s3: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  async put(key: string, body: Uint8Array | string, contentType = 'application/octet-stream'): Promise<void> {
+    await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    try {
+      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<ObjectInfo | undefined> {
+    try {
+      const out = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: out.ContentLength ?? 0, contentType: out.ContentType ?? null };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.deleteKeys([key]);
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    const found = await this.list(prefix);
+    for (let i = 0; i < found.length; i += DELETE_BATCH) await this.deleteKeys(found.slice(i, i + DELETE_BATCH));
+    return found.length;
+  }
+
+  async list(prefix: string): Promise<string[]> {
+    const found: string[] = [];
+    let token: string | undefined;
+    do {
+      const out = await this.s3.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const object of out.Contents ?? []) if (object.Key) found.push(object.Key);
+      token = out.IsTruncated ? out.NextContinuationToken : undefined;
+    } while (token);
+    return found;
+  }
+
+  presignPut(key: string, contentType: string, seconds: number): Promise<string> {
+    const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType });
+    return getSignedUrl(this.s3, command, { expiresIn: seconds });
+  }
+
+  private async deleteKeys(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    await this.s3.send(
+      new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
+    );
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  if (error instanceof NoSuchKey || error instanceof NotFound) return true;
+  const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+  return status === 404;
+}

@@ -1,0 +1,41 @@
+/**
+ * A memory's chunks: how a file's text is cut for a memory, and how chunk lists are stored (one JSON
+ * object per file under the memory's gold prefix, and all of them beside each index version).
+ * Chunk ids are `<fileId>:<n>`, so the same file cut the same way always yields the same ids.
+ */
+import type { Memory } from '../model';
+import { chunkText, GRAPH_CHUNK_DEFAULTS, type ChunkOptions } from '../text/chunker';
+
+export interface StoredChunk {
+  id: string;
+  fileId: string;
+  text: string;
+  /** Offsets of the chunk in the file's extracted text. */
+  start: number;
+  end: number;
+}
+
+/** Vector memories use their own chunkSize and chunkOverlap; graph memories the graph defaults. */
+export function chunkOptionsOf(memory: Memory): ChunkOptions {
+  if (memory.memoryType === 'graph' || memory.chunkSize === null) return GRAPH_CHUNK_DEFAULTS;
+  return { chunkSize: memory.chunkSize, overlapPercent: memory.chunkOverlap ?? 0 };
+}
+
+export function chunkFile(memory: Memory, fileId: string, text: string): StoredChunk[] {
+  return chunkText(text, chunkOptionsOf(memory)).map((chunk) => ({
+    id: `${fileId}:${chunk.index}`,
+    fileId,
+    text: chunk.text,
+    start: chunk.start,
+    end: chunk.end,
+  }));
+}
+
+export function encodeChunks(chunks: readonly StoredChunk[]): string {
+  return JSON.stringify(chunks);
+}
+
+export function decodeChunks(bytes: Uint8Array | undefined): StoredChunk[] {
+  if (!bytes) return [];
+  return JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredChunk[];
+}

@@ -1,0 +1,120 @@
+/**
+ * The `memory.ingest` work: once every file of the job is processed, chunk the ready ones into the memory,
+ * publish the next index version, settle the token budget and tell the memory's webhook. Redelivery is
+ * safe at every step: chunk objects and index versions are rewritten whole, the publish is conditional,
+ * the refund is recorded once per job, and events have stable ids.
+ */
+import type { FileRecord, IngestionJob, Memory } from '../model';
+import { objectKeys } from '../object-keys';
+import type { AccountStore, Clock, FileStore, JobStore, QueuePort } from '../ports';
+import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
+import type { WorkMessage } from '../work';
+import { chunkFile, encodeChunks, type StoredChunk } from './chunks';
+import { type IndexDeps, publishIndex } from './memory-index';
+
+export interface IngestDeps extends IndexDeps, EmitDeps {
+  accounts: AccountStore;
+  files: FileStore;
+  jobs: JobStore;
+  queue: QueuePort;
+  clock: Clock;
+  config: { work: { ingestWaitSeconds: number } };
+}
+
+type IngestMessage = Extract<WorkMessage, { kind: 'memory.ingest' }>;
+
+interface FileOutcome {
+  file: FileRecord;
+  chunks?: StoredChunk[];
+  error?: string;
+}
+
+export async function ingestMemory(deps: IngestDeps, message: IngestMessage): Promise<void> {
+  const { accountId, memoryId, jobId } = message;
+  const job = await deps.jobs.get(accountId, jobId);
+  if (!job || job.state === 'completed' || job.state === 'failed') return;
+  const memory = await deps.memories.get(accountId, memoryId);
+  if (!memory) return endJob(deps, job, 'failed', 0);
+  const files = await Promise.all(job.fileIds.map((id) => deps.files.get(accountId, id)));
+  if (files.some((file) => file?.state === 'pending' || file?.state === 'processing')) {
+    await markRunning(deps, job);
+    await deps.queue.send(message, { delaySeconds: deps.config.work.ingestWaitSeconds });
+    return;
+  }
+  await markRunning(deps, job);
+  const outcomes: FileOutcome[] = [];
+  for (const [i, file] of files.entries()) outcomes.push(await chunkInto(deps, memory, file, job.fileIds[i] ?? ''));
+  await finish(deps, job, outcomes);
+}
+
+async function markRunning(deps: IngestDeps, job: IngestionJob): Promise<void> {
+  if (job.state !== 'queued') return;
+  const now = deps.clock.now().toISOString();
+  await deps.jobs.update(job.accountId, job.id, { state: 'running', updatedAt: now });
+  await deps.memories.update(job.accountId, job.memoryId, { step: 'ingesting', updatedAt: now }, { currentJobId: job.id });
+}
+
+async function chunkInto(deps: IngestDeps, memory: Memory, file: FileRecord | undefined, fileId: string): Promise<FileOutcome> {
+  if (!file) return { file: { id: fileId } as FileRecord, error: 'the file was deleted before ingestion' };
+  if (file.state === 'failed') return { file, error: file.error ?? 'processing failed' };
+  const text = file.silverTranscriptKey ? await deps.objects.get(file.silverTranscriptKey) : undefined;
+  if (!text) return { file, error: 'the extracted text is missing; create the file again' };
+  const chunks = chunkFile(memory, file.id, Buffer.from(text).toString('utf8'));
+  const key = objectKeys.chunks(memory.accountId, memory.id, file.id);
+  await deps.objects.put(key, encodeChunks(chunks), 'application/json');
+  await deps.files.update(memory.accountId, file.id, { goldChunkKey: key, jobID: memory.currentJobId });
+  return { file, chunks };
+}
+
+async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome[]): Promise<void> {
+  const ingested = outcomes.filter((o) => o.chunks);
+  const failedFiles = outcomes.filter((o) => o.error).map((o) => ({ fileID: o.file.id, error: o.error ?? '' }));
+  const now = deps.clock.now().toISOString();
+  const step = ingested.length === 0 ? 'failed' : 'ready';
+  const published = await publishIndex(deps, job.accountId, job.memoryId, {
+    added: new Map(ingested.map((o) => [o.file.id, o.chunks ?? []])),
+    changes: ({ chunkCount, fileCount }) => ({
+      step, chunkCount, fileCount, failedFiles, currentJobId: null, updatedAt: now,
+      lastError: step === 'failed' ? 'no file of the ingestion could be processed' : null,
+    }),
+  });
+  for (const o of ingested) await deps.links.markIngested(job.accountId, job.memoryId, o.file.id, now);
+  const used = ingested.reduce((sum, o) => sum + (o.file.tokens ?? 0), 0);
+  await endJob(deps, job, step === 'ready' ? 'completed' : 'failed', used);
+  if (published) await announce(deps, published, job, outcomes, failedFiles);
+}
+
+/** Ends a job and settles its reservation: unused tokens go back, extra ones are charged, once. */
+export async function endJob(deps: IngestDeps, job: IngestionJob, state: 'completed' | 'failed', used: number): Promise<void> {
+  const now = deps.clock.now().toISOString();
+  await deps.jobs.update(job.accountId, job.id, { state, usedTokens: used, updatedAt: now });
+  await deps.accounts.refundTokens(job.accountId, job.reservedTokens - used, job.id);
+  await deps.jobs.update(job.accountId, job.id, { reconciled: true });
+  await deps.accounts.settleRefund(job.accountId, job.id);
+}
+
+async function announce(
+  deps: IngestDeps,
+  memory: Memory,
+  job: IngestionJob,
+  outcomes: FileOutcome[],
+  failedFiles: Memory['failedFiles'],
+): Promise<void> {
+  const base = { accountId: job.accountId, url: memory.webhookUrl };
+  for (const o of outcomes) {
+    const ready = !o.error;
+    await emitWebhookEvent(deps, {
+      ...base,
+      type: ready ? 'file.ready' : 'file.failed',
+      data: { fileID: o.file.id, memoryID: memory.id, jobID: job.id, ...(ready ? {} : { error: o.error }) },
+      eventId: `${job.id}.${o.file.id}`,
+    });
+  }
+  const completed = memory.step === 'ready';
+  await emitWebhookEvent(deps, {
+    ...base,
+    type: completed ? 'memory.ingestion.completed' : 'memory.ingestion.failed',
+    data: { memoryID: memory.id, jobID: job.id, chunkCount: memory.chunkCount, fileCount: memory.fileCount, failedFiles },
+    eventId: `${job.id}.ended`,
+  });
+}

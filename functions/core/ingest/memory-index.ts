@@ -1,0 +1,91 @@
+/**
+ * Publishing a memory's searchable index: immutable segments under `index/v<n>/` and the version on the
+ * memory item, changed by one conditional write. A build starts from the previous version's chunks, keeps
+ * those of files still in the memory, adds the new ones, and writes the next version. When another build
+ * published first, the build starts again from that one.
+ */
+import { ConflictError } from '../errors';
+import { buildSegment, serializeSegment } from '../lexical/segment';
+import type { Memory } from '../model';
+import { objectKeys } from '../object-keys';
+import type { LinkStore, MemoryStore, ObjectStore } from '../ports';
+import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
+
+export const INDEX_FILES = { chunks: 'chunks.json', lexical: 'lexical.seg' } as const;
+const PUBLISH_TRIES = 5;
+
+export interface IndexDeps {
+  memories: MemoryStore;
+  links: LinkStore;
+  objects: ObjectStore;
+}
+
+export interface Publication {
+  /** Chunks of files entering the index with this build, by file id. */
+  added: ReadonlyMap<string, readonly StoredChunk[]>;
+  /** Other memory fields to set with the new version (step, job, failures). */
+  changes: (built: { chunkCount: number; fileCount: number }) => Partial<Memory>;
+}
+
+/** Builds and publishes the next index version; answers the memory after, or undefined if it is gone. */
+export async function publishIndex(
+  deps: IndexDeps,
+  accountId: string,
+  memoryId: string,
+  publication: Publication,
+): Promise<Memory | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    const memory = await deps.memories.get(accountId, memoryId);
+    if (!memory) return undefined;
+    const chunks = await nextChunks(deps, memory, publication.added);
+    const version = memory.indexVersion + 1;
+    const prefix = objectKeys.indexPrefix(accountId, memoryId, version);
+    await writeSegments(deps, prefix, chunks);
+    const fileCount = new Set(chunks.map((chunk) => chunk.fileId)).size;
+    try {
+      const published = await deps.memories.publishIndex(accountId, memoryId, {
+        expectedVersion: memory.indexVersion,
+        changes: { indexVersion: version, indexPrefix: prefix, ...publication.changes({ chunkCount: chunks.length, fileCount }) },
+        excludedBuilt: memory.excludedFileIds,
+      });
+      if (published) await dropOldVersions(deps, accountId, memoryId, version);
+      return published;
+    } catch (error) {
+      if (!(error instanceof ConflictError) || attempt >= PUBLISH_TRIES) throw error;
+    }
+  }
+}
+
+/** The previous version's chunks of files still in the memory, then the added files' chunks. */
+async function nextChunks(
+  deps: IndexDeps,
+  memory: Memory,
+  added: ReadonlyMap<string, readonly StoredChunk[]>,
+): Promise<StoredChunk[]> {
+  const linked = new Set((await deps.links.listByMemory(memory.accountId, memory.id)).map((link) => link.fileId));
+  const previous = memory.indexPrefix
+    ? decodeChunks(await deps.objects.get(memory.indexPrefix + INDEX_FILES.chunks))
+    : [];
+  const kept = previous.filter((chunk) => linked.has(chunk.fileId) && !added.has(chunk.fileId));
+  const fresh = [...added.entries()].filter(([fileId]) => linked.has(fileId)).flatMap(([, chunks]) => chunks);
+  return [...kept, ...fresh];
+}
+
+async function writeSegments(deps: IndexDeps, prefix: string, chunks: StoredChunk[]): Promise<void> {
+  const segment = buildSegment(chunks.map((chunk) => ({ id: chunk.id, text: chunk.text, fileId: chunk.fileId })));
+  await deps.objects.put(prefix + INDEX_FILES.chunks, encodeChunks(chunks), 'application/json');
+  await deps.objects.put(prefix + INDEX_FILES.lexical, serializeSegment(segment));
+}
+
+/** Keeps the new version and the one before it (a warm reader may still be loading it). */
+async function dropOldVersions(deps: IndexDeps, accountId: string, memoryId: string, current: number): Promise<void> {
+  const root = objectKeys.indexRoot(accountId, memoryId);
+  const versions = new Set(
+    (await deps.objects.list(root)).map((key) => Number(/^v(\d+)\//.exec(key.slice(root.length))?.[1] ?? NaN)),
+  );
+  for (const version of versions) {
+    if (Number.isInteger(version) && version < current - 1) {
+      await deps.objects.deletePrefix(objectKeys.indexPrefix(accountId, memoryId, version));
+    }
+  }
+}

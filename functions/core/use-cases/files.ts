@@ -1,0 +1,198 @@
+/** Files: uploads, records, listing and deletion. Processing happens in the worker (ingest/process-file). */
+import { BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError } from '../errors';
+import { categoryOf, checkFileName, checkWebAddress, extensionOf, WEB_FILE_TYPES } from '../files/file-kinds';
+import type { FileCategory, FileRecord, FileType, Page, PageRequest, Upload } from '../model';
+import { objectKeys } from '../object-keys';
+import type { Clock, FileStore, IdGenerator, LinkStore, ObjectStore, QueuePort, UploadStore } from '../ports';
+import type { WorkMessage } from '../work';
+
+export interface FileDeps {
+  files: FileStore;
+  uploads: UploadStore;
+  links: LinkStore;
+  objects: ObjectStore;
+  queue: QueuePort;
+  clock: Clock;
+  ids: IdGenerator;
+  config: { maxUploadBytes: number; originRegion: string };
+}
+
+export interface UploadInput {
+  name: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+/** Stores raw bytes under the bronze prefix and remembers the key for one later files/create. */
+export async function uploadFile(deps: FileDeps, accountId: string, input: UploadInput): Promise<Upload> {
+  const name = checkFileName('file', input.name);
+  if (input.bytes.length > deps.config.maxUploadBytes) {
+    throw new PayloadTooLargeError(`file: is larger than the ${deps.config.maxUploadBytes / 1048576} MB upload limit`);
+  }
+  if (input.bytes.length === 0) throw BadRequestError.forField('file', 'is empty');
+  const upload = newUpload(deps, accountId, name, input.contentType, input.bytes.length);
+  await deps.objects.put(upload.key, input.bytes, upload.contentType);
+  await deps.uploads.create(upload);
+  return upload;
+}
+
+/** Hands out a presigned PUT address instead of taking the bytes (for files larger than API Gateway's limit). */
+export async function createUploadUrl(
+  deps: FileDeps,
+  accountId: string,
+  input: { name: string; contentType?: string },
+  expiresSeconds: number,
+): Promise<{ upload: Upload; uploadUrl: string }> {
+  const name = checkFileName('name', input.name);
+  const upload = newUpload(deps, accountId, name, input.contentType ?? 'application/octet-stream', 0);
+  await deps.uploads.create(upload);
+  return { upload, uploadUrl: await deps.objects.presignPut(upload.key, upload.contentType, expiresSeconds) };
+}
+
+function newUpload(deps: FileDeps, accountId: string, name: string, contentType: string, size: number): Upload {
+  return {
+    key: objectKeys.upload(accountId, deps.ids.uuid(), name),
+    accountId,
+    name,
+    size,
+    contentType,
+    fileId: null,
+    createdAt: deps.clock.now().toISOString(),
+  };
+}
+
+export interface NewFile {
+  name: string;
+  id?: string;
+  key?: string;
+  external_uri?: string;
+  fileType: FileType;
+}
+
+/** Records a file and queues its processing. The upload key is claimed first, so no two files share it. */
+export async function createFile(deps: FileDeps, accountId: string, input: NewFile): Promise<FileRecord> {
+  const name = checkFileName('name', input.name);
+  const id = input.id ?? deps.ids.uuid();
+  const source = await sourceOf(deps, accountId, id, input);
+  const now = deps.clock.now().toISOString();
+  const file: FileRecord = {
+    ...emptyFile(accountId, id, now, deps.config.originRegion),
+    name,
+    extension: extensionOf(name) || (source.url ? extensionOf(source.url.pathname) : ''),
+    fileType: input.fileType,
+    category: categoryOf(input.fileType),
+    bronzeKey: source.upload?.key ?? null,
+    externalURI: source.url?.href ?? null,
+    contentType: source.upload?.contentType ?? null,
+    source: source.upload ? 'upload' : 'url',
+    size: source.upload?.size ?? null,
+  };
+  try {
+    await deps.files.create(file);
+  } catch (error) {
+    if (source.upload) await deps.uploads.release(accountId, source.upload.key, id);
+    if (error instanceof ConflictError) throw BadRequestError.forField('id', `a file with id '${id}' already exists`);
+    throw error;
+  }
+  await deps.queue.send({ kind: 'file.process', accountId, fileId: id } satisfies WorkMessage);
+  return file;
+}
+
+async function sourceOf(
+  deps: FileDeps,
+  accountId: string,
+  fileId: string,
+  input: NewFile,
+): Promise<{ upload?: Upload; url?: URL }> {
+  const url = input.external_uri === undefined ? undefined : checkWebAddress('external_uri', input.external_uri);
+  if (WEB_FILE_TYPES.has(input.fileType)) {
+    if (!url) throw BadRequestError.forField('external_uri', `is required for a '${input.fileType}' file`);
+    if (input.key !== undefined) throw BadRequestError.forField('key', `is not used by a '${input.fileType}' file`);
+    return { url };
+  }
+  if (input.key === undefined) {
+    if (!url) throw BadRequestError.forField('key', 'is required (the key POST /files/upload returned), or give external_uri');
+    return { url };
+  }
+  return { upload: await claimUpload(deps, accountId, fileId, input.key), url };
+}
+
+async function claimUpload(deps: FileDeps, accountId: string, fileId: string, key: string): Promise<Upload> {
+  const upload = await deps.uploads.get(accountId, key);
+  if (!upload) throw BadRequestError.forField('key', 'is not a key that POST /files/upload returned to this account');
+  try {
+    await deps.uploads.claim(accountId, key, fileId);
+  } catch (error) {
+    if (error instanceof ConflictError) throw BadRequestError.forField('key', 'is already used by another file');
+    throw error;
+  }
+  if (upload.size > 0) return upload;
+  const stored = await deps.objects.head(key); // a presigned upload: its size is known once the PUT is done
+  if (!stored) {
+    await deps.uploads.release(accountId, key, fileId);
+    throw BadRequestError.forField('key', 'nothing has been uploaded to this key yet');
+  }
+  return { ...upload, size: stored.size, contentType: stored.contentType ?? upload.contentType };
+}
+
+export function emptyFile(accountId: string, id: string, now: string, originRegion: string): FileRecord {
+  return {
+    id, accountId, name: '', extension: '', fileType: 'other', category: 'other', state: 'pending', error: null,
+    bronzeKey: null, externalURI: null, contentType: null, source: 'upload', parentFileId: null, memoryID: null,
+    jobID: null, originRegion, silverTranscriptKey: null, silverAudioKey: null, goldAudioKey: null,
+    goldChunkKey: null, goldGraphKey: null, aiKey: null, length: null, size: null, tokens: null, numSpeakers: null,
+    hiddenFilesTotal: 0, hiddenFilesCreated: 0, hiddenFilesProcessed: 0, hiddenFilesIngested: 0,
+    createdAt: now, updatedAt: now,
+  };
+}
+
+export interface FileDetails {
+  file: FileRecord;
+  content: string | null;
+  memoryID: string | null;
+}
+
+/** A file with its extracted text and the memory it belongs to (the first, when several). */
+export async function getFile(deps: FileDeps, accountId: string, id: string): Promise<FileDetails> {
+  const file = await deps.files.get(accountId, id);
+  if (!file) throw NotFoundError.of('file', id);
+  const [links, text] = await Promise.all([
+    deps.links.listByFile(accountId, id),
+    file.silverTranscriptKey ? deps.objects.get(file.silverTranscriptKey) : Promise.resolve(undefined),
+  ]);
+  return { file, content: text ? Buffer.from(text).toString('utf8') : null, memoryID: links[0]?.memoryId ?? null };
+}
+
+export function listFiles(
+  deps: FileDeps,
+  accountId: string,
+  category: FileCategory | 'all' | undefined,
+  page: PageRequest,
+): Promise<Page<FileRecord>> {
+  return deps.files.list(accountId, category === 'all' ? undefined : category, page);
+}
+
+/** Deletes a file that no memory uses: its raw and derived objects first, its record last. */
+export async function deleteFile(deps: FileDeps, accountId: string, id: string): Promise<void> {
+  const file = await deps.files.get(accountId, id);
+  if (!file) throw NotFoundError.of('file', id);
+  const links = await deps.links.listByFile(accountId, id);
+  if (links[0]) {
+    throw BadRequestError.forField(
+      'id',
+      `file '${id}' is in memory '${links[0].memoryId}'; remove it with DELETE /memories/delete-file first`,
+    );
+  }
+  for (const child of await deps.files.listChildren(accountId, id)) await removeFileData(deps, child);
+  await removeFileData(deps, file);
+}
+
+async function removeFileData(deps: FileDeps, file: FileRecord): Promise<void> {
+  await deps.objects.deletePrefix(objectKeys.fileSilverPrefix(file.accountId, file.id));
+  await deps.objects.deletePrefix(objectKeys.fetchedPrefix(file.accountId, file.id));
+  if (file.bronzeKey && file.source === 'upload') {
+    await deps.objects.delete(file.bronzeKey);
+    await deps.uploads.delete(file.accountId, file.bronzeKey);
+  }
+  await deps.files.delete(file.accountId, file.id);
+}

@@ -1,0 +1,121 @@
+/** Memories: create, read, list and delete (with everything derived from them). */
+import { BadRequestError, NotFoundError } from '../errors';
+import type { Memory, MemoryType, Ontology, Page, PageRequest } from '../model';
+import { objectKeys } from '../object-keys';
+import type { Clock, FileStore, IdGenerator, JobStore, LinkStore, MemoryStore, ObjectStore } from '../ports';
+import { VECTOR_CHUNK_DEFAULTS } from '../text/chunker';
+
+/** The extraction and indexing adapter that builds memories offline, and its index format version. */
+export const OFFLINE_ADAPTER = { repo: 'kmem/offline', version: 1 } as const;
+
+export interface MemoryDeps {
+  memories: MemoryStore;
+  files: FileStore;
+  links: LinkStore;
+  jobs: JobStore;
+  objects: ObjectStore;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+export interface NewMemory {
+  name: string;
+  description?: string;
+  memoryType: MemoryType;
+  ontology?: Ontology;
+  chunkSize?: number;
+  chunkOverlap?: number;
+  webhookUrl?: string;
+  acceleration?: boolean;
+  factExtraction?: boolean;
+}
+
+export async function createMemory(deps: MemoryDeps, accountId: string, input: NewMemory): Promise<Memory> {
+  checkTypeSettings(input);
+  const now = deps.clock.now().toISOString();
+  const vector = input.memoryType === 'vector';
+  const memory: Memory = {
+    id: deps.ids.uuid(),
+    accountId,
+    name: input.name,
+    description: input.description ?? '',
+    memoryType: input.memoryType,
+    ontology: input.ontology ?? null,
+    chunkSize: vector ? (input.chunkSize ?? VECTOR_CHUNK_DEFAULTS.chunkSize) : null,
+    chunkOverlap: vector ? (input.chunkOverlap ?? VECTOR_CHUNK_DEFAULTS.overlapPercent) : null,
+    webhookUrl: input.webhookUrl ?? null,
+    acceleration: input.acceleration ?? false,
+    factExtraction: input.factExtraction ?? false,
+    step: 'select',
+    adapterRepo: OFFLINE_ADAPTER.repo,
+    adapterVersion: OFFLINE_ADAPTER.version,
+    indexVersion: 0,
+    indexPrefix: null,
+    chunkCount: 0,
+    fileCount: 0,
+    currentJobId: null,
+    failedFiles: [],
+    excludedFileIds: [],
+    lastError: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await deps.memories.create(memory);
+  return memory;
+}
+
+function checkTypeSettings(input: NewMemory): void {
+  if (input.memoryType === 'graph') {
+    if (!input.ontology) throw BadRequestError.forField('ontology', 'is required for a graph memory');
+    if (input.chunkSize !== undefined) throw BadRequestError.forField('chunkSize', 'applies to vector memories only');
+    if (input.chunkOverlap !== undefined) {
+      throw BadRequestError.forField('chunkOverlap', 'applies to vector memories only');
+    }
+  } else if (input.ontology !== undefined) {
+    throw BadRequestError.forField('ontology', 'applies to graph memories only');
+  }
+}
+
+export async function getMemory(deps: Pick<MemoryDeps, 'memories'>, accountId: string, id: string): Promise<Memory> {
+  const memory = await deps.memories.get(accountId, id);
+  if (!memory) throw NotFoundError.of('memory', id);
+  return memory;
+}
+
+export function listMemories(
+  deps: MemoryDeps,
+  accountId: string,
+  memoryType: MemoryType | undefined,
+  page: PageRequest,
+): Promise<Page<Memory>> {
+  return deps.memories.list(accountId, memoryType, page);
+}
+
+/**
+ * Deletes a memory and all it owns: links, finished jobs, chunks and index segments. Jobs still queued or
+ * running are left for the worker, which finds the memory gone, refunds their reservation and ends them.
+ * The memory record goes last, so a delete that fails halfway can simply be repeated.
+ */
+export async function deleteMemory(deps: MemoryDeps, accountId: string, id: string): Promise<void> {
+  await getMemory(deps, accountId, id);
+  for (const link of await deps.links.listByMemory(accountId, id)) await detachFile(deps, accountId, id, link.fileId);
+  for (const job of await deps.jobs.listByMemory(accountId, id)) {
+    if (job.state === 'completed' || job.state === 'failed') await deps.jobs.delete(accountId, job.id);
+  }
+  await deps.objects.deletePrefix(objectKeys.memoryPrefix(accountId, id));
+  await deps.memories.delete(accountId, id);
+}
+
+/** Unlinks a file from a memory and forgets the file's artefacts that lived in that memory. */
+export async function detachFile(
+  deps: Pick<MemoryDeps, 'files' | 'links'>,
+  accountId: string,
+  memoryId: string,
+  fileId: string,
+): Promise<void> {
+  const file = await deps.files.get(accountId, fileId);
+  if (file?.goldChunkKey?.startsWith(objectKeys.memoryPrefix(accountId, memoryId))) {
+    await deps.files.update(accountId, fileId, { goldChunkKey: null, jobID: null });
+  }
+  await deps.links.delete(accountId, memoryId, fileId);
+}

@@ -1,0 +1,87 @@
+/** The files of a memory: add-files and delete-file (with the 17-Dec-2024 rule). */
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors';
+import type { Memory, MemoryFileLink } from '../model';
+import { objectKeys } from '../object-keys';
+import type { Clock, FileStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort } from '../ports';
+import type { WorkMessage } from '../work';
+import { detachFile, getMemory } from './memories';
+
+/** add-files and delete-file work only with memories created on or after this day (interface, 9.2). */
+export const FILE_LINKS_SINCE = '2024-12-17T00:00:00.000Z';
+
+export interface MemoryFileDeps {
+  memories: MemoryStore;
+  files: FileStore;
+  links: LinkStore;
+  objects: ObjectStore;
+  queue: QueuePort;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+async function linkableMemory(deps: MemoryFileDeps, accountId: string, memoryId: string): Promise<Memory> {
+  const memory = await getMemory(deps, accountId, memoryId);
+  if (memory.createdAt < FILE_LINKS_SINCE) {
+    throw new ForbiddenError(`memoryID: memory '${memoryId}' was created before 17-Dec-2024; its files cannot change`);
+  }
+  return memory;
+}
+
+/** Links files to a memory. Every id is checked before anything is written. */
+export async function addFiles(
+  deps: MemoryFileDeps,
+  accountId: string,
+  memoryId: string,
+  fileIds: string[],
+): Promise<MemoryFileLink[]> {
+  await linkableMemory(deps, accountId, memoryId);
+  const seen = new Set<string>();
+  for (const [i, fileId] of fileIds.entries()) {
+    if (seen.has(fileId)) throw BadRequestError.forField(`files.${i}`, `file '${fileId}' is listed twice`);
+    seen.add(fileId);
+    const file = await deps.files.get(accountId, fileId);
+    if (!file) throw NotFoundError.of('file', fileId);
+    if (file.parentFileId) {
+      throw BadRequestError.forField(`files.${i}`, `file '${fileId}' is part of '${file.parentFileId}'; add that file`);
+    }
+    if (await deps.links.get(accountId, memoryId, fileId)) {
+      throw BadRequestError.forField(`files.${i}`, `file '${fileId}' is already in memory '${memoryId}'`);
+    }
+  }
+  const links: MemoryFileLink[] = [];
+  for (const fileId of fileIds) links.push(await link(deps, accountId, memoryId, fileId));
+  return links;
+}
+
+async function link(deps: MemoryFileDeps, accountId: string, memoryId: string, fileId: string): Promise<MemoryFileLink> {
+  const now = deps.clock.now().toISOString();
+  const created: MemoryFileLink = {
+    id: deps.ids.uuid(), accountId, memoryId, fileId, type: 'file', ingestedAt: null, createdAt: now, updatedAt: now,
+  };
+  try {
+    await deps.links.create(created);
+  } catch (error) {
+    if (error instanceof ConflictError) {
+      throw BadRequestError.forField('files', `file '${fileId}' is already in memory '${memoryId}'`);
+    }
+    throw error;
+  }
+  await deps.memories.includeFile(accountId, memoryId, fileId);
+  return created;
+}
+
+/**
+ * Removes a file from a memory. Its chunks leave retrieval at once (the memory excludes the file) and
+ * its derived objects are deleted; the worker then publishes an index without it.
+ */
+export async function removeFile(deps: MemoryFileDeps, accountId: string, memoryId: string, fileId: string): Promise<void> {
+  await linkableMemory(deps, accountId, memoryId);
+  if (!(await deps.files.get(accountId, fileId))) throw NotFoundError.of('file', fileId);
+  if (!(await deps.links.get(accountId, memoryId, fileId))) {
+    throw new NotFoundError(`file '${fileId}' is not in memory '${memoryId}'`);
+  }
+  await deps.memories.excludeFile(accountId, memoryId, fileId);
+  await detachFile(deps, accountId, memoryId, fileId);
+  await deps.objects.delete(objectKeys.chunks(accountId, memoryId, fileId));
+  await deps.queue.send({ kind: 'memory.reindex', accountId, memoryId } satisfies WorkMessage);
+}

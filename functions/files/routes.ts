@@ -1,0 +1,86 @@
+/** The files group: each route calls one use case and shapes the answer. */
+import { container } from '../adapters/container';
+import type { FileRecord } from '../core/model';
+import { createFile, createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
+import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
+import { bind } from '../http/handler';
+import { readFilePart } from '../http/multipart';
+import { filesApi } from './schemas';
+
+/** Presigned upload addresses stay valid this long. */
+const UPLOAD_URL_SECONDS = 15 * 60;
+
+const common = (file: FileRecord) => ({
+  id: file.id,
+  name: file.name,
+  extension: file.extension,
+  fileType: file.fileType,
+  category: file.category,
+  bronzeKey: file.bronzeKey,
+  numSpeakers: file.numSpeakers,
+  state: file.state,
+  error: file.error,
+  createdAt: file.createdAt,
+  updatedAt: file.updatedAt,
+});
+
+const presentCreated = (file: FileRecord) => ({
+  ...common(file),
+  organisationID: file.accountId,
+  externalURI: file.externalURI,
+  originRegion: file.originRegion,
+});
+
+export const presentListed = (file: FileRecord) => ({
+  ...common(file),
+  userID: file.accountId,
+  length: file.length,
+  size: file.size,
+  tokens: file.tokens,
+});
+
+export const fileRoutes = [
+  bind(filesApi.upload, async ({ raw, headers }, { accountId }) => {
+    const deps = container();
+    const part = await readFilePart(raw, headers['content-type'], deps.config.maxUploadBytes);
+    const upload = await uploadFile(deps, accountId, part);
+    return dataAnswer({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType });
+  }),
+  bind(filesApi.uploadUrl, async ({ body }, { accountId }) => {
+    const deps = container();
+    const { upload, uploadUrl } = await createUploadUrl(deps, accountId, body, UPLOAD_URL_SECONDS);
+    const expiresAt = new Date(deps.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000).toISOString();
+    return dataAnswer({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType, uploadUrl, expiresAt });
+  }),
+  bind(filesApi.create, async ({ body }, { accountId }) => dataAnswer(presentCreated(await createFile(container(), accountId, body)))),
+  bind(filesApi.list, async ({ query }, { accountId }) =>
+    listAnswer('files', await listFiles(container(), accountId, query.category, query), presentListed),
+  ),
+  bind(filesApi.get, async ({ params }, { accountId }) => {
+    const { file, content, memoryID } = await getFile(container(), accountId, params.id);
+    return dataAnswer({
+      ...presentListed(file),
+      externalURI: file.externalURI,
+      memoryID,
+      botID: null,
+      jobID: file.jobID,
+      source: file.source,
+      originRegion: file.originRegion,
+      silverTranscriptKey: file.silverTranscriptKey,
+      silverAudioKey: file.silverAudioKey,
+      goldAudioKey: file.goldAudioKey,
+      goldChunkKey: file.goldChunkKey,
+      goldGraphKey: file.goldGraphKey,
+      aiKey: file.aiKey,
+      content,
+      hiddenFilesTotal: file.hiddenFilesTotal,
+      hiddenFilesProcessed: file.hiddenFilesProcessed,
+      hiddenFilesCreated: file.hiddenFilesCreated,
+      hiddenFilesIngested: file.hiddenFilesIngested,
+    });
+  }),
+  bind(filesApi.delete, async ({ params }, { accountId }) => {
+    await deleteFile(container(), accountId, params.id);
+    return deletedAnswer(`file '${params.id}' deleted`);
+  }),
+];

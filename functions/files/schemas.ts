@@ -1,0 +1,145 @@
+/** The files group's contract. */
+import { z } from 'zod';
+import { FILE_CATEGORIES, FILE_TYPES } from '../core/model';
+import { deleted, idParams, idString, listOf, pageQuery, rule, success, timestamp } from '../http/common-schemas';
+import { route } from '../http/route-spec';
+
+const fileType = z.enum(FILE_TYPES, { error: rule(`must be one of ${FILE_TYPES.join(', ')}`) });
+const categoryFilter = z.enum([...FILE_CATEGORIES, 'all'], {
+  error: rule(`must be one of ${[...FILE_CATEGORIES, 'all'].join(', ')}`),
+});
+
+export const createFileBody = z.object({
+  name: z.string().min(1).max(255),
+  id: idString.optional(),
+  key: z.string().min(1).max(1024).optional(),
+  external_uri: z.string().min(1).max(2048).optional(),
+  fileType,
+});
+
+export const uploadUrlBody = z.object({
+  name: z.string().min(1).max(255),
+  contentType: z.string().min(1).max(255).optional(),
+});
+
+const uploaded = z.object({
+  key: z.string(),
+  name: z.string(),
+  size: z.number().int().min(0),
+  contentType: z.string(),
+});
+
+const nullableString = z.string().nullable();
+const nullableNumber = z.number().nullable();
+
+const fileCommon = {
+  id: z.string(),
+  name: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  state: z.enum(['pending', 'processing', 'ready', 'failed']),
+  error: nullableString,
+};
+
+export const createdFileSchema = z.object({
+  ...fileCommon,
+  extension: z.string(),
+  fileType,
+  category: z.string(),
+  bronzeKey: nullableString,
+  organisationID: z.string(),
+  externalURI: nullableString,
+  originRegion: z.string(),
+  numSpeakers: nullableNumber,
+});
+
+export const listedFileSchema = z.object({
+  ...fileCommon,
+  extension: z.string(),
+  fileType,
+  category: z.string(),
+  bronzeKey: nullableString,
+  userID: z.string(),
+  length: nullableNumber,
+  size: nullableNumber,
+  tokens: nullableNumber,
+  numSpeakers: nullableNumber,
+});
+
+export const fileDetailsSchema = listedFileSchema.extend({
+  externalURI: nullableString,
+  memoryID: nullableString,
+  botID: nullableString,
+  jobID: nullableString,
+  source: z.string(),
+  originRegion: z.string(),
+  silverTranscriptKey: nullableString,
+  silverAudioKey: nullableString,
+  goldAudioKey: nullableString,
+  goldChunkKey: nullableString,
+  goldGraphKey: nullableString,
+  aiKey: nullableString,
+  content: nullableString,
+  hiddenFilesTotal: z.number().int(),
+  hiddenFilesProcessed: z.number().int(),
+  hiddenFilesCreated: z.number().int(),
+  hiddenFilesIngested: z.number().int(),
+});
+
+export const filesApi = {
+  upload: route({
+    group: 'files',
+    method: 'POST',
+    path: '/files/upload',
+    summary: 'Upload raw bytes (multipart form, one part named `file`); answers the key files/create takes',
+    rawBody: true,
+    response: success(uploaded),
+    errors: [400, 401, 403, 413, 500],
+  }),
+  uploadUrl: route({
+    group: 'files',
+    method: 'POST',
+    path: '/files/upload-url',
+    summary: 'Get a presigned address to PUT the bytes to directly (for large files), with the key for files/create',
+    body: uploadUrlBody,
+    response: success(uploaded.extend({ uploadUrl: z.string(), expiresAt: timestamp })),
+    errors: [400, 401, 403, 500],
+  }),
+  create: route({
+    group: 'files',
+    method: 'POST',
+    path: '/files/create',
+    summary: 'Create a file from an upload key or a web address; processing starts at once',
+    body: createFileBody,
+    response: success(createdFileSchema),
+    errors: [400, 401, 403, 500],
+  }),
+  list: route({
+    group: 'files',
+    method: 'GET',
+    path: '/files/list',
+    summary: 'List files, oldest first, optionally by category',
+    list: true,
+    query: pageQuery.extend({ category: categoryFilter.optional() }),
+    response: listOf('files', listedFileSchema),
+    errors: [400, 401, 403, 500],
+  }),
+  get: route({
+    group: 'files',
+    method: 'GET',
+    path: '/files/get/{id}',
+    summary: 'Get a file with its extracted text and processing state',
+    params: idParams,
+    response: success(fileDetailsSchema),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  delete: route({
+    group: 'files',
+    method: 'DELETE',
+    path: '/files/delete/{id}',
+    summary: 'Delete a file that no memory uses, with its raw and derived objects',
+    params: idParams,
+    response: deleted,
+    errors: [400, 401, 403, 404, 500],
+  }),
+};

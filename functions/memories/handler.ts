@@ -1,0 +1,4 @@
+import { createHttpHandler } from '../http/handler';
+import { memoryRoutes } from './routes';
+
+export const handler = createHttpHandler(memoryRoutes);

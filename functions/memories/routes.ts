@@ -1,0 +1,91 @@
+/** The memories group: each route calls one use case and shapes the answer. */
+import { container } from '../adapters/container';
+import type { Memory, MemoryFileLink } from '../core/model';
+import { startIngestion } from '../core/use-cases/ingestion';
+import { createMemory, deleteMemory, getMemory, listMemories } from '../core/use-cases/memories';
+import { addFiles, removeFile } from '../core/use-cases/memory-files';
+import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
+import { bind } from '../http/handler';
+import { memoriesApi } from './schemas';
+
+const common = (memory: Memory) => ({
+  id: memory.id,
+  name: memory.name,
+  description: memory.description,
+  memoryType: memory.memoryType,
+  step: memory.step,
+  chunkSize: memory.chunkSize,
+  chunkOverlap: memory.chunkOverlap,
+  acceleration: memory.acceleration,
+  factExtraction: memory.factExtraction,
+  createdAt: memory.createdAt,
+  updatedAt: memory.updatedAt,
+});
+
+const presentListed = (memory: Memory) => ({ ...common(memory), userID: memory.accountId });
+
+const presentCreated = (memory: Memory) => ({
+  ...presentListed(memory),
+  graphDBName: `kmem-graph-${memory.id}`,
+  vectorDBCollection: `kmem-index-${memory.id}`,
+  adapterRepo: memory.adapterRepo,
+  adapterVersion: memory.adapterVersion,
+});
+
+const presentDetails = (memory: Memory) => ({
+  ...common(memory),
+  organizationID: memory.accountId,
+  fileCount: memory.fileCount,
+  chunkCount: memory.chunkCount,
+  indexVersion: memory.indexVersion,
+  failedFiles: memory.failedFiles,
+  lastError: memory.lastError,
+});
+
+const presentLink = (link: MemoryFileLink) => ({
+  id: link.id,
+  fileID: link.fileId,
+  memoryID: link.memoryId,
+  userID: link.accountId,
+  type: link.type,
+  createdAt: link.createdAt,
+  updatedAt: link.updatedAt,
+});
+
+export const memoryRoutes = [
+  bind(memoriesApi.create, async ({ body }, { accountId }) => dataAnswer(presentCreated(await createMemory(container(), accountId, body)))),
+  bind(memoriesApi.addFiles, async ({ body }, { accountId }) => {
+    const links = (await addFiles(container(), accountId, body.memoryID, body.files)).map(presentLink);
+    return { body: { status: 'success', data: links[0], links } };
+  }),
+  bind(memoriesApi.startIngestion, async ({ body }, { accountId }) => {
+    const started = await startIngestion(container(), accountId, body.memoryID);
+    return {
+      body: {
+        status: 'success',
+        message: `ingestion of ${started.job.fileIds.length} file(s) started`,
+        data: {
+          tokenMetrics: {
+            tokensForIngestion: started.job.reservedTokens,
+            tokensRemaining: started.tokensRemaining,
+            totalTokenLimit: started.totalTokenLimit,
+          },
+          sampleCount: started.job.fileIds.length,
+          jobID: started.job.id,
+        },
+      },
+    };
+  }),
+  bind(memoriesApi.list, async ({ query }, { accountId }) =>
+    listAnswer('memories', await listMemories(container(), accountId, query.memoryType, query), presentListed),
+  ),
+  bind(memoriesApi.get, async ({ params }, { accountId }) => dataAnswer(presentDetails(await getMemory(container(), accountId, params.id)))),
+  bind(memoriesApi.delete, async ({ params }, { accountId }) => {
+    await deleteMemory(container(), accountId, params.id);
+    return deletedAnswer(`memory '${params.id}' deleted`);
+  }),
+  bind(memoriesApi.deleteFile, async ({ query }, { accountId }) => {
+    await removeFile(container(), accountId, query.memoryID, query.fileID);
+    return { body: { status: 'success' } };
+  }),
+];

@@ -1,0 +1,133 @@
+/** The memories group's contract (and the memory-file links). */
+import { z } from 'zod';
+import { MEMORY_TYPES, ONTOLOGIES } from '../core/model';
+import { deleted, idParams, idString, listOf, pageQuery, rule, success, timestamp } from '../http/common-schemas';
+import { route } from '../http/route-spec';
+
+const memoryType = z.enum(MEMORY_TYPES, { error: rule(`must be one of ${MEMORY_TYPES.join(', ')}`) });
+const ontology = z.enum(ONTOLOGIES, { error: rule(`must be one of ${ONTOLOGIES.join(', ')}`) });
+const webAddress = z.url({ protocol: /^https?$/, error: rule('must be an http or https address') }).max(2048);
+
+export const createMemoryBody = z.object({
+  name: z.string().min(1).max(200),
+  description: z.string().max(2000).optional(),
+  memoryType,
+  ontology: ontology.optional(),
+  chunkSize: z.number().int().min(100, { error: 'must be at least 100 characters' }).max(20_000).optional(),
+  chunkOverlap: z.number().int().min(1, { error: 'must be 1 to 50 (percent)' }).max(50, { error: 'must be 1 to 50 (percent)' }).optional(),
+  webhookUrl: webAddress.optional(),
+  acceleration: z.boolean().optional(),
+  factExtraction: z.boolean().optional(),
+});
+
+const memoryCommon = {
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  memoryType,
+  step: z.string(),
+  chunkSize: z.number().int().nullable(),
+  chunkOverlap: z.number().int().nullable(),
+  acceleration: z.boolean(),
+  factExtraction: z.boolean(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+};
+
+export const createdMemorySchema = z.object({
+  ...memoryCommon,
+  userID: z.string(),
+  graphDBName: z.string(),
+  vectorDBCollection: z.string(),
+  adapterRepo: z.string(),
+  adapterVersion: z.number().int(),
+});
+
+export const listedMemorySchema = z.object({ ...memoryCommon, userID: z.string() });
+
+export const memoryDetailsSchema = z.object({
+  ...memoryCommon,
+  organizationID: z.string(),
+  fileCount: z.number().int(),
+  chunkCount: z.number().int(),
+  indexVersion: z.number().int(),
+  failedFiles: z.array(z.object({ fileID: z.string(), error: z.string() })),
+  lastError: z.string().nullable(),
+});
+
+const linkSchema = z.object({
+  id: z.string(),
+  fileID: z.string(),
+  memoryID: z.string(),
+  userID: z.string(),
+  type: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+
+const memoryIdBody = z.object({ memoryID: idString });
+
+export const memoriesApi = {
+  create: route({
+    group: 'memories', method: 'POST', path: '/memories/create',
+    summary: 'Create a graph or vector memory',
+    body: createMemoryBody,
+    response: success(createdMemorySchema),
+    errors: [400, 401, 403, 500],
+  }),
+  addFiles: route({
+    group: 'memories', method: 'POST', path: '/memories/add-files',
+    summary: 'Add files to a memory (memories created on or after 17-Dec-2024); `links` has one link per file',
+    body: memoryIdBody.extend({ files: z.array(idString).min(1).max(100) }),
+    response: success(linkSchema).extend({ links: z.array(linkSchema) }),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  startIngestion: route({
+    group: 'memories', method: 'POST', path: '/memories/start-ingestion',
+    summary: 'Start ingesting the files added to a memory; reserves the token budget',
+    body: memoryIdBody,
+    response: z.object({
+      status: z.literal('success'),
+      message: z.string(),
+      data: z.object({
+        tokenMetrics: z.object({
+          tokensForIngestion: z.number().int(),
+          tokensRemaining: z.number().int(),
+          totalTokenLimit: z.number().int(),
+        }),
+        sampleCount: z.number().int(),
+        jobID: z.string(),
+      }),
+    }),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  list: route({
+    group: 'memories', method: 'GET', path: '/memories/list',
+    summary: 'List memories, oldest first, optionally by memoryType',
+    list: true,
+    query: pageQuery.extend({ memoryType: memoryType.optional() }),
+    response: listOf('memories', listedMemorySchema),
+    errors: [400, 401, 403, 500],
+  }),
+  get: route({
+    group: 'memories', method: 'GET', path: '/memories/get/{id}',
+    summary: 'Get a memory with its ingestion step and counts',
+    params: idParams,
+    response: success(memoryDetailsSchema),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  delete: route({
+    group: 'memories', method: 'DELETE', path: '/memories/delete/{id}',
+    summary: 'Delete a memory and everything derived from it (its files stay)',
+    params: idParams,
+    response: deleted,
+    errors: [400, 401, 403, 404, 500],
+  }),
+  deleteFile: route({
+    group: 'memories', method: 'DELETE', path: '/memories/delete-file',
+    summary: 'Remove a file from a memory, with everything it contributed',
+    query: z.object({ fileID: idString, memoryID: idString }),
+    response: z.object({ status: z.literal('success') }),
+    errors: [400, 401, 403, 404, 500],
+  }),
+};

@@ -1,0 +1,59 @@
+/**
+ * Runs one work message: parse it, call its use case, and on the last try before the dead-letter queue
+ * give the work up cleanly (the file or ingestion is marked failed) instead of leaving it waiting.
+ */
+import type { Container } from '../adapters/container';
+import { giveUp } from '../core/ingest/give-up';
+import { ingestMemory } from '../core/ingest/ingest-memory';
+import type { ContentExtractor, RemoteFetcher } from '../core/ingest/ports';
+import { processFile } from '../core/ingest/process-file';
+import { reindexMemory } from '../core/ingest/reindex-memory';
+import { deliverWebhook } from '../core/use-cases/webhooks';
+import type { WorkMessage } from '../core/work';
+import { logger } from '../observability';
+import { workMessageSchema } from './work-schema';
+
+export type WorkerDeps = Container & { extractor: ContentExtractor; fetcher: RemoteFetcher };
+
+/** A message body that is not a work message: it can never succeed, so it is logged and dropped. */
+export function parseWork(body: string): WorkMessage | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    json = undefined;
+  }
+  const parsed = workMessageSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  logger.error('dropping a message that is not work', { body: body.slice(0, 500) });
+  return undefined;
+}
+
+export async function runWork(deps: WorkerDeps, message: WorkMessage, attempt: number): Promise<void> {
+  try {
+    await perform(deps, message);
+  } catch (error) {
+    if (attempt < deps.config.work.maxAttempts) throw error;
+    logger.error('giving work up after its last try', { work: message, error: error as Error });
+    await giveUp(deps, message);
+  }
+}
+
+async function perform(deps: WorkerDeps, message: WorkMessage): Promise<void> {
+  switch (message.kind) {
+    case 'file.process': {
+      const outcome = await processFile(deps, message.accountId, message.fileId);
+      logger.info('file processed', { fileId: message.fileId, outcome });
+      return;
+    }
+    case 'memory.ingest':
+      return ingestMemory(deps, message);
+    case 'memory.reindex':
+      return reindexMemory(deps, message);
+    case 'webhook.deliver': {
+      const result = await deliverWebhook(deps, message);
+      logger.info('webhook delivery', { eventId: message.eventId, ...result });
+      return;
+    }
+  }
+}

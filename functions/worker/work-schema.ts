@@ -1,0 +1,12 @@
+/** The wire shape of work messages, checked before anything acts on one. */
+import { z } from 'zod';
+import type { WorkMessage } from '../core/work';
+
+const id = z.string().min(1).max(200);
+
+export const workMessageSchema: z.ZodType<WorkMessage> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('file.process'), accountId: id, fileId: id }),
+  z.object({ kind: z.literal('memory.ingest'), accountId: id, memoryId: id, jobId: id }),
+  z.object({ kind: z.literal('memory.reindex'), accountId: id, memoryId: id }),
+  z.object({ kind: z.literal('webhook.deliver'), accountId: id, eventId: id }),
+]);
