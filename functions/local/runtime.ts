@@ -14,7 +14,7 @@ import { ensureAccountWithKey } from '../core/use-cases/accounts';
 import { catalog } from '../http/catalog';
 import { handler as workerHandler } from '../worker/handler';
 import { httpHandlers } from './handlers';
-import { QueuePump } from './queue-pump';
+import { QueuePump, type SqsLambdaHandler } from './queue-pump';
 import { createRouter } from './router';
 import { ensureTable, type LocalStores, startStores } from './stores';
 
@@ -62,7 +62,9 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       onRequest: deps.config.accessLog ? log : undefined,
     }),
   );
-  const pump = deps.localQueue ? new QueuePump({ queue: deps.localQueue, handler: workerHandler, log }) : undefined;
+  const pump = deps.localQueue
+    ? new QueuePump({ queue: deps.localQueue, handler: withProgress(workerHandler, log), log })
+    : undefined;
   pump?.start();
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;
@@ -95,6 +97,19 @@ async function startStoresClearly(dataDir: string, config: Config): Promise<Loca
     }
     throw error;
   }
+}
+
+/** The worker as the pump runs it, telling the person at the terminal what it did. */
+function withProgress(handler: SqsLambdaHandler, log: (line: string) => void): SqsLambdaHandler {
+  return async (event, context) => {
+    const started = performance.now();
+    const answer = await handler(event, context);
+    const failed = answer ? answer.batchItemFailures.length : 0;
+    const kinds = event.Records.map((record) => /"kind":"([\w.]+)"/.exec(record.body)?.[1] ?? 'unknown');
+    const ms = (performance.now() - started).toFixed(0);
+    log(`worker: ${kinds.join(', ')} in ${ms} ms${failed ? ` (${failed} failed, will retry)` : ''}`);
+    return answer;
+  };
 }
 
 function endpointsOf(stores: LocalStores) {

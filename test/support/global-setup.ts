@@ -29,7 +29,14 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kmem-test-'));
   const runtime = await startRuntime({
-    env: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_ALLOW_PRIVATE_URLS: 'true', KMEM_MAX_BODY_KB: '256' },
+    env: {
+      KMEM_DATA_DIR: dataDir,
+      KMEM_PORT: '0',
+      KMEM_ALLOW_PRIVATE_URLS: 'true',
+      KMEM_MAX_BODY_KB: '256',
+      KMEM_WEBHOOK_BACKOFF_SECONDS: '1',
+      KMEM_INGEST_WAIT_SECONDS: '1',
+    },
   });
   const a = await createAccount(container(), 'tenant-a');
   const b = await createAccount(container(), 'tenant-b');
