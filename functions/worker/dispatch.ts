@@ -10,7 +10,8 @@ import { processFile } from '../core/ingest/process-file';
 import { reindexMemory } from '../core/ingest/reindex-memory';
 import { deliverWebhook } from '../core/use-cases/webhooks';
 import type { WorkMessage } from '../core/work';
-import { logger } from '../observability';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { logger, metrics } from '../observability';
 import { workMessageSchema } from './work-schema';
 
 export type WorkerDeps = Container & { extractor: ContentExtractor; fetcher: RemoteFetcher };
@@ -30,9 +31,11 @@ export function parseWork(body: string): WorkMessage | undefined {
 }
 
 export async function runWork(deps: WorkerDeps, message: WorkMessage, attempt: number): Promise<void> {
+  metrics.addMetric('WorkItems', MetricUnit.Count, 1);
   try {
     await perform(deps, message);
   } catch (error) {
+    metrics.addMetric('WorkFailures', MetricUnit.Count, 1);
     if (attempt < deps.config.work.maxAttempts) throw error;
     logger.error('giving work up after its last try', { work: message, error: error as Error });
     await giveUp(deps, message);
