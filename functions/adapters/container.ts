@@ -18,6 +18,7 @@ import { JobRepository } from './dynamodb/repositories/job-repository';
 import { LinkRepository } from './dynamodb/repositories/link-repository';
 import { MemoryRepository } from './dynamodb/repositories/memory-repository';
 import { MessageRepository } from './dynamodb/repositories/message-repository';
+import { SessionLinkRepository } from './dynamodb/repositories/session-link-repository';
 import { SessionRepository } from './dynamodb/repositories/session-repository';
 import { UploadRepository } from './dynamodb/repositories/upload-repository';
 import { UserRepository } from './dynamodb/repositories/user-repository';
@@ -70,6 +71,7 @@ export function createContainer(config: Config) {
     files: new FileRepository(table),
     memories: new MemoryRepository(table),
     links: new LinkRepository(table),
+    sessionLinks: new SessionLinkRepository(table),
     jobs: new JobRepository(table),
     webhooks: new WebhookRepository(table),
     objects: new S3ObjectStore(s3, config.bucketName),

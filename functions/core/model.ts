@@ -189,6 +189,17 @@ export interface MemoryFileLink {
   updatedAt: string;
 }
 
+/** A session attached to a memory: its messages, past and future, are part of the memory. */
+export interface MemorySessionLink {
+  accountId: string;
+  memoryId: string;
+  sessionId: string;
+  createdAt: string;
+}
+
+/** The source id under which a session's messages sit in a memory's index (beside file ids). */
+export const sessionSourceId = (sessionId: string): string => `session:${sessionId}`;
+
 export type JobState = 'queued' | 'running' | 'completed' | 'failed';
 
 export interface IngestionJob {

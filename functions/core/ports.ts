@@ -11,6 +11,7 @@ import type {
   IngestionJob,
   Memory,
   MemoryFileLink,
+  MemorySessionLink,
   MemoryStep,
   MemoryType,
   Message,
@@ -56,6 +57,8 @@ export interface SessionStore {
   get(accountId: string, id: string): Promise<Session | undefined>;
   /** Sets deletedAt once; returns the session as stored, or undefined when it does not exist. */
   markDeleted(accountId: string, id: string, at: string): Promise<Session | undefined>;
+  /** Sets endedAt once; returns the session as stored, or undefined when it does not exist. */
+  markEnded(accountId: string, id: string, at: string): Promise<Session | undefined>;
 }
 
 export interface MessageFilter {
@@ -151,6 +154,15 @@ export interface LinkStore {
   listByFile(accountId: string, fileId: string): Promise<MemoryFileLink[]>;
   markIngested(accountId: string, memoryId: string, fileId: string, at: string): Promise<void>;
   delete(accountId: string, memoryId: string, fileId: string): Promise<void>;
+}
+
+export interface SessionLinkStore {
+  /** Throws ConflictError when the session is already in the memory. */
+  create(link: MemorySessionLink): Promise<void>;
+  get(accountId: string, memoryId: string, sessionId: string): Promise<MemorySessionLink | undefined>;
+  listByMemory(accountId: string, memoryId: string): Promise<MemorySessionLink[]>;
+  listBySession(accountId: string, sessionId: string): Promise<MemorySessionLink[]>;
+  delete(accountId: string, memoryId: string, sessionId: string): Promise<void>;
 }
 
 export interface JobStore {

@@ -6,8 +6,9 @@ export type WorkMessage =
   | { kind: 'file.process'; accountId: string; fileId: string }
   | { kind: 'memory.ingest'; accountId: string; memoryId: string; jobId: string }
   | { kind: 'memory.reindex'; accountId: string; memoryId: string }
+  | { kind: 'memory.sync-session'; accountId: string; memoryId: string; sessionId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };
 
 export type WorkKind = WorkMessage['kind'];
 
-export const WORK_KINDS: readonly WorkKind[] = ['file.process', 'memory.ingest', 'memory.reindex', 'webhook.deliver'];
+export const WORK_KINDS: readonly WorkKind[] = ['file.process', 'memory.ingest', 'memory.reindex', 'memory.sync-session', 'webhook.deliver'];

@@ -27,6 +27,18 @@ export const limitQuery = z
 
 const pageToken = z.string().min(1).max(2048);
 
+const TOP_K_RULE = 'must be an integer from 1 to 100';
+
+/** `topK` of searches: an integer from 1 to 100 in the query string. */
+export const topKQuery = (fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: TOP_K_RULE })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 100, { error: TOP_K_RULE })
+    .optional()
+    .default(fallback);
+
 export const pageQuery = z.object({
   limit: limitQuery.optional().default(10),
   nextToken: pageToken.optional(),

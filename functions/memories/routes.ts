@@ -4,6 +4,7 @@ import type { Memory, MemoryFileLink } from '../core/model';
 import { startIngestion } from '../core/use-cases/ingestion';
 import { createMemory, deleteMemory, getMemory, listMemories } from '../core/use-cases/memories';
 import { addFiles, removeFile } from '../core/use-cases/memory-files';
+import { addSessions, removeSessions } from '../core/use-cases/conversations';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
 import { bind } from '../http/handler';
 import { memoriesApi } from './schemas';
@@ -75,6 +76,14 @@ export const memoryRoutes = [
         },
       },
     };
+  }),
+  bind(memoriesApi.addSessions, async ({ body }, { accountId }) => {
+    const links = await addSessions(container(), accountId, body.memoryID, body.sessions);
+    return dataAnswer(links.map((l) => ({ memoryID: l.memoryId, sessionID: l.sessionId, createdAt: l.createdAt })));
+  }),
+  bind(memoriesApi.removeSessions, async ({ body }, { accountId }) => {
+    await removeSessions(container(), accountId, body.memoryID, body.sessions);
+    return deletedAnswer(`${body.sessions.length} session(s) removed from memory '${body.memoryID}'`);
   }),
   bind(memoriesApi.list, async ({ query }, { accountId }) =>
     listAnswer('memories', await listMemories(container(), accountId, query.memoryType, query), presentListed),

@@ -66,6 +66,7 @@ const linkSchema = z.object({
 });
 
 const memoryIdBody = z.object({ memoryID: idString });
+const sessionsBody = memoryIdBody.extend({ sessions: z.array(idString).min(1).max(100) });
 
 export const memoriesApi = {
   create: route({
@@ -99,6 +100,20 @@ export const memoriesApi = {
         jobID: z.string(),
       }),
     }),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  addSessions: route({
+    group: 'memories', method: 'POST', path: '/memories/add-sessions',
+    summary: 'Attach sessions: their messages, past and future, become part of the memory',
+    body: sessionsBody,
+    response: success(z.array(z.object({ memoryID: z.string(), sessionID: z.string(), createdAt: timestamp }))),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  removeSessions: route({
+    group: 'memories', method: 'POST', path: '/memories/remove-sessions',
+    summary: 'Detach sessions and remove what they contributed',
+    body: sessionsBody,
+    response: z.object({ status: z.literal('success'), message: z.string() }),
     errors: [400, 401, 403, 404, 500],
   }),
   list: route({

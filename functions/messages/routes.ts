@@ -1,6 +1,7 @@
 /** The messages group: each route calls one use case and shapes the answer. */
 import { container } from '../adapters/container';
 import type { Message } from '../core/model';
+import { searchMessages } from '../core/use-cases/message-search';
 import { createMessage, deleteMessage, listMessages } from '../core/use-cases/messages';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
 import { bind } from '../http/handler';
@@ -27,6 +28,11 @@ export const messageRoutes = [
     const { sessionID, customerUserID, role, ...page } = query;
     const result = await listMessages(container(), accountId, { sessionID, customerUserID, role }, page);
     return listAnswer('messages', result, presentMessage);
+  }),
+  bind(messagesApi.search, async ({ query }, { accountId }) => {
+    const found = await searchMessages(container(), accountId, query);
+    const messages = found.map(({ message, score }) => ({ ...presentMessage(message), score }));
+    return { body: { status: 'success', messages, count: messages.length } };
   }),
   bind(messagesApi.delete, async ({ params }, { accountId }) => {
     await deleteMessage(container(), accountId, params.id);

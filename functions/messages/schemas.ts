@@ -1,7 +1,7 @@
 /** The messages group's contract. */
 import { z } from 'zod';
 import { MESSAGE_ROLES } from '../core/model';
-import { deleted, idParams, instant, rule, idString, listOf, pageQuery, success, timestamp } from '../http/common-schemas';
+import { deleted, idParams, instant, rule, idString, listOf, pageQuery, success, timestamp, topKQuery } from '../http/common-schemas';
 import { route } from '../http/route-spec';
 
 const role = z.enum(MESSAGE_ROLES, { error: rule(`must be one of ${MESSAGE_ROLES.join(', ')}`) });
@@ -33,6 +33,16 @@ export const listMessagesQuery = pageQuery.extend({
   role: role.optional(),
 });
 
+export const searchMessagesQuery = z.object({
+  query: z.string().min(1).max(2000),
+  sessionID: idString.optional(),
+  customerUserID: z.string().min(1).max(256).optional(),
+  role: role.optional(),
+  after: instant.optional(),
+  before: instant.optional(),
+  topK: topKQuery(10),
+});
+
 export const messagesApi = {
   create: route({
     group: 'messages',
@@ -51,6 +61,19 @@ export const messagesApi = {
     list: true,
     query: listMessagesQuery,
     response: listOf('messages', messageSchema),
+    errors: [400, 401, 403, 500],
+  }),
+  search: route({
+    group: 'messages',
+    method: 'GET',
+    path: '/messages/search',
+    summary: 'Search messages (best first), optionally within a session, customer, role and time window',
+    query: searchMessagesQuery,
+    response: z.object({
+      status: z.literal('success'),
+      messages: z.array(messageSchema.extend({ score: z.number() })),
+      count: z.number().int().min(0),
+    }),
     errors: [400, 401, 403, 500],
   }),
   delete: route({

@@ -1,7 +1,7 @@
 /** The sessions group: each route calls one use case and shapes the answer. */
 import { container } from '../adapters/container';
 import type { Session } from '../core/model';
-import { createSession, deleteSession, getSession } from '../core/use-cases/sessions';
+import { createSession, deleteSession, endSession, getSession } from '../core/use-cases/sessions';
 import { dataAnswer, deletedAnswer } from '../http/answers';
 import { bind } from '../http/handler';
 import { sessionsApi } from './schemas';
@@ -26,6 +26,9 @@ export const sessionRoutes = [
   ),
   bind(sessionsApi.get, async ({ params }, { accountId }) =>
     dataAnswer(presentSession(await getSession(container(), accountId, params.id))),
+  ),
+  bind(sessionsApi.end, async ({ params }, { accountId }) =>
+    dataAnswer(presentSession(await endSession(container(), accountId, params.id))),
   ),
   bind(sessionsApi.delete, async ({ params }, { accountId }) => {
     await deleteSession(container(), accountId, params.id);

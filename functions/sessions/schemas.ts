@@ -41,6 +41,15 @@ export const sessionsApi = {
     response: success(sessionSchema),
     errors: [400, 401, 403, 404, 500],
   }),
+  end: route({
+    group: 'sessions',
+    method: 'POST',
+    path: '/sessions/end/{id}',
+    summary: 'End a session: sets endedAt (the first end wins)',
+    params: idParams,
+    response: success(sessionSchema),
+    errors: [400, 401, 403, 404, 500],
+  }),
   delete: route({
     group: 'sessions',
     method: 'DELETE',

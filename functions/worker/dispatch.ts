@@ -8,6 +8,7 @@ import { ingestMemory } from '../core/ingest/ingest-memory';
 import type { ContentExtractor, RemoteFetcher } from '../core/ingest/ports';
 import { processFile } from '../core/ingest/process-file';
 import { reindexMemory } from '../core/ingest/reindex-memory';
+import { syncSession } from '../core/ingest/sync-session';
 import { deliverWebhook } from '../core/use-cases/webhooks';
 import type { WorkMessage } from '../core/work';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -53,6 +54,8 @@ async function perform(deps: WorkerDeps, message: WorkMessage): Promise<void> {
       return ingestMemory(deps, message);
     case 'memory.reindex':
       return reindexMemory(deps, message);
+    case 'memory.sync-session':
+      return syncSession(deps, message);
     case 'webhook.deliver': {
       const result = await deliverWebhook(deps, message);
       logger.info('webhook delivery', { eventId: message.eventId, ...result });

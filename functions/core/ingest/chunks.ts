@@ -8,11 +8,14 @@ import { chunkText, GRAPH_CHUNK_DEFAULTS, type ChunkOptions } from '../text/chun
 
 export interface StoredChunk {
   id: string;
+  /** The source: a file id, or `session:<id>` for a conversation's messages. */
   fileId: string;
   text: string;
-  /** Offsets of the chunk in the file's extracted text. */
+  /** Offsets of the chunk in the file's extracted text (0 and the length for a message). */
   start: number;
   end: number;
+  /** For a message: who said it, where and when. */
+  message?: { id: string; sessionID: string; role: string; customerUserID: string | null; createdAt: string };
 }
 
 /** Vector memories use their own chunkSize and chunkOverlap; graph memories the graph defaults. */

@@ -8,7 +8,8 @@ import { ConflictError } from '../errors';
 import { buildSegment, serializeSegment } from '../lexical/segment';
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
-import type { LinkStore, MemoryStore, ObjectStore } from '../ports';
+import { sessionSourceId } from '../model';
+import type { LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
 
 export const INDEX_FILES = { chunks: 'chunks.json', lexical: 'lexical.seg' } as const;
@@ -17,6 +18,7 @@ const PUBLISH_TRIES = 5;
 export interface IndexDeps {
   memories: MemoryStore;
   links: LinkStore;
+  sessionLinks: SessionLinkStore;
   objects: ObjectStore;
 }
 
@@ -62,13 +64,22 @@ async function nextChunks(
   memory: Memory,
   added: ReadonlyMap<string, readonly StoredChunk[]>,
 ): Promise<StoredChunk[]> {
-  const linked = new Set((await deps.links.listByMemory(memory.accountId, memory.id)).map((link) => link.fileId));
+  const linked = await sourcesOf(deps, memory);
   const previous = memory.indexPrefix
     ? decodeChunks(await deps.objects.get(memory.indexPrefix + INDEX_FILES.chunks))
     : [];
   const kept = previous.filter((chunk) => linked.has(chunk.fileId) && !added.has(chunk.fileId));
   const fresh = [...added.entries()].filter(([fileId]) => linked.has(fileId)).flatMap(([, chunks]) => chunks);
   return [...kept, ...fresh];
+}
+
+/** The sources a memory's index may hold: its files and its attached sessions. */
+async function sourcesOf(deps: IndexDeps, memory: Memory): Promise<Set<string>> {
+  const [files, sessions] = await Promise.all([
+    deps.links.listByMemory(memory.accountId, memory.id),
+    deps.sessionLinks.listByMemory(memory.accountId, memory.id),
+  ]);
+  return new Set([...files.map((link) => link.fileId), ...sessions.map((link) => sessionSourceId(link.sessionId))]);
 }
 
 async function writeSegments(deps: IndexDeps, prefix: string, chunks: StoredChunk[]): Promise<void> {

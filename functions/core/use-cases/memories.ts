@@ -2,7 +2,16 @@
 import { BadRequestError, NotFoundError } from '../errors';
 import type { Memory, MemoryType, Ontology, Page, PageRequest } from '../model';
 import { objectKeys } from '../object-keys';
-import type { Clock, FileStore, IdGenerator, JobStore, LinkStore, MemoryStore, ObjectStore } from '../ports';
+import type {
+  Clock,
+  FileStore,
+  IdGenerator,
+  JobStore,
+  LinkStore,
+  MemoryStore,
+  ObjectStore,
+  SessionLinkStore,
+} from '../ports';
 import { VECTOR_CHUNK_DEFAULTS } from '../text/chunker';
 
 /** The extraction and indexing adapter that builds memories offline, and its index format version. */
@@ -12,6 +21,7 @@ export interface MemoryDeps {
   memories: MemoryStore;
   files: FileStore;
   links: LinkStore;
+  sessionLinks: SessionLinkStore;
   jobs: JobStore;
   objects: ObjectStore;
   clock: Clock;
@@ -99,6 +109,9 @@ export function listMemories(
 export async function deleteMemory(deps: MemoryDeps, accountId: string, id: string): Promise<void> {
   await getMemory(deps, accountId, id);
   for (const link of await deps.links.listByMemory(accountId, id)) await detachFile(deps, accountId, id, link.fileId);
+  for (const link of await deps.sessionLinks.listByMemory(accountId, id)) {
+    await deps.sessionLinks.delete(accountId, id, link.sessionId);
+  }
   for (const job of await deps.jobs.listByMemory(accountId, id)) {
     if (job.state === 'completed' || job.state === 'failed') await deps.jobs.delete(accountId, job.id);
   }

@@ -1,11 +1,14 @@
 /** Messages inside sessions. */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Message, MessageRole, Page, PageRequest } from '../model';
-import type { Clock, IdGenerator, MessageFilter, MessageStore, SessionStore } from '../ports';
+import type { Clock, IdGenerator, MessageFilter, MessageStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
+import { conversationChanged } from './conversations';
 
 export interface MessageDeps {
   messages: MessageStore;
   sessions: SessionStore;
+  sessionLinks: SessionLinkStore;
+  queue: QueuePort;
   clock: Clock;
   ids: IdGenerator;
 }
@@ -41,6 +44,7 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
     if (error instanceof ConflictError) throw BadRequestError.forField('id', `a message '${message.id}' already exists`);
     throw error;
   }
+  await conversationChanged(deps, accountId, session.id);
   return message;
 }
 
@@ -53,6 +57,9 @@ export function listMessages(
   return deps.messages.list(accountId, filter, page);
 }
 
+/** Deletes a message; the memories its session is attached to drop it from their index. */
 export async function deleteMessage(deps: MessageDeps, accountId: string, id: string): Promise<void> {
-  if (!(await deps.messages.delete(accountId, id))) throw NotFoundError.of('message', id);
+  const message = await deps.messages.get(accountId, id);
+  if (!message || !(await deps.messages.delete(accountId, id))) throw NotFoundError.of('message', id);
+  await conversationChanged(deps, accountId, message.sessionID);
 }

@@ -1,10 +1,13 @@
 /** Conversation sessions: created with a caller-chosen id, soft-deleted. */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { MetadataEntry, Session } from '../model';
-import type { Clock, IdGenerator, SessionStore } from '../ports';
+import type { Clock, IdGenerator, QueuePort, SessionLinkStore, SessionStore } from '../ports';
+import { conversationChanged } from './conversations';
 
 export interface SessionDeps {
   sessions: SessionStore;
+  sessionLinks: SessionLinkStore;
+  queue: QueuePort;
   clock: Clock;
   ids: IdGenerator;
 }
@@ -45,8 +48,19 @@ export async function getSession(deps: SessionDeps, accountId: string, id: strin
   return session;
 }
 
+/** Soft delete: the record stays; the session's messages leave every memory it is attached to. */
 export async function deleteSession(deps: SessionDeps, accountId: string, id: string): Promise<Session> {
   const session = await deps.sessions.markDeleted(accountId, id, deps.clock.now().toISOString());
+  if (!session) throw NotFoundError.of('session', id);
+  await conversationChanged(deps, accountId, id);
+  return session;
+}
+
+/** Sets endedAt (the first end wins); a deleted session cannot be ended. */
+export async function endSession(deps: SessionDeps, accountId: string, id: string): Promise<Session> {
+  const existing = await getSession(deps, accountId, id);
+  if (existing.deletedAt) throw BadRequestError.forField('id', `session '${id}' is deleted`);
+  const session = await deps.sessions.markEnded(accountId, id, deps.clock.now().toISOString());
   if (!session) throw NotFoundError.of('session', id);
   return session;
 }

@@ -23,10 +23,19 @@ export class SessionRepository implements SessionStore {
   }
 
   /** The first delete sets deletedAt; later deletes leave the original timestamp. */
-  async markDeleted(accountId: string, id: string, at: string): Promise<Session | undefined> {
+  markDeleted(accountId: string, id: string, at: string): Promise<Session | undefined> {
+    return this.stampOnce(accountId, id, 'deletedAt', at);
+  }
+
+  /** The first end sets endedAt; later ends leave the original timestamp. */
+  markEnded(accountId: string, id: string, at: string): Promise<Session | undefined> {
+    return this.stampOnce(accountId, id, 'endedAt', at);
+  }
+
+  private async stampOnce(accountId: string, id: string, field: 'deletedAt' | 'endedAt', at: string) {
     const existing = await this.get(accountId, id);
-    if (!existing || existing.deletedAt) return existing;
-    const item = await this.table.update(keys.session(accountId, id), { deletedAt: at, updatedAt: at });
+    if (!existing || existing[field]) return existing;
+    const item = await this.table.update(keys.session(accountId, id), { [field]: at, updatedAt: at });
     return item ? toSession(item) : undefined;
   }
 }

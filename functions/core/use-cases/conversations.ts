@@ -1,0 +1,87 @@
+/**
+ * Conversation memory: sessions attached to a memory. Every message of an attached session, past and
+ * future, is a chunk of the memory; the worker keeps the memory's index in step (`memory.sync-session`)
+ * whenever a message is created or deleted, a session is deleted, or a session is attached or detached.
+ */
+import { BadRequestError, ConflictError, NotFoundError } from '../errors';
+import { type MemorySessionLink, sessionSourceId } from '../model';
+import type { Clock, MemoryStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
+import type { WorkMessage } from '../work';
+import { getMemory } from './memories';
+
+export interface ConversationDeps {
+  memories: MemoryStore;
+  sessions: SessionStore;
+  sessionLinks: SessionLinkStore;
+  queue: QueuePort;
+  clock: Clock;
+}
+
+export async function addSessions(
+  deps: ConversationDeps,
+  accountId: string,
+  memoryId: string,
+  sessionIds: string[],
+): Promise<MemorySessionLink[]> {
+  await getMemory(deps, accountId, memoryId);
+  const seen = new Set<string>();
+  for (const [i, sessionId] of sessionIds.entries()) {
+    if (seen.has(sessionId)) throw BadRequestError.forField(`sessions.${i}`, `session '${sessionId}' is listed twice`);
+    seen.add(sessionId);
+    const session = await deps.sessions.get(accountId, sessionId);
+    if (!session) throw NotFoundError.of('session', sessionId);
+    if (session.deletedAt) throw BadRequestError.forField(`sessions.${i}`, `session '${sessionId}' is deleted`);
+    if (await deps.sessionLinks.get(accountId, memoryId, sessionId)) {
+      throw BadRequestError.forField(`sessions.${i}`, `session '${sessionId}' is already in memory '${memoryId}'`);
+    }
+  }
+  const links: MemorySessionLink[] = [];
+  for (const sessionId of sessionIds) {
+    const link = { accountId, memoryId, sessionId, createdAt: deps.clock.now().toISOString() };
+    try {
+      await deps.sessionLinks.create(link);
+    } catch (error) {
+      if (error instanceof ConflictError) throw BadRequestError.forField('sessions', `session '${sessionId}' is already in memory '${memoryId}'`);
+      throw error;
+    }
+    await deps.memories.includeFile(accountId, memoryId, sessionSourceId(sessionId));
+    await requestSync(deps, accountId, memoryId, sessionId);
+    links.push(link);
+  }
+  return links;
+}
+
+/** Detaches sessions: what they contributed leaves retrieval at once and the index is rebuilt without it. */
+export async function removeSessions(
+  deps: ConversationDeps,
+  accountId: string,
+  memoryId: string,
+  sessionIds: string[],
+): Promise<void> {
+  await getMemory(deps, accountId, memoryId);
+  for (const sessionId of sessionIds) {
+    if (!(await deps.sessionLinks.get(accountId, memoryId, sessionId))) {
+      throw new NotFoundError(`session '${sessionId}' is not in memory '${memoryId}'`);
+    }
+  }
+  for (const sessionId of sessionIds) {
+    await deps.memories.excludeFile(accountId, memoryId, sessionSourceId(sessionId));
+    await deps.sessionLinks.delete(accountId, memoryId, sessionId);
+    await requestSync(deps, accountId, memoryId, sessionId);
+  }
+}
+
+/** A session's messages changed: every memory it is attached to brings its index up to date. */
+export async function conversationChanged(
+  deps: Pick<ConversationDeps, 'sessionLinks' | 'queue'>,
+  accountId: string,
+  sessionId: string,
+): Promise<void> {
+  for (const link of await deps.sessionLinks.listBySession(accountId, sessionId)) {
+    await requestSync(deps, accountId, link.memoryId, sessionId);
+  }
+}
+
+function requestSync(deps: Pick<ConversationDeps, 'queue'>, accountId: string, memoryId: string, sessionId: string) {
+  return deps.queue.send({ kind: 'memory.sync-session', accountId, memoryId, sessionId } satisfies WorkMessage);
+}

@@ -1,0 +1,90 @@
+/**
+ * A web page as kmem keeps it: the main content as clean text (readability, or the whole body text when
+ * readability finds no article), the title, the canonical address, and the page's links on the same host
+ * (what the crawler follows).
+ */
+import { Readability } from '@mozilla/readability';
+import { decodeText } from './charset';
+import { HTML_PAGE } from './content-type';
+import type { FetchedResource } from './fetcher';
+import { fetchUrl } from './fetcher';
+import type { FetchOptions } from './fetch-options';
+import type { HtmlDocument } from './html-document';
+import { parseHtml, visibleText } from './html-document';
+import { isSameHost, normaliseUrl } from './urls';
+
+export interface WebPage {
+  /** The address that answered (after redirects). */
+  url: string;
+  /** The page's <link rel=canonical>, or `url` when it names none. */
+  canonicalUrl: string;
+  /** The article title, else <title>, else the first heading, else the address. */
+  title: string;
+  /** Main content, paragraphs separated by a blank line. */
+  text: string;
+  /** Normalised same-host links, de-duplicated, in document order. */
+  links: string[];
+  /** Where `text` came from: readability's article, or the whole body when readability found none. */
+  extractedBy: 'readability' | 'body';
+}
+
+/** Fetches `url` as an HTML page and reads it. Throws a FetchError (e.g. `not an HTML page`). */
+export async function fetchPage(url: string, options: Omit<FetchOptions, 'expect'>): Promise<WebPage> {
+  const fetched = await fetchUrl(url, { ...options, expect: HTML_PAGE });
+  return readFetchedPage(fetched);
+}
+
+/** Reads a fetched HTML resource, decoding it by its declared or <meta> charset. */
+export function readFetchedPage(fetched: FetchedResource): WebPage {
+  return readPage(decodeText(fetched.body, fetched.mediaType?.charset, { html: true }), fetched.url);
+}
+
+/** Reads the HTML `html` that `url` answered. Pure: no network. */
+export function readPage(html: string, url: string): WebPage {
+  const document = parseHtml(html);
+  const base = baseUrl(document, url);
+  // Readability rewrites the document, so everything else is read first.
+  const links = sameHostLinks(document, base, url);
+  const canonicalUrl = canonical(document, base) ?? url;
+  const fallbackTitle = plainTitle(document);
+  const bodyText = visibleText(document.body);
+  const article = new Readability(document, { charThreshold: 200 }).parse();
+  const articleText = article?.content ? visibleText(parseHtml(article.content).body) : '';
+  return {
+    url,
+    canonicalUrl,
+    title: article?.title?.trim() || fallbackTitle || url,
+    text: articleText || bodyText,
+    links,
+    extractedBy: articleText ? 'readability' : 'body',
+  };
+}
+
+/** The <base href> of the document when valid, else the page's own address. */
+function baseUrl(document: HtmlDocument, url: string): string {
+  const declared = document.querySelector('base[href]')?.getAttribute('href');
+  return (declared && normaliseUrl(declared, url)) || url;
+}
+
+function canonical(document: HtmlDocument, base: string): string | undefined {
+  const href = document.querySelector('link[rel~="canonical"][href]')?.getAttribute('href');
+  return href ? normaliseUrl(href, base) : undefined;
+}
+
+function plainTitle(document: HtmlDocument): string | undefined {
+  for (const selector of ['title', 'meta[property="og:title"]', 'h1']) {
+    const element = document.querySelector(selector);
+    const text = (element?.getAttribute('content') ?? element?.textContent ?? '').replace(/\s+/g, ' ').trim();
+    if (text) return text;
+  }
+  return undefined;
+}
+
+function sameHostLinks(document: HtmlDocument, base: string, pageUrl: string): string[] {
+  const links = new Set<string>();
+  for (const anchor of Array.from(document.querySelectorAll('a[href], area[href]'))) {
+    const link = normaliseUrl(anchor.getAttribute('href') ?? '', base);
+    if (link && isSameHost(link, pageUrl)) links.add(link);
+  }
+  return [...links];
+}

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeChunks } from '../../functions/core/ingest/chunks';
+import { del, env, get, post } from '../support/api';
+import { testContainer } from '../support/stores';
+
+let stores: ReturnType<typeof testContainer>;
+beforeAll(() => {
+  stores = testContainer();
+});
+afterAll(() => stores.documentClient.destroy());
+
+async function session(customer = 'cust-1', key?: string) {
+  return (await post('/sessions/create', { customerUserID: customer }, key)).body.data;
+}
+
+async function say(sessionID: string, role: string, content: string, extra: Record<string, unknown> = {}, key?: string) {
+  const answer = await post('/messages/create', { sessionID, role, content, ...extra }, key);
+  if (answer.status !== 200) throw new Error(JSON.stringify(answer.body));
+  return answer.body.data;
+}
+
+/** The message chunks in a memory's published index. */
+async function indexedMessages(memory: { id: string; userID: string }): Promise<string[]> {
+  const stored = await stores.memories.get(memory.userID, memory.id);
+  if (!stored?.indexPrefix) return [];
+  const chunks = decodeChunks(await stores.objects.get(`${stored.indexPrefix}chunks.json`));
+  return chunks.filter((c) => !stored.excludedFileIds.includes(c.fileId)).flatMap((c) => (c.message ? [c.message.id] : []));
+}
+
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('conversation memory', () => {
+  it('makes the messages of attached sessions, past and future, part of the memory', async () => {
+    const s = await session();
+    const early = await say(s.id, 'user', 'My cat Miso loves sardines.');
+    const memory = (await post('/memories/create', { name: 'chat', memoryType: 'vector' })).body.data;
+    const attached = await post('/memories/add-sessions', { memoryID: memory.id, sessions: [s.id] });
+    expect(attached.body).toMatchObject({ status: 'success', data: [{ memoryID: memory.id, sessionID: s.id }] });
+    await eventually(async () => (await indexedMessages(memory)).includes(early.id), 'the earlier message');
+
+    const later = await say(s.id, 'assistant', 'Sardines are a fine treat for Miso.');
+    await eventually(async () => (await indexedMessages(memory)).includes(later.id), 'the new message');
+
+    expect((await del(`/messages/delete/${early.id}`)).status).toBe(200);
+    await eventually(async () => !(await indexedMessages(memory)).includes(early.id), 'the deleted message to leave');
+
+    const again = await post('/memories/add-sessions', { memoryID: memory.id, sessions: [s.id] });
+    expect(again.body.error).toMatch(/already in memory/);
+    expect((await post('/memories/remove-sessions', { memoryID: memory.id, sessions: [s.id] })).status).toBe(200);
+    expect(await indexedMessages(memory)).toEqual([]);
+    expect((await post('/memories/remove-sessions', { memoryID: memory.id, sessions: [s.id] })).status).toBe(404);
+  });
+
+  it('drops a soft-deleted session from its memories and refuses to attach it', async () => {
+    const s = await session();
+    const m = await say(s.id, 'user', 'The meeting moved to Thursday.');
+    const memory = (await post('/memories/create', { name: 'chat', memoryType: 'vector' })).body.data;
+    await post('/memories/add-sessions', { memoryID: memory.id, sessions: [s.id] });
+    await eventually(async () => (await indexedMessages(memory)).includes(m.id), 'the message');
+    await del(`/sessions/delete/${s.id}`);
+    await eventually(async () => (await indexedMessages(memory)).length === 0, 'the deleted session to leave');
+    const other = (await post('/memories/create', { name: 'chat2', memoryType: 'vector' })).body.data;
+    const refused = await post('/memories/add-sessions', { memoryID: other.id, sessions: [s.id] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/is deleted/);
+    expect((await post('/memories/add-sessions', { memoryID: other.id, sessions: ['nope'] })).status).toBe(404);
+    expect((await post('/memories/add-sessions', { memoryID: other.id, sessions: [s.id] }, env().keyB)).status).toBe(404);
+  });
+
+  it('ends sessions once', async () => {
+    const s = await session();
+    const ended = await post(`/sessions/end/${s.id}`, {});
+    expect(ended.status).toBe(200);
+    expect(ended.body.data.endedAt).toEqual(expect.any(String));
+    const twice = await post(`/sessions/end/${s.id}`, {});
+    expect(twice.body.data.endedAt).toBe(ended.body.data.endedAt);
+    expect((await get(`/sessions/get/${s.id}`)).body.data.endedAt).toBe(ended.body.data.endedAt);
+    expect((await post('/sessions/end/nope', {})).status).toBe(404);
+    expect((await post(`/sessions/end/${s.id}`, {}, env().keyB)).status).toBe(404);
+  });
+});
+
+describe('message search', () => {
+  it('ranks messages best first, with session, customer, role and time filters', async () => {
+    const s1 = await session('alice', env().keyB);
+    const s2 = await session('bob', env().keyB);
+    const hike = await say(s1.id, 'user', 'We hiked to the glacier lake last summer.', { createdAt: '2023-07-01T10:00:00Z' }, env().keyB);
+    const bake = await say(s1.id, 'assistant', 'Baking bread needs patience.', { createdAt: '2023-08-01T10:00:00Z' }, env().keyB);
+    const lake = await say(s2.id, 'user', 'The lake froze early this winter.', { createdAt: '2024-01-05T10:00:00Z' }, env().keyB);
+    expect(hike.createdAt).toBe('2023-07-01T10:00:00.000Z');
+
+    const search = async (q: string) => (await get(`/messages/search?${q}`, env().keyB)).body;
+    const all = await search('query=lake');
+    expect(all.messages.map((m: { id: string }) => m.id).sort()).toEqual([hike.id, lake.id].sort());
+    expect(all.count).toBe(2);
+    expect(all.messages[0].score).toBeGreaterThanOrEqual(all.messages[1].score);
+    expect((await search(`query=lake&sessionID=${s2.id}`)).messages.map((m: { id: string }) => m.id)).toEqual([lake.id]);
+    expect((await search('query=lake&customerUserID=alice')).messages.map((m: { id: string }) => m.id)).toEqual([hike.id]);
+    expect((await search('query=bread&role=user')).messages).toEqual([]);
+    expect((await search('query=bread&role=assistant')).messages[0].id).toBe(bake.id);
+    expect((await search('query=lake&after=2023-12-31T00:00:00Z')).messages.map((m: { id: string }) => m.id)).toEqual([lake.id]);
+    expect((await search('query=lake&before=2023-12-31T00:00:00Z')).messages.map((m: { id: string }) => m.id)).toEqual([hike.id]);
+    expect((await search('query=lake&topK=1')).count).toBe(1);
+
+    expect((await get('/messages/search?query=lake')).body.messages.map((m: { id: string }) => m.id)).not.toContain(lake.id);
+    await del(`/sessions/delete/${s2.id}`, env().keyB);
+    expect((await search('query=lake')).messages.map((m: { id: string }) => m.id)).toEqual([hike.id]);
+  });
+
+  it('refuses bad searches with the field named', async () => {
+    const bad = async (q: string) => (await get(`/messages/search?${q}`)).body.error as string;
+    expect(await bad('')).toMatch(/^query: is required/);
+    expect(await bad('query=a&topK=0')).toMatch(/^topK: /);
+    expect(await bad('query=a&topK=101')).toMatch(/^topK: /);
+    expect(await bad('query=a&role=robot')).toMatch(/^role: /);
+    expect(await bad('query=a&after=yesterday')).toMatch(/^after: /);
+    expect(await bad('query=a&after=2024-01-02T00:00:00Z&before=2024-01-01T00:00:00Z')).toMatch(/^after: must be earlier/);
+  });
+});
