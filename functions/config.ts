@@ -41,6 +41,24 @@ export const environmentSchema = z.object({
   KMEM_WORK_MAX_ATTEMPTS: positiveInt.default(5),
   /** Seconds an ingestion waits before looking again at files still being processed. */
   KMEM_INGEST_WAIT_SECONDS: positiveInt.default(2),
+  /** Fetching web addresses: total timeout, redirects followed, largest body. */
+  KMEM_FETCH_TIMEOUT_MS: positiveInt.default(15_000),
+  KMEM_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
+  KMEM_FETCH_MAX_MB: positiveInt.default(10),
+  /** Sitemaps: pages listed at most (more are left out). Crawls: pages and link depth at most. */
+  KMEM_SITEMAP_MAX_URLS: positiveInt.default(1_000),
+  KMEM_CRAWL_MAX_PAGES: positiveInt.default(100),
+  KMEM_CRAWL_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
+  /** How long one worker invocation crawls before it saves its place and queues the rest. */
+  KMEM_CRAWL_STRETCH_SECONDS: positiveInt.default(60),
+  /** OCR engine: tesseract.js with its bundled English model, or Amazon Textract. */
+  KMEM_OCR: z.enum(['tesseract', 'textract']).default('tesseract'),
+  /** Speech recogniser: Debian's pocketsphinx (scripts/install-speech.sh), or Amazon Transcribe. */
+  KMEM_SPEECH: z.enum(['pocketsphinx', 'transcribe']).default('pocketsphinx'),
+  /** Scanned PDF pages read by OCR at most, per file. */
+  KMEM_PDF_MAX_OCR_PAGES: positiveInt.default(50),
+  /** Longest an ffmpeg or recogniser run may take. */
+  KMEM_MEDIA_TIMEOUT_SECONDS: positiveInt.default(600),
   /** Print one line per request on the local runtime. */
   KMEM_ACCESS_LOG: flag.default(false),
   /** Seconds an API key lookup stays cached in a warm container. */
@@ -57,7 +75,16 @@ export interface Config {
   queue: { kind: 'sqs'; url: string } | { kind: 'local'; directory: string; visibilityTimeoutSeconds: number };
   /** `originRegion` of files: the AWS region, or `local` on the local runtime. */
   originRegion: string;
-  work: { maxAttempts: number; ingestWaitSeconds: number };
+  work: { maxAttempts: number; ingestWaitSeconds: number; crawlStretchMs: number };
+  extraction: { ocr: 'tesseract' | 'textract'; speech: 'pocketsphinx' | 'transcribe'; pdfMaxOcrPages: number; mediaTimeoutMs: number };
+  web: {
+    timeoutMs: number;
+    maxRedirects: number;
+    maxBytes: number;
+    sitemapMaxUrls: number;
+    crawlMaxPages: number;
+    crawlMaxDepth: number;
+  };
   dynamodbEndpoint?: string;
   s3Endpoint?: string;
   defaultTokenLimit: number;
@@ -97,7 +124,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           visibilityTimeoutSeconds: e.KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS,
         },
     originRegion: e.KMEM_DYNAMODB_ENDPOINT ? 'local' : e.AWS_REGION,
-    work: { maxAttempts: e.KMEM_WORK_MAX_ATTEMPTS, ingestWaitSeconds: e.KMEM_INGEST_WAIT_SECONDS },
+    work: {
+      maxAttempts: e.KMEM_WORK_MAX_ATTEMPTS,
+      ingestWaitSeconds: e.KMEM_INGEST_WAIT_SECONDS,
+      crawlStretchMs: e.KMEM_CRAWL_STRETCH_SECONDS * 1000,
+    },
+    extraction: {
+      ocr: e.KMEM_OCR,
+      speech: e.KMEM_SPEECH,
+      pdfMaxOcrPages: e.KMEM_PDF_MAX_OCR_PAGES,
+      mediaTimeoutMs: e.KMEM_MEDIA_TIMEOUT_SECONDS * 1000,
+    },
+    web: {
+      timeoutMs: e.KMEM_FETCH_TIMEOUT_MS,
+      maxRedirects: e.KMEM_FETCH_MAX_REDIRECTS,
+      maxBytes: e.KMEM_FETCH_MAX_MB * 1024 * 1024,
+      sitemapMaxUrls: e.KMEM_SITEMAP_MAX_URLS,
+      crawlMaxPages: e.KMEM_CRAWL_MAX_PAGES,
+      crawlMaxDepth: e.KMEM_CRAWL_MAX_DEPTH,
+    },
     dynamodbEndpoint: e.KMEM_DYNAMODB_ENDPOINT,
     s3Endpoint: e.KMEM_S3_ENDPOINT,
     defaultTokenLimit: e.KMEM_DEFAULT_TOKEN_LIMIT,

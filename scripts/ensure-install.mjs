@@ -17,3 +17,7 @@ if (stale) {
   console.error(`[kmem] installing dependencies: ${command}`);
   execSync(command, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
 }
+
+// The offline speech recogniser (Debian's pocketsphinx) for audio and video files: installed when this
+// runs as root and it is missing; otherwise the script says how to get it, and audio files fail with that.
+execSync(`sh ${JSON.stringify(join(root, 'scripts', 'install-speech.sh'))}`, { stdio: ['ignore', 'ignore', 'inherit'] });

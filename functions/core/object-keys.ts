@@ -10,6 +10,7 @@ export const objectKeys = {
   fileSilverPrefix: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/`,
   transcript: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/transcript.txt`,
   audio: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/audio.wav`,
+  crawlState: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/crawl-state.json`,
   memoryPrefix: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/`,
   chunks: (accountId: string, memoryId: string, fileId: string): string =>
     `gold/${accountId}/memories/${memoryId}/chunks/${fileId}.json`,

@@ -118,6 +118,13 @@ export interface FileStore {
   delete(accountId: string, id: string): Promise<void>;
   /** The hidden children of a sitemap or crawl. */
   listChildren(accountId: string, parentId: string): Promise<FileRecord[]>;
+  /** Adds `by` to a counter of a file atomically; answers the file after. */
+  increment(
+    accountId: string,
+    id: string,
+    counter: 'hiddenFilesCreated' | 'hiddenFilesProcessed' | 'hiddenFilesIngested',
+    by: number,
+  ): Promise<FileRecord | undefined>;
 }
 
 export interface MemoryStore {

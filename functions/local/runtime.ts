@@ -12,6 +12,7 @@ import { container, resetContainer } from '../adapters/container';
 import { type Config, type Environment, loadConfig, resetConfig } from '../config';
 import { ensureAccountWithKey } from '../core/use-cases/accounts';
 import { catalog } from '../http/catalog';
+import { releaseWorkerDeps } from '../worker/deps';
 import { handler as workerHandler } from '../worker/handler';
 import { httpHandlers } from './handlers';
 import { QueuePump, type SqsLambdaHandler } from './queue-pump';
@@ -79,6 +80,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
       await pump?.stop();
+      await releaseWorkerDeps(deps);
       await stores.close();
       rmSync(stateFile, { force: true });
       resetContainer();

@@ -1,16 +1,61 @@
 /**
- * How the worker turns raw bytes into text. Text files are read here; the other kinds go to the
- * extractors of functions/extract (documents, images, audio, video), chosen by the file's type and content.
+ * How the worker turns raw bytes into text: functions/extract decides the kind from the content (PDF,
+ * Office, HTML, images, audio, video, text) with the OCR engine and speech recogniser configured here.
  */
+import { TextractClient } from '@aws-sdk/client-textract';
+import { TranscribeClient } from '@aws-sdk/client-transcribe';
+import type { S3Client } from '@aws-sdk/client-s3';
+import type { Config } from '../config';
 import type { FileRecord } from '../core/model';
-import { decodeText, looksLikeText } from '../core/ingest/plain-text';
-import { type ContentExtractor, type FileContent, FileProcessingError } from '../core/ingest/ports';
+import { type ContentExtractor, type FileContent, FileProcessingError, TransientProcessingError } from '../core/ingest/ports';
+import {
+  createPocketsphinxRecognizer,
+  createTesseractOcr,
+  createTextractOcr,
+  createTranscribeRecognizer,
+  type ExtractDeps,
+  ExtractionError,
+  extractText,
+} from '../extract';
 
-export class TextContentExtractor implements ContentExtractor {
-  async extract(file: FileRecord, bytes: Uint8Array): Promise<FileContent> {
-    if (file.fileType === 'text' || (file.fileType === 'other' && looksLikeText(bytes))) {
-      return { text: decodeText(bytes) };
+export class FileContentExtractor implements ContentExtractor {
+  private readonly deps: ExtractDeps;
+
+  constructor(config: Config, s3: S3Client) {
+    this.deps = {
+      ocr: config.extraction.ocr === 'textract' ? createTextractOcr({ client: new TextractClient({ region: config.region }) }) : createTesseractOcr(),
+      speech:
+        config.extraction.speech === 'transcribe'
+          ? createTranscribeRecognizer({ transcribe: new TranscribeClient({ region: config.region }), s3, bucket: config.bucketName })
+          : createPocketsphinxRecognizer({ timeoutMs: config.extraction.mediaTimeoutMs }),
+      media: { timeoutMs: config.extraction.mediaTimeoutMs },
+      pdf: { maxOcrPages: config.extraction.pdfMaxOcrPages },
+    };
+  }
+
+  /** Stops the OCR and speech engines' workers (the local runtime does this when it stops). */
+  async close(): Promise<void> {
+    await this.deps.ocr.close?.();
+    await this.deps.speech.close?.();
+  }
+
+  async extract(file: FileRecord, bytes: Uint8Array, contentType: string | null): Promise<FileContent> {
+    if (file.fileType === 'website' || file.fileType === 'sitemap' || file.fileType === 'website_bulk') {
+      throw new FileProcessingError(`a '${file.fileType}' file is read from its address`);
     }
-    throw new FileProcessingError(`files of type '${file.fileType}' cannot be read by this deployment yet`);
+    try {
+      const extracted = await extractText({ bytes, fileType: file.fileType, name: file.name, contentType }, this.deps);
+      return {
+        text: extracted.text,
+        ...(extracted.title ? { title: extracted.title } : {}),
+        ...(extracted.lengthSeconds === undefined ? {} : { lengthSeconds: extracted.lengthSeconds }),
+        ...(extracted.numSpeakers === undefined ? {} : { numSpeakers: extracted.numSpeakers }),
+        ...(extracted.audio ? { audio: extracted.audio } : {}),
+      };
+    } catch (error) {
+      if (!(error instanceof ExtractionError)) throw error;
+      if (error.retryable) throw new TransientProcessingError(error.message, { cause: error });
+      throw new FileProcessingError(error.message, { cause: error });
+    }
   }
 }

@@ -1,22 +1,30 @@
-/** The worker's dependencies: the container plus the extractors and fetcher, created once per container. */
+/** The worker's dependencies: the container plus the extractors and web readers, created once per container. */
 import type { Container } from '../adapters/container';
-import { FileProcessingError, type RemoteFetcher } from '../core/ingest/ports';
-import { TextContentExtractor } from './content';
+import { FileContentExtractor } from './content';
 import type { WorkerDeps } from './dispatch';
+import { WebFetcher, WebSiteReader } from './web-reader';
 
-const built = new WeakMap<Container, WorkerDeps>();
+type Built = WorkerDeps & { extractor: FileContentExtractor };
+
+const built = new WeakMap<Container, Built>();
 
 export function workerDeps(base: Container): WorkerDeps {
   let deps = built.get(base);
   if (!deps) {
-    deps = { ...base, extractor: new TextContentExtractor(), fetcher: refusingFetcher };
+    deps = {
+      ...base,
+      extractor: new FileContentExtractor(base.config, base.s3),
+      fetcher: new WebFetcher(base.config),
+      site: new WebSiteReader(base.config),
+    };
     built.set(base, deps);
   }
   return deps;
 }
 
-const refusingFetcher: RemoteFetcher = {
-  fetch: async (url) => {
-    throw new FileProcessingError(`fetching ${url} is not available in this deployment`);
-  },
-};
+/** Releases what the worker holds open (OCR workers), so a stopping local runtime leaves nothing running. */
+export async function releaseWorkerDeps(base: Container): Promise<void> {
+  const deps = built.get(base);
+  built.delete(base);
+  await deps?.extractor.close();
+}

@@ -5,7 +5,7 @@
 import type { Container } from '../adapters/container';
 import { giveUp } from '../core/ingest/give-up';
 import { ingestMemory } from '../core/ingest/ingest-memory';
-import type { ContentExtractor, RemoteFetcher } from '../core/ingest/ports';
+import type { ContentExtractor, RemoteFetcher, SiteReader } from '../core/ingest/ports';
 import { processFile } from '../core/ingest/process-file';
 import { reindexMemory } from '../core/ingest/reindex-memory';
 import { syncSession } from '../core/ingest/sync-session';
@@ -15,7 +15,7 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logger, metrics } from '../observability';
 import { workMessageSchema } from './work-schema';
 
-export type WorkerDeps = Container & { extractor: ContentExtractor; fetcher: RemoteFetcher };
+export type WorkerDeps = Container & { extractor: ContentExtractor; fetcher: RemoteFetcher; site: SiteReader };
 
 /** A message body that is not a work message: it can never succeed, so it is logged and dropped. */
 export function parseWork(body: string): WorkMessage | undefined {
@@ -39,7 +39,7 @@ export async function runWork(deps: WorkerDeps, message: WorkMessage, attempt: n
     metrics.addMetric('WorkFailures', MetricUnit.Count, 1);
     if (attempt < deps.config.work.maxAttempts) throw error;
     logger.error('giving work up after its last try', { work: message, error: error as Error });
-    await giveUp(deps, message);
+    await giveUp(deps, message, error);
   }
 }
 

@@ -40,16 +40,27 @@ export const BUNDLE_SIZE_LIMIT = 2 * 1024 * 1024;
 /** The worker carries the tokenizer and the extractors; it is not on a request path, so it may be larger. */
 export const WORKER_BUNDLE_SIZE_LIMIT = 25 * 1024 * 1024;
 
-/** `NodejsFunction` bundling options built from `BUNDLE`. */
-export function lambdaBundling(): BundlingOptions {
+/**
+ * Packages the worker loads files of at run time (WebAssembly, a native addon, the ffmpeg binary, OCR
+ * data): kept out of its bundle and installed beside it (`nodeModules`). npm picks their platform
+ * binaries for the machine that synthesizes, hence the worker's x86_64 architecture: deploy from Linux x64.
+ */
+export const WORKER_RUNTIME_MODULES = ['@napi-rs/canvas', 'tesseract.js', '@tesseract.js-data/eng', '@ffmpeg-installer/ffmpeg'];
+
+/** Context key that leaves the runtime modules out of the asset (the tests' synth: no npm install). */
+export const SKIP_RUNTIME_MODULES_CONTEXT = 'kmem:skipRuntimeModules';
+
+/** `NodejsFunction` bundling options built from `BUNDLE`; `runtimeModules` stay external and are installed beside it. */
+export function lambdaBundling(runtimeModules: readonly string[] = [], install = true): BundlingOptions {
   return {
+    ...(runtimeModules.length && install ? { nodeModules: [...runtimeModules] } : {}),
     format: OutputFormat.ESM,
     target: BUNDLE.target,
     minify: BUNDLE.minify,
     sourceMap: BUNDLE.sourcemap,
     sourcesContent: BUNDLE.sourcesContent,
     mainFields: [...BUNDLE.mainFields],
-    externalModules: [...BUNDLE.external],
+    externalModules: [...BUNDLE.external, ...runtimeModules],
     banner: BUNDLE.banner,
     charset: Charset.UTF8,
     logLevel: LogLevel.WARNING,

@@ -8,12 +8,14 @@
  * still created, so producers can be deployed and tested first.
  */
 import { Duration, Validations } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Alarm, IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
 import { addAlarm } from './alarms';
+import { WORKER_RUNTIME_MODULES } from './bundling';
 import { type FunctionEnvironment, ServiceFunction } from './service-function';
 
 /** Properties of a `QueueWorker`. */
@@ -72,8 +74,11 @@ export class QueueWorker extends Construct {
         KMEM_QUEUE_URL: this.queue.queueUrl,
         // the worker gives work up cleanly on the last receive before the dead-letter queue
         KMEM_WORK_MAX_ATTEMPTS: String(worker.maxReceiveCount),
+        // Lambda has no pocketsphinx: speech goes to Amazon Transcribe
+        KMEM_SPEECH: 'transcribe',
       },
       config: props.config,
+      runtimeModules: WORKER_RUNTIME_MODULES,
     });
     fn.function.addEventSource(
       new SqsEventSource(this.queue, {
@@ -83,6 +88,16 @@ export class QueueWorker extends Construct {
       }),
     );
     this.queue.grantSendMessages(fn.role);
+    fn.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['transcribe:StartTranscriptionJob', 'transcribe:GetTranscriptionJob', 'transcribe:DeleteTranscriptionJob'],
+        resources: ['*'],
+      }),
+    );
+    Validations.of(fn.role).acknowledge({
+      id: 'AwsSolutions-IAM5[Action::transcribe:*]',
+      reason: 'Amazon Transcribe jobs have no resource-level permissions for these actions.',
+    });
     Validations.of(fn.function).acknowledge({
       id: 'Serverless-LambdaEventSourceMappingDestination',
       reason: 'SQS event sources take no on-failure destination; a record failing maxReceiveCount times moves to the dead-letter queue.',

@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { environmentSchema } from '../../functions/config';
 import type { StageConfig } from '../config';
 import { type FunctionName, LOCK_FILE, REPO_ROOT } from '../paths';
-import { lambdaBundling, SOURCE_MAP_NODE_OPTIONS } from './bundling';
+import { lambdaBundling, SKIP_RUNTIME_MODULES_CONTEXT, SOURCE_MAP_NODE_OPTIONS } from './bundling';
 
 /**
  * The `KMEM_*` settings a function reads, keyed by the schema that validates them at cold start;
@@ -40,6 +40,8 @@ export interface ServiceFunctionProps {
   readonly reservedConcurrency?: number;
   readonly environment: FunctionEnvironment;
   readonly config: StageConfig;
+  /** Packages loaded from node_modules at run time rather than bundled (see WORKER_RUNTIME_MODULES). */
+  readonly runtimeModules?: readonly string[];
 }
 
 /** One deployed function, its role and its log group. */
@@ -63,7 +65,7 @@ export class ServiceFunction extends Construct {
       projectRoot: REPO_ROOT,
       depsLockFilePath: LOCK_FILE,
       runtime: FUNCTION_RUNTIME,
-      architecture: Architecture.ARM_64,
+      architecture: props.runtimeModules?.length ? Architecture.X86_64 : Architecture.ARM_64,
       description: props.description,
       memorySize: props.memoryMb,
       timeout: props.timeout,
@@ -72,7 +74,7 @@ export class ServiceFunction extends Construct {
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
-      bundling: lambdaBundling(),
+      bundling: lambdaBundling(props.runtimeModules, !this.node.tryGetContext(SKIP_RUNTIME_MODULES_CONTEXT)),
       environment: { ...runtimeEnvironment(props), ...definedOnly(props.environment) },
     });
     acknowledgeFindings(this);

@@ -21,6 +21,10 @@ const server = createServer((req, res) => {
   let body = '';
   req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
   req.on('end', () => {
+    if (req.url === '/missing') {
+      res.writeHead(404).end();
+      return;
+    }
     const id = String(req.headers['webhook-id']);
     if (!refusedOnce.has(id)) {
       refusedOnce.add(id); // down for the first try of every event
@@ -42,7 +46,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 describe('webhooks', () => {
   it('delivers signed ingestion and file events, retrying while the receiver is down', async () => {
     const good = await textFile('ok.txt', 'The glacier retreats a little further every summer.');
-    const bad = await post('/files/create', { name: 'gone.txt', fileType: 'text', external_uri: 'http://127.0.0.1:1/none' });
+    const bad = await post('/files/create', { name: 'gone.txt', fileType: 'text', external_uri: url.replace('/hooks', '/missing') });
     const memory = (await post('/memories/create', { name: 'hooked', memoryType: 'vector', webhookUrl: url })).body.data;
     const done = await ingest(memory, [good.id, bad.body.data.id]);
     expect(done.step).toBe('ready');

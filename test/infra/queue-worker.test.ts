@@ -49,12 +49,17 @@ describe('QueueWorker', () => {
     });
   });
 
-  it('lets the worker consume and re-enqueue, and nothing beyond its queue and logs', () => {
+  it('lets the worker consume and re-enqueue, run Transcribe jobs, and nothing beyond', () => {
     const role = worker.worker?.role;
     expect(role).toBeDefined();
     const actions = role ? actionsOfRole(template, logicalId(stack, role)) : [];
     expect(actions).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:SendMessage']));
-    expect(actions.filter((action) => !/^(sqs|logs|xray):/.test(action))).toEqual([]);
+    expect(actions.filter((action) => !/^(sqs|logs|xray|transcribe):/.test(action))).toEqual([]);
+    expect(actions.filter((action) => action.startsWith('transcribe:')).sort()).toEqual([
+      'transcribe:DeleteTranscriptionJob',
+      'transcribe:GetTranscriptionJob',
+      'transcribe:StartTranscriptionJob',
+    ]);
   });
 
   it('alarms on dead letters, queue age, queue depth and worker errors', () => {

@@ -14,6 +14,8 @@ export interface StoredChunk {
   /** Offsets of the chunk in the file's extracted text (0 and the length for a message). */
   start: number;
   end: number;
+  /** For a page of a sitemap or crawl: the hidden file it came from. */
+  pageId?: string;
   /** For a message: who said it, where and when. */
   message?: { id: string; sessionID: string; role: string; customerUserID: string | null; createdAt: string };
 }
@@ -24,10 +26,12 @@ export function chunkOptionsOf(memory: Memory): ChunkOptions {
   return { chunkSize: memory.chunkSize, overlapPercent: memory.chunkOverlap ?? 0 };
 }
 
-export function chunkFile(memory: Memory, fileId: string, text: string): StoredChunk[] {
+/** Chunks of a file's text; a page of a sitemap or crawl sits under its parent file, with its own ids. */
+export function chunkFile(memory: Memory, fileId: string, text: string, pageId?: string): StoredChunk[] {
   return chunkText(text, chunkOptionsOf(memory)).map((chunk) => ({
-    id: `${fileId}:${chunk.index}`,
+    id: `${pageId ?? fileId}:${chunk.index}`,
     fileId,
+    ...(pageId ? { pageId } : {}),
     text: chunk.text,
     start: chunk.start,
     end: chunk.end,

@@ -5,15 +5,18 @@
  */
 import type { WorkMessage } from '../work';
 import { endJob, type IngestDeps } from './ingest-memory';
+import { childSettled } from './hidden-files';
+import { TransientProcessingError } from './ports';
 import { failFile } from './process-file';
 import { emitWebhookEvent } from '../use-cases/webhooks';
 
 const REPEATED_FAILURE = 'processing failed repeatedly because of an internal error; try again later';
 
-export async function giveUp(deps: IngestDeps, message: WorkMessage): Promise<void> {
+export async function giveUp(deps: IngestDeps, message: WorkMessage, error: unknown): Promise<void> {
   if (message.kind === 'file.process') {
     const file = await deps.files.get(message.accountId, message.fileId);
-    if (file && file.state !== 'ready' && file.state !== 'failed') await failFile(deps, file, REPEATED_FAILURE);
+    const reason = error instanceof TransientProcessingError ? error.message : REPEATED_FAILURE;
+    if (file && (await failFile(deps, file, reason))) await childSettled(deps, file);
   } else if (message.kind === 'memory.ingest') {
     await failIngestion(deps, message);
   }

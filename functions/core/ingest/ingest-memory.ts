@@ -57,13 +57,29 @@ async function markRunning(deps: IngestDeps, job: IngestionJob): Promise<void> {
 async function chunkInto(deps: IngestDeps, memory: Memory, file: FileRecord | undefined, fileId: string): Promise<FileOutcome> {
   if (!file) return { file: { id: fileId } as FileRecord, error: 'the file was deleted before ingestion' };
   if (file.state === 'failed') return { file, error: file.error ?? 'processing failed' };
-  const text = file.silverTranscriptKey ? await deps.objects.get(file.silverTranscriptKey) : undefined;
-  if (!text) return { file, error: 'the extracted text is missing; create the file again' };
-  const chunks = chunkFile(memory, file.id, Buffer.from(text).toString('utf8'));
+  const chunks = file.hiddenFilesTotal > 0 ? await chunkPages(deps, memory, file) : await chunkText(deps, memory, file);
+  if (!chunks) return { file, error: 'the extracted text is missing; create the file again' };
   const key = objectKeys.chunks(memory.accountId, memory.id, file.id);
   await deps.objects.put(key, encodeChunks(chunks), 'application/json');
   await deps.files.update(memory.accountId, file.id, { goldChunkKey: key, jobID: memory.currentJobId });
   return { file, chunks };
+}
+
+async function chunkText(deps: IngestDeps, memory: Memory, file: FileRecord): Promise<StoredChunk[] | undefined> {
+  const text = file.silverTranscriptKey ? await deps.objects.get(file.silverTranscriptKey) : undefined;
+  return text ? chunkFile(memory, file.id, Buffer.from(text).toString('utf8')) : undefined;
+}
+
+/** A sitemap or crawl: the chunks of each page that was read, and how many pages entered the memory. */
+async function chunkPages(deps: IngestDeps, memory: Memory, parent: FileRecord): Promise<StoredChunk[]> {
+  const pages = (await deps.files.listChildren(parent.accountId, parent.id)).filter((page) => page.state === 'ready');
+  const chunks: StoredChunk[] = [];
+  for (const page of pages) {
+    const text = page.silverTranscriptKey ? await deps.objects.get(page.silverTranscriptKey) : undefined;
+    if (text) chunks.push(...chunkFile(memory, parent.id, Buffer.from(text).toString('utf8'), page.id));
+  }
+  await deps.files.update(parent.accountId, parent.id, { hiddenFilesIngested: pages.length });
+  return chunks;
 }
 
 async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome[]): Promise<void> {

@@ -33,3 +33,35 @@ export interface RemoteFetcher {
 export class FileProcessingError extends Error {
   override readonly name = 'FileProcessingError';
 }
+
+/** A failure that may pass (a site timing out, a 503): retried; after the last try the file fails with it. */
+export class TransientProcessingError extends Error {
+  override readonly name = 'TransientProcessingError';
+}
+
+/** A web page read for its text. */
+export interface ReadPage {
+  /** The address after redirects. */
+  url: string;
+  title: string;
+  text: string;
+  /** The raw HTML, kept under the bronze prefix (a crawl keeps only the text). */
+  html?: Uint8Array;
+}
+
+/** What one stretch of a crawl found; `state` is opaque JSON to save and hand back to continue. */
+export interface CrawlProgress {
+  state: unknown;
+  pages: ReadPage[];
+  failures: string[];
+  finished: boolean;
+}
+
+/** Reading web sources: single pages, sitemaps and bounded same-host crawls (robots.txt respected). */
+export interface SiteReader {
+  page(url: string): Promise<ReadPage>;
+  /** The page addresses a sitemap (or sitemap index) lists, de-duplicated and bounded. */
+  sitemapUrls(url: string): Promise<string[]>;
+  /** Crawls from `startUrl` (or continues `state`) for about `budgetMs`. */
+  crawl(startUrl: string, state: unknown, budgetMs: number): Promise<CrawlProgress>;
+}

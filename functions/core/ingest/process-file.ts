@@ -1,46 +1,58 @@
 /**
- * The `file.process` work: fetch or read a file's raw bytes, extract its text, count its tokens and store
- * the text as the file's silver transcript. Idempotent: a file already ready or failed is left alone, and
- * a redelivered message rewrites the same objects.
+ * The `file.process` work: read a file's raw bytes (uploaded, or fetched from its address), extract its
+ * text, count its tokens and store the text as the file's silver transcript. Web sources go through
+ * web-sources.ts. Idempotent: a file already ready or failed is left alone, the final state is written
+ * only from `processing` (so a repeated message settles a file once), and objects are rewritten whole.
  */
+import { ConflictError } from '../errors';
+import { WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
-import type { Clock, FileStore, ObjectStore } from '../ports';
 import { countTokens, loadTokenizer } from '../text/tokens';
-import { type ContentExtractor, FileProcessingError, type RemoteFetcher } from './ports';
+import { childSettled } from './hidden-files';
+import { type ContentExtractor, type FileContent, FileProcessingError, type RemoteFetcher } from './ports';
+import { readWebSource, type WebSourceDeps } from './web-sources';
 
-export interface ProcessFileDeps {
-  files: FileStore;
-  objects: ObjectStore;
+export interface ProcessFileDeps extends WebSourceDeps {
   extractor: ContentExtractor;
   fetcher: RemoteFetcher;
-  clock: Clock;
 }
 
-export type ProcessOutcome = 'ready' | 'failed' | 'skipped';
+export type ProcessOutcome = 'ready' | 'failed' | 'waiting' | 'skipped';
 
 export async function processFile(deps: ProcessFileDeps, accountId: string, fileId: string): Promise<ProcessOutcome> {
   const file = await deps.files.get(accountId, fileId);
   if (!file || file.state === 'ready' || file.state === 'failed') return 'skipped';
   await deps.files.update(accountId, fileId, { state: 'processing', updatedAt: now(deps) }, ['pending', 'processing']);
+  let outcome: ProcessOutcome;
   try {
-    await extractAndStore(deps, file);
-    return 'ready';
+    outcome = await readAndStore(deps, file);
   } catch (error) {
     if (!(error instanceof FileProcessingError)) throw error;
-    await failFile(deps, file, error.message);
-    return 'failed';
+    outcome = (await failFile(deps, file, error.message)) ? 'failed' : 'skipped';
   }
+  if (file.parentFileId && (outcome === 'ready' || outcome === 'failed')) await childSettled(deps, file);
+  return outcome;
 }
 
-/** Marks a file failed with a reason a person understands. */
-export async function failFile(deps: Pick<ProcessFileDeps, 'files' | 'clock'>, file: FileRecord, reason: string): Promise<void> {
-  await deps.files.update(file.accountId, file.id, { state: 'failed', error: reason, updatedAt: now(deps) });
-}
-
-async function extractAndStore(deps: ProcessFileDeps, file: FileRecord): Promise<void> {
+async function readAndStore(deps: ProcessFileDeps, file: FileRecord): Promise<ProcessOutcome> {
+  if (WEB_FILE_TYPES.has(file.fileType)) {
+    const web = await readWebSource(deps, file);
+    if (web.kind === 'parent') return 'waiting';
+    return settle(deps, file, { text: web.text, title: web.title }, { bronzeKey: web.bronzeKey, size: web.size });
+  }
   const raw = await rawBytes(deps, file);
   const content = await deps.extractor.extract(file, raw.bytes, raw.contentType);
+  return settle(deps, file, content, { bronzeKey: raw.bronzeKey, size: raw.bytes.length });
+}
+
+/** Stores the text (and a video's audio) and marks the file ready, once. */
+async function settle(
+  deps: ProcessFileDeps,
+  file: FileRecord,
+  content: FileContent,
+  raw: { bronzeKey: string; size: number },
+): Promise<ProcessOutcome> {
   const text = content.text.trim();
   if (!text) throw new FileProcessingError('no text could be extracted from the file');
   await loadTokenizer();
@@ -51,7 +63,7 @@ async function extractAndStore(deps: ProcessFileDeps, file: FileRecord): Promise
     audioKey = objectKeys.audio(file.accountId, file.id);
     await deps.objects.put(audioKey, content.audio, 'audio/wav');
   }
-  await deps.files.update(file.accountId, file.id, {
+  const ready: Partial<FileRecord> = {
     state: 'ready',
     error: null,
     bronzeKey: raw.bronzeKey,
@@ -59,10 +71,26 @@ async function extractAndStore(deps: ProcessFileDeps, file: FileRecord): Promise
     silverAudioKey: audioKey,
     length: content.lengthSeconds ?? text.length,
     numSpeakers: content.numSpeakers ?? null,
-    size: raw.bytes.length,
+    size: raw.size,
     tokens: countTokens(text),
     updatedAt: now(deps),
-  });
+  };
+  return (await settleOnce(deps, file, ready)) ? 'ready' : 'skipped';
+}
+
+/** Marks a file failed with a reason a person understands; false when it had settled already. */
+export function failFile(deps: Pick<ProcessFileDeps, 'files' | 'clock'>, file: FileRecord, reason: string): Promise<boolean> {
+  return settleOnce(deps, file, { state: 'failed', error: reason, updatedAt: now(deps) });
+}
+
+async function settleOnce(deps: Pick<ProcessFileDeps, 'files'>, file: FileRecord, changes: Partial<FileRecord>): Promise<boolean> {
+  try {
+    await deps.files.update(file.accountId, file.id, changes, ['pending', 'processing']);
+    return true;
+  } catch (error) {
+    if (error instanceof ConflictError) return false;
+    throw error;
+  }
 }
 
 /** The uploaded bytes, or the fetched ones (kept under the bronze prefix). */

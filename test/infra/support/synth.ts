@@ -12,6 +12,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 import { createKmemApp, type KmemApp } from '../../../lib/app';
+import { SKIP_RUNTIME_MODULES_CONTEXT } from '../../../lib/constructs/bundling';
 import { type FunctionName, handlerEntry, REPO_ROOT } from '../../../lib/paths';
 
 /** Whether the real worker handler exists yet. */
@@ -51,6 +52,7 @@ export function synthesize(options: SynthOptions = {}): Synthesized {
   const context: Record<string, unknown> = { ...cdkJsonContext(), stage: options.stage ?? 'test' };
   if (options.config) context.config = options.config;
   if (!options.bundle) context['aws:cdk:bundling-stacks'] = [];
+  context[SKIP_RUNTIME_MODULES_CONTEXT] = true; // no npm install of the worker's runtime modules in tests
   const outdir = mkdtempSync(join(tmpdir(), 'kmem-cdk-'));
   process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
   const kmem = createKmemApp({

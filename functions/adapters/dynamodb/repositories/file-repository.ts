@@ -48,6 +48,20 @@ export class FileRepository implements FileStore {
     await this.table.delete(keys.file(accountId, id));
   }
 
+  async increment(
+    accountId: string,
+    id: string,
+    counter: 'hiddenFilesCreated' | 'hiddenFilesProcessed' | 'hiddenFilesIngested',
+    by: number,
+  ): Promise<FileRecord | undefined> {
+    const item = await this.table.apply(keys.file(accountId, id), {
+      expression: 'ADD #counter :by',
+      names: { '#counter': counter },
+      values: { ':by': by },
+    });
+    return item ? toFile(item) : undefined;
+  }
+
   async listChildren(accountId: string, parentId: string): Promise<FileRecord[]> {
     return (await this.table.queryAll(keys.childFilesOf(accountId, parentId), undefined, 'gsi3')).map(toFile);
   }

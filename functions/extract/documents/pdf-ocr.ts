@@ -1,0 +1,67 @@
+/**
+ * OCR of PDF pages that have no text layer: each page is rendered to PNG with unpdf and
+ * @napi-rs/canvas (offline, Node 20), then read by the injected OCR engine.
+ */
+import { renderPageAsImage } from 'unpdf';
+import { describeError, ExtractionError } from '../errors';
+import type { OcrEngine, PdfOptions } from '../types';
+
+type PdfSource = Parameters<typeof renderPageAsImage>[0];
+
+const DEFAULT_MAX_OCR_PAGES = 50;
+const DEFAULT_RENDER_SCALE = 3;
+
+/** Text by page number for the pages it could read; problems are added to `warnings`. */
+export async function ocrPages(
+  pdf: PdfSource,
+  pageNumbers: number[],
+  ocr: OcrEngine,
+  options: PdfOptions,
+  warnings: string[],
+): Promise<Map<number, string>> {
+  const limit = options.maxOcrPages ?? DEFAULT_MAX_OCR_PAGES;
+  const scale = options.ocrRenderScale ?? DEFAULT_RENDER_SCALE;
+  const chosen = pageNumbers.slice(0, limit);
+  const recognised = new Map<number, string>();
+  for (const pageNumber of chosen) {
+    const image = await renderPage(pdf, pageNumber, scale, warnings);
+    if (!image) break;
+    const text = await recognisePage(ocr, image, pageNumber, warnings);
+    if (text !== null) recognised.set(pageNumber, text);
+  }
+  warnings.push(`OCR read ${recognised.size} of ${pageNumbers.length} page(s) that had no text layer (${ocr.name})`);
+  if (pageNumbers.length > chosen.length) {
+    warnings.push(`OCR skipped ${pageNumbers.length - chosen.length} page(s) past the limit of ${limit} per PDF`);
+  }
+  return recognised;
+}
+
+async function renderPage(
+  pdf: PdfSource,
+  pageNumber: number,
+  scale: number,
+  warnings: string[],
+): Promise<Uint8Array | null> {
+  try {
+    const png = await renderPageAsImage(pdf, pageNumber, { canvasImport: () => import('@napi-rs/canvas'), scale });
+    return new Uint8Array(png);
+  } catch (error) {
+    warnings.push(`OCR unavailable: page ${pageNumber} could not be rendered to an image (${describeError(error)})`);
+    return null;
+  }
+}
+
+async function recognisePage(
+  ocr: OcrEngine,
+  png: Uint8Array,
+  pageNumber: number,
+  warnings: string[],
+): Promise<string | null> {
+  try {
+    return (await ocr.recognize({ bytes: png, format: 'png' })).text;
+  } catch (error) {
+    if (error instanceof ExtractionError && error.retryable) throw error; // a throttled service: retry the file later
+    warnings.push(`OCR failed on page ${pageNumber}: ${describeError(error)}`);
+    return null;
+  }
+}

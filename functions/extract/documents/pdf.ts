@@ -1,0 +1,76 @@
+/**
+ * PDF: the text layer of every page through unpdf (PDF.js); pages without one are rendered and OCR'd
+ * (pdf-ocr.ts). Encrypted and corrupt files fail with a reason that says which.
+ */
+import { extractText, getDocumentProxy, getMeta } from 'unpdf';
+import { ExtractionError } from '../errors';
+import { normaliseText, visibleLength } from '../text/normalise';
+import type { Extracted, OcrEngine, PdfOptions } from '../types';
+import { ocrPages } from './pdf-ocr';
+
+type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
+
+/** A page with fewer visible characters than this is treated as scanned. */
+const MIN_TEXT_LAYER_CHARACTERS = 3;
+
+export async function extractPdf(bytes: Uint8Array, ocr: OcrEngine, options: PdfOptions = {}): Promise<Extracted> {
+  const pdf = await openPdf(bytes);
+  try {
+    const pages = await readTextLayer(pdf);
+    const scanned = pages.flatMap((text, index) =>
+      visibleLength(text) < MIN_TEXT_LAYER_CHARACTERS ? [index + 1] : [],
+    );
+    const warnings: string[] = [];
+    if (scanned.length > 0) {
+      const recognised = await ocrPages(pdf, scanned, ocr, options, warnings);
+      for (const [pageNumber, text] of recognised) pages[pageNumber - 1] = text;
+    }
+    const text = normaliseText(pages.join('\n\n'));
+    if (visibleLength(text) === 0) throw new ExtractionError(emptyReason(warnings));
+    const title = await readTitle(pdf);
+    return { text, kind: 'pdf', ...(title ? { title } : {}), warnings };
+  } finally {
+    await pdf.loadingTask.destroy().catch(() => undefined); // releasing memory; nothing to report
+  }
+}
+
+async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
+  try {
+    // PDF.js takes ownership of (detaches) the buffer it is given: hand it a copy.
+    return await getDocumentProxy(bytes.slice(), { verbosity: 0 });
+  } catch (error) {
+    const name = error instanceof Error ? error.name : '';
+    if (name === 'PasswordException') {
+      throw new ExtractionError('the PDF is encrypted (password-protected): remove the password and upload it again', {
+        cause: error,
+      });
+    }
+    throw new ExtractionError('the PDF is corrupt or unreadable', { cause: error });
+  }
+}
+
+async function readTextLayer(pdf: PdfDocument): Promise<string[]> {
+  try {
+    const { text } = await extractText(pdf, { mergePages: false });
+    return text;
+  } catch (error) {
+    throw new ExtractionError('the PDF is corrupt: its pages could not be read', { cause: error });
+  }
+}
+
+async function readTitle(pdf: PdfDocument): Promise<string | undefined> {
+  try {
+    const { info } = await getMeta(pdf);
+    const title: unknown = info['Title'];
+    return typeof title === 'string' && title.trim() ? title.trim() : undefined;
+  } catch {
+    return undefined; // a title is optional; damaged metadata does not spoil the text
+  }
+}
+
+function emptyReason(warnings: string[]): string {
+  const ocrProblem = warnings.find((warning) => /^OCR (unavailable|failed)/.test(warning));
+  return ocrProblem
+    ? `the PDF has no text layer and OCR did not help: ${ocrProblem}`
+    : 'the PDF contains no text (no text layer, and OCR of its pages found none)';
+}

@@ -1,0 +1,37 @@
+/**
+ * The one error `extractText` throws. Its message is a reason a person understands ("the PDF is
+ * encrypted"); the library error that caused it, if any, is kept as `cause` for the logs.
+ */
+
+export interface ExtractionErrorOptions {
+  cause?: unknown;
+  /** True when trying again later may succeed (a service throttled or timed out); false for bad content. */
+  retryable?: boolean;
+}
+
+export class ExtractionError extends Error {
+  override readonly name = 'ExtractionError';
+  readonly retryable: boolean;
+
+  constructor(reason: string, options: ExtractionErrorOptions = {}) {
+    super(reason, options.cause === undefined ? undefined : { cause: options.cause });
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+/** A short, single-line description of an unknown thrown value, for reasons and warnings. */
+export function describeError(error: unknown): string {
+  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);
+  const line = text.split('\n')[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+/** Runs `work`, turning anything but an ExtractionError into one with `reason`. */
+export async function withReason<T>(reason: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ExtractionError) throw error;
+    throw new ExtractionError(reason, { cause: error });
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Audio and video files to 16 kHz mono 16-bit PCM WAV with ffmpeg, after a probe that says which
+ * streams the file holds. Input goes through a temp file (MP4s need seeking), removed afterwards.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ExtractionError } from '../errors';
+import type { MediaToolOptions } from '../types';
+import { ffmpegExecutable, runProcess } from './ffmpeg';
+
+export const RECOGNITION_SAMPLE_RATE = 16_000;
+
+export interface MediaStreams {
+  hasAudio: boolean;
+  /** A moving picture; cover art attached to an audio file does not count. */
+  hasVideo: boolean;
+  durationSeconds?: number;
+}
+
+export interface TranscodedMedia {
+  streams: MediaStreams;
+  wav: Uint8Array;
+}
+
+/** Probes `bytes` and, when it holds audio, converts the audio to WAV; `noAudio` gives the reason when not. */
+export async function transcodeToWav(
+  bytes: Uint8Array,
+  options: MediaToolOptions,
+  noAudio: (streams: MediaStreams) => string,
+): Promise<TranscodedMedia> {
+  const ffmpeg = await ffmpegExecutable(options.ffmpegPath);
+  const directory = await mkdtemp(join(tmpdir(), 'kmem-media-'));
+  try {
+    const input = join(directory, 'input');
+    const output = join(directory, 'audio.wav');
+    await writeFile(input, bytes);
+    const streams = await probe(ffmpeg, input, options);
+    if (!streams.hasAudio) throw new ExtractionError(noAudio(streams));
+    await convert(ffmpeg, input, output, options);
+    return { streams, wav: new Uint8Array(await readFile(output)) };
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+async function probe(ffmpeg: string, input: string, options: MediaToolOptions): Promise<MediaStreams> {
+  const args = ['-hide_banner', '-nostdin', '-i', input];
+  const { stderr } = await runProcess(ffmpeg, args, { timeoutMs: options.timeoutMs, label: 'ffmpeg' });
+  if (!/^Input #0/m.test(stderr)) throw new ExtractionError(unreadableReason(stderr));
+  const streamLines = stderr.split('\n').filter((line) => /^\s*Stream #\d+:\d+/.test(line));
+  const duration = stderr.match(/Duration: (\d+):(\d\d):(\d\d(?:\.\d+)?)/);
+  return {
+    hasAudio: streamLines.some((line) => / Audio: /.test(line)),
+    hasVideo: streamLines.some((line) => / Video: /.test(line) && !/\(attached pic\)/.test(line)),
+    ...(duration
+      ? { durationSeconds: Number(duration[1]) * 3600 + Number(duration[2]) * 60 + Number(duration[3]) }
+      : {}),
+  };
+}
+
+async function convert(ffmpeg: string, input: string, output: string, options: MediaToolOptions): Promise<void> {
+  const args = [
+    '-hide_banner',
+    '-nostdin',
+    '-loglevel',
+    'error',
+    '-y',
+    '-i',
+    input,
+    '-vn',
+    '-sn',
+    '-dn',
+    '-map',
+    '0:a:0',
+    '-ac',
+    '1',
+    '-ar',
+    String(RECOGNITION_SAMPLE_RATE),
+    '-c:a',
+    'pcm_s16le',
+    '-map_metadata',
+    '-1',
+    '-bitexact',
+    '-f',
+    'wav',
+    output,
+  ];
+  const { exitCode, stderr } = await runProcess(ffmpeg, args, { timeoutMs: options.timeoutMs, label: 'ffmpeg' });
+  if (exitCode !== 0) throw new ExtractionError(unreadableReason(stderr));
+}
+
+function unreadableReason(stderr: string): string {
+  const detail = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('ffmpeg version') && !/^(built with|configuration|lib)/.test(line))
+    .pop();
+  const cause = detail ? ` (ffmpeg: ${detail.replace(/^.*?: /, '')})` : '';
+  return `the audio or video is corrupt or in an unsupported format${cause}`;
+}

@@ -1,0 +1,93 @@
+/**
+ * The worker's window on the web, over functions/web: the guarded fetcher for remote files, and the
+ * SiteReader for pages, sitemaps and crawls. Failures become file failures with the fetcher's own words;
+ * those that may pass (timeouts, 5xx) are retried first.
+ */
+import type { Config } from '../config';
+import {
+  type CrawlFrontier,
+  crawlSteps,
+  createFrontier,
+  FetchError,
+  type FetchOptions,
+  fetchUrl,
+  HTML_PAGE,
+  isFinished,
+  readFetchedPage,
+  readSitemaps,
+} from '../web';
+import {
+  type CrawlProgress,
+  type FetchedResource,
+  FileProcessingError,
+  type ReadPage,
+  type RemoteFetcher,
+  type SiteReader,
+  TransientProcessingError,
+} from '../core/ingest/ports';
+
+function fetchOptions(config: Config): FetchOptions {
+  return {
+    allowPrivate: config.allowPrivateUrls,
+    limits: { totalTimeoutMs: config.web.timeoutMs, maxRedirects: config.web.maxRedirects, maxBytes: config.web.maxBytes },
+  };
+}
+
+/** A FetchError as the file's failure: retried when it may pass, final otherwise. */
+async function asFileFailure<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof FetchError)) throw error;
+    if (error.retryable) throw new TransientProcessingError(error.message, { cause: error });
+    throw new FileProcessingError(error.message, { cause: error });
+  }
+}
+
+export class WebFetcher implements RemoteFetcher {
+  constructor(private readonly config: Config) {}
+
+  fetch(url: string): Promise<FetchedResource> {
+    return asFileFailure(async () => {
+      const fetched = await fetchUrl(url, fetchOptions(this.config));
+      const contentType = fetched.mediaType?.type ?? null;
+      return { bytes: fetched.body, contentType, url: fetched.url };
+    });
+  }
+}
+
+export class WebSiteReader implements SiteReader {
+  constructor(private readonly config: Config) {}
+
+  page(url: string): Promise<ReadPage> {
+    return asFileFailure(async () => {
+      const fetched = await fetchUrl(url, { ...fetchOptions(this.config), expect: HTML_PAGE });
+      const page = readFetchedPage(fetched);
+      if (!page.text.trim()) throw new FileProcessingError(`the page ${url} has no readable text`);
+      return { url: page.url, title: page.title, text: page.text, html: fetched.body };
+    });
+  }
+
+  sitemapUrls(url: string): Promise<string[]> {
+    return asFileFailure(async () => {
+      const reading = await readSitemaps(url, fetchOptions(this.config), { maxUrls: this.config.web.sitemapMaxUrls });
+      return reading.urls.map((entry) => entry.url);
+    });
+  }
+
+  async crawl(startUrl: string, state: unknown, budgetMs: number): Promise<CrawlProgress> {
+    const limits = { maxPages: this.config.web.crawlMaxPages, maxDepth: this.config.web.crawlMaxDepth };
+    const start = (state as CrawlFrontier | null) ?? createFrontier(startUrl, limits);
+    const deadline = Date.now() + budgetMs;
+    const pages: ReadPage[] = [];
+    const failures: string[] = [];
+    let frontier = start;
+    for await (const step of crawlSteps(start, fetchOptions(this.config), () => Date.now() > deadline)) {
+      frontier = step.frontier;
+      const outcome = step.outcome;
+      if (outcome.kind === 'page') pages.push({ url: outcome.page.url, title: outcome.page.title, text: outcome.page.text });
+      else if (outcome.kind === 'failed') failures.push(outcome.error.message);
+    }
+    return { state: frontier, pages, failures, finished: isFinished(frontier) };
+  }
+}
