@@ -10,5 +10,16 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 export const METRICS_NAMESPACE = 'kmem';
 
 export const logger = new Logger({ serviceName: 'kmem' });
-export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'kmem' });
+/**
+ * Metrics' own warnings, less "No application metrics to publish": on the local runtime many invocations
+ * share one Metrics object, so one publishes another's metrics and the other then finds none.
+ */
+const metricsWarnings = {
+  ...console,
+  warn: (...args: unknown[]) => {
+    if (!String(args[0]).startsWith('No application metrics to publish')) console.warn(...args);
+  },
+};
+
+export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'kmem', logger: metricsWarnings });
 export const tracer = new Tracer({ serviceName: 'kmem' });

@@ -19,6 +19,9 @@ import { QueuePump, type SqsLambdaHandler } from './queue-pump';
 import { createRouter } from './router';
 import { ensureTable, type LocalStores, startStores } from './stores';
 
+/** Batches the local worker handles at once (on AWS, Lambda scales the worker instead). */
+const LOCAL_WORKERS = 3;
+
 export interface Runtime {
   url: string;
   config: Config;
@@ -63,10 +66,11 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       onRequest: deps.config.accessLog ? log : undefined,
     }),
   );
-  const pump = deps.localQueue
-    ? new QueuePump({ queue: deps.localQueue, handler: withProgress(workerHandler, log), log })
-    : undefined;
-  pump?.start();
+  const queue = deps.localQueue;
+  const pumps = queue
+    ? Array.from({ length: LOCAL_WORKERS }, () => new QueuePump({ queue, handler: withProgress(workerHandler, log), log }))
+    : [];
+  for (const pump of pumps) pump.start();
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;
   const stateFile = join(dataDir, 'runtime.json');
@@ -79,7 +83,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
-      await pump?.stop();
+      await Promise.all(pumps.map((pump) => pump.stop()));
       await releaseWorkerDeps(deps);
       await stores.close();
       rmSync(stateFile, { force: true });

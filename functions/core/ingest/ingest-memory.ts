@@ -9,6 +9,7 @@ import { objectKeys } from '../object-keys';
 import type { AccountStore, Clock, FileStore, JobStore, QueuePort } from '../ports';
 import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
 import type { WorkMessage } from '../work';
+import { mapConcurrently } from '../concurrency';
 import { chunkFile, encodeChunks, type StoredChunk } from './chunks';
 import { type IndexDeps, publishIndex } from './memory-index';
 
@@ -22,6 +23,9 @@ export interface IngestDeps extends IndexDeps, EmitDeps {
 }
 
 type IngestMessage = Extract<WorkMessage, { kind: 'memory.ingest' }>;
+
+/** Files read and chunked at once (each is a few store round trips). */
+const FILE_CONCURRENCY = 16;
 
 interface FileOutcome {
   file: FileRecord;
@@ -42,8 +46,7 @@ export async function ingestMemory(deps: IngestDeps, message: IngestMessage): Pr
     return;
   }
   await markRunning(deps, job);
-  const outcomes: FileOutcome[] = [];
-  for (const [i, file] of files.entries()) outcomes.push(await chunkInto(deps, memory, file, job.fileIds[i] ?? ''));
+  const outcomes = await mapConcurrently(files, FILE_CONCURRENCY, (file, i) => chunkInto(deps, memory, file, job.fileIds[i] ?? ''));
   await finish(deps, job, outcomes);
 }
 
@@ -94,7 +97,7 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
       lastError: step === 'failed' ? 'no file of the ingestion could be processed' : null,
     }),
   });
-  for (const o of ingested) await deps.links.markIngested(job.accountId, job.memoryId, o.file.id, now);
+  await mapConcurrently(ingested, FILE_CONCURRENCY, (o) => deps.links.markIngested(job.accountId, job.memoryId, o.file.id, now));
   const used = ingested.reduce((sum, o) => sum + (o.file.tokens ?? 0), 0);
   await endJob(deps, job, step === 'ready' ? 'completed' : 'failed', used);
   if (published) await announce(deps, published, job, outcomes, failedFiles);

@@ -1,0 +1,143 @@
+/**
+ * Ingestion benchmark: the SciFact corpus (5,183 abstracts) uploaded as text files through the API of a
+ * local runtime in its own process, processed by the worker, then ingested into one vector memory.
+ *
+ *   npm run bench:ingest [-- --data ../shared/bench-data/scifact --limit N --concurrency 16]
+ *
+ * Prints a markdown table: per stage the wall time, documents/s, chunks/s and tokens/s, and the server
+ * process's peak resident memory. Reads the corpus where it lies (never copied).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { apiClient, inParallel } from './support/api';
+import { machineFacts } from './support/report';
+import { startServerProcess } from './support/server-process';
+
+interface Doc {
+  _id: string;
+  title: string;
+  text: string;
+}
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string', default: resolve(process.cwd(), '../shared/bench-data/scifact') },
+    limit: { type: 'string' },
+    concurrency: { type: 'string', default: '16' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+
+const docs = readFileSync(resolve(values.data, 'corpus.jsonl'), 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((line) => JSON.parse(line) as Doc)
+  .slice(0, values.limit ? Number(values.limit) : undefined);
+const concurrency = Number(values.concurrency);
+
+process.env.KMEM_DEFAULT_TOKEN_LIMIT = '100000000';
+const server = await startServerProcess(values['cpu-prof'] ? { cpuProfileDir: values['cpu-prof'] } : {});
+const { url, apiKey, pid } = server.info;
+const api = apiClient(url, apiKey);
+const stages: Array<{ stage: string; ms: number; docs: number; chunks?: number; tokens?: number }> = [];
+
+async function timed<T>(stage: string, work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work();
+  const ms = performance.now() - started;
+  process.stderr.write(`[bench] ${stage}: ${(ms / 1000).toFixed(1)} s\n`);
+  return { value, ms };
+}
+
+async function uploadOne(doc: Doc): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([`${doc.title}\n\n${doc.text}`], { type: 'text/plain' }), `${doc._id}.txt`);
+  const sent = await fetch(`${url}/files/upload`, { method: 'POST', headers: { 'X-API-Key': apiKey }, body: form });
+  if (!sent.ok) throw new Error(`upload: ${sent.status} ${await sent.text()}`);
+  const key = ((await sent.json()) as { data: { key: string } }).data.key;
+  const created = await api.post('/files/create', { name: `${doc._id}.txt`, key, fileType: 'text' });
+  return (created.data as { id: string }).id;
+}
+
+/** Every file's state, through the listing (100 a page). */
+async function fileStates(): Promise<Array<{ state: string; tokens: number | null }>> {
+  const all: Array<{ state: string; tokens: number | null }> = [];
+  let token: string | null = null;
+  do {
+    const page: Record<string, unknown> = await api.get(`/files/list?limit=100${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`);
+    all.push(...(page.files as Array<{ state: string; tokens: number | null }>));
+    token = page.nextToken as string | null;
+  } while (token);
+  return all;
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, intervalMs: number): Promise<T> {
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+try {
+  const wall = performance.now();
+  const uploaded = await timed('upload + create', () => inParallel(docs.length, concurrency, (i) => uploadOne(docs[i] as Doc)));
+  stages.push({ stage: 'upload + create (API)', ms: uploaded.ms, docs: docs.length });
+
+  const processed = await timed('processing', () =>
+    until(async () => {
+      const states = await fileStates();
+      const done = states.filter((f) => f.state === 'ready' || f.state === 'failed');
+      return done.length >= docs.length ? states : undefined;
+    }, 500),
+  );
+  const tokens = processed.value.reduce((sum, f) => sum + (f.tokens ?? 0), 0);
+  stages.push({ stage: 'processing (worker, after the last create)', ms: processed.ms, docs: docs.length, tokens });
+
+  const memory = (await api.post('/memories/create', { name: 'scifact', memoryType: 'vector' })).data as { id: string };
+  const ingested = await timed('ingestion', async () => {
+    for (let i = 0; i < uploaded.value.length; i += 100) {
+      await api.post('/memories/add-files', { memoryID: memory.id, files: uploaded.value.slice(i, i + 100) });
+    }
+    await api.post('/memories/start-ingestion', { memoryID: memory.id });
+    return until(async () => {
+      const got = (await api.get(`/memories/get/${memory.id}`)).data as { step: string; chunkCount: number };
+      return got.step === 'ready' || got.step === 'failed' ? got : undefined;
+    }, 250);
+  });
+  const chunks = ingested.value.chunkCount;
+  stages.push({ stage: 'add-files + ingestion (chunk, index, publish)', ms: ingested.ms, docs: docs.length, chunks, tokens });
+  stages.push({ stage: '**total: corpus searchable**', ms: performance.now() - wall, docs: docs.length, chunks, tokens });
+  report(peakRssMb(pid));
+} finally {
+  await server.stop();
+}
+
+function report(peakMb: number | undefined): void {
+  const rate = (n: number | undefined, ms: number) => (n === undefined ? '' : Math.round(n / (ms / 1000)).toLocaleString('en'));
+  const lines = [
+    '## kmem ingestion benchmark (SciFact corpus as text files, local runtime)',
+    '',
+    ...machineFacts(),
+    `- documents: ${docs.length}, client concurrency ${concurrency}; server peak RSS ${peakMb ?? 'n/a'} MB`,
+    '',
+    '| stage | wall s | docs/s | chunks/s | tokens/s |',
+    '|---|---:|---:|---:|---:|',
+    ...stages.map((s) => `| ${s.stage} | ${(s.ms / 1000).toFixed(1)} | ${rate(s.docs, s.ms)} | ${rate(s.chunks, s.ms)} | ${rate(s.tokens, s.ms)} |`),
+    '',
+    'Target on this 2-core machine: the whole corpus searchable in under 60 s.',
+  ];
+  console.log(lines.join('\n'));
+}
+
+/** The server process's peak resident set (VmHWM), Linux only. */
+function peakRssMb(processId: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${processId}/status`, 'utf8');
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
+    return Number.isFinite(kb) ? Math.round(kb / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
