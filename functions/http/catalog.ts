@@ -2,6 +2,7 @@
 import { filesApi } from '../files/schemas';
 import { memoriesApi } from '../memories/schemas';
 import { messagesApi } from '../messages/schemas';
+import { retrievalApi } from '../retrieval/schemas';
 import { metaApi } from '../meta/schemas';
 import { sessionsApi } from '../sessions/schemas';
 import { usersApi } from '../users/schemas';
@@ -9,7 +10,7 @@ import type { Group, RouteSpec } from './route-spec';
 
 export const API_VERSION = '1.0.0';
 
-export const catalog: readonly RouteSpec[] = [metaApi, usersApi, sessionsApi, messagesApi, filesApi, memoriesApi].flatMap(
+export const catalog: readonly RouteSpec[] = [metaApi, usersApi, sessionsApi, messagesApi, filesApi, memoriesApi, retrievalApi].flatMap(
   (group) => Object.values(group) as RouteSpec[],
 );
 

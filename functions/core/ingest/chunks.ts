@@ -14,6 +14,8 @@ export interface StoredChunk {
   /** Offsets of the chunk in the file's extracted text (0 and the length for a message). */
   start: number;
   end: number;
+  /** The file's name or the page's title, indexed with the text. */
+  title?: string;
   /** For a page of a sitemap or crawl: the hidden file it came from. */
   pageId?: string;
   /** For a message: who said it, where and when. */
@@ -27,10 +29,11 @@ export function chunkOptionsOf(memory: Memory): ChunkOptions {
 }
 
 /** Chunks of a file's text; a page of a sitemap or crawl sits under its parent file, with its own ids. */
-export function chunkFile(memory: Memory, fileId: string, text: string, pageId?: string): StoredChunk[] {
+export function chunkFile(memory: Memory, fileId: string, text: string, title: string, pageId?: string): StoredChunk[] {
   return chunkText(text, chunkOptionsOf(memory)).map((chunk) => ({
     id: `${pageId ?? fileId}:${chunk.index}`,
     fileId,
+    title,
     ...(pageId ? { pageId } : {}),
     text: chunk.text,
     start: chunk.start,

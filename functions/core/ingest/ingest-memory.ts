@@ -70,7 +70,7 @@ async function chunkInto(deps: IngestDeps, memory: Memory, file: FileRecord | un
 
 async function chunkText(deps: IngestDeps, memory: Memory, file: FileRecord): Promise<StoredChunk[] | undefined> {
   const text = file.silverTranscriptKey ? await deps.objects.get(file.silverTranscriptKey) : undefined;
-  return text ? chunkFile(memory, file.id, Buffer.from(text).toString('utf8')) : undefined;
+  return text ? chunkFile(memory, file.id, Buffer.from(text).toString('utf8'), titleOf(file.name)) : undefined;
 }
 
 /** A sitemap or crawl: the chunks of each page that was read, and how many pages entered the memory. */
@@ -79,10 +79,15 @@ async function chunkPages(deps: IngestDeps, memory: Memory, parent: FileRecord):
   const chunks: StoredChunk[] = [];
   for (const page of pages) {
     const text = page.silverTranscriptKey ? await deps.objects.get(page.silverTranscriptKey) : undefined;
-    if (text) chunks.push(...chunkFile(memory, parent.id, Buffer.from(text).toString('utf8'), page.id));
+    if (text) chunks.push(...chunkFile(memory, parent.id, Buffer.from(text).toString('utf8'), page.name, page.id));
   }
   await deps.files.update(parent.accountId, parent.id, { hiddenFilesIngested: pages.length });
   return chunks;
+}
+
+/** A file name as a title: without its extension, separators as spaces. */
+function titleOf(name: string): string {
+  return name.replace(/\.[A-Za-z0-9]{1,8}$/, '').replace(/[_-]+/g, ' ').trim();
 }
 
 async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome[]): Promise<void> {

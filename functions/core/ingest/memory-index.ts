@@ -5,14 +5,17 @@
  * published first, the build starts again from that one.
  */
 import { ConflictError } from '../errors';
-import { buildSegment, serializeSegment } from '../lexical/segment';
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
 import type { LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
+import type { Embedder } from '../retrieval/embedder';
+import { serializeRetrievalIndex } from '../retrieval/index-format';
+import { buildRetrievalIndex, type RetrievalChunk } from '../retrieval/retrieval-index';
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
+import { INDEX_FILES } from './index-files';
+import { buildMemoryGraph, parseGraphState } from './memory-graph';
 
-export const INDEX_FILES = { chunks: 'chunks.json', lexical: 'lexical.seg' } as const;
 const PUBLISH_TRIES = 5;
 
 export interface IndexDeps {
@@ -20,13 +23,14 @@ export interface IndexDeps {
   links: LinkStore;
   sessionLinks: SessionLinkStore;
   objects: ObjectStore;
+  indexing: { embedder: () => Embedder | null; graphWordVectors: boolean };
 }
 
 export interface Publication {
   /** Chunks of files entering the index with this build, by file id. */
   added: ReadonlyMap<string, readonly StoredChunk[]>;
   /** Other memory fields to set with the new version (step, job, failures). */
-  changes: (built: { chunkCount: number; fileCount: number }) => Partial<Memory>;
+  changes: (built: BuiltCounts) => Partial<Memory>;
 }
 
 /** Builds and publishes the next index version; answers the memory after, or undefined if it is gone. */
@@ -39,15 +43,16 @@ export async function publishIndex(
   for (let attempt = 1; ; attempt++) {
     const memory = await deps.memories.get(accountId, memoryId);
     if (!memory) return undefined;
-    const chunks = await nextChunks(deps, memory, publication.added);
+    const sources = await sourcesOf(deps, memory);
+    const chunks = await nextChunks(deps, memory, sources, publication.added);
     const version = memory.indexVersion + 1;
     const prefix = objectKeys.indexPrefix(accountId, memoryId, version);
-    await writeSegments(deps, prefix, chunks);
-    const fileCount = new Set(chunks.map((chunk) => chunk.fileId)).size;
+    const graph = await writeSegments(deps, memory, prefix, chunks, { added: publication.added, kept: sources });
+    const counts = { chunkCount: chunks.length, fileCount: new Set(chunks.map((chunk) => chunk.fileId)).size, ...graph };
     try {
       const published = await deps.memories.publishIndex(accountId, memoryId, {
         expectedVersion: memory.indexVersion,
-        changes: { indexVersion: version, indexPrefix: prefix, ...publication.changes({ chunkCount: chunks.length, fileCount }) },
+        changes: { indexVersion: version, indexPrefix: prefix, ...graph, ...publication.changes(counts) },
         excludedBuilt: memory.excludedFileIds,
       });
       if (published) await dropOldVersions(deps, accountId, memoryId, version);
@@ -62,9 +67,9 @@ export async function publishIndex(
 async function nextChunks(
   deps: IndexDeps,
   memory: Memory,
+  linked: ReadonlySet<string>,
   added: ReadonlyMap<string, readonly StoredChunk[]>,
 ): Promise<StoredChunk[]> {
-  const linked = await sourcesOf(deps, memory);
   const previous = memory.indexPrefix
     ? decodeChunks(await deps.objects.get(memory.indexPrefix + INDEX_FILES.chunks))
     : [];
@@ -82,10 +87,34 @@ async function sourcesOf(deps: IndexDeps, memory: Memory): Promise<Set<string>> 
   return new Set([...files.map((link) => link.fileId), ...sessions.map((link) => sessionSourceId(link.sessionId))]);
 }
 
-async function writeSegments(deps: IndexDeps, prefix: string, chunks: StoredChunk[]): Promise<void> {
-  const segment = buildSegment(chunks.map((chunk) => ({ id: chunk.id, text: chunk.text, fileId: chunk.fileId })));
+/** The chunks, the retrieval index and (graph memories) the graph; answers the graph's counts. */
+async function writeSegments(
+  deps: IndexDeps,
+  memory: Memory,
+  prefix: string,
+  chunks: StoredChunk[],
+  changes: { added: ReadonlyMap<string, readonly StoredChunk[]>; kept: ReadonlySet<string> },
+): Promise<GraphCountsOf> {
+  const embedder = deps.indexing.embedder();
+  const index = await buildRetrievalIndex(chunks.map(toRetrievalChunk), {
+    ...(embedder ? { embedder } : {}),
+    acceleration: memory.acceleration,
+  });
   await deps.objects.put(prefix + INDEX_FILES.chunks, encodeChunks(chunks), 'application/json');
-  await deps.objects.put(prefix + INDEX_FILES.lexical, serializeSegment(segment));
+  await deps.objects.put(prefix + INDEX_FILES.retrieval, serializeRetrievalIndex(index));
+  if (memory.memoryType !== 'graph') return { entityCount: 0, relationCount: 0, factCount: 0 };
+  const previous = memory.indexPrefix ? parseGraphState(await deps.objects.get(memory.indexPrefix + INDEX_FILES.state)) : undefined;
+  const graph = buildMemoryGraph(memory, { previous, ...changes }, deps.indexing.graphWordVectors);
+  await deps.objects.put(prefix + INDEX_FILES.segment, graph.segment);
+  await deps.objects.put(prefix + INDEX_FILES.state, graph.state, 'application/json');
+  return { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
+}
+
+type GraphCountsOf = Pick<Memory, 'entityCount' | 'relationCount' | 'factCount'>;
+type BuiltCounts = { chunkCount: number; fileCount: number } & GraphCountsOf;
+
+function toRetrievalChunk(chunk: StoredChunk): RetrievalChunk {
+  return { id: chunk.id, fileId: chunk.fileId, text: chunk.text, title: chunk.title ?? '', start: chunk.start, end: chunk.end };
 }
 
 /** Keeps the new version and the one before it (a warm reader may still be loading it). */

@@ -1,0 +1,185 @@
+/**
+ * Building a memory's graph file by file, and removing files.
+ *
+ * `extractFile` is pure (parse, mentions, relation candidates; no graph state), so a worker may run
+ * it anywhere; `mergeFile` resolves the mentions against the graph's existing nodes and records the
+ * file's contribution; `addFile` does both. `removeFile` subtracts a contribution (see `graph-model.ts`);
+ * adding a file id that is already present replaces it.
+ */
+import { DEFAULT_MATCH_THRESHOLDS, type MatchThresholds } from './entity-match';
+import { extractMentions, type ExtractedMention } from './extract-entities';
+import { addCount, type FileContribution, type KnowledgeGraph } from './graph-model';
+import { removeFile } from './graph-remove';
+import { parseText } from './nlp';
+import { looksLikeAcronym } from './normalize';
+import { ontologySchema, organizationHeads, personTypes, type OntologyName, type OntologySchema } from './ontology';
+import { extractRelations, type RelationCandidate } from './relations';
+import { EntityResolver, type ResolutionReason } from './resolve';
+import type { VectorTyper } from './typing';
+import { createSurnameTest, createVectorTyper, type WordVectors } from './word-vectors';
+import { recordRelations } from './graph-relations';
+
+export interface GraphSettings {
+  readonly ontology: OntologyName;
+  /** Keep each SVO relation's source sentence as a fact. */
+  readonly factExtraction: boolean;
+  /** Word vectors for typing and phrase matching; without them those steps are skipped. */
+  readonly vectors?: WordVectors;
+  readonly thresholds?: MatchThresholds;
+}
+
+/** A memory's graph with what it needs to take more files. */
+export interface MemoryGraph {
+  readonly graph: KnowledgeGraph;
+  readonly settings: GraphSettings;
+  readonly resolver: EntityResolver;
+  readonly vectorTyper?: VectorTyper;
+}
+
+/** A file to add: its id and its chunks (ids unique within the memory). */
+export interface GraphFileInput {
+  readonly fileId: string;
+  readonly chunks: ReadonlyArray<{ readonly id: string; readonly text: string }>;
+}
+
+export interface ChunkExtraction {
+  readonly chunkId: string;
+  readonly index: number;
+  readonly mentions: readonly ExtractedMention[];
+  readonly relations: readonly RelationCandidate[];
+}
+
+export interface FileExtraction {
+  readonly fileId: string;
+  readonly chunks: readonly ChunkExtraction[];
+}
+
+/** What adding a file did. */
+export interface FileSummary {
+  readonly fileId: string;
+  readonly chunks: number;
+  readonly mentions: number;
+  readonly newEntities: number;
+  /** Mentions that joined an existing node, by rule (exact key, acronym, abbreviation, fuzzy, vector…). */
+  readonly resolvedBy: Readonly<Partial<Record<ResolutionReason, number>>>;
+  readonly relations: number;
+  readonly facts: number;
+}
+
+/** An empty graph for a memory. */
+export function createMemoryGraph(settings: GraphSettings): MemoryGraph {
+  const schema = ontologySchema(settings.ontology);
+  const graph: KnowledgeGraph = {
+    schema,
+    entities: new Map(),
+    relations: new Map(),
+    facts: new Map(),
+    chunks: new Map(),
+    files: new Map(),
+  };
+  const context = {
+    thresholds: settings.thresholds ?? DEFAULT_MATCH_THRESHOLDS,
+    organizationHeads: organizationHeads(schema),
+    personTypes: personTypes(schema),
+    ...(settings.vectors === undefined ? {} : { vectors: settings.vectors, isSurnameLike: createSurnameTest(settings.vectors) }),
+  };
+  const resolver = new EntityResolver(graph, context);
+  const vectorTyper = settings.vectors === undefined ? undefined : createVectorTyper(settings.vectors);
+  return { graph, settings, resolver, ...(vectorTyper === undefined ? {} : { vectorTyper }) };
+}
+
+/** Parses a file's chunks into mentions and relation candidates (no graph state). */
+export function extractFile(
+  input: GraphFileInput,
+  options: { schema: OntologySchema; factExtraction: boolean; vectorTyper?: VectorTyper },
+): FileExtraction {
+  const chunks = input.chunks.map((chunk, index) => {
+    const parsed = parseText(chunk.text);
+    const mentions = extractMentions(parsed, options.schema, options.vectorTyper ? { vectorTyper: options.vectorTyper } : {});
+    const relations = extractRelations(parsed, mentions, options.schema, { facts: options.factExtraction });
+    return { chunkId: chunk.id, index, mentions, relations };
+  });
+  return { fileId: input.fileId, chunks };
+}
+
+/** Extracts and merges one file. */
+export function addFile(memory: MemoryGraph, input: GraphFileInput): FileSummary {
+  const { schema } = memory.graph;
+  const options = { schema, factExtraction: memory.settings.factExtraction, ...(memory.vectorTyper ? { vectorTyper: memory.vectorTyper } : {}) };
+  return mergeFile(memory, extractFile(input, options));
+}
+
+/** Resolves an extracted file into the graph and records its contribution. */
+export function mergeFile(memory: MemoryGraph, extraction: FileExtraction): FileSummary {
+  const { graph } = memory;
+  if (graph.files.has(extraction.fileId)) removeFile(memory, extraction.fileId);
+  const contribution: FileContribution = {
+    fileId: extraction.fileId,
+    chunkIds: [],
+    mentions: [],
+    aliasCounts: new Map(),
+    typeCounts: new Map(),
+    relationCounts: new Map(),
+    factIds: [],
+  };
+  graph.files.set(extraction.fileId, contribution);
+  for (const chunk of extraction.chunks) {
+    if (graph.chunks.has(chunk.chunkId)) throw new RangeError(`graph: chunk id ${chunk.chunkId} is already in the memory`);
+    graph.chunks.set(chunk.chunkId, { id: chunk.chunkId, fileId: extraction.fileId, index: chunk.index });
+    contribution.chunkIds.push(chunk.chunkId);
+  }
+  const { entityIds, resolvedBy, newEntities } = resolveFile(memory, extraction, contribution);
+  const { relations, facts } = recordRelations(graph, extraction, entityIds, contribution);
+  const mentions = extraction.chunks.reduce((sum, chunk) => sum + chunk.mentions.length, 0);
+  return { fileId: extraction.fileId, chunks: extraction.chunks.length, mentions, newEntities, resolvedBy, relations, facts };
+}
+
+/** Resolves every mention, longest names first (so "Barack Obama" is known before "Obama"). */
+function resolveFile(memory: MemoryGraph, extraction: FileExtraction, contribution: FileContribution) {
+  const order = extraction.chunks.flatMap((chunk, chunkIndex) => chunk.mentions.map((mention, index) => ({ mention, chunkIndex, index })));
+  order.sort((a, b) => rank(b.mention) - rank(a.mention));
+  const entityIds = extraction.chunks.map((chunk) => new Array<string>(chunk.mentions.length).fill(''));
+  const defined = new Map<string, string>();
+  const resolvedBy: Partial<Record<ResolutionReason, number>> = {};
+  let newEntities = 0;
+  const exactTypes = new Set(memory.graph.schema.rules.textPatterns.map((pattern) => pattern.type));
+  for (const { mention, chunkIndex, index } of order) {
+    const acronymShaped = mention.kind === 'name' && looksLikeAcronym(mention.surface);
+    const exactOnly = exactTypes.has(mention.type);
+    // An acronym's own type guess ("SAM" looks like a given name) is noise: it takes the generic type.
+    const type = acronymShaped && !exactOnly ? memory.graph.schema.rules.defaultName : mention.type;
+    const resolvable = { ...mention, type, acronymShaped, exactOnly };
+    const resolution = memory.resolver.resolve(resolvable, extraction.fileId, defined);
+    (entityIds[chunkIndex] as string[])[index] = resolution.entityId;
+    if (mention.acronym !== undefined) defined.set(mention.acronym, resolution.entityId);
+    if (resolution.reason === 'new') newEntities++;
+    else resolvedBy[resolution.reason] = (resolvedBy[resolution.reason] ?? 0) + 1;
+    recordMention(contribution, extraction.chunks[chunkIndex] as ChunkExtraction, { ...mention, type }, resolution.entityId);
+  }
+  return { entityIds, resolvedBy, newEntities };
+}
+
+function rank(mention: ExtractedMention): number {
+  const kindRank = mention.kind === 'name' ? 2_000 : mention.kind === 'phrase' ? 1_000 : 0;
+  return kindRank + Math.min(mention.key.split(' ').length, 99) * 10;
+}
+
+function recordMention(contribution: FileContribution, chunk: ChunkExtraction, mention: ExtractedMention, entityId: string): void {
+  const aliases = contribution.aliasCounts.get(entityId) ?? new Map<string, number>();
+  addCount(aliases, mention.key, 1);
+  contribution.aliasCounts.set(entityId, aliases);
+  const types = contribution.typeCounts.get(entityId) ?? new Map<string, number>();
+  addCount(types, mention.type, 1);
+  contribution.typeCounts.set(entityId, types);
+  contribution.mentions.push({
+    entityId,
+    chunkId: chunk.chunkId,
+    fileId: contribution.fileId,
+    surface: mention.surface,
+    start: mention.start,
+    end: mention.end,
+    sentence: mention.sentence,
+  });
+}
+
+export { removeFile, type RemovalSummary } from './graph-remove';

@@ -1,0 +1,70 @@
+/**
+ * A memory's published index as retrieval reads it: the retrieval index, the chunk records (sources,
+ * message times) and, for graph memories, the graph segment. Versions are immutable, so a warm container
+ * keeps what it loaded under the memory's id and version; a new version is read on the next query.
+ */
+import type { GraphSegment } from './graph/graph-segment';
+import { deserializeGraphSegment } from './graph/graph-segment-format';
+import { decodeChunks, type StoredChunk } from './ingest/chunks';
+import { INDEX_FILES } from './ingest/index-files';
+import type { Memory } from './model';
+import type { ObjectStore } from './ports';
+import { deserializeRetrievalIndex } from './retrieval/index-format';
+import type { RetrievalIndex } from './retrieval/retrieval-index';
+
+export interface LoadedIndex {
+  version: number;
+  retrieval: RetrievalIndex;
+  /** Chunk records by id (file, page, message time and role). */
+  chunks: ReadonlyMap<string, StoredChunk>;
+  graph: GraphSegment | null;
+}
+
+export class IndexCache {
+  private readonly loaded = new Map<string, Promise<LoadedIndex>>();
+
+  constructor(
+    private readonly objects: ObjectStore,
+    private readonly capacity: number,
+  ) {}
+
+  /** The memory's current index (undefined before its first ingestion). */
+  load(memory: Memory): Promise<LoadedIndex> | undefined {
+    if (!memory.indexPrefix) return undefined;
+    const key = `${memory.accountId}/${memory.id}@${memory.indexVersion}`;
+    let entry = this.loaded.get(key);
+    if (!entry) {
+      entry = this.read(memory.indexPrefix, memory.indexVersion, memory.memoryType === 'graph');
+      entry.catch(() => this.loaded.delete(key));
+      this.remember(key, entry);
+    } else {
+      this.loaded.delete(key); // most recently used last
+      this.loaded.set(key, entry);
+    }
+    return entry;
+  }
+
+  private remember(key: string, entry: Promise<LoadedIndex>): void {
+    this.loaded.set(key, entry);
+    while (this.loaded.size > this.capacity) {
+      const oldest = this.loaded.keys().next().value;
+      if (oldest === undefined) break;
+      this.loaded.delete(oldest);
+    }
+  }
+
+  private async read(prefix: string, version: number, withGraph: boolean): Promise<LoadedIndex> {
+    const [retrieval, chunks, graph] = await Promise.all([
+      this.objects.get(prefix + INDEX_FILES.retrieval),
+      this.objects.get(prefix + INDEX_FILES.chunks),
+      withGraph ? this.objects.get(prefix + INDEX_FILES.segment) : Promise.resolve(undefined),
+    ]);
+    if (!retrieval) throw new Error(`index ${prefix} has no ${INDEX_FILES.retrieval}`);
+    return {
+      version,
+      retrieval: deserializeRetrievalIndex(retrieval),
+      chunks: new Map(decodeChunks(chunks).map((chunk) => [chunk.id, chunk])),
+      graph: graph ? deserializeGraphSegment(graph) : null,
+    };
+  }
+}

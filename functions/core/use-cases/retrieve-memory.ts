@@ -1,0 +1,135 @@
+/**
+ * GET /memory/: the passages, supporting facts and sources of a memory for a query. Lexical and semantic
+ * candidates come from the memory's retrieval index; graph memories add a personalized PageRank walk from
+ * the query's entities. Files removed from the memory, detached or deleted sessions, and conversation
+ * hits outside `after`/`before` are never returned.
+ */
+import { NotFoundError } from '../errors';
+// the segment modules only: the graph barrel would bring the NLP model into the retrieval bundle
+import { personalizedPageRank, topChunks } from '../graph/graph-ppr';
+import type { GraphSegment } from '../graph/graph-segment';
+import { linkQueryToEntities } from '../graph/query-link';
+import { type FileRecord, type Memory, sessionSourceId } from '../model';
+import type { FileStore, MemoryStore, SessionStore } from '../ports';
+import type { IndexCache, LoadedIndex } from '../retrieval-cache';
+import type { Embedder } from '../retrieval/embedder';
+import type { MemoryFact } from '../retrieval/facts';
+import type { ExternalList } from '../retrieval/rank';
+import { retrieve } from '../retrieval/retrieve';
+import { withinWindow } from './message-search';
+
+export interface RetrievalDeps {
+  memories: MemoryStore;
+  files: FileStore;
+  sessions: SessionStore;
+  indexes: IndexCache;
+  indexing: { embedder: () => Embedder | null };
+}
+
+export interface RetrievalQuery {
+  memoryID: string;
+  query: string;
+  topK: number;
+  facts: boolean;
+  assisted: boolean;
+  after?: string;
+  before?: string;
+}
+
+export interface Source {
+  id: string;
+  name: string;
+  url: string;
+  score: number;
+}
+
+export interface RetrievalAnswer {
+  payload: Array<{ content: string; score: number }>;
+  facts: Array<{ content: string }>;
+  sources: Source[];
+}
+
+const GRAPH_CANDIDATES = 100;
+
+export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string, request: RetrievalQuery): Promise<RetrievalAnswer> {
+  const memory = await deps.memories.get(accountId, request.memoryID);
+  if (!memory) throw NotFoundError.of('memory', request.memoryID);
+  const index = await deps.indexes.load(memory);
+  if (!index || index.retrieval.chunks.ids.length === 0) return { payload: [], facts: [], sources: [] };
+  const allowed = await allowedChunks(deps, memory, index, request);
+  const outcome = await retrieve(
+    index.retrieval,
+    {
+      query: request.query,
+      topK: request.topK,
+      facts: request.facts,
+      assisted: request.assisted,
+      external: index.graph ? [graphList(index.graph, request.query)] : [],
+      memoryFacts: index.graph ? graphFacts(index.graph) : [],
+      allow: (ordinal) => allowed(index.retrieval.chunks.ids[ordinal] ?? ''),
+    },
+    { embedder: deps.indexing.embedder() },
+  );
+  return { payload: outcome.payload, facts: outcome.facts, sources: await sourcesOf(deps, accountId, index, outcome.items) };
+}
+
+/** Which chunks may be answered: not from excluded sources, deleted sessions, or outside the time window. */
+async function allowedChunks(
+  deps: RetrievalDeps,
+  memory: Memory,
+  index: LoadedIndex,
+  request: RetrievalQuery,
+): Promise<(chunkId: string) => boolean> {
+  const excluded = new Set(memory.excludedFileIds);
+  const sessionIds = new Set([...index.chunks.values()].flatMap((chunk) => (chunk.message ? [chunk.message.sessionID] : [])));
+  for (const sessionId of sessionIds) {
+    const session = await deps.sessions.get(memory.accountId, sessionId);
+    if (!session || session.deletedAt) excluded.add(sessionSourceId(sessionId));
+  }
+  const windowed = request.after !== undefined || request.before !== undefined;
+  return (chunkId) => {
+    const chunk = index.chunks.get(chunkId);
+    if (!chunk || excluded.has(chunk.fileId)) return false;
+    return !(windowed && chunk.message && !withinWindow(chunk.message.createdAt, request));
+  };
+}
+
+function graphList(graph: GraphSegment, query: string): ExternalList {
+  const seeds = new Map(linkQueryToEntities(graph, query).map((link) => [link.entity, link.weight] as const));
+  if (seeds.size === 0) return { name: 'graph', hits: [] };
+  const { chunkScores } = personalizedPageRank(graph, seeds);
+  return { name: 'graph', hits: topChunks(graph, chunkScores, GRAPH_CANDIDATES).map((hit) => ({ chunkId: hit.chunkId, score: hit.score })) };
+}
+
+function graphFacts(graph: GraphSegment): MemoryFact[] {
+  return graph.facts.texts.map((content, i) => ({ content, chunkId: graph.chunkIds[graph.facts.chunks[i] ?? 0] ?? '' }));
+}
+
+/** The files (or sessions) behind the payload, best first, with an address to fetch them. */
+async function sourcesOf(
+  deps: RetrievalDeps,
+  accountId: string,
+  index: LoadedIndex,
+  items: ReadonlyArray<{ fileId: string; score: number; ordinals: readonly number[] }>,
+): Promise<Source[]> {
+  const best = new Map<string, number>();
+  for (const item of items) {
+    const chunk = index.chunks.get(index.retrieval.chunks.ids[item.ordinals[0] ?? 0] ?? '');
+    const sourceId = chunk?.pageId ?? item.fileId;
+    best.set(sourceId, Math.max(best.get(sourceId) ?? 0, item.score));
+  }
+  const sources = await Promise.all([...best].map(([id, score]) => describeSource(deps, accountId, id, score)));
+  return sources.filter((source): source is Source => source !== undefined).sort((a, b) => b.score - a.score);
+}
+
+async function describeSource(deps: RetrievalDeps, accountId: string, id: string, score: number): Promise<Source | undefined> {
+  const rounded = Math.round(score * 1e6) / 1e6;
+  if (id.startsWith('session:')) {
+    const sessionId = id.slice('session:'.length);
+    return { id: sessionId, name: `session ${sessionId}`, url: `/sessions/get/${sessionId}`, score: rounded };
+  }
+  const file: FileRecord | undefined = await deps.files.get(accountId, id);
+  if (!file) return undefined;
+  return { id: file.id, name: file.name, url: file.externalURI ?? `/files/get/${file.id}`, score: rounded };
+}
+

@@ -1,0 +1,4 @@
+import { createHttpHandler } from '../http/handler';
+import { retrievalRoutes } from './routes';
+
+export const handler = createHttpHandler(retrievalRoutes);

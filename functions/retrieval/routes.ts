@@ -1,0 +1,25 @@
+/** The retrieval group: GET /memory/ calls one use case and answers the retrieval result. */
+import { type Container, container } from '../adapters/container';
+import { createIndexing, type Indexing } from '../adapters/indexing';
+import { retrieveFromMemory } from '../core/use-cases/retrieve-memory';
+import { bind } from '../http/handler';
+import { retrievalApi } from './schemas';
+
+const indexingOf = new WeakMap<Container, Indexing>();
+
+/** The container plus the index cache and embedder, made once per container. */
+function retrievalDeps(): Container & Indexing {
+  const base = container();
+  let indexing = indexingOf.get(base);
+  if (!indexing) {
+    indexing = createIndexing(base.config, base.objects);
+    indexingOf.set(base, indexing);
+  }
+  return { ...base, ...indexing };
+}
+
+export const retrievalRoutes = [
+  bind(retrievalApi.retrieve, async ({ query }, { accountId }) => ({
+    body: { status: 'success', ...(await retrieveFromMemory(retrievalDeps(), accountId, query)) },
+  })),
+];

