@@ -1,7 +1,7 @@
 /**
  * Retrieval quality harness on the development splits, offline default (no model, no network).
  *
- *   npx tsx bench/quality.ts [--data ../shared/bench-data] [--only scifact|musique|hotpotqa]
+ *   npx tsx bench/quality.ts [--data ../shared/bench-data] [--only scifact|musique|hotpotqa] [--no-graph]
  *
  * For each benchmark: load it where it lies (bench/quality/datasets.ts), chunk it with the project's
  * chunker (vector-memory defaults), build the retrieval index with the offline embedder
@@ -9,9 +9,9 @@
  * in each mode and print a markdown table: published and measured reference rows, then kmem's rows.
  * Modes: lexical (BM25 over title + text and the title field), lexical + title links, semantic (word
  * vectors alone), fused (lexical + links + semantic + sentence rerank; the default), fused with
- * acceleration (HNSW instead of exact vector search), and graph rows once the graph hook
- * (bench/quality/graph-hook.ts) is wired. Metrics use each query's ranked documents (chunk → document).
- * Also prints build and per-query times.
+ * acceleration (HNSW instead of exact vector search), graph (PPR over the graph library's entity-chunk
+ * graph, bench/quality/graph-hook.ts) alone, and fused + graph (`--no-graph` skips the graph rows).
+ * Metrics use each query's ranked documents (chunk → document). Also prints build and per-query times.
  */
 import { resolve } from 'node:path';
 import { buildHnsw } from '../functions/core/retrieval/hnsw';
@@ -56,7 +56,7 @@ function argument(name: string): string | undefined {
 }
 
 async function runMode(benchmark: Benchmark, index: RetrievalIndex, embedder: WordVectorEmbedder, run: ModeRun, graph: GraphRanker | null): Promise<Row> {
-  if (run.graph && !graph) return { label: `${run.label}: pending graph library`, metrics: null, queryMs: Number.NaN };
+  if (run.graph && !graph) return { label: `${run.label}: skipped (--no-graph)`, metrics: null, queryMs: Number.NaN };
   const fileOf = new Map(index.chunks.ids.map((id, ordinal) => [id, index.chunks.fileIds[ordinal] ?? '']));
   const perQuery: Metrics[] = [];
   const started = performance.now();
@@ -83,14 +83,16 @@ async function measure(dataDir: string, name: BenchmarkName, embedder: WordVecto
   started = performance.now();
   const accelerated: RetrievalIndex = { ...index, ann: index.vectors ? buildHnsw(index.vectors) : null };
   const hnswMs = performance.now() - started;
-  const graph = prepareGraph(chunks);
+  started = performance.now();
+  const graph = prepareGraph(chunks, !process.argv.includes('--no-graph'));
+  const graphMs = performance.now() - started;
   const rows: Row[] = [];
   for (const run of RUNS) rows.push(await runMode(benchmark, run.accelerated ? accelerated : index, embedder, run, graph));
   printTable(benchmark, rows);
   console.log(
     `\n${benchmark.documents.length.toLocaleString('en')} documents → ${chunks.length.toLocaleString('en')} chunks; ` +
       `${benchmark.queries.length} queries. Build (lexical + embeddings): ${(buildMs / 1000).toFixed(1)} s; ` +
-      `HNSW: ${(hnswMs / 1000).toFixed(1)} s.\n`,
+      `HNSW: ${(hnswMs / 1000).toFixed(1)} s; graph: ${graph ? `${(graphMs / 1000).toFixed(1)} s` : 'skipped'}.\n`,
   );
 }
 

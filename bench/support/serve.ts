@@ -3,7 +3,8 @@
  *
  *   node --import tsx bench/support/serve.ts <data-dir>
  *
- * Starts the local runtime (dynalite + s3rver + API) in <data-dir>, creates an account, and prints one
+ * Starts the local runtime (dynalite + s3rver + API) in <data-dir>, creates an account (or, when
+ * KMEM_API_KEY is set, uses the account the runtime gave that key), and prints one
  * line `READY_MARKER {"url":…,"apiKey":…}` on stdout. Stops cleanly on SIGTERM/SIGINT or when stdin
  * closes (the parent went away), so `node --cpu-prof` can write its profile on the way out.
  */
@@ -18,7 +19,8 @@ async function main(dataDir: string | undefined): Promise<void> {
     env: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_ACCESS_LOG: 'false' },
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  const { apiKey } = await createAccount(container(), 'bench');
+  // a bootstrap key (KMEM_API_KEY) is already an account's (the runtime made sure): keep serving it across restarts
+  const apiKey = process.env.KMEM_API_KEY || (await createAccount(container(), 'bench')).apiKey;
   const info: ServerInfo = {
     url: runtime.url,
     apiKey,

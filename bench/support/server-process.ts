@@ -32,13 +32,15 @@ export interface ServerOptions {
   /** When set, the child runs with `--cpu-prof` and writes its profile here on exit. */
   cpuProfileDir?: string;
   startTimeoutMs?: number;
+  /** Run on this data dir and leave it on stop (the caller owns it, e.g. to restart on the same data); default a fresh temp dir, removed on stop. */
+  dataDir?: string;
 }
 
 const SERVE_SCRIPT = fileURLToPath(new URL('./serve.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export async function startServerProcess(options: ServerOptions = {}): Promise<ServerProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'kmem-bench-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'kmem-bench-'));
   const child = spawn(process.execPath, [...nodeFlags(options), '--import', 'tsx', SERVE_SCRIPT, dataDir], {
     cwd: REPO_ROOT,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -46,7 +48,7 @@ export async function startServerProcess(options: ServerOptions = {}): Promise<S
   const log = forwardOnce(child);
   const stop = () =>
     stopChild(child).finally(() => {
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
       log.summarise();
     });
   try {

@@ -88,6 +88,12 @@ export interface QueuePort {
   send(body: unknown, options?: { delaySeconds?: number; groupId?: string }): Promise<void>;
 }
 
+/** Page tokens for listings that are not table queries: sealed offsets bound to a listing's scope. */
+export interface OffsetTokens {
+  sealOffset(scope: string, direction: 'next' | 'previous', offset: number): Promise<string>;
+  openOffset(field: string, token: string, scope: string, direction: 'next' | 'previous'): Promise<number>;
+}
+
 /** Health of the stores the API depends on. */
 export interface HealthProbe {
   check(): Promise<void>;

@@ -65,7 +65,7 @@ export async function startStores(options: StoreOptions): Promise<LocalStores> {
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return;
+    return untilActive(client, tableName);
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
   }
@@ -89,6 +89,17 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
       })),
     }),
   );
+  await untilActive(client, tableName);
+}
+
+/** dynalite makes a new table ACTIVE on a timer; requests before that answer "resource not found". */
+async function untilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (described.Table?.TableStatus === 'ACTIVE') return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`table ${tableName} did not become active`);
 }
 
 function listen(server: Server, host: string): Promise<number> {

@@ -5,6 +5,7 @@ import { startIngestion } from '../core/use-cases/ingestion';
 import { createMemory, deleteMemory, getMemory, listMemories } from '../core/use-cases/memories';
 import { addFiles, removeFile } from '../core/use-cases/memory-files';
 import { addSessions, removeSessions } from '../core/use-cases/conversations';
+import { viewMemoryGraph } from '../core/use-cases/memory-graph-view';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
 import { bind } from '../http/handler';
 import { memoriesApi } from './schemas';
@@ -92,6 +93,11 @@ export const memoryRoutes = [
     listAnswer('memories', await listMemories(container(), accountId, query.memoryType, query), presentListed),
   ),
   bind(memoriesApi.get, async ({ params }, { accountId }) => dataAnswer(presentDetails(await getMemory(container(), accountId, params.id)))),
+  bind(memoriesApi.graph, async ({ params, query }, { accountId }) => {
+    const deps = container();
+    const page = await viewMemoryGraph({ ...deps, tokens: deps.table }, accountId, params.id, query);
+    return { body: { status: 'success', ...page, count: page.nodes.length } };
+  }),
   bind(memoriesApi.delete, async ({ params }, { accountId }) => {
     await deleteMemory(container(), accountId, params.id);
     return deletedAnswer(`memory '${params.id}' deleted`);

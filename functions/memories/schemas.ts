@@ -134,6 +134,27 @@ export const memoriesApi = {
     response: success(memoryDetailsSchema),
     errors: [400, 401, 403, 404, 500],
   }),
+  graph: route({
+    group: 'memories', method: 'GET', path: '/memories/graph/{id}',
+    summary: "A graph memory's knowledge graph: a page of nodes with the edges that start at them",
+    params: idParams,
+    query: pageQuery,
+    response: z.object({
+      status: z.literal('success'),
+      nodes: z.array(z.object({
+        id: z.string(), name: z.string(), type: z.string(), aliases: z.array(z.string()),
+        mentions: z.number().int(), support: z.number().int(),
+      })),
+      edges: z.array(z.object({
+        id: z.string(), source: z.string(), target: z.string(), predicate: z.string(), kind: z.string(),
+        weight: z.number(), support: z.number().int(),
+      })),
+      count: z.number().int().min(0),
+      nextToken: z.string().nullable(),
+      previousToken: z.string().nullable(),
+    }),
+    errors: [400, 401, 403, 404, 500],
+  }),
   delete: route({
     group: 'memories', method: 'DELETE', path: '/memories/delete/{id}',
     summary: 'Delete a memory and everything derived from it (its files stay)',

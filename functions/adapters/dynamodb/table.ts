@@ -134,6 +134,18 @@ export class Table {
     return items;
   }
 
+  /** Seals an offset in a listing kept elsewhere (a memory's graph), bound to `scope` and the direction. */
+  async sealOffset(scope: string, direction: Direction, offset: number): Promise<string> {
+    return (await this.cursors()).seal(scope, direction, { offset: String(offset) });
+  }
+
+  /** Opens a token of `sealOffset`; a forged, foreign or stale one is a bad_request naming `field`. */
+  async openOffset(field: string, token: string, scope: string, direction: Direction): Promise<number> {
+    const offset = Number((await this.cursors()).open(field, token, scope, direction).offset);
+    if (!Number.isInteger(offset) || offset < 0) throw BadRequestError.forField(field, 'is not a valid page token for this listing');
+    return offset;
+  }
+
   /** One page of a listing, in creation order, with tokens for the pages on either side. */
   async queryPage(query: PageQuery): Promise<Page<Item>> {
     const sealer = await this.cursors();

@@ -64,7 +64,3 @@ function startingGraph(memory: Memory, previous: GraphSnapshot | undefined, vect
   if (previous) return restoreMemoryGraph(previous, settings);
   return createMemoryGraph({ ...settings, ontology: memory.ontology ?? 'essays' });
 }
-
-export function parseGraphState(bytes: Uint8Array | undefined): GraphSnapshot | undefined {
-  return bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as GraphSnapshot) : undefined;
-}

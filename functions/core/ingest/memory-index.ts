@@ -14,7 +14,8 @@ import { serializeRetrievalIndex } from '../retrieval/index-format';
 import { buildRetrievalIndex, type RetrievalChunk } from '../retrieval/retrieval-index';
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
-import { buildMemoryGraph, parseGraphState } from './memory-graph';
+import { parseGraphState } from './graph-state';
+import { buildMemoryGraph } from './memory-graph';
 
 const PUBLISH_TRIES = 5;
 

@@ -7,6 +7,7 @@ import { deserializeRetrievalIndex, serializeRetrievalIndex } from '../../../fun
 import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../../functions/core/retrieval/retrieval-index';
 import { retrieve } from '../../../functions/core/retrieval/retrieve';
 import { WordVectorEmbedder } from '../../../functions/core/retrieval/word-vector-embedder';
+import { loadWordVectors } from '../../../functions/core/retrieval/word-vectors';
 import { chunkText } from '../../../functions/core/text/chunker';
 
 const DOCUMENTS: Array<{ id: string; title: string; text: string }> = [
@@ -83,7 +84,7 @@ describe('retrieve', () => {
   });
 
   it('answers lexically when the embedder is not the one the index was built with', async () => {
-    const other = new WordVectorEmbedder(embedder['table' as keyof WordVectorEmbedder] as never, { sifA: 0.5 });
+    const other = new WordVectorEmbedder(loadWordVectors(), { sifA: 0.5 });
     const outcome = await retrieve(index, { query: 'bake the loaf', topK: 1 }, { embedder: other });
     expect(outcome.semantic).toBe(false);
     expect(outcome.items[0]?.fileId).toBe('bread');
