@@ -73,6 +73,12 @@ export const stageConfigSchema = z.object({
   logRetentionDays: retentionDays.default(RetentionDays.ONE_MONTH),
   logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
   defaultTokenLimit: positiveInt.default(1_000_000),
+  /**
+   * The semantic side of retrieval on AWS: `none` (lexical and graph; no model bill), or `bedrock` (Titan
+   * text embeddings; enable the model in the account first). The offline word vectors (~300 MB) do not fit
+   * a Lambda package.
+   */
+  embedder: z.enum(['none', 'bedrock']).default('none'),
   /** Run functions with `--enable-source-maps`: TypeScript files and lines in logged stack traces. */
   sourceMapStackTraces: z.boolean().default(true),
   storage: storageSchema.prefault({}),

@@ -53,3 +53,18 @@ function arnReference(construct: Table | Bucket): string {
   const resource = construct.node.defaultChild as CfnResource;
   return `<${Stack.of(construct).resolve(resource.logicalId)}.Arn>`;
 }
+
+/** Lets a function call Bedrock's embedding models (when the stage's `embedder` is `bedrock`). */
+export function grantEmbeddings(fn: ServiceFunction): void {
+  const region = Stack.of(fn).region;
+  fn.role.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: ['bedrock:InvokeModel'],
+      resources: [`arn:${Stack.of(fn).partition}:bedrock:${region}::foundation-model/amazon.titan-embed-*`],
+    }),
+  );
+  Validations.of(fn.role).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:<AWS::Region>::foundation-model/amazon.titan-embed-*]`,
+    reason: 'The Titan text embedding models, whichever version the stage configures.',
+  });
+}

@@ -22,7 +22,7 @@ import type { Group, RouteSpec } from '../../functions/http/route-spec';
 import type { StageConfig } from '../config';
 import { addCatalogRoutes } from '../constructs/catalog-routes';
 import { addGatewayResponses } from '../constructs/gateway-responses';
-import { grantObjects, grantTable } from '../constructs/grants';
+import { grantEmbeddings, grantObjects, grantTable } from '../constructs/grants';
 import { ServiceFunction } from '../constructs/service-function';
 import type { FunctionName } from '../paths';
 import type { Data } from './data';
@@ -79,6 +79,7 @@ export class Api extends Construct {
     grantTable(props.data.table, fn, access.table);
     grantObjects(props.data.bucket, fn, access.bucket);
     if (access.enqueue) props.queue.grantSendMessages(fn.role);
+    if (group === 'retrieval' && props.config.embedder === 'bedrock') grantEmbeddings(fn);
     return fn;
   }
 }

@@ -17,5 +17,8 @@ export function sharedEnvironment(config: StageConfig, data: DataLocation): Func
     KMEM_TABLE_NAME: data.table.tableName,
     KMEM_BUCKET_NAME: data.bucket.bucketName,
     KMEM_DEFAULT_TOKEN_LIMIT: String(config.defaultTokenLimit),
+    KMEM_EMBEDDER: config.embedder,
+    // the word-vector package is larger than a Lambda package may be
+    KMEM_GRAPH_WORD_VECTORS: 'false',
   };
 }

@@ -8,7 +8,7 @@ import { Annotations } from 'aws-cdk-lib';
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
-import { grantObjects, grantTable } from '../constructs/grants';
+import { grantEmbeddings, grantObjects, grantTable } from '../constructs/grants';
 import { QueueWorker } from '../constructs/queue-worker';
 import type { Data } from './data';
 import { sharedEnvironment } from './environment';
@@ -45,6 +45,7 @@ export class Ingest extends Construct {
     if (worker) {
       grantTable(props.data.table, worker, 'readWrite');
       grantObjects(props.data.bucket, worker, 'readWrite');
+      if (props.config.embedder === 'bedrock') grantEmbeddings(worker);
     }
   }
 }

@@ -1,0 +1,25 @@
+/**
+ * Managed graph extraction: per file, the same `FileExtraction` the offline `extractFile` makes (so
+ * `mergeFile` resolves it unchanged), made by a language model (OpenAI-compatible or Amazon Bedrock)
+ * or Amazon Comprehend, with the tokens used and whether (and why) the offline extractor stood in.
+ *
+ *   const extractor = createGraphExtractor({ kind: 'bedrock', region, model: 'us.amazon.nova-lite-v1:0' });
+ *   const { extraction, tokensUsed, fellBack, reason } = await extractor.extract(file, { schema, factExtraction });
+ *   mergeFile(memoryGraph, extraction);
+ */
+export { BedrockConverseModel, type BedrockConverseModelOptions } from './bedrock-converse';
+export { ComprehendGraphExtractor, type ComprehendExtractorOptions } from './comprehend-extractor';
+export { createGraphExtractor, type GraphExtractorSettings } from './factory';
+export { ModelGraphExtractor, type ModelExtractorOptions } from './model-extractor';
+export { OfflineGraphExtractor } from './offline';
+export { OpenAiChatModel, type OpenAiChatModelOptions } from './openai-chat';
+export {
+  GraphExtractionError,
+  type ExtractionContext,
+  type GraphExtractionResult,
+  type ManagedGraphExtractor,
+  type ServiceFailurePolicy,
+} from './port';
+export { answerJsonSchema } from './answer-schema';
+export type { RetryPolicy } from './retry';
+export type { StructuredModel, StructuredReply, StructuredRequest } from './structured-model';
