@@ -18,7 +18,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { groups } from '../functions/http/catalog';
-import { BUNDLE_SIZE_LIMIT, esbuildOptions, SOURCE_MAP_NODE_OPTIONS } from '../lib/constructs/bundling';
+import {
+  BUNDLE_SIZE_LIMIT,
+  esbuildOptions,
+  SOURCE_MAP_NODE_OPTIONS,
+  WORKER_BUNDLE_SIZE_LIMIT,
+  WORKER_RUNTIME_MODULES,
+} from '../lib/constructs/bundling';
 import { type FunctionName, handlerEntry, REPO_ROOT } from '../lib/paths';
 
 const IMPORT_LIMIT_MS = 300;
@@ -60,7 +66,7 @@ interface Row {
 
 async function buildBundle(name: FunctionName, variant: VariantName): Promise<string> {
   const outfile = join(OUT_DIR, variant, name, 'index.mjs');
-  const options = esbuildOptions(handlerEntry(name), outfile);
+  const options = esbuildOptions(handlerEntry(name), outfile, name === 'worker' ? WORKER_RUNTIME_MODULES : []);
   const external = variant === 'external' ? [...(options.external ?? []), '@aws-sdk/*'] : options.external;
   await build({ ...options, external });
   return outfile;
@@ -91,9 +97,11 @@ async function measure(name: FunctionName, variant: VariantName, options: BenchO
   return { sizeBytes: statSync(file).size, importMs: median(times) };
 }
 
-function flags(variant: Variant): string {
+/** The API functions must stay under 2 MB; the worker (extractors, tokenizer; no request path) under its own cap. */
+function flags(name: FunctionName, variant: Variant): string {
+  const limit = name === 'worker' ? WORKER_BUNDLE_SIZE_LIMIT : BUNDLE_SIZE_LIMIT;
   const notes = [
-    variant.sizeBytes > BUNDLE_SIZE_LIMIT ? 'OVER 2 MB' : '',
+    variant.sizeBytes > limit ? `OVER ${limit / 1048576} MB` : '',
     variant.importMs > IMPORT_LIMIT_MS ? 'OVER 300 ms' : '',
   ].filter(Boolean);
   return notes.length ? notes.join(', ') : 'ok';
@@ -104,7 +112,7 @@ function printTable(rows: Row[], runs: number): void {
   const head = ['function', 'bundle (KB)', `cold import (ms, median of ${runs})`, 'flags'];
   if (compare) head.push('SDK external: bundle (KB)', 'SDK external: cold import (ms)');
   const lines = rows.map((row) => {
-    const cells = [row.name, kb(row.bundled.sizeBytes), row.bundled.importMs.toFixed(1), flags(row.bundled)];
+    const cells = [row.name, kb(row.bundled.sizeBytes), row.bundled.importMs.toFixed(1), flags(row.name, row.bundled)];
     if (row.external) cells.push(kb(row.external.sizeBytes), row.external.importMs.toFixed(1));
     return `| ${cells.join(' | ')} |`;
   });

@@ -69,7 +69,7 @@ export function lambdaBundling(runtimeModules: readonly string[] = [], install =
 }
 
 /** esbuild JS API options equivalent to `lambdaBundling()`, writing `outfile` (an `.mjs` path). */
-export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+export function esbuildOptions(entry: string, outfile: string, runtimeModules: readonly string[] = []): BuildOptions {
   return {
     entryPoints: [entry],
     outfile,
@@ -82,7 +82,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     sourcemap: BUNDLE.sourcemap,
     sourcesContent: BUNDLE.sourcesContent,
     mainFields: [...BUNDLE.mainFields],
-    external: [...BUNDLE.external],
+    external: [...BUNDLE.external, ...runtimeModules],
     banner: { js: BUNDLE.banner },
     charset: 'utf8',
     logLevel: 'warning',
