@@ -70,6 +70,15 @@ export const environmentSchema = z.object({
   KMEM_EMBEDDING_API_KEY: z.string().min(1).optional(),
   /** Word vectors also type entities and match phrases in graph memories (they take ~300 MB of memory). */
   KMEM_GRAPH_WORD_VECTORS: flag.default(true),
+  /**
+   * Where graph memories get entities, relations and facts when files are ingested: offline (default, no
+   * model bill), an OpenAI-compatible chat endpoint, Amazon Bedrock (Converse), or Amazon Comprehend
+   * (entities; relations offline). Model tokens count against the account's budget.
+   */
+  KMEM_GRAPH_EXTRACTOR: z.enum(['offline', 'openai', 'bedrock', 'comprehend']).default('offline'),
+  KMEM_GRAPH_EXTRACTOR_MODEL: z.string().min(1).optional(),
+  KMEM_GRAPH_EXTRACTOR_URL: z.url().optional(),
+  KMEM_GRAPH_EXTRACTOR_API_KEY: z.string().min(1).optional(),
   /** Memories whose loaded indexes a warm retrieval container keeps. */
   KMEM_INDEX_CACHE_SIZE: positiveInt.default(8),
   /** Print one line per request on the local runtime. */
@@ -94,6 +103,10 @@ export interface Config {
     | { kind: 'openai'; url: string; model: string; dimensions: number; apiKey?: string }
     | { kind: 'bedrock'; model?: string; dimensions?: number };
   graphWordVectors: boolean;
+  graphExtractor:
+    | { kind: 'offline' | 'comprehend' }
+    | { kind: 'openai'; url: string; model: string; apiKey?: string }
+    | { kind: 'bedrock'; model: string };
   indexCacheSize: number;
   extraction: { ocr: 'tesseract' | 'textract'; speech: 'pocketsphinx' | 'transcribe'; pdfMaxOcrPages: number; mediaTimeoutMs: number };
   web: {
@@ -150,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     embeddings: embeddingsOf(e),
     graphWordVectors: e.KMEM_GRAPH_WORD_VECTORS,
+    graphExtractor: graphExtractorOf(e),
     indexCacheSize: e.KMEM_INDEX_CACHE_SIZE,
     extraction: {
       ocr: e.KMEM_OCR,
@@ -208,6 +222,20 @@ function embeddingsOf(e: z.output<typeof environmentSchema>): Config['embeddings
     };
   }
   return { kind: e.KMEM_EMBEDDER };
+}
+
+function graphExtractorOf(e: z.output<typeof environmentSchema>): Config['graphExtractor'] {
+  const kind = e.KMEM_GRAPH_EXTRACTOR;
+  if (kind === 'offline' || kind === 'comprehend') return { kind };
+  if (!e.KMEM_GRAPH_EXTRACTOR_MODEL) throw new ConfigError(`invalid configuration: KMEM_GRAPH_EXTRACTOR=${kind} needs KMEM_GRAPH_EXTRACTOR_MODEL`);
+  if (kind === 'bedrock') return { kind, model: e.KMEM_GRAPH_EXTRACTOR_MODEL };
+  if (!e.KMEM_GRAPH_EXTRACTOR_URL) throw new ConfigError('invalid configuration: KMEM_GRAPH_EXTRACTOR=openai needs KMEM_GRAPH_EXTRACTOR_URL');
+  return {
+    kind,
+    url: e.KMEM_GRAPH_EXTRACTOR_URL,
+    model: e.KMEM_GRAPH_EXTRACTOR_MODEL,
+    ...(e.KMEM_GRAPH_EXTRACTOR_API_KEY ? { apiKey: e.KMEM_GRAPH_EXTRACTOR_API_KEY } : {}),
+  };
 }
 
 let cached: Config | undefined;

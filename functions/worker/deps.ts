@@ -1,6 +1,6 @@
 /** The worker's dependencies: the container plus the extractors and web readers, created once per container. */
 import type { Container } from '../adapters/container';
-import { createIndexing } from '../adapters/indexing';
+import { createIndexingSettings } from './indexing';
 import { FileContentExtractor } from './content';
 import type { WorkerDeps } from './dispatch';
 import { WebFetcher, WebSiteReader } from './web-reader';
@@ -14,7 +14,7 @@ export function workerDeps(base: Container): WorkerDeps {
   if (!deps) {
     deps = {
       ...base,
-      ...createIndexing(base.config, base.objects),
+      indexing: createIndexingSettings(base.config),
       extractor: new FileContentExtractor(base.config, base.s3),
       fetcher: new WebFetcher(base.config),
       site: new WebSiteReader(base.config),

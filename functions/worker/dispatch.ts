@@ -3,7 +3,7 @@
  * give the work up cleanly (the file or ingestion is marked failed) instead of leaving it waiting.
  */
 import type { Container } from '../adapters/container';
-import type { Indexing } from '../adapters/indexing';
+import type { IndexingSettings } from '../core/ingest/index-build';
 import { giveUp } from '../core/ingest/give-up';
 import { ingestMemory } from '../core/ingest/ingest-memory';
 import type { ContentExtractor, RemoteFetcher, SiteReader } from '../core/ingest/ports';
@@ -16,7 +16,12 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logger, metrics } from '../observability';
 import { workMessageSchema } from './work-schema';
 
-export type WorkerDeps = Container & Indexing & { extractor: ContentExtractor; fetcher: RemoteFetcher; site: SiteReader };
+export type WorkerDeps = Container & {
+  indexing: IndexingSettings;
+  extractor: ContentExtractor;
+  fetcher: RemoteFetcher;
+  site: SiteReader;
+};
 
 /** A message body that is not a work message: it can never succeed, so it is logged and dropped. */
 export function parseWork(body: string): WorkMessage | undefined {

@@ -2,12 +2,14 @@
  * Mentions found by a service (a model's entity located in the chunk, a Comprehend entity span) built
  * the way the offline extractor builds its own (`extract-entities.ts`), so the resolver treats them
  * alike: character offsets into the chunk, the covering token span and sentence of the parsed chunk,
- * a kind (value for the ontology's value types such as dates; phrase for all-lowercase noun phrases;
- * name otherwise, pattern types such as versions and error codes included), a matching key
+ * a kind (name for text matching one of the ontology's patterns of its type, such as versions and
+ * error codes; value for the value types such as dates; phrase for noun phrases without capitals or
+ * digits; name otherwise), a matching key
  * (a pattern's canonical form, `singularKey` for phrases, `normalizeKey` otherwise), and the acronym a
  * name defines in "Name (ACR)".
  */
 import type { ChunkExtraction, OntologySchema } from '../../core/graph';
+import type { TextPattern } from '../../core/graph/ontology';
 import type { ParsedText } from '../../core/graph/nlp';
 import { looksLikeAcronym, normalizeKey, singularKey } from '../../core/graph/normalize';
 
@@ -50,18 +52,20 @@ export function mentionAt(parsed: ParsedText, schema: OntologySchema, span: Type
 }
 
 function mentionKind(schema: OntologySchema, type: string, surface: string): ExtractedMention['kind'] {
-  if (schema.rules.textPatterns.some((pattern) => pattern.type === type)) return 'name';
+  if (wholePatternMatch(schema, type, surface) !== undefined) return 'name';
   if (Object.values(schema.rules.valueLabels).includes(type)) return 'value';
   return /\p{Lu}|\p{N}/u.test(surface) ? 'name' : 'phrase';
 }
 
 function mentionKey(schema: OntologySchema, kind: ExtractedMention['kind'], type: string, surface: string): string {
-  for (const pattern of schema.rules.textPatterns) {
-    if (pattern.type !== type || pattern.canonical === undefined) continue;
-    const whole = [...surface.matchAll(pattern.pattern)].some((match) => match[0] === surface);
-    if (whole) return pattern.canonical(surface);
-  }
+  const canonical = wholePatternMatch(schema, type, surface)?.canonical;
+  if (canonical !== undefined) return canonical(surface);
   return kind === 'phrase' ? singularKey(surface) : normalizeKey(surface);
+}
+
+/** The ontology text pattern of `type` that matches all of `surface` ("version 4.2", "ERR_SYNC_TIMEOUT"). */
+function wholePatternMatch(schema: OntologySchema, type: string, surface: string): TextPattern | undefined {
+  return schema.rules.textPatterns.find((pattern) => pattern.type === type && [...surface.matchAll(pattern.pattern)].some((match) => match[0] === surface));
 }
 
 /** Indexes of the first and after-last tokens overlapping [start, end). */

@@ -96,6 +96,7 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
   const now = deps.clock.now().toISOString();
   const step = ingested.length === 0 ? 'failed' : 'ready';
   const published = await publishIndex(deps, job.accountId, job.memoryId, {
+    managed: true,
     added: new Map(ingested.map((o) => [o.file.id, o.chunks ?? []])),
     changes: ({ chunkCount, fileCount }) => ({
       step, chunkCount, fileCount, failedFiles, currentJobId: null, updatedAt: now,
@@ -103,9 +104,9 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
     }),
   });
   await mapConcurrently(ingested, FILE_CONCURRENCY, (o) => deps.links.markIngested(job.accountId, job.memoryId, o.file.id, now));
-  const used = ingested.reduce((sum, o) => sum + (o.file.tokens ?? 0), 0);
+  const used = ingested.reduce((sum, o) => sum + (o.file.tokens ?? 0), 0) + published.extractionTokens;
   await endJob(deps, job, step === 'ready' ? 'completed' : 'failed', used);
-  if (published) await announce(deps, published, job, outcomes, failedFiles);
+  if (published.memory) await announce(deps, published.memory, job, outcomes, failedFiles);
 }
 
 /** Ends a job and settles its reservation: unused tokens go back, extra ones are charged, once. */

@@ -5,13 +5,16 @@
  * the new snapshot and the compact segment retrieval walks.
  */
 import {
-  addFile,
   buildGraphSegment,
+  extractFile,
+  type FileExtraction,
+  type GraphFileInput,
   createMemoryGraph,
   type GraphSnapshot,
   graphInvariantViolations,
   loadGraphWordVectors,
   type MemoryGraph,
+  mergeFile,
   removeFile,
   restoreMemoryGraph,
   serializeGraphSegment,
@@ -31,7 +34,22 @@ export interface BuiltGraph {
   segment: Uint8Array;
   state: string;
   counts: GraphCounts;
+  /** Tokens a managed extractor (a model) spent; 0 offline. */
+  tokensUsed: number;
 }
+
+/** Extracts a file's entities, relations and facts: offline, or from a model (functions/adapters/graph-extraction). */
+export interface GraphExtractor {
+  extract(
+    input: GraphFileInput,
+    context: Parameters<typeof extractFile>[1],
+  ): Promise<{ extraction: FileExtraction; tokensUsed: number; fellBack: boolean; reason?: string }>;
+}
+
+/** The offline extractor, for builds that must not spend model tokens (conversation syncs, reindexing). */
+export const OFFLINE_GRAPH_EXTRACTOR: GraphExtractor = {
+  extract: async (input, context) => ({ extraction: extractFile(input, context), tokensUsed: 0, fellBack: false }),
+};
 
 export interface GraphChanges {
   previous: GraphSnapshot | undefined;
@@ -41,14 +59,23 @@ export interface GraphChanges {
   kept: ReadonlySet<string>;
 }
 
-export function buildMemoryGraph(memory: Memory, changes: GraphChanges, useWordVectors: boolean): BuiltGraph {
-  const vectors = useWordVectors ? loadGraphWordVectors() : undefined;
+export async function buildMemoryGraph(
+  memory: GraphMemory,
+  changes: GraphChanges,
+  options: { useWordVectors: boolean; extractor: GraphExtractor },
+): Promise<BuiltGraph> {
+  const vectors = options.useWordVectors ? loadGraphWordVectors() : undefined;
   const graph = startingGraph(memory, changes.previous, vectors);
   for (const fileId of [...graph.graph.files.keys()]) {
     if (!changes.kept.has(fileId) || changes.added.has(fileId)) removeFile(graph, fileId);
   }
+  const context = { schema: graph.graph.schema, factExtraction: memory.factExtraction, ...(graph.vectorTyper ? { vectorTyper: graph.vectorTyper } : {}) };
+  let tokensUsed = 0;
   for (const [fileId, chunks] of changes.added) {
-    if (chunks.length) addFile(graph, { fileId, chunks: chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })) });
+    if (chunks.length === 0) continue;
+    const result = await options.extractor.extract({ fileId, chunks: chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })) }, context);
+    mergeFile(graph, result.extraction);
+    tokensUsed += result.tokensUsed;
   }
   const problems = graphInvariantViolations(graph.graph);
   if (problems.length) throw new Error(`graph of memory ${memory.id} is inconsistent: ${problems.slice(0, 3).join('; ')}`);
@@ -56,10 +83,13 @@ export function buildMemoryGraph(memory: Memory, changes: GraphChanges, useWordV
     segment: serializeGraphSegment(buildGraphSegment(graph.graph)),
     state: JSON.stringify(snapshotGraph(graph.graph)),
     counts: { entities: graph.graph.entities.size, relations: graph.graph.relations.size, facts: graph.graph.facts.size },
+    tokensUsed,
   };
 }
 
-function startingGraph(memory: Memory, previous: GraphSnapshot | undefined, vectors: WordVectors | undefined): MemoryGraph {
+type GraphMemory = Pick<Memory, 'id' | 'ontology' | 'factExtraction'>;
+
+function startingGraph(memory: GraphMemory, previous: GraphSnapshot | undefined, vectors: WordVectors | undefined): MemoryGraph {
   const settings = { factExtraction: memory.factExtraction, ...(vectors ? { vectors } : {}) };
   if (previous) return restoreMemoryGraph(previous, settings);
   return createMemoryGraph({ ...settings, ontology: memory.ontology ?? 'essays' });

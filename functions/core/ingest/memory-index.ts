@@ -9,13 +9,11 @@ import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
 import type { LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
-import type { Embedder } from '../retrieval/embedder';
 import { serializeRetrievalIndex } from '../retrieval/index-format';
-import { buildRetrievalIndex, type RetrievalChunk } from '../retrieval/retrieval-index';
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
 import { parseGraphState } from './graph-state';
-import { buildMemoryGraph } from './memory-graph';
+import { buildIndexVersion, type IndexingSettings } from './index-build';
 
 const PUBLISH_TRIES = 5;
 
@@ -24,7 +22,7 @@ export interface IndexDeps {
   links: LinkStore;
   sessionLinks: SessionLinkStore;
   objects: ObjectStore;
-  indexing: { embedder: () => Embedder | null; graphWordVectors: boolean };
+  indexing: IndexingSettings;
 }
 
 export interface Publication {
@@ -32,23 +30,39 @@ export interface Publication {
   added: ReadonlyMap<string, readonly StoredChunk[]>;
   /** Other memory fields to set with the new version (step, job, failures). */
   changes: (built: BuiltCounts) => Partial<Memory>;
+  /** An ingestion: graph memories use the configured extractor (which may spend model tokens). */
+  managed?: boolean;
 }
 
-/** Builds and publishes the next index version; answers the memory after, or undefined if it is gone. */
+export interface Published {
+  /** The memory after, or undefined when it was deleted meanwhile. */
+  memory: Memory | undefined;
+  /** Model tokens graph extraction spent (every try counted). */
+  extractionTokens: number;
+}
+
+/** Builds and publishes the next index version. */
 export async function publishIndex(
   deps: IndexDeps,
   accountId: string,
   memoryId: string,
   publication: Publication,
-): Promise<Memory | undefined> {
+): Promise<Published> {
+  let extractionTokens = 0;
   for (let attempt = 1; ; attempt++) {
     const memory = await deps.memories.get(accountId, memoryId);
-    if (!memory) return undefined;
+    if (!memory) return { memory: undefined, extractionTokens };
     const sources = await sourcesOf(deps, memory);
     const chunks = await nextChunks(deps, memory, sources, publication.added);
     const version = memory.indexVersion + 1;
     const prefix = objectKeys.indexPrefix(accountId, memoryId, version);
-    const graph = await writeSegments(deps, memory, prefix, chunks, { added: publication.added, kept: sources });
+    const written = await writeSegments(deps, memory, prefix, chunks, {
+      added: publication.added,
+      kept: sources,
+      managed: publication.managed ?? false,
+    });
+    extractionTokens += written.extractionTokens;
+    const graph = written.counts;
     const counts = { chunkCount: chunks.length, fileCount: new Set(chunks.map((chunk) => chunk.fileId)).size, ...graph };
     try {
       const published = await deps.memories.publishIndex(accountId, memoryId, {
@@ -57,7 +71,7 @@ export async function publishIndex(
         excludedBuilt: memory.excludedFileIds,
       });
       if (published) await dropOldVersions(deps, accountId, memoryId, version);
-      return published;
+      return { memory: published, extractionTokens };
     } catch (error) {
       if (!(error instanceof ConflictError) || attempt >= PUBLISH_TRIES) throw error;
     }
@@ -94,29 +108,25 @@ async function writeSegments(
   memory: Memory,
   prefix: string,
   chunks: StoredChunk[],
-  changes: { added: ReadonlyMap<string, readonly StoredChunk[]>; kept: ReadonlySet<string> },
-): Promise<GraphCountsOf> {
-  const embedder = deps.indexing.embedder();
-  const index = await buildRetrievalIndex(chunks.map(toRetrievalChunk), {
-    ...(embedder ? { embedder } : {}),
-    acceleration: memory.acceleration,
-  });
+  changes: { added: ReadonlyMap<string, readonly StoredChunk[]>; kept: ReadonlySet<string>; managed: boolean },
+): Promise<{ counts: GraphCountsOf; extractionTokens: number }> {
+  const previous =
+    memory.memoryType === 'graph' && memory.indexPrefix
+      ? parseGraphState(await deps.objects.get(memory.indexPrefix + INDEX_FILES.state))
+      : undefined;
+  const built = await buildIndexVersion(memory, chunks, { previous, ...changes }, deps.indexing);
   await deps.objects.put(prefix + INDEX_FILES.chunks, encodeChunks(chunks), 'application/json');
-  await deps.objects.put(prefix + INDEX_FILES.retrieval, serializeRetrievalIndex(index));
-  if (memory.memoryType !== 'graph') return { entityCount: 0, relationCount: 0, factCount: 0 };
-  const previous = memory.indexPrefix ? parseGraphState(await deps.objects.get(memory.indexPrefix + INDEX_FILES.state)) : undefined;
-  const graph = buildMemoryGraph(memory, { previous, ...changes }, deps.indexing.graphWordVectors);
+  await deps.objects.put(prefix + INDEX_FILES.retrieval, serializeRetrievalIndex(built.retrieval));
+  const graph = built.graph;
+  if (!graph) return { counts: { entityCount: 0, relationCount: 0, factCount: 0 }, extractionTokens: 0 };
   await deps.objects.put(prefix + INDEX_FILES.segment, graph.segment);
   await deps.objects.put(prefix + INDEX_FILES.state, graph.state, 'application/json');
-  return { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
+  const counts = { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
+  return { counts, extractionTokens: graph.tokensUsed };
 }
 
 type GraphCountsOf = Pick<Memory, 'entityCount' | 'relationCount' | 'factCount'>;
 type BuiltCounts = { chunkCount: number; fileCount: number } & GraphCountsOf;
-
-function toRetrievalChunk(chunk: StoredChunk): RetrievalChunk {
-  return { id: chunk.id, fileId: chunk.fileId, text: chunk.text, title: chunk.title ?? '', start: chunk.start, end: chunk.end };
-}
 
 /** Keeps the new version and the one before it (a warm reader may still be loading it). */
 async function dropOldVersions(deps: IndexDeps, accountId: string, memoryId: string, current: number): Promise<void> {

@@ -4,7 +4,8 @@
  * Candidates, best first by `relevance + 0.3 × provenance`:
  * 1. the memory's own facts (from fact extraction), when it has any: relevance to the query
  *    (sentence-scorer.ts), provenance = the relative score of the payload item their chunk or file
- *    is in (0 when it is not retrieved);
+ *    is in (0 when it is not retrieved). Facts of retrieved chunks come first; the others are scored
+ *    only when those are fewer than three (a memory may hold many thousands of facts);
  * 2. then, to fill up to three, sentences of the best ten payload items, provenance = their item's
  *    relative score. Sentences shorter than 25 or longer than 600 characters are used last.
  * Duplicates (same words, or ≥ 80% shared 5-grams) are skipped. Fewer than three come back only when
@@ -58,21 +59,39 @@ export function supportingFacts(input: FactsInput): Array<{ content: string }> {
 }
 
 function factCandidates(input: FactsInput): Candidate[] {
+  const provenanceOf = provenanceLookup(input);
+  const linked: Candidate[] = [];
+  const others: MemoryFact[] = [];
+  for (const fact of input.memoryFacts ?? []) {
+    if (fact.content.trim().length === 0) continue;
+    const provenance = provenanceOf(fact);
+    if (provenance > 0) linked.push(scoredFact(input, fact, provenance));
+    else others.push(fact);
+  }
+  // Facts of the retrieved chunks usually suffice; scoring every other fact is the slow path.
+  if (linked.length >= (input.count ?? FACT_COUNT)) return linked;
+  return [...linked, ...others.map((fact) => scoredFact(input, fact, 0))];
+}
+
+function scoredFact(input: FactsInput, fact: MemoryFact, provenance: number): Candidate {
+  const score = textRelevance(input.model, fact.content) + PROVENANCE_WEIGHT * provenance;
+  return { content: fact.content.trim(), score, tier: score > 0 ? 0 : 2 };
+}
+
+/** A fact's provenance: the relative score of the payload item holding its chunk (or file), else 0. */
+function provenanceLookup(input: FactsInput): (fact: MemoryFact) => number {
   const best = input.items[0]?.score ?? 0;
   const byChunk = new Map<string, number>();
   const byFile = new Map<string, number>();
   for (const item of input.items) {
     const relative = best > 0 ? item.score / best : 0;
-    for (const ordinal of item.ordinals) byChunk.set(input.chunkIdOf(ordinal), Math.max(byChunk.get(input.chunkIdOf(ordinal)) ?? 0, relative));
+    for (const ordinal of item.ordinals) {
+      const chunkId = input.chunkIdOf(ordinal);
+      byChunk.set(chunkId, Math.max(byChunk.get(chunkId) ?? 0, relative));
+    }
     byFile.set(item.fileId, Math.max(byFile.get(item.fileId) ?? 0, relative));
   }
-  return (input.memoryFacts ?? [])
-    .filter((fact) => fact.content.trim().length > 0)
-    .map((fact) => {
-      const provenance = (fact.chunkId ? byChunk.get(fact.chunkId) : undefined) ?? (fact.fileId ? byFile.get(fact.fileId) ?? 0 : 0);
-      const score = textRelevance(input.model, fact.content) + PROVENANCE_WEIGHT * provenance;
-      return { content: fact.content.trim(), score, tier: score > 0 ? 0 : 2 };
-    });
+  return (fact) => (fact.chunkId ? byChunk.get(fact.chunkId) : undefined) ?? (fact.fileId ? (byFile.get(fact.fileId) ?? 0) : 0);
 }
 
 function sentenceCandidates(input: FactsInput): Candidate[] {

@@ -54,7 +54,7 @@ export function rankChunks(index: RetrievalIndex, request: RankRequest): FusedHi
   const params = { ...resolved, candidates: Math.max(resolved.candidates, request.limit) };
   const mode = request.mode ?? 'fused';
   const lists: RankedList[] = [];
-  if (mode !== 'semantic') lists.push(...lexicalLists(index, request.query, params));
+  if (mode !== 'semantic') lists.push(...lexicalLists(index, request.query, params, request.allow));
   if (mode !== 'lexical' && request.queryVector) lists.push(semanticList(index, request.queryVector, params, mode));
   if (mode === 'fused') for (const list of request.external ?? []) lists.push(externalList(index, list, params));
   const allow = request.allow;
@@ -67,11 +67,12 @@ export function rankChunks(index: RetrievalIndex, request: RankRequest): FusedHi
   return rerankBySentences(index, fused, options).slice(0, request.limit);
 }
 
-/** The lexical list and, from its best chunks, the title-link list. */
-function lexicalLists(index: RetrievalIndex, query: string, params: RankParams): RankedList[] {
+/** The lexical list and, from its best chunks, the title-link list; chunks not allowed neither rank nor lead. */
+function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, allow?: (ordinal: number) => boolean): RankedList[] {
   const terms = queryTerms(query, index.text.analyzer);
   const scores = addBm25Scores(index.text, terms, params.text);
   addBm25Scores(index.titles, terms, params.title, scores, params.titleWeight);
+  if (allow) for (let ordinal = 0; ordinal < scores.length; ordinal++) if (!allow(ordinal)) scores[ordinal] = 0;
   const hits = toHits(scores, topKByScore(scores, params.candidates));
   const lexical: RankedList = { name: 'lexical', weight: 1, hits, normalize: 'max', scoreOf: (ordinal) => scores[ordinal] ?? 0 };
   if (params.links.weight === 0 || params.links.feedbackChunks <= 0) return [lexical];
@@ -102,9 +103,15 @@ function semanticList(index: RetrievalIndex, queryVector: Float32Array, params: 
 
 const ordinalMaps = new WeakMap<RetrievalIndex, Map<string, number>>();
 
-function externalList(index: RetrievalIndex, list: ExternalList, params: RankParams): RankedList {
+/** Chunk id → ordinal of `index` (built once per index). */
+export function chunkOrdinals(index: RetrievalIndex): ReadonlyMap<string, number> {
   let ordinals = ordinalMaps.get(index);
   if (!ordinals) ordinalMaps.set(index, (ordinals = new Map(index.chunks.ids.map((id, ordinal) => [id, ordinal]))));
+  return ordinals;
+}
+
+function externalList(index: RetrievalIndex, list: ExternalList, params: RankParams): RankedList {
+  const ordinals = chunkOrdinals(index);
   const hits: Scored[] = [];
   for (const hit of list.hits) {
     const ordinal = ordinals.get(hit.chunkId);

@@ -24,6 +24,11 @@ export interface RetrievalChunk {
   text: string;
   /** The document's title or file name, if any. */
   title?: string;
+  /**
+   * Text indexed with the chunk (lexical and semantic) but never returned: for a conversation message,
+   * its session's date and the turns just before it (functions/core/ingest/sync-session.ts).
+   */
+  context?: string;
   /** Character offsets of the chunk in its file's text (from the chunker), for overlap merging. */
   start?: number;
   end?: number;
@@ -66,16 +71,17 @@ export interface BuildOptions {
   embedBatchSize?: number;
 }
 
-/** The text that is indexed (lexical and semantic) for a chunk: title, then text. */
-export function indexedText(text: string, title: string): string {
-  if (!title || text.startsWith(title)) return text;
-  return `${title}\n${text}`;
+/** The text that is indexed (lexical and semantic) for a chunk: title, then context, then text. */
+export function indexedText(text: string, title: string, context = ''): string {
+  const body = context ? `${context}\n${text}` : text;
+  if (!title || text.startsWith(title)) return body;
+  return `${title}\n${body}`;
 }
 
 /** Builds the index of `chunks` (ids must be distinct). */
 export async function buildRetrievalIndex(chunks: readonly RetrievalChunk[], options: BuildOptions = {}): Promise<RetrievalIndex> {
   const table = chunkTable(chunks);
-  const texts = chunks.map((chunk, ordinal) => indexedText(chunk.text, table.titles[ordinal] ?? ''));
+  const texts = chunks.map((chunk, ordinal) => indexedText(chunk.text, table.titles[ordinal] ?? '', chunk.context));
   const text = buildSegment(
     chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: texts[ordinal] ?? '' })),
     options.analyzer,

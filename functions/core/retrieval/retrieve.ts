@@ -10,7 +10,7 @@ import { type PayloadItem, toPayloadItems } from './dedup';
 import { queryFocusedExtract } from './extracts';
 import { type MemoryFact, supportingFacts } from './facts';
 import type { RankParamOverrides } from './params';
-import { type ExternalList, rankChunks, type RetrievalMode } from './rank';
+import { chunkOrdinals, type ExternalList, rankChunks, type RetrievalMode } from './rank';
 import type { RetrievalIndex } from './retrieval-index';
 import type { SentenceEncoder } from './sentence-rerank';
 import { queryModel } from './sentence-scorer';
@@ -51,6 +51,7 @@ export interface RetrievalOutcome {
 /** Extra fused hits fetched beyond topK, so merged and duplicate chunks still leave topK items. */
 const HEADROOM = 3;
 
+/** Answers one request over `index` (see the module comment). */
 export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, options: RetrieveOptions = {}): Promise<RetrievalOutcome> {
   const embedder = options.embedder && options.embedder.name === index.embedder && index.vectors ? options.embedder : null;
   const queryVector = embedder ? ((await embedder.embed([request.query]))[0] ?? null) : null;
@@ -73,9 +74,24 @@ export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, 
     score: roundScore(item.score),
   }));
   const facts = request.facts
-    ? supportingFacts({ model, items, chunkIdOf: (ordinal) => index.chunks.ids[ordinal] ?? '', memoryFacts: request.memoryFacts })
+    ? supportingFacts({
+        model,
+        items,
+        chunkIdOf: (ordinal) => index.chunks.ids[ordinal] ?? '',
+        memoryFacts: allowedFacts(index, request.memoryFacts ?? [], request.allow),
+      })
     : [];
   return { payload, facts, items, sources: sourcesOf(items), semantic: queryVector !== null };
+}
+
+/** The memory facts whose chunk may be answered (facts without a known chunk are kept). */
+function allowedFacts(index: RetrievalIndex, facts: readonly MemoryFact[], allow?: (ordinal: number) => boolean): readonly MemoryFact[] {
+  if (!allow || facts.length === 0) return facts;
+  const ordinals = chunkOrdinals(index);
+  return facts.filter((fact) => {
+    const ordinal = fact.chunkId === undefined ? undefined : ordinals.get(fact.chunkId);
+    return ordinal === undefined || allow(ordinal);
+  });
 }
 
 function sourcesOf(items: readonly PayloadItem[]): Array<{ fileId: string; score: number }> {

@@ -5,6 +5,7 @@
  * hits outside `after`/`before` are never returned.
  */
 import { NotFoundError } from '../errors';
+import type { StoredChunk } from '../ingest/chunks';
 // the segment modules only: the graph barrel would bring the NLP model into the retrieval bundle
 import { personalizedPageRank, topChunks } from '../graph/graph-ppr';
 import type { GraphSegment } from '../graph/graph-segment';
@@ -56,7 +57,6 @@ export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string,
   if (!memory) throw NotFoundError.of('memory', request.memoryID);
   const index = await deps.indexes.load(memory);
   if (!index || index.retrieval.chunks.ids.length === 0) return { payload: [], facts: [], sources: [] };
-  const allowed = await allowedChunks(deps, memory, index, request);
   const outcome = await retrieve(
     index.retrieval,
     {
@@ -66,32 +66,58 @@ export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string,
       assisted: request.assisted,
       external: index.graph ? [graphList(index.graph, request.query)] : [],
       memoryFacts: index.graph ? graphFacts(index.graph) : [],
-      allow: (ordinal) => allowed(index.retrieval.chunks.ids[ordinal] ?? ''),
+      allow: await allowedChunks(deps, memory, index, request),
     },
     { embedder: deps.indexing.embedder() },
   );
   return { payload: outcome.payload, facts: outcome.facts, sources: await sourcesOf(deps, accountId, index, outcome.items) };
 }
 
-/** Which chunks may be answered: not from excluded sources, deleted sessions, or outside the time window. */
+/**
+ * Which chunks (by ordinal) may be answered: not from excluded sources, deleted sessions, or outside the
+ * time window. Undefined when every chunk may: retrieval then skips the per-chunk check (it runs over
+ * every chunk of the index on each query).
+ */
 async function allowedChunks(
   deps: RetrievalDeps,
   memory: Memory,
   index: LoadedIndex,
   request: RetrievalQuery,
-): Promise<(chunkId: string) => boolean> {
+): Promise<((ordinal: number) => boolean) | undefined> {
+  const view = chunkView(index);
   const excluded = new Set(memory.excludedFileIds);
-  const sessionIds = new Set([...index.chunks.values()].flatMap((chunk) => (chunk.message ? [chunk.message.sessionID] : [])));
-  for (const sessionId of sessionIds) {
+  for (const sessionId of view.sessionIds) {
     const session = await deps.sessions.get(memory.accountId, sessionId);
     if (!session || session.deletedAt) excluded.add(sessionSourceId(sessionId));
   }
   const windowed = request.after !== undefined || request.before !== undefined;
-  return (chunkId) => {
-    const chunk = index.chunks.get(chunkId);
+  if (excluded.size === 0 && !windowed && view.complete) return undefined;
+  return (ordinal) => {
+    const chunk = view.byOrdinal[ordinal];
     if (!chunk || excluded.has(chunk.fileId)) return false;
     return !(windowed && chunk.message && !withinWindow(chunk.message.createdAt, request));
   };
+}
+
+/** A loaded index's chunk records by ordinal and the sessions it holds, worked out once per index version. */
+interface ChunkView {
+  byOrdinal: ReadonlyArray<StoredChunk | undefined>;
+  /** Every ordinal has its chunk record. */
+  complete: boolean;
+  sessionIds: readonly string[];
+}
+
+const chunkViews = new WeakMap<LoadedIndex, ChunkView>();
+
+function chunkView(index: LoadedIndex): ChunkView {
+  let view = chunkViews.get(index);
+  if (!view) {
+    const byOrdinal = index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
+    const sessionIds = new Set(byOrdinal.flatMap((chunk) => (chunk?.message ? [chunk.message.sessionID] : [])));
+    view = { byOrdinal, complete: byOrdinal.every((chunk) => chunk !== undefined), sessionIds: [...sessionIds] };
+    chunkViews.set(index, view);
+  }
+  return view;
 }
 
 function graphList(graph: GraphSegment, query: string): ExternalList {

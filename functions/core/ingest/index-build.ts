@@ -1,0 +1,57 @@
+/**
+ * Building one index version of a memory from its chunks, with no I/O: the retrieval index (BM25, vectors,
+ * HNSW with `acceleration`) and, for graph memories, the knowledge graph. The worker stores what this
+ * returns (memory-index.ts); the quality benchmarks call it directly, so they measure the same build.
+ */
+import type { GraphSnapshot } from '../graph/graph-snapshot';
+import type { Memory } from '../model';
+import type { Embedder } from '../retrieval/embedder';
+import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../retrieval/retrieval-index';
+import type { StoredChunk } from './chunks';
+import { type BuiltGraph, buildMemoryGraph, type GraphExtractor, OFFLINE_GRAPH_EXTRACTOR } from './memory-graph';
+
+export interface IndexingSettings {
+  embedder: () => Embedder | null;
+  graphWordVectors: boolean;
+  /** The configured extractor for files entering a graph memory through an ingestion. */
+  graphExtractor: () => GraphExtractor;
+}
+
+export interface GraphInputs {
+  previous: GraphSnapshot | undefined;
+  added: ReadonlyMap<string, readonly StoredChunk[]>;
+  kept: ReadonlySet<string>;
+  /** Use the configured (possibly paid) extractor; false: the offline one. */
+  managed: boolean;
+}
+
+export interface BuiltIndex {
+  retrieval: RetrievalIndex;
+  graph: BuiltGraph | null;
+}
+
+export async function buildIndexVersion(
+  memory: Pick<Memory, 'id' | 'memoryType' | 'acceleration' | 'ontology' | 'factExtraction'>,
+  chunks: readonly StoredChunk[],
+  graphInputs: GraphInputs,
+  settings: IndexingSettings,
+): Promise<BuiltIndex> {
+  const embedder = settings.embedder();
+  const retrieval = await buildRetrievalIndex(chunks.map(toRetrievalChunk), {
+    ...(embedder ? { embedder } : {}),
+    acceleration: memory.acceleration,
+  });
+  const extractor = graphInputs.managed ? settings.graphExtractor() : OFFLINE_GRAPH_EXTRACTOR;
+  const graph =
+    memory.memoryType === 'graph'
+      ? await buildMemoryGraph(memory, graphInputs, { useWordVectors: settings.graphWordVectors, extractor })
+      : null;
+  return { retrieval, graph };
+}
+
+function toRetrievalChunk(chunk: StoredChunk): RetrievalChunk {
+  const base = { id: chunk.id, fileId: chunk.fileId, text: chunk.text, title: chunk.title ?? '' };
+  // a message is a text of its own, not a range of its session's: no offsets, so no two messages merge
+  if (chunk.message) return { ...base, context: chunk.context ?? '' };
+  return { ...base, start: chunk.start, end: chunk.end };
+}
