@@ -8,16 +8,20 @@
  * two-fold check (tune on odd queries, score even ones, and the reverse) to show how much the tuned
  * numbers flatter themselves.
  *
- *   npx tsx bench/quality/tune.ts [--data ../shared/bench-data]
+ *   npx tsx bench/quality/tune.ts [--data ../shared/bench-data] [--graph]
+ *
+ * `--graph` skips the search and instead sweeps the graph list's fusion weight (`graphWeight`) at the
+ * default parameters, with the graph library's PPR lists (bench/quality/graph-hook.ts) computed once.
  */
 import { resolve } from 'node:path';
 import type { RankParamOverrides } from '../../functions/core/retrieval/params';
-import { rankChunks } from '../../functions/core/retrieval/rank';
+import { type ExternalList, rankChunks } from '../../functions/core/retrieval/rank';
 import { buildRetrievalIndex, type RetrievalIndex } from '../../functions/core/retrieval/retrieval-index';
 import { WordVectorEmbedder } from '../../functions/core/retrieval/word-vector-embedder';
 import { benchmarkChunks } from './corpus';
 import { type Benchmark, BENCHMARK_NAMES, loadBenchmark } from './datasets';
 import { averageMetrics, evaluationDepth, type Metrics, queryMetrics } from './evaluate';
+import { prepareGraph } from './graph-hook';
 
 const TARGETS = { scifact: ['nDCG@10', 0.7], musique: ['R@5', 0.56], hotpotqa: ['R@5', 0.82] } as const;
 
@@ -25,6 +29,8 @@ interface Prepared {
   benchmark: Benchmark;
   index: RetrievalIndex;
   vectors: Float32Array[];
+  /** Per query, the graph side's list (only with --graph). */
+  graphLists?: ExternalList[];
 }
 
 function argument(name: string, fallback: string): string {
@@ -48,7 +54,8 @@ function evaluate(item: Prepared, params: RankParamOverrides, keep: (position: n
   const { benchmark, index, vectors } = item;
   const perQuery = benchmark.queries.flatMap((query, position) => {
     if (!keep(position)) return [];
-    const request = { query: query.text, queryVector: vectors[position], sentenceEncoder: encoder, params };
+    const external = item.graphLists?.[position] ? [item.graphLists[position]] : [];
+    const request = { query: query.text, queryVector: vectors[position], sentenceEncoder: encoder, params, external };
     const hits = rankChunks(index, { ...request, limit: 3 * evaluationDepth(benchmark) });
     return [queryMetrics(benchmark, query, hits.map((hit) => index.chunks.fileIds[hit.ordinal] ?? ''))];
   });
@@ -107,10 +114,23 @@ const BASELINE: RankParamOverrides = {
   sentences: { weight: 0 },
 };
 
+async function sweepGraphWeight(prepared: Prepared[]): Promise<void> {
+  for (const item of prepared) {
+    const ranker = prepareGraph(benchmarkChunks(item.benchmark));
+    item.graphLists = item.benchmark.queries.map((query) => ranker?.(query.text) ?? { name: 'graph', hits: [] });
+  }
+  const all = (): boolean => true;
+  for (const graphWeight of [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5]) {
+    const result = objective(prepared, { graphWeight }, all);
+    console.log(`graphWeight=${graphWeight}: ${result.value.toFixed(4)} (${result.text})`);
+  }
+}
+
 async function main(): Promise<void> {
   const dataDir = resolve(argument('--data', resolve(import.meta.dirname, '../../../shared/bench-data')));
   encoder = WordVectorEmbedder.load();
   const prepared = await prepare(dataDir, encoder);
+  if (process.argv.includes('--graph')) return sweepGraphWeight(prepared);
   const all = (): boolean => true;
   const best = coordinateSearch(prepared, {}, all, true);
   console.log(`\nbest on all queries: ${JSON.stringify(best)}\n  ${objective(prepared, best, all).text}`);

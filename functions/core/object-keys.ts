@@ -16,6 +16,7 @@ export const objectKeys = {
     `gold/${accountId}/memories/${memoryId}/chunks/${fileId}.json`,
   chunksPrefix: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/chunks/`,
   indexRoot: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/index/`,
-  indexPrefix: (accountId: string, memoryId: string, version: number): string =>
-    `gold/${accountId}/memories/${memoryId}/index/v${version}/`,
+  /** One build of version `version`: concurrent builds of a version never share a folder. */
+  indexPrefix: (accountId: string, memoryId: string, version: number, buildId: string): string =>
+    `gold/${accountId}/memories/${memoryId}/index/v${version}-${buildId}/`,
 } as const;

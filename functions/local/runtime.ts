@@ -13,6 +13,7 @@ import { type Config, type Environment, loadConfig, resetConfig } from '../confi
 import { ensureAccountWithKey } from '../core/use-cases/accounts';
 import { catalog } from '../http/catalog';
 import { releaseWorkerDeps } from '../worker/deps';
+import { parseWork } from '../worker/dispatch';
 import { handler as workerHandler } from '../worker/handler';
 import { httpHandlers } from './handlers';
 import { QueuePump, type SqsLambdaHandler } from './queue-pump';
@@ -111,7 +112,7 @@ function withProgress(handler: SqsLambdaHandler, log: (line: string) => void): S
     const started = performance.now();
     const answer = await handler(event, context);
     const failed = answer ? answer.batchItemFailures.length : 0;
-    const kinds = event.Records.map((record) => /"kind":"([\w.]+)"/.exec(record.body)?.[1] ?? 'unknown');
+    const kinds = event.Records.map((record) => parseWork(record.body)?.kind ?? 'not work');
     const ms = (performance.now() - started).toFixed(0);
     log(`worker: ${kinds.join(', ')} in ${ms} ms${failed ? ` (${failed} failed, will retry)` : ''}`);
     return answer;

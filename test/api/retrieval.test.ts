@@ -65,8 +65,8 @@ describe('retrieval over a vector memory', () => {
 
 describe('retrieval over a graph memory', () => {
   it('answers a two-hop question through the graph walk', async () => {
-    const a = await textFile('laboratory.txt', 'Marie Curie worked at the Radium Institute in Paris for most of her career.');
-    const b = await textFile('institute.txt', 'The Radium Institute was founded in 1909 and later became the Curie Institute.');
+    const a = await textFile('laboratory.txt', 'Marie Curie worked at the Radium Institute in Paris for most of her career. She studied radioactivity there.');
+    const b = await textFile('institute.txt', 'The Radium Institute was founded in 1909 and later became the Curie Institute. Its laboratories still stand.');
     const c = await textFile('noise.txt', 'Tomatoes grow best in warm sunny gardens with regular watering.');
     const memory = (await post('/memories/create', { name: 'science', memoryType: 'graph', ontology: 'culture', factExtraction: true })).body.data;
     const done = await ingest(memory, [a.id, b.id, c.id]);

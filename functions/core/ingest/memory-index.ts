@@ -8,7 +8,7 @@ import { ConflictError } from '../errors';
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
-import type { LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
+import type { IdGenerator, LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
 import { serializeRetrievalIndex } from '../retrieval/index-format';
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
@@ -22,6 +22,7 @@ export interface IndexDeps {
   links: LinkStore;
   sessionLinks: SessionLinkStore;
   objects: ObjectStore;
+  ids: IdGenerator;
   indexing: IndexingSettings;
 }
 
@@ -55,7 +56,7 @@ export async function publishIndex(
     const sources = await sourcesOf(deps, memory);
     const chunks = await nextChunks(deps, memory, sources, publication.added);
     const version = memory.indexVersion + 1;
-    const prefix = objectKeys.indexPrefix(accountId, memoryId, version);
+    const prefix = objectKeys.indexPrefix(accountId, memoryId, version, deps.ids.uuid());
     const written = await writeSegments(deps, memory, prefix, chunks, {
       added: publication.added,
       kept: sources,
@@ -70,10 +71,12 @@ export async function publishIndex(
         changes: { indexVersion: version, indexPrefix: prefix, ...graph, ...publication.changes(counts) },
         excludedBuilt: memory.excludedFileIds,
       });
-      if (published) await dropOldVersions(deps, accountId, memoryId, version);
+      if (published) await dropOldBuilds(deps, published, memory.indexPrefix);
       return { memory: published, extractionTokens };
     } catch (error) {
-      if (!(error instanceof ConflictError) || attempt >= PUBLISH_TRIES) throw error;
+      if (!(error instanceof ConflictError)) throw error;
+      await deps.objects.deletePrefix(prefix); // another build published first: this one is never read
+      if (attempt >= PUBLISH_TRIES) throw error;
     }
   }
 }
@@ -128,15 +131,17 @@ async function writeSegments(
 type GraphCountsOf = Pick<Memory, 'entityCount' | 'relationCount' | 'factCount'>;
 type BuiltCounts = { chunkCount: number; fileCount: number } & GraphCountsOf;
 
-/** Keeps the new version and the one before it (a warm reader may still be loading it). */
-async function dropOldVersions(deps: IndexDeps, accountId: string, memoryId: string, current: number): Promise<void> {
-  const root = objectKeys.indexRoot(accountId, memoryId);
-  const versions = new Set(
-    (await deps.objects.list(root)).map((key) => Number(/^v(\d+)\//.exec(key.slice(root.length))?.[1] ?? NaN)),
-  );
-  for (const version of versions) {
-    if (Number.isInteger(version) && version < current - 1) {
-      await deps.objects.deletePrefix(objectKeys.indexPrefix(accountId, memoryId, version));
-    }
+/**
+ * Keeps the published build and the one before it (a warm reader may still be loading it); deletes older
+ * builds and the builds of these versions that lost or crashed. Builds of later versions (still running)
+ * are left alone.
+ */
+async function dropOldBuilds(deps: IndexDeps, published: Memory, previousPrefix: string | null): Promise<void> {
+  const root = objectKeys.indexRoot(published.accountId, published.id);
+  const keep = new Set([published.indexPrefix, previousPrefix]);
+  const builds = new Set((await deps.objects.list(root)).map((key) => key.slice(0, key.indexOf('/', root.length) + 1)));
+  for (const build of builds) {
+    const version = Number(/^v(\d+)-/.exec(build.slice(root.length))?.[1] ?? NaN);
+    if (Number.isInteger(version) && version <= published.indexVersion && !keep.has(build)) await deps.objects.deletePrefix(build);
   }
 }

@@ -91,6 +91,20 @@ describe('retrieve', () => {
   });
 });
 
+describe('exclusions', () => {
+  it('never returns, follows links from, or takes facts of chunks that are not allowed', async () => {
+    const moonfall = index.chunks.ids.indexOf('moonfall#0');
+    const allow = (ordinal: number): boolean => ordinal !== moonfall;
+    const request = { query: 'Which city is the hometown of the author of the novel Moonfall?', topK: 3, facts: true, allow };
+    const memoryFacts = [{ content: 'Moonfall was written by Jane Harlow.', chunkId: 'moonfall#0' }];
+    const outcome = await retrieve(index, { ...request, memoryFacts }, { embedder });
+    expect(outcome.items.map((item) => item.fileId)).not.toContain('moonfall');
+    expect(outcome.facts.map((fact) => fact.content)).not.toContain('Moonfall was written by Jane Harlow.');
+    const lexical = await retrieve(index, { ...request, mode: 'lexical' }, { embedder });
+    expect(lexical.items.map((item) => item.fileId)).not.toContain('harlow');
+  });
+});
+
 describe('facts', () => {
   const memoryFacts = [
     { content: 'Lava is molten rock that has reached the surface.', fileId: 'volcano' },

@@ -1,0 +1,73 @@
+/**
+ * The retrieval engine of `GET /memory/`, run in the benchmark's process over the child runtime's own
+ * stores, so a question's ranked turns come back as chunk ids (the HTTP answer carries none).
+ *
+ * The stores are found through `runtime.json`, which the local runtime writes in its data directory
+ * (the same file `npm run kmem` uses). The memory is read from the table, its published index loaded by
+ * `IndexCache` from the S3 store, and the question goes to `retrieve` with what `retrieveFromMemory`
+ * passes for a vector memory with nothing excluded: no graph list, no memory facts, every chunk allowed.
+ * `httpPayload` asks the running API the same question, for the parity check in bench/locomo.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createContainer } from '../../functions/adapters/container';
+import { createRetrievalIndexing } from '../../functions/adapters/indexing';
+import { loadConfig } from '../../functions/config';
+import type { RankParamOverrides } from '../../functions/core/retrieval/params';
+import { retrieve } from '../../functions/core/retrieval/retrieve';
+import type { ApiClient } from '../support/api';
+
+export interface RankedTurns {
+  /** Message ids of the ranked chunks, best first (chunk id `msg:<messageId>`). */
+  messageIds: string[];
+  /** Payload contents, as `GET /memory/` would answer them. */
+  payload: string[];
+  /** Payload items that merged more than one chunk. */
+  mergedItems: number;
+}
+
+export interface Engine {
+  rank(accountId: string, memoryId: string, query: string, topK: number, params?: RankParamOverrides): Promise<RankedTurns>;
+}
+
+interface Endpoints {
+  dynamodbEndpoint: string;
+  s3Endpoint: string;
+}
+
+const MESSAGE_CHUNK = 'msg:';
+
+export function openEngine(dataDir: string): Engine {
+  const endpoints = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as Endpoints;
+  const config = loadConfig({
+    ...process.env,
+    KMEM_DATA_DIR: dataDir,
+    KMEM_DYNAMODB_ENDPOINT: endpoints.dynamodbEndpoint,
+    KMEM_S3_ENDPOINT: endpoints.s3Endpoint,
+    AWS_REGION: 'local',
+  });
+  const deps = createContainer(config);
+  const { indexes, indexing } = createRetrievalIndexing(config, deps.objects);
+  return {
+    async rank(accountId, memoryId, query, topK, params) {
+      const memory = await deps.memories.get(accountId, memoryId);
+      const loaded = memory ? await indexes.load(memory) : undefined;
+      if (!loaded) throw new Error(`memory ${memoryId} has no published index`);
+      const request = { query, topK, facts: false, assisted: false, external: [], memoryFacts: [], ...(params ? { params } : {}) };
+      const outcome = await retrieve(loaded.retrieval, request, { embedder: indexing.embedder() });
+      const chunkIds = outcome.items.flatMap((item) => item.ordinals.map((ordinal) => loaded.retrieval.chunks.ids[ordinal] ?? ''));
+      return {
+        messageIds: chunkIds.filter((id) => id.startsWith(MESSAGE_CHUNK)).map((id) => id.slice(MESSAGE_CHUNK.length)),
+        payload: outcome.payload.map((item) => item.content),
+        mergedItems: outcome.items.filter((item) => item.ordinals.length > 1).length,
+      };
+    },
+  };
+}
+
+/** The payload contents `GET /memory/` answers for the question. */
+export async function httpPayload(api: ApiClient, memoryId: string, query: string, topK: number): Promise<string[]> {
+  const search = new URLSearchParams({ memoryID: memoryId, query, topK: String(topK) });
+  const answer = await api.get(`/memory/?${search.toString()}`);
+  return (answer.payload as Array<{ content: string }>).map((item) => item.content);
+}

@@ -1,0 +1,50 @@
+/**
+ * Concurrent builds of one memory (several sessions synced at once, say) each write their own folder and
+ * publish with a conditional write: the published index is always one whole build, and the folders of
+ * builds that lost or are superseded are deleted.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { storeEnvironment } from '../support/stores';
+
+Object.assign(process.env, storeEnvironment(), { KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' });
+const { container } = await import('../../functions/adapters/container');
+const { workerDeps } = await import('../../functions/worker/deps');
+const { publishIndex } = await import('../../functions/core/ingest/memory-index');
+const { decodeChunks } = await import('../../functions/core/ingest/chunks');
+const { createAccount } = await import('../../functions/core/use-cases/accounts');
+const { createMemory } = await import('../../functions/core/use-cases/memories');
+const { createSession } = await import('../../functions/core/use-cases/sessions');
+const { sessionSourceId } = await import('../../functions/core/model');
+
+const deps = container();
+afterAll(() => deps.documentClient.destroy());
+
+describe('publishing an index', () => {
+  it('keeps every concurrent build whole and leaves only the current and previous builds', async () => {
+    const accountId = (await createAccount(deps, `publish-${process.pid}-${Date.now()}`)).account.id;
+    const memory = await createMemory(deps, accountId, { name: 'm', memoryType: 'vector' });
+    const sessions = await Promise.all([0, 1, 2, 3, 4].map(() => createSession(deps, accountId, {})));
+    for (const session of sessions) {
+      await deps.sessionLinks.create({ accountId, memoryId: memory.id, sessionId: session.id, createdAt: new Date().toISOString() });
+    }
+    const worker = workerDeps(deps);
+    const chunk = (sessionId: string, n: number) => ({ id: `msg:${sessionId}.${n}`, fileId: sessionSourceId(sessionId), text: `message ${n} of ${sessionId}`, start: 0, end: 10 });
+    await Promise.all(
+      sessions.map((session) =>
+        publishIndex(worker, accountId, memory.id, {
+          added: new Map([[sessionSourceId(session.id), [chunk(session.id, 1), chunk(session.id, 2)]]]),
+          changes: ({ chunkCount }) => ({ chunkCount }),
+        }),
+      ),
+    );
+    const after = await deps.memories.get(accountId, memory.id);
+    expect(after?.indexVersion).toBe(5);
+    const chunks = decodeChunks(await deps.objects.get(`${after?.indexPrefix}chunks.json`));
+    expect(chunks).toHaveLength(10);
+    expect(after?.chunkCount).toBe(10);
+    const root = `gold/${accountId}/memories/${memory.id}/index/`;
+    const builds = new Set((await deps.objects.list(root)).map((key) => key.slice(root.length).split('/')[0]));
+    expect(builds.size).toBeLessThanOrEqual(2);
+    expect([...builds].some((build) => `${root}${build}/` === after?.indexPrefix)).toBe(true);
+  }, 60_000);
+});
