@@ -16,7 +16,7 @@ import type { IndexCache, LoadedIndex } from '../retrieval-cache';
 import type { Embedder } from '../retrieval/embedder';
 import type { MemoryFact } from '../retrieval/facts';
 import type { ExternalList } from '../retrieval/rank';
-import { retrieve } from '../retrieval/retrieve';
+import { type RetrievalOutcome, retrieve } from '../retrieval/retrieve';
 import { withinWindow } from './message-search';
 
 export interface RetrievalDeps {
@@ -57,7 +57,22 @@ export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string,
   if (!memory) throw NotFoundError.of('memory', request.memoryID);
   const index = await deps.indexes.load(memory);
   if (!index || index.retrieval.chunks.ids.length === 0) return { payload: [], facts: [], sources: [] };
-  const outcome = await retrieve(
+  const allow = await allowedChunks(deps, memory, index, request);
+  const outcome = await answerFromIndex(index, request, { allow, embedder: deps.indexing.embedder() });
+  return { payload: outcome.payload, facts: outcome.facts, sources: await sourcesOf(deps, accountId, index, outcome.items) };
+}
+
+/**
+ * The ranking of one query over a loaded index, with no I/O: lexical and semantic candidates, the graph
+ * walk for graph memories, fusion, facts and extracts. The route above and the quality benchmarks both
+ * call it, so the benchmarks measure what the API answers.
+ */
+export function answerFromIndex(
+  index: Pick<LoadedIndex, 'retrieval' | 'graph'>,
+  request: Pick<RetrievalQuery, 'query' | 'topK' | 'facts' | 'assisted'>,
+  options: { allow?: ((ordinal: number) => boolean) | undefined; embedder: Embedder | null },
+): Promise<RetrievalOutcome> {
+  return retrieve(
     index.retrieval,
     {
       query: request.query,
@@ -66,11 +81,10 @@ export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string,
       assisted: request.assisted,
       external: index.graph ? [graphList(index.graph, request.query)] : [],
       memoryFacts: index.graph ? graphFacts(index.graph) : [],
-      allow: await allowedChunks(deps, memory, index, request),
+      allow: options.allow,
     },
-    { embedder: deps.indexing.embedder() },
+    { embedder: options.embedder },
   );
-  return { payload: outcome.payload, facts: outcome.facts, sources: await sourcesOf(deps, accountId, index, outcome.items) };
 }
 
 /**
