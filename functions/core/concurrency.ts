@@ -1,3 +1,6 @@
+/** Store calls one use case keeps in flight at once (a memory may hold thousands of files). */
+export const STORE_CONCURRENCY = 16;
+
 /** Runs `task` over `items` with at most `limit` in flight; the results keep the items' order. */
 export async function mapConcurrently<T, R>(
   items: readonly T[],

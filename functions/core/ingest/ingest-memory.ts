@@ -9,7 +9,7 @@ import { objectKeys } from '../object-keys';
 import type { AccountStore, Clock, FileStore, JobStore, QueuePort } from '../ports';
 import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
 import type { WorkMessage } from '../work';
-import { mapConcurrently } from '../concurrency';
+import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { chunkFile, encodeChunks, type StoredChunk } from './chunks';
 import { type IndexDeps, publishIndex } from './memory-index';
 
@@ -25,7 +25,7 @@ export interface IngestDeps extends IndexDeps, EmitDeps {
 type IngestMessage = Extract<WorkMessage, { kind: 'memory.ingest' }>;
 
 /** Files read and chunked at once (each is a few store round trips). */
-const FILE_CONCURRENCY = 16;
+const FILE_CONCURRENCY = STORE_CONCURRENCY;
 
 interface FileOutcome {
   file: FileRecord;
@@ -39,7 +39,7 @@ export async function ingestMemory(deps: IngestDeps, message: IngestMessage): Pr
   if (!job || job.state === 'completed' || job.state === 'failed') return;
   const memory = await deps.memories.get(accountId, memoryId);
   if (!memory) return endJob(deps, job, 'failed', 0);
-  const files = await Promise.all(job.fileIds.map((id) => deps.files.get(accountId, id)));
+  const files = await mapConcurrently(job.fileIds, STORE_CONCURRENCY, (id) => deps.files.get(accountId, id));
   if (files.some((file) => file?.state === 'pending' || file?.state === 'processing')) {
     await markRunning(deps, job);
     await deps.queue.send(message, { delaySeconds: deps.config.work.ingestWaitSeconds });

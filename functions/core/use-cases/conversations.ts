@@ -71,6 +71,18 @@ export async function removeSessions(
   }
 }
 
+/** A session was deleted: its messages leave every memory it is attached to at once, then their indexes. */
+export async function sessionDeleted(
+  deps: Pick<ConversationDeps, 'sessionLinks' | 'queue' | 'memories'>,
+  accountId: string,
+  sessionId: string,
+): Promise<void> {
+  for (const link of await deps.sessionLinks.listBySession(accountId, sessionId)) {
+    await deps.memories.excludeFile(accountId, link.memoryId, sessionSourceId(sessionId));
+    await requestSync(deps, accountId, link.memoryId, sessionId);
+  }
+}
+
 /** A session's messages changed: every memory it is attached to brings its index up to date. */
 export async function conversationChanged(
   deps: Pick<ConversationDeps, 'sessionLinks' | 'queue'>,

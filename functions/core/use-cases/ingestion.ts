@@ -6,6 +6,7 @@
 import { BadRequestError, ConflictError } from '../errors';
 import type { FileRecord, IngestionJob, Memory } from '../model';
 import type { AccountStore, FileStore, JobStore, LinkStore, MemoryStore, QueuePort } from '../ports';
+import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { estimateTokens } from '../text/tokens';
 import type { WorkMessage } from '../work';
 import { type EmitDeps, emitWebhookEvent } from './webhooks';
@@ -72,7 +73,7 @@ export async function startIngestion(deps: IngestionDeps, accountId: string, mem
 /** Files added to the memory and not yet in its index. */
 async function waitingFiles(deps: IngestionDeps, accountId: string, memoryId: string): Promise<FileRecord[]> {
   const links = (await deps.links.listByMemory(accountId, memoryId)).filter((link) => !link.ingestedAt);
-  const files = await Promise.all(links.map((link) => deps.files.get(accountId, link.fileId)));
+  const files = await mapConcurrently(links, STORE_CONCURRENCY, (link) => deps.files.get(accountId, link.fileId));
   return files.filter((file): file is FileRecord => file !== undefined);
 }
 

@@ -4,6 +4,7 @@
  * the newest MAX_CANDIDATES; messages of deleted sessions are never returned.
  */
 import { BadRequestError } from '../errors';
+import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { buildSegment, search } from '../lexical/segment';
 import type { Message, MessageRole } from '../model';
 import type { MessageStore, SessionStore } from '../ports';
@@ -70,7 +71,7 @@ async function candidatesOf(deps: MessageSearchDeps, accountId: string, request:
 
 async function withoutDeletedSessions(deps: MessageSearchDeps, accountId: string, messages: Message[]): Promise<Message[]> {
   const sessionIds = [...new Set(messages.map((m) => m.sessionID))];
-  const sessions = await Promise.all(sessionIds.map((id) => deps.sessions.get(accountId, id)));
+  const sessions = await mapConcurrently(sessionIds, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
   const live = new Set(sessions.filter((s) => s && !s.deletedAt).map((s) => s?.id));
   return messages.filter((m) => live.has(m.sessionID));
 }

@@ -4,6 +4,7 @@
  * the query's entities. Files removed from the memory, detached or deleted sessions, and conversation
  * hits outside `after`/`before` are never returned.
  */
+import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { NotFoundError } from '../errors';
 import type { StoredChunk } from '../ingest/chunks';
 // the segment modules only: the graph barrel would bring the NLP model into the retrieval bundle
@@ -99,11 +100,8 @@ async function allowedChunks(
   request: RetrievalQuery,
 ): Promise<((ordinal: number) => boolean) | undefined> {
   const view = chunkView(index);
+  // removed files, detached and deleted sessions are excluded on the memory until an index without them is out
   const excluded = new Set(memory.excludedFileIds);
-  for (const sessionId of view.sessionIds) {
-    const session = await deps.sessions.get(memory.accountId, sessionId);
-    if (!session || session.deletedAt) excluded.add(sessionSourceId(sessionId));
-  }
   const windowed = request.after !== undefined || request.before !== undefined;
   if (excluded.size === 0 && !windowed && view.complete) return undefined;
   return (ordinal) => {
@@ -158,7 +156,7 @@ async function sourcesOf(
     const sourceId = chunk?.pageId ?? item.fileId;
     best.set(sourceId, Math.max(best.get(sourceId) ?? 0, item.score));
   }
-  const sources = await Promise.all([...best].map(([id, score]) => describeSource(deps, accountId, id, score)));
+  const sources = await mapConcurrently([...best], STORE_CONCURRENCY, ([id, score]) => describeSource(deps, accountId, id, score));
   return sources.filter((source): source is Source => source !== undefined).sort((a, b) => b.score - a.score);
 }
 

@@ -1,12 +1,13 @@
 /** Conversation sessions: created with a caller-chosen id, soft-deleted. */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { MetadataEntry, Session } from '../model';
-import type { Clock, IdGenerator, QueuePort, SessionLinkStore, SessionStore } from '../ports';
-import { conversationChanged } from './conversations';
+import type { Clock, IdGenerator, MemoryStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
+import { sessionDeleted } from './conversations';
 
 export interface SessionDeps {
   sessions: SessionStore;
   sessionLinks: SessionLinkStore;
+  memories: MemoryStore;
   queue: QueuePort;
   clock: Clock;
   ids: IdGenerator;
@@ -52,7 +53,7 @@ export async function getSession(deps: SessionDeps, accountId: string, id: strin
 export async function deleteSession(deps: SessionDeps, accountId: string, id: string): Promise<Session> {
   const session = await deps.sessions.markDeleted(accountId, id, deps.clock.now().toISOString());
   if (!session) throw NotFoundError.of('session', id);
-  await conversationChanged(deps, accountId, id);
+  await sessionDeleted(deps, accountId, id);
   return session;
 }
 
