@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChunks } from '../../functions/core/ingest/chunks';
-import { del, env, get, post } from '../support/api';
+import { del, env, get, post, type Json } from '../support/api';
 import { testContainer } from '../support/stores';
 
 let stores: ReturnType<typeof testContainer>;
@@ -71,6 +71,24 @@ describe('conversation memory', () => {
     expect(refused.body.error).toMatch(/is deleted/);
     expect((await post('/memories/add-sessions', { memoryID: other.id, sessions: ['nope'] })).status).toBe(404);
     expect((await post('/memories/add-sessions', { memoryID: other.id, sessions: [s.id] }, env().keyB)).status).toBe(404);
+  });
+
+  it('answers conversation hits through GET /memory/ with their session as source, within after/before', async () => {
+    const s = await session('time-traveller');
+    const old = await say(s.id, 'user', 'We planted the cherry tree in the garden.', { createdAt: '2022-03-01T09:00:00Z' });
+    const recent = await say(s.id, 'user', 'The cherry tree finally blossomed this spring.', { createdAt: '2024-04-01T09:00:00Z' });
+    const memory = (await post('/memories/create', { name: 'diary', memoryType: 'vector' })).body.data;
+    await post('/memories/add-sessions', { memoryID: memory.id, sessions: [s.id] });
+    await eventually(async () => (await indexedMessages(memory)).length === 2, 'both messages');
+    const ask = async (extra: string) =>
+      (await get(`/memory/?memoryID=${memory.id}&query=cherry%20tree&topK=5${extra}`)).body as Json;
+    const all = await ask('');
+    expect(all.payload).toHaveLength(2);
+    expect(all.sources[0]).toMatchObject({ id: s.id, url: `/sessions/get/${s.id}` });
+    const before = await ask('&before=2023-01-01T00:00:00Z');
+    expect(before.payload.map((p: Json) => p.content)).toEqual([old.content]);
+    const after = await ask('&after=2023-01-01T00:00:00Z');
+    expect(after.payload.map((p: Json) => p.content)).toEqual([recent.content]);
   });
 
   it('ends sessions once', async () => {
