@@ -3,45 +3,52 @@
  *
  *   npx tsx bench/quality.ts [--data ../shared/bench-data] [--only scifact|musique|hotpotqa] [--no-graph]
  *
- * For each benchmark: load it where it lies (bench/quality/datasets.ts), chunk it with the project's
- * chunker (vector-memory defaults), build the retrieval index with the offline embedder
- * (buildRetrievalIndex), then run every query through `retrieve` (the function `GET /memory/` calls)
- * in each mode and print a markdown table: published and measured reference rows, then kmem's rows.
- * Modes: lexical (BM25 over title + text and the title field), lexical + title links, semantic (word
- * vectors alone), fused (lexical + links + semantic + sentence rerank; the default), fused with
- * acceleration (HNSW instead of exact vector search), graph (PPR over the graph library's entity-chunk
- * graph, bench/quality/graph-hook.ts) alone, and fused + graph (`--no-graph` skips the graph rows).
- * Metrics use each query's ranked documents (chunk → document). Also prints build and per-query times.
+ * For each benchmark: load it where it lies (bench/quality/datasets.ts), then ingest it through kmem's own
+ * code (bench/quality/corpus.ts): every document is a file cut by `chunkFile`, and the index version is
+ * built by `buildIndexVersion` with the worker's settings, for a vector memory (1,000 / 10), the same
+ * memory with acceleration (HNSW), and a graph memory (culture ontology, graph chunk defaults).
+ * The headline rows ("API path") run every query through `answerFromIndex`, the ranking `GET /memory/`
+ * runs (the graph walk included for the graph memory). The per-mode rows (lexical, links, semantic) run
+ * `retrieve` with a mode or parameter overrides over the same built vector index, and the "graph (PPR)"
+ * row is the graph memory's graph list alone (bench/quality/graph-hook.ts); `--no-graph` skips the graph
+ * memory. Metrics use each query's payload items mapped to their file (document), best first.
+ * Prints a markdown table per benchmark (published and measured reference rows, then kmem's) and times.
  */
 import { resolve } from 'node:path';
-import { buildHnsw } from '../functions/core/retrieval/hnsw';
-import type { ExternalList, RetrievalMode } from '../functions/core/retrieval/rank';
 import type { RankParamOverrides } from '../functions/core/retrieval/params';
-import { buildRetrievalIndex, type RetrievalIndex } from '../functions/core/retrieval/retrieval-index';
+import type { RetrievalMode } from '../functions/core/retrieval/rank';
 import { retrieve } from '../functions/core/retrieval/retrieve';
 import { WordVectorEmbedder } from '../functions/core/retrieval/word-vector-embedder';
-import { benchmarkChunks } from './quality/corpus';
+import { answerFromIndex } from '../functions/core/use-cases/retrieve-memory';
+import { benchmarkMemory, type BenchmarkIndex, buildBenchmarkIndex } from './quality/corpus';
 import { type Benchmark, BENCHMARK_NAMES, type BenchmarkName, loadBenchmark } from './quality/datasets';
 import { averageMetrics, evaluationDepth, type Metrics, metricNames, queryMetrics } from './quality/evaluate';
-import { type GraphRanker, prepareGraph } from './quality/graph-hook';
+import { graphList } from './quality/graph-hook';
 import { REFERENCES } from './quality/references';
+
+type IndexName = 'vector' | 'accelerated' | 'graph';
 
 interface ModeRun {
   label: string;
-  mode: RetrievalMode;
+  index: IndexName;
+  /** API path: `answerFromIndex` (with the index's graph, if any); 'no-graph': the same without the graph. */
+  api?: 'full' | 'no-graph';
+  /** Mode rows: `retrieve` with this mode and parameter overrides. */
+  mode?: RetrievalMode;
   params?: RankParamOverrides;
-  accelerated?: boolean;
-  graph?: 'alone' | 'fused';
+  /** The graph memory's graph list alone. */
+  graphAlone?: boolean;
 }
 
 const RUNS: ModeRun[] = [
-  { label: 'kmem lexical (BM25 title+text, title field)', mode: 'lexical', params: { links: { weight: 0 } } },
-  { label: 'kmem lexical + title links', mode: 'lexical' },
-  { label: 'kmem semantic (word vectors, SIF)', mode: 'semantic' },
-  { label: 'kmem fused (default)', mode: 'fused' },
-  { label: 'kmem fused, acceleration (HNSW)', mode: 'fused', accelerated: true },
-  { label: 'kmem graph (PPR)', mode: 'fused', graph: 'alone' },
-  { label: 'kmem fused + graph', mode: 'fused', graph: 'fused' },
+  { label: 'kmem lexical (BM25 title+text, title field)', index: 'vector', mode: 'lexical', params: { links: { weight: 0 } } },
+  { label: 'kmem lexical + title links', index: 'vector', mode: 'lexical' },
+  { label: 'kmem semantic (word vectors, SIF)', index: 'vector', mode: 'semantic' },
+  { label: 'kmem fused, API path (vector memory)', index: 'vector', api: 'full' },
+  { label: 'kmem fused, API path, acceleration (HNSW)', index: 'accelerated', api: 'full' },
+  { label: 'kmem graph (PPR) alone (graph memory)', index: 'graph', graphAlone: true },
+  { label: 'kmem fused, graph memory chunks, no graph walk', index: 'graph', api: 'no-graph' },
+  { label: 'kmem fused + graph, API path (graph memory)', index: 'graph', api: 'full' },
 ];
 
 interface Row {
@@ -55,44 +62,48 @@ function argument(name: string): string | undefined {
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
-async function runMode(benchmark: Benchmark, index: RetrievalIndex, embedder: WordVectorEmbedder, run: ModeRun, graph: GraphRanker | null): Promise<Row> {
-  if (run.graph && !graph) return { label: `${run.label}: skipped (--no-graph)`, metrics: null, queryMs: Number.NaN };
-  const fileOf = new Map(index.chunks.ids.map((id, ordinal) => [id, index.chunks.fileIds[ordinal] ?? '']));
+async function rankedFiles(benchmark: Benchmark, built: BenchmarkIndex, embedder: WordVectorEmbedder, run: ModeRun, query: string): Promise<string[]> {
+  const { retrieval, graph } = built.loaded;
+  const topK = evaluationDepth(benchmark);
+  if (run.graphAlone) {
+    const fileOf = new Map(retrieval.chunks.ids.map((id, ordinal) => [id, retrieval.chunks.fileIds[ordinal] ?? '']));
+    return graph ? graphList(graph, query).hits.map((hit) => fileOf.get(hit.chunkId) ?? '') : [];
+  }
+  if (run.api) {
+    const index = { retrieval, graph: run.api === 'full' ? graph : null };
+    const outcome = await answerFromIndex(index, { query, topK, facts: false, assisted: false }, { embedder });
+    return outcome.items.map((item) => item.fileId);
+  }
+  const outcome = await retrieve(retrieval, { query, topK, mode: run.mode, params: run.params }, { embedder });
+  return outcome.items.map((item) => item.fileId);
+}
+
+async function runMode(benchmark: Benchmark, built: BenchmarkIndex | undefined, embedder: WordVectorEmbedder, run: ModeRun): Promise<Row> {
+  if (!built) return { label: `${run.label}: skipped (--no-graph)`, metrics: null, queryMs: Number.NaN };
   const perQuery: Metrics[] = [];
   const started = performance.now();
-  for (const query of benchmark.queries) {
-    const external: ExternalList[] = graph && run.graph ? [graph(query.text)] : [];
-    let ranked: string[];
-    if (run.graph === 'alone') {
-      ranked = (external[0]?.hits ?? []).map((hit) => fileOf.get(hit.chunkId) ?? '');
-    } else {
-      const request = { query: query.text, topK: evaluationDepth(benchmark), mode: run.mode, params: run.params, external };
-      ranked = (await retrieve(index, request, { embedder })).items.map((item) => item.fileId);
-    }
-    perQuery.push(queryMetrics(benchmark, query, ranked));
-  }
+  for (const query of benchmark.queries) perQuery.push(queryMetrics(benchmark, query, await rankedFiles(benchmark, built, embedder, run, query.text)));
   return { label: run.label, metrics: averageMetrics(perQuery), queryMs: (performance.now() - started) / benchmark.queries.length };
 }
 
 async function measure(dataDir: string, name: BenchmarkName, embedder: WordVectorEmbedder): Promise<void> {
   const benchmark = loadBenchmark(dataDir, name);
-  const chunks = benchmarkChunks(benchmark);
-  let started = performance.now();
-  const index = await buildRetrievalIndex(chunks, { embedder });
-  const buildMs = performance.now() - started;
-  started = performance.now();
-  const accelerated: RetrievalIndex = { ...index, ann: index.vectors ? buildHnsw(index.vectors) : null };
-  const hnswMs = performance.now() - started;
-  started = performance.now();
-  const graph = prepareGraph(chunks, !process.argv.includes('--no-graph'));
-  const graphMs = performance.now() - started;
+  const indexes: Partial<Record<IndexName, BenchmarkIndex>> = {
+    vector: await buildBenchmarkIndex(benchmark, benchmarkMemory('vector'), embedder),
+    accelerated: await buildBenchmarkIndex(benchmark, benchmarkMemory('vector', { acceleration: true }), embedder),
+  };
+  if (!process.argv.includes('--no-graph')) indexes.graph = await buildBenchmarkIndex(benchmark, benchmarkMemory('graph'), embedder);
   const rows: Row[] = [];
-  for (const run of RUNS) rows.push(await runMode(benchmark, run.accelerated ? accelerated : index, embedder, run, graph));
+  for (const run of RUNS) rows.push(await runMode(benchmark, indexes[run.index], embedder, run));
   printTable(benchmark, rows);
+  const seconds = (built: BenchmarkIndex | undefined): string => (built ? `${(built.buildMs / 1000).toFixed(1)} s` : 'skipped');
+  const graph = indexes.graph;
+  const counts = graph?.built.graph?.counts;
   console.log(
-    `\n${benchmark.documents.length.toLocaleString('en')} documents → ${chunks.length.toLocaleString('en')} chunks; ` +
-      `${benchmark.queries.length} queries. Build (lexical + embeddings): ${(buildMs / 1000).toFixed(1)} s; ` +
-      `HNSW: ${(hnswMs / 1000).toFixed(1)} s; graph: ${graph ? `${(graphMs / 1000).toFixed(1)} s` : 'skipped'}.\n`,
+    `\n${benchmark.documents.length.toLocaleString('en')} documents → ${indexes.vector?.chunks.length.toLocaleString('en')} chunks ` +
+      `(graph memory: ${graph ? graph.chunks.length.toLocaleString('en') : '–'}); ${benchmark.queries.length} queries. ` +
+      `buildIndexVersion: vector memory ${seconds(indexes.vector)}; with acceleration ${seconds(indexes.accelerated)}; ` +
+      `graph memory ${seconds(graph)}${counts ? ` (${counts.entities} entities, ${counts.relations} relations)` : ''}.\n`,
   );
 }
 

@@ -1,24 +1,92 @@
 /**
- * Benchmark documents → retrieval chunks, with the project's chunker and the vector-memory defaults
- * (1,000 characters, 10% overlap). Each chunk carries its document's title and its offsets; the
- * chunk's file id is the document id, so metrics map chunk hits back to documents.
- * SciFact follows BEIR: the text indexed is `title + " " + text`. HippoRAG passages are their text,
+ * Benchmark documents → a kmem memory's index, through kmem's own ingestion code (no parallel
+ * reimplementation): each document is a file (its id is the file id, its title the file's title) cut by
+ * `chunkFile` (functions/core/ingest/chunks.ts, what the worker does per file, chunk ids `<fileId>:<n>`),
+ * and the index version is built by `buildIndexVersion` (functions/core/ingest/index-build.ts) with the
+ * worker's settings: the offline embedder, graph word vectors, the offline graph extractor. A vector
+ * memory cuts at its `chunkSize`/`chunkOverlap` (1,000 / 10); a graph memory at the graph defaults and
+ * also gets its knowledge graph, whose segment is deserialized as the index cache does.
+ * SciFact follows BEIR: a document's text is `title + " " + text`. HippoRAG passages are their text,
  * with the title as the chunk title (indexed in front of the text and as the title field).
  */
-import type { RetrievalChunk } from '../../functions/core/retrieval/retrieval-index';
-import { chunkText, type ChunkOptions, VECTOR_CHUNK_DEFAULTS } from '../../functions/core/text/chunker';
+import { deserializeGraphSegment } from '../../functions/core/graph/graph-segment-format';
+import type { GraphSegment } from '../../functions/core/graph/graph-segment';
+import { chunkFile, type StoredChunk } from '../../functions/core/ingest/chunks';
+import { type BuiltIndex, buildIndexVersion } from '../../functions/core/ingest/index-build';
+import { OFFLINE_GRAPH_EXTRACTOR } from '../../functions/core/ingest/memory-graph';
+import type { Memory } from '../../functions/core/model';
+import type { Embedder } from '../../functions/core/retrieval/embedder';
+import type { RetrievalIndex } from '../../functions/core/retrieval/retrieval-index';
 import type { Benchmark } from './datasets';
 
-export function benchmarkChunks(benchmark: Benchmark, options: ChunkOptions = VECTOR_CHUNK_DEFAULTS): RetrievalChunk[] {
+/** A memory as the API creates it: a vector memory (1,000 / 10) or a graph memory (culture ontology, no facts). */
+export function benchmarkMemory(kind: 'vector' | 'graph', overrides: Partial<Memory> = {}): Memory {
+  const now = new Date(0).toISOString();
+  return {
+    id: `bench-${kind}`,
+    accountId: 'bench',
+    name: `bench ${kind}`,
+    description: '',
+    memoryType: kind,
+    ontology: kind === 'graph' ? 'culture' : null,
+    chunkSize: kind === 'graph' ? null : 1000,
+    chunkOverlap: kind === 'graph' ? null : 10,
+    webhookUrl: null,
+    acceleration: false,
+    factExtraction: false,
+    step: 'ready',
+    adapterRepo: '',
+    adapterVersion: 0,
+    indexVersion: 0,
+    indexPrefix: null,
+    chunkCount: 0,
+    fileCount: 0,
+    entityCount: 0,
+    relationCount: 0,
+    factCount: 0,
+    currentJobId: null,
+    failedFiles: [],
+    excludedFileIds: [],
+    lastError: null,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides,
+  };
+}
+
+/** Every document's chunks as the worker cuts them for `memory` (file id = document id). */
+export function benchmarkChunks(benchmark: Benchmark, memory: Memory = benchmarkMemory('vector')): StoredChunk[] {
   return benchmark.documents.flatMap((doc) => {
     const text = benchmark.name === 'scifact' ? `${doc.title} ${doc.text}` : doc.text;
-    return chunkText(text, options).map((chunk) => ({
-      id: `${doc.id}#${chunk.index}`,
-      fileId: doc.id,
-      text: chunk.text,
-      title: doc.title,
-      start: chunk.start,
-      end: chunk.end,
-    }));
+    return chunkFile(memory, doc.id, text, doc.title);
   });
+}
+
+export interface BenchmarkIndex {
+  chunks: StoredChunk[];
+  built: BuiltIndex;
+  /** What `answerFromIndex` takes: the retrieval index and, for a graph memory, the deserialized graph. */
+  loaded: { retrieval: RetrievalIndex; graph: GraphSegment | null };
+  buildMs: number;
+}
+
+/** One index version of `memory` over the benchmark, built exactly as the worker builds a first version. */
+export async function buildBenchmarkIndex(benchmark: Benchmark, memory: Memory, embedder: Embedder): Promise<BenchmarkIndex> {
+  const chunks = benchmarkChunks(benchmark, memory);
+  const added = new Map<string, StoredChunk[]>();
+  for (const chunk of chunks) {
+    const list = added.get(chunk.fileId);
+    if (list) list.push(chunk);
+    else added.set(chunk.fileId, [chunk]);
+  }
+  const started = performance.now();
+  const built = await buildIndexVersion(
+    memory,
+    chunks,
+    { previous: undefined, added, kept: new Set(benchmark.documents.map((doc) => doc.id)), managed: false },
+    { embedder: () => embedder, graphWordVectors: true, graphExtractor: () => OFFLINE_GRAPH_EXTRACTOR },
+  );
+  const buildMs = performance.now() - started;
+  const graph = built.graph ? deserializeGraphSegment(built.graph.segment) : null;
+  return { chunks, built, loaded: { retrieval: built.retrieval, graph }, buildMs };
 }

@@ -1,6 +1,7 @@
 /**
  * Parameter search for the ranking defaults (functions/core/retrieval/params.ts), on the development
- * splits only. Builds each benchmark's index once (offline embedder), embeds the queries once, then
+ * splits only. Builds each benchmark's vector-memory index once (chunkFile + buildIndexVersion,
+ * bench/quality/corpus.ts, offline embedder), embeds the queries once, then
  * scores parameter sets one coordinate at a time around the current best. Each split's headline
  * metric is divided by its target (SciFact nDCG@10 / 0.70, MuSiQue R@5 / 0.56, HotpotQA R@5 / 0.82);
  * the objective is the smallest of these ratios plus a tenth of their mean, so the split furthest
@@ -11,17 +12,18 @@
  *   npx tsx bench/quality/tune.ts [--data ../shared/bench-data] [--graph]
  *
  * `--graph` skips the search and instead sweeps the graph list's fusion weight (`graphWeight`) at the
- * default parameters, with the graph library's PPR lists (bench/quality/graph-hook.ts) computed once.
+ * default parameters, over a graph memory's index version (its chunks and graph, built by
+ * buildIndexVersion) with its PPR lists (bench/quality/graph-hook.ts) computed once.
  */
 import { resolve } from 'node:path';
 import type { RankParamOverrides } from '../../functions/core/retrieval/params';
 import { type ExternalList, rankChunks } from '../../functions/core/retrieval/rank';
-import { buildRetrievalIndex, type RetrievalIndex } from '../../functions/core/retrieval/retrieval-index';
+import type { RetrievalIndex } from '../../functions/core/retrieval/retrieval-index';
 import { WordVectorEmbedder } from '../../functions/core/retrieval/word-vector-embedder';
-import { benchmarkChunks } from './corpus';
+import { benchmarkMemory, buildBenchmarkIndex } from './corpus';
 import { type Benchmark, BENCHMARK_NAMES, loadBenchmark } from './datasets';
 import { averageMetrics, evaluationDepth, type Metrics, queryMetrics } from './evaluate';
-import { prepareGraph } from './graph-hook';
+import { graphList } from './graph-hook';
 
 const TARGETS = { scifact: ['nDCG@10', 0.7], musique: ['R@5', 0.56], hotpotqa: ['R@5', 0.82] } as const;
 
@@ -42,7 +44,7 @@ async function prepare(dataDir: string, embedder: WordVectorEmbedder): Promise<P
   const prepared: Prepared[] = [];
   for (const name of BENCHMARK_NAMES) {
     const benchmark = loadBenchmark(dataDir, name);
-    const index = await buildRetrievalIndex(benchmarkChunks(benchmark), { embedder });
+    const index = (await buildBenchmarkIndex(benchmark, benchmarkMemory('vector'), embedder)).built.retrieval;
     prepared.push({ benchmark, index, vectors: await embedder.embed(benchmark.queries.map((query) => query.text)) });
   }
   return prepared;
@@ -116,8 +118,11 @@ const BASELINE: RankParamOverrides = {
 
 async function sweepGraphWeight(prepared: Prepared[]): Promise<void> {
   for (const item of prepared) {
-    const ranker = prepareGraph(benchmarkChunks(item.benchmark));
-    item.graphLists = item.benchmark.queries.map((query) => ranker?.(query.text) ?? { name: 'graph', hits: [] });
+    // a graph memory's own index version: its chunks (graph defaults) and its graph
+    const built = await buildBenchmarkIndex(item.benchmark, benchmarkMemory('graph'), encoder as WordVectorEmbedder);
+    const segment = built.loaded.graph;
+    item.index = built.built.retrieval;
+    item.graphLists = item.benchmark.queries.map((query) => (segment ? graphList(segment, query.text) : { name: 'graph', hits: [] }));
   }
   const all = (): boolean => true;
   for (const graphWeight of [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5]) {

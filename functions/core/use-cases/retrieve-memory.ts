@@ -111,12 +111,11 @@ async function allowedChunks(
   };
 }
 
-/** A loaded index's chunk records by ordinal and the sessions it holds, worked out once per index version. */
+/** A loaded index's chunk records by ordinal, worked out once per index version. */
 interface ChunkView {
   byOrdinal: ReadonlyArray<StoredChunk | undefined>;
   /** Every ordinal has its chunk record. */
   complete: boolean;
-  sessionIds: readonly string[];
 }
 
 const chunkViews = new WeakMap<LoadedIndex, ChunkView>();
@@ -125,14 +124,14 @@ function chunkView(index: LoadedIndex): ChunkView {
   let view = chunkViews.get(index);
   if (!view) {
     const byOrdinal = index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
-    const sessionIds = new Set(byOrdinal.flatMap((chunk) => (chunk?.message ? [chunk.message.sessionID] : [])));
-    view = { byOrdinal, complete: byOrdinal.every((chunk) => chunk !== undefined), sessionIds: [...sessionIds] };
+    view = { byOrdinal, complete: byOrdinal.every((chunk) => chunk !== undefined) };
     chunkViews.set(index, view);
   }
   return view;
 }
 
-function graphList(graph: GraphSegment, query: string): ExternalList {
+/** The graph side of a query: a personalized PageRank walk from the entities it names, best chunks first. */
+export function graphList(graph: GraphSegment, query: string): ExternalList {
   const seeds = new Map(linkQueryToEntities(graph, query).map((link) => [link.entity, link.weight] as const));
   if (seeds.size === 0) return { name: 'graph', hits: [] };
   const { chunkScores } = personalizedPageRank(graph, seeds);
