@@ -35,8 +35,11 @@ export const environmentSchema = z.object({
   KMEM_WEBHOOK_MAX_ATTEMPTS: positiveInt.default(8),
   KMEM_WEBHOOK_BACKOFF_SECONDS: positiveInt.default(30),
   KMEM_WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
-  /** Local queue: seconds a received message stays invisible (a crashed worker's work reappears after it). */
-  KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS: positiveInt.default(60),
+  /**
+   * Local queue: seconds a received message stays invisible, and the worker's time limit (as on Lambda);
+   * work in flight when the runtime stopped is visible again when it starts.
+   */
+  KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS: positiveInt.default(900),
   /** Receives of a work message after which the worker gives the work up as failed (the queue's maxReceiveCount). */
   KMEM_WORK_MAX_ATTEMPTS: positiveInt.default(5),
   /** Seconds an ingestion waits before looking again at files still being processed. */

@@ -71,6 +71,8 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const pumps = queue
     ? Array.from({ length: LOCAL_WORKERS }, () => new QueuePump({ queue, handler: withProgress(workerHandler, log), log }))
     : [];
+  const released = (await queue?.releaseInFlight()) ?? 0;
+  if (released) log(`queue: ${released} message(s) in flight when the runtime last stopped will run again`);
   for (const pump of pumps) pump.start();
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;

@@ -323,3 +323,19 @@ describe('QueuePump', () => {
     await expect(p.drain(100)).rejects.toThrow(/did not drain/);
   });
 });
+
+describe('LocalQueue.releaseInFlight', () => {
+  it('makes what a stopped process had received visible again at once, and nothing else', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kmem-queue-release-'));
+    const first = new LocalQueue({ directory: dir, visibilityTimeoutSeconds: 900 });
+    await first.send('taken');
+    await first.send('later', { delaySeconds: 60 });
+    expect(await first.receive(10)).toHaveLength(1);
+    const owner = new LocalQueue({ directory: dir, visibilityTimeoutSeconds: 900 });
+    expect(await owner.releaseInFlight()).toBe(1);
+    const again = await owner.receive(10);
+    expect(again.map((m) => m.body)).toEqual(['"taken"']);
+    expect(again[0]?.receiveCount).toBe(2);
+    expect(await owner.depth()).toMatchObject({ inFlight: 1, delayed: 1 });
+  });
+});

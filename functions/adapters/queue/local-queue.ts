@@ -158,6 +158,20 @@ export class LocalQueue implements QueuePort {
     });
   }
 
+  /**
+   * Makes every received, undeleted message visible now. For the one process that owns the directory, at
+   * start: whoever received those messages is gone, so they need not wait out their visibility timeout.
+   */
+  async releaseInFlight(): Promise<number> {
+    await this.init();
+    return this.mutex.run(async () => {
+      const now = Date.now();
+      const inFlight = [...this.live.values()].filter((m) => m.receiveCount > 0 && m.visibleAt > now);
+      await this.persistAll(inFlight.map((m) => ({ ...m, visibleAt: now })));
+      return inFlight.length;
+    });
+  }
+
   /** Messages moved to the dead-letter directory, oldest first. */
   async deadLetters(): Promise<ReceivedMessage[]> {
     await this.init();
