@@ -1,0 +1,127 @@
+/**
+ * The benchmark's phases, each on its own server process over one shared data dir:
+ * - build: upload the files, process them, build one memory per acceleration setting (timed);
+ * - cold: restart the server and time the first query of each memory: the first one the new process
+ *   answers is a cold container (handler, word vectors, index all loaded on demand), the second a cold
+ *   index version in a warm container (what a newly published version costs); the order alternates;
+ * - warm: on the last restarted server, a discarded warm-up, sequential queries, then N concurrent clients.
+ */
+import { loadavg } from 'node:os';
+import { apiClient } from '../support/api';
+import { type ServerProcess, startServerProcess } from '../support/server-process';
+import { type BuiltMemory, buildMemory, uploadFiles, waitProcessed } from './build';
+import type { BenchCorpus } from './corpus';
+import type { LatencyOptions } from './options';
+import { QueryClient } from './query-client';
+import { type LatencySummary, summarise } from './stats';
+
+export interface BuildResult {
+  memories: BuiltMemory[];
+  uploadMs: number;
+  processMs: number;
+}
+
+export interface ColdSample {
+  restart: number;
+  /** ms to the server printing its URL (stores up, API listening). */
+  startMs: number;
+  /** First query of the process (cold container) or first of this memory in a warm one. */
+  kind: 'container' | 'index';
+  ms: number;
+}
+
+export interface WarmResult {
+  sequential: LatencySummary;
+  concurrent: LatencySummary;
+  /** Server CPU per sequential query in ms (Linux), undefined elsewhere. */
+  serverCpuMsPerQuery?: number;
+  /** The machine's 1-minute load average after the runs: other work on the machine shows in the tails. */
+  loadAverage: number;
+}
+
+export interface MemoryRun {
+  memory: BuiltMemory;
+  cold: ColdSample[];
+  warm?: WarmResult;
+}
+
+type Progress = (line: string) => void;
+
+export async function buildPhase(options: LatencyOptions, dataDir: string, corpus: BenchCorpus, progress: Progress): Promise<BuildResult> {
+  const server = await startServerProcess({ dataDir });
+  try {
+    const api = apiClient(server.info.url, server.info.apiKey);
+    let started = performance.now();
+    const fileIds = await uploadFiles(api, server.info, corpus.files);
+    const uploadMs = performance.now() - started;
+    progress(`uploaded ${fileIds.length} files in ${(uploadMs / 1000).toFixed(1)} s; processing…`);
+    started = performance.now();
+    await waitProcessed(api, fileIds);
+    const processMs = performance.now() - started;
+    progress(`processed in ${(processMs / 1000).toFixed(1)} s`);
+    const memories: BuiltMemory[] = [];
+    for (const acceleration of [false, true].filter((on) => options.only === undefined || options.only === (on ? 'on' : 'off'))) {
+      const label = `acceleration ${acceleration ? 'on' : 'off'}`;
+      progress(`building the memory with ${label}…`);
+      const built = await buildMemory(api, { label, acceleration, chunkSize: options.chunkSize, fileIds });
+      progress(`${label}: ${built.chunkCount} chunks, ready ${(built.buildMs / 1000).toFixed(1)} s after start-ingestion`);
+      memories.push(built);
+    }
+    return { memories, uploadMs, processMs };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Restarts the server `options.restarts` times for cold samples; the last server also serves the warm runs. */
+export async function queryPhase(
+  options: LatencyOptions,
+  dataDir: string,
+  memories: readonly BuiltMemory[],
+  claims: readonly string[],
+  progress: Progress,
+): Promise<MemoryRun[]> {
+  const runs: MemoryRun[] = memories.map((memory) => ({ memory, cold: [] }));
+  for (let restart = 1; restart <= options.restarts; restart++) {
+    const last = restart === options.restarts;
+    const started = performance.now();
+    const server = await startServerProcess({ dataDir, ...(last && options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {}) });
+    const startMs = performance.now() - started;
+    try {
+      const order = restart % 2 === 1 ? runs : [...runs].reverse();
+      for (const [position, run] of order.entries()) {
+        const client = new QueryClient({ ...server.info, memoryId: run.memory.memoryId });
+        const ms = await client.time(claims[(restart * 7919 + position) % claims.length]!);
+        client.close();
+        run.cold.push({ restart, startMs, kind: position === 0 ? 'container' : 'index', ms });
+        progress(`restart ${restart}: ${run.memory.label} first query ${ms.toFixed(0)} ms (${position === 0 ? 'cold container' : 'cold index'})`);
+      }
+      if (last) for (const run of runs) run.warm = await warmRuns(options, server, run.memory, claims, progress);
+    } finally {
+      await server.stop();
+    }
+  }
+  return runs;
+}
+
+async function warmRuns(options: LatencyOptions, server: ServerProcess, memory: BuiltMemory, claims: readonly string[], progress: Progress): Promise<WarmResult> {
+  const client = new QueryClient({ ...server.info, memoryId: memory.memoryId });
+  try {
+    const cycle = (from: number, count: number) => Array.from({ length: count }, (_, i) => claims[(from + i) % claims.length]!);
+    await client.sequential(cycle(0, options.warmup));
+    progress(`${memory.label}: ${options.queries} sequential queries…`);
+    const cpuBefore = server.cpuMs();
+    const sequentialRun = await client.sequential(cycle(options.warmup, options.queries));
+    const cpuAfter = server.cpuMs();
+    progress(`${memory.label}: ${options.connections} concurrent clients for ${options.durationSeconds} s…`);
+    const concurrentRun = await client.concurrent(cycle(options.warmup + options.queries, claims.length), options.connections, options.durationSeconds);
+    return {
+      sequential: summarise(sequentialRun),
+      concurrent: summarise(concurrentRun),
+      loadAverage: loadavg()[0] ?? Number.NaN,
+      ...(cpuBefore !== undefined && cpuAfter !== undefined ? { serverCpuMsPerQuery: (cpuAfter - cpuBefore) / options.queries } : {}),
+    };
+  } finally {
+    client.close();
+  }
+}

@@ -1,0 +1,98 @@
+/** The latency benchmark's printed report: machine facts, the data, build times, and a table per memory. */
+import { cpus } from 'node:os';
+import { machineFacts } from '../support/report';
+import type { BenchCorpus } from './corpus';
+import type { LatencyOptions } from './options';
+import type { BuildResult, ColdSample, MemoryRun } from './phases';
+import { type LatencySummary, median } from './stats';
+
+/** The target of the issue: at 100,000 chunks, topK=10, facts=true, warm, over HTTP. */
+export const TARGET = { p50Ms: 15, p99Ms: 50 } as const;
+
+export function latencyReport(
+  options: LatencyOptions,
+  corpus: BenchCorpus,
+  build: BuildResult & { reused: boolean },
+  runs: readonly MemoryRun[],
+): string[] {
+  return [
+    '## kmem retrieval latency (GET /memory/, local runtime, over HTTP)',
+    '',
+    ...machineFacts(),
+    `- command: \`${commandLine()}\``,
+    `- data: ${corpus.abstracts.toLocaleString('en')} SciFact abstracts × ${corpus.passes.toFixed(1)} passes in ${corpus.files.length} text files ` +
+      `(${(corpus.characters / 1e6).toFixed(1)} M characters), chunkSize ${options.chunkSize}, overlap 10% → ${corpus.expectedChunks.toLocaleString('en')} chunks expected`,
+    `- queries: SciFact claims, \`topK=10&facts=true\`; warm = ${options.queries} sequential after ${options.warmup} discarded, then ` +
+      `${options.connections} closed-loop clients for ${options.durationSeconds} s; server in its own process`,
+    `- upload + create ${seconds(build.uploadMs)} s, processing ${seconds(build.processMs)} s (${corpus.files.length} files, once for both memories)` +
+      (build.reused ? `; build reused from ${options.reuseDir} (times as measured when it was made)` : ''),
+    '',
+    '| memory | chunks | add-files s | build s (start-ingestion → ready) |',
+    '|---|---:|---:|---:|',
+    ...runs.map(({ memory }) => `| ${memory.label} | ${memory.chunkCount.toLocaleString('en')} | ${seconds(memory.addFilesMs)} | ${seconds(memory.buildMs)} |`),
+    '',
+    ...runs.flatMap((run) => memoryTable(run)),
+    `Server restarts (process start to API listening): ${restartTimes(runs)} s.`,
+    '',
+    'cold container: the first request a freshly started server process answers (handler modules, word vectors, index and',
+    'chunks loaded on demand), as a Lambda cold start; cold index: the first query of this memory on a server that has already',
+    'answered the other memory, i.e. what the first query after a new index version costs in a warm container.',
+    `Target (warm, ≥ 100,000 chunks): p50 < ${TARGET.p50Ms} ms and p99 < ${TARGET.p99Ms} ms, checked on the sequential run.`,
+  ];
+}
+
+function memoryTable({ memory, cold, warm }: MemoryRun): string[] {
+  const rows = warm
+    ? [
+        row('warm, sequential', warm.sequential, warm.serverCpuMsPerQuery),
+        row('warm, concurrent', warm.concurrent),
+      ]
+    : [];
+  return [
+    `### ${memory.label} (${memory.chunkCount.toLocaleString('en')} chunks)`,
+    '',
+    '| run | queries | p50 ms | p95 ms | p99 ms | max ms | req/s | server CPU ms/query |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    ...coldRow('cold container (first query after restart)', cold.filter((sample) => sample.kind === 'container')),
+    ...coldRow('cold index (first query of the version, warm container)', cold.filter((sample) => sample.kind === 'index')),
+    '',
+    ...(warm ? [`machine load during the warm runs (1-minute load average, ${cpus().length} cpus): ${warm.loadAverage.toFixed(1)}`, ''] : []),
+    `verdict: ${verdict(memory.chunkCount, warm?.sequential)}`,
+    '',
+  ];
+}
+
+function row(name: string, summary: LatencySummary, cpuMs?: number): string {
+  const cells = [summary.count, summary.p50, summary.p95, summary.p99, summary.max].map((value, i) => (i === 0 ? String(value) : value.toFixed(1)));
+  return `| ${name} | ${cells.join(' | ')} | ${summary.perSecond.toFixed(0)} | ${cpuMs === undefined ? '' : cpuMs.toFixed(1)} |`;
+}
+
+/** Cold samples are few: the median and max, and every sample (in restart order) in the row's name. */
+function coldRow(name: string, samples: readonly ColdSample[]): string[] {
+  if (samples.length === 0) return [];
+  const times = samples.map((sample) => sample.ms);
+  const listed = times.map((ms) => ms.toFixed(0)).join(', ');
+  return [`| ${name} (${listed}) | ${times.length} | ${median(times).toFixed(0)} | | | ${Math.max(...times).toFixed(0)} | | |`];
+}
+
+function verdict(chunks: number, warm: LatencySummary | undefined): string {
+  if (!warm) return 'not measured';
+  const pass = warm.p50 < TARGET.p50Ms && warm.p99 < TARGET.p99Ms && chunks >= 100_000;
+  return `${pass ? 'PASS' : 'FAIL'} (p50 ${warm.p50.toFixed(1)} ms, p99 ${warm.p99.toFixed(1)} ms at ${chunks.toLocaleString('en')} chunks)`;
+}
+
+function restartTimes(runs: readonly MemoryRun[]): string {
+  const byRestart = new Map((runs[0]?.cold ?? []).map((sample) => [sample.restart, sample.startMs] as const));
+  return [...byRestart.values()].map(seconds).join(', ');
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1);
+}
+
+function commandLine(argv: readonly string[] = process.argv.slice(2)): string {
+  const args = argv.map((arg) => (/^[\w./:=@-]+$/.test(arg) ? arg : JSON.stringify(arg))).join(' ');
+  if (process.env.npm_lifecycle_event === 'bench:latency') return `npm run bench:latency${args ? ` -- ${args}` : ''}`;
+  return `npx tsx bench/latency.ts${args ? ` ${args}` : ''}`;
+}
