@@ -15,43 +15,16 @@ import { chunkFile, type StoredChunk } from '../../functions/core/ingest/chunks'
 import { type BuiltIndex, buildIndexVersion } from '../../functions/core/ingest/index-build';
 import { OFFLINE_GRAPH_EXTRACTOR } from '../../functions/core/ingest/memory-graph';
 import type { Memory } from '../../functions/core/model';
+import { newMemory } from '../../functions/core/use-cases/memories';
 import type { Embedder } from '../../functions/core/retrieval/embedder';
 import type { RetrievalIndex } from '../../functions/core/retrieval/retrieval-index';
 import type { Benchmark } from './datasets';
 
 /** A memory as the API creates it: a vector memory (1,000 / 10) or a graph memory (culture ontology, no facts). */
 export function benchmarkMemory(kind: 'vector' | 'graph', overrides: Partial<Memory> = {}): Memory {
-  const now = new Date(0).toISOString();
-  return {
-    id: `bench-${kind}`,
-    accountId: 'bench',
-    name: `bench ${kind}`,
-    description: '',
-    memoryType: kind,
-    ontology: kind === 'graph' ? 'culture' : null,
-    chunkSize: kind === 'graph' ? null : 1000,
-    chunkOverlap: kind === 'graph' ? null : 10,
-    webhookUrl: null,
-    acceleration: false,
-    factExtraction: false,
-    step: 'ready',
-    adapterRepo: '',
-    adapterVersion: 0,
-    indexVersion: 0,
-    indexPrefix: null,
-    chunkCount: 0,
-    fileCount: 0,
-    entityCount: 0,
-    relationCount: 0,
-    factCount: 0,
-    currentJobId: null,
-    failedFiles: [],
-    excludedFileIds: [],
-    lastError: null,
-    createdAt: now,
-    updatedAt: now,
-    ...overrides,
-  };
+  const identity = { id: `bench-${kind}`, accountId: 'bench', now: new Date(0).toISOString() };
+  const input = kind === 'graph' ? { name: 'bench graph', memoryType: kind, ontology: 'culture' as const } : { name: 'bench vector', memoryType: kind };
+  return { ...newMemory(identity, input), ...overrides };
 }
 
 /** Every document's chunks as the worker cuts them for `memory` (file id = document id). */

@@ -25,16 +25,18 @@ export type WorkerDeps = Container & {
 
 /** A message body that is not a work message: it can never succeed, so it is logged and dropped. */
 export function parseWork(body: string): WorkMessage | undefined {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    json = undefined;
-  }
-  const parsed = workMessageSchema.safeParse(json);
+  const parsed = workMessageSchema.safeParse(parseJson(body));
   if (parsed.success) return parsed.data;
   logger.error('dropping a message that is not work', { body: body.slice(0, 500) });
   return undefined;
+}
+
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined; // not JSON: the schema check refuses it
+  }
 }
 
 export async function runWork(deps: WorkerDeps, message: WorkMessage, attempt: number): Promise<void> {

@@ -42,10 +42,17 @@ export interface NewMemory {
 
 export async function createMemory(deps: MemoryDeps, accountId: string, input: NewMemory): Promise<Memory> {
   checkTypeSettings(input);
-  const now = deps.clock.now().toISOString();
+  const memory = newMemory({ id: deps.ids.uuid(), accountId, now: deps.clock.now().toISOString() }, input);
+  await deps.memories.create(memory);
+  return memory;
+}
+
+/** A memory as created: its settings with their defaults, nothing ingested yet. */
+export function newMemory(identity: { id: string; accountId: string; now: string }, input: NewMemory): Memory {
+  const { id, accountId, now } = identity;
   const vector = input.memoryType === 'vector';
-  const memory: Memory = {
-    id: deps.ids.uuid(),
+  return {
+    id,
     accountId,
     name: input.name,
     description: input.description ?? '',
@@ -73,8 +80,6 @@ export async function createMemory(deps: MemoryDeps, accountId: string, input: N
     createdAt: now,
     updatedAt: now,
   };
-  await deps.memories.create(memory);
-  return memory;
 }
 
 function checkTypeSettings(input: NewMemory): void {
