@@ -151,13 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     region: e.AWS_REGION,
     tableName: e.KMEM_TABLE_NAME,
     bucketName: e.KMEM_BUCKET_NAME,
-    queue: e.KMEM_QUEUE_URL
-      ? { kind: 'sqs', url: e.KMEM_QUEUE_URL }
-      : {
-          kind: 'local',
-          directory: e.KMEM_LOCAL_QUEUE_DIR ?? `${e.KMEM_DATA_DIR}/queue`,
-          visibilityTimeoutSeconds: e.KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS,
-        },
+    queue: queueOf(e),
     originRegion: e.KMEM_DYNAMODB_ENDPOINT ? 'local' : e.AWS_REGION,
     work: {
       maxAttempts: e.KMEM_WORK_MAX_ATTEMPTS,
@@ -168,20 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphWordVectors: e.KMEM_GRAPH_WORD_VECTORS,
     graphExtractor: graphExtractorOf(e),
     indexCacheSize: e.KMEM_INDEX_CACHE_SIZE,
-    extraction: {
-      ocr: e.KMEM_OCR,
-      speech: e.KMEM_SPEECH,
-      pdfMaxOcrPages: e.KMEM_PDF_MAX_OCR_PAGES,
-      mediaTimeoutMs: e.KMEM_MEDIA_TIMEOUT_SECONDS * 1000,
-    },
-    web: {
-      timeoutMs: e.KMEM_FETCH_TIMEOUT_MS,
-      maxRedirects: e.KMEM_FETCH_MAX_REDIRECTS,
-      maxBytes: e.KMEM_FETCH_MAX_MB * 1024 * 1024,
-      sitemapMaxUrls: e.KMEM_SITEMAP_MAX_URLS,
-      crawlMaxPages: e.KMEM_CRAWL_MAX_PAGES,
-      crawlMaxDepth: e.KMEM_CRAWL_MAX_DEPTH,
-    },
+    extraction: extractionOf(e),
+    web: webOf(e),
     dynamodbEndpoint: e.KMEM_DYNAMODB_ENDPOINT,
     s3Endpoint: e.KMEM_S3_ENDPOINT,
     defaultTokenLimit: e.KMEM_DEFAULT_TOKEN_LIMIT,
@@ -202,7 +184,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function embeddingsOf(e: z.output<typeof environmentSchema>): Config['embeddings'] {
+type Parsed = z.output<typeof environmentSchema>;
+
+function queueOf(e: Parsed): Config['queue'] {
+  if (e.KMEM_QUEUE_URL) return { kind: 'sqs', url: e.KMEM_QUEUE_URL };
+  return {
+    kind: 'local',
+    directory: e.KMEM_LOCAL_QUEUE_DIR ?? `${e.KMEM_DATA_DIR}/queue`,
+    visibilityTimeoutSeconds: e.KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS,
+  };
+}
+
+function extractionOf(e: Parsed): Config['extraction'] {
+  return {
+    ocr: e.KMEM_OCR,
+    speech: e.KMEM_SPEECH,
+    pdfMaxOcrPages: e.KMEM_PDF_MAX_OCR_PAGES,
+    mediaTimeoutMs: e.KMEM_MEDIA_TIMEOUT_SECONDS * 1000,
+  };
+}
+
+function webOf(e: Parsed): Config['web'] {
+  return {
+    timeoutMs: e.KMEM_FETCH_TIMEOUT_MS,
+    maxRedirects: e.KMEM_FETCH_MAX_REDIRECTS,
+    maxBytes: e.KMEM_FETCH_MAX_MB * 1024 * 1024,
+    sitemapMaxUrls: e.KMEM_SITEMAP_MAX_URLS,
+    crawlMaxPages: e.KMEM_CRAWL_MAX_PAGES,
+    crawlMaxDepth: e.KMEM_CRAWL_MAX_DEPTH,
+  };
+}
+
+function embeddingsOf(e: Parsed): Config['embeddings'] {
   if (e.KMEM_EMBEDDER === 'openai') {
     if (!e.KMEM_EMBEDDING_URL || !e.KMEM_EMBEDDING_MODEL || !e.KMEM_EMBEDDING_DIMENSIONS) {
       throw new ConfigError(
@@ -227,7 +240,7 @@ function embeddingsOf(e: z.output<typeof environmentSchema>): Config['embeddings
   return { kind: e.KMEM_EMBEDDER };
 }
 
-function graphExtractorOf(e: z.output<typeof environmentSchema>): Config['graphExtractor'] {
+function graphExtractorOf(e: Parsed): Config['graphExtractor'] {
   const kind = e.KMEM_GRAPH_EXTRACTOR;
   if (kind === 'offline' || kind === 'comprehend') return { kind };
   if (!e.KMEM_GRAPH_EXTRACTOR_MODEL) throw new ConfigError(`invalid configuration: KMEM_GRAPH_EXTRACTOR=${kind} needs KMEM_GRAPH_EXTRACTOR_MODEL`);

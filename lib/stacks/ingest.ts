@@ -3,8 +3,6 @@
  * chunks, indexes, builds graphs, updates budgets and delivers webhooks, with read/write access to the
  * table and the artefact bucket.
  */
-import { existsSync } from 'node:fs';
-import { Annotations } from 'aws-cdk-lib';
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
@@ -17,7 +15,7 @@ import { sharedEnvironment } from './environment';
 export interface IngestProps {
   readonly config: StageConfig;
   readonly data: Data;
-  /** The worker's handler module (functions/worker/handler.ts); while it does not exist, no worker. */
+  /** The worker's handler module (functions/worker/handler.ts). */
   readonly workerEntry: string;
   readonly alarmAction?: IAlarmAction;
 }
@@ -28,15 +26,8 @@ export class Ingest extends Construct {
 
   constructor(scope: Construct, id: string, props: IngestProps) {
     super(scope, id);
-    const entry = existsSync(props.workerEntry) ? props.workerEntry : undefined;
-    if (!entry) {
-      Annotations.of(this).addWarningV2(
-        'kmem:worker-missing',
-        `${props.workerEntry} does not exist yet: the queue is created without a consumer.`,
-      );
-    }
     this.queueWorker = new QueueWorker(this, 'Ingestion', {
-      entry,
+      entry: props.workerEntry,
       environment: sharedEnvironment(props.config, props.data),
       config: props.config,
       alarmAction: props.alarmAction,

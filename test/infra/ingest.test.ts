@@ -5,7 +5,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { actionsOfRole, logicalId, type Synthesized, synthesize, WORKER_EXISTS } from './support/synth';
+import { actionsOfRole, logicalId, type Synthesized, synthesize } from './support/synth';
 
 let synth: Synthesized;
 
@@ -59,7 +59,7 @@ describe('queues', () => {
   });
 });
 
-describe.skipIf(!WORKER_EXISTS)('worker (functions/worker/handler.ts)', () => {
+describe('worker (functions/worker/handler.ts)', () => {
   const worker = () => {
     const fn = ingestion().worker;
     if (!fn) throw new Error('no worker function although its handler exists');
@@ -104,12 +104,5 @@ describe.skipIf(!WORKER_EXISTS)('worker (functions/worker/handler.ts)', () => {
       MetricName: 'Errors',
       Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(synth.stack, worker().function) } }],
     });
-  });
-});
-
-describe.skipIf(WORKER_EXISTS)('without functions/worker/handler.ts', () => {
-  it('creates the queues but no worker, and warns at synth', () => {
-    expect(ingestion().worker).toBeUndefined();
-    synth.template.resourceCountIs('AWS::Lambda::EventSourceMapping', 0);
   });
 });

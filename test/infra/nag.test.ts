@@ -10,12 +10,12 @@ import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { entriesWithWorker, type Synthesized, synthesize } from './support/synth';
+import { type Synthesized, synthesize } from './support/synth';
 
 let synth: Synthesized;
 
 beforeAll(() => {
-  synth = synthesize({ entryOf: entriesWithWorker, cloudFormationValidation: true });
+  synth = synthesize({ cloudFormationValidation: true });
 });
 
 interface ReportViolation {

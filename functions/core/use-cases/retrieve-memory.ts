@@ -11,8 +11,8 @@ import type { StoredChunk } from '../ingest/chunks';
 import { personalizedPageRank, topChunks } from '../graph/graph-ppr';
 import type { GraphSegment } from '../graph/graph-segment';
 import { linkQueryToEntities } from '../graph/query-link';
-import { type FileRecord, type Memory, sessionSourceId } from '../model';
-import type { FileStore, MemoryStore, SessionStore } from '../ports';
+import type { FileRecord, Memory } from '../model';
+import type { FileStore, MemoryStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../retrieval-cache';
 import type { Embedder } from '../retrieval/embedder';
 import type { MemoryFact } from '../retrieval/facts';
@@ -23,7 +23,6 @@ import { withinWindow } from './message-search';
 export interface RetrievalDeps {
   memories: MemoryStore;
   files: FileStore;
-  sessions: SessionStore;
   indexes: IndexCache;
   indexing: { embedder: () => Embedder | null };
 }
@@ -58,7 +57,7 @@ export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string,
   if (!memory) throw NotFoundError.of('memory', request.memoryID);
   const index = await deps.indexes.load(memory);
   if (!index || index.retrieval.chunks.ids.length === 0) return { payload: [], facts: [], sources: [] };
-  const allow = await allowedChunks(deps, memory, index, request);
+  const allow = allowedChunks(memory, index, request);
   const outcome = await answerFromIndex(index, request, { allow, embedder: deps.indexing.embedder() });
   return { payload: outcome.payload, facts: outcome.facts, sources: await sourcesOf(deps, accountId, index, outcome.items) };
 }
@@ -93,12 +92,11 @@ export function answerFromIndex(
  * time window. Undefined when every chunk may: retrieval then skips the per-chunk check (it runs over
  * every chunk of the index on each query).
  */
-async function allowedChunks(
-  deps: RetrievalDeps,
+function allowedChunks(
   memory: Memory,
   index: LoadedIndex,
   request: RetrievalQuery,
-): Promise<((ordinal: number) => boolean) | undefined> {
+): ((ordinal: number) => boolean) | undefined {
   const view = chunkView(index);
   // removed files, detached and deleted sessions are excluded on the memory until an index without them is out
   const excluded = new Set(memory.excludedFileIds);

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeError, ExtractionError } from '../errors';
-import { ffmpegExecutable, runProcess } from '../media/ffmpeg';
+import { FFMPEG_QUIET, ffmpegExecutable, runProcess } from '../media/ffmpeg';
 import { normaliseText, visibleLength } from '../text/normalise';
 import type { ExtractDeps, Extracted, ImageFormat, MediaToolOptions, OcrImage } from '../types';
 
@@ -47,11 +47,7 @@ async function convertToPng(bytes: Uint8Array, options: MediaToolOptions): Promi
     const output = join(directory, 'image.png');
     await writeFile(input, bytes);
     const args = [
-      '-hide_banner',
-      '-nostdin',
-      '-loglevel',
-      'error',
-      '-y',
+      ...FFMPEG_QUIET,
       '-i',
       input,
       '-frames:v',

@@ -16,6 +16,9 @@ const STDERR_TAIL_BYTES = 16_384;
 const resolved = new Map<string, Promise<string>>();
 
 /** An executable path to ffmpeg: `override`, or the bundled binary. */
+/** Every conversion's opening arguments: no banner, no stdin, errors only, overwrite the output. */
+export const FFMPEG_QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'] as const;
+
 export function ffmpegExecutable(override?: string): Promise<string> {
   const key = override ?? '';
   let path = resolved.get(key);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExtractionError } from '../errors';
 import type { MediaToolOptions } from '../types';
-import { ffmpegExecutable, runProcess } from './ffmpeg';
+import { FFMPEG_QUIET, ffmpegExecutable, runProcess } from './ffmpeg';
 
 export const RECOGNITION_SAMPLE_RATE = 16_000;
 
@@ -61,11 +61,7 @@ async function probe(ffmpeg: string, input: string, options: MediaToolOptions): 
 
 async function convert(ffmpeg: string, input: string, output: string, options: MediaToolOptions): Promise<void> {
   const args = [
-    '-hide_banner',
-    '-nostdin',
-    '-loglevel',
-    'error',
-    '-y',
+    ...FFMPEG_QUIET,
     '-i',
     input,
     '-vn',

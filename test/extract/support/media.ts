@@ -2,7 +2,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ffmpegExecutable, runProcess } from '../../../functions/extract/media/ffmpeg';
+import { FFMPEG_QUIET, ffmpegExecutable, runProcess } from '../../../functions/extract/media/ffmpeg';
 
 /**
  * Runs ffmpeg with `{in}` and `{out}` in `args` replaced by temp files (the input holding `input`,
@@ -16,14 +16,7 @@ export async function ffmpegMake(args: string[], outputName: string, input?: Uin
     const outputPath = join(directory, outputName);
     if (input) await writeFile(inputPath, input);
     const resolved = args.map((arg) => (arg === '{in}' ? inputPath : arg === '{out}' ? outputPath : arg));
-    const { exitCode, stderr } = await runProcess(ffmpeg, [
-      '-hide_banner',
-      '-nostdin',
-      '-loglevel',
-      'error',
-      '-y',
-      ...resolved,
-    ]);
+    const { exitCode, stderr } = await runProcess(ffmpeg, [...FFMPEG_QUIET, ...resolved]);
     if (exitCode !== 0) throw new Error(`ffmpeg fixture failed: ${stderr}`);
     return new Uint8Array(await readFile(outputPath));
   } finally {

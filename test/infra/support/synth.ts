@@ -3,7 +3,7 @@
  * cdk.json, so tests assert on what `npx cdk synth` produces. Bundling is skipped unless asked for: the
  * bundles themselves are checked by bundling.test.ts and bench/bundles.ts.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,17 +13,10 @@ import type { CloudAssembly } from 'aws-cdk-lib/cx-api';
 import type { IConstruct } from 'constructs';
 import { createKmemApp, type KmemApp } from '../../../lib/app';
 import { SKIP_RUNTIME_MODULES_CONTEXT } from '../../../lib/constructs/bundling';
-import { type FunctionName, handlerEntry, REPO_ROOT } from '../../../lib/paths';
+import { type FunctionName, REPO_ROOT } from '../../../lib/paths';
 
-/** Whether the real worker handler exists yet. */
-export const WORKER_EXISTS = existsSync(handlerEntry('worker'));
-
-/** The stand-in worker handler for tests that need a worker before the real one exists. */
+/** A small worker handler for tests of the QueueWorker construct on its own. */
 export const FIXTURE_WORKER = fileURLToPath(new URL('../fixtures/worker-handler.ts', import.meta.url));
-
-/** Handler entries with the stand-in worker when the real one is missing. */
-export const entriesWithWorker = (name: FunctionName): string =>
-  name === 'worker' && !WORKER_EXISTS ? FIXTURE_WORKER : handlerEntry(name);
 
 /** The synthesized app, its stack and template. */
 export interface Synthesized extends KmemApp {
