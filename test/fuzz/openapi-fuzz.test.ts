@@ -10,7 +10,8 @@
  * A few semantics hold too: no key → 401, bad key → 403, body over KMEM_MAX_BODY_KB → 413, a resource
  * created a moment ago can be read with its id by its owner and not by another account.
  *
- * Replay a failure with FUZZ_SEED=<seed printed at the start>; FUZZ_RUNS sets the runs per operation.
+ * The seed is fixed unless FUZZ_SEED=random; replay a failure with FUZZ_SEED=<seed printed at the start>.
+ * FUZZ_RUNS sets the runs per operation.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -40,7 +41,13 @@ const { url: BASE, keyA, keyB } = inject('kmem');
 const MAX_BODY_BYTES = 256 * 1024;
 /** Uploads (multipart operations) take files up to KMEM_MAX_UPLOAD_MB (default 50) plus the form's framing. */
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024 + 64 * 1024;
-const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 0x7fffffff);
+/**
+ * A fixed seed by default, so CI (and a rerun) sends the same requests; FUZZ_SEED=random explores new ones,
+ * FUZZ_SEED=<n> replays a run.
+ */
+const DEFAULT_SEED = 20261122;
+const SEED =
+  process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 0x7fffffff) : Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 
 const documentAnswer = await fetch(`${BASE}/openapi.json`);
@@ -691,6 +698,13 @@ async function exchange(sent: Sent): Promise<{ received: Received; verdict: Verd
   return { received, verdict };
 }
 
+/** Operations that refuse some freshly created resources by design (documented in the README). */
+function refusesByDesign(op: Operation, setup: unknown): boolean {
+  const memoryType = setup && typeof setup === 'object' ? (setup as { memoryType?: unknown }).memoryType : undefined;
+  // A vector memory has no graph: GET /memories/graph/{id} answers 400 naming `id`.
+  return op.label === 'GET /memories/graph/{id}' && memoryType !== 'graph';
+}
+
 async function runCase(c: FuzzCase): Promise<void> {
   const op = c.op;
   let freshId: string | undefined;
@@ -719,7 +733,8 @@ async function runCase(c: FuzzCase): Promise<void> {
     // The owner can reach what it created a moment ago (nothing else in the request can be wrong).
     const onlyFresh =
       op.pathParams.length > 0 && ownIds.length === op.pathParams.length && ownIds.every((id) => id.origin === 'fresh');
-    if (sent.keyKind === 'A' && onlyFresh && c.query.length === 0 && !c.rawQuery && !sent.body && received.status !== 200) {
+    const readable = !refusesByDesign(op, c.setup);
+    if (sent.keyKind === 'A' && onlyFresh && readable && c.query.length === 0 && !c.rawQuery && !sent.body && received.status !== 200) {
       problems.push(`the resource '${ownIds[0]?.value}' was just created by ${creator?.label} but ${op.label} answered ${received.status}`);
     }
   }
