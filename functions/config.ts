@@ -82,6 +82,14 @@ export const environmentSchema = z.object({
   KMEM_GRAPH_EXTRACTOR_MODEL: z.string().min(1).optional(),
   KMEM_GRAPH_EXTRACTOR_URL: z.url().optional(),
   KMEM_GRAPH_EXTRACTOR_API_KEY: z.string().min(1).optional(),
+  /** The model of grounded answers for `assisted=true` (none: the offline extracts); tokens count against the budget. */
+  KMEM_ANSWER_MODEL_PROVIDER: z.enum(['none', 'openai', 'bedrock']).default('none'),
+  KMEM_ANSWER_MODEL: z.string().min(1).optional(),
+  /** OpenAI-compatible: the base URL (`…/v1`); Bedrock: an optional endpoint (VPC interface endpoint). */
+  KMEM_ANSWER_MODEL_URL: z.url().optional(),
+  KMEM_ANSWER_MODEL_API_KEY: z.string().min(1).optional(),
+  /** Longest wait for an answer, retries included, before the extracts are returned instead. */
+  KMEM_ANSWER_TIMEOUT_MS: positiveInt.default(15_000),
   /** Memories whose loaded indexes a warm retrieval container keeps. */
   KMEM_INDEX_CACHE_SIZE: positiveInt.default(8),
   /** Print one line per request on the local runtime. */
@@ -110,6 +118,10 @@ export interface Config {
     | { kind: 'offline' | 'comprehend' }
     | { kind: 'openai'; url: string; model: string; apiKey?: string }
     | { kind: 'bedrock'; model: string };
+  answerModel:
+    | { kind: 'none' }
+    | { kind: 'openai'; url: string; model: string; apiKey?: string; timeoutMs: number }
+    | { kind: 'bedrock'; model: string; endpoint?: string; timeoutMs: number };
   indexCacheSize: number;
   extraction: { ocr: 'tesseract' | 'textract'; speech: 'pocketsphinx' | 'transcribe'; pdfMaxOcrPages: number; mediaTimeoutMs: number };
   web: {
@@ -161,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddings: embeddingsOf(e),
     graphWordVectors: e.KMEM_GRAPH_WORD_VECTORS,
     graphExtractor: graphExtractorOf(e),
+    answerModel: answerModelOf(e),
     indexCacheSize: e.KMEM_INDEX_CACHE_SIZE,
     extraction: extractionOf(e),
     web: webOf(e),
@@ -252,6 +265,24 @@ function graphExtractorOf(e: Parsed): Config['graphExtractor'] {
     model: e.KMEM_GRAPH_EXTRACTOR_MODEL,
     ...(e.KMEM_GRAPH_EXTRACTOR_API_KEY ? { apiKey: e.KMEM_GRAPH_EXTRACTOR_API_KEY } : {}),
   };
+}
+
+function answerModelOf(e: Parsed): Config['answerModel'] {
+  const kind = e.KMEM_ANSWER_MODEL_PROVIDER;
+  if (kind === 'none') {
+    const stray = (['KMEM_ANSWER_MODEL', 'KMEM_ANSWER_MODEL_URL', 'KMEM_ANSWER_MODEL_API_KEY'] as const).filter((name) => e[name] !== undefined);
+    if (stray.length) throw new ConfigError(`invalid configuration: ${stray.join(', ')} set but KMEM_ANSWER_MODEL_PROVIDER is none (set it to openai or bedrock)`);
+    return { kind };
+  }
+  if (!e.KMEM_ANSWER_MODEL) throw new ConfigError(`invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=${kind} needs KMEM_ANSWER_MODEL`);
+  const timeoutMs = e.KMEM_ANSWER_TIMEOUT_MS;
+  if (kind === 'bedrock') {
+    if (e.KMEM_ANSWER_MODEL_API_KEY) throw new ConfigError('invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=bedrock takes no KMEM_ANSWER_MODEL_API_KEY (it signs with AWS credentials)');
+    return { kind, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...(e.KMEM_ANSWER_MODEL_URL ? { endpoint: e.KMEM_ANSWER_MODEL_URL } : {}) };
+  }
+  if (!e.KMEM_ANSWER_MODEL_URL) throw new ConfigError('invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=openai needs KMEM_ANSWER_MODEL_URL');
+  const apiKey = e.KMEM_ANSWER_MODEL_API_KEY;
+  return { kind, url: e.KMEM_ANSWER_MODEL_URL, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...(apiKey ? { apiKey } : {}) };
 }
 
 let cached: Config | undefined;

@@ -67,6 +67,25 @@ const storageSchema = z.object({
   deletionProtection: z.boolean().default(true),
 });
 
+/**
+ * The model behind `assisted=true` retrieval (grounded answers citing the extracts): `none` (the offline
+ * extracts; no model bill), `bedrock` (Converse; enable the model in the account first; only it is
+ * granted), or `openai` (any OpenAI-compatible endpoint; an `apiKey` given here is stored in the
+ * template and the function's environment). `timeoutSeconds` bounds the wait for an answer, retries
+ * included; by default half the API function's timeout.
+ */
+const answerModelSchema = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('none') }),
+  z.object({ provider: z.literal('bedrock'), model: z.string().min(1), timeoutSeconds: positiveInt.optional() }),
+  z.object({
+    provider: z.literal('openai'),
+    model: z.string().min(1),
+    url: z.url(),
+    apiKey: z.string().min(1).optional(),
+    timeoutSeconds: positiveInt.optional(),
+  }),
+]);
+
 /** Everything a stage can configure. */
 export const stageConfigSchema = z.object({
   stage: z.string().regex(/^[a-z][a-z0-9-]{0,19}$/, 'lowercase letters, digits and dashes, 20 at most'),
@@ -79,13 +98,17 @@ export const stageConfigSchema = z.object({
    * a Lambda package.
    */
   embedder: z.enum(['none', 'bedrock']).default('none'),
+  answerModel: answerModelSchema.default({ provider: 'none' }),
   /** Run functions with `--enable-source-maps`: TypeScript files and lines in logged stack traces. */
   sourceMapStackTraces: z.boolean().default(true),
   storage: storageSchema.prefault({}),
   api: apiSchema.prefault({}),
   worker: workerSchema.prefault({}),
   alarms: alarmsSchema.prefault({}),
-});
+}).refine(
+  (config) => config.answerModel.provider === 'none' || (config.answerModel.timeoutSeconds ?? 0) < config.api.timeoutSeconds,
+  { path: ['answerModel', 'timeoutSeconds'], message: 'must be shorter than api.timeoutSeconds' },
+);
 
 export type StageConfig = z.output<typeof stageConfigSchema>;
 type StageInput = z.input<typeof stageConfigSchema>;

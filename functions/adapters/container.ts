@@ -15,6 +15,7 @@ import { loadCursorSealer } from './dynamodb/cursor-key';
 import { AccountRepository, ApiKeyRepository } from './dynamodb/repositories/account-repository';
 import { FileRepository } from './dynamodb/repositories/file-repository';
 import { JobRepository } from './dynamodb/repositories/job-repository';
+import { GraphItemRepository } from './dynamodb/repositories/graph-item-repository';
 import { LinkRepository } from './dynamodb/repositories/link-repository';
 import { MemoryRepository } from './dynamodb/repositories/memory-repository';
 import { MessageRepository } from './dynamodb/repositories/message-repository';
@@ -72,6 +73,7 @@ export function createContainer(config: Config) {
     files: new FileRepository(table),
     memories: new MemoryRepository(table),
     links: new LinkRepository(table),
+    graphItems: new GraphItemRepository(table),
     sessionLinks: new SessionLinkRepository(table),
     jobs: new JobRepository(table),
     webhooks: new WebhookRepository(table),

@@ -22,6 +22,7 @@ import type {
   Upload,
   User,
 } from './model';
+import type { GraphEdge, GraphItemChanges, GraphItems, GraphItemsState, GraphNode } from './graph-items';
 
 export interface AccountStore {
   /** Creates the account and reserves its name; throws ConflictError when the name is taken. */
@@ -88,10 +89,24 @@ export interface QueuePort {
   send(body: unknown, options?: { delaySeconds?: number; groupId?: string }): Promise<void>;
 }
 
-/** Page tokens for listings that are not table queries: sealed offsets bound to a listing's scope. */
-export interface OffsetTokens {
-  sealOffset(scope: string, direction: 'next' | 'previous', offset: number): Promise<string>;
-  openOffset(field: string, token: string, scope: string, direction: 'next' | 'previous'): Promise<number>;
+/** A graph memory's graph as table items (functions/core/graph-items.ts), kept up to date by one worker at a time. */
+export interface GraphItemStore {
+  /**
+   * Takes the right to change the items until `untilMs` and answers the state they were in; undefined
+   * when another writer holds it. While held, the stored state reads as unknown, so a writer that dies
+   * leaves the next one comparing against the items themselves.
+   */
+  acquire(accountId: string, memoryId: string, holder: string, nowMs: number, untilMs: number): Promise<GraphItemsState | undefined>;
+  /** Gives the right back, recording the state the items are now in. */
+  release(accountId: string, memoryId: string, holder: string, state: GraphItemsState): Promise<void>;
+  apply(accountId: string, memoryId: string, changes: GraphItemChanges): Promise<void>;
+  readAll(accountId: string, memoryId: string): Promise<GraphItems>;
+  /** A page of nodes, in id order. */
+  pageNodes(accountId: string, memoryId: string, page: PageRequest): Promise<Page<GraphNode>>;
+  /** The edges whose source id lies between `firstSource` and `lastSource`, inclusive. */
+  edgesFrom(accountId: string, memoryId: string, firstSource: string, lastSource: string): Promise<GraphEdge[]>;
+  /** Deletes every item of the memory's graph, and its state. */
+  deleteAll(accountId: string, memoryId: string): Promise<void>;
 }
 
 /** Health of the stores the API depends on. */
@@ -102,8 +117,8 @@ export interface HealthProbe {
 export interface UploadStore {
   create(upload: Upload): Promise<void>;
   get(accountId: string, key: string): Promise<Upload | undefined>;
-  /** Marks the upload used by a file; throws ConflictError if another file took it. */
-  claim(accountId: string, key: string, fileId: string): Promise<void>;
+  /** Marks the upload used by a file and answers it (undefined: no such upload); ConflictError if another file took it. */
+  claim(accountId: string, key: string, fileId: string): Promise<Upload | undefined>;
   /** Frees an upload a file claimed but could not use. */
   release(accountId: string, key: string, fileId: string): Promise<void>;
   delete(accountId: string, key: string): Promise<void>;
@@ -113,6 +128,8 @@ export interface FileStore {
   /** Throws ConflictError when the id exists. */
   create(file: FileRecord): Promise<void>;
   get(accountId: string, id: string): Promise<FileRecord | undefined>;
+  /** The files of `ids` that exist, by id (a few requests, not one per file). */
+  getMany(accountId: string, ids: readonly string[]): Promise<Map<string, FileRecord>>;
   list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>>;
   /** Applies changes; with `whenState`, only if the file is in one of those states (else ConflictError). */
   update(
@@ -147,7 +164,8 @@ export interface MemoryStore {
   delete(accountId: string, id: string): Promise<void>;
   /** Hides a removed file's chunks from retrieval until an index without them is published. */
   excludeFile(accountId: string, id: string, fileId: string): Promise<void>;
-  includeFile(accountId: string, id: string, fileId: string): Promise<void>;
+  /** Lifts those exclusions again (the sources are linked anew), in one write. */
+  includeFiles(accountId: string, id: string, sourceIds: readonly string[]): Promise<void>;
   /**
    * Publishes a newly built index: applies `changes` only if the memory still has `expectedVersion`
    * (else ConflictError), and forgets the exclusions the build already left out.
@@ -163,6 +181,8 @@ export interface LinkStore {
   /** Throws ConflictError when the file is already in the memory. */
   create(link: MemoryFileLink): Promise<void>;
   get(accountId: string, memoryId: string, fileId: string): Promise<MemoryFileLink | undefined>;
+  /** The links of `fileIds` to the memory that exist, by file id. */
+  getMany(accountId: string, memoryId: string, fileIds: readonly string[]): Promise<Map<string, MemoryFileLink>>;
   listByMemory(accountId: string, memoryId: string): Promise<MemoryFileLink[]>;
   listByFile(accountId: string, fileId: string): Promise<MemoryFileLink[]>;
   markIngested(accountId: string, memoryId: string, fileId: string, at: string): Promise<void>;

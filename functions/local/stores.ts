@@ -1,21 +1,21 @@
 /**
  * The local stores: dynalite (DynamoDB API, LevelDB on disk) and s3rver (S3 API, files on disk) on
- * loopback, with their data under the data directory so it survives restarts. Creates the table and
- * bucket on first start.
+ * loopback, on a thread of their own in this process, with their data under the data directory so it
+ * survives restarts. Creates the table and bucket on first start.
  */
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import {
   CreateTableCommand,
   DescribeTableCommand,
   type DynamoDBClient,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
-import S3rver from 's3rver';
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY } from '../adapters/dynamodb/table-definition';
+
+/** dynalite and s3rver run on a thread of their own (see store-thread.mjs). */
+const STORE_THREAD = new URL('./store-thread.mjs', import.meta.url);
 
 export interface LocalStores {
   dynamodbEndpoint: string;
@@ -34,31 +34,46 @@ export async function startStores(options: StoreOptions): Promise<LocalStores> {
   const s3Dir = join(options.dataDir, 's3');
   mkdirSync(dynamoDir, { recursive: true });
   mkdirSync(s3Dir, { recursive: true });
-
-  const dynamo = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  const dynamoPort = await listen(dynamo, options.host);
-  const s3 = new S3rver({
-    address: options.host,
-    port: 0,
-    directory: s3Dir,
-    silent: true,
-    configureBuckets: [{ name: options.bucketName }],
-  });
-  let s3Address: AddressInfo;
+  const thread = new Worker(STORE_THREAD, { workerData: { dynamoDir, s3Dir, host: options.host, bucketName: options.bucketName } });
+  let ready: Extract<StoreThreadMessage, { kind: 'ready' }>;
   try {
-    s3Address = await s3.run();
+    ready = await nextMessage(thread, 'ready');
   } catch (error) {
-    await close(dynamo);
+    await thread.terminate();
     throw error;
   }
   return {
-    dynamodbEndpoint: `http://${options.host}:${dynamoPort}`,
-    s3Endpoint: `http://${options.host}:${s3Address.port}`,
+    dynamodbEndpoint: `http://${options.host}:${ready.dynamoPort}`,
+    s3Endpoint: `http://${options.host}:${ready.s3Port}`,
     close: async () => {
-      s3.httpServer?.closeAllConnections();
-      await Promise.allSettled([s3.close(), close(dynamo)]);
+      thread.postMessage({ kind: 'close' });
+      await nextMessage(thread, 'closed').catch(() => undefined);
+      await thread.terminate();
     },
   };
+}
+
+/** What store-thread.mjs posts. */
+type StoreThreadMessage =
+  | { kind: 'ready'; dynamoPort: number; s3Port: number }
+  | { kind: 'failed'; message: string }
+  | { kind: 'closed' };
+
+/** The thread's next message of `kind`; rejects on a failure it reports, an error, or its exit. */
+function nextMessage<K extends 'ready' | 'closed'>(thread: Worker, kind: K): Promise<Extract<StoreThreadMessage, { kind: K }>> {
+  return new Promise((resolve, reject) => {
+    const settle = (action: () => void) => {
+      thread.off('message', onMessage).off('error', onError).off('exit', onExit);
+      action();
+    };
+    const onMessage = (message: StoreThreadMessage) => {
+      if (message.kind === kind) settle(() => resolve(message as Extract<StoreThreadMessage, { kind: K }>));
+      else if (message.kind === 'failed') settle(() => reject(new Error(message.message)));
+    };
+    const onError = (error: Error) => settle(() => reject(error));
+    const onExit = (code: number) => settle(() => reject(new Error(`the local stores' thread exited (code ${code})`)));
+    thread.on('message', onMessage).on('error', onError).on('exit', onExit);
+  });
 }
 
 /** Creates the single table with its indexes unless it exists. */
@@ -100,16 +115,4 @@ async function untilActive(client: DynamoDBClient, tableName: string): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`table ${tableName} did not become active`);
-}
-
-function listen(server: Server, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => resolve((server.address() as AddressInfo).port));
-  });
-}
-
-function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }

@@ -94,8 +94,7 @@ export const memoryRoutes = [
   ),
   bind(memoriesApi.get, async ({ params }, { accountId }) => dataAnswer(presentDetails(await getMemory(container(), accountId, params.id)))),
   bind(memoriesApi.graph, async ({ params, query }, { accountId }) => {
-    const deps = container();
-    const page = await viewMemoryGraph({ ...deps, tokens: deps.table }, accountId, params.id, query);
+    const page = await viewMemoryGraph(container(), accountId, params.id, query);
     return { body: { status: 'success', ...page, count: page.nodes.length } };
   }),
   bind(memoriesApi.delete, async ({ params }, { accountId }) => {

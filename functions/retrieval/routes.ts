@@ -1,25 +1,31 @@
 /** The retrieval group: GET /memory/ calls one use case and answers the retrieval result. */
+import { answerGeneratorFactory } from '../adapters/answers/factory';
 import { type Container, container } from '../adapters/container';
 import { createRetrievalIndexing, type RetrievalIndexing } from '../adapters/indexing';
-import { retrieveFromMemory } from '../core/use-cases/retrieve-memory';
+import { queryMemory, type QueryMemoryDeps } from '../core/use-cases/query-memory';
 import { bind } from '../http/handler';
+import { recordAnswer } from './answer-telemetry';
 import { retrievalApi } from './schemas';
 
-const indexingOf = new WeakMap<Container, RetrievalIndexing>();
+type RetrievalExtras = RetrievalIndexing & Pick<QueryMemoryDeps, 'answers'>;
 
-/** The container plus the index cache and embedder, made once per container. */
-function retrievalDeps(): Container & RetrievalIndexing {
+const extrasOf = new WeakMap<Container, RetrievalExtras>();
+
+/** The container plus the index cache, embedder and answer model, made once per container. */
+function retrievalDeps(): Container & RetrievalExtras {
   const base = container();
-  let indexing = indexingOf.get(base);
-  if (!indexing) {
-    indexing = createRetrievalIndexing(base.config, base.objects);
-    indexingOf.set(base, indexing);
+  let extras = extrasOf.get(base);
+  if (!extras) {
+    extras = { ...createRetrievalIndexing(base.config, base.objects), answers: { generator: answerGeneratorFactory(base.config) } };
+    extrasOf.set(base, extras);
   }
-  return { ...base, ...indexing };
+  return { ...base, ...extras };
 }
 
 export const retrievalRoutes = [
-  bind(retrievalApi.retrieve, async ({ query }, { accountId }) => ({
-    body: { status: 'success', ...(await retrieveFromMemory(retrievalDeps(), accountId, query)) },
-  })),
+  bind(retrievalApi.retrieve, async ({ query }, { accountId }) => {
+    const { answer, report } = await queryMemory(retrievalDeps(), accountId, query);
+    if (report) recordAnswer(report);
+    return { body: { status: 'success', ...answer } };
+  }),
 ];

@@ -68,3 +68,42 @@ export function grantEmbeddings(fn: ServiceFunction): void {
     reason: 'The Titan text embedding models, whichever version the stage configures.',
   });
 }
+
+/** Cross-region inference profile ids: `us.`, `eu.`, `apac.`, `global.`, … before the model id. */
+const INFERENCE_PROFILE = /^(us|us-gov|eu|apac|jp|au|ca|global)\.(.+)$/;
+
+/**
+ * Lets a function call one Bedrock model through Converse (`bedrock:InvokeModel`): a foundation model
+ * in the stack's region; for an inference profile id, the profile and the model in the regions it
+ * routes to; an ARN as given.
+ */
+export function grantAnswerModel(fn: ServiceFunction, model: string): void {
+  const stack = Stack.of(fn);
+  const profile = INFERENCE_PROFILE.exec(model);
+  const resources = model.startsWith('arn:')
+    ? [model]
+    : profile
+      ? [`arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:inference-profile/${model}`, `arn:${stack.partition}:bedrock:*::foundation-model/${profile[2]}`]
+      : [`arn:${stack.partition}:bedrock:${stack.region}::foundation-model/${model}`];
+  fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources }));
+  if (profile) {
+    Validations.of(fn.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:bedrock:*::foundation-model/${profile[2]}]`,
+      reason: 'A cross-region inference profile serves the one configured model from any of its regions; the grant names that model only.',
+    });
+  }
+}
+
+/**
+ * Lets a function take and give back account tokens (`UpdateItem` on account items only: partition keys
+ * `A#<account>#ACCOUNT`), as grounded answers do for the model tokens they spend.
+ */
+export function grantTokenBudget(table: Table, fn: ServiceFunction): void {
+  fn.role.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['A#*#ACCOUNT'] } },
+    }),
+  );
+}

@@ -22,11 +22,11 @@ import type { Group, RouteSpec } from '../../functions/http/route-spec';
 import type { StageConfig } from '../config';
 import { addCatalogRoutes } from '../constructs/catalog-routes';
 import { addGatewayResponses } from '../constructs/gateway-responses';
-import { grantEmbeddings, grantObjects, grantTable } from '../constructs/grants';
+import { grantAnswerModel, grantEmbeddings, grantObjects, grantTable, grantTokenBudget } from '../constructs/grants';
 import { ServiceFunction } from '../constructs/service-function';
 import type { FunctionName } from '../paths';
 import type { Data } from './data';
-import { sharedEnvironment } from './environment';
+import { answerEnvironment, sharedEnvironment } from './environment';
 import { GROUP_ACCESS } from './group-access';
 
 /** Properties of `Api`. */
@@ -72,7 +72,11 @@ export class Api extends Construct {
       memoryMb: api.memoryMb,
       timeout: Duration.seconds(api.timeoutSeconds),
       reservedConcurrency: api.reservedConcurrency[group],
-      environment: { ...sharedEnvironment(props.config, props.data), KMEM_QUEUE_URL: props.queue.queueUrl },
+      environment: {
+        ...sharedEnvironment(props.config, props.data),
+        KMEM_QUEUE_URL: props.queue.queueUrl,
+        ...(group === 'retrieval' ? answerEnvironment(props.config) : {}),
+      },
       config: props.config,
     });
     const access = GROUP_ACCESS[group];
@@ -80,8 +84,17 @@ export class Api extends Construct {
     grantObjects(props.data.bucket, fn, access.bucket);
     if (access.enqueue) props.queue.grantSendMessages(fn.role);
     if (group === 'retrieval' && props.config.embedder === 'bedrock') grantEmbeddings(fn);
+    if (group === 'retrieval') grantAnswers(fn, props);
     return fn;
   }
+}
+
+/** With an answer model: its tokens are charged to the account, and a Bedrock model may be invoked. */
+function grantAnswers(fn: ServiceFunction, props: ApiProps): void {
+  const answer = props.config.answerModel;
+  if (answer.provider === 'none') return;
+  grantTokenBudget(props.data.table, fn);
+  if (answer.provider === 'bedrock') grantAnswerModel(fn, answer.model);
 }
 
 /** One JSON line per request: who, what, the answer, where the time went, and the gateway's error. */

@@ -22,3 +22,16 @@ export function sharedEnvironment(config: StageConfig, data: DataLocation): Func
     KMEM_GRAPH_WORD_VECTORS: 'false',
   };
 }
+
+/** The retrieval function's answer model settings (`KMEM_ANSWER_*`); none when the stage has no model. */
+export function answerEnvironment(config: StageConfig): FunctionEnvironment {
+  const answer = config.answerModel;
+  if (answer.provider === 'none') return {};
+  const timeoutSeconds = answer.timeoutSeconds ?? Math.max(1, Math.floor(config.api.timeoutSeconds / 2));
+  return {
+    KMEM_ANSWER_MODEL_PROVIDER: answer.provider,
+    KMEM_ANSWER_MODEL: answer.model,
+    KMEM_ANSWER_TIMEOUT_MS: String(timeoutSeconds * 1000),
+    ...(answer.provider === 'openai' ? { KMEM_ANSWER_MODEL_URL: answer.url, KMEM_ANSWER_MODEL_API_KEY: answer.apiKey } : {}),
+  };
+}

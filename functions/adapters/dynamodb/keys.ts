@@ -27,6 +27,9 @@ export const INDEX_NAMES: readonly IndexName[] = ['gsi1', 'gsi2', 'gsi3'];
 
 const tenant = (accountId: string): string => `A#${accountId}`;
 
+export const GRAPH_NODE_PREFIX = 'NODE#';
+export const GRAPH_EDGE_PREFIX = 'EDGE#';
+
 /** Sort key of every listing: creation time, then id, so the order is stable and total. */
 export const byCreation = (createdAt: string, id: string): string => `${createdAt}#${id}`;
 
@@ -98,18 +101,21 @@ export const keys = {
   job: (accountId: string, jobId: string): TableKey => ({ pk: `${tenant(accountId)}#JOB#${jobId}`, sk: 'JOB' }),
   jobsOfMemory: (accountId: string, memoryId: string): string => `${tenant(accountId)}#MEMORY#${memoryId}#JOBS`,
 
-  // ---- graph (per memory; items per file so delete-file can find what a file supports) --------
-  entity: (accountId: string, memoryId: string, entityKey: string): TableKey => ({
+  // ---- graph items (per graph memory: nodes, edges under their source node, and their state) -----
+  graphPartition: (accountId: string, memoryId: string): string => `${tenant(accountId)}#MEMORY#${memoryId}#GRAPH`,
+  graphNode: (accountId: string, memoryId: string, entityId: string): TableKey => ({
     pk: `${tenant(accountId)}#MEMORY#${memoryId}#GRAPH`,
-    sk: `ENTITY#${entityKey}`,
+    sk: `${GRAPH_NODE_PREFIX}${entityId}`,
   }),
-  relation: (accountId: string, memoryId: string, relationKey: string): TableKey => ({
+  /** gsi1 lists a memory's nodes in id order, for paging. */
+  graphNodesOf: (accountId: string, memoryId: string): string => `${tenant(accountId)}#MEMORY#${memoryId}#NODES`,
+  graphEdge: (accountId: string, memoryId: string, sourceId: string, edgeId: string): TableKey => ({
     pk: `${tenant(accountId)}#MEMORY#${memoryId}#GRAPH`,
-    sk: `RELATION#${relationKey}`,
+    sk: `${GRAPH_EDGE_PREFIX}${sourceId}#${edgeId}`,
   }),
-  fileContribution: (accountId: string, memoryId: string, fileId: string, itemKey: string): TableKey => ({
-    pk: `${tenant(accountId)}#MEMORY#${memoryId}#FILE#${fileId}`,
-    sk: itemKey,
+  graphState: (accountId: string, memoryId: string): TableKey => ({
+    pk: `${tenant(accountId)}#MEMORY#${memoryId}#GRAPH`,
+    sk: 'STATE',
   }),
 
   // ---- webhook outbox -----------------------------------------------------------------------

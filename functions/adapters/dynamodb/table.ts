@@ -4,6 +4,7 @@
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   BatchWriteCommand,
   DeleteCommand,
   type DynamoDBDocumentClient,
@@ -13,6 +14,7 @@ import {
   type QueryCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
+import { mapConcurrently } from '../../core/concurrency';
 import { BadRequestError, ConflictError } from '../../core/errors';
 import type { Page, PageRequest } from '../../core/model';
 import type { CursorSealer, Direction, Position } from './cursor';
@@ -38,6 +40,10 @@ export interface PageQuery {
 }
 
 const FILTERED_READ_SIZE = 200;
+/** Batch writes one bulk change keeps in flight. */
+const BATCH_CONCURRENCY = 4;
+
+type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: TableKey } };
 
 export class Table {
   constructor(
@@ -49,6 +55,22 @@ export class Table {
   async get(key: TableKey): Promise<Item | undefined> {
     const out = await this.client.send(new GetCommand({ TableName: this.name, Key: key, ConsistentRead: true }));
     return out.Item;
+  }
+
+  /** Reads many items (100 per request, consistently), retrying what DynamoDB leaves unprocessed; in no order. */
+  async getMany(itemKeys: TableKey[]): Promise<Item[]> {
+    const items: Item[] = [];
+    for (let i = 0; i < itemKeys.length; i += 100) {
+      let requested = itemKeys.slice(i, i + 100).map((key) => ({ pk: key.pk, sk: key.sk }));
+      while (requested.length) {
+        const out = await this.client.send(
+          new BatchGetCommand({ RequestItems: { [this.name]: { Keys: requested, ConsistentRead: true } } }),
+        );
+        items.push(...(out.Responses?.[this.name] ?? []));
+        requested = (out.UnprocessedKeys?.[this.name]?.Keys ?? []) as typeof requested;
+      }
+    }
+    return items;
   }
 
   /** Writes an item that must not exist yet; throws ConflictError when it does. */
@@ -134,18 +156,6 @@ export class Table {
     return items;
   }
 
-  /** Seals an offset in a listing kept elsewhere (a memory's graph), bound to `scope` and the direction. */
-  async sealOffset(scope: string, direction: Direction, offset: number): Promise<string> {
-    return (await this.cursors()).seal(scope, direction, { offset: String(offset) });
-  }
-
-  /** Opens a token of `sealOffset`; a forged, foreign or stale one is a bad_request naming `field`. */
-  async openOffset(field: string, token: string, scope: string, direction: Direction): Promise<number> {
-    const offset = Number((await this.cursors()).open(field, token, scope, direction).offset);
-    if (!Number.isInteger(offset) || offset < 0) throw BadRequestError.forField(field, 'is not a valid page token for this listing');
-    return offset;
-  }
-
   /** One page of a listing, in creation order, with tokens for the pages on either side. */
   async queryPage(query: PageQuery): Promise<Page<Item>> {
     const sealer = await this.cursors();
@@ -216,12 +226,73 @@ export class Table {
 
   /** Deletes many items, 25 per request, retrying what DynamoDB leaves unprocessed. */
   async deleteMany(itemKeys: TableKey[]): Promise<void> {
-    for (let i = 0; i < itemKeys.length; i += 25) {
-      let requests = itemKeys.slice(i, i + 25).map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } }));
+    await this.writeMany(itemKeys.map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } })));
+  }
+
+  /** Writes many whole items (unconditionally), 25 per request. */
+  async putMany(items: Array<Item & TableKey>): Promise<void> {
+    await this.writeMany(items.map((item) => ({ PutRequest: { Item: item } })));
+  }
+
+  private async writeMany(writes: WriteRequest[]): Promise<void> {
+    const batches = Array.from({ length: Math.ceil(writes.length / 25) }, (_, i) => writes.slice(i * 25, i * 25 + 25));
+    await mapConcurrently(batches, BATCH_CONCURRENCY, async (batch) => {
+      let requests = batch;
       while (requests.length) {
         const out = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.name]: requests } }));
-        requests = (out.UnprocessedItems?.[this.name] ?? []) as typeof requests;
+        requests = (out.UnprocessedItems?.[this.name] ?? []) as WriteRequest[];
       }
+    });
+  }
+
+  /** The items of a partition whose sort keys lie between `from` and `to`, inclusive, in sort order. */
+  async queryBetween(partition: string, from: string, to: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new QueryCommand({
+          TableName: this.name,
+          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+          ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+          ExpressionAttributeValues: { ':pk': partition, ':from': from, ':to': to },
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+
+  /**
+   * Sets attributes of an item, creating it if needed, when `condition` holds; answers the item as it was
+   * before (undefined: there was none), or `'refused'` when the condition failed.
+   */
+  async exchange(key: TableKey, set: Record<string, unknown>, condition: QueryFilter): Promise<{ before: Item | undefined } | 'refused'> {
+    const names: Record<string, string> = { ...condition.names };
+    const values: Record<string, unknown> = { ...condition.values };
+    const assignments = Object.entries(set).map(([field, value], i) => {
+      names[`#x${i}`] = field;
+      values[`:x${i}`] = value;
+      return `#x${i} = :x${i}`;
+    });
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.name,
+          Key: key,
+          UpdateExpression: `SET ${assignments.join(', ')}`,
+          ConditionExpression: condition.expression,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: nonEmpty(values),
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return { before: out.Attributes };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return 'refused';
+      throw error;
     }
   }
 

@@ -92,7 +92,7 @@ export class BedrockConverseModel implements StructuredModel {
     const tool = {
       toolSpec: {
         name: request.schemaName,
-        description: 'Record the entities and relations found in the text chunks.',
+        description: request.schemaDescription ?? 'Record the entities and relations found in the text chunks.',
         inputSchema: { json: request.jsonSchema as JsonDocument },
       },
     };

@@ -10,6 +10,8 @@ export interface StructuredRequest {
   readonly user: string;
   /** Name of the answer schema (OpenAI `json_schema.name`, Bedrock tool name). */
   readonly schemaName: string;
+  /** What the answer records (the Bedrock tool's description); graph extraction's when absent. */
+  readonly schemaDescription?: string;
   readonly jsonSchema: Readonly<Record<string, unknown>>;
   readonly maxOutputTokens: number;
 }

@@ -39,7 +39,8 @@ export async function ingestMemory(deps: IngestDeps, message: IngestMessage): Pr
   if (!job || job.state === 'completed' || job.state === 'failed') return;
   const memory = await deps.memories.get(accountId, memoryId);
   if (!memory) return endJob(deps, job, 'failed', 0);
-  const files = await mapConcurrently(job.fileIds, STORE_CONCURRENCY, (id) => deps.files.get(accountId, id));
+  const found = await deps.files.getMany(accountId, job.fileIds);
+  const files = job.fileIds.map((id) => found.get(id));
   if (files.some((file) => file?.state === 'pending' || file?.state === 'processing')) {
     await markRunning(deps, job);
     await deps.queue.send(message, { delaySeconds: deps.config.work.ingestWaitSeconds });

@@ -21,6 +21,7 @@ import {
   snapshotGraph,
   type WordVectors,
 } from '../graph';
+import { graphItemsOf, type GraphItems } from '../graph-items';
 import type { Memory } from '../model';
 import type { StoredChunk } from './chunks';
 
@@ -33,6 +34,8 @@ export interface GraphCounts {
 export interface BuiltGraph {
   segment: Uint8Array;
   state: string;
+  /** The graph as table items (nodes and edges). */
+  items: GraphItems;
   counts: GraphCounts;
   /** Tokens a managed extractor (a model) spent; 0 offline. */
   tokensUsed: number;
@@ -79,9 +82,11 @@ export async function buildMemoryGraph(
   }
   const problems = graphInvariantViolations(graph.graph);
   if (problems.length) throw new Error(`graph of memory ${memory.id} is inconsistent: ${problems.slice(0, 3).join('; ')}`);
+  const snapshot = snapshotGraph(graph.graph);
   return {
     segment: serializeGraphSegment(buildGraphSegment(graph.graph)),
-    state: JSON.stringify(snapshotGraph(graph.graph)),
+    state: JSON.stringify(snapshot),
+    items: graphItemsOf(snapshot),
     counts: { entities: graph.graph.entities.size, relations: graph.graph.relations.size, facts: graph.graph.facts.size },
     tokensUsed,
   };

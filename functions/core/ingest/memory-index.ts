@@ -8,10 +8,12 @@ import { ConflictError } from '../errors';
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
-import type { IdGenerator, LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
+import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
 import { serializeRetrievalIndex } from '../retrieval/index-format';
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
+import type { GraphItems } from '../graph-items';
+import { writeGraphItems } from './graph-items-sync';
 import { parseGraphState } from './graph-state';
 import { buildIndexVersion, type IndexingSettings } from './index-build';
 
@@ -23,6 +25,8 @@ export interface IndexDeps {
   sessionLinks: SessionLinkStore;
   objects: ObjectStore;
   ids: IdGenerator;
+  clock: Clock;
+  graphItems: GraphItemStore;
   indexing: IndexingSettings;
 }
 
@@ -71,6 +75,7 @@ export async function publishIndex(
         changes: { indexVersion: version, indexPrefix: prefix, ...graph, ...publication.changes(counts) },
         excludedBuilt: memory.excludedFileIds,
       });
+      if (!published && written.graphItems) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
       if (published) await dropOldBuilds(deps, published, memory.indexPrefix);
       return { memory: published, extractionTokens };
     } catch (error) {
@@ -113,7 +118,7 @@ async function writeSegments(
   prefix: string,
   chunks: StoredChunk[],
   changes: { added: ReadonlyMap<string, readonly StoredChunk[]>; kept: ReadonlySet<string>; managed: boolean },
-): Promise<{ counts: GraphCountsOf; extractionTokens: number }> {
+): Promise<{ counts: GraphCountsOf; extractionTokens: number; graphItems?: GraphItems }> {
   const previous =
     memory.memoryType === 'graph' && memory.indexPrefix
       ? parseGraphState(await deps.objects.get(memory.indexPrefix + INDEX_FILES.state))
@@ -125,8 +130,9 @@ async function writeSegments(
   if (!graph) return { counts: { entityCount: 0, relationCount: 0, factCount: 0 }, extractionTokens: 0 };
   await deps.objects.put(prefix + INDEX_FILES.segment, graph.segment);
   await deps.objects.put(prefix + INDEX_FILES.state, graph.state, 'application/json');
+  await writeGraphItems(deps, memory.accountId, memory.id, { items: graph.items, version: memory.indexVersion + 1, prefix });
   const counts = { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
-  return { counts, extractionTokens: graph.tokensUsed };
+  return { counts, extractionTokens: graph.tokensUsed, graphItems: graph.items };
 }
 
 type GraphCountsOf = Pick<Memory, 'entityCount' | 'relationCount' | 'factCount'>;

@@ -21,9 +21,8 @@ export interface ProcessFileDeps extends WebSourceDeps {
 export type ProcessOutcome = 'ready' | 'failed' | 'waiting' | 'skipped';
 
 export async function processFile(deps: ProcessFileDeps, accountId: string, fileId: string): Promise<ProcessOutcome> {
-  const file = await deps.files.get(accountId, fileId);
-  if (!file || file.state === 'ready' || file.state === 'failed') return 'skipped';
-  await deps.files.update(accountId, fileId, { state: 'processing', updatedAt: now(deps) }, ['pending', 'processing']);
+  const file = await startProcessing(deps, accountId, fileId);
+  if (!file) return 'skipped';
   let outcome: ProcessOutcome;
   try {
     outcome = await readAndStore(deps, file);
@@ -33,6 +32,16 @@ export async function processFile(deps: ProcessFileDeps, accountId: string, file
   }
   if (file.parentFileId && (outcome === 'ready' || outcome === 'failed')) await childSettled(deps, file);
   return outcome;
+}
+
+/** Moves a pending (or interrupted) file to `processing` in one write; undefined when it is gone or settled. */
+async function startProcessing(deps: ProcessFileDeps, accountId: string, fileId: string): Promise<FileRecord | undefined> {
+  try {
+    return await deps.files.update(accountId, fileId, { state: 'processing', updatedAt: now(deps) }, ['pending', 'processing']);
+  } catch (error) {
+    if (error instanceof ConflictError) return undefined; // ready or failed already
+    throw error;
+  }
 }
 
 async function readAndStore(deps: ProcessFileDeps, file: FileRecord): Promise<ProcessOutcome> {

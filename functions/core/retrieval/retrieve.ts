@@ -2,8 +2,8 @@
  * One retrieval request end to end, as `GET /memory/` runs it over a loaded index: embed the query
  * (when the index has vectors from the same embedder), rank and fuse (rank.ts), merge and de-duplicate
  * into `topK` payload items (dedup.ts), then optionally supporting facts (facts.ts) and, for
- * `assisted`, query-focused extracts in place of raw chunks (extracts.ts). With a generative model
- * configured, the route can instead pass `items` to it for a grounded answer citing them.
+ * `assisted`, query-focused extracts in place of raw chunks (extracts.ts). With an answer model
+ * configured, use-cases/query-memory.ts puts a grounded answer citing those extracts in front of them.
  */
 import type { Embedder } from './embedder';
 import { type PayloadItem, toPayloadItems } from './dedup';

@@ -44,7 +44,7 @@ export async function addSessions(
       if (error instanceof ConflictError) throw BadRequestError.forField('sessions', `session '${sessionId}' is already in memory '${memoryId}'`);
       throw error;
     }
-    await deps.memories.includeFile(accountId, memoryId, sessionSourceId(sessionId));
+    await deps.memories.includeFiles(accountId, memoryId, [sessionSourceId(sessionId)]);
     await requestSync(deps, accountId, memoryId, sessionId);
     links.push(link);
   }

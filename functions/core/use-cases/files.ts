@@ -118,14 +118,14 @@ async function sourceOf(
 }
 
 async function claimUpload(deps: FileDeps, accountId: string, fileId: string, key: string): Promise<Upload> {
-  const upload = await deps.uploads.get(accountId, key);
-  if (!upload) throw BadRequestError.forField('key', 'is not a key that POST /files/upload returned to this account');
+  let upload: Upload | undefined;
   try {
-    await deps.uploads.claim(accountId, key, fileId);
+    upload = await deps.uploads.claim(accountId, key, fileId);
   } catch (error) {
     if (error instanceof ConflictError) throw BadRequestError.forField('key', 'is already used by another file');
     throw error;
   }
+  if (!upload) throw BadRequestError.forField('key', 'is not a key that POST /files/upload returned to this account');
   if (upload.size > 0) return upload;
   const stored = await deps.objects.head(key); // a presigned upload: its size is known once the PUT is done
   if (!stored) {

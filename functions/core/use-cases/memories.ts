@@ -5,6 +5,7 @@ import { objectKeys } from '../object-keys';
 import type {
   Clock,
   FileStore,
+  GraphItemStore,
   IdGenerator,
   JobStore,
   LinkStore,
@@ -24,6 +25,7 @@ export interface MemoryDeps {
   sessionLinks: SessionLinkStore;
   jobs: JobStore;
   objects: ObjectStore;
+  graphItems: GraphItemStore;
   clock: Clock;
   ids: IdGenerator;
 }
@@ -124,6 +126,7 @@ export async function deleteMemory(deps: MemoryDeps, accountId: string, id: stri
     if (job.state === 'completed' || job.state === 'failed') await deps.jobs.delete(accountId, job.id);
   }
   await deps.objects.deletePrefix(objectKeys.memoryPrefix(accountId, id));
+  await deps.graphItems.deleteAll(accountId, id);
   await deps.memories.delete(accountId, id);
 }
 

@@ -4,6 +4,7 @@ import type { Memory, MemoryFileLink } from '../model';
 import { objectKeys } from '../object-keys';
 import type { Clock, FileStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort } from '../ports';
 import type { WorkMessage } from '../work';
+import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { detachFile, getMemory } from './memories';
 
 /** add-files and delete-file work only with memories created on or after this day (interface, 9.2). */
@@ -35,21 +36,32 @@ export async function addFiles(
   fileIds: string[],
 ): Promise<MemoryFileLink[]> {
   await linkableMemory(deps, accountId, memoryId);
+  const [files, linked] = await Promise.all([
+    deps.files.getMany(accountId, fileIds),
+    deps.links.getMany(accountId, memoryId, fileIds),
+  ]);
   const seen = new Set<string>();
   for (const [i, fileId] of fileIds.entries()) {
     if (seen.has(fileId)) throw BadRequestError.forField(`files.${i}`, `file '${fileId}' is listed twice`);
     seen.add(fileId);
-    const file = await deps.files.get(accountId, fileId);
+    const file = files.get(fileId);
     if (!file) throw NotFoundError.of('file', fileId);
     if (file.parentFileId) {
       throw BadRequestError.forField(`files.${i}`, `file '${fileId}' is part of '${file.parentFileId}'; add that file`);
     }
-    if (await deps.links.get(accountId, memoryId, fileId)) {
-      throw BadRequestError.forField(`files.${i}`, `file '${fileId}' is already in memory '${memoryId}'`);
-    }
+    if (linked.has(fileId)) throw BadRequestError.forField(`files.${i}`, `file '${fileId}' is already in memory '${memoryId}'`);
   }
-  const links: MemoryFileLink[] = [];
-  for (const fileId of fileIds) links.push(await link(deps, accountId, memoryId, fileId));
+  const outcomes = await mapConcurrently(fileIds, STORE_CONCURRENCY, (fileId) =>
+    link(deps, accountId, memoryId, fileId).then(
+      (created) => ({ created }),
+      (error: unknown) => ({ error }),
+    ),
+  );
+  const links = outcomes.flatMap((outcome) => ('created' in outcome ? [outcome.created] : []));
+  // a file removed earlier and linked again leaves the exclusion only once its link exists
+  await deps.memories.includeFiles(accountId, memoryId, links.map((created) => created.fileId));
+  const failed = outcomes.find((outcome) => 'error' in outcome);
+  if (failed && 'error' in failed) throw failed.error;
   return links;
 }
 
@@ -66,7 +78,6 @@ async function link(deps: MemoryFileDeps, accountId: string, memoryId: string, f
     }
     throw error;
   }
-  await deps.memories.includeFile(accountId, memoryId, fileId);
   return created;
 }
 

@@ -25,6 +25,11 @@ export class FileRepository implements FileStore {
     return item ? toFile(item) : undefined;
   }
 
+  async getMany(accountId: string, ids: readonly string[]): Promise<Map<string, FileRecord>> {
+    const items = await this.table.getMany([...new Set(ids)].map((id) => keys.file(accountId, id)));
+    return new Map(items.map(toFile).map((file) => [file.id, file]));
+  }
+
   async list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>> {
     const query = category
       ? { index: 'gsi2' as const, partition: keys.filesOfCategory(accountId, category) }

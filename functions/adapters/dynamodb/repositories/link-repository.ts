@@ -22,6 +22,11 @@ export class LinkRepository implements LinkStore {
     return item ? toLink(item) : undefined;
   }
 
+  async getMany(accountId: string, memoryId: string, fileIds: readonly string[]): Promise<Map<string, MemoryFileLink>> {
+    const items = await this.table.getMany([...new Set(fileIds)].map((fileId) => keys.memoryFile(accountId, memoryId, fileId)));
+    return new Map(items.map(toLink).map((link) => [link.fileId, link]));
+  }
+
   async listByMemory(accountId: string, memoryId: string): Promise<MemoryFileLink[]> {
     return (await this.table.queryAll(keys.memoryPartition(accountId, memoryId), 'FILE#')).map(toLink);
   }

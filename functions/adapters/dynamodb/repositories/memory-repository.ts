@@ -55,11 +55,12 @@ export class MemoryRepository implements MemoryStore {
     });
   }
 
-  async includeFile(accountId: string, id: string, fileId: string): Promise<void> {
+  async includeFiles(accountId: string, id: string, sourceIds: readonly string[]): Promise<void> {
+    if (sourceIds.length === 0) return;
     await this.table.apply(keys.memory(accountId, id), {
-      expression: 'DELETE excludedFileIds :file',
+      expression: 'DELETE excludedFileIds :sources',
       names: {},
-      values: { ':file': new Set([fileId]) },
+      values: { ':sources': new Set(sourceIds) },
     });
   }
 

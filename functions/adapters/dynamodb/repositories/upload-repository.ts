@@ -16,12 +16,13 @@ export class UploadRepository implements UploadStore {
     return item ? toUpload(item) : undefined;
   }
 
-  async claim(accountId: string, key: string, fileId: string): Promise<void> {
-    await this.table.update(keys.upload(accountId, key), { fileId }, {
+  async claim(accountId: string, key: string, fileId: string): Promise<Upload | undefined> {
+    const item = await this.table.update(keys.upload(accountId, key), { fileId }, {
       expression: 'attribute_not_exists(fileId) OR attribute_type(fileId, :nullType) OR fileId = :mine',
       names: {},
       values: { ':nullType': 'NULL', ':mine': fileId },
     });
+    return item ? toUpload(item) : undefined;
   }
 
   async release(accountId: string, key: string, fileId: string): Promise<void> {

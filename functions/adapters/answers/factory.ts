@@ -1,0 +1,44 @@
+/**
+ * The configured answer generator, made once per container (its SDK client or HTTP settings with it):
+ * none, an OpenAI-compatible chat endpoint, or Amazon Bedrock Converse. functions/config.ts reads the
+ * environment; this turns the typed settings into the adapter.
+ */
+import type { Config } from '../../config';
+import type { AnswerGenerator } from '../../core/answers/port';
+import { BedrockConverseModel } from '../graph-extraction/bedrock-converse';
+import { OpenAiChatModel } from '../graph-extraction/openai-chat';
+import { ModelAnswerGenerator } from './model-answer-generator';
+
+export function answerGeneratorFactory(config: Pick<Config, 'answerModel' | 'region'>): () => AnswerGenerator | null {
+  let made: AnswerGenerator | null | undefined;
+  return () => {
+    if (made === undefined) made = createAnswerGenerator(config);
+    return made;
+  };
+}
+
+export function createAnswerGenerator(config: Pick<Config, 'answerModel' | 'region'>): AnswerGenerator | null {
+  const settings = config.answerModel;
+  switch (settings.kind) {
+    case 'none':
+      return null;
+    case 'openai': {
+      const model = new OpenAiChatModel({
+        baseUrl: settings.url,
+        model: settings.model,
+        timeoutMs: settings.timeoutMs,
+        ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+      });
+      return new ModelAnswerGenerator({ model, timeoutMs: settings.timeoutMs });
+    }
+    case 'bedrock': {
+      const model = new BedrockConverseModel({
+        modelId: settings.model,
+        region: config.region,
+        requestTimeoutMs: settings.timeoutMs,
+        ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      });
+      return new ModelAnswerGenerator({ model, timeoutMs: settings.timeoutMs });
+    }
+  }
+}

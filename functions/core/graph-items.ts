@@ -1,0 +1,89 @@
+/**
+ * The table form of a graph memory's knowledge graph: one item per entity (node) and per relation (edge),
+ * what GET /memories/graph/{id} pages through without loading the graph. The worker keeps the items equal
+ * to the published graph by writing only what changed between two versions (graph-items-sync.ts).
+ */
+import type { GraphSnapshot } from './graph/graph-snapshot';
+
+export interface GraphNode {
+  id: string;
+  name: string;
+  type: string;
+  aliases: string[];
+  mentions: number;
+  /** Files whose text supports the entity. */
+  support: number;
+}
+
+export interface GraphEdge {
+  id: string;
+  /** The subject entity; edges are stored and listed under it. */
+  source: string;
+  target: string;
+  predicate: string;
+  kind: string;
+  /** Times the relation was found. */
+  weight: number;
+  support: number;
+}
+
+export interface GraphItems {
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+}
+
+export interface GraphItemChanges {
+  putNodes: GraphNode[];
+  putEdges: GraphEdge[];
+  removeNodes: string[];
+  removeEdges: Array<Pick<GraphEdge, 'id' | 'source'>>;
+}
+
+/** Which version of the graph the items hold; `prefix` null: unknown (read the items to compare). */
+export interface GraphItemsState {
+  version: number;
+  prefix: string | null;
+}
+
+const total = (pairs: ReadonlyArray<readonly [string, number]>): number => pairs.reduce((sum, [, n]) => sum + n, 0);
+
+/** The items of a stored graph (none for no graph). */
+export function graphItemsOf(snapshot: GraphSnapshot | undefined): GraphItems {
+  if (!snapshot) return { nodes: [], edges: [] };
+  return {
+    nodes: snapshot.entities.map((entity) => ({
+      id: entity.id,
+      name: entity.name,
+      type: entity.type,
+      aliases: [...new Set(entity.aliases.map(([, surface]) => surface))],
+      mentions: entity.aliases.reduce((sum, [, , mentions]) => sum + mentions, 0),
+      support: entity.support.length,
+    })),
+    edges: snapshot.relations.map((relation) => ({
+      id: relation.id,
+      source: relation.subjectId,
+      target: relation.objectId,
+      predicate: relation.predicate,
+      kind: relation.kind,
+      weight: total(relation.support),
+      support: relation.support.length,
+    })),
+  };
+}
+
+/** An edge is stored under its source, so both name it. */
+const edgeKey = (edge: Pick<GraphEdge, 'id' | 'source'>): string => `${edge.source}#${edge.id}`;
+
+/** What turns the items `before` into `after`: changed or new items to write, gone ones to delete. */
+export function diffGraphItems(before: GraphItems, after: GraphItems): GraphItemChanges {
+  const oldNodes = new Map(before.nodes.map((node) => [node.id, JSON.stringify(node)]));
+  const oldEdges = new Map(before.edges.map((edge) => [edgeKey(edge), JSON.stringify(edge)]));
+  const newNodeIds = new Set(after.nodes.map((node) => node.id));
+  const newEdgeKeys = new Set(after.edges.map(edgeKey));
+  return {
+    putNodes: after.nodes.filter((node) => oldNodes.get(node.id) !== JSON.stringify(node)),
+    putEdges: after.edges.filter((edge) => oldEdges.get(edgeKey(edge)) !== JSON.stringify(edge)),
+    removeNodes: before.nodes.filter((node) => !newNodeIds.has(node.id)).map((node) => node.id),
+    removeEdges: before.edges.filter((edge) => !newEdgeKeys.has(edgeKey(edge))).map(({ id, source }) => ({ id, source })),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * Keeping a graph memory's table items (functions/core/graph-items.ts) equal to its graph. A build writes
+ * the items of the graph it is about to publish, before publishing, so a memory that reads `ready` has its
+ * items in place. Only what changed is written: the items are compared with the graph of the version they
+ * hold (read from that build's folder), or with the items themselves when that folder is gone or a writer
+ * died mid-way. One writer at a time holds the items' lease; another build waits for it. A build that then
+ * loses the publish race builds again and rewrites the items from what they hold.
+ */
+import { diffGraphItems, graphItemsOf, type GraphItems, type GraphItemsState } from '../graph-items';
+import type { Clock, GraphItemStore, IdGenerator, ObjectStore } from '../ports';
+import { parseGraphState } from './graph-state';
+import { INDEX_FILES } from './index-files';
+
+/** How long one write of the items may take; a dead writer's lease lapses after it. */
+const LEASE_MS = 2 * 60 * 1000;
+/** How long a build waits for another writer, and how often it looks. */
+const WAIT_MS = LEASE_MS + 10_000;
+const POLL_MS = 100;
+
+export interface GraphItemsDeps {
+  objects: ObjectStore;
+  graphItems: GraphItemStore;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+/** The graph a build is about to publish: its items, its version and its folder. */
+export interface GraphItemsTarget {
+  items: GraphItems;
+  version: number;
+  prefix: string;
+}
+
+export async function writeGraphItems(deps: GraphItemsDeps, accountId: string, memoryId: string, target: GraphItemsTarget): Promise<void> {
+  const holder = deps.ids.uuid();
+  const held = await acquireWaiting(deps, accountId, memoryId, holder);
+  let reached: GraphItemsState = { version: held.version, prefix: null };
+  try {
+    const base = (held.prefix ? await storedItems(deps, held.prefix) : undefined) ?? (await deps.graphItems.readAll(accountId, memoryId));
+    await deps.graphItems.apply(accountId, memoryId, diffGraphItems(base, target.items));
+    reached = { version: target.version, prefix: target.prefix };
+  } finally {
+    await deps.graphItems.release(accountId, memoryId, holder, reached);
+  }
+}
+
+async function acquireWaiting(deps: GraphItemsDeps, accountId: string, memoryId: string, holder: string): Promise<GraphItemsState> {
+  const started = deps.clock.now().getTime();
+  for (;;) {
+    const now = deps.clock.now().getTime();
+    const held = await deps.graphItems.acquire(accountId, memoryId, holder, now, now + LEASE_MS);
+    if (held) return held;
+    if (now - started > WAIT_MS) throw new Error(`the graph items of memory ${memoryId} stayed locked for ${WAIT_MS} ms`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** The items of the graph stored under an index prefix; undefined when that build is gone. */
+async function storedItems(deps: GraphItemsDeps, prefix: string): Promise<GraphItems | undefined> {
+  const bytes = await deps.objects.get(prefix + INDEX_FILES.state);
+  return bytes ? graphItemsOf(parseGraphState(bytes)) : undefined;
+}

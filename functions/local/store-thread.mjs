@@ -1,0 +1,48 @@
+/**
+ * The local stores' own thread: dynalite (DynamoDB API, LevelDB on disk) and s3rver (S3 API, files on
+ * disk) serve from here, so their work runs on the second core beside the handlers' event loop, still
+ * inside the runtime's one process. Plain JavaScript because Node loads a worker thread's entry itself,
+ * without the TypeScript loader the runtime runs under; stores.ts is its typed front.
+ *
+ * workerData: {dynamoDir, s3Dir, host, bucketName}. Posts {kind: 'ready', dynamoPort, s3Port} or
+ * {kind: 'failed', message}; on {kind: 'close'} closes both servers and posts {kind: 'closed'}.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import dynalite from 'dynalite';
+import S3rver from 's3rver';
+
+const { dynamoDir, s3Dir, host, bucketName } = workerData;
+
+function listen(server) {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, host, () => resolve(server.address().port));
+  });
+}
+
+function closeServer(server) {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+async function start() {
+  const dynamo = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  const dynamoPort = await listen(dynamo);
+  const s3 = new S3rver({ address: host, port: 0, directory: s3Dir, silent: true, configureBuckets: [{ name: bucketName }] });
+  let s3Port;
+  try {
+    s3Port = (await s3.run()).port;
+  } catch (error) {
+    await closeServer(dynamo);
+    throw error;
+  }
+  parentPort.on('message', async (message) => {
+    if (message?.kind !== 'close') return;
+    s3.httpServer?.closeAllConnections();
+    await Promise.allSettled([s3.close(), closeServer(dynamo)]);
+    parentPort.postMessage({ kind: 'closed' });
+  });
+  parentPort.postMessage({ kind: 'ready', dynamoPort, s3Port });
+}
+
+start().catch((error) => parentPort.postMessage({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }));

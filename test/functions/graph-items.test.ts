@@ -1,0 +1,109 @@
+/**
+ * A graph memory's table items (nodes, edges, state) against the real stores: after concurrent builds,
+ * a removed source, a writer that died mid-way, and the memory's deletion, the items are exactly the
+ * published graph's, and nothing is left behind.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { storeEnvironment } from '../support/stores';
+
+Object.assign(process.env, storeEnvironment(), { KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' });
+const { container } = await import('../../functions/adapters/container');
+const { workerDeps } = await import('../../functions/worker/deps');
+const { publishIndex } = await import('../../functions/core/ingest/memory-index');
+const { parseGraphState } = await import('../../functions/core/ingest/graph-state');
+const { graphItemsOf } = await import('../../functions/core/graph-items');
+const { createAccount } = await import('../../functions/core/use-cases/accounts');
+const { createMemory, deleteMemory } = await import('../../functions/core/use-cases/memories');
+const { viewMemoryGraph } = await import('../../functions/core/use-cases/memory-graph-view');
+const { createSession } = await import('../../functions/core/use-cases/sessions');
+const { sessionSourceId } = await import('../../functions/core/model');
+const { keys } = await import('../../functions/adapters/dynamodb/keys');
+import type { GraphItems } from '../../functions/core/graph-items';
+
+const deps = container();
+const worker = workerDeps(deps);
+afterAll(() => deps.documentClient.destroy());
+
+const TEXTS = [
+  'Marie Curie discovered polonium in Paris. Marie Curie won the Nobel Prize in Physics.',
+  'Pierre Curie worked with Marie Curie at the Sorbonne. The Sorbonne is a university in Paris.',
+  'Albert Einstein visited Marie Curie in Paris. Albert Einstein developed the theory of relativity.',
+];
+
+const sorted = (items: GraphItems) => ({
+  nodes: [...items.nodes].sort((a, b) => a.id.localeCompare(b.id)),
+  edges: [...items.edges].sort((a, b) => `${a.source}#${a.id}`.localeCompare(`${b.source}#${b.id}`)),
+});
+
+async function publishedItems(accountId: string, memoryId: string): Promise<GraphItems> {
+  const memory = await deps.memories.get(accountId, memoryId);
+  return graphItemsOf(parseGraphState(await deps.objects.get(`${memory?.indexPrefix}graph-state.json`)));
+}
+
+async function graphMemoryWithSessions(count: number) {
+  const accountId = (await createAccount(deps, `graph-items-${process.pid}-${Date.now()}`)).account.id;
+  const memory = await createMemory(deps, accountId, { name: 'g', memoryType: 'graph', ontology: 'culture' });
+  const sessions = await Promise.all(Array.from({ length: count }, () => createSession(deps, accountId, {})));
+  for (const session of sessions) {
+    await deps.sessionLinks.create({ accountId, memoryId: memory.id, sessionId: session.id, createdAt: new Date().toISOString() });
+  }
+  return { accountId, memoryId: memory.id, sourceIds: sessions.map((session) => sessionSourceId(session.id)) };
+}
+
+const chunkOf = (sourceId: string, text: string) => ({ id: `msg:${sourceId}.1`, fileId: sourceId, text, start: 0, end: text.length });
+
+describe('graph items in the table', () => {
+  it('hold exactly the published graph after concurrent builds, a removed source and a dirty state, and go with the memory', async () => {
+    const { accountId, memoryId, sourceIds } = await graphMemoryWithSessions(3);
+    await Promise.all(
+      sourceIds.map((sourceId, i) =>
+        publishIndex(worker, accountId, memoryId, {
+          added: new Map([[sourceId, [chunkOf(sourceId, TEXTS[i] ?? '')]]]),
+          changes: ({ chunkCount }) => ({ chunkCount }),
+        }),
+      ),
+    );
+    const published = await publishedItems(accountId, memoryId);
+    expect(published.nodes.length).toBeGreaterThan(3);
+    expect(sorted(await deps.graphItems.readAll(accountId, memoryId))).toEqual(sorted(published));
+    expect(published.nodes.some((node) => node.name === 'Albert Einstein')).toBe(true);
+
+    // the source that alone mentions Einstein leaves: its entities and edges leave the table too
+    const einsteinSource = sourceIds[2] ?? '';
+    await deps.sessionLinks.delete(accountId, memoryId, einsteinSource.replace(/^session:/, ''));
+    await publishIndex(worker, accountId, memoryId, { added: new Map(), changes: () => ({}) });
+    const after = await deps.graphItems.readAll(accountId, memoryId);
+    expect(sorted(after)).toEqual(sorted(await publishedItems(accountId, memoryId)));
+    expect(after.nodes.some((node) => node.name === 'Albert Einstein')).toBe(false);
+    const curie = after.nodes.find((node) => node.name === 'Marie Curie');
+    expect(curie?.support).toBe(2);
+
+    // a writer died mid-way: the state is unknown and a stray node was left; the next build repairs it
+    await deps.table.put({ ...keys.graphState(accountId, memoryId), kind: 'graphState', version: 4, prefix: null, leaseUntil: 0 });
+    await deps.table.put({
+      ...keys.graphNode(accountId, memoryId, 'e-stray'),
+      gsi1pk: keys.graphNodesOf(accountId, memoryId),
+      gsi1sk: 'e-stray',
+      kind: 'graphNode', id: 'e-stray', name: 'Stray', type: 'thing', aliases: ['Stray'], mentions: 1, support: 1,
+    });
+    await publishIndex(worker, accountId, memoryId, { added: new Map(), changes: () => ({}) });
+    expect(sorted(await deps.graphItems.readAll(accountId, memoryId))).toEqual(sorted(await publishedItems(accountId, memoryId)));
+
+    // the view pages through the items: every node once, every edge once, under its source
+    const seen = { nodes: [] as string[], edges: [] as string[] };
+    let nextToken: string | undefined;
+    do {
+      const page = await viewMemoryGraph(deps, accountId, memoryId, { limit: 2, ...(nextToken ? { nextToken } : {}) });
+      seen.nodes.push(...page.nodes.map((node) => node.id));
+      seen.edges.push(...page.edges.map((edge) => `${edge.source}#${edge.id}`));
+      for (const edge of page.edges) expect(page.nodes.map((node) => node.id)).toContain(edge.source);
+      nextToken = page.nextToken ?? undefined;
+    } while (nextToken);
+    const current = sorted(await deps.graphItems.readAll(accountId, memoryId));
+    expect(seen.nodes).toEqual(current.nodes.map((node) => node.id));
+    expect(seen.edges.sort()).toEqual(current.edges.map((edge) => `${edge.source}#${edge.id}`).sort());
+
+    await deleteMemory(deps, accountId, memoryId);
+    expect(await deps.table.queryAll(keys.graphPartition(accountId, memoryId))).toEqual([]);
+  }, 60_000);
+});
