@@ -7,11 +7,14 @@ export interface ApiClient {
 
 export function apiClient(url: string, apiKey: string): ApiClient {
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers: { 'X-API-Key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    const send = () =>
+      fetch(`${url}${path}`, {
+        method,
+        headers: { 'X-API-Key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    // a GET may meet a kept-alive connection the server closed at that moment: send it once more
+    const response = await send().catch((error: unknown) => (method === 'GET' ? send() : Promise.reject(error)));
     const text = await response.text();
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
     return JSON.parse(text) as Record<string, unknown>;

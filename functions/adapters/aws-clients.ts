@@ -19,19 +19,28 @@ const requestHandler = (): NodeHttpHandler =>
     requestTimeout: 10_000,
   });
 
+/**
+ * Drops the SDK's logger middleware: with no logger configured it still copies every input and output
+ * through the sensitive-data filters for a no-op logger (a few percent of a busy local runtime's CPU).
+ */
+function withoutSdkLogging<C extends { middlewareStack: { remove(name: string): boolean } }>(client: C): C {
+  client.middlewareStack.remove('loggerMiddleware');
+  return client;
+}
+
 export function createDocumentClient(config: Config): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
+  const client = withoutSdkLogging(new DynamoDBClient({
     region: config.region,
     requestHandler: requestHandler(),
     ...(config.dynamodbEndpoint
       ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
       : {}),
-  });
+  }));
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
 export function createS3Client(config: Config): S3Client {
-  return new S3Client({
+  return withoutSdkLogging(new S3Client({
     region: config.region,
     requestHandler: requestHandler(),
     ...(config.s3Endpoint
@@ -44,9 +53,9 @@ export function createS3Client(config: Config): S3Client {
           responseChecksumValidation: 'WHEN_REQUIRED',
         }
       : {}),
-  });
+  }));
 }
 
 export function createSqsClient(config: Config): SQSClient {
-  return new SQSClient({ region: config.region, requestHandler: requestHandler() });
+  return withoutSdkLogging(new SQSClient({ region: config.region, requestHandler: requestHandler() }));
 }

@@ -22,6 +22,7 @@ import { ensureTable, type LocalStores, startStores } from './stores';
 
 /** Batches the local worker handles at once (on AWS, Lambda scales the worker instead). */
 const LOCAL_WORKERS = 3;
+const LOCAL_KEEP_ALIVE_MS = 65_000;
 
 export interface Runtime {
   url: string;
@@ -60,6 +61,9 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   }
 
   const server = createServer(
+    // idle connections stay open longer than a long worker step can hold the event loop, so a client
+    // reusing one does not meet a connection closed under it (API Gateway keeps them far longer still)
+    { keepAliveTimeout: LOCAL_KEEP_ALIVE_MS },
     createRouter({
       routes: catalog,
       handlers: httpHandlers,

@@ -27,6 +27,8 @@ export interface StoreOptions {
   dataDir: string;
   host: string;
   bucketName: string;
+  /** Called when the stores' thread fails after it started; default: say so and exit (nothing works without it). */
+  onFailure?: (error: Error) => void;
 }
 
 export async function startStores(options: StoreOptions): Promise<LocalStores> {
@@ -42,6 +44,8 @@ export async function startStores(options: StoreOptions): Promise<LocalStores> {
     await thread.terminate();
     throw error;
   }
+  const onFailure = options.onFailure ?? exitWithReason;
+  thread.on('error', (error) => onFailure(new Error(`the local stores stopped: ${error.message}`, { cause: error })));
   return {
     dynamodbEndpoint: `http://${options.host}:${ready.dynamoPort}`,
     s3Endpoint: `http://${options.host}:${ready.s3Port}`,
@@ -51,6 +55,11 @@ export async function startStores(options: StoreOptions): Promise<LocalStores> {
       await thread.terminate();
     },
   };
+}
+
+function exitWithReason(error: Error): void {
+  process.stderr.write(`kmem: ${error.message}\n`);
+  process.exit(1);
 }
 
 /** What store-thread.mjs posts. */

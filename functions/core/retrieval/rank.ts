@@ -70,7 +70,7 @@ export function rankChunks(index: RetrievalIndex, request: RankRequest): FusedHi
 /** The lexical list and, from its best chunks, the title-link list; chunks not allowed neither rank nor lead. */
 function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, allow?: (ordinal: number) => boolean): RankedList[] {
   const terms = queryTerms(query, index.text.analyzer);
-  const scores = addBm25Scores(index.text, terms, params.text);
+  const scores = addBm25Scores(index.text, terms, params.text, lexicalScores(index));
   addBm25Scores(index.titles, terms, params.title, scores, params.titleWeight);
   if (allow) for (let ordinal = 0; ordinal < scores.length; ordinal++) if (!allow(ordinal)) scores[ordinal] = 0;
   const hits = toHits(scores, topKByScore(scores, params.candidates));
@@ -85,6 +85,18 @@ function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, 
   });
   const linked = [...feedback].map(([ordinal, score]) => ({ ordinal, score })).sort((a, b) => b.score - a.score);
   return [lexical, { name: 'links', weight: params.links.weight, hits: linked, normalize: 'none' }];
+}
+
+const lexicalBuffers = new WeakMap<RetrievalIndex, Float64Array>();
+
+/**
+ * The index's lexical score array, zeroed. Every query of the index reuses it rather than allocating
+ * (and collecting) one per query: a ranking is synchronous, so two queries never hold it at once.
+ */
+function lexicalScores(index: RetrievalIndex): Float64Array {
+  const scores = lexicalBuffers.get(index) ?? new Float64Array(index.text.docIds.length);
+  lexicalBuffers.set(index, scores);
+  return scores.fill(0);
 }
 
 function semanticList(index: RetrievalIndex, queryVector: Float32Array, params: RankParams, mode: RetrievalMode): RankedList {

@@ -5,9 +5,14 @@
  * Encodings: `float32`, or `int8` with one scale per row (value ≈ scale × byte, scale = max|v| / 127):
  * a quarter of the bytes. Measured on the dev splits, int8 moves no metric by more than ±0.005 against
  * float32 (bench/quality/pooling.ts), so it is the default. Rows are numbered like the chunks of the index
- * (ordinals). Serialisation lives in vector-format.ts.
+ * (ordinals). Serialisation lives in vector-format.ts; exact search in exact-scan.ts (JavaScript) and
+ * int8-bounded-search.ts (WebAssembly SIMD).
  */
-import { topKByScore } from '../lexical/top-k';
+import { searchExactScan } from './exact-scan';
+import { searchInt8Bounded } from './int8-bounded-search';
+import { int8DotKernel } from './int8-dot-kernel';
+
+export { scoreAllRows, searchExactScan } from './exact-scan';
 
 export type VectorEncoding = 'float32' | 'int8';
 
@@ -63,57 +68,16 @@ export function rowScore(segment: VectorSegment, ordinal: number, query: Float32
   return sum * (segment.scales[ordinal] ?? 0);
 }
 
-/** Similarity of `query` to every row, as a dense array indexed by ordinal. */
-export function scoreAllRows(segment: VectorSegment, query: Float32Array): Float64Array {
-  const { dimensions, values, scales, count } = segment;
-  if (query.length !== dimensions) throw new RangeError(`query has ${query.length} dimensions, expected ${dimensions}`);
-  const scores = new Float64Array(count);
-  const padded = new Float64Array(Math.ceil(dimensions / 4) * 4);
-  padded.set(query);
-  if (values instanceof Int8Array) scoreInt8Rows(values, padded, dimensions, scores);
-  else scoreFloat32Rows(values, padded, dimensions, scores);
-  for (let row = 0; row < count; row++) scores[row] = (scores[row] as number) * (scales[row] as number);
-  return scores;
-}
-
-// The two loops below are the same but kept apart so each stays monomorphic (one array type), which
-// V8 compiles to much faster code; four accumulators let the additions overlap.
-function scoreInt8Rows(values: Int8Array, query: Float64Array, dimensions: number, out: Float64Array): void {
-  const whole = dimensions - (dimensions % 4);
-  for (let row = 0, offset = 0; row < out.length; row++, offset += dimensions) {
-    let a = 0, b = 0, c = 0, d = 0;
-    let index = 0;
-    for (; index < whole; index += 4) {
-      a += (values[offset + index] as number) * (query[index] as number);
-      b += (values[offset + index + 1] as number) * (query[index + 1] as number);
-      c += (values[offset + index + 2] as number) * (query[index + 2] as number);
-      d += (values[offset + index + 3] as number) * (query[index + 3] as number);
-    }
-    for (; index < dimensions; index++) a += (values[offset + index] as number) * (query[index] as number);
-    out[row] = a + b + c + d;
-  }
-}
-
-function scoreFloat32Rows(values: Float32Array, query: Float64Array, dimensions: number, out: Float64Array): void {
-  const whole = dimensions - (dimensions % 4);
-  for (let row = 0, offset = 0; row < out.length; row++, offset += dimensions) {
-    let a = 0, b = 0, c = 0, d = 0;
-    let index = 0;
-    for (; index < whole; index += 4) {
-      a += (values[offset + index] as number) * (query[index] as number);
-      b += (values[offset + index + 1] as number) * (query[index + 1] as number);
-      c += (values[offset + index + 2] as number) * (query[index + 2] as number);
-      d += (values[offset + index + 3] as number) * (query[index + 3] as number);
-    }
-    for (; index < dimensions; index++) a += (values[offset + index] as number) * (query[index] as number);
-    out[row] = a + b + c + d;
-  }
-}
-
-/** Exact top `k` rows by similarity, best first (rows with similarity ≤ 0 are never returned). */
+/**
+ * Exact top `k` rows by similarity, best first (rows with similarity ≤ 0 are never returned; ties go to
+ * the lower ordinal). Int8 rows use the SIMD kernel and rescore only the rows that can still make the
+ * top k (int8-bounded-search.ts); float32 rows, or a runtime without WebAssembly SIMD, scan every row in
+ * JavaScript (exact-scan.ts). Both give the same hits and scores.
+ */
 export function searchExact(segment: VectorSegment, query: Float32Array, k: number): VectorHit[] {
-  const scores = scoreAllRows(segment, query);
-  return topKByScore(scores, k).map((ordinal) => ({ ordinal, score: scores[ordinal] ?? 0 }));
+  if (query.length !== segment.dimensions) throw new RangeError(`query has ${query.length} dimensions, expected ${segment.dimensions}`);
+  const kernel = int8DotKernel(segment);
+  return (kernel && searchInt8Bounded(segment, kernel, query, k)) ?? searchExactScan(segment, query, k);
 }
 
 /** Row `ordinal` as float values (dequantised for int8). */
