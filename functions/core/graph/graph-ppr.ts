@@ -4,16 +4,19 @@
  * restarts at the seeds (query entities, optionally chunks) with probability 1 - damping; dangling
  * mass also returns to the seeds. Chunk scores rank passages. The row-normalised CSR transition
  * arrays are built once per segment (cached) in typed arrays.
+ *
+ * Computed by forward push (Andersen, Chung and Lang): mass starts as residual at the seeds, and a node
+ * whose residual exceeds `epsilon` per edge keeps 1 - damping of it and passes the rest along its edges.
+ * The work follows the mass, so it stays near the seeds however large the graph is; every score is
+ * below the exact one by at most the residual left behind (under `epsilon` per edge of each node).
  */
 import type { GraphSegment } from './graph-segment';
 
 export interface PageRankOptions {
   /** Probability of following an edge (HippoRAG uses 0.5). */
   damping?: number;
-  /** Most power iterations. */
-  iterations?: number;
-  /** Stop when the L1 change of an iteration falls below this. */
-  tolerance?: number;
+  /** Residual per edge below which a node is not pushed (smaller: closer to exact, more work). */
+  epsilon?: number;
   /** Extra restart weight on chunks (chunk ordinal → weight), e.g. from lexical scores. */
   chunkSeeds?: ReadonlyMap<number, number>;
 }
@@ -23,7 +26,8 @@ export interface PageRankResult {
   readonly chunkScores: Float64Array;
   /** Entity ordinal → score. */
   readonly entityScores: Float64Array;
-  readonly iterations: number;
+  /** Nodes pushed. */
+  readonly pushes: number;
 }
 
 interface Walk {
@@ -31,6 +35,12 @@ interface Walk {
   readonly targets: Uint32Array;
   readonly probabilities: Float64Array;
 }
+
+/**
+ * Measured on the MuSiQue dev split (bench/quality.ts): scores within 1e-6 per edge leave R@2/R@5 of the
+ * graph rows unchanged against power iteration to convergence, at a fraction of the work.
+ */
+const DEFAULT_EPSILON = 1e-6;
 
 const walks = new WeakMap<GraphSegment, Walk>();
 
@@ -41,52 +51,67 @@ export function personalizedPageRank(
   options: PageRankOptions = {},
 ): PageRankResult {
   const damping = options.damping ?? 0.5;
-  const maxIterations = options.iterations ?? 50;
-  const tolerance = options.tolerance ?? 1e-7;
+  const epsilon = options.epsilon ?? DEFAULT_EPSILON;
   const entityCount = segment.entityIds.length;
   const nodeCount = entityCount + segment.chunkIds.length;
   const reset = resetVector(nodeCount, entityCount, seeds, options.chunkSeeds);
-  if (reset === undefined) return { chunkScores: new Float64Array(segment.chunkIds.length), entityScores: new Float64Array(entityCount), iterations: 0 };
-  const walk = walkOf(segment);
-  let rank = Float64Array.from(reset);
-  let next = new Float64Array(nodeCount);
-  let iterations = 0;
-  while (iterations < maxIterations) {
-    iterations++;
-    const dangling = spread(walk, rank, next);
-    let change = 0;
-    for (let node = 0; node < nodeCount; node++) {
-      const restart = reset[node] ?? 0;
-      const value = (1 - damping) * restart + damping * ((next[node] ?? 0) + dangling * restart);
-      change += Math.abs(value - (rank[node] ?? 0));
-      next[node] = value;
-    }
-    [rank, next] = [next, rank];
-    if (change < tolerance) break;
-  }
-  return { chunkScores: rank.slice(entityCount), entityScores: rank.slice(0, entityCount), iterations };
-}
-
-/** `next` = transition of `rank`; returns the mass of nodes without edges. */
-function spread(walk: Walk, rank: Float64Array, next: Float64Array): number {
-  const { offsets, targets, probabilities } = walk;
-  next.fill(0);
-  let dangling = 0;
-  for (let node = 0; node < rank.length; node++) {
-    const mass = rank[node] ?? 0;
-    if (mass === 0) continue;
+  if (reset === undefined) return { chunkScores: new Float64Array(segment.chunkIds.length), entityScores: new Float64Array(entityCount), pushes: 0 };
+  const { offsets, targets, probabilities } = walkOf(segment);
+  const seedNodes: number[] = [];
+  for (let node = 0; node < nodeCount; node++) if ((reset[node] ?? 0) > 0) seedNodes.push(node);
+  const rank = new Float64Array(nodeCount);
+  const residual = Float64Array.from(reset);
+  const queue = new PushQueue(nodeCount);
+  const threshold = (node: number) => epsilon * Math.max(1, (offsets[node + 1] ?? 0) - (offsets[node] ?? 0));
+  const add = (node: number, mass: number): void => {
+    const value = (residual[node] ?? 0) + mass;
+    residual[node] = value;
+    if (value > threshold(node)) queue.offer(node);
+  };
+  for (const node of seedNodes) queue.offer(node);
+  let pushes = 0;
+  for (let node = queue.take(); node !== -1; node = queue.take()) {
+    const mass = residual[node] ?? 0;
+    residual[node] = 0;
+    rank[node] = (rank[node] ?? 0) + (1 - damping) * mass;
+    const passed = damping * mass;
     const from = offsets[node] ?? 0;
     const to = offsets[node + 1] ?? 0;
-    if (from === to) {
-      dangling += mass;
-      continue;
-    }
-    for (let edge = from; edge < to; edge++) {
-      const target = targets[edge] ?? 0;
-      next[target] = (next[target] ?? 0) + mass * (probabilities[edge] ?? 0);
-    }
+    if (from === to) for (const seed of seedNodes) add(seed, passed * (reset[seed] ?? 0));
+    else for (let edge = from; edge < to; edge++) add(targets[edge] ?? 0, passed * (probabilities[edge] ?? 0));
+    pushes++;
   }
-  return dangling;
+  return { chunkScores: rank.slice(entityCount), entityScores: rank.slice(0, entityCount), pushes };
+}
+
+/** A first-in first-out queue of node ordinals, each in it at most once. */
+class PushQueue {
+  private readonly slots: Int32Array;
+  private readonly queued: Uint8Array;
+  private head = 0;
+  private size = 0;
+
+  constructor(capacity: number) {
+    this.slots = new Int32Array(capacity);
+    this.queued = new Uint8Array(capacity);
+  }
+
+  offer(node: number): void {
+    if (this.queued[node]) return;
+    this.queued[node] = 1;
+    this.slots[(this.head + this.size) % this.slots.length] = node;
+    this.size++;
+  }
+
+  /** The next node, or -1 when empty. */
+  take(): number {
+    if (this.size === 0) return -1;
+    const node = this.slots[this.head] ?? -1;
+    this.head = (this.head + 1) % this.slots.length;
+    this.size--;
+    this.queued[node] = 0;
+    return node;
+  }
 }
 
 function resetVector(

@@ -73,9 +73,23 @@ describe('personalizedPageRank', () => {
     expect(topChunks(segment, chunkScores, 2).map((hit) => hit.chunkId)).toEqual(['f-a#0', 'f-b#0']);
   });
 
-  it('sums to one over all nodes and answers zeros without seeds', () => {
+  it('stays within the residual it leaves behind of the near-exact scores, best chunks in the same order', () => {
+    const seeds = new Map([[entityOrdinal(segment, 'Alphonse Rigaud'), 1]]);
+    const exact = personalizedPageRank(segment, seeds, { epsilon: 1e-14 });
+    const coarse = personalizedPageRank(segment, seeds, { epsilon: 1e-3 });
+    expect(coarse.pushes).toBeLessThan(exact.pushes);
+    coarse.chunkScores.forEach((score, chunk) => {
+      const reference = exact.chunkScores[chunk] ?? 0;
+      expect(score).toBeLessThanOrEqual(reference + 1e-12);
+      expect(reference - score).toBeLessThan(0.05);
+    });
+    const order = (scores: Float64Array) => topChunks(segment, scores, 2).map((hit) => hit.chunkId);
+    expect(order(coarse.chunkScores)).toEqual(order(exact.chunkScores));
+  });
+
+  it('sums to one over all nodes (as epsilon goes to zero) and answers zeros without seeds', () => {
     const seeds = new Map([[entityOrdinal(segment, 'Charlemagne Tower'), 1]]);
-    const { chunkScores, entityScores } = personalizedPageRank(segment, seeds);
+    const { chunkScores, entityScores } = personalizedPageRank(segment, seeds, { epsilon: 1e-12 });
     const total = [...chunkScores, ...entityScores].reduce((sum, value) => sum + value, 0);
     expect(total).toBeCloseTo(1, 6);
     const none = personalizedPageRank(segment, new Map());
