@@ -116,7 +116,6 @@ export interface HealthProbe {
 
 export interface UploadStore {
   create(upload: Upload): Promise<void>;
-  get(accountId: string, key: string): Promise<Upload | undefined>;
   /** Marks the upload used by a file and answers it (undefined: no such upload); ConflictError if another file took it. */
   claim(accountId: string, key: string, fileId: string): Promise<Upload | undefined>;
   /** Frees an upload a file claimed but could not use. */

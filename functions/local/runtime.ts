@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { container, resetContainer } from '../adapters/container';
+import type { LocalQueue } from '../adapters/queue/local-queue';
 import { type Config, type Environment, loadConfig, resetConfig } from '../config';
 import { ensureAccountWithKey } from '../core/use-cases/accounts';
 import { catalog } from '../http/catalog';
@@ -60,24 +61,8 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     log(`KMEM_API_KEY is a key of account '${account.name}'`);
   }
 
-  const server = createServer(
-    // idle connections stay open longer than a long worker step can hold the event loop, so a client
-    // reusing one does not meet a connection closed under it (API Gateway keeps them far longer still)
-    { keepAliveTimeout: LOCAL_KEEP_ALIVE_MS },
-    createRouter({
-      routes: catalog,
-      handlers: httpHandlers,
-      maxRequestBytes: Math.max(deps.config.maxBodyBytes, deps.config.maxUploadBytes) + 64 * 1024,
-      onRequest: deps.config.accessLog ? log : undefined,
-    }),
-  );
-  const queue = deps.localQueue;
-  const pumps = queue
-    ? Array.from({ length: LOCAL_WORKERS }, () => new QueuePump({ queue, handler: withProgress(workerHandler, log), log }))
-    : [];
-  const released = (await queue?.releaseInFlight()) ?? 0;
-  if (released) log(`queue: ${released} message(s) in flight when the runtime last stopped will run again`);
-  for (const pump of pumps) pump.start();
+  const server = apiServer(deps.config, log);
+  const pumps = await startPumps(deps.localQueue, log);
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;
   const stateFile = join(dataDir, 'runtime.json');
@@ -98,6 +83,31 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       resetConfig();
     },
   };
+}
+
+/** The same handlers behind the local router. */
+function apiServer(config: Config, log: (line: string) => void): Server {
+  return createServer(
+    // idle connections stay open longer than a long worker step can hold the event loop, so a client
+    // reusing one does not meet a connection closed under it (API Gateway keeps them far longer still)
+    { keepAliveTimeout: LOCAL_KEEP_ALIVE_MS },
+    createRouter({
+      routes: catalog,
+      handlers: httpHandlers,
+      maxRequestBytes: Math.max(config.maxBodyBytes, config.maxUploadBytes) + 64 * 1024,
+      onRequest: config.accessLog ? log : undefined,
+    }),
+  );
+}
+
+/** The worker, fed by the local queue; messages a stopped runtime left in flight run again. */
+async function startPumps(queue: LocalQueue | undefined, log: (line: string) => void): Promise<QueuePump[]> {
+  if (!queue) return [];
+  const pumps = Array.from({ length: LOCAL_WORKERS }, () => new QueuePump({ queue, handler: withProgress(workerHandler, log), log }));
+  const released = await queue.releaseInFlight();
+  if (released) log(`queue: ${released} message(s) in flight when the runtime last stopped will run again`);
+  for (const pump of pumps) pump.start();
+  return pumps;
 }
 
 async function startStoresClearly(dataDir: string, config: Config): Promise<LocalStores> {

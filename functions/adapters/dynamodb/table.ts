@@ -137,19 +137,29 @@ export class Table {
   async queryAll(partition: string, prefix?: string, index?: IndexName): Promise<Item[]> {
     const pk = index ? `${index}pk` : 'pk';
     const sk = index ? `${index}sk` : 'sk';
+    return this.queryEvery({
+      IndexName: index,
+      KeyConditionExpression: prefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
+      ExpressionAttributeNames: prefix ? { '#pk': pk, '#sk': sk } : { '#pk': pk },
+      ExpressionAttributeValues: prefix ? { ':pk': partition, ':prefix': prefix } : { ':pk': partition },
+    });
+  }
+
+  /** The items of a partition whose sort keys lie between `from` and `to`, inclusive, in sort order. */
+  async queryBetween(partition: string, from: string, to: string): Promise<Item[]> {
+    return this.queryEvery({
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+      ExpressionAttributeValues: { ':pk': partition, ':from': from, ':to': to },
+    });
+  }
+
+  /** Every item a query matches, page after page. */
+  private async queryEvery(query: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): Promise<Item[]> {
     const items: Item[] = [];
     let start: Record<string, unknown> | undefined;
     do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.name,
-          IndexName: index,
-          KeyConditionExpression: prefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
-          ExpressionAttributeNames: prefix ? { '#pk': pk, '#sk': sk } : { '#pk': pk },
-          ExpressionAttributeValues: prefix ? { ':pk': partition, ':prefix': prefix } : { ':pk': partition },
-          ExclusiveStartKey: start,
-        }),
-      );
+      const out = await this.client.send(new QueryCommand({ ...query, TableName: this.name, ExclusiveStartKey: start }));
       items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
     } while (start);
@@ -243,26 +253,6 @@ export class Table {
         requests = (out.UnprocessedItems?.[this.name] ?? []) as WriteRequest[];
       }
     });
-  }
-
-  /** The items of a partition whose sort keys lie between `from` and `to`, inclusive, in sort order. */
-  async queryBetween(partition: string, from: string, to: string): Promise<Item[]> {
-    const items: Item[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.client.send(
-        new QueryCommand({
-          TableName: this.name,
-          KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-          ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
-          ExpressionAttributeValues: { ':pk': partition, ':from': from, ':to': to },
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start);
-    return items;
   }
 
   /**

@@ -11,8 +11,8 @@ import type { Clock, GraphItemStore, IdGenerator, ObjectStore } from '../ports';
 import { parseGraphState } from './graph-state';
 import { INDEX_FILES } from './index-files';
 
-/** How long one write of the items may take; a dead writer's lease lapses after it. */
-const LEASE_MS = 2 * 60 * 1000;
+/** How long one write of the items may take (a large graph has hundreds of thousands); a dead writer's lease lapses after it. */
+const LEASE_MS = 10 * 60 * 1000;
 /** How long a build waits for another writer, and how often it looks. */
 const WAIT_MS = LEASE_MS + 10_000;
 const POLL_MS = 100;

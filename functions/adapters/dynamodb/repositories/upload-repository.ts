@@ -11,11 +11,6 @@ export class UploadRepository implements UploadStore {
     await this.table.create({ ...keys.upload(upload.accountId, upload.key), kind: 'upload', ...upload });
   }
 
-  async get(accountId: string, key: string): Promise<Upload | undefined> {
-    const item = await this.table.get(keys.upload(accountId, key));
-    return item ? toUpload(item) : undefined;
-  }
-
   async claim(accountId: string, key: string, fileId: string): Promise<Upload | undefined> {
     const item = await this.table.update(keys.upload(accountId, key), { fileId }, {
       expression: 'attribute_not_exists(fileId) OR attribute_type(fileId, :nullType) OR fileId = :mine',
