@@ -31,12 +31,24 @@ export interface GraphItemsTarget {
   prefix: string;
 }
 
-export async function writeGraphItems(deps: GraphItemsDeps, accountId: string, memoryId: string, target: GraphItemsTarget): Promise<void> {
+/** The graph of a build the caller has in hand (the one it started from), so it is not read again. */
+export interface KnownGraph {
+  prefix: string;
+  items: GraphItems;
+}
+
+export async function writeGraphItems(
+  deps: GraphItemsDeps,
+  accountId: string,
+  memoryId: string,
+  target: GraphItemsTarget,
+  known?: KnownGraph,
+): Promise<void> {
   const holder = deps.ids.uuid();
   const held = await acquireWaiting(deps, accountId, memoryId, holder);
   let reached: GraphItemsState = { version: held.version, prefix: null };
   try {
-    const base = (held.prefix ? await storedItems(deps, held.prefix) : undefined) ?? (await deps.graphItems.readAll(accountId, memoryId));
+    const base = (await heldItems(deps, held, known)) ?? (await deps.graphItems.readAll(accountId, memoryId));
     await deps.graphItems.apply(accountId, memoryId, diffGraphItems(base, target.items));
     reached = { version: target.version, prefix: target.prefix };
   } finally {
@@ -53,6 +65,12 @@ async function acquireWaiting(deps: GraphItemsDeps, accountId: string, memoryId:
     if (now - started > WAIT_MS) throw new Error(`the graph items of memory ${memoryId} stayed locked for ${WAIT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
+}
+
+/** The items of the build the items say they hold; undefined when unknown or gone. */
+async function heldItems(deps: GraphItemsDeps, held: GraphItemsState, known: KnownGraph | undefined): Promise<GraphItems | undefined> {
+  if (!held.prefix) return undefined;
+  return held.prefix === known?.prefix ? known.items : storedItems(deps, held.prefix);
 }
 
 /** The items of the graph stored under an index prefix; undefined when that build is gone. */

@@ -12,7 +12,7 @@ import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, Object
 import { serializeRetrievalIndex } from '../retrieval/index-format';
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
-import type { GraphItems } from '../graph-items';
+import { graphItemsOf, type GraphItems } from '../graph-items';
 import { writeGraphItems } from './graph-items-sync';
 import { parseGraphState } from './graph-state';
 import { buildIndexVersion, type IndexingSettings } from './index-build';
@@ -130,7 +130,8 @@ async function writeSegments(
   if (!graph) return { counts: { entityCount: 0, relationCount: 0, factCount: 0 }, extractionTokens: 0 };
   await deps.objects.put(prefix + INDEX_FILES.segment, graph.segment);
   await deps.objects.put(prefix + INDEX_FILES.state, graph.state, 'application/json');
-  await writeGraphItems(deps, memory.accountId, memory.id, { items: graph.items, version: memory.indexVersion + 1, prefix });
+  const known = previous && memory.indexPrefix ? { prefix: memory.indexPrefix, items: graphItemsOf(previous) } : undefined;
+  await writeGraphItems(deps, memory.accountId, memory.id, { items: graph.items, version: memory.indexVersion + 1, prefix }, known);
   const counts = { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
   return { counts, extractionTokens: graph.tokensUsed, graphItems: graph.items };
 }
