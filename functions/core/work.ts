@@ -7,8 +7,16 @@ export type WorkMessage =
   | { kind: 'memory.ingest'; accountId: string; memoryId: string; jobId: string }
   | { kind: 'memory.reindex'; accountId: string; memoryId: string }
   | { kind: 'memory.sync-session'; accountId: string; memoryId: string; sessionId: string }
+  | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };
 
 export type WorkKind = WorkMessage['kind'];
 
-export const WORK_KINDS: readonly WorkKind[] = ['file.process', 'memory.ingest', 'memory.reindex', 'memory.sync-session', 'webhook.deliver'];
+export const WORK_KINDS: readonly WorkKind[] = [
+  'file.process',
+  'memory.ingest',
+  'memory.reindex',
+  'memory.sync-session',
+  'memory.graph-items',
+  'webhook.deliver',
+];

@@ -8,6 +8,7 @@ import { giveUp } from '../core/ingest/give-up';
 import { ingestMemory } from '../core/ingest/ingest-memory';
 import type { ContentExtractor, RemoteFetcher, SiteReader } from '../core/ingest/ports';
 import { processFile } from '../core/ingest/process-file';
+import { writePublishedGraphItems } from '../core/ingest/graph-items-sync';
 import { reindexMemory } from '../core/ingest/reindex-memory';
 import { syncSession } from '../core/ingest/sync-session';
 import { deliverWebhook } from '../core/use-cases/webhooks';
@@ -64,6 +65,8 @@ async function perform(deps: WorkerDeps, message: WorkMessage): Promise<void> {
       return reindexMemory(deps, message);
     case 'memory.sync-session':
       return syncSession(deps, message);
+    case 'memory.graph-items':
+      return writePublishedGraphItems(deps, message.accountId, message.memoryId);
     case 'webhook.deliver': {
       const result = await deliverWebhook(deps, message);
       logger.info('webhook delivery', { eventId: message.eventId, ...result });

@@ -18,6 +18,7 @@ const { viewMemoryGraph } = await import('../../functions/core/use-cases/memory-
 const { createSession } = await import('../../functions/core/use-cases/sessions');
 const { sessionSourceId } = await import('../../functions/core/model');
 const { keys } = await import('../../functions/adapters/dynamodb/keys');
+const { parseWork, runWork } = await import('../../functions/worker/dispatch');
 import type { GraphItems } from '../../functions/core/graph-items';
 
 const deps = container();
@@ -105,5 +106,26 @@ describe('graph items in the table', () => {
 
     await deleteMemory(deps, accountId, memoryId);
     expect(await deps.table.queryAll(keys.graphPartition(accountId, memoryId))).toEqual([]);
+  }, 60_000);
+
+  it('are written for a graph published before graphs had items when it is first viewed', async () => {
+    const { accountId, memoryId, sourceIds } = await graphMemoryWithSessions(1);
+    const sourceId = sourceIds[0] ?? '';
+    await publishIndex(worker, accountId, memoryId, { added: new Map([[sourceId, [chunkOf(sourceId, TEXTS[0] ?? '')]]]), changes: () => ({}) });
+    await deps.graphItems.deleteAll(accountId, memoryId); // as an earlier version left it: a graph, no items
+
+    const first = await viewMemoryGraph(deps, accountId, memoryId, { limit: 100 });
+    expect(first.nodes).toEqual([]);
+    const [received] = (await deps.localQueue?.receive(10)) ?? [];
+    const work = parseWork(received?.body ?? '');
+    expect(work).toEqual({ kind: 'memory.graph-items', accountId, memoryId });
+    if (work) await runWork(worker, work, 1);
+
+    const published = await publishedItems(accountId, memoryId);
+    const second = await viewMemoryGraph(deps, accountId, memoryId, { limit: 100 });
+    expect(second.nodes.map((node) => node.id).sort()).toEqual(published.nodes.map((node) => node.id).sort());
+    expect(sorted(await deps.graphItems.readAll(accountId, memoryId))).toEqual(sorted(published));
+    if (work) await runWork(worker, work, 2); // again: nothing changes
+    expect(sorted(await deps.graphItems.readAll(accountId, memoryId))).toEqual(sorted(published));
   }, 60_000);
 });

@@ -7,7 +7,7 @@
  * loses the publish race builds again and rewrites the items from what they hold.
  */
 import { diffGraphItems, graphItemsOf, type GraphItems, type GraphItemsState } from '../graph-items';
-import type { Clock, GraphItemStore, IdGenerator, ObjectStore } from '../ports';
+import type { Clock, GraphItemStore, IdGenerator, MemoryStore, ObjectStore } from '../ports';
 import { parseGraphState } from './graph-state';
 import { INDEX_FILES } from './index-files';
 
@@ -46,6 +46,10 @@ export async function writeGraphItems(
 ): Promise<void> {
   const holder = deps.ids.uuid();
   const held = await acquireWaiting(deps, accountId, memoryId, holder);
+  if (held.prefix && held.version > target.version) {
+    // a later version's items are in place already: never go back (this build cannot publish anyway)
+    return deps.graphItems.release(accountId, memoryId, holder, held);
+  }
   let reached: GraphItemsState = { version: held.version, prefix: null };
   try {
     const base = (await heldItems(deps, held, known)) ?? (await deps.graphItems.readAll(accountId, memoryId));
@@ -54,6 +58,24 @@ export async function writeGraphItems(
   } finally {
     await deps.graphItems.release(accountId, memoryId, holder, reached);
   }
+}
+
+/**
+ * The `memory.graph-items` work: writes the items of the graph a memory has published, for a graph
+ * memory built before its graph had table items (the graph view asks for it). Nothing to do when the
+ * items already hold that version.
+ */
+export async function writePublishedGraphItems(
+  deps: GraphItemsDeps & { memories: MemoryStore },
+  accountId: string,
+  memoryId: string,
+): Promise<void> {
+  const memory = await deps.memories.get(accountId, memoryId);
+  if (memory?.memoryType !== 'graph' || !memory.indexPrefix) return;
+  const items = await storedItems(deps, memory.indexPrefix);
+  if (!items) return; // replaced meanwhile: that build wrote its own items
+  const target = { items, version: memory.indexVersion, prefix: memory.indexPrefix };
+  await writeGraphItems(deps, accountId, memoryId, target, { prefix: memory.indexPrefix, items });
 }
 
 async function acquireWaiting(deps: GraphItemsDeps, accountId: string, memoryId: string, holder: string): Promise<GraphItemsState> {
