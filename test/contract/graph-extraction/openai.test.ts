@@ -12,6 +12,7 @@ import {
 } from '../../../functions/adapters/graph-extraction';
 import { startJsonServer, TEST_RETRY, type Handler, type JsonServer, type RecordedRequest } from './support/json-server';
 import { chunksAsked, CULTURE_CONTEXT, CURIE_FILE, curieAnswer, entityNamed, mergeIntoFreshGraph, offlineExtraction } from './support/samples';
+import { chatCompletion } from './support/chat-completion';
 
 let server: JsonServer | undefined;
 
@@ -30,21 +31,8 @@ interface ChatBody {
 
 const bodyOf = (request: RecordedRequest | undefined): ChatBody => request?.body as ChatBody;
 
-/** A chat completion whose message content is `content`. */
-function completion(content: string, totalTokens = 321, finishReason = 'stop') {
-  return {
-    body: {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      model: 'test-model',
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finishReason }],
-      usage: { prompt_tokens: totalTokens - 21, completion_tokens: 21, total_tokens: totalTokens },
-    },
-  };
-}
-
 /** Answers every request well. */
-const goodAnswer: Handler = (request) => completion(JSON.stringify(curieAnswer(chunksAsked(bodyOf(request).messages[1]?.content ?? ''))));
+const goodAnswer: Handler = (request) => chatCompletion(JSON.stringify(curieAnswer(chunksAsked(bodyOf(request).messages[1]?.content ?? ''))));
 
 async function extractorFor(handler: Handler, options: Partial<ModelExtractorOptions> = {}) {
   server = await startJsonServer(handler);
@@ -103,7 +91,7 @@ describe('OpenAI-compatible graph extraction', () => {
   });
 
   it('asks again after a malformed answer and keeps the good second answer', async () => {
-    const extractor = await extractorFor((request, index) => (index === 0 ? completion('{"chunks": [{"chunk": 0}]}', 50) : goodAnswer(request, index)));
+    const extractor = await extractorFor((request, index) => (index === 0 ? chatCompletion('{"chunks": [{"chunk": 0}]}', 50) : goodAnswer(request, index)));
     const result = await extractor.extract(CURIE_FILE, CULTURE_CONTEXT);
     expect(result).toMatchObject({ fellBack: false, calls: 2, tokensUsed: 371 });
     expect(mergeIntoFreshGraph(result.extraction).violations).toEqual([]);
@@ -115,7 +103,7 @@ describe('OpenAI-compatible graph extraction', () => {
     ['entities that are not in the text', JSON.stringify({ chunks: [0, 1].map((chunk) => ({ chunk, entities: [{ text: 'Albert Einstein', type: 'person' }], relations: [] })) }), /none of the entities occur/],
     ['an answer for the wrong chunks', JSON.stringify({ chunks: [{ chunk: 7, entities: [], relations: [] }] }), /chunk 7, which was not asked for/],
   ])('falls back to the offline extractor after repeated malformed answers: %s', async (_case, content, problem) => {
-    const extractor = await extractorFor(() => completion(content, 40));
+    const extractor = await extractorFor(() => chatCompletion(content, 40));
     const result = await extractor.extract(CURIE_FILE, CULTURE_CONTEXT);
     expect(result).toMatchObject({ fellBack: true, calls: 2, tokensUsed: 80, offlineChunks: 2 });
     expect(result.reason).toMatch(/^openai-compatible\/test-model: malformed answer \(/);
@@ -161,7 +149,7 @@ describe('OpenAI-compatible graph extraction', () => {
   it('splits a batch whose answer was cut at the output limit', async () => {
     const extractor = await extractorFor((request, index) => {
       const asked = chunksAsked(bodyOf(request).messages[1]?.content ?? '');
-      return asked.length > 1 ? completion('{"chunks": [', 4096, 'length') : goodAnswer(request, index);
+      return asked.length > 1 ? chatCompletion('{"chunks": [', 4096, 'length') : goodAnswer(request, index);
     });
     const result = await extractor.extract(CURIE_FILE, CULTURE_CONTEXT);
     expect(server?.requests.map((request) => chunksAsked(bodyOf(request).messages[1]?.content ?? ''))).toEqual([[0, 1], [0], [1]]);

@@ -3,20 +3,10 @@
  * the graph-extraction contract tests): an OpenAI chat completion and a Bedrock Converse answer whose
  * tool input (or text) is the answer.
  */
+import { chatCompletion } from '../../graph-extraction/support/chat-completion';
 import type { RecordedRequest, Reply } from '../../graph-extraction/support/json-server';
 
-/** A chat completion whose message content is `content` (the `{answer}` JSON, or anything else). */
-export function chatCompletion(content: string, totalTokens = 321, finishReason = 'stop'): Reply {
-  return {
-    body: {
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      model: 'test-model',
-      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: finishReason }],
-      usage: { prompt_tokens: totalTokens - 21, completion_tokens: 21, total_tokens: totalTokens },
-    },
-  };
-}
+export { chatCompletion };
 
 export const chatAnswer = (answer: string, totalTokens?: number): Reply => chatCompletion(JSON.stringify({ answer }), totalTokens);
 
