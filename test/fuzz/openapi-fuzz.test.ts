@@ -15,6 +15,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PROPERTY_SEED } from '../support/property-seed';
 import {
   type GenContext,
   type Operation,
@@ -41,13 +42,8 @@ const { url: BASE, keyA, keyB } = inject('kmem');
 const MAX_BODY_BYTES = 256 * 1024;
 /** Uploads (multipart operations) take files up to KMEM_MAX_UPLOAD_MB (default 50) plus the form's framing. */
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024 + 64 * 1024;
-/**
- * A fixed seed by default, so CI (and a rerun) sends the same requests; FUZZ_SEED=random explores new ones,
- * FUZZ_SEED=<n> replays a run.
- */
-const DEFAULT_SEED = 20261122;
-const SEED =
-  process.env.FUZZ_SEED === 'random' ? Math.floor(Math.random() * 0x7fffffff) : Number(process.env.FUZZ_SEED ?? DEFAULT_SEED);
+/** Fixed by default, so CI (and a rerun) sends the same requests: see test/support/property-seed.ts. */
+const SEED = PROPERTY_SEED;
 const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
 
 const documentAnswer = await fetch(`${BASE}/openapi.json`);
