@@ -5,13 +5,16 @@
  *
  * Starts the local runtime (dynalite + s3rver + API) in <data-dir>, creates an account (or, when
  * KMEM_API_KEY is set, uses the account the runtime gave that key), and prints one
- * line `READY_MARKER {"url":…,"apiKey":…}` on stdout. Stops cleanly on SIGTERM/SIGINT or when stdin
- * closes (the parent went away), so `node --cpu-prof` can write its profile on the way out.
+ * line `READY_MARKER {"url":…,"apiKey":…}` on stdout. A `store-requests` line on stdin is answered with
+ * `STORE_REQUESTS_MARKER {"DynamoDB PutItem":…}` on stdout (the stores' requests so far). Stops cleanly on
+ * SIGTERM/SIGINT or when stdin closes (the parent went away), so `node --cpu-prof` can write its profile
+ * on the way out.
  */
+import { createInterface } from 'node:readline';
 import { container } from '../../functions/adapters/container';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { startRuntime, type Runtime } from '../../functions/local/runtime';
-import { READY_MARKER, type ServerInfo } from './server-process';
+import { READY_MARKER, type ServerInfo, STORE_REQUESTS_MARKER } from './server-process';
 
 async function main(dataDir: string | undefined): Promise<void> {
   if (!dataDir) throw new Error('usage: serve.ts <data-dir>');
@@ -46,8 +49,15 @@ function stopOnSignals(runtime: Runtime): void {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
-  process.stdin.once('end', stop);
-  process.stdin.resume();
+  const commands = createInterface({ input: process.stdin });
+  commands.on('line', (line) => {
+    if (line.trim() !== 'store-requests') return;
+    runtime.storeRequests().then(
+      (counts) => process.stdout.write(`${STORE_REQUESTS_MARKER} ${JSON.stringify(counts)}\n`),
+      (error: unknown) => process.stderr.write(`store-requests failed: ${String(error)}\n`),
+    );
+  });
+  commands.once('close', stop);
 }
 
 main(process.argv[2]).catch((error: unknown) => {

@@ -6,10 +6,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 export const READY_MARKER = 'KMEM_BENCH_READY';
+/** serve.ts answers a `store-requests` line on its stdin with this marker and the counts as JSON. */
+export const STORE_REQUESTS_MARKER = 'KMEM_BENCH_STORE_REQUESTS';
 
 export interface ServerInfo {
   url: string;
@@ -24,6 +26,8 @@ export interface ServerProcess {
   dataDir: string;
   /** CPU time (user + system, all threads) the child has used so far, in ms; undefined off Linux. */
   cpuMs(): number | undefined;
+  /** Requests the child's local stores have served so far, by operation (`DynamoDB PutItem`, `S3 GET`, ...). */
+  storeRequests(): Promise<Record<string, number>>;
   /** Stops the child (SIGTERM, then SIGKILL), removes its data dir, and summarises repeated log lines. */
   stop(): Promise<void>;
 }
@@ -52,8 +56,9 @@ export async function startServerProcess(options: ServerOptions = {}): Promise<S
       log.summarise();
     });
   try {
-    const info = await waitForReady(child, options.startTimeoutMs ?? 60_000);
-    return { info, dataDir, cpuMs: () => cpuMsOf(info.pid), stop };
+    const lines = createInterface({ input: child.stdout! });
+    const info = await waitForReady(child, lines, options.startTimeoutMs ?? 60_000);
+    return { info, dataDir, cpuMs: () => cpuMsOf(info.pid), storeRequests: () => askStoreRequests(child, lines), stop };
   } catch (error) {
     await stop();
     throw error;
@@ -65,9 +70,8 @@ function nodeFlags(options: ServerOptions): string[] {
 }
 
 /** Reads the child's stdout until the ready line; anything else it prints goes to our stderr. */
-function waitForReady(child: ChildProcess, timeoutMs: number): Promise<ServerInfo> {
+function waitForReady(child: ChildProcess, lines: Interface, timeoutMs: number): Promise<ServerInfo> {
   return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
     const timer = setTimeout(() => reject(new Error(`server did not start within ${timeoutMs} ms`)), timeoutMs);
     const fail = (why: string) => {
       clearTimeout(timer);
@@ -76,6 +80,7 @@ function waitForReady(child: ChildProcess, timeoutMs: number): Promise<ServerInf
     child.once('exit', (code, signal) => fail(`server exited before it was ready (code ${code}, signal ${signal})`));
     child.once('error', (error) => fail(`could not start the server: ${error.message}`));
     lines.on('line', (line) => {
+      if (line.startsWith(`${STORE_REQUESTS_MARKER} `)) return; // askStoreRequests takes these
       if (!line.startsWith(`${READY_MARKER} `)) {
         process.stderr.write(`[server] ${line}\n`);
         return;
@@ -83,6 +88,19 @@ function waitForReady(child: ChildProcess, timeoutMs: number): Promise<ServerInf
       clearTimeout(timer);
       resolve(JSON.parse(line.slice(READY_MARKER.length + 1)) as ServerInfo);
     });
+  });
+}
+
+/** Asks serve.ts for its stores' request counts and reads the answer off its stdout. */
+function askStoreRequests(child: ChildProcess, lines: Interface): Promise<Record<string, number>> {
+  return new Promise((resolve) => {
+    const onLine = (line: string) => {
+      if (!line.startsWith(`${STORE_REQUESTS_MARKER} `)) return;
+      lines.off('line', onLine);
+      resolve(JSON.parse(line.slice(STORE_REQUESTS_MARKER.length + 1)) as Record<string, number>);
+    };
+    lines.on('line', onLine);
+    child.stdin!.write('store-requests\n');
   });
 }
 

@@ -28,6 +28,8 @@ const LOCAL_KEEP_ALIVE_MS = 65_000;
 export interface Runtime {
   url: string;
   config: Config;
+  /** Requests the local stores have served, by operation (for benchmarks that count round trips). */
+  storeRequests(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   return {
     url,
     config: deps.config,
+    storeRequests: () => stores.requestCounts(),
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));

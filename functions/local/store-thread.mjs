@@ -5,7 +5,9 @@
  * without the TypeScript loader the runtime runs under; stores.ts is its typed front.
  *
  * workerData: {dynamoDir, s3Dir, host, bucketName}. Posts {kind: 'ready', dynamoPort, s3Port} or
- * {kind: 'failed', message}; on {kind: 'close'} closes both servers and posts {kind: 'closed'}.
+ * {kind: 'failed', message}; on {kind: 'close'} closes both servers and posts {kind: 'closed'}; on
+ * {kind: 'requests'} posts {kind: 'requests', counts}: the requests served so far by operation
+ * (`DynamoDB PutItem`, `S3 GET`, ...), for benchmarks that count store round trips.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
@@ -36,13 +38,24 @@ async function start() {
     await closeServer(dynamo);
     throw error;
   }
+  const counts = countRequests(dynamo, s3.httpServer);
   parentPort.on('message', async (message) => {
+    if (message?.kind === 'requests') parentPort.postMessage({ kind: 'requests', counts: Object.fromEntries(counts) });
     if (message?.kind !== 'close') return;
     s3.httpServer?.closeAllConnections();
     await Promise.allSettled([s3.close(), closeServer(dynamo)]);
     parentPort.postMessage({ kind: 'closed' });
   });
   parentPort.postMessage({ kind: 'ready', dynamoPort, s3Port });
+}
+
+/** Requests served, by DynamoDB operation (its X-Amz-Target) or S3 method; a list of keys is `S3 LIST`. */
+function countRequests(dynamo, s3) {
+  const counts = new Map();
+  const bump = (name) => counts.set(name, (counts.get(name) ?? 0) + 1);
+  dynamo.on('request', (request) => bump(`DynamoDB ${String(request.headers['x-amz-target'] ?? '').split('.').pop()}`));
+  s3.on('request', (request) => bump(/[?&]list-type=/.test(request.url ?? '') ? 'S3 LIST' : `S3 ${request.method}`));
+  return counts;
 }
 
 start().catch((error) => parentPort.postMessage({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }));

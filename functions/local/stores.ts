@@ -20,6 +20,8 @@ const STORE_THREAD = new URL('./store-thread.mjs', import.meta.url);
 export interface LocalStores {
   dynamodbEndpoint: string;
   s3Endpoint: string;
+  /** Requests the stores have served since they started, by operation (`DynamoDB PutItem`, `S3 GET`, ...). */
+  requestCounts(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,10 @@ export async function startStores(options: StoreOptions): Promise<LocalStores> {
   return {
     dynamodbEndpoint: `http://${options.host}:${ready.dynamoPort}`,
     s3Endpoint: `http://${options.host}:${ready.s3Port}`,
+    requestCounts: async () => {
+      thread.postMessage({ kind: 'requests' });
+      return (await nextMessage(thread, 'requests')).counts;
+    },
     close: async () => {
       thread.postMessage({ kind: 'close' });
       await nextMessage(thread, 'closed').catch(() => undefined);
@@ -66,10 +72,11 @@ function exitWithReason(error: Error): void {
 type StoreThreadMessage =
   | { kind: 'ready'; dynamoPort: number; s3Port: number }
   | { kind: 'failed'; message: string }
+  | { kind: 'requests'; counts: Record<string, number> }
   | { kind: 'closed' };
 
 /** The thread's next message of `kind`; rejects on a failure it reports, an error, or its exit. */
-function nextMessage<K extends 'ready' | 'closed'>(thread: Worker, kind: K): Promise<Extract<StoreThreadMessage, { kind: K }>> {
+function nextMessage<K extends 'ready' | 'requests' | 'closed'>(thread: Worker, kind: K): Promise<Extract<StoreThreadMessage, { kind: K }>> {
   return new Promise((resolve, reject) => {
     const settle = (action: () => void) => {
       thread.off('message', onMessage).off('error', onError).off('exit', onExit);
