@@ -173,7 +173,10 @@ export interface Memory {
   relationCount: number;
   factCount: number;
   currentJobId: string | null;
+  /** The first files of the last ingestion that failed (at most FAILED_FILES_LISTED), with why. */
   failedFiles: Array<{ fileID: string; error: string }>;
+  /** How many files of the last ingestion failed, listed or not. */
+  failedFileCount: number;
   /** Files removed by delete-file whose chunks may still be in the published index: never returned. */
   excludedFileIds: string[];
   lastError: string | null;
@@ -210,6 +213,7 @@ export interface IngestionJob {
   id: string;
   accountId: string;
   memoryId: string;
+  /** Every file the job ingests (a memory may hold tens of thousands). */
   fileIds: string[];
   reservedTokens: number;
   usedTokens: number;
@@ -218,3 +222,6 @@ export interface IngestionJob {
   createdAt: string;
   updatedAt: string;
 }
+
+/** A job without its file list, as a memory's listing of jobs answers it. */
+export type JobSummary = Omit<IngestionJob, 'fileIds'>;

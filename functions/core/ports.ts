@@ -9,6 +9,7 @@ import type {
   FileCategory,
   FileRecord,
   IngestionJob,
+  JobSummary,
   Memory,
   MemoryFileLink,
   MemorySessionLink,
@@ -198,16 +199,20 @@ export interface SessionLinkStore {
 }
 
 export interface JobStore {
+  /** Records the job and its file list, however long. */
   create(job: IngestionJob): Promise<void>;
+  /** The job with its whole file list. */
   get(accountId: string, id: string): Promise<IngestionJob | undefined>;
   /** Applies changes, optionally only when the job is in one of `whenState` (else ConflictError). */
   update(
     accountId: string,
     id: string,
-    changes: Partial<IngestionJob>,
+    changes: Partial<JobSummary>,
     whenState?: IngestionJob['state'][],
-  ): Promise<IngestionJob | undefined>;
-  listByMemory(accountId: string, memoryId: string): Promise<IngestionJob[]>;
+  ): Promise<void>;
+  /** The memory's jobs, without their file lists. */
+  listByMemory(accountId: string, memoryId: string): Promise<JobSummary[]>;
+  /** Deletes the job and its file list. */
   delete(accountId: string, id: string): Promise<void>;
 }
 

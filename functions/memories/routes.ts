@@ -44,6 +44,7 @@ const presentDetails = (memory: Memory) => ({
   factCount: memory.factCount,
   indexVersion: memory.indexVersion,
   failedFiles: memory.failedFiles,
+  failedFileCount: memory.failedFileCount,
   lastError: memory.lastError,
 });
 

@@ -55,6 +55,7 @@ export const memoryDetailsSchema = z.object({
   factCount: z.number().int(),
   indexVersion: z.number().int(),
   failedFiles: z.array(z.object({ fileID: z.string(), error: z.string() })),
+  failedFileCount: z.number().int(),
   lastError: z.string().nullable(),
 });
 

@@ -67,7 +67,10 @@ describe('webhooks', () => {
       expect(() => verifier.verify(event.body, event.headers as Record<string, string>)).not.toThrow();
     }
     const completed = received.find((event) => event.type === 'memory.ingestion.completed');
-    expect(completed?.data).toMatchObject({ memoryID: memory.id, failedFiles: [{ fileID: bad.body.data.id }] });
+    expect(completed?.data).toMatchObject({ memoryID: memory.id, failedFiles: [{ fileID: bad.body.data.id }], failedFileCount: 1 });
+    const started = received.find((event) => event.type === 'memory.ingestion.started');
+    expect(started?.data).toMatchObject({ memoryID: memory.id, fileCount: 2 });
+    expect((started?.data as { files: string[] }).files).toHaveLength(2);
     expect((await get(`/memories/get/${memory.id}`)).body.data.step).toBe('ready');
   }, 40_000);
 });

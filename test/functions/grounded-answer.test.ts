@@ -7,6 +7,7 @@
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { drainQueue } from '../support/drain-queue';
 import { storeEnvironment } from '../support/stores';
 import { chatAnswer, chatCompletion, chatQuestion, serverError } from '../contract/answers/support/replies';
 import { type Reply, startJsonServer } from '../contract/graph-extraction/support/json-server';
@@ -26,8 +27,6 @@ const { container } = await import('../../functions/adapters/container');
 const { createRetrievalIndexing } = await import('../../functions/adapters/indexing');
 const { answerGeneratorFactory } = await import('../../functions/adapters/answers/factory');
 const { keys } = await import('../../functions/adapters/dynamodb/keys');
-const { workerDeps } = await import('../../functions/worker/deps');
-const { runWork } = await import('../../functions/worker/dispatch');
 const { createAccount } = await import('../../functions/core/use-cases/accounts');
 const { createFile, uploadFile } = await import('../../functions/core/use-cases/files');
 const { createMemory } = await import('../../functions/core/use-cases/memories');
@@ -51,24 +50,7 @@ const DOCS: Record<string, string> = {
 };
 const QUESTION = 'When was the Radium Institute founded?';
 
-/** Runs everything the private queue holds through the worker. */
-async function drain(): Promise<void> {
-  const queue = base.localQueue;
-  if (!queue) throw new Error('no local queue');
-  for (let i = 0; i < 200; i++) {
-    const received = await queue.receive(10, 30);
-    if (received.length === 0) {
-      const depth = await queue.depth();
-      if (depth.delayed + depth.inFlight === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      continue;
-    }
-    for (const message of received) {
-      await runWork(workerDeps(base), JSON.parse(message.body), 1);
-      await queue.delete(message.receiptHandle);
-    }
-  }
-}
+const drain = () => drainQueue(base);
 
 let accountId = '';
 let memoryId = '';

@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drainQueue } from '../support/drain-queue';
 import { storeEnvironment } from '../support/stores';
 
 const TOKENS_PER_ANSWER = 1234;
@@ -28,8 +29,6 @@ Object.assign(process.env, storeEnvironment(), {
   KMEM_EMBEDDER: 'none',
 });
 const { container } = await import('../../functions/adapters/container');
-const { workerDeps } = await import('../../functions/worker/deps');
-const { runWork } = await import('../../functions/worker/dispatch');
 const { createAccount } = await import('../../functions/core/use-cases/accounts');
 const { createFile, uploadFile } = await import('../../functions/core/use-cases/files');
 const { createMemory } = await import('../../functions/core/use-cases/memories');
@@ -42,24 +41,7 @@ afterAll(() => {
   deps.documentClient.destroy();
 });
 
-/** Runs everything the private queue holds through the worker, waiting out delays. */
-async function drain(): Promise<void> {
-  const queue = deps.localQueue;
-  if (!queue) throw new Error('no local queue');
-  for (let i = 0; i < 200; i++) {
-    const received = await queue.receive(10, 30);
-    if (received.length === 0) {
-      const depth = await queue.depth();
-      if (depth.delayed + depth.inFlight === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      continue;
-    }
-    for (const message of received) {
-      await runWork(workerDeps(deps), JSON.parse(message.body), 1);
-      await queue.delete(message.receiptHandle);
-    }
-  }
-}
+const drain = () => drainQueue(deps);
 
 describe('managed graph extraction', () => {
   let accountId = '';

@@ -29,6 +29,8 @@ const tenant = (accountId: string): string => `A#${accountId}`;
 
 export const GRAPH_NODE_PREFIX = 'NODE#';
 export const GRAPH_EDGE_PREFIX = 'EDGE#';
+/** Sort keys of the parts of a job's file list (in the job's partition). */
+export const JOB_FILES_PREFIX = 'FILES#';
 
 /** Sort key of every listing: creation time, then id, so the order is stable and total. */
 export const byCreation = (createdAt: string, id: string): string => `${createdAt}#${id}`;
@@ -99,6 +101,11 @@ export const keys = {
 
   // ---- ingestion jobs and their budget reservations ------------------------------------------
   job: (accountId: string, jobId: string): TableKey => ({ pk: `${tenant(accountId)}#JOB#${jobId}`, sk: 'JOB' }),
+  /** Part `part` of a job's file list, beside the job (a list of thousands of ids outgrows one item). */
+  jobFiles: (accountId: string, jobId: string, part: number): TableKey => ({
+    pk: `${tenant(accountId)}#JOB#${jobId}`,
+    sk: `${JOB_FILES_PREFIX}${String(part).padStart(5, '0')}`,
+  }),
   jobsOfMemory: (accountId: string, memoryId: string): string => `${tenant(accountId)}#MEMORY#${memoryId}#JOBS`,
 
   // ---- graph items (per graph memory: nodes, edges under their source node, and their state) -----

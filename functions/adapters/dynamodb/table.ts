@@ -133,12 +133,16 @@ export class Table {
     }
   }
 
-  /** Every item of a partition (optionally those whose sort key starts with `prefix`), in sort order. */
+  /**
+   * Every item of a partition (optionally those whose sort key starts with `prefix`), in sort order; read
+   * consistently from the table, eventually from an index.
+   */
   async queryAll(partition: string, prefix?: string, index?: IndexName): Promise<Item[]> {
     const pk = index ? `${index}pk` : 'pk';
     const sk = index ? `${index}sk` : 'sk';
     return this.queryEvery({
       IndexName: index,
+      ConsistentRead: index === undefined, // the table itself can read its latest writes; an index cannot
       KeyConditionExpression: prefix ? '#pk = :pk AND begins_with(#sk, :prefix)' : '#pk = :pk',
       ExpressionAttributeNames: prefix ? { '#pk': pk, '#sk': sk } : { '#pk': pk },
       ExpressionAttributeValues: prefix ? { ':pk': partition, ':prefix': prefix } : { ':pk': partition },
@@ -148,6 +152,7 @@ export class Table {
   /** The items of a partition whose sort keys lie between `from` and `to`, inclusive, in sort order. */
   async queryBetween(partition: string, from: string, to: string): Promise<Item[]> {
     return this.queryEvery({
+      ConsistentRead: true,
       KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
       ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
       ExpressionAttributeValues: { ':pk': partition, ':from': from, ':to': to },

@@ -91,23 +91,35 @@ function titleOf(name: string): string {
   return name.replace(/\.[A-Za-z0-9]{1,8}$/, '').replace(/[_-]+/g, ' ').trim();
 }
 
+/**
+ * Failed files a memory (and its ingestion's webhook) lists, first ones first, each reason cut to
+ * FAILED_REASON_CHARS: an ingestion of thousands of broken files must still fit DynamoDB's 400 KB an item.
+ * `failedFileCount` counts them all; each file keeps its whole reason in `error`.
+ */
+export const FAILED_FILES_LISTED = 100;
+const FAILED_REASON_CHARS = 300;
+
 async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome[]): Promise<void> {
   const ingested = outcomes.filter((o) => o.chunks);
-  const failedFiles = outcomes.filter((o) => o.error).map((o) => ({ fileID: o.file.id, error: o.error ?? '' }));
+  const failed = outcomes.filter((o) => o.error);
+  const failedFileCount = failed.length;
+  const failedFiles = failed
+    .slice(0, FAILED_FILES_LISTED)
+    .map((o) => ({ fileID: o.file.id, error: (o.error ?? '').slice(0, FAILED_REASON_CHARS) }));
   const now = deps.clock.now().toISOString();
   const step = ingested.length === 0 ? 'failed' : 'ready';
   const published = await publishIndex(deps, job.accountId, job.memoryId, {
     managed: true,
     added: new Map(ingested.map((o) => [o.file.id, o.chunks ?? []])),
     changes: ({ chunkCount, fileCount }) => ({
-      step, chunkCount, fileCount, failedFiles, currentJobId: null, updatedAt: now,
+      step, chunkCount, fileCount, failedFiles, failedFileCount, currentJobId: null, updatedAt: now,
       lastError: step === 'failed' ? 'no file of the ingestion could be processed' : null,
     }),
   });
   await mapConcurrently(ingested, FILE_CONCURRENCY, (o) => deps.links.markIngested(job.accountId, job.memoryId, o.file.id, now));
   const used = ingested.reduce((sum, o) => sum + (o.file.tokens ?? 0), 0) + published.extractionTokens;
   await endJob(deps, job, step === 'ready' ? 'completed' : 'failed', used);
-  if (published.memory) await announce(deps, published.memory, job, outcomes, failedFiles);
+  if (published.memory) await announce(deps, published.memory, job, outcomes, { failedFiles, failedFileCount });
 }
 
 /** Ends a job and settles its reservation: unused tokens go back, extra ones are charged, once. */
@@ -124,7 +136,7 @@ async function announce(
   memory: Memory,
   job: IngestionJob,
   outcomes: FileOutcome[],
-  failedFiles: Memory['failedFiles'],
+  failures: Pick<Memory, 'failedFiles' | 'failedFileCount'>,
 ): Promise<void> {
   const base = { accountId: job.accountId, url: memory.webhookUrl };
   for (const o of outcomes) {
@@ -140,7 +152,7 @@ async function announce(
   await emitWebhookEvent(deps, {
     ...base,
     type: completed ? 'memory.ingestion.completed' : 'memory.ingestion.failed',
-    data: { memoryID: memory.id, jobID: job.id, chunkCount: memory.chunkCount, fileCount: memory.fileCount, failedFiles },
+    data: { memoryID: memory.id, jobID: job.id, chunkCount: memory.chunkCount, fileCount: memory.fileCount, ...failures },
     eventId: `${job.id}.ended`,
   });
 }

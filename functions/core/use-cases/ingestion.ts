@@ -6,7 +6,6 @@
 import { BadRequestError, ConflictError } from '../errors';
 import type { FileRecord, IngestionJob, Memory } from '../model';
 import type { AccountStore, FileStore, JobStore, LinkStore, MemoryStore, QueuePort } from '../ports';
-import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { estimateTokens } from '../text/tokens';
 import type { WorkMessage } from '../work';
 import { type EmitDeps, emitWebhookEvent } from './webhooks';
@@ -14,6 +13,8 @@ import { getMemory } from './memories';
 
 /** Tokens reserved for a web file not fetched yet (a page of text); reconciled once it is. */
 export const UNFETCHED_FILE_TOKEN_ESTIMATE = 2_000;
+/** File ids `memory.ingestion.started` lists (its `fileCount` counts them all): an event must fit one item. */
+export const STARTED_FILES_LISTED = 1_000;
 
 export interface IngestionDeps extends EmitDeps {
   accounts: AccountStore;
@@ -64,7 +65,13 @@ export async function startIngestion(deps: IngestionDeps, accountId: string, mem
     accountId,
     url: memory.webhookUrl,
     type: 'memory.ingestion.started',
-    data: { memoryID: memoryId, jobID: job.id, files: job.fileIds, tokensForIngestion: needed },
+    data: {
+      memoryID: memoryId,
+      jobID: job.id,
+      files: job.fileIds.slice(0, STARTED_FILES_LISTED),
+      fileCount: job.fileIds.length,
+      tokensForIngestion: needed,
+    },
     eventId: `${job.id}.started`,
   });
   return { job, tokensRemaining: account.tokensRemaining, totalTokenLimit: account.totalTokenLimit };
@@ -73,8 +80,8 @@ export async function startIngestion(deps: IngestionDeps, accountId: string, mem
 /** Files added to the memory and not yet in its index. */
 async function waitingFiles(deps: IngestionDeps, accountId: string, memoryId: string): Promise<FileRecord[]> {
   const links = (await deps.links.listByMemory(accountId, memoryId)).filter((link) => !link.ingestedAt);
-  const files = await mapConcurrently(links, STORE_CONCURRENCY, (link) => deps.files.get(accountId, link.fileId));
-  return files.filter((file): file is FileRecord => file !== undefined);
+  const files = await deps.files.getMany(accountId, links.map((link) => link.fileId));
+  return links.flatMap((link) => files.get(link.fileId) ?? []);
 }
 
 export function tokensNeededFor(file: FileRecord): number {

@@ -77,6 +77,7 @@ export function newMemory(identity: { id: string; accountId: string; now: string
     factCount: 0,
     currentJobId: null,
     failedFiles: [],
+    failedFileCount: 0,
     excludedFileIds: [],
     lastError: null,
     createdAt: now,

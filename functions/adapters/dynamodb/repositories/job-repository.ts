@@ -1,55 +1,80 @@
-import type { IngestionJob } from '../../../core/model';
+import type { IngestionJob, JobSummary } from '../../../core/model';
 import type { JobStore } from '../../../core/ports';
-import { byCreation, keys } from '../keys';
+import { byCreation, JOB_FILES_PREFIX, keys } from '../keys';
 import type { Item, Table } from '../table';
 
+/**
+ * File ids kept in one part of a job's file list: 4,000 ids of 36 characters are about 150 KB, well
+ * under DynamoDB's 400 KB an item, so a job may hold any number of files.
+ */
+export const FILES_PER_PART = 4_000;
+
+/**
+ * Ingestion jobs. The job item (indexed under its memory on gsi1) carries the state and the budget; its
+ * file list lies in part items beside it, in the job's own partition, so one query reads it all.
+ */
 export class JobRepository implements JobStore {
   constructor(private readonly table: Table) {}
 
+  /** The parts first, the job last: a job that can be read always has its whole file list. */
   async create(job: IngestionJob): Promise<void> {
-    await this.table.create({
-      ...keys.job(job.accountId, job.id),
-      gsi1pk: keys.jobsOfMemory(job.accountId, job.memoryId),
-      gsi1sk: byCreation(job.createdAt, job.id),
-      kind: 'job',
-      ...job,
-    });
+    const { fileIds, ...summary } = job;
+    const parts = partsOf(fileIds).map((ids, part) => ({ ...keys.jobFiles(job.accountId, job.id, part), kind: 'jobFiles', fileIds: ids }));
+    await this.table.putMany(parts);
+    try {
+      await this.table.create({
+        ...keys.job(job.accountId, job.id),
+        gsi1pk: keys.jobsOfMemory(job.accountId, job.memoryId),
+        gsi1sk: byCreation(job.createdAt, job.id),
+        kind: 'job',
+        ...summary,
+        fileCount: fileIds.length,
+      });
+    } catch (error) {
+      await this.table.deleteMany(parts);
+      throw error;
+    }
   }
 
   async get(accountId: string, id: string): Promise<IngestionJob | undefined> {
-    const item = await this.table.get(keys.job(accountId, id));
-    return item ? toJob(item) : undefined;
+    const items = await this.table.queryAll(keys.job(accountId, id).pk);
+    const head = items.find((item) => item.sk === keys.job(accountId, id).sk);
+    if (!head) return undefined;
+    // jobs recorded before file lists had parts carry their list inline
+    const parts = items.filter((item) => String(item.sk).startsWith(JOB_FILES_PREFIX));
+    const fileIds = Array.isArray(head.fileIds) ? head.fileIds : parts.flatMap((part) => part.fileIds);
+    return { ...toSummary(head), fileIds: fileIds as string[] };
   }
 
-  async update(
-    accountId: string,
-    id: string,
-    changes: Partial<IngestionJob>,
-    whenState?: IngestionJob['state'][],
-  ): Promise<IngestionJob | undefined> {
+  async update(accountId: string, id: string, changes: Partial<JobSummary>, whenState?: IngestionJob['state'][]): Promise<void> {
     const values = Object.fromEntries((whenState ?? []).map((state, i) => [`:js${i}`, state]));
     const condition = whenState
       ? { expression: `#jstate IN (${Object.keys(values).join(', ')})`, names: { '#jstate': 'state' }, values }
       : undefined;
-    const item = await this.table.update(keys.job(accountId, id), changes, condition);
-    return item ? toJob(item) : undefined;
+    await this.table.update(keys.job(accountId, id), changes, condition);
   }
 
-  async listByMemory(accountId: string, memoryId: string): Promise<IngestionJob[]> {
-    return (await this.table.queryAll(keys.jobsOfMemory(accountId, memoryId), undefined, 'gsi1')).map(toJob);
+  async listByMemory(accountId: string, memoryId: string): Promise<JobSummary[]> {
+    return (await this.table.queryAll(keys.jobsOfMemory(accountId, memoryId), undefined, 'gsi1')).map(toSummary);
   }
 
   async delete(accountId: string, id: string): Promise<void> {
-    await this.table.delete(keys.job(accountId, id));
+    const items = await this.table.queryAll(keys.job(accountId, id).pk);
+    await this.table.deleteMany(items.map((item) => ({ pk: String(item.pk), sk: String(item.sk) })));
   }
 }
 
-function toJob(item: Item): IngestionJob {
+function partsOf(fileIds: readonly string[]): string[][] {
+  return Array.from({ length: Math.ceil(fileIds.length / FILES_PER_PART) }, (_, i) =>
+    fileIds.slice(i * FILES_PER_PART, (i + 1) * FILES_PER_PART),
+  );
+}
+
+function toSummary(item: Item): JobSummary {
   return {
     id: String(item.id),
     accountId: String(item.accountId),
     memoryId: String(item.memoryId),
-    fileIds: (item.fileIds ?? []) as string[],
     reservedTokens: Number(item.reservedTokens),
     usedTokens: Number(item.usedTokens ?? 0),
     state: item.state as IngestionJob['state'],

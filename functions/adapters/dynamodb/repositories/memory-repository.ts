@@ -136,6 +136,7 @@ function toMemory(item: Item): Memory {
     factCount: Number(item.factCount ?? 0),
     currentJobId: (item.currentJobId ?? null) as string | null,
     failedFiles: (item.failedFiles ?? []) as Memory['failedFiles'],
+    failedFileCount: Number(item.failedFileCount ?? (Array.isArray(item.failedFiles) ? item.failedFiles.length : 0)),
     excludedFileIds: item.excludedFileIds instanceof Set ? [...(item.excludedFileIds as Set<string>)] : [],
     lastError: (item.lastError ?? null) as string | null,
     createdAt: String(item.createdAt),
