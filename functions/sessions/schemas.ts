@@ -5,10 +5,21 @@ import { route } from '../http/route-spec';
 
 const metadataEntry = z.object({ key: z.string().min(1).max(256), value: z.string().max(4096) });
 
+/** A session is one table item (at most 400 KB): its metadata, keys and values in UTF-8, stays well under. */
+export const METADATA_MAX_BYTES = 64 * 1024;
+const metadataBytes = (entries: ReadonlyArray<{ key: string; value: string }>): number =>
+  entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.key) + Buffer.byteLength(entry.value), 0);
+
 export const createSessionBody = z.object({
   sessionID: idString.optional(),
   customerUserID: z.string().min(1).max(256).optional(),
-  metadata: z.array(metadataEntry).max(100).optional(),
+  metadata: z
+    .array(metadataEntry)
+    .max(100)
+    .refine((entries) => metadataBytes(entries) <= METADATA_MAX_BYTES, {
+      error: `keys and values together must be at most ${METADATA_MAX_BYTES / 1024} KB (UTF-8)`,
+    })
+    .optional(),
 });
 
 export const sessionSchema = z.object({
