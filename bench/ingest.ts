@@ -69,18 +69,24 @@ interface Stage {
 }
 const stages: Stage[] = [];
 
+type Measured = Pick<Stage, 'ms' | 'cpuMs' | 'requests'>;
+
 /** Runs one stage, measuring its wall time, the server's CPU time and the store requests it made. */
-async function timed<T>(stage: string, work: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs?: number; requests: Requests }> {
+async function timed<T>(stage: string, work: () => Promise<T>): Promise<{ value: T; measured: Measured }> {
   const started = performance.now();
   const cpuBefore = server.cpuMs();
   const requestsBefore = await server.storeRequests();
   const value = await work();
   const ms = performance.now() - started;
-  const cpuAfter = server.cpuMs();
-  const requests = difference(await server.storeRequests(), requestsBefore);
-  const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+  const measured = { ms, cpuMs: cpuSince(cpuBefore), requests: difference(await server.storeRequests(), requestsBefore) };
   process.stderr.write(`[bench] ${stage}: ${(ms / 1000).toFixed(1)} s\n`);
-  return { value, ms, cpuMs, requests };
+  return { value, measured };
+}
+
+/** The server's CPU time since `before` (a `server.cpuMs()` reading), in ms; undefined off Linux. */
+function cpuSince(before: number | undefined): number | undefined {
+  const now = server.cpuMs();
+  return before === undefined || now === undefined ? undefined : now - before;
 }
 
 function difference(after: Requests, before: Requests): Requests {
@@ -132,7 +138,7 @@ try {
   const cpuAtStart = server.cpuMs();
   const requestsAtStart = await server.storeRequests();
   const uploaded = await timed('upload + create', () => inParallel(docs.length, concurrency, (i) => uploadOne(docs[i] as Doc)));
-  stages.push({ stage: 'upload + create (API)', ...uploaded, docs: docs.length });
+  stages.push({ stage: 'upload + create (API)', ...uploaded.measured, docs: docs.length });
 
   const processed = await timed('processing', () =>
     until(async () => {
@@ -142,7 +148,7 @@ try {
     }, 500),
   );
   const tokens = processed.value.reduce((sum, f) => sum + (f.tokens ?? 0), 0);
-  stages.push({ stage: 'processing (worker, after the last create)', ...processed, docs: docs.length, tokens });
+  stages.push({ stage: 'processing (worker, after the last create)', ...processed.measured, docs: docs.length, tokens });
 
   const shape = memoryType === 'graph' ? { memoryType, ontology: values.ontology, factExtraction: true } : { memoryType };
   const memory = (await api.post('/memories/create', { name: values.corpus, ...shape })).data as { id: string };
@@ -159,11 +165,9 @@ try {
     }, 250);
   });
   const chunks = ingested.value.chunkCount;
-  stages.push({ stage: 'add-files + ingestion (chunk, index, publish)', ...ingested, docs: docs.length, chunks, tokens });
-  const ms = performance.now() - wall;
-  const cpuAtEnd = server.cpuMs();
-  const cpuMs = cpuAtStart === undefined || cpuAtEnd === undefined ? undefined : cpuAtEnd - cpuAtStart;
-  stages.push({ stage: '**total: corpus searchable**', ms, cpuMs, docs: docs.length, chunks, tokens });
+  stages.push({ stage: 'add-files + ingestion (chunk, index, publish)', ...ingested.measured, docs: docs.length, chunks, tokens });
+  const total = { ms: performance.now() - wall, cpuMs: cpuSince(cpuAtStart) };
+  stages.push({ stage: '**total: corpus searchable**', ...total, docs: docs.length, chunks, tokens });
   const afterReady = difference(await settledRequests(), requestsAtStart);
   report(peakRssMb(pid), ingested.value, afterReady);
 } finally {

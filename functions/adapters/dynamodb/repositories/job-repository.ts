@@ -37,8 +37,9 @@ export class JobRepository implements JobStore {
   }
 
   async get(accountId: string, id: string): Promise<IngestionJob | undefined> {
-    const items = await this.table.queryAll(keys.job(accountId, id).pk);
-    const head = items.find((item) => item.sk === keys.job(accountId, id).sk);
+    const key = keys.job(accountId, id);
+    const items = await this.table.queryAll(key.pk);
+    const head = items.find((item) => item.sk === key.sk);
     if (!head) return undefined;
     // jobs recorded before file lists had parts carry their list inline
     const parts = items.filter((item) => String(item.sk).startsWith(JOB_FILES_PREFIX));
