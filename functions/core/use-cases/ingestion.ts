@@ -14,7 +14,7 @@ import { getMemory } from './memories';
 /** Tokens reserved for a web file not fetched yet (a page of text); reconciled once it is. */
 export const UNFETCHED_FILE_TOKEN_ESTIMATE = 2_000;
 /** File ids `memory.ingestion.started` lists (its `fileCount` counts them all): an event must fit one item. */
-export const STARTED_FILES_LISTED = 1_000;
+const STARTED_FILES_LISTED = 1_000;
 
 export interface IngestionDeps extends EmitDeps {
   accounts: AccountStore;

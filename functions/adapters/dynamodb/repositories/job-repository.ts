@@ -28,7 +28,6 @@ export class JobRepository implements JobStore {
         gsi1sk: byCreation(job.createdAt, job.id),
         kind: 'job',
         ...summary,
-        fileCount: fileIds.length,
       });
     } catch (error) {
       await this.table.deleteMany(parts);
