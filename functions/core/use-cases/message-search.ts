@@ -34,9 +34,7 @@ export interface MessageSearchDeps {
 }
 
 export async function searchMessages(deps: MessageSearchDeps, accountId: string, request: MessageSearch): Promise<ScoredMessage[]> {
-  if (request.after && request.before && request.after >= request.before) {
-    throw BadRequestError.forField('after', 'must be earlier than before');
-  }
+  checkWindow(request);
   const candidates = (await candidatesOf(deps, accountId, request)).filter((m) => withinWindow(m.createdAt, request));
   const live = await withoutDeletedSessions(deps, accountId, candidates);
   if (live.length === 0) return [];
@@ -46,6 +44,13 @@ export async function searchMessages(deps: MessageSearchDeps, accountId: string,
     const message = byId.get(hit.id);
     return message ? [{ message, score: hit.score }] : [];
   });
+}
+
+/** A window whose `after` is not earlier than its `before` holds nothing: refused, naming `after`. */
+export function checkWindow(window: { after?: string; before?: string }): void {
+  if (window.after && window.before && Date.parse(window.after) >= Date.parse(window.before)) {
+    throw BadRequestError.forField('after', 'must be earlier than before');
+  }
 }
 
 export function withinWindow(createdAt: string, window: { after?: string; before?: string }): boolean {

@@ -18,7 +18,7 @@ import type { Embedder } from '../retrieval/embedder';
 import type { MemoryFact } from '../retrieval/facts';
 import type { ExternalList } from '../retrieval/rank';
 import { type RetrievalOutcome, retrieve } from '../retrieval/retrieve';
-import { withinWindow } from './message-search';
+import { checkWindow, withinWindow } from './message-search';
 
 export interface RetrievalDeps {
   memories: MemoryStore;
@@ -53,6 +53,7 @@ export interface RetrievalAnswer {
 const GRAPH_CANDIDATES = 100;
 
 export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string, request: RetrievalQuery): Promise<RetrievalAnswer> {
+  checkWindow(request);
   const memory = await deps.memories.get(accountId, request.memoryID);
   if (!memory) throw NotFoundError.of('memory', request.memoryID);
   const index = await deps.indexes.load(memory);
