@@ -26,6 +26,11 @@ export function headerMap(event: APIGatewayProxyEvent): Record<string, string> {
   return headers;
 }
 
+/** The API key a request presents (headers named in lower case); the handler and the local router both read it here. */
+export function apiKeyOf(headers: Record<string, string | undefined>): string | undefined {
+  return headers['x-api-key'];
+}
+
 export function parseRequest(event: APIGatewayProxyEvent, spec: RouteSpec, maxBodyBytes: number): RouteInput {
   const raw = bodyBytes(event);
   if (raw && raw.length > maxBodyBytes) {

@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { HttpHandler } from '../http/handler';
 import type { Group, RouteSpec } from '../http/route-spec';
-import { json } from '../http/wire-errors';
+import { apiKeyOf } from '../http/request';
+import { isExpected, json, toWire } from '../http/wire-errors';
 import { lambdaContext } from './lambda-context';
 
 interface CompiledRoute {
@@ -22,7 +23,14 @@ export interface RouterOptions {
   handlers: Partial<Record<Group, HttpHandler>>;
   /** Requests larger than this are refused before they are read whole. */
   maxRequestBytes: number;
+  /**
+   * Checks the key a request presents (throws the error to answer), before its body is read, so a
+   * caller without a valid key cannot make the router buffer an upload. The handler checks it again.
+   */
+  authenticate?: (apiKey: string | undefined) => Promise<unknown>;
   onRequest?: (line: string) => void;
+  /** Told why a request failed inside the router or a handler threw (the caller sees only a 500). */
+  onError?: (line: string) => void;
 }
 
 const trimSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
@@ -47,7 +55,11 @@ export function createRouter(options: RouterOptions): (req: IncomingMessage, res
     const started = performance.now();
     handle(req, options, compiled)
       .then((result) => write(res, result))
-      .catch(() => write(res, json(500, { error: 'local router failure', status: 'error' })))
+      .catch((error: unknown) => {
+        const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
+        (options.onError ?? ((line: string) => process.stderr.write(`${line}\n`)))(`local router: ${req.method} ${req.url} failed: ${reason}`);
+        write(res, json(500, { error: 'local router failure', status: 'error' }));
+      })
       .finally(() => {
         const ms = (performance.now() - started).toFixed(1);
         options.onRequest?.(`${req.method} ${req.url} -> ${res.statusCode} ${ms}ms`);
@@ -72,6 +84,8 @@ async function handle(
   }
   const handler = options.handlers[found.route.spec.group];
   if (!handler) return json(404, { error: `no handler for group ${found.route.spec.group}`, status: 'not_found' });
+  const refused = await keyRefusal(req, found.route.spec, options);
+  if (refused) return refused;
   const body = await readBody(req, options.maxRequestBytes);
   if (body === 'too large') {
     return json(413, { error: `body: larger than ${options.maxRequestBytes} bytes`, status: 'bad_request' });
@@ -80,6 +94,20 @@ async function handle(
   if (!params) return json(400, { error: 'path: is not valid percent-encoding', status: 'bad_request' });
   const event = buildEvent(req, url, found.route.spec, params, body);
   return handler(event, lambdaContext(found.route.spec.group, event.requestContext.requestId));
+}
+
+/** The answer to a request whose key is missing or unknown (its body left unread), or nothing. */
+async function keyRefusal(req: IncomingMessage, spec: RouteSpec, options: RouterOptions): Promise<APIGatewayProxyResult | undefined> {
+  if (!spec.authenticated || !options.authenticate) return undefined;
+  const key = apiKeyOf(req.headers as Record<string, string | undefined>);
+  try {
+    await options.authenticate(key);
+    return undefined;
+  } catch (error) {
+    if (!isExpected(error)) throw error;
+    req.resume();
+    return toWire(error, { shape: spec.errorShape, list: spec.list, requestId: randomUUID() });
+  }
 }
 
 function pathParameters(route: CompiledRoute, match: RegExpExecArray): Record<string, string> | undefined {

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { container, resetContainer } from '../adapters/container';
 import type { LocalQueue } from '../adapters/queue/local-queue';
 import { type Config, type Environment, loadConfig, resetConfig } from '../config';
-import { ensureAccountWithKey } from '../core/use-cases/accounts';
+import { authenticate, ensureAccountWithKey } from '../core/use-cases/accounts';
 import { catalog } from '../http/catalog';
 import { releaseWorkerDeps } from '../worker/deps';
 import { parseWork } from '../worker/dispatch';
@@ -98,7 +98,9 @@ function apiServer(config: Config, log: (line: string) => void): Server {
       routes: catalog,
       handlers: httpHandlers,
       maxRequestBytes: Math.max(config.maxBodyBytes, config.maxUploadBytes) + 64 * 1024,
+      authenticate: (apiKey) => authenticate(container().apiKeys, apiKey),
       onRequest: config.accessLog ? log : undefined,
+      onError: (line) => process.stderr.write(`kmem: ${line}\n`),
     }),
   );
 }
