@@ -60,7 +60,7 @@ export function createHttpHandler(routes: readonly BoundRoute[]): HttpHandler {
   };
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(captureLambdaHandler(tracer))
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logMetrics(metrics))
     .handler(dispatch);
 }

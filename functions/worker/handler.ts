@@ -28,6 +28,6 @@ async function handleBatch(event: SQSEvent, context: Context): Promise<SQSBatchR
 
 export const handler = middy<SQSEvent, SQSBatchResponse>()
   .use(injectLambdaContext(logger, { resetKeys: true }))
-  .use(captureLambdaHandler(tracer))
+  .use(captureLambdaHandler(tracer, { captureResponse: false }))
   .use(logMetrics(metrics))
   .handler(handleBatch);

@@ -86,6 +86,8 @@ function runtimeEnvironment(props: ServiceFunctionProps): Record<string, string>
     POWERTOOLS_SERVICE_NAME: `kmem-${props.name}`,
     POWERTOOLS_METRICS_NAMESPACE: 'kmem',
     POWERTOOLS_LOG_LEVEL: props.config.logLevel,
+    // traces keep timings and errors, never the answers (they hold tenants' text)
+    POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
     ...(props.config.sourceMapStackTraces ? { NODE_OPTIONS: SOURCE_MAP_NODE_OPTIONS } : {}),
   };
 }
