@@ -24,7 +24,8 @@ export const environmentSchema = z.object({
   KMEM_S3_ENDPOINT: z.url().optional(),
   AWS_REGION: z.string().min(1).default('us-east-1'),
   KMEM_DEFAULT_TOKEN_LIMIT: positiveInt.default(1_000_000),
-  KMEM_API_KEY: z.string().min(8).optional(),
+  /** An operator-chosen key is hashed with fast SHA-256, so it must carry the entropy itself: 32 characters at least. */
+  KMEM_API_KEY: z.string().min(32, { error: 'must be at least 32 characters (for example: openssl rand -base64 32)' }).optional(),
   KMEM_DATA_DIR: z.string().min(1).default('./.kmem'),
   KMEM_HOST: z.string().min(1).default('127.0.0.1'),
   KMEM_PORT: z.coerce.number().int().min(0).max(65535).default(8080),

@@ -13,7 +13,7 @@ import type { Json } from '../support/api';
 import { startJsonServer, type JsonServer, type Reply } from '../contract/graph-extraction/support/json-server';
 import { converseAnswer, type ConverseBody, serverError } from '../contract/answers/support/replies';
 
-const KEY = 'kmem_answer_test_key_0123456789';
+const KEY = 'kmem_answer_test_key_0123456789ab';
 const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 const dataDir = mkdtempSync(join(tmpdir(), 'kmem-answers-'));
 let reply: Reply = converseAnswer('unset');
