@@ -1,23 +1,97 @@
 /**
  * `npm run kmem -- <command>`: operator commands.
- *   accounts create NAME            creates an account; its new API key is the last line of stdout
- *   accounts webhook-secret NAME    prints the account's webhook signing secret
+ *   accounts create NAME              creates an account; its new API key is the last line of stdout
+ *   accounts webhook-secret NAME      prints the account's webhook signing secret
+ *   accounts keys list NAME           the account's keys: id, created, revoked (never the keys themselves)
+ *   accounts keys create NAME         a new key of the account (last line of stdout, shown once)
+ *   accounts keys revoke NAME KEYID   the key stops working within KMEM_AUTH_CACHE_SECONDS
+ *   accounts keys rotate NAME KEYID   a new key (last line of stdout), then the old one revoked
  * Add `--table TABLE --region REGION` to act on a deployed stack's table instead of local data.
  */
 import { parseArgs } from 'node:util';
 import { KmemError } from '../functions/core/errors';
 import { createAccount } from '../functions/core/use-cases/accounts';
-import { openStores, type Target } from '../functions/local/store-session';
+import { createKey, type KeySummary, listKeys, revokeKey, rotateKey } from '../functions/core/use-cases/api-key-lifecycle';
+import { openStores, type StoreSession, type Target } from '../functions/local/store-session';
 
-const USAGE = 'usage: kmem accounts create NAME | kmem accounts webhook-secret NAME  [--table TABLE --region REGION]';
+const USAGE = [
+  'usage: kmem accounts create NAME | kmem accounts webhook-secret NAME',
+  '       kmem accounts keys list NAME | keys create NAME | keys revoke NAME KEYID | keys rotate NAME KEYID',
+  '       [--table TABLE --region REGION]',
+].join('\n');
+
+type Command = (session: StoreSession, args: string[]) => Promise<number>;
+
+const describeKey = (key: KeySummary): string =>
+  `${key.keyId}  created ${key.createdAt}${key.revokedAt ? `  revoked ${key.revokedAt}` : ''}`;
+
+const COMMANDS: Record<string, { args: number; run: Command }> = {
+  create: {
+    args: 1,
+    run: async ({ deps }, [name]) => {
+      const { account, apiKey } = await createAccount(deps, name as string);
+      console.error(`[kmem] created account '${account.name}' (${account.id}); the key below is shown once`);
+      console.log(apiKey);
+      return 0;
+    },
+  },
+  'webhook-secret': {
+    args: 1,
+    run: async ({ deps }, [name]) => {
+      const account = await deps.accounts.findByName(name as string);
+      if (!account) {
+        console.error(`[kmem] no account named '${name}'`);
+        return 1;
+      }
+      console.log(account.webhookSecret);
+      return 0;
+    },
+  },
+  'keys list': {
+    args: 1,
+    run: async ({ deps }, [name]) => {
+      for (const key of await listKeys(deps, name as string)) console.log(describeKey(key));
+      return 0;
+    },
+  },
+  'keys create': {
+    args: 1,
+    run: async ({ deps }, [name]) => {
+      const { apiKey, key } = await createKey(deps, name as string);
+      console.error(`[kmem] new key ${key.keyId} of '${name}'; the key below is shown once`);
+      console.log(apiKey);
+      return 0;
+    },
+  },
+  'keys revoke': {
+    args: 2,
+    run: async ({ deps }, [name, keyId]) => {
+      const key = await revokeKey(deps, name as string, keyId as string);
+      console.error(`[kmem] revoked; running services stop accepting it within ${deps.config.authCacheMs / 1000} s`);
+      console.log(describeKey(key));
+      return 0;
+    },
+  },
+  'keys rotate': {
+    args: 2,
+    run: async ({ deps }, [name, keyId]) => {
+      const { apiKey, key, revoked } = await rotateKey(deps, name as string, keyId as string);
+      console.error(`[kmem] new key ${key.keyId}; revoked ${revoked.keyId} (accepted for ${deps.config.authCacheMs / 1000} s more at most); the key below is shown once`);
+      console.log(apiKey);
+      return 0;
+    },
+  },
+};
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: { table: { type: 'string' }, region: { type: 'string' } },
   });
-  const [group, command, name] = positionals;
-  if (group !== 'accounts' || !command || !name || positionals.length !== 3) {
+  const [group, first, ...rest] = positionals;
+  const name = first === 'keys' ? `keys ${rest.shift() ?? ''}` : first;
+  const command = name ? COMMANDS[name] : undefined;
+  if (group !== 'accounts' || !command || rest.length !== command.args) {
     console.error(USAGE);
     return 2;
   }
@@ -26,23 +100,7 @@ async function main(): Promise<number> {
   const session = await openStores(target);
   console.error(`[kmem] using ${session.where}`);
   try {
-    if (command === 'create') {
-      const { account, apiKey } = await createAccount(session.deps, name);
-      console.error(`[kmem] created account '${account.name}' (${account.id}); the key below is shown once`);
-      console.log(apiKey);
-      return 0;
-    }
-    if (command === 'webhook-secret') {
-      const account = await session.deps.accounts.findByName(name);
-      if (!account) {
-        console.error(`[kmem] no account named '${name}'`);
-        return 1;
-      }
-      console.log(account.webhookSecret);
-      return 0;
-    }
-    console.error(USAGE);
-    return 2;
+    return await command.run(session, rest);
   } finally {
     await session.close();
   }

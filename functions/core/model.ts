@@ -20,6 +20,8 @@ export interface ApiKeyRecord {
   salt: string;
   accountId: string;
   createdAt: string;
+  /** Set when the key was revoked: it no longer authenticates, and KMEM_API_KEY cannot bring it back. */
+  revokedAt?: string;
 }
 
 export interface User {

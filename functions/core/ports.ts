@@ -42,6 +42,10 @@ export interface ApiKeyStore {
   /** Throws ConflictError when a key with the same lookup id exists. */
   put(record: ApiKeyRecord): Promise<void>;
   find(lookupId: string): Promise<ApiKeyRecord | undefined>;
+  /** The account's keys, oldest first (revoked ones included). */
+  listOf(accountId: string): Promise<ApiKeyRecord[]>;
+  /** Marks the account's key revoked; answers the record as it now is, or undefined when the account has no such key. */
+  revoke(accountId: string, lookupId: string, at: string): Promise<ApiKeyRecord | undefined>;
 }
 
 export interface UserStore {

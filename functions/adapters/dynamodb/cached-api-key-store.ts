@@ -19,6 +19,16 @@ export class CachedApiKeyStore implements ApiKeyStore {
     return this.inner.put(record);
   }
 
+  listOf(accountId: string): Promise<ApiKeyRecord[]> {
+    return this.inner.listOf(accountId);
+  }
+
+  /** Forgets the key here at once; other warm containers stop accepting it within their cache time. */
+  revoke(accountId: string, lookupId: string, at: string): Promise<ApiKeyRecord | undefined> {
+    this.entries.delete(lookupId);
+    return this.inner.revoke(accountId, lookupId, at);
+  }
+
   async find(lookupId: string): Promise<ApiKeyRecord | undefined> {
     const now = Date.now();
     const hit = this.entries.get(lookupId);

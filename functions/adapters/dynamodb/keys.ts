@@ -40,6 +40,8 @@ export const keys = {
   system: (name: string): TableKey => ({ pk: `SYSTEM#${name}`, sk: 'SYSTEM' }),
   apiKey: (lookupId: string): TableKey => ({ pk: `KEY#${lookupId}`, sk: 'KEY' }),
   accountName: (name: string): TableKey => ({ pk: `ACCOUNTNAME#${name}`, sk: 'ACCOUNTNAME' }),
+  /** gsi1 lists an account's API keys in creation order. */
+  apiKeysOf: (accountId: string): string => `${tenant(accountId)}#KEYS`,
 
   // ---- account: profile, token budget, webhook secret -----------------------------------------
   account: (accountId: string): TableKey => ({ pk: `${tenant(accountId)}#ACCOUNT`, sk: 'ACCOUNT' }),

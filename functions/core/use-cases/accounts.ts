@@ -36,6 +36,9 @@ export async function createAccount(deps: AccountDeps, name: string): Promise<{ 
 export async function ensureAccountWithKey(deps: AccountDeps, apiKey: string): Promise<Account> {
   const existing = await deps.apiKeys.find(lookupIdOf(apiKey));
   if (existing && keyMatches(existing, apiKey)) {
+    if (existing.revokedAt) {
+      throw BadRequestError.forField('KMEM_API_KEY', `was revoked at ${existing.revokedAt}; set a new key (npm run kmem -- accounts keys create NAME)`);
+    }
     const account = await deps.accounts.get(existing.accountId);
     if (account) return account;
   }
@@ -55,6 +58,7 @@ export async function authenticate(apiKeys: ApiKeyStore, header: string | undefi
   }
   const record = await apiKeys.find(lookupIdOf(header));
   if (!record || !keyMatches(record, header)) throw new ForbiddenError('X-API-Key: is not a valid API key');
+  if (record.revokedAt) throw new ForbiddenError('X-API-Key: was revoked');
   return record.accountId;
 }
 

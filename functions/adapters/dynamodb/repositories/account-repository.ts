@@ -1,7 +1,7 @@
 import { ConflictError } from '../../../core/errors';
 import type { Account, ApiKeyRecord } from '../../../core/model';
 import type { AccountStore, ApiKeyStore } from '../../../core/ports';
-import { keys } from '../keys';
+import { byCreation, keys } from '../keys';
 import type { Item, Table } from '../table';
 
 export class AccountRepository implements AccountStore {
@@ -73,7 +73,13 @@ export class ApiKeyRepository implements ApiKeyStore {
 
   async put(record: ApiKeyRecord): Promise<void> {
     try {
-      await this.table.create({ ...keys.apiKey(record.lookupId), kind: 'apiKey', ...record });
+      await this.table.create({
+        ...keys.apiKey(record.lookupId),
+        gsi1pk: keys.apiKeysOf(record.accountId),
+        gsi1sk: byCreation(record.createdAt, record.lookupId),
+        kind: 'apiKey',
+        ...record,
+      });
     } catch (error) {
       if (error instanceof ConflictError) throw new ConflictError('api key exists', { cause: error });
       throw error;
@@ -82,15 +88,37 @@ export class ApiKeyRepository implements ApiKeyStore {
 
   async find(lookupId: string): Promise<ApiKeyRecord | undefined> {
     const item = await this.table.get(keys.apiKey(lookupId));
-    if (!item) return undefined;
-    return {
-      lookupId: String(item.lookupId),
-      verifier: String(item.verifier),
-      salt: String(item.salt),
-      accountId: String(item.accountId),
-      createdAt: String(item.createdAt),
-    };
+    return item ? toApiKey(item) : undefined;
   }
+
+  async listOf(accountId: string): Promise<ApiKeyRecord[]> {
+    return (await this.table.queryAll(keys.apiKeysOf(accountId), undefined, 'gsi1')).map(toApiKey);
+  }
+
+  async revoke(accountId: string, lookupId: string, at: string): Promise<ApiKeyRecord | undefined> {
+    try {
+      const item = await this.table.apply(
+        keys.apiKey(lookupId),
+        { expression: 'SET revokedAt = if_not_exists(revokedAt, :at)', names: {}, values: { ':at': at } },
+        { expression: 'accountId = :account', names: {}, values: { ':account': accountId } },
+      );
+      return item ? toApiKey(item) : undefined;
+    } catch (error) {
+      if (error instanceof ConflictError) return undefined; // another account's key
+      throw error;
+    }
+  }
+}
+
+function toApiKey(item: Item): ApiKeyRecord {
+  return {
+    lookupId: String(item.lookupId),
+    verifier: String(item.verifier),
+    salt: String(item.salt),
+    accountId: String(item.accountId),
+    createdAt: String(item.createdAt),
+    ...(typeof item.revokedAt === 'string' ? { revokedAt: item.revokedAt } : {}),
+  };
 }
 
 function toAccount(item: Item): Account {

@@ -1,0 +1,79 @@
+/**
+ * API key lifecycle through the operator command against a running runtime: list, create, rotate (the
+ * bootstrap key included), revoke; a revoked key stops working within the auth cache time and
+ * KMEM_API_KEY cannot bring it back. Operator-chosen keys are 32 characters at least.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../functions/config';
+import { lookupIdOf } from '../../functions/core/api-keys';
+import type { Runtime } from '../../functions/local/runtime';
+
+const run = promisify(execFile);
+const BOOTSTRAP = 'kmem_bootstrap_key_for_lifecycle_test_0123';
+const dataDir = mkdtempSync(join(tmpdir(), 'kmem-keys-'));
+let runtime: Runtime;
+
+const startHere = async () => {
+  const { startRuntime } = await import('../../functions/local/runtime');
+  return startRuntime({ env: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_API_KEY: BOOTSTRAP, KMEM_AUTH_CACHE_SECONDS: '1' } });
+};
+
+async function kmem(...args: string[]): Promise<string[]> {
+  const { stdout } = await run('npx', ['tsx', 'bin/kmem.ts', 'accounts', ...args], { env: { ...process.env, KMEM_DATA_DIR: dataDir } });
+  return stdout.trim().split('\n');
+}
+
+const statusWith = async (key: string) => (await fetch(`${runtime.url}/users/list`, { headers: { 'X-API-Key': key } })).status;
+
+/** Polls until the key answers `status` (revocation reaches warm caches within their time). */
+async function untilStatus(key: string, status: number): Promise<number> {
+  const deadline = Date.now() + 3_000;
+  let seen = await statusWith(key);
+  while (seen !== status && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    seen = await statusWith(key);
+  }
+  return seen;
+}
+
+beforeAll(async () => {
+  runtime = await startHere();
+});
+afterAll(async () => {
+  await runtime?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('API key lifecycle', () => {
+  it('lists, creates, rotates the bootstrap key and revokes, effective within the cache time', async () => {
+    const created = (await kmem('keys', 'create', 'default')).at(-1) as string;
+    expect(await statusWith(created)).toBe(200);
+    const listed = await kmem('keys', 'list', 'default');
+    expect(listed.map((line) => line.split(' ')[0])).toEqual(expect.arrayContaining([lookupIdOf(BOOTSTRAP), lookupIdOf(created)]));
+    expect(listed.join('\n')).not.toContain(created);
+
+    const rotated = (await kmem('keys', 'rotate', 'default', lookupIdOf(BOOTSTRAP))).at(-1) as string;
+    expect(await untilStatus(BOOTSTRAP, 403)).toBe(403);
+    expect(await statusWith(rotated)).toBe(200);
+
+    await kmem('keys', 'revoke', 'default', lookupIdOf(created));
+    expect(await untilStatus(created, 403)).toBe(403);
+    const after = await kmem('keys', 'list', 'default');
+    expect(after.find((line) => line.startsWith(lookupIdOf(created)))).toMatch(/revoked \d{4}-/);
+  }, 60_000);
+
+  it('will not start again with a revoked KMEM_API_KEY', async () => {
+    await runtime.stop();
+    await expect(startHere()).rejects.toThrow(/KMEM_API_KEY: was revoked/);
+    runtime = undefined as unknown as Runtime;
+  });
+
+  it('refuses an operator key shorter than 32 characters', () => {
+    expect(() => loadConfig({ KMEM_API_KEY: 'dev-key-change-me' })).toThrow(/KMEM_API_KEY: must be at least 32 characters/);
+  });
+});
