@@ -102,6 +102,8 @@ export interface GraphItemStore {
    * leaves the next one comparing against the items themselves.
    */
   acquire(accountId: string, memoryId: string, holder: string, nowMs: number, untilMs: number): Promise<GraphItemsState | undefined>;
+  /** Extends the holder's right until `untilMs`; false when the holder no longer has it. */
+  renew(accountId: string, memoryId: string, holder: string, untilMs: number): Promise<boolean>;
   /** Gives the right back, recording the state the items are now in. */
   release(accountId: string, memoryId: string, holder: string, state: GraphItemsState): Promise<void>;
   apply(accountId: string, memoryId: string, changes: GraphItemChanges): Promise<void>;

@@ -11,11 +11,15 @@ import type { Clock, GraphItemStore, IdGenerator, MemoryStore, ObjectStore } fro
 import { parseGraphState } from './graph-state';
 import { INDEX_FILES } from './index-files';
 
-/** How long one write of the items may take (a large graph has hundreds of thousands); a dead writer's lease lapses after it. */
-const LEASE_MS = 10 * 60 * 1000;
-/** How long a build waits for another writer, and how often it looks. */
-const WAIT_MS = LEASE_MS + 10_000;
-const POLL_MS = 100;
+/**
+ * A writer's lease: short, and renewed every third of it while the writer lives, so a killed writer's
+ * lease lapses within half a minute however large the graph it was writing.
+ */
+export const GRAPH_ITEMS_LEASE_MS = 30_000;
+/** How long a build waits for a live writer (a large graph takes minutes), and how it looks: growing gaps. */
+const WAIT_MS = 10 * 60 * 1000;
+const FIRST_POLL_MS = 100;
+const LONGEST_POLL_MS = 2_000;
 
 export interface GraphItemsDeps {
   objects: ObjectStore;
@@ -51,11 +55,16 @@ export async function writeGraphItems(
     return deps.graphItems.release(accountId, memoryId, holder, held);
   }
   let reached: GraphItemsState = { version: held.version, prefix: null };
+  const heartbeat = setInterval(() => {
+    const until = deps.clock.now().getTime() + GRAPH_ITEMS_LEASE_MS;
+    deps.graphItems.renew(accountId, memoryId, holder, until).catch(() => undefined); // the next beat tries again
+  }, GRAPH_ITEMS_LEASE_MS / 3);
   try {
     const base = (await heldItems(deps, held, known)) ?? (await deps.graphItems.readAll(accountId, memoryId));
     await deps.graphItems.apply(accountId, memoryId, diffGraphItems(base, target.items));
     reached = { version: target.version, prefix: target.prefix };
   } finally {
+    clearInterval(heartbeat);
     await deps.graphItems.release(accountId, memoryId, holder, reached);
   }
 }
@@ -80,12 +89,12 @@ export async function writePublishedGraphItems(
 
 async function acquireWaiting(deps: GraphItemsDeps, accountId: string, memoryId: string, holder: string): Promise<GraphItemsState> {
   const started = deps.clock.now().getTime();
-  for (;;) {
+  for (let gap = FIRST_POLL_MS; ; gap = Math.min(gap * 2, LONGEST_POLL_MS)) {
     const now = deps.clock.now().getTime();
-    const held = await deps.graphItems.acquire(accountId, memoryId, holder, now, now + LEASE_MS);
+    const held = await deps.graphItems.acquire(accountId, memoryId, holder, now, now + GRAPH_ITEMS_LEASE_MS);
     if (held) return held;
     if (now - started > WAIT_MS) throw new Error(`the graph items of memory ${memoryId} stayed locked for ${WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, gap));
   }
 }
 

@@ -1,5 +1,6 @@
 import type { GraphEdge, GraphItemChanges, GraphItems, GraphItemsState, GraphNode } from '../../../core/graph-items';
 import type { Page, PageRequest } from '../../../core/model';
+import { ConflictError } from '../../../core/errors';
 import type { GraphItemStore } from '../../../core/ports';
 import { GRAPH_EDGE_PREFIX, GRAPH_NODE_PREFIX, keys } from '../keys';
 import type { Item, Table } from '../table';
@@ -20,6 +21,20 @@ export class GraphItemRepository implements GraphItemStore {
     if (taken === 'refused') return undefined;
     const before = taken.before;
     return { version: Number(before?.version ?? 0), prefix: typeof before?.prefix === 'string' ? before.prefix : null };
+  }
+
+  async renew(accountId: string, memoryId: string, holder: string, untilMs: number): Promise<boolean> {
+    try {
+      const item = await this.table.update(keys.graphState(accountId, memoryId), { leaseUntil: untilMs }, {
+        expression: 'holder = :holder',
+        names: {},
+        values: { ':holder': holder },
+      });
+      return item !== undefined;
+    } catch (error) {
+      if (error instanceof ConflictError) return false;
+      throw error;
+    }
   }
 
   async release(accountId: string, memoryId: string, holder: string, state: GraphItemsState): Promise<void> {
