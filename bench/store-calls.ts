@@ -29,10 +29,9 @@ const concurrency = Number(values.concurrency);
 
 /** A SciFact abstract's size in bytes, about. */
 const TEXT = 'Mitochondria produce ATP through oxidative phosphorylation in the inner membrane. '.repeat(20);
-const HOST = '127.0.0.1';
 const BUCKET = 'kmem-bench';
 const dataDir = mkdtempSync(join(tmpdir(), 'kmem-store-calls-'));
-const stores = await startStores({ dataDir, host: HOST, bucketName: BUCKET });
+const stores = await startStores({ dataDir, bucketName: BUCKET });
 
 try {
   const deps = createContainer(

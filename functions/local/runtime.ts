@@ -4,7 +4,7 @@
  * store endpoints there and the handlers read them through functions/config.ts.
  */
 import './local-env';
-import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { writeFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -19,7 +19,7 @@ import { handler as workerHandler } from '../worker/handler';
 import { httpHandlers } from './handlers';
 import { QueuePump, type SqsLambdaHandler } from './queue-pump';
 import { createRouter } from './router';
-import { ensureTable, type LocalStores, startStores } from './stores';
+import { ensureTable, type LocalStores, privateDirectory, startStores } from './stores';
 
 /** Batches the local worker handles at once (on AWS, Lambda scales the worker instead). */
 const LOCAL_WORKERS = 3;
@@ -44,7 +44,9 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   Object.assign(process.env, options.env);
   const base = loadConfig();
   const dataDir = resolve(base.dataDir);
-  mkdirSync(dataDir, { recursive: true });
+  // every tenant's data is under here: the owner's alone (directories 0700, files 0600)
+  const umask = process.umask(0o077);
+  privateDirectory(dataDir);
 
   log(`starting stores in ${dataDir}`);
   const stores = await startStoresClearly(dataDir, base);
@@ -68,7 +70,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;
   const stateFile = join(dataDir, 'runtime.json');
-  writeFileSync(stateFile, JSON.stringify({ pid: process.pid, url, ...endpointsOf(stores) }, null, 2));
+  writeFileSync(stateFile, JSON.stringify({ pid: process.pid, url, ...endpointsOf(stores) }, null, 2), { mode: 0o600 });
   log(`kmem API listening on ${url}`);
 
   return {
@@ -82,6 +84,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       await releaseWorkerDeps(deps);
       await stores.close();
       rmSync(stateFile, { force: true });
+      process.umask(umask);
       resetContainer();
       resetConfig();
     },
@@ -117,7 +120,7 @@ async function startPumps(queue: LocalQueue | undefined, log: (line: string) => 
 
 async function startStoresClearly(dataDir: string, config: Config): Promise<LocalStores> {
   try {
-    return await startStores({ dataDir, host: config.host, bucketName: config.bucketName });
+    return await startStores({ dataDir, bucketName: config.bucketName });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/lock/i.test(message)) {

@@ -28,7 +28,7 @@ export async function openStores(target: Target): Promise<StoreSession> {
     const deps = createContainer(loadConfig(localEnv(dataDir, running)));
     return { deps, where: `the running local runtime (${dataDir})`, close: async () => undefined };
   }
-  const stores = await startStores({ dataDir, host: '127.0.0.1', bucketName: base.bucketName });
+  const stores = await startStores({ dataDir, bucketName: base.bucketName });
   const deps = createContainer(loadConfig(localEnv(dataDir, stores)));
   await ensureTable(deps.documentClient, deps.config.tableName);
   return { deps, where: `local data in ${dataDir}`, close: () => stores.close() };

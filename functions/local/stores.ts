@@ -2,8 +2,11 @@
  * The local stores: dynalite (DynamoDB API, LevelDB on disk) and s3rver (S3 API, files on disk) on
  * loopback, on a thread of their own in this process, with their data under the data directory so it
  * survives restarts. Creates the table and bucket on first start.
+ *
+ * Neither store authenticates anyone, so they listen on 127.0.0.1 whatever KMEM_HOST says (the API is
+ * what a network may reach), and their data lives in directories only the owner can open.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import {
@@ -25,9 +28,17 @@ export interface LocalStores {
   close(): Promise<void>;
 }
 
+/** Where the stores listen: loopback only, always. */
+export const STORE_HOST = '127.0.0.1';
+
+/** Makes `path` (and missing parents) a directory only its owner can list, enter or change. */
+export function privateDirectory(path: string): void {
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  chmodSync(path, 0o700);
+}
+
 export interface StoreOptions {
   dataDir: string;
-  host: string;
   bucketName: string;
   /** Called when the stores' thread fails after it started; default: say so and exit (nothing works without it). */
   onFailure?: (error: Error) => void;
@@ -36,9 +47,8 @@ export interface StoreOptions {
 export async function startStores(options: StoreOptions): Promise<LocalStores> {
   const dynamoDir = join(options.dataDir, 'dynamodb');
   const s3Dir = join(options.dataDir, 's3');
-  mkdirSync(dynamoDir, { recursive: true });
-  mkdirSync(s3Dir, { recursive: true });
-  const thread = new Worker(STORE_THREAD, { workerData: { dynamoDir, s3Dir, host: options.host, bucketName: options.bucketName } });
+  for (const dir of [options.dataDir, dynamoDir, s3Dir]) privateDirectory(dir);
+  const thread = new Worker(STORE_THREAD, { workerData: { dynamoDir, s3Dir, host: STORE_HOST, bucketName: options.bucketName } });
   let ready: Extract<StoreThreadMessage, { kind: 'ready' }>;
   try {
     ready = await nextMessage(thread, 'ready');
@@ -49,8 +59,8 @@ export async function startStores(options: StoreOptions): Promise<LocalStores> {
   const onFailure = options.onFailure ?? exitWithReason;
   thread.on('error', (error) => onFailure(new Error(`the local stores stopped: ${error.message}`, { cause: error })));
   return {
-    dynamodbEndpoint: `http://${options.host}:${ready.dynamoPort}`,
-    s3Endpoint: `http://${options.host}:${ready.s3Port}`,
+    dynamodbEndpoint: `http://${STORE_HOST}:${ready.dynamoPort}`,
+    s3Endpoint: `http://${STORE_HOST}:${ready.s3Port}`,
     requestCounts: async () => {
       thread.postMessage({ kind: 'requests' });
       return (await nextMessage(thread, 'requests')).counts;
