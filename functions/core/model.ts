@@ -182,8 +182,24 @@ export interface Memory {
   /** Files removed by delete-file whose chunks may still be in the published index: never returned. */
   excludedFileIds: string[];
   lastError: string | null;
+  /** The last try to deliver one of this memory's webhook events, and how many events were given up on. */
+  webhookDelivery: WebhookDeliveryStatus | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** What the account sees of its memory's webhook: the last try's outcome, and the events given up on. */
+export interface WebhookDeliveryStatus {
+  eventId: string;
+  eventType: string;
+  /** delivered; retrying (another try is queued); dead (given up after the last try, or the address is refused). */
+  outcome: 'delivered' | 'retrying' | 'dead';
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  at: string;
+  /** Events of this memory given up on so far. */
+  deadEvents: number;
 }
 
 export interface MemoryFileLink {

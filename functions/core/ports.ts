@@ -16,6 +16,7 @@ import type {
   MemoryStep,
   MemoryType,
   Message,
+  WebhookDeliveryStatus,
   MessageRole,
   Page,
   PageRequest,
@@ -168,6 +169,8 @@ export interface MemoryStore {
     condition?: { unlessStep?: MemoryStep[]; currentJobId?: string | null },
   ): Promise<Memory | undefined>;
   delete(accountId: string, id: string): Promise<void>;
+  /** Records the last webhook try of the memory (counting a dead event); nothing when the memory is gone. */
+  recordWebhookDelivery(accountId: string, id: string, status: Omit<WebhookDeliveryStatus, 'deadEvents'>): Promise<void>;
   /** Hides a removed file's chunks from retrieval until an index without them is published. */
   excludeFile(accountId: string, id: string, fileId: string): Promise<void>;
   /** Lifts those exclusions again (the sources are linked anew), in one write. */

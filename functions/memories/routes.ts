@@ -46,6 +46,7 @@ const presentDetails = (memory: Memory) => ({
   failedFiles: memory.failedFiles,
   failedFileCount: memory.failedFileCount,
   lastError: memory.lastError,
+  webhookDelivery: memory.webhookDelivery,
 });
 
 const presentLink = (link: MemoryFileLink) => ({

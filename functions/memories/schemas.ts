@@ -57,6 +57,18 @@ export const memoryDetailsSchema = z.object({
   failedFiles: z.array(z.object({ fileID: z.string(), error: z.string() })),
   failedFileCount: z.number().int(),
   lastError: z.string().nullable(),
+  webhookDelivery: z
+    .object({
+      eventId: z.string(),
+      eventType: z.string(),
+      outcome: z.enum(['delivered', 'retrying', 'dead']),
+      attempts: z.number().int(),
+      lastStatus: z.number().int().nullable(),
+      lastError: z.string().nullable(),
+      at: timestamp,
+      deadEvents: z.number().int(),
+    })
+    .nullable(),
 });
 
 const linkSchema = z.object({

@@ -111,6 +111,7 @@ function setup(options: { allowPrivate?: boolean; maxAttempts?: number; timeoutM
   const deps: WebhookDeps = {
     webhooks: repository,
     accounts: container.accounts,
+    memories: container.memories,
     queue,
     sender: new FetchWebhookSender(),
     resolve: resolveHost,

@@ -59,5 +59,4 @@ describe('a runtime reachable from the network', () => {
     expect(uploaded.status).toBe(200);
     expect(openToOthers(dataDir)).toEqual([]);
   });
-
 });

@@ -14,6 +14,7 @@ import type {
   SessionLinkStore,
 } from '../ports';
 import { VECTOR_CHUNK_DEFAULTS } from '../text/chunker';
+import { checkWebhookUrl } from './webhooks';
 
 /** The extraction and indexing adapter that builds memories offline, and its index format version. */
 export const OFFLINE_ADAPTER = { repo: 'kmem/offline', version: 1 } as const;
@@ -28,6 +29,9 @@ export interface MemoryDeps {
   graphItems: GraphItemStore;
   clock: Clock;
   ids: IdGenerator;
+  /** Every address of a host name, for the webhook address check (see AddressGuardOptions.resolve). */
+  resolve: (host: string) => Promise<string[]>;
+  config: { allowPrivateUrls: boolean };
 }
 
 export interface NewMemory {
@@ -44,6 +48,7 @@ export interface NewMemory {
 
 export async function createMemory(deps: MemoryDeps, accountId: string, input: NewMemory): Promise<Memory> {
   checkTypeSettings(input);
+  if (input.webhookUrl) await checkWebhookUrl(deps, input.webhookUrl);
   const memory = newMemory({ id: deps.ids.uuid(), accountId, now: deps.clock.now().toISOString() }, input);
   await deps.memories.create(memory);
   return memory;
@@ -80,6 +85,7 @@ export function newMemory(identity: { id: string; accountId: string; now: string
     failedFileCount: 0,
     excludedFileIds: [],
     lastError: null,
+    webhookDelivery: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -4,9 +4,9 @@
  * retried with doubling delays through the queue until `maxAttempts`, after which the event is dead.
  * Delivery is at least once: receivers deduplicate on the event id, the same on every try.
  */
-import { ConflictError } from '../errors';
+import { BadRequestError, ConflictError } from '../errors';
 import { assertFetchable, UnsafeAddressError } from '../net/address-guard';
-import type { AccountStore, Clock, IdGenerator, QueuePort } from '../ports';
+import type { AccountStore, Clock, IdGenerator, MemoryStore, QueuePort } from '../ports';
 import type { WebhookDelivery, WebhookEvent, WebhookEventType } from '../webhooks/events';
 import type { WebhookSender, WebhookStore } from '../webhooks/ports';
 import { signWebhook } from '../webhooks/signing';
@@ -22,6 +22,8 @@ const MAX_ERROR_LENGTH = 500;
 export interface WebhookDeps {
   webhooks: WebhookStore;
   accounts: AccountStore;
+  /** Where the account sees how its memory's deliveries go. */
+  memories: Pick<MemoryStore, 'recordWebhookDelivery'>;
   queue: QueuePort;
   sender: WebhookSender;
   /** Every address of a host name (see AddressGuardOptions.resolve). */
@@ -89,6 +91,19 @@ export function backoffDelaySeconds(attempts: number, backoffSeconds: number): n
 }
 
 /**
+ * Refuses a webhook address no delivery could use (credentials, not http(s), or, unless private addresses
+ * are allowed, one that is or resolves to a loopback, private or metadata address): a 400 naming
+ * `webhookUrl`. A resolver that fails now lets the address through: every delivery checks it again.
+ */
+export async function checkWebhookUrl(deps: { resolve: WebhookDeps['resolve']; config: { allowPrivateUrls: boolean } }, url: string): Promise<void> {
+  try {
+    await assertFetchable(url, { allowPrivate: deps.config.allowPrivateUrls, resolve: deps.resolve, field: 'webhookUrl' });
+  } catch (error) {
+    if (error instanceof BadRequestError) throw error;
+  }
+}
+
+/**
  * Makes one try at a pending event. A delivered or dead (or missing) event is left alone; a refused
  * address makes it dead at once; any other failure counts a try and queues the next, or makes it dead
  * after `maxAttempts`. Throws only when the store or the queue fails (the worker then retries the message).
@@ -97,7 +112,26 @@ export async function deliverWebhook(deps: WebhookDeps, message: WebhookDeliverM
   const delivery = await deps.webhooks.get(message.accountId, message.eventId);
   if (!delivery || delivery.state !== 'pending') return skipped(delivery);
   const tried = await tryOnce(deps, delivery);
-  return settle(deps, delivery, tried);
+  const outcome = await settle(deps, delivery, tried);
+  await showOnMemory(deps, delivery, outcome);
+  return outcome;
+}
+
+const SHOWN_OUTCOME = { delivered: 'delivered', retry: 'retrying', dead: 'dead' } as const;
+
+/** Records a counted try on the event's memory (every event names its memory in `data.memoryID`). */
+async function showOnMemory(deps: WebhookDeps, delivery: WebhookDelivery, result: DeliveryResult): Promise<void> {
+  const memoryId = delivery.event.data.memoryID;
+  if (result.outcome === 'skipped' || typeof memoryId !== 'string') return;
+  await deps.memories.recordWebhookDelivery(delivery.accountId, memoryId, {
+    eventId: delivery.eventId,
+    eventType: delivery.event.type,
+    outcome: SHOWN_OUTCOME[result.outcome],
+    attempts: result.attempts,
+    lastStatus: result.lastStatus,
+    lastError: result.lastError,
+    at: deps.clock.now().toISOString(),
+  });
 }
 
 type Try =

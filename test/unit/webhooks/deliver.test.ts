@@ -62,6 +62,7 @@ function setup(answers: Answer[], options: { maxAttempts?: number; allowPrivate?
   const deps: WebhookDeps = {
     webhooks,
     accounts,
+    memories: { recordWebhookDelivery: async () => undefined },
     sender,
     queue: { send: async (body, opts) => void sent.push({ body, delaySeconds: opts?.delaySeconds }) },
     resolve: async (host) => (host === 'hooks.example' ? ['93.184.216.34'] : ['10.0.0.5']),

@@ -1,4 +1,4 @@
-import type { Memory, MemoryStep, MemoryType, Page, PageRequest } from '../../../core/model';
+import type { Memory, MemoryStep, MemoryType, Page, PageRequest, WebhookDeliveryStatus } from '../../../core/model';
 import type { MemoryStore } from '../../../core/ports';
 import { byCreation, keys } from '../keys';
 import type { Item, QueryFilter, Table } from '../table';
@@ -45,6 +45,14 @@ export class MemoryRepository implements MemoryStore {
 
   async delete(accountId: string, id: string): Promise<void> {
     await this.table.delete(keys.memory(accountId, id));
+  }
+
+  async recordWebhookDelivery(accountId: string, id: string, status: Omit<WebhookDeliveryStatus, 'deadEvents'>): Promise<void> {
+    await this.table.apply(keys.memory(accountId, id), {
+      expression: 'SET webhookDelivery = :status ADD webhookDeadEvents :dead',
+      names: {},
+      values: { ':status': status, ':dead': status.outcome === 'dead' ? 1 : 0 },
+    });
   }
 
   async excludeFile(accountId: string, id: string, fileId: string): Promise<void> {
@@ -139,6 +147,9 @@ function toMemory(item: Item): Memory {
     failedFileCount: Number(item.failedFileCount ?? (Array.isArray(item.failedFiles) ? item.failedFiles.length : 0)),
     excludedFileIds: item.excludedFileIds instanceof Set ? [...(item.excludedFileIds as Set<string>)] : [],
     lastError: (item.lastError ?? null) as string | null,
+    webhookDelivery: item.webhookDelivery
+      ? { ...(item.webhookDelivery as Omit<WebhookDeliveryStatus, 'deadEvents'>), deadEvents: Number(item.webhookDeadEvents ?? 0) }
+      : null,
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
   };
