@@ -56,6 +56,19 @@ export function createS3Client(config: Config): S3Client {
   }));
 }
 
+/**
+ * The client that signs upload addresses: it adds no flexible checksum, which the SDK would otherwise
+ * compute over the empty body at signing time and S3 would then compare with the bytes the caller PUTs.
+ */
+export function createS3PresignClient(config: Config): S3Client {
+  return new S3Client({
+    region: config.region,
+    ...(config.s3Endpoint ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } : {}),
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+}
+
 export function createSqsClient(config: Config): SQSClient {
   return withoutSdkLogging(new SQSClient({ region: config.region, requestHandler: requestHandler() }));
 }

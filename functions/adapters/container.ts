@@ -8,7 +8,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type Config, config as loadConfig } from '../config';
 import type { ApiKeyStore, Clock, HealthProbe, IdGenerator, QueuePort } from '../core/ports';
-import { createDocumentClient, createS3Client, createSqsClient } from './aws-clients';
+import { createDocumentClient, createS3Client, createS3PresignClient, createSqsClient } from './aws-clients';
 import { CachedApiKeyStore } from './dynamodb/cached-api-key-store';
 import type { CursorSealer } from './dynamodb/cursor';
 import { loadCursorSealer } from './dynamodb/cursor-key';
@@ -53,7 +53,7 @@ export function createContainer(config: Config) {
   const clock: Clock = { now: () => new Date() };
   const ids: IdGenerator = { uuid: randomUUID };
   const apiKeys: ApiKeyStore = new CachedApiKeyStore(new ApiKeyRepository(table), config.authCacheMs);
-  const objects = new S3ObjectStore(s3, config.bucketName);
+  const objects = new S3ObjectStore(s3, config.bucketName, createS3PresignClient(config));
   const health: HealthProbe = {
     check: async () => {
       await documentClient.send(new DescribeTableCommand({ TableName: config.tableName }));

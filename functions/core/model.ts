@@ -101,6 +101,8 @@ export interface Upload {
   size: number;
   contentType: string;
   fileId: string | null;
+  /** A presigned upload: where the caller PUTs the bytes (copied to `key` at files/create). */
+  stagingKey?: string;
   createdAt: string;
 }
 

@@ -4,6 +4,12 @@
  */
 export const objectKeys = {
   upload: (accountId: string, uploadId: string, name: string): string => `bronze/${accountId}/${uploadId}/${name}`,
+  /**
+   * Where a presigned upload's bytes land; files/create copies them to the upload key, which only the
+   * service writes, so a later PUT to the address changes nothing a file uses (the bucket expires these).
+   */
+  incoming: (accountId: string, uploadId: string, name: string): string => `incoming/${accountId}/${uploadId}/${name}`,
+  incomingRoot: 'incoming/',
   /** Raw bytes the service fetched itself (web pages, sitemaps, remote files). */
   fetched: (accountId: string, fileId: string, name: string): string => `bronze/${accountId}/files/${fileId}/${name}`,
   fetchedPrefix: (accountId: string, fileId: string): string => `bronze/${accountId}/files/${fileId}/`,

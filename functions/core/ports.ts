@@ -239,6 +239,8 @@ export interface ObjectStore {
   /** Deletes every object under the prefix; returns how many. */
   deletePrefix(prefix: string): Promise<number>;
   list(prefix: string): Promise<string[]>;
-  /** An address the caller can PUT the object to directly, valid for `seconds`. */
-  presignPut(key: string, contentType: string, seconds: number): Promise<string>;
+  /** An address the caller can PUT exactly `size` bytes to (the length is signed), valid for `seconds`. */
+  presignPut(key: string, contentType: string, size: number, seconds: number): Promise<string>;
+  /** Copies an object within the bucket (server side). */
+  copy(from: string, to: string): Promise<void>;
 }

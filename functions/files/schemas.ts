@@ -20,6 +20,8 @@ export const createFileBody = z.object({
 export const uploadUrlBody = z.object({
   name: z.string().min(1).max(255),
   contentType: z.string().min(1).max(255).optional(),
+  /** The exact size in bytes of what will be PUT (signed into the address; at most KMEM_MAX_UPLOAD_MB). */
+  size: z.number().int().min(1, { error: 'must be the file size in bytes (at least 1)' }),
 });
 
 const uploaded = z.object({

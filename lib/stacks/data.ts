@@ -13,6 +13,7 @@ import {
   SORT_KEY,
   TTL_ATTRIBUTE,
 } from '../../functions/adapters/dynamodb/table-definition';
+import { objectKeys } from '../../functions/core/object-keys';
 import type { StageConfig } from '../config';
 
 /** Properties of `Data`. */
@@ -41,6 +42,8 @@ export class Data extends Construct {
       removalPolicy: RemovalPolicy.RETAIN,
       lifecycleRules: [
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // presigned uploads land here; files/create copies what it takes, so anything left is unclaimed
+        { id: 'expire-unclaimed-uploads', prefix: objectKeys.incomingRoot, expiration: Duration.days(1) },
         {
           id: 'expire-replaced-and-deleted-versions',
           noncurrentVersionExpiration: Duration.days(props.config.storage.noncurrentVersionDays),

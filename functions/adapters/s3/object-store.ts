@@ -1,5 +1,6 @@
 /** The artefact bucket behind the ObjectStore port: S3 on AWS, s3rver on the local runtime. */
 import {
+  CopyObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -15,9 +16,11 @@ import type { ObjectInfo, ObjectStore } from '../../core/ports';
 const DELETE_BATCH = 1000;
 
 export class S3ObjectStore implements ObjectStore {
+  /** `presigner` signs upload addresses (a client that adds no checksum of an empty body to them). */
   constructor(
     private readonly s3: S3Client,
     private readonly bucket: string,
+    private readonly presigner: S3Client = s3,
   ) {}
 
   async put(key: string, body: Uint8Array | string, contentType = 'application/octet-stream'): Promise<void> {
@@ -67,9 +70,15 @@ export class S3ObjectStore implements ObjectStore {
     return found;
   }
 
-  presignPut(key: string, contentType: string, seconds: number): Promise<string> {
-    const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType });
-    return getSignedUrl(this.s3, command, { expiresIn: seconds });
+  /** Signs `content-length` too, so S3 refuses a PUT of any other size. */
+  presignPut(key: string, contentType: string, size: number, seconds: number): Promise<string> {
+    const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentType: contentType, ContentLength: size });
+    return getSignedUrl(this.presigner, command, { expiresIn: seconds, signableHeaders: new Set(['content-length']) });
+  }
+
+  async copy(from: string, to: string): Promise<void> {
+    const source = `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
+    await this.s3.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source }));
   }
 
   private async deleteKeys(keys: string[]): Promise<void> {

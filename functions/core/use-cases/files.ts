@@ -27,7 +27,7 @@ export interface UploadInput {
 export async function uploadFile(deps: FileDeps, accountId: string, input: UploadInput): Promise<Upload> {
   const name = checkFileName('file', input.name);
   if (input.bytes.length > deps.config.maxUploadBytes) {
-    throw new PayloadTooLargeError(`file: is larger than the ${deps.config.maxUploadBytes / 1048576} MB upload limit`);
+    throw new PayloadTooLargeError(`file: ${overLimit(deps)}`);
   }
   if (input.bytes.length === 0) throw BadRequestError.forField('file', 'is empty');
   const upload = newUpload(deps, accountId, name, input.contentType, input.bytes.length);
@@ -36,27 +36,37 @@ export async function uploadFile(deps: FileDeps, accountId: string, input: Uploa
   return upload;
 }
 
-/** Hands out a presigned PUT address instead of taking the bytes (for files larger than API Gateway's limit). */
+const overLimit = (deps: FileDeps): string => `is larger than the ${deps.config.maxUploadBytes / 1048576} MB upload limit`;
+
+/**
+ * Hands out a presigned PUT address instead of taking the bytes (for files larger than API Gateway's
+ * limit). The address takes exactly `size` bytes (the length is signed) and writes a staging key;
+ * files/create checks the object's real size and copies it to the upload key.
+ */
 export async function createUploadUrl(
   deps: FileDeps,
   accountId: string,
-  input: { name: string; contentType?: string },
+  input: { name: string; contentType?: string; size: number },
   expiresSeconds: number,
 ): Promise<{ upload: Upload; uploadUrl: string }> {
   const name = checkFileName('name', input.name);
-  const upload = newUpload(deps, accountId, name, input.contentType ?? 'application/octet-stream', 0);
+  if (input.size > deps.config.maxUploadBytes) throw BadRequestError.forField('size', overLimit(deps));
+  const upload = newUpload(deps, accountId, name, input.contentType ?? 'application/octet-stream', input.size, true);
   await deps.uploads.create(upload);
-  return { upload, uploadUrl: await deps.objects.presignPut(upload.key, upload.contentType, expiresSeconds) };
+  const stagingKey = upload.stagingKey ?? upload.key;
+  return { upload, uploadUrl: await deps.objects.presignPut(stagingKey, upload.contentType, upload.size, expiresSeconds) };
 }
 
-function newUpload(deps: FileDeps, accountId: string, name: string, contentType: string, size: number): Upload {
+function newUpload(deps: FileDeps, accountId: string, name: string, contentType: string, size: number, presigned = false): Upload {
+  const uploadId = deps.ids.uuid();
   return {
-    key: objectKeys.upload(accountId, deps.ids.uuid(), name),
+    key: objectKeys.upload(accountId, uploadId, name),
     accountId,
     name,
     size,
     contentType,
     fileId: null,
+    ...(presigned ? { stagingKey: objectKeys.incoming(accountId, uploadId, name) } : {}),
     createdAt: deps.clock.now().toISOString(),
   };
 }
@@ -126,10 +136,34 @@ async function claimUpload(deps: FileDeps, accountId: string, fileId: string, ke
     throw error;
   }
   if (!upload) throw BadRequestError.forField('key', 'is not a key that POST /files/upload returned to this account');
+  if (upload.stagingKey) return takeStagedUpload(deps, { ...upload, stagingKey: upload.stagingKey }, fileId);
   if (upload.size > 0) return upload;
-  const stored = await deps.objects.head(key); // a presigned upload: its size is known once the PUT is done
+  // a presigned upload handed out before staging keys: its size is known once the PUT is done
+  return measuredUpload(deps, upload, fileId, await deps.objects.head(key));
+}
+
+/**
+ * A presigned upload's bytes: checked against the size the address was signed for (S3 enforces it; the
+ * local store does not) and the upload limit, then copied to the upload key, which no address can write.
+ * A copy made by an earlier create that then failed is used as it is.
+ */
+async function takeStagedUpload(deps: FileDeps, upload: Upload & { stagingKey: string }, fileId: string): Promise<Upload> {
+  const staged = await deps.objects.head(upload.stagingKey);
+  if (!staged) return measuredUpload(deps, upload, fileId, await deps.objects.head(upload.key));
+  if (staged.size !== upload.size || staged.size > deps.config.maxUploadBytes) {
+    await deps.objects.delete(upload.stagingKey);
+    await deps.uploads.release(upload.accountId, upload.key, fileId);
+    const limit = staged.size > deps.config.maxUploadBytes ? overLimit(deps) : `is not the ${upload.size} bytes the upload address was made for`;
+    throw BadRequestError.forField('key', `the uploaded object (${staged.size} bytes) ${limit}; upload it again`);
+  }
+  await deps.objects.copy(upload.stagingKey, upload.key);
+  await deps.objects.delete(upload.stagingKey);
+  return { ...upload, size: staged.size, contentType: staged.contentType ?? upload.contentType };
+}
+
+async function measuredUpload(deps: FileDeps, upload: Upload, fileId: string, stored: { size: number; contentType: string | null } | undefined): Promise<Upload> {
   if (!stored) {
-    await deps.uploads.release(accountId, key, fileId);
+    await deps.uploads.release(upload.accountId, upload.key, fileId);
     throw BadRequestError.forField('key', 'nothing has been uploaded to this key yet');
   }
   return { ...upload, size: stored.size, contentType: stored.contentType ?? upload.contentType };

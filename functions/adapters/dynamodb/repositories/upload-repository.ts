@@ -41,6 +41,7 @@ function toUpload(item: Item): Upload {
     size: Number(item.size),
     contentType: String(item.contentType),
     fileId: nullableString(item.fileId),
+    ...(typeof item.stagingKey === 'string' ? { stagingKey: item.stagingKey } : {}),
     createdAt: String(item.createdAt),
   };
 }
