@@ -89,6 +89,8 @@ export const environmentSchema = z.object({
   /** OpenAI-compatible: the base URL (`…/v1`); Bedrock: an optional endpoint (VPC interface endpoint). */
   KMEM_ANSWER_MODEL_URL: z.url().optional(),
   KMEM_ANSWER_MODEL_API_KEY: z.string().min(1).optional(),
+  /** OpenAI-compatible on AWS: the Secrets Manager secret (name or ARN) holding the key, read once per container. */
+  KMEM_ANSWER_MODEL_API_KEY_SECRET: z.string().min(1).optional(),
   /** Longest wait for an answer, retries included, before the extracts are returned instead. */
   KMEM_ANSWER_TIMEOUT_MS: positiveInt.default(15_000),
   /** Memories whose loaded indexes a warm retrieval container keeps. */
@@ -121,7 +123,7 @@ export interface Config {
     | { kind: 'bedrock'; model: string };
   answerModel:
     | { kind: 'none' }
-    | { kind: 'openai'; url: string; model: string; apiKey?: string; timeoutMs: number }
+    | { kind: 'openai'; url: string; model: string; apiKey?: string; apiKeySecret?: string; timeoutMs: number }
     | { kind: 'bedrock'; model: string; endpoint?: string; timeoutMs: number };
   indexCacheSize: number;
   extraction: { ocr: 'tesseract' | 'textract'; speech: 'pocketsphinx' | 'transcribe'; pdfMaxOcrPages: number; mediaTimeoutMs: number };
@@ -271,19 +273,24 @@ function graphExtractorOf(e: Parsed): Config['graphExtractor'] {
 function answerModelOf(e: Parsed): Config['answerModel'] {
   const kind = e.KMEM_ANSWER_MODEL_PROVIDER;
   if (kind === 'none') {
-    const stray = (['KMEM_ANSWER_MODEL', 'KMEM_ANSWER_MODEL_URL', 'KMEM_ANSWER_MODEL_API_KEY'] as const).filter((name) => e[name] !== undefined);
+    const stray = (['KMEM_ANSWER_MODEL', 'KMEM_ANSWER_MODEL_URL', 'KMEM_ANSWER_MODEL_API_KEY', 'KMEM_ANSWER_MODEL_API_KEY_SECRET'] as const).filter((name) => e[name] !== undefined);
     if (stray.length) throw new ConfigError(`invalid configuration: ${stray.join(', ')} set but KMEM_ANSWER_MODEL_PROVIDER is none (set it to openai or bedrock)`);
     return { kind };
   }
   if (!e.KMEM_ANSWER_MODEL) throw new ConfigError(`invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=${kind} needs KMEM_ANSWER_MODEL`);
   const timeoutMs = e.KMEM_ANSWER_TIMEOUT_MS;
   if (kind === 'bedrock') {
-    if (e.KMEM_ANSWER_MODEL_API_KEY) throw new ConfigError('invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=bedrock takes no KMEM_ANSWER_MODEL_API_KEY (it signs with AWS credentials)');
+    if (e.KMEM_ANSWER_MODEL_API_KEY || e.KMEM_ANSWER_MODEL_API_KEY_SECRET) {
+      throw new ConfigError('invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=bedrock takes no KMEM_ANSWER_MODEL_API_KEY (it signs with AWS credentials)');
+    }
     return { kind, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...(e.KMEM_ANSWER_MODEL_URL ? { endpoint: e.KMEM_ANSWER_MODEL_URL } : {}) };
   }
   if (!e.KMEM_ANSWER_MODEL_URL) throw new ConfigError('invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=openai needs KMEM_ANSWER_MODEL_URL');
   const apiKey = e.KMEM_ANSWER_MODEL_API_KEY;
-  return { kind, url: e.KMEM_ANSWER_MODEL_URL, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...(apiKey ? { apiKey } : {}) };
+  const apiKeySecret = e.KMEM_ANSWER_MODEL_API_KEY_SECRET;
+  if (apiKey && apiKeySecret) throw new ConfigError('invalid configuration: set KMEM_ANSWER_MODEL_API_KEY or KMEM_ANSWER_MODEL_API_KEY_SECRET, not both');
+  const key = apiKey ? { apiKey } : apiKeySecret ? { apiKeySecret } : {};
+  return { kind, url: e.KMEM_ANSWER_MODEL_URL, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...key };
 }
 
 let cached: Config | undefined;

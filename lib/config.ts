@@ -70,8 +70,9 @@ const storageSchema = z.object({
 /**
  * The model behind `assisted=true` retrieval (grounded answers citing the extracts): `none` (the offline
  * extracts; no model bill), `bedrock` (Converse; enable the model in the account first; only it is
- * granted), or `openai` (any OpenAI-compatible endpoint; an `apiKey` given here is stored in the
- * template and the function's environment). `timeoutSeconds` bounds the wait for an answer, retries
+ * granted), or `openai` (any OpenAI-compatible endpoint; its key lives in Secrets Manager: `apiKeySecret`
+ * names the secret, the retrieval function may read that secret alone and reads it once per container;
+ * no key is ever in the template or the function's environment). `timeoutSeconds` bounds the wait for an answer, retries
  * included; by default half the API function's timeout.
  */
 const answerModelSchema = z.discriminatedUnion('provider', [
@@ -81,7 +82,8 @@ const answerModelSchema = z.discriminatedUnion('provider', [
     provider: z.literal('openai'),
     model: z.string().min(1),
     url: z.url(),
-    apiKey: z.string().min(1).optional(),
+    apiKeySecret: z.string().regex(/^[A-Za-z0-9/_+=.@-]{1,512}$/, 'a Secrets Manager secret name').optional(),
+    apiKey: z.never({ error: 'a key is not stored in the template: put it in Secrets Manager and name the secret in answerModel.apiKeySecret' }).optional(),
     timeoutSeconds: positiveInt.optional(),
   }),
 ]);

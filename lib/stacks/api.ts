@@ -17,6 +17,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { Group, RouteSpec } from '../../functions/http/route-spec';
 import type { StageConfig } from '../config';
@@ -95,6 +96,9 @@ function grantAnswers(fn: ServiceFunction, props: ApiProps): void {
   if (answer.provider === 'none') return;
   grantTokenBudget(props.data.table, fn);
   if (answer.provider === 'bedrock') grantAnswerModel(fn, answer.model);
+  if (answer.provider === 'openai' && answer.apiKeySecret) {
+    Secret.fromSecretNameV2(fn, 'AnswerModelKey', answer.apiKeySecret).grantRead(fn.role);
+  }
 }
 
 /** One JSON line per request: who, what, the answer, where the time went, and the gateway's error. */

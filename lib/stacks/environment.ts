@@ -32,6 +32,6 @@ export function answerEnvironment(config: StageConfig): FunctionEnvironment {
     KMEM_ANSWER_MODEL_PROVIDER: answer.provider,
     KMEM_ANSWER_MODEL: answer.model,
     KMEM_ANSWER_TIMEOUT_MS: String(timeoutSeconds * 1000),
-    ...(answer.provider === 'openai' ? { KMEM_ANSWER_MODEL_URL: answer.url, KMEM_ANSWER_MODEL_API_KEY: answer.apiKey } : {}),
+    ...(answer.provider === 'openai' ? { KMEM_ANSWER_MODEL_URL: answer.url, KMEM_ANSWER_MODEL_API_KEY_SECRET: answer.apiKeySecret } : {}),
   };
 }

@@ -51,13 +51,13 @@ describe('answer model on AWS', () => {
   });
 
   it('passes an OpenAI-compatible endpoint without any Bedrock grant', () => {
-    const answerModel = { provider: 'openai', model: 'gpt-4o-mini', url: 'https://llm.example.com/v1', apiKey: 'sk-test', timeoutSeconds: 12 };
+    const answerModel = { provider: 'openai', model: 'gpt-4o-mini', url: 'https://llm.example.com/v1', apiKeySecret: 'kmem/answer-key', timeoutSeconds: 12 };
     const { variables, statements } = retrievalOf(synthesize({ config: { answerModel } }));
     expect(variables).toMatchObject({
       KMEM_ANSWER_MODEL_PROVIDER: 'openai',
       KMEM_ANSWER_MODEL: 'gpt-4o-mini',
       KMEM_ANSWER_MODEL_URL: 'https://llm.example.com/v1',
-      KMEM_ANSWER_MODEL_API_KEY: 'sk-test',
+      KMEM_ANSWER_MODEL_API_KEY_SECRET: 'kmem/answer-key',
       KMEM_ANSWER_TIMEOUT_MS: '12000',
     });
     expect(withAction(statements, 'bedrock:InvokeModel')).toEqual([]);

@@ -7,6 +7,7 @@ import type { Config } from '../../config';
 import type { AnswerGenerator } from '../../core/answers/port';
 import { BedrockConverseModel } from '../graph-extraction/bedrock-converse';
 import { OpenAiChatModel } from '../graph-extraction/openai-chat';
+import { secretReader } from '../secrets/secret-reader';
 import { ModelAnswerGenerator } from './model-answer-generator';
 
 export function answerGeneratorFactory(config: Pick<Config, 'answerModel' | 'region'>): () => AnswerGenerator | null {
@@ -28,6 +29,7 @@ export function createAnswerGenerator(config: Pick<Config, 'answerModel' | 'regi
         model: settings.model,
         timeoutMs: settings.timeoutMs,
         ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+        ...(settings.apiKeySecret ? { apiKey: secretReader(settings.apiKeySecret, config.region) } : {}),
       });
       return new ModelAnswerGenerator({ model, timeoutMs: settings.timeoutMs });
     }

@@ -14,7 +14,8 @@ export interface OpenAiChatModelOptions {
   /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8000/v1` (no trailing `/chat/completions`). */
   readonly baseUrl: string;
   readonly model: string;
-  readonly apiKey?: string;
+  /** The key, or where to get it (read when a request needs it, e.g. from Secrets Manager once per container). */
+  readonly apiKey?: string | (() => Promise<string>);
   /** Per-request timeout; default 120 s. */
   readonly timeoutMs?: number;
   /** Sampling temperature; default 0; `null` leaves it out (models that accept only their default). */
@@ -75,6 +76,10 @@ export class OpenAiChatModel implements StructuredModel {
     };
   }
 
+  private apiKey(): Promise<string | undefined> {
+    return keyOf(this.options.apiKey, this.url);
+  }
+
   private body(request: StructuredRequest): Record<string, unknown> {
     const temperature = this.options.temperature === undefined ? 0 : this.options.temperature;
     return {
@@ -91,7 +96,8 @@ export class OpenAiChatModel implements StructuredModel {
 
   private async post(body: Record<string, unknown>): Promise<Response> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
+    const apiKey = await this.apiKey();
+    if (apiKey) headers.authorization = `Bearer ${apiKey}`;
     try {
       return await (this.options.fetch ?? fetch)(this.url, {
         method: 'POST',
@@ -102,6 +108,16 @@ export class OpenAiChatModel implements StructuredModel {
     } catch (error) {
       throw new ServiceCallError(`chat completions request to ${this.url} failed: ${(error as Error).message}`, { retryable: true, cause: error });
     }
+  }
+}
+
+/** The key of the options, read if it is to be read; a failed read is a retryable call failure. */
+async function keyOf(apiKey: OpenAiChatModelOptions['apiKey'], url: string): Promise<string | undefined> {
+  if (typeof apiKey !== 'function') return apiKey;
+  try {
+    return await apiKey();
+  } catch (error) {
+    throw new ServiceCallError(`the key for ${url} could not be read: ${(error as Error).message}`, { retryable: true, cause: error });
   }
 }
 
