@@ -241,6 +241,8 @@ export interface ObjectStore {
   list(prefix: string): Promise<string[]>;
   /** An address the caller can PUT exactly `size` bytes to (the length is signed), valid for `seconds`. */
   presignPut(key: string, contentType: string, size: number, seconds: number): Promise<string>;
+  /** An address the caller can GET the object from directly, valid for `seconds`. */
+  presignGet(key: string, seconds: number): Promise<string>;
   /** Copies an object within the bucket (server side). */
   copy(from: string, to: string): Promise<void>;
 }

@@ -1,14 +1,20 @@
 /** The files group: each route calls one use case and shapes the answer. */
 import { container } from '../adapters/container';
 import type { FileRecord } from '../core/model';
-import { createFile, createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
+import { contentAddress, createFile, createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
+import { truncated } from '../http/response-budget';
 import { bind } from '../http/handler';
 import { readFilePart } from '../http/multipart';
 import { filesApi } from './schemas';
 
-/** Presigned upload addresses stay valid this long. */
+/** Presigned upload addresses (and whole-content addresses) stay valid this long. */
 const UPLOAD_URL_SECONDS = 15 * 60;
+/**
+ * Characters of extracted text files/get carries (at most ~3.5 MB on the wire whatever the text); a longer
+ * text comes with `contentTruncated: true` and `contentUrl`, an address to GET it whole.
+ */
+export const FILE_CONTENT_CHARS = 500_000;
 
 const common = (file: FileRecord) => ({
   id: file.id,
@@ -57,7 +63,10 @@ export const fileRoutes = [
     listAnswer('files', await listFiles(container(), accountId, query.category, query), presentListed),
   ),
   bind(filesApi.get, async ({ params }, { accountId }) => {
-    const { file, content, memoryID } = await getFile(container(), accountId, params.id);
+    const deps = container();
+    const { file, content: whole, memoryID } = await getFile(deps, accountId, params.id);
+    const { content, contentTruncated } = truncated(whole ?? '', FILE_CONTENT_CHARS);
+    const contentUrl = contentTruncated ? await contentAddress(deps, file, UPLOAD_URL_SECONDS) : null;
     return dataAnswer({
       ...presentListed(file),
       externalURI: file.externalURI,
@@ -72,7 +81,9 @@ export const fileRoutes = [
       goldChunkKey: file.goldChunkKey,
       goldGraphKey: file.goldGraphKey,
       aiKey: file.aiKey,
-      content,
+      content: whole === null ? null : content,
+      contentTruncated,
+      contentUrl,
       hiddenFilesTotal: file.hiddenFilesTotal,
       hiddenFilesProcessed: file.hiddenFilesProcessed,
       hiddenFilesCreated: file.hiddenFilesCreated,

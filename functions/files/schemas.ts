@@ -82,6 +82,9 @@ export const fileDetailsSchema = listedFileSchema.extend({
   goldGraphKey: nullableString,
   aiKey: nullableString,
   content: nullableString,
+  /** True when `content` is the first FILE_CONTENT_CHARS characters only; `contentUrl` then has it whole. */
+  contentTruncated: z.boolean(),
+  contentUrl: nullableString,
   hiddenFilesTotal: z.number().int(),
   hiddenFilesProcessed: z.number().int(),
   hiddenFilesCreated: z.number().int(),

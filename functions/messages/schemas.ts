@@ -27,6 +27,9 @@ export const messageSchema = z.object({
   updatedAt: timestamp,
 });
 
+/** A message in a list or search answer: its content cut to LIST_CONTENT_CHARS (GET /messages/get/{id} has it whole). */
+export const listedMessageSchema = messageSchema.extend({ contentTruncated: z.boolean() });
+
 export const listMessagesQuery = pageQuery.extend({
   sessionID: idString.optional(),
   customerUserID: z.string().min(1).max(256).optional(),
@@ -60,7 +63,7 @@ export const messagesApi = {
     summary: 'List messages, oldest first, filtered by session, customer and role',
     list: true,
     query: listMessagesQuery,
-    response: listOf('messages', messageSchema),
+    response: listOf('messages', listedMessageSchema),
     errors: [400, 401, 403, 500],
   }),
   search: route({
@@ -71,10 +74,19 @@ export const messagesApi = {
     query: searchMessagesQuery,
     response: z.object({
       status: z.literal('success'),
-      messages: z.array(messageSchema.extend({ score: z.number() })),
+      messages: z.array(listedMessageSchema.extend({ score: z.number() })),
       count: z.number().int().min(0),
     }),
     errors: [400, 401, 403, 500],
+  }),
+  get: route({
+    group: 'messages',
+    method: 'GET',
+    path: '/messages/get/{id}',
+    summary: 'Get one message with its whole content (lists cut long contents)',
+    params: idParams,
+    response: success(messageSchema),
+    errors: [400, 401, 403, 404, 500],
   }),
   delete: route({
     group: 'messages',

@@ -4,6 +4,7 @@ import { type Container, container } from '../adapters/container';
 import { createRetrievalIndexing, type RetrievalIndexing } from '../adapters/indexing';
 import { queryMemory, type QueryMemoryDeps } from '../core/use-cases/query-memory';
 import { bind } from '../http/handler';
+import { fittingHead, wireBytes } from '../http/response-budget';
 import { recordAnswer } from './answer-telemetry';
 import { retrievalApi } from './schemas';
 
@@ -26,6 +27,7 @@ export const retrievalRoutes = [
   bind(retrievalApi.retrieve, async ({ query }, { accountId }) => {
     const { answer, report } = await queryMemory(retrievalDeps(), accountId, query);
     if (report) recordAnswer(report);
-    return { body: { status: 'success', ...answer } };
+    // passages are best first: a payload too large for one answer drops its weakest (never in practice: chunks are short)
+    return { body: { status: 'success', ...answer, payload: fittingHead(answer.payload, wireBytes) } };
   }),
 ];

@@ -76,6 +76,10 @@ export class S3ObjectStore implements ObjectStore {
     return getSignedUrl(this.presigner, command, { expiresIn: seconds, signableHeaders: new Set(['content-length']) });
   }
 
+  presignGet(key: string, seconds: number): Promise<string> {
+    return getSignedUrl(this.presigner, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: seconds });
+  }
+
   async copy(from: string, to: string): Promise<void> {
     const source = `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`;
     await this.s3.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source }));

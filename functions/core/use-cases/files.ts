@@ -197,6 +197,11 @@ export async function getFile(deps: FileDeps, accountId: string, id: string): Pr
   return { file, content: text ? Buffer.from(text).toString('utf8') : null, memoryID: links[0]?.memoryId ?? null };
 }
 
+/** An address to read a file's whole extracted text from (for texts too long for an API answer), or null. */
+export async function contentAddress(deps: Pick<FileDeps, 'objects'>, file: FileRecord, seconds: number): Promise<string | null> {
+  return file.silverTranscriptKey ? deps.objects.presignGet(file.silverTranscriptKey, seconds) : null;
+}
+
 export function listFiles(
   deps: FileDeps,
   accountId: string,

@@ -57,6 +57,12 @@ export function listMessages(
   return deps.messages.list(accountId, filter, page);
 }
 
+export async function getMessage(deps: Pick<MessageDeps, 'messages'>, accountId: string, id: string): Promise<Message> {
+  const message = await deps.messages.get(accountId, id);
+  if (!message) throw NotFoundError.of('message', id);
+  return message;
+}
+
 /** Deletes a message; the memories its session is attached to drop it from their index. */
 export async function deleteMessage(deps: MessageDeps, accountId: string, id: string): Promise<void> {
   const message = await deps.messages.get(accountId, id);
