@@ -99,6 +99,11 @@ export const environmentSchema = z.object({
   KMEM_ACCESS_LOG: flag.default(false),
   /** Seconds an API key lookup stays cached in a warm container. */
   KMEM_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(30),
+  // ---- per-account limits (harden-service) ----
+  /** Requests an account may make in one minute (a fixed window counted in the table); 0 turns the limit off. */
+  KMEM_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6_000),
+  /** Tokens charged to the account's budget per second of extraction beyond the first (OCR, speech, media). */
+  KMEM_EXTRACTION_TOKENS_PER_SECOND: z.coerce.number().int().min(0).default(100),
 });
 
 export type Environment = z.input<typeof environmentSchema>;
@@ -148,6 +153,7 @@ export interface Config {
   authCacheMs: number;
   accessLog: boolean;
   webhooks: { maxAttempts: number; backoffSeconds: number; timeoutMs: number };
+  limits: { requestsPerMinute: number; extractionTokensPerSecond: number };
 }
 
 export class ConfigError extends Error {
@@ -197,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backoffSeconds: e.KMEM_WEBHOOK_BACKOFF_SECONDS,
       timeoutMs: e.KMEM_WEBHOOK_TIMEOUT_MS,
     },
+    limits: { requestsPerMinute: e.KMEM_RATE_LIMIT_PER_MINUTE, extractionTokensPerSecond: e.KMEM_EXTRACTION_TOKENS_PER_SECOND },
   };
 }
 

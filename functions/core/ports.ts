@@ -82,6 +82,12 @@ export interface MessageStore {
   delete(accountId: string, id: string): Promise<boolean>;
 }
 
+/** Counts an account's requests per window. */
+export interface RequestCounter {
+  /** Adds one request to the account's `window` (the item expires at `expiresAtSeconds`); answers the count so far. */
+  count(accountId: string, window: number, expiresAtSeconds: number): Promise<number>;
+}
+
 export interface Clock {
   now(): Date;
 }

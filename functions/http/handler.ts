@@ -11,6 +11,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { container } from '../adapters/container';
 import { NotFoundError } from '../core/errors';
 import { authenticate } from '../core/use-cases/accounts';
+import { enforceRateLimit } from '../core/use-cases/rate-limit';
 import { logger, metrics, tracer } from '../observability';
 import { apiKeyOf, parseRequest, headerMap, type RouteInput } from './request';
 import type { z } from 'zod';
@@ -70,7 +71,10 @@ async function runRoute(route: BoundRoute, event: APIGatewayProxyEvent, requestI
   const accountId = route.spec.authenticated
     ? await authenticate(deps.apiKeys, apiKeyOf(headerMap(event)))
     : '';
-  if (accountId) logger.appendKeys({ accountId });
+  if (accountId) {
+    logger.appendKeys({ accountId });
+    await enforceRateLimit(deps, accountId);
+  }
   const input = parseRequest(event, route.spec, bodyLimitOf(route.spec, deps.config));
   return route.run(input, { accountId, requestId });
 }

@@ -34,7 +34,9 @@ export function toWire(error: unknown, context: WireContext): APIGatewayProxyRes
   const data = error instanceof KmemError ? error.data : undefined;
   const body =
     context.shape === 'detail' ? { detail: message } : { error: message, status, ...(data ? { data } : {}) };
-  return json(statusCode, body);
+  const answer = json(statusCode, body);
+  const retryAfter = kind === 'rate_limited' ? data?.retryAfterSeconds : undefined;
+  return typeof retryAfter === 'number' ? { ...answer, headers: { ...answer.headers, 'retry-after': String(retryAfter) } } : answer;
 }
 
 export function json(statusCode: number, body: unknown): APIGatewayProxyResult {

@@ -95,6 +95,20 @@ export function grantAnswerModel(fn: ServiceFunction, model: string): void {
 }
 
 /**
+ * Lets a function that only reads the table count its callers' requests (`UpdateItem` on the per-account,
+ * per-minute counters only: partition keys `A#<account>#RATE#<minute>`), for the per-account rate limit.
+ */
+export function grantRequestCounting(table: Table, fn: ServiceFunction): void {
+  fn.role.addToPrincipalPolicy(
+    new PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['A#*#RATE#*'] } },
+    }),
+  );
+}
+
+/**
  * Lets a function take and give back account tokens (`UpdateItem` on account items only: partition keys
  * `A#<account>#ACCOUNT`), as grounded answers do for the model tokens they spend.
  */

@@ -23,7 +23,7 @@ import type { Group, RouteSpec } from '../../functions/http/route-spec';
 import type { StageConfig } from '../config';
 import { addCatalogRoutes } from '../constructs/catalog-routes';
 import { addGatewayResponses } from '../constructs/gateway-responses';
-import { grantAnswerModel, grantEmbeddings, grantObjects, grantTable, grantTokenBudget } from '../constructs/grants';
+import { grantAnswerModel, grantEmbeddings, grantObjects, grantRequestCounting, grantTable, grantTokenBudget } from '../constructs/grants';
 import { ServiceFunction } from '../constructs/service-function';
 import type { FunctionName } from '../paths';
 import type { Data } from './data';
@@ -83,6 +83,8 @@ export class Api extends Construct {
     const access = GROUP_ACCESS[group];
     grantTable(props.data.table, fn, access.table);
     grantObjects(props.data.bucket, fn, access.bucket);
+    // every authenticated request counts against its account's rate limit (functions/core/use-cases/rate-limit.ts)
+    if (access.table === 'read') grantRequestCounting(props.data.table, fn);
     if (access.enqueue) props.queue.grantSendMessages(fn.role);
     if (group === 'retrieval' && props.config.embedder === 'bedrock') grantEmbeddings(fn);
     if (group === 'retrieval') grantAnswers(fn, props);

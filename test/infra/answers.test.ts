@@ -15,12 +15,19 @@ function retrievalOf(synth: Synthesized) {
 const withAction = (statements: Statement[], action: string): Statement[] =>
   statements.filter((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]).includes(action));
 
+/** UpdateItem grants other than the rate limit's request counters. */
+const budgetUpdates = (statements: Statement[]): Statement[] =>
+  withAction(statements, 'dynamodb:UpdateItem').filter((statement) => !JSON.stringify(statement).includes('#RATE#'));
+
 describe('answer model on AWS', () => {
-  it('is off by default: no settings, no Bedrock, no table writes for retrieval', () => {
+  it('is off by default: no settings, no Bedrock, no table writes for retrieval but its request counters', () => {
     const { variables, statements } = retrievalOf(synthesize());
     expect(Object.keys(variables).filter((name) => name.startsWith('KMEM_ANSWER'))).toEqual([]);
     expect(withAction(statements, 'bedrock:InvokeModel')).toEqual([]);
-    expect(withAction(statements, 'dynamodb:UpdateItem')).toEqual([]);
+    expect(budgetUpdates(statements)).toEqual([]);
+    expect(withAction(statements, 'dynamodb:UpdateItem')).toEqual([
+      expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['A#*#RATE#*'] } } }),
+    ]);
   });
 
   it('passes a Bedrock model to the retrieval function alone, grants that model only, and account budget updates', () => {
@@ -34,7 +41,7 @@ describe('answer model on AWS', () => {
     const invoke = withAction(statements, 'bedrock:InvokeModel');
     expect(invoke).toHaveLength(1);
     expect(JSON.stringify(invoke[0]?.Resource)).toContain('::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0');
-    const update = withAction(statements, 'dynamodb:UpdateItem');
+    const update = budgetUpdates(statements);
     expect(update).toHaveLength(1);
     expect(update[0]).toMatchObject({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['A#*#ACCOUNT'] } } });
 
@@ -61,7 +68,7 @@ describe('answer model on AWS', () => {
       KMEM_ANSWER_TIMEOUT_MS: '12000',
     });
     expect(withAction(statements, 'bedrock:InvokeModel')).toEqual([]);
-    expect(withAction(statements, 'dynamodb:UpdateItem')).toHaveLength(1);
+    expect(budgetUpdates(statements)).toHaveLength(1);
   });
 
   it('refuses a model without its settings, or a wait as long as the API allows', () => {

@@ -107,6 +107,28 @@ export class Table {
     return this.apply(key, { expression: `SET ${assignments.join(', ')}`, names, values }, condition);
   }
 
+  /** Adds `by` to a counter, creating the item (with `extra` set) when absent; answers the new count. */
+  async increment(key: TableKey, field: string, by: number, extra: Record<string, unknown> = {}): Promise<number> {
+    const names: Record<string, string> = { '#n': field };
+    const values: Record<string, unknown> = { ':by': by };
+    const sets = Object.entries(extra).map(([name, value], i) => {
+      names[`#e${i}`] = name;
+      values[`:e${i}`] = value;
+      return `#e${i} = if_not_exists(#e${i}, :e${i})`;
+    });
+    const out = await this.client.send(
+      new UpdateCommand({
+        TableName: this.name,
+        Key: key,
+        UpdateExpression: `ADD #n :by${sets.length ? ` SET ${sets.join(', ')}` : ''}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(out.Attributes?.[field] ?? by);
+  }
+
   /** Runs an update expression on an existing item (see `update` for the answers). */
   async apply(key: TableKey, update: QueryFilter, condition?: QueryFilter): Promise<Item | undefined> {
     const exists = 'attribute_exists(#pk)';
