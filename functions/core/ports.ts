@@ -33,6 +33,8 @@ export interface AccountStore {
   findByName(name: string): Promise<Account | undefined>;
   /** Takes `tokens` from the budget if that many remain; returns the account after, or undefined if short. */
   reserveTokens(accountId: string, tokens: number): Promise<Account | undefined>;
+  /** Takes `tokens` from the budget unconditionally (work already done: extraction time). */
+  chargeTokens(accountId: string, tokens: number): Promise<void>;
   /** Gives back what a job reserved and did not use, once per job id whatever the redeliveries. */
   refundTokens(accountId: string, tokens: number, jobId: string): Promise<void>;
   /** Forgets a job's refund marker once the job itself records that it was refunded. */

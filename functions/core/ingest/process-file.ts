@@ -9,6 +9,7 @@ import { WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
 import { countTokens, loadTokenizer } from '../text/tokens';
+import { chargedExtraction, type ExtractionChargeDeps } from './extraction-charge';
 import { childSettled } from './hidden-files';
 import { type ContentExtractor, type FileContent, FileProcessingError, type RemoteFetcher } from './ports';
 import { readWebSource, type WebSourceDeps } from './web-sources';
@@ -16,6 +17,8 @@ import { readWebSource, type WebSourceDeps } from './web-sources';
 export interface ProcessFileDeps extends WebSourceDeps {
   extractor: ContentExtractor;
   fetcher: RemoteFetcher;
+  accounts: ExtractionChargeDeps['accounts'];
+  config: WebSourceDeps['config'] & ExtractionChargeDeps['config'];
 }
 
 export type ProcessOutcome = 'ready' | 'failed' | 'waiting' | 'skipped';
@@ -51,7 +54,7 @@ async function readAndStore(deps: ProcessFileDeps, file: FileRecord): Promise<Pr
     return settle(deps, file, { text: web.text, title: web.title }, { bronzeKey: web.bronzeKey, size: web.size });
   }
   const raw = await rawBytes(deps, file);
-  const content = await deps.extractor.extract(file, raw.bytes, raw.contentType);
+  const { result: content } = await chargedExtraction(deps, file.accountId, () => deps.extractor.extract(file, raw.bytes, raw.contentType));
   return settle(deps, file, content, { bronzeKey: raw.bronzeKey, size: raw.bytes.length });
 }
 

@@ -46,6 +46,10 @@ export class AccountRepository implements AccountStore {
     }
   }
 
+  async chargeTokens(accountId: string, tokens: number): Promise<void> {
+    await this.table.apply(keys.account(accountId), { expression: 'SET tokensRemaining = tokensRemaining - :n', names: {}, values: { ':n': tokens } });
+  }
+
   /**
    * Adds the refund and records the job in `refundedJobs` in one conditional write, so a redelivered
    * reconciliation cannot refund twice.

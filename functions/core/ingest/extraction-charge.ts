@@ -1,0 +1,45 @@
+/**
+ * Extraction is charged to the account's token budget: every whole second a file's extraction takes
+ * (OCR, speech recognition, media decoding, a large document) costs KMEM_EXTRACTION_TOKENS_PER_SECOND
+ * tokens, whether it succeeded or not, and an account whose budget is used up gets no more extraction
+ * until it is raised. Extractions under a second (plain text, small documents) cost nothing. The charge may take the budget below zero by the last file's cost.
+ */
+import type { AccountStore, Clock } from '../ports';
+import { FileProcessingError } from './ports';
+
+export interface ExtractionChargeDeps {
+  accounts: Pick<AccountStore, 'get' | 'chargeTokens'>;
+  clock: Clock;
+  config: { limits: { extractionTokensPerSecond: number } };
+}
+
+/** Tokens an extraction of `seconds` costs. */
+export function extractionTokens(seconds: number, tokensPerSecond: number): number {
+  return Math.floor(Math.max(0, seconds)) * tokensPerSecond;
+}
+
+/** Runs `extract` for the account if its budget allows, and charges the time it took. */
+export async function chargedExtraction<T>(deps: ExtractionChargeDeps, accountId: string, extract: () => Promise<T>): Promise<{ result: T; seconds: number; tokens: number }> {
+  const rate = deps.config.limits.extractionTokensPerSecond;
+  if (rate > 0) {
+    const account = await deps.accounts.get(accountId);
+    if (account && account.tokensRemaining <= 0) {
+      throw new FileProcessingError("the account's token budget is used up (extraction time is charged to it); raise the budget and create the file again");
+    }
+  }
+  const started = deps.clock.now().getTime();
+  const charge = async () => {
+    const seconds = (deps.clock.now().getTime() - started) / 1000;
+    const tokens = rate > 0 ? extractionTokens(seconds, rate) : 0;
+    if (tokens > 0) await deps.accounts.chargeTokens(accountId, tokens);
+    return { seconds, tokens };
+  };
+  let result: T;
+  try {
+    result = await extract();
+  } catch (error) {
+    await charge();
+    throw error;
+  }
+  return { result, ...(await charge()) };
+}

@@ -1,0 +1,52 @@
+/**
+ * Extraction time is charged to the account's token budget (real stores, the worker's own file
+ * processing): a file whose extraction takes over a second costs KMEM_EXTRACTION_TOKENS_PER_SECOND per
+ * whole second, a quick one nothing, and an account with no budget left gets no extraction.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { storeEnvironment } from '../support/stores';
+
+Object.assign(process.env, storeEnvironment(), { KMEM_EXTRACTION_TOKENS_PER_SECOND: '100', KMEM_DEFAULT_TOKEN_LIMIT: '10000' });
+const { container } = await import('../../functions/adapters/container');
+const { workerDeps } = await import('../../functions/worker/deps');
+const { processFile } = await import('../../functions/core/ingest/process-file');
+const { createAccount } = await import('../../functions/core/use-cases/accounts');
+const { createFile, uploadFile } = await import('../../functions/core/use-cases/files');
+import type { ContentExtractor } from '../../functions/core/ingest/ports';
+
+const base = container();
+const worker = workerDeps(base);
+afterAll(() => base.documentClient.destroy());
+
+/** The worker's extractor, taking `ms` longer (as OCR or speech recognition of a real file would). */
+const slower = (inner: ContentExtractor, ms: number): ContentExtractor => ({
+  extract: async (...args) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return inner.extract(...args);
+  },
+});
+
+async function textFileOf(accountId: string, text: string) {
+  const upload = await uploadFile(base, accountId, { name: 'note.txt', contentType: 'text/plain', bytes: Buffer.from(text) });
+  return createFile(base, accountId, { name: 'note.txt', key: upload.key, fileType: 'text' });
+}
+
+describe('extraction charge', () => {
+  it('charges whole seconds of extraction, nothing for a quick one, and refuses an account with no budget', async () => {
+    const { account } = await createAccount(base, `extraction-${process.pid}-${Date.now()}`);
+    const remaining = async () => (await base.accounts.get(account.id))?.tokensRemaining;
+
+    const quick = await textFileOf(account.id, 'A short note that extracts at once.');
+    expect(await processFile(worker, account.id, quick.id)).toBe('ready');
+    expect(await remaining()).toBe(10_000);
+
+    const slow = await textFileOf(account.id, 'A note whose extraction takes over a second.');
+    expect(await processFile({ ...worker, extractor: slower(worker.extractor, 1_100) }, account.id, slow.id)).toBe('ready');
+    expect(await remaining()).toBe(9_900);
+
+    await base.accounts.chargeTokens(account.id, 9_900);
+    const refused = await textFileOf(account.id, 'No budget left for this one.');
+    expect(await processFile(worker, account.id, refused.id)).toBe('failed');
+    expect((await base.files.get(account.id, refused.id))?.error).toMatch(/token budget is used up/);
+  });
+});
