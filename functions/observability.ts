@@ -4,10 +4,12 @@
  * turns metrics and tracing off and keeps logs at warn unless POWERTOOLS_LOG_LEVEL says otherwise.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
-import { Metrics } from '@aws-lambda-powertools/metrics';
+import { Metrics, type MetricUnit } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
+import { addMetricSink, METRICS, METRICS_NAMESPACE, type MetricPoint } from './core/metrics';
 
-export const METRICS_NAMESPACE = 'kmem';
+export { METRICS_NAMESPACE };
+
 
 export const logger = new Logger({ serviceName: 'kmem' });
 /**
@@ -23,3 +25,21 @@ const metricsWarnings = {
 
 export const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: 'kmem', logger: metricsWarnings });
 export const tracer = new Tracer({ serviceName: 'kmem' });
+
+/**
+ * Points of the metrics port as EMF: every point counts in the metric's total (service dimension only,
+ * what the alarms read), and a point with a dimension value is also written on its own with that
+ * dimension (what the dashboard breaks down by kind or memory type). Per-account values are metadata.
+ */
+function recordPoint(point: MetricPoint): void {
+  const unit = point.unit as (typeof MetricUnit)[keyof typeof MetricUnit];
+  metrics.addMetric(point.name, unit, point.value);
+  const dimension = METRICS[point.name].dimension;
+  if (!dimension || point.dimension === undefined) return;
+  const single = metrics.singleMetric();
+  single.addDimension(dimension, point.dimension);
+  for (const [name, value] of Object.entries(point.properties ?? {})) single.addMetadata(name, String(value));
+  single.addMetric(point.name, unit, point.value);
+}
+
+addMetricSink({ record: recordPoint });

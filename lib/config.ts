@@ -52,6 +52,10 @@ const alarmsSchema = z.object({
   queueDepth: positiveInt.default(1000),
   /** Worker invocation errors within one period. */
   workerErrors: positiveInt.default(1),
+  /** Files failing, percent of the files processed in one period (5 files at least). */
+  fileFailurePercent: positiveInt.max(100).default(25),
+  /** Webhook events given up on, percent of the events settled in one period. */
+  webhookDeadPercent: positiveInt.max(100).default(10),
   /** One latency and one 5XX alarm per route; false keeps only the API-wide ones. */
   perRoute: z.boolean().default(true),
   /** Send alarm state changes to an encrypted SNS topic (subscribe to it after deploying). */

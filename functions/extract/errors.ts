@@ -7,15 +7,19 @@ export interface ExtractionErrorOptions {
   cause?: unknown;
   /** True when trying again later may succeed (a service throttled or timed out); false for bad content. */
   retryable?: boolean;
+  /** True when the file broke a bound (size, pages, pixels, time, depth): counted as a hostile file refused. */
+  refused?: boolean;
 }
 
 export class ExtractionError extends Error {
   override readonly name = 'ExtractionError';
   readonly retryable: boolean;
+  readonly refused: boolean;
 
   constructor(reason: string, options: ExtractionErrorOptions = {}) {
     super(reason, options.cause === undefined ? undefined : { cause: options.cause });
     this.retryable = options.retryable ?? false;
+    this.refused = options.refused ?? false;
   }
 }
 

@@ -18,6 +18,8 @@ import { parseWork } from '../worker/dispatch';
 import { handler as workerHandler } from '../worker/handler';
 import { httpHandlers } from './handlers';
 import { QueuePump, type SqsLambdaHandler } from './queue-pump';
+import { addMetricSink } from '../core/metrics';
+import { MetricsSummary } from './metrics-summary';
 import { createRouter } from './router';
 import { ensureTable, type LocalStores, privateDirectory, startStores } from './stores';
 
@@ -65,7 +67,9 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     log(`KMEM_API_KEY is a key of account '${account.name}'`);
   }
 
-  const server = apiServer(deps.config, log);
+  const summary = new MetricsSummary();
+  const removeSummary = addMetricSink(summary);
+  const server = apiServer(deps.config, log, summary);
   const pumps = await startPumps(deps.localQueue, log);
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;
@@ -84,6 +88,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       await releaseWorkerDeps(deps);
       await stores.close();
       rmSync(stateFile, { force: true });
+      removeSummary();
       process.umask(umask);
       resetContainer();
       resetConfig();
@@ -92,19 +97,22 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 }
 
 /** The same handlers behind the local router. */
-function apiServer(config: Config, log: (line: string) => void): Server {
+function apiServer(config: Config, log: (line: string) => void, summary: MetricsSummary): Server {
+  const router = createRouter({
+    routes: catalog,
+    handlers: httpHandlers,
+    maxRequestBytes: Math.max(config.maxBodyBytes, config.maxUploadBytes) + 64 * 1024,
+    authenticate: (apiKey) => authenticate(container().apiKeys, apiKey),
+    onRequest: config.accessLog ? log : undefined,
+    onError: (line) => process.stderr.write(`kmem: ${line}\n`),
+  });
   return createServer(
     // idle connections stay open longer than a long worker step can hold the event loop, so a client
     // reusing one does not meet a connection closed under it (API Gateway keeps them far longer still)
     { keepAliveTimeout: LOCAL_KEEP_ALIVE_MS },
-    createRouter({
-      routes: catalog,
-      handlers: httpHandlers,
-      maxRequestBytes: Math.max(config.maxBodyBytes, config.maxUploadBytes) + 64 * 1024,
-      authenticate: (apiKey) => authenticate(container().apiKeys, apiKey),
-      onRequest: config.accessLog ? log : undefined,
-      onError: (line) => process.stderr.write(`kmem: ${line}\n`),
-    }),
+    (req, res) => {
+      if (!summary.serve(req, res)) router(req, res); // GET /metrics: the local metrics summary
+    },
   );
 }
 

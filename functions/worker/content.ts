@@ -7,7 +7,7 @@ import { TranscribeClient } from '@aws-sdk/client-transcribe';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config';
 import type { FileRecord } from '../core/model';
-import { type ContentExtractor, type FileContent, FileProcessingError, TransientProcessingError } from '../core/ingest/ports';
+import { type ContentExtractor, type FileContent, FileProcessingError, RefusedFileError, TransientProcessingError } from '../core/ingest/ports';
 import {
   createPocketsphinxRecognizer,
   createTesseractOcr,
@@ -55,6 +55,7 @@ export class FileContentExtractor implements ContentExtractor {
     } catch (error) {
       if (!(error instanceof ExtractionError)) throw error;
       if (error.retryable) throw new TransientProcessingError(error.message, { cause: error });
+      if (error.refused) throw new RefusedFileError(error.message, { cause: error });
       throw new FileProcessingError(error.message, { cause: error });
     }
   }

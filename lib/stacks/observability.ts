@@ -18,6 +18,7 @@ import { Construct } from 'constructs';
 import type { RouteSpec } from '../../functions/http/route-spec';
 import type { StageConfig } from '../config';
 import { addAlarm } from '../constructs/alarms';
+import { addServiceMetrics } from '../constructs/service-metrics';
 import { resourcePath } from '../constructs/catalog-routes';
 import type { QueueWorker } from '../constructs/queue-worker';
 import type { ServiceFunction } from '../constructs/service-function';
@@ -101,6 +102,16 @@ export class Observability extends Construct {
     );
     this.addFunctionWidgets();
     this.addQueueWidgets();
+    const { alarms: settings } = this.props.config;
+    this.alarms.push(
+      ...addServiceMetrics(this, this.dashboard, {
+        period: this.period,
+        evaluationPeriods: settings.evaluationPeriods,
+        fileFailurePercent: settings.fileFailurePercent,
+        webhookDeadPercent: settings.webhookDeadPercent,
+        ...(this.props.alarmAction ? { alarmAction: this.props.alarmAction } : {}),
+      }),
+    );
     const alarms = [...this.alarms, ...this.props.ingestion.alarms];
     this.dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms, width: 24 }));
   }

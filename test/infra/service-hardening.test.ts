@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Match } from 'aws-cdk-lib/assertions';
+import { METRICS } from '../../functions/core/metrics';
 import { stageConfig } from '../../lib/config';
 import { logicalId, statementsOfRole, synthesize } from './support/synth';
 
@@ -38,5 +39,18 @@ describe('service hardening in the stack', () => {
       const text = JSON.stringify(statementsOfRole(synth.template, logicalId(synth.stack, other.role)));
       expect(text).not.toContain('secretsmanager');
     }
+  });
+
+  it('puts every service metric on the dashboard and alarms on file and webhook failure rates', () => {
+    const synth = synthesize();
+    const [dashboard] = Object.values(synth.template.findResources('AWS::CloudWatch::Dashboard'));
+    const body = JSON.stringify(dashboard?.Properties.DashboardBody);
+    for (const name of Object.keys(METRICS)) expect(body, name).toContain(name);
+    expect(body).toContain('SEARCH(');
+    const alarms = Object.values(synth.template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => JSON.stringify(alarm.Properties));
+    const files = alarms.find((alarm) => alarm.includes('FilesFailed'));
+    expect(files).toMatch(/100 \* bad \/ \(ok \+ bad\)/);
+    expect(files).toContain('"Threshold":25');
+    expect(alarms.find((alarm) => alarm.includes('WebhookDead'))).toContain('"Threshold":10');
   });
 });

@@ -4,6 +4,8 @@
  * tokens, whether it succeeded or not, and an account whose budget is used up gets no more extraction
  * until it is raised. Extractions under a second (plain text, small documents) cost nothing. The charge may take the budget below zero by the last file's cost.
  */
+import { emitMetric } from '../metrics';
+import type { FileRecord } from '../model';
 import type { AccountStore, Clock } from '../ports';
 import { FileProcessingError } from './ports';
 
@@ -18,8 +20,9 @@ export function extractionTokens(seconds: number, tokensPerSecond: number): numb
   return Math.floor(Math.max(0, seconds)) * tokensPerSecond;
 }
 
-/** Runs `extract` for the account if its budget allows, and charges the time it took. */
-export async function chargedExtraction<T>(deps: ExtractionChargeDeps, accountId: string, extract: () => Promise<T>): Promise<{ result: T; seconds: number; tokens: number }> {
+/** Runs `extract` of the file if its account's budget allows, and charges (and reports) the time it took. */
+export async function chargedExtraction<T>(deps: ExtractionChargeDeps, file: Pick<FileRecord, 'accountId' | 'id' | 'fileType'>, extract: () => Promise<T>): Promise<{ result: T; seconds: number; tokens: number }> {
+  const { accountId } = file;
   const rate = deps.config.limits.extractionTokensPerSecond;
   if (rate > 0) {
     const account = await deps.accounts.get(accountId);
@@ -32,6 +35,9 @@ export async function chargedExtraction<T>(deps: ExtractionChargeDeps, accountId
     const seconds = (deps.clock.now().getTime() - started) / 1000;
     const tokens = rate > 0 ? extractionTokens(seconds, rate) : 0;
     if (tokens > 0) await deps.accounts.chargeTokens(accountId, tokens);
+    const properties = { accountId, fileId: file.id, tokens };
+    emitMetric('ExtractionSeconds', seconds, { dimension: file.fileType, properties });
+    if (tokens > 0) emitMetric('TokensCharged', tokens, { dimension: 'extraction', properties });
     return { seconds, tokens };
   };
   let result: T;

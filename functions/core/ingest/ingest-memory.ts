@@ -12,6 +12,7 @@ import type { WorkMessage } from '../work';
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { chunkFile, encodeChunks, type StoredChunk } from './chunks';
 import { type IndexDeps, publishIndex } from './memory-index';
+import { emitMetric } from '../metrics';
 
 export interface IngestDeps extends IndexDeps, EmitDeps {
   accounts: AccountStore;
@@ -119,6 +120,11 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
   await mapConcurrently(ingested, FILE_CONCURRENCY, (o) => deps.links.markIngested(job.accountId, job.memoryId, o.file.id, now));
   const used = ingested.reduce((sum, o) => sum + (o.file.tokens ?? 0), 0) + published.extractionTokens;
   await endJob(deps, job, step === 'ready' ? 'completed' : 'failed', used);
+  const properties = { accountId: job.accountId, memoryId: job.memoryId, jobId: job.id, files: outcomes.length, failed: failedFileCount };
+  emitMetric('TokensIngested', used, { properties });
+  emitMetric('TokensCharged', used, { dimension: 'ingestion', properties });
+  const memoryType = published.memory?.memoryType ?? 'unknown';
+  emitMetric('IngestionSeconds', (Date.parse(now) - Date.parse(job.createdAt)) / 1000, { dimension: memoryType, properties });
   if (published.memory) await announce(deps, published.memory, job, outcomes, { failedFiles, failedFileCount });
 }
 

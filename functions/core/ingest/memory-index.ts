@@ -16,6 +16,7 @@ import { graphItemsOf, type GraphItems } from '../graph-items';
 import { writeGraphItems } from './graph-items-sync';
 import { parseGraphState } from './graph-state';
 import { buildIndexVersion, type IndexingSettings } from './index-build';
+import { emitMetric } from '../metrics';
 
 const PUBLISH_TRIES = 5;
 
@@ -123,10 +124,17 @@ async function writeSegments(
     memory.memoryType === 'graph' && memory.indexPrefix
       ? parseGraphState(await deps.objects.get(memory.indexPrefix + INDEX_FILES.state))
       : undefined;
+  const started = Date.now();
   const built = await buildIndexVersion(memory, chunks, { previous, ...changes }, deps.indexing);
-  await deps.objects.put(prefix + INDEX_FILES.chunks, encodeChunks(chunks), 'application/json');
-  await deps.objects.put(prefix + INDEX_FILES.retrieval, serializeRetrievalIndex(built.retrieval));
+  const encodedChunks = encodeChunks(chunks);
+  const retrieval = serializeRetrievalIndex(built.retrieval);
+  await deps.objects.put(prefix + INDEX_FILES.chunks, encodedChunks, 'application/json');
+  await deps.objects.put(prefix + INDEX_FILES.retrieval, retrieval);
   const graph = built.graph;
+  const bytes = byteSize(encodedChunks) + byteSize(retrieval) + (graph ? byteSize(graph.segment) + byteSize(graph.state) : 0);
+  const properties = { accountId: memory.accountId, memoryId: memory.id, chunks: chunks.length };
+  emitMetric('IndexBuildSeconds', (Date.now() - started) / 1000, { dimension: memory.memoryType, properties });
+  emitMetric('IndexBytes', bytes, { dimension: memory.memoryType, properties });
   if (!graph) return { counts: { entityCount: 0, relationCount: 0, factCount: 0 }, extractionTokens: 0 };
   await deps.objects.put(prefix + INDEX_FILES.segment, graph.segment);
   await deps.objects.put(prefix + INDEX_FILES.state, graph.state, 'application/json');
@@ -135,6 +143,8 @@ async function writeSegments(
   const counts = { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
   return { counts, extractionTokens: graph.tokensUsed, graphItems: graph.items };
 }
+
+const byteSize = (data: Uint8Array | string): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
 
 type GraphCountsOf = Pick<Memory, 'entityCount' | 'relationCount' | 'factCount'>;
 type BuiltCounts = { chunkCount: number; fileCount: number } & GraphCountsOf;

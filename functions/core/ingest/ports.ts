@@ -34,6 +34,9 @@ export class FileProcessingError extends Error {
   override readonly name = 'FileProcessingError';
 }
 
+/** The file broke a bound of extraction (size, pages, pixels, time, depth): failed, and counted as hostile. */
+export class RefusedFileError extends FileProcessingError {}
+
 /** A failure that may pass (a site timing out, a 503): retried; after the last try the file fails with it. */
 export class TransientProcessingError extends Error {
   override readonly name = 'TransientProcessingError';

@@ -11,7 +11,8 @@ import { objectKeys } from '../object-keys';
 import { countTokens, loadTokenizer } from '../text/tokens';
 import { chargedExtraction, type ExtractionChargeDeps } from './extraction-charge';
 import { childSettled } from './hidden-files';
-import { type ContentExtractor, type FileContent, FileProcessingError, type RemoteFetcher } from './ports';
+import { emitMetric } from '../metrics';
+import { type ContentExtractor, type FileContent, FileProcessingError, RefusedFileError, type RemoteFetcher } from './ports';
 import { readWebSource, type WebSourceDeps } from './web-sources';
 
 export interface ProcessFileDeps extends WebSourceDeps {
@@ -27,12 +28,16 @@ export async function processFile(deps: ProcessFileDeps, accountId: string, file
   const file = await startProcessing(deps, accountId, fileId);
   if (!file) return 'skipped';
   let outcome: ProcessOutcome;
+  const properties = { accountId, fileId };
   try {
     outcome = await readAndStore(deps, file);
   } catch (error) {
     if (!(error instanceof FileProcessingError)) throw error;
+    if (error instanceof RefusedFileError) emitMetric('HostileFilesRefused', 1, { dimension: file.fileType, properties });
     outcome = (await failFile(deps, file, error.message)) ? 'failed' : 'skipped';
   }
+  if (outcome === 'ready') emitMetric('FilesProcessed', 1, { dimension: file.fileType, properties });
+  if (outcome === 'failed') emitMetric('FilesFailed', 1, { dimension: file.fileType, properties });
   if (file.parentFileId && (outcome === 'ready' || outcome === 'failed')) await childSettled(deps, file);
   return outcome;
 }
@@ -54,7 +59,7 @@ async function readAndStore(deps: ProcessFileDeps, file: FileRecord): Promise<Pr
     return settle(deps, file, { text: web.text, title: web.title }, { bronzeKey: web.bronzeKey, size: web.size });
   }
   const raw = await rawBytes(deps, file);
-  const { result: content } = await chargedExtraction(deps, file.accountId, () => deps.extractor.extract(file, raw.bytes, raw.contentType));
+  const { result: content } = await chargedExtraction(deps, file, () => deps.extractor.extract(file, raw.bytes, raw.contentType));
   return settle(deps, file, content, { bronzeKey: raw.bronzeKey, size: raw.bytes.length });
 }
 

@@ -13,6 +13,7 @@ import type { MessageStore, SessionLinkStore, SessionStore } from '../ports';
 import type { WorkMessage } from '../work';
 import type { StoredChunk } from './chunks';
 import { type IndexDeps, publishIndex } from './memory-index';
+import { emitMetric } from '../metrics';
 
 type SyncMessage = Extract<WorkMessage, { kind: 'memory.sync-session' }>;
 
@@ -36,11 +37,17 @@ export async function syncSession(deps: SyncDeps, work: SyncMessage): Promise<vo
     deps.sessions.get(accountId, sessionId),
   ]);
   const live = link !== undefined && session !== undefined && !session.deletedAt;
-  const chunks = live ? conversationChunks(await messagesOf(deps, accountId, sessionId)) : [];
+  const messages = live ? await messagesOf(deps, accountId, sessionId) : [];
+  const chunks = conversationChunks(messages);
   await publishIndex(deps, accountId, memoryId, {
     added: new Map([[sessionSourceId(sessionId), chunks]]),
     changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount, updatedAt: deps.clock.now().toISOString() }),
   });
+  const properties = { accountId, memoryId, sessionId, messages: messages.length };
+  emitMetric('ConversationSyncs', 1, { properties });
+  // lag: from the newest message's last change to its being searchable
+  const newest = messages.reduce((latest, message) => Math.max(latest, Date.parse(message.updatedAt)), 0);
+  if (newest > 0) emitMetric('ConversationSyncLagSeconds', (deps.clock.now().getTime() - newest) / 1000, { properties });
 }
 
 async function messagesOf(deps: SyncDeps, accountId: string, sessionId: string): Promise<Message[]> {

@@ -4,6 +4,7 @@
  * limit is `rate_limited` (429) with the seconds until the window turns.
  */
 import { RateLimitedError } from '../errors';
+import { emitMetric } from '../metrics';
 import type { Clock, RequestCounter } from '../ports';
 
 export interface RateLimitDeps {
@@ -22,6 +23,7 @@ export async function enforceRateLimit(deps: RateLimitDeps, accountId: string): 
   const expiresAt = Math.ceil(((window + 2) * WINDOW_MS) / 1000);
   const count = await deps.requestCounter.count(accountId, window, expiresAt);
   if (count <= limit) return;
+  emitMetric('RateLimited', 1, { properties: { accountId, count } });
   const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * WINDOW_MS - now) / 1000));
   throw new RateLimitedError(`rate limit: at most ${limit} requests a minute per account; try again in ${retryAfterSeconds} s`, {
     data: { limit, retryAfterSeconds },

@@ -18,6 +18,7 @@ import type { Embedder } from '../retrieval/embedder';
 import type { MemoryFact } from '../retrieval/facts';
 import type { ExternalList } from '../retrieval/rank';
 import { type RetrievalOutcome, retrieve } from '../retrieval/retrieve';
+import { emitMetric } from '../metrics';
 import { checkWindow, withinWindow } from './message-search';
 
 export interface RetrievalDeps {
@@ -54,8 +55,16 @@ const GRAPH_CANDIDATES = 100;
 
 export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string, request: RetrievalQuery): Promise<RetrievalAnswer> {
   checkWindow(request);
+  const started = performance.now();
   const memory = await deps.memories.get(accountId, request.memoryID);
   if (!memory) throw NotFoundError.of('memory', request.memoryID);
+  const answer = await answerOf(deps, accountId, memory, request);
+  const properties = { accountId, memoryId: memory.id, topK: request.topK };
+  emitMetric('RetrievalMs', performance.now() - started, { dimension: memory.memoryType, properties });
+  return answer;
+}
+
+async function answerOf(deps: RetrievalDeps, accountId: string, memory: Memory, request: RetrievalQuery): Promise<RetrievalAnswer> {
   const index = await deps.indexes.load(memory);
   if (!index || index.retrieval.chunks.ids.length === 0) return { payload: [], facts: [], sources: [] };
   const allow = allowedChunks(memory, index, request);

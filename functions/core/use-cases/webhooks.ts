@@ -10,6 +10,7 @@ import type { AccountStore, Clock, IdGenerator, MemoryStore, QueuePort } from '.
 import type { WebhookDelivery, WebhookEvent, WebhookEventType } from '../webhooks/events';
 import type { WebhookSender, WebhookStore } from '../webhooks/ports';
 import { signWebhook } from '../webhooks/signing';
+import { emitMetric, type MetricName } from '../metrics';
 import type { WorkMessage } from '../work';
 
 /** The longest delay SQS accepts on a message. */
@@ -114,8 +115,17 @@ export async function deliverWebhook(deps: WebhookDeps, message: WebhookDeliverM
   const tried = await tryOnce(deps, delivery);
   const outcome = await settle(deps, delivery, tried);
   await showOnMemory(deps, delivery, outcome);
+  const counted = OUTCOME_METRIC[outcome.outcome];
+  if (counted) emitMetric(counted, 1, { properties: { accountId: delivery.accountId, eventId: delivery.eventId, attempts: outcome.attempts } });
   return outcome;
 }
+
+const OUTCOME_METRIC: Record<DeliveryResult['outcome'], MetricName | undefined> = {
+  delivered: 'WebhookDeliveries',
+  retry: 'WebhookRetries',
+  dead: 'WebhookDead',
+  skipped: undefined,
+};
 
 const SHOWN_OUTCOME = { delivered: 'delivered', retry: 'retrying', dead: 'dead' } as const;
 

@@ -26,7 +26,7 @@ export function createTextractOcr(options: TextractOptions): OcrEngine {
     formats: FORMATS,
     async recognize(image: OcrImage): Promise<OcrResult> {
       if (image.bytes.byteLength > MAX_BYTES) {
-        throw new ExtractionError('the image is larger than the 10 MB Amazon Textract reads at once');
+        throw new ExtractionError('the image is larger than the 10 MB Amazon Textract reads at once', { refused: true });
       }
       let output;
       try {

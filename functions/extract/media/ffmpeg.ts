@@ -104,7 +104,7 @@ export function runProcess(command: string, args: string[], options: RunOptions 
     });
     child.on('close', (exitCode) => {
       clearTimeout(timer);
-      if (timedOut) reject(new ExtractionError(`${label} took longer than ${seconds(timeoutMs)} s and was stopped`));
+      if (timedOut) reject(new ExtractionError(`${label} took longer than ${seconds(timeoutMs)} s and was stopped`, { refused: true }));
       else resolve({ exitCode, stdout: Buffer.concat(stdout).toString('utf8'), stderr });
     });
   });

@@ -1,0 +1,43 @@
+/**
+ * The metrics port end to end on the local runtime: processing a file, ingesting it and querying the
+ * memory record files processed, extraction time, tokens, ingestion and index-build durations, index size
+ * and retrieval latency, by kind and memory type, and GET /metrics answers their summary to loopback.
+ */
+import { describe, expect, it } from 'vitest';
+import { env, get, ingest, post, textFile } from '../support/api';
+
+interface Tally {
+  name: string;
+  dimension: string | null;
+  count: number;
+  sum: number;
+}
+
+const summary = async (): Promise<Tally[]> => ((await (await fetch(`${env().url}/metrics`)).json()) as { metrics: Tally[] }).metrics;
+const find = (tallies: Tally[], name: string, dimension: string | null) => tallies.find((t) => t.name === name && t.dimension === dimension);
+
+describe('local metrics summary', () => {
+  it('counts what the service did, by kind and memory type, at GET /metrics', async () => {
+    const before = await summary();
+    const file = await textFile('metrics.txt', 'Operators watch the files processed, the tokens charged and the latency of retrieval.');
+    const memory = (await post('/memories/create', { name: 'watched', memoryType: 'vector' })).body.data;
+    expect((await ingest(memory, [file.id])).step).toBe('ready');
+    expect((await get(`/memory/?memoryID=${memory.id}&query=operators`)).status).toBe(200);
+    const after = await summary();
+    const grew = (name: string, dimension: string | null) => (find(after, name, dimension)?.count ?? 0) - (find(before, name, dimension)?.count ?? 0);
+    for (const [name, dimension] of [
+      ['FilesProcessed', 'text'],
+      ['ExtractionSeconds', 'text'],
+      ['IngestionSeconds', 'vector'],
+      ['IndexBuildSeconds', 'vector'],
+      ['IndexBytes', 'vector'],
+      ['RetrievalMs', 'vector'],
+      ['TokensIngested', null],
+      ['TokensCharged', 'ingestion'],
+    ] as const) {
+      expect(grew(name, dimension), `${name} ${dimension}`).toBeGreaterThanOrEqual(1);
+    }
+    expect(find(after, 'IndexBytes', 'vector')?.sum).toBeGreaterThan(0);
+    expect(JSON.stringify(after)).not.toContain(memory.id);
+  });
+});
