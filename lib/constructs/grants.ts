@@ -99,13 +99,7 @@ export function grantAnswerModel(fn: ServiceFunction, model: string): void {
  * per-minute counters only: partition keys `A#<account>#RATE#<minute>`), for the per-account rate limit.
  */
 export function grantRequestCounting(table: Table, fn: ServiceFunction): void {
-  fn.role.addToPrincipalPolicy(
-    new PolicyStatement({
-      actions: ['dynamodb:UpdateItem'],
-      resources: [table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['A#*#RATE#*'] } },
-    }),
-  );
+  grantUpdatesOf(table, fn, 'A#*#RATE#*');
 }
 
 /**
@@ -113,11 +107,16 @@ export function grantRequestCounting(table: Table, fn: ServiceFunction): void {
  * `A#<account>#ACCOUNT`), as grounded answers do for the model tokens they spend.
  */
 export function grantTokenBudget(table: Table, fn: ServiceFunction): void {
+  grantUpdatesOf(table, fn, 'A#*#ACCOUNT');
+}
+
+/** `UpdateItem` on the items whose partition key matches `leadingKeys` only. */
+function grantUpdatesOf(table: Table, fn: ServiceFunction, leadingKeys: string): void {
   fn.role.addToPrincipalPolicy(
     new PolicyStatement({
       actions: ['dynamodb:UpdateItem'],
       resources: [table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['A#*#ACCOUNT'] } },
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [leadingKeys] } },
     }),
   );
 }
