@@ -1,0 +1,36 @@
+/**
+ * The metrics port on Lambda: a point becomes Powertools EMF, counted in the metric's total (service
+ * dimension only, what alarms read) and, with its dimension value, on its own line; per-account values are
+ * metadata there, never dimensions.
+ */
+import { afterAll, describe, expect, it, vi } from 'vitest';
+
+process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+delete process.env.POWERTOOLS_DEV;
+const written: string[] = [];
+const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+  written.push(String(chunk));
+  return true;
+});
+const { metrics } = await import('../../../functions/observability');
+const { emitMetric } = await import('../../../functions/core/metrics');
+afterAll(() => spy.mockRestore());
+
+interface Emf {
+  _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string; Unit: string }> }> };
+  [key: string]: unknown;
+}
+
+describe('metrics as EMF', () => {
+  it('writes a total and a dimensioned line, with account ids as metadata', () => {
+    emitMetric('FilesFailed', 1, { dimension: 'pdf', properties: { accountId: 'acct-1', fileId: 'f-1' } });
+    metrics.publishStoredMetrics();
+    const lines = written.flatMap((chunk) => chunk.split('\n')).filter((line) => line.includes('CloudWatchMetrics')).map((line) => JSON.parse(line) as Emf);
+    const withKind = lines.find((line) => line.kind === 'pdf');
+    expect(withKind?._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'kmem', Dimensions: [['service', 'kind']], Metrics: [{ Name: 'FilesFailed', Unit: 'Count' }] });
+    expect(withKind).toMatchObject({ service: 'kmem', FilesFailed: 1, accountId: 'acct-1', fileId: 'f-1' });
+    const total = lines.find((line) => line.kind === undefined && line.FilesFailed === 1);
+    expect(total?._aws.CloudWatchMetrics[0]?.Dimensions).toEqual([['service']]);
+    for (const line of lines) expect(line._aws.CloudWatchMetrics[0]?.Dimensions.flat()).not.toContain('accountId');
+  });
+});
