@@ -21,7 +21,7 @@ import { MemoryRepository } from './dynamodb/repositories/memory-repository';
 import { MessageRepository } from './dynamodb/repositories/message-repository';
 import { SessionLinkRepository } from './dynamodb/repositories/session-link-repository';
 import { SessionRepository } from './dynamodb/repositories/session-repository';
-import { RequestCounterRepository } from './dynamodb/repositories/request-counter-repository';
+import { BatchedRequestCounter, RequestCounterRepository } from './dynamodb/repositories/request-counter-repository';
 import { UploadRepository } from './dynamodb/repositories/upload-repository';
 import { UserRepository } from './dynamodb/repositories/user-repository';
 import { WebhookRepository } from './dynamodb/repositories/webhook-repository';
@@ -83,7 +83,7 @@ export function createContainer(config: Config) {
     sessionLinks: new SessionLinkRepository(table),
     jobs: new JobRepository(table),
     webhooks: new WebhookRepository(table),
-    requestCounter: new RequestCounterRepository(table),
+    requestCounter: new BatchedRequestCounter(new RequestCounterRepository(table)),
     objects,
     sender: new FetchWebhookSender(),
     resolve: resolveHost,

@@ -1,0 +1,29 @@
+/** The batched request counter against the real table: exact counts, one table write per batch. */
+import { afterAll, describe, expect, it } from 'vitest';
+import { BatchedRequestCounter, RequestCounterRepository } from '../../functions/adapters/dynamodb/repositories/request-counter-repository';
+import { testContainer } from '../support/stores';
+
+const deps = testContainer();
+afterAll(() => deps.documentClient.destroy());
+
+describe('batched request counter', () => {
+  it('answers every request its exact count and writes the table once per batch', async () => {
+    const store = new RequestCounterRepository(deps.table);
+    let writes = 0;
+    const counting = Object.assign(Object.create(store) as RequestCounterRepository, {
+      add: (...args: Parameters<RequestCounterRepository['add']>) => {
+        writes += 1;
+        return store.add(...args);
+      },
+    });
+    const counter = new BatchedRequestCounter(counting, 20, 60 * 60 * 1000);
+    const account = `counter-${process.pid}-${Date.now()}`;
+    const expires = Math.floor(Date.now() / 1000) + 120;
+    const answers: number[] = [];
+    for (let i = 0; i < 45; i++) answers.push(await counter.count(account, 7, expires));
+    expect(answers).toEqual(Array.from({ length: 45 }, (_, i) => i + 1));
+    expect(writes).toBe(3); // the first request, then every 20th
+    expect(await store.add(account, 7, 0, expires)).toBe(41); // what is not written yet stays in the container
+    expect(await counter.count(account, 8, expires)).toBe(1); // a new window starts over
+  });
+});
