@@ -12,7 +12,7 @@ import { container } from '../adapters/container';
 import { NotFoundError } from '../core/errors';
 import { authenticate } from '../core/use-cases/accounts';
 import { logger, metrics, tracer } from '../observability';
-import { parseRequest, headerMap, type RouteInput } from './request';
+import { apiKeyOf, parseRequest, headerMap, type RouteInput } from './request';
 import type { z } from 'zod';
 import { type RouteSpec, routeKey, type TypedInput } from './route-spec';
 import { isExpected, json, toWire } from './wire-errors';
@@ -68,7 +68,7 @@ export function createHttpHandler(routes: readonly BoundRoute[]): HttpHandler {
 async function runRoute(route: BoundRoute, event: APIGatewayProxyEvent, requestId: string): Promise<RouteResult> {
   const deps = container();
   const accountId = route.spec.authenticated
-    ? await authenticate(deps.apiKeys, headerMap(event)['x-api-key'])
+    ? await authenticate(deps.apiKeys, apiKeyOf(headerMap(event)))
     : '';
   if (accountId) logger.appendKeys({ accountId });
   const input = parseRequest(event, route.spec, bodyLimitOf(route.spec, deps.config));

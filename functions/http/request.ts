@@ -26,6 +26,14 @@ export function headerMap(event: APIGatewayProxyEvent): Record<string, string> {
   return headers;
 }
 
+/** The caller's API key: `X-API-Key`, else the token of `Authorization: Bearer <key>`. */
+export function apiKeyOf(headers: Record<string, string>): string | undefined {
+  const key = headers['x-api-key'];
+  if (key !== undefined) return key;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
+  return bearer?.[1];
+}
+
 export function parseRequest(event: APIGatewayProxyEvent, spec: RouteSpec, maxBodyBytes: number): RouteInput {
   const raw = bodyBytes(event);
   if (raw && raw.length > maxBodyBytes) {

@@ -22,7 +22,13 @@ export interface RouteSpec<
   method: Method;
   /** API Gateway resource path, with `{name}` path parameters. */
   path: string;
+  /** The OpenAPI operation id, a verb and a noun (`createMemory`); derived from method and path when absent. */
+  operationId?: string;
   summary: string;
+  /** Longer text for the OpenAPI document: conditions between fields, limits, what happens next. */
+  description?: string;
+  /** false: served, but not part of the OpenAPI document (`POST /mcp` speaks JSON-RPC, described by MCP itself). */
+  published?: boolean;
   /** false only for routes that answer without a key (health, OpenAPI document). */
   authenticated: boolean;
   errorShape: ErrorShape;
