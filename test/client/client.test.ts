@@ -78,6 +78,7 @@ describe('typed client', () => {
     const result = unwrap(await kmem.searchMemory({ params: { query: { memoryID: memory.id, query: 'largest moon of Jupiter', topK: 1, facts: false } } }));
     expect(result.payload[0]?.content).toMatch(/Ganymede/);
     expect(result.sources[0]).toMatchObject({ id: large.id, name: 'jupiter.txt' });
+    expect(result.payload[0]?.sourceID).toBe(large.id);
     const memories = [];
     for await (const listed of kmem.paginate('listMemories', { params: { query: { memoryType: 'vector' } } })) memories.push(listed.id);
     expect(memories).toContain(memory.id);

@@ -896,6 +896,8 @@ export interface components {
         Passage: {
             content: string;
             score: number;
+            /** @description The id of the entry of `sources` this passage comes from (absent on a generated answer) */
+            sourceID?: string;
         };
         /** @description Errors of GET /memory keep the `{detail}` body */
         RetrievalError: {
