@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 
-export type Group = 'meta' | 'users' | 'sessions' | 'messages' | 'memories' | 'files' | 'retrieval';
+export type Group = 'meta' | 'users' | 'sessions' | 'messages' | 'memories' | 'files' | 'retrieval' | 'mcp';
 export type Method = 'GET' | 'POST' | 'DELETE';
 
 /** `status`: `{error, status}` bodies; `detail`: `{detail}` bodies (retrieval). */
@@ -69,6 +69,8 @@ export interface TypedInput<P extends AnyObject, Q extends AnyObject, B extends 
   body: z.output<B>;
   raw?: Buffer;
   headers: Record<string, string>;
+  /** The address this API was called at (scheme, host and stage), when the request says. */
+  origin?: string;
 }
 
 export const routeKey = (method: string, path: string): string => `${method} ${path}`;
