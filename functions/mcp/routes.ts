@@ -8,6 +8,7 @@ import { createKmemClient } from '../../packages/client/src';
 import { InternalError } from '../core/errors';
 import { bind } from '../http/handler';
 import { apiKeyOf } from '../http/request';
+import { logger } from '../observability';
 import { createKmemMcpServer } from './kmem-mcp-server';
 import { mcpApi } from './schemas';
 
@@ -17,6 +18,7 @@ const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-sessio
 export const mcpRoutes = [
   bind(mcpApi.serve, async ({ body, headers, origin }) => {
     if (!origin) throw new InternalError('POST /mcp: the address of this API is unknown (no domain name in the request context)');
+    logger.info('mcp request', describeMessage(body));
     const kmem = createKmemClient({ baseUrl: origin, apiKey: apiKeyOf(headers) ?? '' });
     const mcp = createMcpHandler(() => createKmemMcpServer(kmem), { responseMode: 'json' });
     try {
@@ -30,3 +32,12 @@ export const mcpRoutes = [
     }
   }),
 ];
+
+/** The JSON-RPC method (and tool) of a request, for the log. */
+function describeMessage(body: unknown): { method?: string; tool?: string } {
+  const message = (typeof body === 'object' && body !== null ? body : {}) as { method?: unknown; params?: { name?: unknown } };
+  return {
+    ...(typeof message.method === 'string' ? { method: message.method } : {}),
+    ...(typeof message.params?.name === 'string' ? { tool: message.params.name } : {}),
+  };
+}
