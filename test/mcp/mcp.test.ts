@@ -1,11 +1,13 @@
 /**
- * kmem's MCP server through the official MCP client (@modelcontextprotocol/sdk), over both transports
- * against the local runtime: streamable HTTP at POST /mcp with the caller's key, and stdio through
+ * kmem's MCP server through the official MCP clients (@modelcontextprotocol/sdk 1.x, which speaks the
+ * 2025 protocol most MCP hosts use, and @modelcontextprotocol/client 2.x, the current one), over both
+ * transports against the local runtime: streamable HTTP at POST /mcp with the caller's key, and stdio through
  * `npm run --silent kmem -- mcp` with KMEM_URL and KMEM_API_KEY. Each lists the tools, searches a memory
  * and gets passages with their sources, remembers text and then finds it, explores an entity, keeps to
  * its account, and refuses a caller without a valid key.
  */
 import { fileURLToPath } from 'node:url';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpTransportV2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -16,21 +18,36 @@ const { url, keyA, keyB } = inject('kmem');
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TOOLS = ['add_message', 'add_source', 'explore_entity', 'forget_file', 'get_memory', 'ingestion_status', 'list_memories', 'remember_text', 'search_memory', 'search_messages'];
 
-type Transport = 'http' | 'stdio';
+/** A transport, and the client generation speaking over it. */
+type Transport = 'http' | 'stdio' | 'http, client v2';
 type ToolAnswer = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, any> };
-
-function transportFor(kind: Transport, key: string | null) {
-  if (kind === 'http') {
-    return new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: key ? { Authorization: `Bearer ${key}` } : {} } });
-  }
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), KMEM_URL: url, KMEM_API_KEY: key ?? '' };
-  return new StdioClientTransport({ command: 'npm', args: ['run', '--silent', 'kmem', '--', 'mcp'], cwd: ROOT, env, stderr: 'ignore' });
+type Tool = { name: string; description?: string; inputSchema: { type: string; required?: string[] }; annotations?: Record<string, unknown> };
+interface McpClient {
+  listTools(): Promise<{ tools: Tool[] }>;
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
 }
 
-async function connect(kind: Transport, key: string | null): Promise<Client> {
-  const client = new Client({ name: 'kmem-test', version: '1.0.0' });
-  await client.connect(transportFor(kind, key));
-  return client;
+async function connect(kind: Transport, key: string | null): Promise<McpClient> {
+  const info = { name: 'kmem-test', version: '1.0.0' };
+  const address = new URL(`${url}/mcp`);
+  const headers: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};
+  const requestInit = { headers };
+  const stdio = {
+    command: 'npm',
+    args: ['run', '--silent', 'kmem', '--', 'mcp'],
+    cwd: ROOT,
+    env: { ...(process.env as Record<string, string>), KMEM_URL: url, KMEM_API_KEY: key ?? '' },
+    stderr: 'ignore' as const,
+  };
+  if (kind === 'http, client v2') {
+    const client = new ClientV2(info);
+    await client.connect(new HttpTransportV2(address, { requestInit }));
+    return client as unknown as McpClient;
+  }
+  const client = new Client(info);
+  await client.connect(kind === 'http' ? new StreamableHTTPClientTransport(address, { requestInit }) : new StdioClientTransport(stdio));
+  return client as unknown as McpClient;
 }
 
 const textOf = (answer: ToolAnswer) => answer.content.map((part) => part.text ?? '').join('\n');
@@ -64,8 +81,8 @@ beforeAll(async () => {
   foreignMemoryId = unwrap(await createKmemClient({ baseUrl: url, apiKey: keyB }).createMemory({ body: { name: 'b private', memoryType: 'vector' } })).data.id;
 }, 90_000);
 
-describe.each<Transport>(['http', 'stdio'])('MCP over %s', (kind) => {
-  let client: Client;
+describe.each<Transport>(['http', 'stdio', 'http, client v2'])('MCP over %s', (kind) => {
+  let client: McpClient;
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolAnswer;
 
   beforeAll(async () => {
@@ -99,15 +116,17 @@ describe.each<Transport>(['http', 'stdio'])('MCP over %s', (kind) => {
   });
 
   it('remembers text and then finds it', async () => {
-    const fact = kind === 'http' ? 'The kmem staging cluster runs in Frankfurt.' : 'The kmem backup cluster runs in Dublin.';
-    const remembered = await call('remember_text', { memoryID: moons.memory.id, text: fact, title: `${kind}-note.txt`, waitSeconds: 20 });
+    const place = { http: 'Frankfurt', stdio: 'Dublin', 'http, client v2': 'Lisbon' }[kind];
+    const fact = `The kmem cluster number ${place.length}${place[0]} runs in ${place}.`;
+    const title = `${kind.replace(/\W+/g, '-')}-note.txt`;
+    const remembered = await call('remember_text', { memoryID: moons.memory.id, text: fact, title, waitSeconds: 20 });
     expect(remembered.isError, textOf(remembered)).toBeFalsy();
     expect(textOf(remembered)).toMatch(/it is searchable now/);
     const status = await call('ingestion_status', { memoryID: moons.memory.id });
     expect(status.structuredContent).toMatchObject({ step: 'ready', ready: true });
-    const found = await call('search_memory', { memoryID: moons.memory.id, query: kind === 'http' ? 'where does the staging cluster run' : 'where does the backup cluster run', topK: 1 });
+    const found = await call('search_memory', { memoryID: moons.memory.id, query: `where does cluster number ${place.length}${place[0]} run`, topK: 1 });
     expect(textOf(found)).toContain(fact);
-    expect(textOf(found)).toContain(`source: ${kind}-note.txt`);
+    expect(textOf(found)).toContain(`source: ${title}`);
   }, 40_000);
 
   it('explores an entity of a graph memory', async () => {
@@ -128,12 +147,12 @@ describe.each<Transport>(['http', 'stdio'])('MCP over %s', (kind) => {
   });
 
   it('refuses a caller without a valid key', async () => {
-    if (kind === 'http') {
-      await expect(connect('http', null)).rejects.toThrow(/401|unauthorized|X-API-Key/i);
-      await expect(connect('http', 'nope-nope-nope')).rejects.toThrow(/403|forbidden/i);
+    if (kind.startsWith('http')) {
+      await expect(connect(kind, null)).rejects.toThrow(/401|unauthorized|X-API-Key/i);
+      await expect(connect(kind, 'nope-nope-nope')).rejects.toThrow(/403|forbidden/i);
       return;
     }
-    const stranger = await connect('stdio', 'nope-nope-nope');
+    const stranger = await connect(kind, 'nope-nope-nope');
     try {
       const answer = (await stranger.callTool({ name: 'list_memories', arguments: {} })) as ToolAnswer;
       expect(answer.isError).toBe(true);
