@@ -6,6 +6,8 @@
  *   accounts keys create NAME         a new key of the account (last line of stdout, shown once)
  *   accounts keys revoke NAME KEYID   the key stops working within KMEM_AUTH_CACHE_SECONDS
  *   accounts keys rotate NAME KEYID   a new key (last line of stdout), then the old one revoked
+ *   mcp                               serves kmem's MCP tools over stdio, calling the API at KMEM_URL
+ *                                     (default http://127.0.0.1:8080) with KMEM_API_KEY; logs go to stderr
  * Add `--table TABLE --region REGION` to act on a deployed stack's table instead of local data.
  */
 import { parseArgs } from 'node:util';
@@ -13,11 +15,12 @@ import { KmemError } from '../functions/core/errors';
 import { createAccount } from '../functions/core/use-cases/accounts';
 import { createKey, type KeySummary, listKeys, revokeKey, rotateKey } from '../functions/core/use-cases/api-key-lifecycle';
 import { openStores, type StoreSession, type Target } from '../functions/local/store-session';
+import { serveMcpOverStdio } from '../functions/mcp/stdio';
 
 const USAGE = [
   'usage: kmem accounts create NAME | kmem accounts webhook-secret NAME',
   '       kmem accounts keys list NAME | keys create NAME | keys revoke NAME KEYID | keys rotate NAME KEYID',
-  '       [--table TABLE --region REGION]',
+  '       [--table TABLE --region REGION] | kmem mcp',
 ].join('\n');
 
 type Command = (session: StoreSession, args: string[]) => Promise<number>;
@@ -83,11 +86,15 @@ const COMMANDS: Record<string, { args: number; run: Command }> = {
   },
 };
 
-async function main(): Promise<number> {
+/** Main's answer while the MCP server runs: the process lives until stdin closes. */
+const SERVING = 'serving';
+
+async function main(): Promise<number | typeof SERVING> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
     options: { table: { type: 'string' }, region: { type: 'string' } },
   });
+  if (positionals.length === 1 && positionals[0] === 'mcp') return serveMcp();
   const [group, first, ...rest] = positionals;
   const name = first === 'keys' ? `keys ${rest.shift() ?? ''}` : first;
   const command = name ? COMMANDS[name] : undefined;
@@ -106,8 +113,22 @@ async function main(): Promise<number> {
   }
 }
 
+function serveMcp(): number | typeof SERVING {
+  const url = process.env.KMEM_URL ?? 'http://127.0.0.1:8080';
+  const apiKey = process.env.KMEM_API_KEY;
+  if (!apiKey) {
+    console.error('[kmem] mcp: set KMEM_API_KEY to the API key the tools use (and KMEM_URL to the API address)');
+    return 2;
+  }
+  serveMcpOverStdio(url, apiKey);
+  console.error(`[kmem] MCP server on stdio, calling ${url}`);
+  return SERVING;
+}
+
 main().then(
-  (code) => process.exit(code),
+  (code) => {
+    if (code !== SERVING) process.exit(code);
+  },
   (error: unknown) => {
     console.error(`[kmem] ${error instanceof KmemError ? error.message : `failed: ${String(error)}`}`);
     process.exit(1);

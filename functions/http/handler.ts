@@ -21,7 +21,11 @@ import { isExpected, json, toWire } from './wire-errors';
 
 export interface RouteResult {
   statusCode?: number;
-  body: unknown;
+  /** JSON-serialised unless `text` is given. */
+  body?: unknown;
+  /** A body already serialised (with its content type in `headers`). */
+  text?: string;
+  headers?: Record<string, string>;
 }
 
 export interface Caller {
@@ -54,7 +58,8 @@ export function createHttpHandler(routes: readonly BoundRoute[]): HttpHandler {
     if (!route) return toWire(new NotFoundError(`no route for ${event.httpMethod} ${event.path}`), wire(undefined, requestId));
     try {
       const result = await runRoute(route, event, requestId);
-      return json(result.statusCode ?? 200, result.body);
+      if (result.text === undefined) return json(result.statusCode ?? 200, result.body);
+      return { statusCode: result.statusCode ?? 200, headers: { 'content-type': 'application/json', ...result.headers }, body: result.text };
     } catch (error) {
       report(error, route.spec);
       return toWire(error, wire(route.spec, requestId));
