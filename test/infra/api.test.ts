@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { catalog, groups } from '../../functions/http/catalog';
 import { resourcePath } from '../../lib/constructs/catalog-routes';
 import { GATEWAY_RESPONSES, gatewayBody } from '../../lib/constructs/gateway-responses';
-import { actionsOfRole, logicalId, type Synthesized, synthesize } from './support/synth';
+import { actionsOfRole, statementsOfRole, logicalId, type Synthesized, synthesize } from './support/synth';
 
 let synth: Synthesized;
 
@@ -59,7 +59,10 @@ describe('routes', () => {
     expect(deployedRoutes().get('POST /mcp')).toBe(logicalId(synth.stack, mcp?.function ?? synth.stack));
     const actions = actionsOfRole(synth.template, logicalId(synth.stack, mcp?.role ?? synth.stack));
     expect(actions).toContain('dynamodb:GetItem');
-    expect(actions.filter((a) => /^(sqs|s3|bedrock):|dynamodb:(PutItem|DeleteItem|UpdateItem)/.test(a))).toEqual([]);
+    expect(actions.filter((a) => /^(sqs|s3|bedrock):|dynamodb:(PutItem|DeleteItem)/.test(a))).toEqual([]);
+    // its one write: the per-account request counters of the rate limit
+    const updates = statementsOfRole(synth.template, logicalId(synth.stack, mcp?.role ?? synth.stack)).filter((s) => JSON.stringify(s.Action).includes('dynamodb:UpdateItem'));
+    expect(updates.map((s) => JSON.stringify(s))).toEqual([expect.stringContaining('"dynamodb:LeadingKeys":["A#*#RATE#*"]')]);
   });
 
   it('has one function per catalog group', () => {
