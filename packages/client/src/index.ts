@@ -104,7 +104,7 @@ export function createKmemClient(options: KmemClientOptions) {
   /** POST /files/upload-url, then PUT the bytes to the presigned address: for files too large for one request. */
   async function uploadLarge(content: UploadContent, upload: UploadOptions): Promise<KmemResult<Upload>> {
     const blob = toBlob(content, upload.contentType);
-    const address = await call('createUploadUrl', { body: { name: upload.name, ...(blob.type ? { contentType: blob.type } : {}) } });
+    const address = await call('createUploadUrl', { body: { name: upload.name, size: blob.size, ...(blob.type ? { contentType: blob.type } : {}) } });
     if (!address.ok) return address;
     const { uploadUrl, ...uploaded } = address.data.data;
     try {

@@ -362,6 +362,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/messages/get/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get one message with its whole content (lists cut long contents) */
+        get: operations["getMessagesGetId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/messages/list": {
         parameters: {
             query?: never;
@@ -738,6 +755,8 @@ export interface components {
             bronzeKey: string | null;
             category: string;
             content: string | null;
+            contentTruncated: boolean;
+            contentUrl: string | null;
             /** Format: date-time */
             createdAt: string;
             error: string | null;
@@ -837,6 +856,18 @@ export interface components {
             step: string;
             /** Format: date-time */
             updatedAt: string;
+            webhookDelivery: {
+                /** Format: date-time */
+                at: string;
+                attempts: number;
+                deadEvents: number;
+                eventId: string;
+                eventType: string;
+                lastError: string | null;
+                lastStatus: number | null;
+                /** @enum {string} */
+                outcome: "delivered" | "retrying" | "dead";
+            } | null;
         };
         MemoryFileLink: {
             /** Format: date-time */
@@ -881,6 +912,7 @@ export interface components {
         };
         MessageHit: {
             content: string;
+            contentTruncated: boolean;
             /** Format: date-time */
             createdAt: string;
             customerUserID: string | null;
@@ -1416,6 +1448,7 @@ export interface operations {
                 "application/json": {
                     contentType?: string;
                     name: string;
+                    size: number;
                 };
             };
         };
@@ -2816,6 +2849,95 @@ export interface operations {
             };
         };
     };
+    getMessagesGetId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Message"];
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description Invalid input (bad_request): the message names the field and the problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key invalid (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found), also for another account's ids */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (bad_request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal failure (error, or internal server error on lists) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listMessages: {
         parameters: {
             query?: {
@@ -2840,7 +2962,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         count: number;
-                        messages: components["schemas"]["Message"][];
+                        messages: {
+                            content: string;
+                            contentTruncated: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            customerUserID: string | null;
+                            id: string;
+                            /** @enum {string} */
+                            role: "norole" | "system" | "assistant" | "user" | "function" | "tool";
+                            sessionID: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            userID: string;
+                        }[];
                         nextToken: string | null;
                         previousToken: string | null;
                         /** @enum {string} */
@@ -3769,6 +3904,7 @@ export const OPERATIONS = {
   getHealth: { method: 'get', path: '/healthz' },
   getMemory: { method: 'get', path: '/memories/get/{id}' },
   getMemoryGraph: { method: 'get', path: '/memories/graph/{id}' },
+  getMessagesGetId: { method: 'get', path: '/messages/get/{id}' },
   getOpenApiDocument: { method: 'get', path: '/openapi.json' },
   getSession: { method: 'get', path: '/sessions/get/{id}' },
   getUser: { method: 'get', path: '/users/get/{id}' },
