@@ -42,6 +42,8 @@ export const environmentSchema = z.object({
   KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS: positiveInt.default(900),
   /** Receives of a work message after which the worker gives the work up as failed (the queue's maxReceiveCount). */
   KMEM_WORK_MAX_ATTEMPTS: positiveInt.default(5),
+  /** Seconds before a failed work message's first retry; each later retry waits twice as long (at most 15 min). */
+  KMEM_WORK_RETRY_SECONDS: positiveInt.default(5),
   /** Seconds an ingestion waits before looking again at files still being processed. */
   KMEM_INGEST_WAIT_SECONDS: positiveInt.default(2),
   /** Fetching web addresses: total timeout, redirects followed, largest body. */
@@ -108,7 +110,7 @@ export interface Config {
   queue: { kind: 'sqs'; url: string } | { kind: 'local'; directory: string; visibilityTimeoutSeconds: number };
   /** `originRegion` of files: the AWS region, or `local` on the local runtime. */
   originRegion: string;
-  work: { maxAttempts: number; ingestWaitSeconds: number; crawlStretchMs: number };
+  work: { maxAttempts: number; retrySeconds: number; ingestWaitSeconds: number; crawlStretchMs: number };
   embeddings:
     | { kind: 'word-vectors' | 'none' }
     | { kind: 'openai'; url: string; model: string; dimensions: number; apiKey?: string }
@@ -167,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     originRegion: e.KMEM_DYNAMODB_ENDPOINT ? 'local' : e.AWS_REGION,
     work: {
       maxAttempts: e.KMEM_WORK_MAX_ATTEMPTS,
+      retrySeconds: e.KMEM_WORK_RETRY_SECONDS,
       ingestWaitSeconds: e.KMEM_INGEST_WAIT_SECONDS,
       crawlStretchMs: e.KMEM_CRAWL_STRETCH_SECONDS * 1000,
     },

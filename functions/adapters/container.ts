@@ -7,7 +7,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type Config, config as loadConfig } from '../config';
-import type { ApiKeyStore, Clock, HealthProbe, IdGenerator, QueuePort } from '../core/ports';
+import type { ApiKeyStore, Clock, HealthProbe, IdGenerator, QueuePort, RedeliveryPort } from '../core/ports';
 import { createDocumentClient, createS3Client, createSqsClient } from './aws-clients';
 import { CachedApiKeyStore } from './dynamodb/cached-api-key-store';
 import type { CursorSealer } from './dynamodb/cursor';
@@ -28,6 +28,7 @@ import { Table } from './dynamodb/table';
 import { FetchWebhookSender } from './http/webhook-sender';
 import { resolveHost } from './net/dns-resolver';
 import { LocalQueue } from './queue/local-queue';
+import { ConversationSyncRepository } from './dynamodb/repositories/conversation-sync-repository';
 import { SqsQueue } from './queue/sqs-queue';
 import { S3ObjectStore } from './s3/object-store';
 
@@ -75,6 +76,7 @@ export function createContainer(config: Config) {
     links: new LinkRepository(table),
     graphItems: new GraphItemRepository(table),
     sessionLinks: new SessionLinkRepository(table),
+    conversationSync: new ConversationSyncRepository(table),
     jobs: new JobRepository(table),
     webhooks: new WebhookRepository(table),
     objects,
@@ -101,11 +103,13 @@ function createTable(documentClient: DynamoDBDocumentClient, tableName: string):
 }
 
 /** SQS on AWS; on the local runtime, the durable file-backed queue (its pump lives in functions/local). */
-function createQueue(config: Config): { port: QueuePort; local?: LocalQueue } {
+function createQueue(config: Config): { port: QueuePort & RedeliveryPort; local?: LocalQueue } {
   if (config.queue.kind === 'sqs') return { port: new SqsQueue(createSqsClient(config), config.queue.url) };
   const local = new LocalQueue({
     directory: config.queue.directory,
     visibilityTimeoutSeconds: config.queue.visibilityTimeoutSeconds,
+    // the worker gives work up on its last try: the queue dead-letters after exactly that many
+    maxReceiveCount: config.work.maxAttempts,
   });
   return { port: local, local };
 }

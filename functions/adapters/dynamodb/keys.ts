@@ -96,6 +96,12 @@ export const keys = {
   memoriesOfSession: (accountId: string, sessionId: string): string =>
     `${tenant(accountId)}#SESSION#${sessionId}#MEMORIES`,
 
+  /** A memory's pending conversation changes and its conversation build lease. */
+  conversationSync: (accountId: string, memoryId: string): TableKey => ({
+    pk: `${tenant(accountId)}#MEMORY#${memoryId}`,
+    sk: 'SYNC',
+  }),
+
   /** Everything a memory owns shares its partition; `memoryPartition` + begins_with(sk) selects a kind. */
   memoryPartition: (accountId: string, memoryId: string): string => `${tenant(accountId)}#MEMORY#${memoryId}`,
 

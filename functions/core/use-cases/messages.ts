@@ -1,13 +1,14 @@
 /** Messages inside sessions. */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Message, MessageRole, Page, PageRequest } from '../model';
-import type { Clock, IdGenerator, MessageFilter, MessageStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
+import type { Clock, ConversationSyncStore, IdGenerator, MessageFilter, MessageStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
 import { conversationChanged } from './conversations';
 
 export interface MessageDeps {
   messages: MessageStore;
   sessions: SessionStore;
   sessionLinks: SessionLinkStore;
+  conversationSync: ConversationSyncStore;
   queue: QueuePort;
   clock: Clock;
   ids: IdGenerator;

@@ -1,0 +1,92 @@
+/**
+ * The `memory.sync-session` work: bring a memory's conversations in its index up to date, one build at a
+ * time per memory. The API records every change as pending (ConversationSyncStore) before it sends the
+ * message; the worker takes the memory's build lease and builds every session pending, then ends only
+ * when nothing new arrived meanwhile, else builds again. A message that finds the lease taken is done at
+ * once: the running build takes its change too. So a burst of changes folds into a few builds, and none
+ * waits out a visibility timeout because another build won.
+ *
+ * Convergent: a build makes each pending session's chunks exactly its live messages (none when detached
+ * or deleted), and a change is forgotten only after a published build contained it. A failed build gives
+ * the lease back and leaves everything pending; a message given up after its last try leaves it pending
+ * for the next change's build; a crashed build's lease is taken over by its own message when redelivered,
+ * or by any change's message once the lease expires.
+ */
+import type { Message } from '../model';
+import { sessionSourceId } from '../model';
+import type { ConversationSyncStore, MessageStore, PendingSync, SessionLinkStore, SessionStore } from '../ports';
+import type { WorkMessage } from '../work';
+import type { StoredChunk } from './chunks';
+import { type IndexDeps, publishIndex } from './memory-index';
+import { conversationChunks } from './sync-session';
+
+type SyncMessage = Extract<WorkMessage, { kind: 'memory.sync-session' }>;
+
+export interface SyncDeps extends IndexDeps {
+  sessions: SessionStore;
+  sessionLinks: SessionLinkStore;
+  messages: MessageStore;
+  conversationSync: ConversationSyncStore;
+}
+
+/** How long a build holds its memory: longer than one build takes (it is renewed after each). */
+export const SYNC_LEASE_MS = 15 * 60_000;
+const PAGE = 100;
+
+/** Builds the memory's pending conversations while this delivery holds its lease; answers the builds made. */
+export async function syncConversations(deps: SyncDeps, work: SyncMessage, holder: string): Promise<number> {
+  const { accountId, memoryId } = work;
+  const lease = () => deps.clock.now().getTime() + SYNC_LEASE_MS;
+  let pending = await deps.conversationSync.acquire(accountId, memoryId, holder, deps.clock.now().getTime(), lease());
+  let builds = 0;
+  try {
+    while (pending) {
+      if (pending.sessions.size > 0) {
+        if (!(await buildPending(deps, accountId, memoryId, pending))) {
+          await deps.conversationSync.delete(accountId, memoryId); // the memory is gone
+          return builds;
+        }
+        builds++;
+      }
+      pending = await deps.conversationSync.settle(accountId, memoryId, holder, pending, lease());
+    }
+  } catch (error) {
+    await deps.conversationSync.release(accountId, memoryId, holder);
+    throw error;
+  }
+  return builds;
+}
+
+/** Publishes an index whose pending sessions hold exactly their live messages; false when the memory is gone. */
+async function buildPending(deps: SyncDeps, accountId: string, memoryId: string, pending: PendingSync): Promise<boolean> {
+  const added = new Map<string, readonly StoredChunk[]>();
+  for (const sessionId of pending.sessions.keys()) {
+    added.set(sessionSourceId(sessionId), await sessionChunks(deps, accountId, memoryId, sessionId));
+  }
+  const published = await publishIndex(deps, accountId, memoryId, {
+    added,
+    changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount, updatedAt: deps.clock.now().toISOString() }),
+  });
+  return published.memory !== undefined;
+}
+
+/** A session's chunks in the memory: its messages when attached and live, else none. */
+async function sessionChunks(deps: SyncDeps, accountId: string, memoryId: string, sessionId: string): Promise<StoredChunk[]> {
+  const [link, session] = await Promise.all([
+    deps.sessionLinks.get(accountId, memoryId, sessionId),
+    deps.sessions.get(accountId, sessionId),
+  ]);
+  const live = link !== undefined && session !== undefined && !session.deletedAt;
+  return live ? conversationChunks(await messagesOf(deps, accountId, sessionId)) : [];
+}
+
+async function messagesOf(deps: SyncDeps, accountId: string, sessionId: string): Promise<Message[]> {
+  const all: Message[] = [];
+  let nextToken: string | undefined;
+  do {
+    const page = await deps.messages.list(accountId, { sessionID: sessionId }, { limit: PAGE, nextToken });
+    all.push(...page.items);
+    nextToken = page.nextToken ?? undefined;
+  } while (nextToken);
+  return all;
+}
