@@ -61,6 +61,8 @@ export interface SessionStore {
   markDeleted(accountId: string, id: string, at: string): Promise<Session | undefined>;
   /** Sets endedAt once; returns the session as stored, or undefined when it does not exist. */
   markEnded(accountId: string, id: string, at: string): Promise<Session | undefined>;
+  /** The next message's place in the session's writing order (1, 2, ...); undefined when there is no session. */
+  nextMessageSequence(accountId: string, id: string): Promise<number | undefined>;
 }
 
 export interface MessageFilter {

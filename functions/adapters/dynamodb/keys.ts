@@ -35,6 +35,14 @@ export const JOB_FILES_PREFIX = 'FILES#';
 /** Sort key of every listing: creation time, then id, so the order is stable and total. */
 export const byCreation = (createdAt: string, id: string): string => `${createdAt}#${id}`;
 
+/**
+ * Sort key of message listings: creation time, then the place in the session's writing order (so turns
+ * of equal time keep the order they were written in), then id. Messages written before sequences existed
+ * have none and sort by id among their equals, as before.
+ */
+export const byCreationAndSequence = (createdAt: string, sequence: number | undefined, id: string): string =>
+  sequence === undefined ? byCreation(createdAt, id) : `${createdAt}#${String(sequence).padStart(12, '0')}#${id}`;
+
 export const keys = {
   // ---- global lookups and system items --------------------------------------------------------
   system: (name: string): TableKey => ({ pk: `SYSTEM#${name}`, sk: 'SYSTEM' }),

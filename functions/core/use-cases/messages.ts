@@ -29,6 +29,7 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
   if (!session) throw BadRequestError.forField('sessionID', `session '${input.sessionID}' does not exist`);
   if (session.deletedAt) throw BadRequestError.forField('sessionID', `session '${input.sessionID}' is deleted`);
   const now = deps.clock.now().toISOString();
+  const sequence = await deps.sessions.nextMessageSequence(accountId, session.id);
   const message: Message = {
     id: input.id ?? deps.ids.uuid(),
     accountId,
@@ -38,6 +39,7 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
     customerUserID: input.customerUserID ?? session.customerUserID,
     createdAt: input.createdAt ?? now,
     updatedAt: now,
+    ...(sequence === undefined ? {} : { sequence }),
   };
   try {
     await deps.messages.create(message);
