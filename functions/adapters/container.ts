@@ -29,6 +29,8 @@ import { FetchWebhookSender } from './http/webhook-sender';
 import { resolveHost } from './net/dns-resolver';
 import { LocalQueue } from './queue/local-queue';
 import { ConversationSyncRepository } from './dynamodb/repositories/conversation-sync-repository';
+import { MessageIndexRepository } from './dynamodb/repositories/message-index-repository';
+import { keys } from './dynamodb/keys';
 import { SqsQueue } from './queue/sqs-queue';
 import { S3ObjectStore } from './s3/object-store';
 
@@ -77,6 +79,8 @@ export function createContainer(config: Config) {
     graphItems: new GraphItemRepository(table),
     sessionLinks: new SessionLinkRepository(table),
     conversationSync: new ConversationSyncRepository(table),
+    messageIndexSync: new ConversationSyncRepository(table, (accountId) => keys.messageIndexSync(accountId)),
+    messageIndexes: new MessageIndexRepository(table),
     jobs: new JobRepository(table),
     webhooks: new WebhookRepository(table),
     objects,

@@ -241,6 +241,18 @@ export interface ConversationSyncStore {
   delete(accountId: string, memoryId: string): Promise<void>;
 }
 
+/** Where an account's message index (what GET /messages/search ranks over) is published. */
+export interface MessageIndexPointer {
+  version: number;
+  prefix: string;
+}
+
+export interface MessageIndexStore {
+  get(accountId: string): Promise<MessageIndexPointer | undefined>;
+  /** Points the account at `next` when its version is still `expectedVersion` (0: none yet); false otherwise. */
+  publish(accountId: string, expectedVersion: number, next: MessageIndexPointer): Promise<boolean>;
+}
+
 export interface JobStore {
   /** Records the job and its file list, however long. */
   create(job: IngestionJob): Promise<void>;

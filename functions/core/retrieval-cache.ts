@@ -32,9 +32,14 @@ export class IndexCache {
   load(memory: Memory): Promise<LoadedIndex> | undefined {
     if (!memory.indexPrefix) return undefined;
     const key = `${memory.accountId}/${memory.id}@${memory.indexVersion}`;
+    return this.loadBuild(key, memory.indexPrefix, memory.indexVersion, memory.memoryType === 'graph');
+  }
+
+  /** A published build by its prefix, kept under `key` (unique per build: an owner and a version). */
+  loadBuild(key: string, prefix: string, version: number, withGraph = false): Promise<LoadedIndex> {
     let entry = this.loaded.get(key);
     if (!entry) {
-      entry = this.read(memory.indexPrefix, memory.indexVersion, memory.memoryType === 'graph');
+      entry = this.read(prefix, version, withGraph);
       entry.catch(() => this.loaded.delete(key));
       this.remember(key, entry);
     } else {

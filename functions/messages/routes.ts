@@ -1,5 +1,6 @@
 /** The messages group: each route calls one use case and shapes the answer. */
 import { container } from '../adapters/container';
+import { retrievalIndexingOf } from '../adapters/indexing';
 import type { Message } from '../core/model';
 import { searchMessages } from '../core/use-cases/message-search';
 import { createMessage, deleteMessage, listMessages } from '../core/use-cases/messages';
@@ -30,7 +31,8 @@ export const messageRoutes = [
     return listAnswer('messages', result, presentMessage);
   }),
   bind(messagesApi.search, async ({ query }, { accountId }) => {
-    const found = await searchMessages(container(), accountId, query);
+    const base = container();
+    const found = await searchMessages({ ...base, ...retrievalIndexingOf(base) }, accountId, query);
     const messages = found.map(({ message, score }) => ({ ...presentMessage(message), score }));
     return { body: { status: 'success', messages, count: messages.length } };
   }),

@@ -11,6 +11,7 @@ import { processFile } from '../core/ingest/process-file';
 import { writePublishedGraphItems } from '../core/ingest/graph-items-sync';
 import { reindexMemory } from '../core/ingest/reindex-memory';
 import { syncConversations } from '../core/ingest/conversation-sync';
+import { syncMessageIndex } from '../core/ingest/message-index';
 import { deliverWebhook } from '../core/use-cases/webhooks';
 import type { WorkMessage } from '../core/work';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -92,6 +93,9 @@ async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Deliver
       if (builds > 0) logger.info('conversations synced', { memoryId: message.memoryId, builds });
       return;
     }
+    case 'messages.sync':
+      await syncMessageIndex(deps, message, delivery.workId);
+      return;
     case 'memory.graph-items':
       return writePublishedGraphItems(deps, message.accountId, message.memoryId);
     case 'webhook.deliver': {

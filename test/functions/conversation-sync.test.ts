@@ -53,10 +53,11 @@ async function say(sessionID: string, content: string): Promise<void> {
   await createMessage(deps, accountId, { sessionID, role: 'user', content });
 }
 
-/** Takes the one queued message off the queue, as a consumer that then loses it would. */
+/** Takes the queued memory sync off the queue, as a consumer that then loses it would (the rest stays queued). */
 async function takeQueued(): Promise<{ work: WorkMessage; id: string }> {
-  const [message] = await queue.receive(10, 60);
-  if (!message) throw new Error('nothing queued');
+  const received = await queue.receive(10, 0);
+  const message = received.find((m) => m.body.includes('memory.sync-session'));
+  if (!message) throw new Error('no memory sync queued');
   await queue.delete(message.receiptHandle);
   return { work: JSON.parse(message.body) as WorkMessage, id: message.messageId };
 }

@@ -74,6 +74,10 @@ export const keys = {
   messagesOfCustomer: (accountId: string, customerUserId: string): string =>
     `${tenant(accountId)}#CUSTOMER#${customerUserId}#MESSAGES`,
 
+  /** The account's message index: where it is published (`INDEX`), and its pending changes and lease (`SYNC`). */
+  messageIndex: (accountId: string): TableKey => ({ pk: `${tenant(accountId)}#MESSAGEINDEX`, sk: 'INDEX' }),
+  messageIndexSync: (accountId: string): TableKey => ({ pk: `${tenant(accountId)}#MESSAGEINDEX`, sk: 'SYNC' }),
+
   // ---- uploads: keys handed out by POST /files/upload, checked by files/create ------------------
   upload: (accountId: string, key: string): TableKey => ({ pk: `${tenant(accountId)}#UPLOAD#${key}`, sk: 'UPLOAD' }),
 

@@ -34,24 +34,46 @@ export const SYNC_LEASE_MS = 15 * 60_000;
 const PAGE = 100;
 
 /** Builds the memory's pending conversations while this delivery holds its lease; answers the builds made. */
-export async function syncConversations(deps: SyncDeps, work: SyncMessage, holder: string): Promise<number> {
+export function syncConversations(deps: SyncDeps, work: SyncMessage, holder: string): Promise<number> {
   const { accountId, memoryId } = work;
-  const lease = () => deps.clock.now().getTime() + SYNC_LEASE_MS;
-  let pending = await deps.conversationSync.acquire(accountId, memoryId, holder, deps.clock.now().getTime(), lease());
+  const target = { store: deps.conversationSync, accountId, target: memoryId };
+  return buildWhileHolding(deps.clock, target, holder, (pending) => buildPending(deps, accountId, memoryId, pending));
+}
+
+/** A store of pending changes and the target (a memory, an account's message index) they are for. */
+export interface SyncTarget {
+  store: ConversationSyncStore;
+  accountId: string;
+  target: string;
+}
+
+/**
+ * The one-build-at-a-time loop: take the target's lease (or leave at once when another build holds it),
+ * build what is pending, settle, and build again while more arrived. `build` answers false when the target
+ * is gone (its pending changes are then dropped). Answers the builds made.
+ */
+export async function buildWhileHolding(
+  clock: { now(): Date },
+  { store, accountId, target }: SyncTarget,
+  holder: string,
+  build: (pending: PendingSync) => Promise<boolean>,
+): Promise<number> {
+  const lease = () => clock.now().getTime() + SYNC_LEASE_MS;
+  let pending = await store.acquire(accountId, target, holder, clock.now().getTime(), lease());
   let builds = 0;
   try {
     while (pending) {
       if (pending.sessions.size > 0) {
-        if (!(await buildPending(deps, accountId, memoryId, pending))) {
-          await deps.conversationSync.delete(accountId, memoryId); // the memory is gone
+        if (!(await build(pending))) {
+          await store.delete(accountId, target);
           return builds;
         }
         builds++;
       }
-      pending = await deps.conversationSync.settle(accountId, memoryId, holder, pending, lease());
+      pending = await store.settle(accountId, target, holder, pending, lease());
     }
   } catch (error) {
-    await deps.conversationSync.release(accountId, memoryId, holder);
+    await store.release(accountId, target, holder);
     throw error;
   }
   return builds;
@@ -80,7 +102,8 @@ async function sessionChunks(deps: SyncDeps, accountId: string, memoryId: string
   return live ? conversationChunks(await messagesOf(deps, accountId, sessionId)) : [];
 }
 
-async function messagesOf(deps: SyncDeps, accountId: string, sessionId: string): Promise<Message[]> {
+/** Every message of a session, in listing order (time, then writing order). */
+export async function messagesOf(deps: Pick<SyncDeps, 'messages'>, accountId: string, sessionId: string): Promise<Message[]> {
   const all: Message[] = [];
   let nextToken: string | undefined;
   do {

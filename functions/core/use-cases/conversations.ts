@@ -16,11 +16,13 @@ export interface ConversationDeps {
   sessions: SessionStore;
   sessionLinks: SessionLinkStore;
   conversationSync: ConversationSyncStore;
+  /** The account's message index (GET /messages/search): its pending changes. */
+  messageIndexSync: ConversationSyncStore;
   queue: QueuePort;
   clock: Clock;
 }
 
-type SyncRequestDeps = Pick<ConversationDeps, 'conversationSync' | 'queue'>;
+type SyncRequestDeps = Pick<ConversationDeps, 'conversationSync' | 'messageIndexSync' | 'queue'>;
 
 export async function addSessions(
   deps: ConversationDeps,
@@ -82,21 +84,29 @@ export async function sessionDeleted(
   accountId: string,
   sessionId: string,
 ): Promise<void> {
+  await requestMessageIndexSync(deps, accountId, sessionId);
   for (const link of await deps.sessionLinks.listBySession(accountId, sessionId)) {
     await deps.memories.excludeFile(accountId, link.memoryId, sessionSourceId(sessionId));
     await requestSync(deps, accountId, link.memoryId, [sessionId]);
   }
 }
 
-/** A session's messages changed: every memory it is attached to brings its index up to date. */
+/** A session's messages changed: the account's message index and every memory it is attached to follow. */
 export async function conversationChanged(
   deps: Pick<ConversationDeps, 'sessionLinks'> & SyncRequestDeps,
   accountId: string,
   sessionId: string,
 ): Promise<void> {
+  await requestMessageIndexSync(deps, accountId, sessionId);
   for (const link of await deps.sessionLinks.listBySession(accountId, sessionId)) {
     await requestSync(deps, accountId, link.memoryId, [sessionId]);
   }
+}
+
+/** The message index's counterpart of requestSync. */
+async function requestMessageIndexSync(deps: SyncRequestDeps, accountId: string, sessionId: string): Promise<void> {
+  await deps.messageIndexSync.markChanged(accountId, accountId, [sessionId]);
+  await deps.queue.send({ kind: 'messages.sync', accountId, sessionId } satisfies WorkMessage);
 }
 
 /** Records the change as pending (so no lost message can lose it), then asks the worker to build. */

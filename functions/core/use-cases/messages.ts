@@ -9,6 +9,7 @@ export interface MessageDeps {
   sessions: SessionStore;
   sessionLinks: SessionLinkStore;
   conversationSync: ConversationSyncStore;
+  messageIndexSync: ConversationSyncStore;
   queue: QueuePort;
   clock: Clock;
   ids: IdGenerator;

@@ -8,6 +8,7 @@ export interface SessionDeps {
   sessions: SessionStore;
   sessionLinks: SessionLinkStore;
   conversationSync: ConversationSyncStore;
+  messageIndexSync: ConversationSyncStore;
   memories: MemoryStore;
   queue: QueuePort;
   clock: Clock;

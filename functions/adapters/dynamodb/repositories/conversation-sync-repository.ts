@@ -4,7 +4,7 @@
  * attribute `c#<sessionId>` per session changed since its last build.
  */
 import type { ConversationSyncStore, PendingSync } from '../../../core/ports';
-import { keys } from '../keys';
+import { keys, type TableKey } from '../keys';
 import type { Item, QueryFilter, Table } from '../table';
 
 const SESSION_PREFIX = 'c#';
@@ -12,8 +12,14 @@ const SESSION_PREFIX = 'c#';
 const SETTLE_GROUP = 40;
 const SETTLE_TRIES = 5;
 
+/** Where the pending changes of a target live: a memory's (the default) or an account's message index. */
+export type SyncKey = (accountId: string, target: string) => TableKey;
+
 export class ConversationSyncRepository implements ConversationSyncStore {
-  constructor(private readonly table: Table) {}
+  constructor(
+    private readonly table: Table,
+    private readonly keyOf: SyncKey = keys.conversationSync,
+  ) {}
 
   async markChanged(accountId: string, memoryId: string, sessionIds: readonly string[]): Promise<void> {
     for (let i = 0; i < sessionIds.length; i += SETTLE_GROUP) await this.mark(accountId, memoryId, sessionIds.slice(i, i + SETTLE_GROUP));
@@ -25,7 +31,7 @@ export class ConversationSyncRepository implements ConversationSyncStore {
       names[`#c${i}`] = SESSION_PREFIX + id;
       return `#c${i} :one`;
     });
-    await this.table.upsert(keys.conversationSync(accountId, memoryId), {
+    await this.table.upsert(this.keyOf(accountId, memoryId), {
       expression: `ADD generation :one, ${adds.join(', ')}`,
       names,
       values: { ':one': 1 },
@@ -34,7 +40,7 @@ export class ConversationSyncRepository implements ConversationSyncStore {
 
   async acquire(accountId: string, memoryId: string, holder: string, nowMs: number, untilMs: number): Promise<PendingSync | undefined> {
     const item = await this.table.upsert(
-      keys.conversationSync(accountId, memoryId),
+      this.keyOf(accountId, memoryId),
       { expression: 'SET holder = :holder, leaseUntil = :until', names: {}, values: { ':holder': holder, ':until': untilMs } },
       {
         expression: 'attribute_not_exists(leaseUntil) OR leaseUntil < :now OR holder = :holder',
@@ -47,7 +53,7 @@ export class ConversationSyncRepository implements ConversationSyncStore {
 
   async settle(accountId: string, memoryId: string, holder: string, built: PendingSync, untilMs: number): Promise<PendingSync | undefined> {
     if (!(await this.forget(accountId, memoryId, holder, built.sessions))) return undefined;
-    const key = keys.conversationSync(accountId, memoryId);
+    const key = this.keyOf(accountId, memoryId);
     const released = await this.table.upsert(
       key,
       { expression: 'REMOVE holder SET leaseUntil = :zero', names: {}, values: { ':zero': 0 } },
@@ -64,14 +70,14 @@ export class ConversationSyncRepository implements ConversationSyncStore {
 
   async release(accountId: string, memoryId: string, holder: string): Promise<void> {
     await this.table.upsert(
-      keys.conversationSync(accountId, memoryId),
+      this.keyOf(accountId, memoryId),
       { expression: 'REMOVE holder SET leaseUntil = :zero', names: {}, values: { ':zero': 0 } },
       { expression: 'holder = :holder', names: {}, values: { ':holder': holder } },
     );
   }
 
   async delete(accountId: string, memoryId: string): Promise<void> {
-    await this.table.delete(keys.conversationSync(accountId, memoryId));
+    await this.table.delete(this.keyOf(accountId, memoryId));
   }
 
   /**
@@ -79,7 +85,7 @@ export class ConversationSyncRepository implements ConversationSyncStore {
    * again stays pending). False when the lease is no longer this holder's.
    */
   private async forget(accountId: string, memoryId: string, holder: string, built: ReadonlyMap<string, number>): Promise<boolean> {
-    const key = keys.conversationSync(accountId, memoryId);
+    const key = this.keyOf(accountId, memoryId);
     let left = [...built];
     for (let tries = 0; left.length > 0; tries++) {
       const group = left.slice(0, SETTLE_GROUP);
