@@ -47,8 +47,10 @@ async function load(spacing: number): Promise<Loaded> {
     expect(answer.status).toBe(200);
   }
   await post('/memories/add-sessions', { memoryID: memory.id, sessions: [session.id] });
-  for (let i = 0; i < 150; i++) {
-    if ((await get(`/memories/get/${memory.id}`)).body.data.chunkCount === TURNS.length) break;
+  for (let i = 0; i < 600; i++) {
+    const indexed = (await get(`/memories/get/${memory.id}`)).body.data.chunkCount === TURNS.length;
+    const searchable = (await get(`/messages/search?sessionID=${session.id}&query=puppy&topK=100`)).body.count === TURNS.length;
+    if (indexed && searchable) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { memoryId: memory.id, sessionId: session.id, accountId: memory.userID };
