@@ -14,6 +14,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { container } from '../adapters/container';
+import { ConfigError } from '../config';
 import { logger, metrics, tracer } from '../observability';
 import { workerDeps } from './deps';
 import { parseWork, runWork } from './dispatch';
@@ -29,7 +30,7 @@ async function handleRecord(record: SQSRecord): Promise<void> {
   const message = parseWork(record.body);
   if (!message) return;
   const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-  const deps = workerDeps(container());
+  const deps = workerDeps(workerContainer());
   try {
     await runWork(deps, message, { attempt, workId: record.messageId });
   } catch (error) {
@@ -45,6 +46,16 @@ async function retryLater(deps: ReturnType<typeof workerDeps>, record: SQSRecord
   } catch (error) {
     // the record still comes back, after the queue's visibility timeout
     logger.warn('could not shorten the retry delay of a failed record', { messageId: record.messageId, error: error as Error });
+  }
+}
+
+/** The worker's container; a function started without its settings says which, then fails the record. */
+function workerContainer() {
+  try {
+    return container('worker');
+  } catch (error) {
+    if (error instanceof ConfigError) logger.error('function settings missing or invalid', { error });
+    throw error;
   }
 }
 
