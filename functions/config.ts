@@ -185,7 +185,7 @@ export const FUNCTION_SETTINGS = {
   meta: API_SETTINGS,
   users: API_SETTINGS,
   sessions: API_SETTINGS,
-  messages: API_SETTINGS,
+  messages: [...API_SETTINGS, 'embeddings'],
   memories: API_SETTINGS,
   files: API_SETTINGS,
   retrieval: [...API_SETTINGS, 'embeddings', 'answers'],

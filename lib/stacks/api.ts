@@ -75,7 +75,8 @@ export class Api extends Construct {
       environment: {
         ...sharedEnvironment(props.config, props.data),
         KMEM_QUEUE_URL: props.queue.queueUrl,
-        ...(group === 'retrieval' ? { ...embeddingEnvironment(props.config), ...answerEnvironment(props.config) } : {}),
+        ...(group === 'retrieval' || group === 'messages' ? embeddingEnvironment(props.config) : {}),
+        ...(group === 'retrieval' ? answerEnvironment(props.config) : {}),
       },
       config: props.config,
     });
@@ -83,7 +84,7 @@ export class Api extends Construct {
     grantTable(props.data.table, fn, access.table);
     grantObjects(props.data.bucket, fn, access.bucket);
     if (access.enqueue) props.queue.grantSendMessages(fn.role);
-    if (group === 'retrieval' && props.config.embedder === 'bedrock') grantEmbeddings(fn);
+    if ((group === 'retrieval' || group === 'messages') && props.config.embedder === 'bedrock') grantEmbeddings(fn);
     if (group === 'retrieval') grantAnswers(fn, props);
     return fn;
   }
