@@ -2,9 +2,9 @@
  * Retrieval latency over a large conversation memory: `GET /memory/` (topK 10, as bench/latency.ts asks)
  * over a vector memory of 100,000 messages, with acceleration (HNSW) on and off, warm.
  *
- *   npm run bench:conversation-latency [-- --messages 100000 --sessions 500 --queries 300 --only on|off]
+ *   npm run bench:conversation-latency [-- --messages 100000 --sessions 100 --queries 300 --only on|off]
  *
- * The messages are LoCoMo turns (../shared/bench-data/locomo, read in place) cycled over `--sessions`
+ * The messages are LoCoMo turns (../shared/bench-data/locomo, read in place) cycled over `--sessions` (at most 100: one `add-sessions` call)
  * sessions with a number of their own, so every message is distinct. They are seeded straight into the
  * child runtime's table through the message repository (writing 100,000 messages over HTTP would take
  * most of an hour on 2 cores and is not what is measured), then the sessions are attached over the API in
@@ -31,7 +31,7 @@ const { values } = parseArgs({
   options: {
     data: { type: 'string', default: resolve(import.meta.dirname, '../../shared/bench-data/locomo/locomo_dev.json') },
     messages: { type: 'string', default: '100000' },
-    sessions: { type: 'string', default: '500' },
+    sessions: { type: 'string', default: '100' },
     queries: { type: 'string', default: '300' },
     only: { type: 'string' },
   },

@@ -83,11 +83,21 @@ describe('grants per group', () => {
     expect(actionsOf('meta').filter((a) => !/^(logs|xray):/.test(a))).toEqual(['dynamodb:DescribeTable']);
   });
 
-  it.each(['users', 'sessions', 'messages'] as const)('lets %s read and write the table, and nothing else', (group) => {
+  it.each(['users', 'sessions', 'messages'] as const)('lets %s read and write the table', (group) => {
     const actions = actionsOf(group);
     const tableActions = ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:DeleteItem'];
     expect(actions).toEqual(expect.arrayContaining(tableActions));
-    expect(actions.filter((a) => /^(sqs|s3|kms):/.test(a))).toEqual([]);
+  });
+
+  it('lets users touch nothing but the table', () => {
+    expect(actionsOf('users').filter((a) => /^(sqs|s3|kms):/.test(a))).toEqual([]);
+  });
+
+  it('lets sessions and messages ask the worker to build (conversation changes), and messages read the message index', () => {
+    for (const group of ['sessions', 'messages'] as const) expect(actionsOf(group)).toContain('sqs:SendMessage');
+    expect(actionsOf('sessions').filter((a) => /^s3:/.test(a))).toEqual([]);
+    expect(actionsOf('messages').filter((a) => /^s3:/.test(a))).toContain('s3:GetObject');
+    expect(actionsOf('messages').filter((a) => /^s3:(Put|Delete)/.test(a))).toEqual([]);
   });
 
   it('gives the users function no SQS send', () => {
