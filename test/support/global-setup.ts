@@ -9,6 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { container } from '../../functions/adapters/container';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { startRuntime } from '../../functions/local/runtime';
+import { ensureConsoleBuilt } from '../../lib/console-build';
 
 export interface KmemTestEnv {
   url: string;
@@ -27,6 +28,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  ensureConsoleBuilt(); // the console's browser tests and the stack's asset read console/dist
   const dataDir = mkdtempSync(join(tmpdir(), 'kmem-test-'));
   const runtime = await startRuntime({
     env: {
