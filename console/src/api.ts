@@ -90,7 +90,7 @@ export interface Entity {
   name: string;
   type: string;
   aliases: string[];
-  relations: { relation: string; target: { id: string; name: string } }[];
+  relations: { relation: string; direction?: 'outgoing' | 'incoming'; target: { id: string; name: string } }[];
   facts: { content: string }[];
   passages: { content: string; fileID: string }[];
 }

@@ -25,7 +25,7 @@ async function shot(name: string): Promise<void> {
   if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
-describe('the console in a browser', () => {
+describe('the console in a browser', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     gone = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('gone'));
     await new Promise<void>((done) => gone.listen(0, '127.0.0.1', done));
@@ -40,11 +40,11 @@ describe('the console in a browser', () => {
 
   it('refuses a wrong key in the API\'s words, then signs in and shows the token budget', async () => {
     await page.goto(`${env().url}/console/`);
-    await page.getByLabel('API key').fill('not-a-key');
+    await page.getByLabel('API key', { exact: true }).fill('not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('X-API-Key: is not a valid API key');
     await shot('sign-in');
-    await page.getByLabel('API key').fill(env().keyConsole);
+    await page.getByLabel('API key', { exact: true }).fill(env().keyConsole);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByTestId('budget').filter({ hasText: /tenant-console: 0 used \/ [\d,]+ remaining/ }).waitFor();
     expect(page.url()).not.toContain(env().keyConsole);
@@ -54,8 +54,8 @@ describe('the console in a browser', () => {
   it('creates a graph memory, showing the API\'s error next to its field first', async () => {
     await page.getByRole('button', { name: 'Create memory' }).click();
     await expect.poll(() => page.locator('[data-field-error=name]').textContent()).toMatch(/^name: /);
-    await page.getByLabel('Name').fill(MEMORY);
-    await page.getByLabel('Ontology').selectOption('essays');
+    await page.getByLabel('Name', { exact: true }).fill(MEMORY);
+    await page.getByLabel('Ontology', { exact: true }).selectOption('essays');
     await page.getByRole('button', { name: 'Create memory' }).click();
     await page.locator(`tr[data-memory="${MEMORY}"]`).locator('.badge', { hasText: 'select' }).waitFor();
   });
@@ -71,7 +71,7 @@ describe('the console in a browser', () => {
     const row = page.locator('tr[data-file="ibm.txt"]');
     await row.locator('.badge', { hasText: 'ready' }).waitFor(WAIT);
     await row.getByRole('checkbox').check();
-    await page.getByLabel('Memory').selectOption({ label: `${MEMORY} (graph)` });
+    await page.getByLabel('Memory', { exact: true }).selectOption({ label: `${MEMORY} (graph)` });
     await page.getByRole('button', { name: 'Add 1 file(s) and start ingestion' }).click();
     await expect.poll(() => page.getByTestId('ingestion-started').textContent(), WAIT).toMatch(/1 file\(s\), [\d,]+ tokens; [\d,]+ of [\d,]+ remain/);
     await shot('files');
@@ -82,7 +82,7 @@ describe('the console in a browser', () => {
 
   it('asks the memory and shows the passage with its score and a link to its source file', async () => {
     await page.locator(`tr[data-memory="${MEMORY}"]`).getByRole('link', { name: 'Ask' }).click();
-    await page.getByLabel('Query').fill('who built the first hard disk drive');
+    await page.getByLabel('Query', { exact: true }).fill('who built the first hard disk drive');
     await page.getByRole('button', { name: 'Ask', exact: true }).click();
     await page.locator('.passage').filter({ hasText: 'built the first hard disk drive in San Jose' }).first().waitFor(WAIT);
     await shot('ask');
@@ -92,10 +92,10 @@ describe('the console in a browser', () => {
 
   it('draws the graph with WebGL, finds an entity and shows its relations and passages', async () => {
     await page.goto(`${env().url}/console/#/graph`);
-    await page.getByLabel('Memory').selectOption({ label: MEMORY });
+    await page.getByLabel('Memory', { exact: true }).selectOption({ label: MEMORY });
     await page.getByTestId('graph-status').filter({ hasText: /\d+ entities, \d+ relations/ }).waitFor(WAIT);
     expect(await page.locator('.graph-canvas canvas').count()).toBeGreaterThan(0);
-    await page.getByLabel('Find an entity').fill('IBM');
+    await page.getByLabel('Find an entity', { exact: true }).fill('IBM');
     await page.getByRole('button', { name: 'Find' }).click();
     await expect.poll(() => page.getByTestId('entity-name').textContent(), WAIT).toBe('International Business Machines');
     const panel = page.getByRole('complementary', { name: 'entity details' });
@@ -108,9 +108,9 @@ describe('the console in a browser', () => {
   it("shows a failed file's reason", async () => {
     const address = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/gone.html`;
     await page.goto(`${env().url}/console/#/files`);
-    await page.getByLabel('Address').fill(address);
+    await page.getByLabel('Address', { exact: true }).fill(address);
     await page.getByRole('button', { name: 'Add address' }).click();
-    const row = page.locator(`tr[data-file="${address}"]`);
+    const row = page.locator(`tr[data-file="127.0.0.1:${(gone.address() as AddressInfo).port}_gone.html"]`);
     await row.locator('.badge', { hasText: 'failed' }).waitFor(WAIT);
     expect(await row.locator('.reason').textContent()).toMatch(/404/);
   });
@@ -123,8 +123,8 @@ describe('the console in a browser', () => {
     await page.goto(`${env().url}/console/#/conversations?session=console-chat`);
     await page.getByRole('link', { name: 'console-chat' }).waitFor(WAIT);
     await page.locator('.messages li').filter({ hasText: 'IBM sold the RAMAC drive.' }).waitFor(WAIT);
-    await page.getByRole('form', { name: 'search messages' }).getByLabel('Query').fill('RAMAC');
-    await page.getByRole('form', { name: 'search messages' }).getByLabel('Role').selectOption('assistant');
+    await page.getByRole('form', { name: 'search messages' }).getByLabel('Query', { exact: true }).fill('RAMAC');
+    await page.getByRole('form', { name: 'search messages' }).getByLabel('Role', { exact: true }).selectOption('assistant');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.locator('.messages li').filter({ hasText: /score/ }).first().waitFor(WAIT);
     await shot('conversations');

@@ -47,7 +47,7 @@ function EntityDetails({ entity: e, onExpand, onPick }: { entity: Entity; onExpa
       {!e.relations.length && <p>None.</p>}
       <ul class="plain relations">
         {e.relations.map((r) => (
-          <li>{r.relation} <button type="button" class="link" onClick={() => onPick(r.target.id, r.target.name)}>{r.target.name}</button></li>
+          <li>{r.direction === 'incoming' ? '← ' : ''}{r.relation} <button type="button" class="link" onClick={() => onPick(r.target.id, r.target.name)}>{r.target.name}</button></li>
         ))}
       </ul>
       {e.facts.length > 0 && (

@@ -42,17 +42,17 @@ export function AskScreen({ api, memoryID }: { api: Api; memoryID: string }) {
       <form class="card grid" onSubmit={submit} aria-label="query a memory">
         <label class="field wide">
           <span>Query</span>
-          <input name="query" required />
+          <input aria-label="Query" name="query" required />
         </label>
         <label class="field">
           <span>Memory</span>
-          <select name="memoryID" defaultValue={memoryID}>
+          <select aria-label="Memory" name="memoryID" defaultValue={memoryID}>
             {memories.value?.items.map((m) => <option value={m.id} selected={m.id === memoryID}>{m.name} ({m.memoryType})</option>)}
           </select>
         </label>
-        <label class="field"><span>Top K</span><input name="topK" type="number" min={1} max={100} defaultValue="5" /></label>
-        <label class="field"><span>After</span><input name="after" type="datetime-local" /></label>
-        <label class="field"><span>Before</span><input name="before" type="datetime-local" /></label>
+        <label class="field"><span>Top K</span><input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="5" /></label>
+        <label class="field"><span>After</span><input aria-label="After" name="after" type="datetime-local" /></label>
+        <label class="field"><span>Before</span><input aria-label="Before" name="before" type="datetime-local" /></label>
         <label class="check"><input type="checkbox" name="facts" defaultChecked /> Facts</label>
         <label class="check"><input type="checkbox" name="assisted" /> Assisted</label>
         <button type="submit" disabled={busy}>Ask</button>

@@ -99,13 +99,13 @@ function Search({ api }: { api: Api }) {
     <div>
       <form class="card grid" onSubmit={submit} aria-label="search messages">
         <h2 class="wide">Search messages</h2>
-        <label class="field wide"><span>Query</span><input name="query" /></label>
-        <label class="field"><span>Session</span><input name="sessionID" /></label>
-        <label class="field"><span>Customer user</span><input name="customerUserID" /></label>
-        <label class="field"><span>Role</span><select name="role">{ROLES.map((r) => <option value={r}>{r || 'any'}</option>)}</select></label>
-        <label class="field"><span>After</span><input name="after" type="datetime-local" /></label>
-        <label class="field"><span>Before</span><input name="before" type="datetime-local" /></label>
-        <label class="field"><span>Top K</span><input name="topK" type="number" min={1} max={100} defaultValue="10" /></label>
+        <label class="field wide"><span>Query</span><input aria-label="Query" name="query" /></label>
+        <label class="field"><span>Session</span><input aria-label="Session" name="sessionID" /></label>
+        <label class="field"><span>Customer user</span><input aria-label="Customer user" name="customerUserID" /></label>
+        <label class="field"><span>Role</span><select aria-label="Role" name="role">{ROLES.map((r) => <option value={r}>{r || 'any'}</option>)}</select></label>
+        <label class="field"><span>After</span><input aria-label="After" name="after" type="datetime-local" /></label>
+        <label class="field"><span>Before</span><input aria-label="Before" name="before" type="datetime-local" /></label>
+        <label class="field"><span>Top K</span><input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="10" /></label>
         <button type="submit">Search</button>
       </form>
       <ErrorLine error={error} />

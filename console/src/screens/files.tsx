@@ -83,6 +83,16 @@ const WEB_KINDS = [
   ['website_bulk', 'a crawl from this address'],
 ] as const;
 
+/** A file name from a web address (names hold no slashes): host and path with `_` for each `/`. */
+function nameOf(uri: string): string {
+  try {
+    const url = new URL(uri);
+    return `${url.host}${url.pathname}`.replace(/[/\\]+/g, '_').replace(/_$/, '').slice(0, 255);
+  } catch {
+    return uri;
+  }
+}
+
 function WebAddressForm({ api, onCreated }: { api: Api; onCreated: () => void }) {
   const [error, setError] = useState<string | undefined>(undefined);
   const submit = async (event: Event) => {
@@ -91,7 +101,7 @@ function WebAddressForm({ api, onCreated }: { api: Api; onCreated: () => void })
     const values = new FormData(form);
     const uri = String(values.get('external_uri') ?? '').trim();
     try {
-      await api.createFile({ name: String(values.get('name') || uri), fileType: String(values.get('fileType')), external_uri: uri });
+      await api.createFile({ name: String(values.get('name') || nameOf(uri)), fileType: String(values.get('fileType')), external_uri: uri });
       setError(undefined);
       form.reset();
       onCreated();
@@ -102,11 +112,11 @@ function WebAddressForm({ api, onCreated }: { api: Api; onCreated: () => void })
   return (
     <form class="card" onSubmit={submit} aria-label="add a web address">
       <h2>Web address</h2>
-      <label class="field"><span>Address</span><input name="external_uri" type="url" placeholder="https://…" required /></label>
-      <label class="field"><span>Name (optional)</span><input name="name" /></label>
+      <label class="field"><span>Address</span><input aria-label="Address" name="external_uri" type="url" placeholder="https://…" required /></label>
+      <label class="field"><span>Name (optional)</span><input aria-label="Name (optional)" name="name" /></label>
       <label class="field">
         <span>Kind</span>
-        <select name="fileType">{WEB_KINDS.map(([value, label]) => <option value={value}>{label}</option>)}</select>
+        <select aria-label="Kind" name="fileType">{WEB_KINDS.map(([value, label]) => <option value={value}>{label}</option>)}</select>
       </label>
       <button type="submit">Add address</button>
       <ErrorLine error={error} />

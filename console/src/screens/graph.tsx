@@ -19,7 +19,7 @@ export function GraphScreen({ api, memoryID }: { api: Api; memoryID: string }) {
       <h1 id="graph-title">Graph</h1>
       <label class="field inline">
         <span>Memory</span>
-        <select value={chosen} onChange={(e) => (location.hash = `#/graph?memory=${(e.currentTarget as HTMLSelectElement).value}`)}>
+        <select aria-label="Memory" value={chosen} onChange={(e) => (location.hash = `#/graph?memory=${(e.currentTarget as HTMLSelectElement).value}`)}>
           {memories.value?.items.map((m) => <option value={m.id}>{m.name}</option>)}
         </select>
       </label>
@@ -76,7 +76,7 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
     if (!renderer || !graph || !selected?.id || !graph.hasNode(selected.id)) return;
     renderer.refresh();
     const position = renderer.getNodeDisplayData(selected.id);
-    if (position) void renderer.getCamera().animate({ x: position.x, y: position.y, ratio: 0.3 }, { duration: 400 });
+    if (position) void renderer.getCamera().animate({ x: position.x, y: position.y, ratio: graph.order > 300 ? 0.3 : 1 }, { duration: 400 });
   }, [selected?.id]);
 
   const expand = (id: string) => {
@@ -144,7 +144,7 @@ function EntitySearch({ onFind }: { onFind: (name: string) => void }) {
   };
   return (
     <form onSubmit={submit} role="search" aria-label="find an entity">
-      <label class="field"><span>Find an entity</span><input name="entity" /></label>
+      <label class="field"><span>Find an entity</span><input aria-label="Find an entity" name="entity" /></label>
       <button type="submit">Find</button>
     </form>
   );

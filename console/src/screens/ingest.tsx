@@ -25,7 +25,7 @@ export function IngestPanel({ api, fileIDs, onDone }: { api: Api; fileIDs: strin
     <form class="card ingest" onSubmit={run} aria-label="add to a memory and ingest">
       <label class="field">
         <span>Memory</span>
-        <select value={chosen} onChange={(e) => setMemoryID((e.currentTarget as HTMLSelectElement).value)}>
+        <select aria-label="Memory" value={chosen} onChange={(e) => setMemoryID((e.currentTarget as HTMLSelectElement).value)}>
           {memories.value?.items.map((m) => <option value={m.id}>{m.name} ({m.memoryType})</option>)}
         </select>
       </label>

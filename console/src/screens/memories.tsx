@@ -121,22 +121,22 @@ function CreateMemory({ api, onCreated }: { api: Api; onCreated: () => void }) {
   };
   return (
     <form class="card grid" onSubmit={submit} aria-label="create a memory">
-      <Field label="Name" name="name" error={error}><input name="name" /></Field>
-      <Field label="Description" name="description" error={error}><input name="description" /></Field>
+      <Field label="Name" name="name" error={error}><input aria-label="Name" name="name" /></Field>
+      <Field label="Description" name="description" error={error}><input aria-label="Description" name="description" /></Field>
       <Field label="Type" name="memoryType" error={error}>
-        <select name="memoryType" value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value as 'graph' | 'vector')}>
+        <select aria-label="Type" name="memoryType" value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value as 'graph' | 'vector')}>
           <option value="graph">graph</option>
           <option value="vector">vector</option>
         </select>
       </Field>
       {type === 'graph' ? (
         <Field label="Ontology" name="ontology" error={error}>
-          <select name="ontology">{ONTOLOGIES.map((o) => <option value={o}>{o}</option>)}</select>
+          <select aria-label="Ontology" name="ontology">{ONTOLOGIES.map((o) => <option value={o}>{o}</option>)}</select>
         </Field>
       ) : (
         <>
-          <Field label="Chunk size (characters)" name="chunkSize" error={error}><input name="chunkSize" inputMode="numeric" placeholder="default" /></Field>
-          <Field label="Chunk overlap (percent, 1-50)" name="chunkOverlap" error={error}><input name="chunkOverlap" inputMode="numeric" placeholder="default" /></Field>
+          <Field label="Chunk size (characters)" name="chunkSize" error={error}><input aria-label="Chunk size (characters)" name="chunkSize" inputMode="numeric" placeholder="default" /></Field>
+          <Field label="Chunk overlap (percent, 1-50)" name="chunkOverlap" error={error}><input aria-label="Chunk overlap (percent, 1-50)" name="chunkOverlap" inputMode="numeric" placeholder="default" /></Field>
         </>
       )}
       <label class="check"><input type="checkbox" name="factExtraction" defaultChecked /> Fact extraction</label>

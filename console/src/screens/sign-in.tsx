@@ -27,7 +27,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (key: string) => void }) {
       <form onSubmit={submit}>
         <label class="field">
           <span>API key</span>
-          <input name="apiKey" type="password" autoComplete="off" required autoFocus />
+          <input aria-label="API key" name="apiKey" type="password" autoComplete="off" required autoFocus />
         </label>
         <button type="submit" disabled={busy}>Sign in</button>
         <ErrorLine error={error} />
