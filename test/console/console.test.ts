@@ -80,6 +80,21 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await shot('memories');
   });
 
+  it('sends a large dropped file straight to its presigned address, with progress', async () => {
+    const puts: string[] = [];
+    page.on('request', (request) => request.method() === 'PUT' && puts.push(request.url()));
+    const dropped = await page.evaluateHandle(
+      `(() => { const t = new DataTransfer(); t.items.add(new File([new Uint8Array(6 * 1024 * 1024)], 'big.bin')); return t; })()`,
+    );
+    await page.getByRole('link', { name: 'Files' }).click();
+    await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer: dropped });
+    await page.locator('.uploads li').filter({ hasText: 'big.bin' }).filter({ hasText: 'created' }).waitFor(WAIT);
+    await page.locator('tr[data-file="big.bin"]').waitFor(WAIT);
+    expect(puts).toHaveLength(1);
+    expect(puts[0]?.startsWith(env().url)).toBe(false); // the store's address, not the API's
+    await page.getByRole('link', { name: 'Memories' }).click();
+  });
+
   it('asks the memory and shows the passage with its score and a link to its source file', async () => {
     await page.locator(`tr[data-memory="${MEMORY}"]`).getByRole('link', { name: 'Ask' }).click();
     await page.getByLabel('Query', { exact: true }).fill('who built the first hard disk drive');
