@@ -2,13 +2,13 @@
  * The graph view: WebGL (sigma.js) over the whole graph memory, laid out by ForceAtlas2 in a web worker,
  * coloured by entity type; search an entity, click a node for its details, expand its neighbours.
  */
-import FA2Layout from 'graphology-layout-forceatlas2/worker';
-import { inferSettings } from 'graphology-layout-forceatlas2';
 import Sigma from 'sigma';
+import { EdgeLineProgram } from 'sigma/rendering';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from '../api';
 import { colourOf, type EdgeAttributes, type EntityGraph, loadGraph, type NodeAttributes, typesOf } from '../graph/model';
 import { EntityPanel } from '../graph/entity-panel';
+import { BackgroundLayout } from '../graph/layout';
 import { ErrorLine, messageOf, num, useLoad } from '../ui';
 
 export function GraphScreen({ api, memoryID }: { api: Api; memoryID: string }) {
@@ -39,7 +39,7 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
   const focus = useRef(new Set<string>());
   const sigma = useRef<Sigma<NodeAttributes, EdgeAttributes> | undefined>(undefined);
   const [layoutRunning, setLayoutRunning] = useState(false);
-  const layout = useRef<FA2Layout | undefined>(undefined);
+  const layout = useRef<BackgroundLayout | undefined>(undefined);
 
   useEffect(() => {
     loadGraph(api, memoryID, setLoaded).then(setGraph, (e: unknown) => setError(messageOf(e)));
@@ -47,17 +47,19 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
 
   useEffect(() => {
     if (!graph || !container.current) return undefined;
-    const renderer = new Sigma(graph, container.current, {
+    const renderer = new Sigma<NodeAttributes, EdgeAttributes>(graph, container.current, {
       labelRenderedSizeThreshold: 8,
       hideEdgesOnMove: graph.size > 5000,
+      defaultEdgeType: 'line',
+      edgeProgramClasses: { line: EdgeLineProgram },
       nodeReducer: (node, data) => {
-        const hidden = focus.current.size > 0 && !focus.current.has(node);
-        return { ...data, hidden, highlighted: node === selectedRef.current };
+        if (!focus.current.size && node !== selectedRef.current) return data;
+        return { ...data, hidden: focus.current.size > 0 && !focus.current.has(node), highlighted: node === selectedRef.current };
       },
     });
     renderer.on('clickNode', ({ node }) => setSelected({ id: node, name: graph.getNodeAttribute(node, 'label') }));
     sigma.current = renderer;
-    const fa2 = new FA2Layout(graph, { settings: { ...inferSettings(graph), barnesHutOptimize: graph.order > 1000 } });
+    const fa2 = new BackgroundLayout(graph);
     layout.current = fa2;
     fa2.start();
     setLayoutRunning(true);
@@ -89,9 +91,9 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
   const toggleLayout = () => {
     const fa2 = layout.current;
     if (!fa2) return;
-    if (fa2.isRunning()) fa2.stop();
+    if (fa2.running) fa2.stop();
     else fa2.start();
-    setLayoutRunning(fa2.isRunning());
+    setLayoutRunning(fa2.running);
   };
 
   return (
