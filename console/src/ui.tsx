@@ -62,3 +62,24 @@ export function StateBadge({ state }: { state: string }) {
 }
 
 export const toApiError = (e: unknown): ApiError => (e instanceof ApiError ? e : new ApiError(messageOf(e), 0));
+
+/** Page tokens of a list: the current token and the way back, for Previous / Next buttons. */
+export function usePages() {
+  const [token, setToken] = useState<{ nextToken?: string; previousToken?: string }>({});
+  return {
+    query: token,
+    next: (nextToken: string) => setToken({ nextToken }),
+    previous: (previousToken: string) => setToken({ previousToken }),
+  };
+}
+
+export function Pager(props: { page: { nextToken: string | null; previousToken: string | null } | undefined; pages: ReturnType<typeof usePages>; label: string }) {
+  const { page, pages } = props;
+  if (!page?.nextToken && !page?.previousToken) return null;
+  return (
+    <nav class="pager" aria-label={`${props.label} pages`}>
+      <button type="button" disabled={!page.previousToken} onClick={() => page.previousToken && pages.previous(page.previousToken)}>Previous page</button>
+      <button type="button" disabled={!page.nextToken} onClick={() => page.nextToken && pages.next(page.nextToken)}>Next page</button>
+    </nav>
+  );
+}

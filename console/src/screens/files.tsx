@@ -1,13 +1,14 @@
 /** Files: drop to upload (with progress), web addresses, live states, extracted text, add to a memory and ingest. */
 import { useState } from 'preact/hooks';
 import type { Api, KmemFile } from '../api';
-import { ErrorLine, StateBadge, messageOf, num, useLoad } from '../ui';
+import { ErrorLine, Pager, StateBadge, messageOf, num, useLoad, usePages } from '../ui';
 import { FileDetailsPanel } from './file-details';
 import { IngestPanel } from './ingest';
 import { UploadZone } from './upload';
 
 export function FilesScreen({ api, fileID, onBudgetChange }: { api: Api; fileID: string; onBudgetChange: () => void }) {
-  const files = useLoad(() => api.listFiles(), [], 2000);
+  const pages = usePages();
+  const files = useLoad(() => api.listFiles({ limit: 50, ...pages.query }), [pages.query], 2000);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [open, setOpen] = useState<string | undefined>(fileID || undefined);
   const toggle = (id: string) => {
@@ -23,11 +24,12 @@ export function FilesScreen({ api, fileID, onBudgetChange }: { api: Api; fileID:
         <WebAddressForm api={api} onCreated={files.reload} />
       </div>
       <IngestPanel api={api} fileIDs={[...selected]} onDone={onBudgetChange} />
+      {open && <FileDetailsPanel api={api} fileID={open} onClose={() => setOpen(undefined)} />}
       <ErrorLine error={files.error} />
       {files.value && (
         <FileTable files={files.value.items} selected={selected} onToggle={toggle} onOpen={setOpen} api={api} onChange={files.reload} />
       )}
-      {open && <FileDetailsPanel api={api} fileID={open} onClose={() => setOpen(undefined)} />}
+      <Pager page={files.value} pages={pages} label="file" />
     </section>
   );
 }

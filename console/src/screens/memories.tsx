@@ -2,22 +2,24 @@
 import { useState } from 'preact/hooks';
 import type { Api, ApiError, MemoryDetails } from '../api';
 import { href } from '../route';
-import { ErrorLine, Field, FormError, StateBadge, messageOf, num, toApiError, useLoad } from '../ui';
+import { ErrorLine, Field, FormError, Pager, StateBadge, messageOf, num, toApiError, useLoad, usePages } from '../ui';
 
 const ONTOLOGIES = ['culture', 'essays', 'support_requests'];
 const FIELDS = ['name', 'description', 'memoryType', 'ontology', 'chunkSize', 'chunkOverlap', 'factExtraction'];
 
 export function MemoriesScreen({ api }: { api: Api }) {
+  const pages = usePages();
   const memories = useLoad(async () => {
-    const page = await api.listMemories();
-    return Promise.all(page.items.map((m) => api.getMemory(m.id)));
-  }, [], 4000);
+    const page = await api.listMemories({ limit: 25, ...pages.query });
+    return { ...page, details: await Promise.all(page.items.map((m) => api.getMemory(m.id))) };
+  }, [pages.query], 4000);
   return (
     <section aria-labelledby="memories-title">
       <h1 id="memories-title">Memories</h1>
       <CreateMemory api={api} onCreated={memories.reload} />
       <ErrorLine error={memories.error} />
-      {memories.value && <MemoryTable api={api} memories={memories.value} onChange={memories.reload} />}
+      {memories.value && <MemoryTable api={api} memories={memories.value.details} onChange={memories.reload} />}
+      <Pager page={memories.value} pages={pages} label="memory" />
     </section>
   );
 }
