@@ -38,10 +38,11 @@ export function EntityPanel({ api, memoryID, name, nodeID, onExpand, onPick, onC
 }
 
 function EntityDetails({ entity: e, onExpand, onPick }: { entity: Entity; onExpand: (id: string) => void; onPick: (id: string, name: string) => void }) {
+  const aliases = e.aliases.filter((a) => a !== e.name);
   return (
     <>
       <h2 data-testid="entity-name">{e.name}</h2>
-      <p><span class="badge">{e.type}</span>{e.aliases.length > 0 && <> also: {e.aliases.join(', ')}</>}</p>
+      <p><span class="badge">{e.type}</span>{aliases.length > 0 && <> also: {aliases.join(', ')}</>}</p>
       <button type="button" onClick={() => onExpand(e.id)}>Expand neighbours</button>
       <h3>Relations</h3>
       {!e.relations.length && <p>None.</p>}

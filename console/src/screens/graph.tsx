@@ -48,7 +48,7 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
   useEffect(() => {
     if (!graph || !container.current) return undefined;
     const renderer = new Sigma<NodeAttributes, EdgeAttributes>(graph, container.current, {
-      labelRenderedSizeThreshold: 8,
+      labelRenderedSizeThreshold: graph.order < 500 ? 0 : 8,
       hideEdgesOnMove: graph.size > 5000,
       defaultEdgeType: 'line',
       edgeProgramClasses: { line: EdgeLineProgram },
@@ -63,7 +63,11 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
     layout.current = fa2;
     fa2.start();
     setLayoutRunning(true);
-    const stop = setTimeout(() => (fa2.stop(), setLayoutRunning(false)), Math.min(10_000, 2000 + graph.order));
+    const stop = setTimeout(() => {
+      fa2.stop();
+      setLayoutRunning(false);
+      if (!selectedRef.current) void renderer.getCamera().animatedReset({ duration: 300 });
+    }, Math.min(10_000, 2000 + graph.order));
     return () => {
       clearTimeout(stop);
       fa2.kill();
