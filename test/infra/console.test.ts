@@ -63,6 +63,13 @@ describe('console site', () => {
     expect(code).toContain("location: { value: '/console/' }");
   });
 
+  it('lets the console PUT large files to presigned addresses of the artefact bucket', () => {
+    synth.template.hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
+      CorsConfiguration: { CorsRules: [Match.objectLike({ AllowedMethods: ['PUT'] })] },
+    });
+  });
+
   it('outputs the console URL on the distribution', () => {
     const outputs = synth.template.toJSON().Outputs;
     expect(JSON.stringify(outputs.ConsoleUrl.Value)).toMatch(/DomainName.*\/console\//);
