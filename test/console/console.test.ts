@@ -145,4 +145,19 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await page.locator('.messages li').filter({ hasText: /score/ }).first().waitFor(WAIT);
     await shot('conversations');
   });
+
+  it('deletes a memory only after a confirmation, keyboard first', async () => {
+    const doomed = `${MEMORY}-gone`;
+    await post('/memories/create', { name: doomed, memoryType: 'vector' }, env().keyConsole);
+    await page.goto(`${env().url}/console/#/memories`);
+    const row = page.locator(`tr[data-memory="${doomed}"]`);
+    await row.getByRole('button', { name: 'Delete' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Cancel');
+    await page.keyboard.press('Enter');
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Yes, delete' }).click();
+    await row.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.locator(`tr[data-memory="${MEMORY}"]`).waitFor();
+  });
 });

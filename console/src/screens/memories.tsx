@@ -1,5 +1,5 @@
 /** Memories: each with its type, step and counts, created with the settings the interface allows, deleted after a confirmation. */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, ApiError, MemoryDetails } from '../api';
 import { href } from '../route';
 import { ErrorLine, Field, FormError, Pager, StateBadge, messageOf, num, toApiError, useLoad, usePages } from '../ui';
@@ -45,6 +45,8 @@ function MemoryTable({ api, memories, onChange }: { api: Api; memories: MemoryDe
 function MemoryRow({ api, memory: m, onChange }: { api: Api; memory: MemoryDetails; onChange: () => void }) {
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => void (confirming && cancel.current?.focus()), [confirming]); // keyboard users land on the safe choice
   const remove = async () => {
     try {
       await api.deleteMemory(m.id);
@@ -70,7 +72,7 @@ function MemoryRow({ api, memory: m, onChange }: { api: Api; memory: MemoryDetai
           {confirming ? (
             <span role="group" aria-label={`confirm deleting ${m.name}`}>
               Delete “{m.name}”? <button type="button" class="danger" onClick={remove}>Yes, delete</button>
-              <button type="button" onClick={() => setConfirming(false)}>Cancel</button>
+              <button type="button" ref={cancel} onClick={() => setConfirming(false)}>Cancel</button>
             </span>
           ) : (
             <button type="button" onClick={() => setConfirming(true)}>Delete</button>
