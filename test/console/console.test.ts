@@ -17,6 +17,16 @@ const MEMORY = `console-${Date.now().toString(36)}`;
 const SHOTS = process.env.KMEM_SCREENSHOTS;
 const WAIT = { timeout: 60_000 };
 
+/** The small web site of the web-address tests: a sitemap of two pages (anything else is a 404). */
+const SITE: Record<string, [string, string]> = {
+  '/sitemap.xml': [
+    'application/xml',
+    '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>BASE/a.html</loc></url><url><loc>BASE/b.html</loc></url></urlset>',
+  ],
+  '/a.html': ['text/html', '<html><head><title>A</title></head><body><main><p>Page A tells of the RAMAC drive.</p></main></body></html>'],
+  '/b.html': ['text/html', '<html><head><title>B</title></head><body><main><p>Page B tells of San Jose.</p></main></body></html>'],
+};
+
 let browser: Browser;
 let page: Page;
 let gone: Server;
@@ -27,7 +37,12 @@ async function shot(name: string): Promise<void> {
 
 describe('the console in a browser', { timeout: 90_000 }, () => {
   beforeAll(async () => {
-    gone = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('gone'));
+    gone = createServer((req, res) => {
+      const page = SITE[req.url ?? ''];
+      if (!page) return res.writeHead(404, { 'content-type': 'text/plain' }).end('gone');
+      const base = `http://127.0.0.1:${(gone.address() as AddressInfo).port}`;
+      return res.writeHead(200, { 'content-type': page[0] }).end(page[1].replaceAll('BASE', base));
+    });
     await new Promise<void>((done) => gone.listen(0, '127.0.0.1', done));
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -129,6 +144,19 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     const row = page.locator(`tr[data-file="127.0.0.1:${(gone.address() as AddressInfo).port}_gone.html"]`);
     await row.locator('.badge', { hasText: 'failed' }).waitFor(WAIT);
     expect(await row.locator('.reason').textContent()).toMatch(/404/);
+  });
+
+  it("shows a sitemap's hidden pages with their progress", async () => {
+    const port = (gone.address() as AddressInfo).port;
+    await page.goto(`${env().url}/console/#/files`);
+    await page.getByLabel('Address', { exact: true }).fill(`http://127.0.0.1:${port}/sitemap.xml`);
+    await page.getByLabel('Kind', { exact: true }).selectOption('sitemap');
+    await page.getByRole('button', { name: 'Add address' }).click();
+    const row = page.locator(`tr[data-file="127.0.0.1:${port}_sitemap.xml"]`);
+    await row.getByRole('button', { name: 'View' }).click();
+    const details = page.getByRole('complementary', { name: 'file details' });
+    await details.getByText('2 of 2 processed').waitFor(WAIT);
+    expect(await details.getByRole('progressbar', { name: 'pages processed' }).getAttribute('value')).toBe('1');
   });
 
   it('lists conversations and searches messages', async () => {
