@@ -5,7 +5,11 @@ import { ensureConsoleBuilt } from '../lib/console-build';
 const log = (line: string): void => console.error(`[kmem] ${line}`);
 
 async function main(): Promise<void> {
-  ensureConsoleBuilt(log);
+  try {
+    ensureConsoleBuilt(log);
+  } catch (error) {
+    log(`the console could not be built (the API runs without it): ${error instanceof Error ? error.message : String(error)}`);
+  }
   const runtime = await startRuntime({ log });
   log(`ready: try  curl ${runtime.url}/healthz`);
   log(`console: ${runtime.consoleUrl}`);
