@@ -13,7 +13,7 @@ export const createUserBody = z.object({
     .string()
     .regex(/^\+?[0-9 ().-]{3,32}$/, { error: rule('must be a phone number (digits, spaces, + ( ) . -)') })
     .optional(),
-});
+}).meta({ id: 'CreateUserRequest', example: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' } });
 
 export const userSchema = z.object({
   id: z.string(),
@@ -24,7 +24,7 @@ export const userSchema = z.object({
   owner: z.string(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: 'User' });
 
 /** The calling account's token budget (the console shows it; start-ingestion reserves from it). */
 export const accountSchema = z.object({
@@ -49,6 +49,7 @@ export const usersApi = {
     group: 'users',
     method: 'POST',
     path: '/users/create',
+    operationId: 'createUser',
     summary: 'Create a user owned by the calling account',
     body: createUserBody,
     response: success(userSchema.extend({ userID: z.string() })),
@@ -58,6 +59,7 @@ export const usersApi = {
     group: 'users',
     method: 'GET',
     path: '/users/list',
+    operationId: 'listUsers',
     summary: 'List users, oldest first',
     list: true,
     query: pageQuery,
@@ -68,6 +70,7 @@ export const usersApi = {
     group: 'users',
     method: 'GET',
     path: '/users/get/{id}',
+    operationId: 'getUser',
     summary: 'Get one user',
     params: idParams,
     response: success(userSchema),
@@ -77,6 +80,7 @@ export const usersApi = {
     group: 'users',
     method: 'DELETE',
     path: '/users/delete/{id}',
+    operationId: 'deleteUser',
     summary: 'Delete a user',
     params: idParams,
     response: deleted,
