@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { env, post } from '../support/api';
 import { launchBrowser } from '../support/browser';
 
@@ -27,8 +27,10 @@ const SITE: Record<string, [string, string]> = {
   '/b.html': ['text/html', '<html><head><title>B</title></head><body><main><p>Page B tells of San Jose.</p></main></body></html>'],
 };
 
-let browser: Browser;
+let browser: Browser | undefined;
 let page: Page;
+/** Why the browser did not start: every test then fails with it (none is skipped). */
+let launchError: unknown;
 let gone: Server;
 
 async function shot(name: string): Promise<void> {
@@ -44,8 +46,16 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
       return res.writeHead(200, { 'content-type': page[0] }).end(page[1].replaceAll('BASE', base));
     });
     await new Promise<void>((done) => gone.listen(0, '127.0.0.1', done));
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      browser = await launchBrowser();
+      page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    } catch (error) {
+      launchError = error;
+    }
+  });
+
+  beforeEach(() => {
+    if (launchError) throw launchError;
   });
 
   afterAll(async () => {
