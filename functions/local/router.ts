@@ -23,6 +23,8 @@ export interface RouterOptions {
   /** Requests larger than this are refused before they are read whole. */
   maxRequestBytes: number;
   onRequest?: (line: string) => void;
+  /** Serves non-API paths (the console's static files); answers true when it took the request. */
+  staticFiles?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 const trimSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
@@ -44,6 +46,7 @@ function compile(spec: RouteSpec): CompiledRoute {
 export function createRouter(options: RouterOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const compiled = options.routes.map(compile);
   return (req, res) => {
+    if (options.staticFiles?.(req, res)) return;
     const started = performance.now();
     handle(req, options, compiled)
       .then((result) => write(res, result))

@@ -16,6 +16,8 @@ import { catalog } from '../http/catalog';
 import { releaseWorkerDeps } from '../worker/deps';
 import { parseWork } from '../worker/dispatch';
 import { handler as workerHandler } from '../worker/handler';
+import { CONSOLE_DIST } from '../../lib/console-build';
+import { consoleFiles } from './console-files';
 import { httpHandlers } from './handlers';
 import { QueuePump, type SqsLambdaHandler } from './queue-pump';
 import { createRouter } from './router';
@@ -27,6 +29,8 @@ const LOCAL_KEEP_ALIVE_MS = 65_000;
 
 export interface Runtime {
   url: string;
+  /** The web console's address (`GET /console/`). */
+  consoleUrl: string;
   config: Config;
   /** Requests the local stores have served, by operation (for benchmarks that count round trips). */
   storeRequests(): Promise<Record<string, number>>;
@@ -73,6 +77,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   return {
     url,
+    consoleUrl: `${url}/console/`,
     config: deps.config,
     storeRequests: () => stores.requestCounts(),
     stop: async () => {
@@ -99,6 +104,7 @@ function apiServer(config: Config, log: (line: string) => void): Server {
       handlers: httpHandlers,
       maxRequestBytes: Math.max(config.maxBodyBytes, config.maxUploadBytes) + 64 * 1024,
       onRequest: config.accessLog ? log : undefined,
+      staticFiles: consoleFiles(CONSOLE_DIST),
     }),
   );
 }

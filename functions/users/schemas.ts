@@ -26,7 +26,25 @@ export const userSchema = z.object({
   updatedAt: timestamp,
 }).meta({ id: 'User' });
 
+/** The calling account's token budget (the console shows it; start-ingestion reserves from it). */
+export const accountSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  totalTokenLimit: z.number().int(),
+  tokensRemaining: z.number().int(),
+  tokensUsed: z.number().int(),
+  createdAt: timestamp,
+});
+
 export const usersApi = {
+  account: route({
+    group: 'users',
+    method: 'GET',
+    path: '/account',
+    summary: "The calling account: its name and token budget (total, remaining, used)",
+    response: success(accountSchema),
+    errors: [401, 403, 500],
+  }),
   create: route({
     group: 'users',
     method: 'POST',
