@@ -1,7 +1,7 @@
 /** The memories group's contract (and the memory-file links). */
 import { z } from 'zod';
 import { MEMORY_TYPES, ONTOLOGIES } from '../core/model';
-import { deleted, idParams, idString, listOf, pageQuery, rule, success, timestamp } from '../http/common-schemas';
+import { deleted, idString, issuedId, issuedIdParams, listOf, pageQuery, rule, success, timestamp } from '../http/common-schemas';
 import { route } from '../http/route-spec';
 
 const memoryType = z.enum(MEMORY_TYPES, { error: rule(`must be one of ${MEMORY_TYPES.join(', ')}`) });
@@ -69,7 +69,7 @@ const linkSchema = z.object({
   updatedAt: timestamp,
 });
 
-const memoryIdBody = z.object({ memoryID: idString });
+const memoryIdBody = z.object({ memoryID: issuedId });
 const sessionsBody = memoryIdBody.extend({ sessions: z.array(idString).min(1).max(100) });
 
 export const memoriesApi = {
@@ -131,14 +131,14 @@ export const memoriesApi = {
   get: route({
     group: 'memories', method: 'GET', path: '/memories/get/{id}',
     summary: 'Get a memory with its ingestion step and counts',
-    params: idParams,
+    params: issuedIdParams,
     response: success(memoryDetailsSchema),
     errors: [400, 401, 403, 404, 500],
   }),
   graph: route({
     group: 'memories', method: 'GET', path: '/memories/graph/{id}',
     summary: "A graph memory's knowledge graph: a page of nodes with the edges that start at them",
-    params: idParams,
+    params: issuedIdParams,
     query: pageQuery,
     response: z.object({
       status: z.literal('success'),
@@ -159,14 +159,14 @@ export const memoriesApi = {
   delete: route({
     group: 'memories', method: 'DELETE', path: '/memories/delete/{id}',
     summary: 'Delete a memory and everything derived from it (its files stay)',
-    params: idParams,
+    params: issuedIdParams,
     response: deleted,
     errors: [400, 401, 403, 404, 500],
   }),
   deleteFile: route({
     group: 'memories', method: 'DELETE', path: '/memories/delete-file',
     summary: 'Remove a file from a memory, with everything it contributed',
-    query: z.object({ fileID: idString, memoryID: idString }),
+    query: z.object({ fileID: idString, memoryID: issuedId }),
     response: z.object({ status: z.literal('success') }),
     errors: [400, 401, 403, 404, 500],
   }),
