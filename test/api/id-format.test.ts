@@ -32,6 +32,7 @@ const SAMPLES: Record<string, Partial<Record<'query' | 'body', Json>>> = {
   'POST /memories/remove-sessions': { body: { memoryID: randomUUID(), sessions: ['id-format-session'] } },
   'DELETE /memories/delete-file': { query: { fileID: 'id-format-file', memoryID: randomUUID() } },
   'GET /memory': { query: { memoryID: randomUUID(), query: 'hello' } },
+  'GET /memories/entities/{id}': { query: { name: 'Ada' } },
 };
 
 const label = (spec: RouteSpec) => `${spec.method} ${spec.path}`;
