@@ -16,6 +16,8 @@ import { BUNDLE_SIZE_LIMIT, WORKER_ARCHITECTURE } from '../../lib/constructs/bun
 import { REPO_ROOT } from '../../lib/paths';
 
 const SYNTH_TIMEOUT_MS = 8 * 60_000;
+/** Lambda's limit on a function's unzipped code (bytes). */
+const LAMBDA_UNZIPPED_LIMIT = 250 * 1024 * 1024;
 
 interface LambdaResource {
   Metadata?: Record<string, unknown>;
@@ -62,7 +64,9 @@ describe('npx cdk synth from a clean copy', () => {
     expect(existsSync(join(modules, 'tesseract.js-core', 'package.json'))).toBe(true);
     const platformPackages = [...readdirSync(join(modules, '@napi-rs')), ...readdirSync(join(modules, '@ffmpeg-installer'))];
     expect(platformPackages.sort()).toEqual(['canvas', `canvas-linux-${cpu}-gnu`, 'ffmpeg', `linux-${cpu}`]);
-    console.log(`worker asset: ${(directorySize(worker?.assetDir ?? '') / 1048576).toFixed(1)} MB; ${addon.slice(modules.length + 1)}, ${ffmpeg.slice(modules.length + 1)}`);
+    const size = directorySize(worker?.assetDir ?? '');
+    expect(size, 'Lambda takes at most 250 MB unzipped').toBeLessThan(LAMBDA_UNZIPPED_LIMIT);
+    console.log(`worker asset: ${(size / 1048576).toFixed(1)} MB; ${addon.slice(modules.length + 1)}, ${ffmpeg.slice(modules.length + 1)}`);
   });
 
   it('keeps every API function\'s asset (the zip Lambda receives) and its bundle under 2 MB', () => {
