@@ -85,7 +85,8 @@ function cleanCopy(): string {
   const target = mkdtempSync(join(tmpdir(), 'kmem-clean-'));
   const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8' });
   for (const file of listed.split('\0').filter(Boolean)) {
-    if (!existsSync(join(REPO_ROOT, file))) continue; // deleted in the working tree
+    // deleted in the working tree, or a directory (a node_modules symlink that `node_modules/` does not ignore)
+    if (!existsSync(join(REPO_ROOT, file)) || statSync(join(REPO_ROOT, file)).isDirectory()) continue;
     mkdirSync(dirname(join(target, file)), { recursive: true });
     copyFileSync(join(REPO_ROOT, file), join(target, file));
   }
