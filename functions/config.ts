@@ -187,6 +187,8 @@ export const FUNCTION_SETTINGS = {
   memories: API_SETTINGS,
   files: API_SETTINGS,
   retrieval: [...API_SETTINGS, 'embeddings', 'answers'],
+  /** POST /mcp: checks the key, then its tools call the API itself. */
+  mcp: API_SETTINGS,
   worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'embeddings', 'graphExtractor'],
 } as const satisfies Record<string, readonly SettingsSection[]>;
 
