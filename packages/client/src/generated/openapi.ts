@@ -1550,6 +1550,7 @@ export interface operations {
             content: {
                 "application/json": {
                     files: string[];
+                    /** Format: uuid */
                     memoryID: string;
                 };
             };
@@ -1644,6 +1645,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: uuid */
                     memoryID: string;
                     sessions: string[];
                 };
@@ -2368,6 +2370,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: uuid */
                     memoryID: string;
                     sessions: string[];
                 };
@@ -2462,6 +2465,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: uuid */
                     memoryID: string;
                 };
             };
