@@ -1,6 +1,6 @@
 /** The users group's contract: request and answer schemas of each route. */
 import { z } from 'zod';
-import { deleted, idParams, rule, listOf, pageQuery, success, timestamp } from '../http/common-schemas';
+import { deleted, issuedIdParams, rule, listOf, pageQuery, success, timestamp } from '../http/common-schemas';
 import { route } from '../http/route-spec';
 
 const name = z.string().trim().min(1).max(200);
@@ -72,7 +72,7 @@ export const usersApi = {
     path: '/users/get/{id}',
     operationId: 'getUser',
     summary: 'Get one user',
-    params: idParams,
+    params: issuedIdParams,
     response: success(userSchema),
     errors: [400, 401, 403, 404, 500],
   }),
@@ -82,7 +82,7 @@ export const usersApi = {
     path: '/users/delete/{id}',
     operationId: 'deleteUser',
     summary: 'Delete a user',
-    params: idParams,
+    params: issuedIdParams,
     response: deleted,
     errors: [400, 401, 403, 404, 500],
   }),

@@ -1644,6 +1644,7 @@ export interface operations {
             content: {
                 "application/json": {
                     files: string[];
+                    /** Format: uuid */
                     memoryID: string;
                 };
             };
@@ -1738,6 +1739,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: uuid */
                     memoryID: string;
                     sessions: string[];
                 };
@@ -2462,6 +2464,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: uuid */
                     memoryID: string;
                     sessions: string[];
                 };
@@ -2556,6 +2559,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: uuid */
                     memoryID: string;
                 };
             };
