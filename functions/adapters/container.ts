@@ -25,7 +25,7 @@ import { UploadRepository } from './dynamodb/repositories/upload-repository';
 import { UserRepository } from './dynamodb/repositories/user-repository';
 import { WebhookRepository } from './dynamodb/repositories/webhook-repository';
 import { Table } from './dynamodb/table';
-import { FetchWebhookSender } from './http/webhook-sender';
+import { PinnedWebhookSender } from './http/webhook-sender';
 import { resolveHost } from './net/dns-resolver';
 import { LocalQueue } from './queue/local-queue';
 import { SqsQueue } from './queue/sqs-queue';
@@ -78,7 +78,7 @@ export function createContainer(config: Config) {
     jobs: new JobRepository(table),
     webhooks: new WebhookRepository(table),
     objects,
-    sender: new FetchWebhookSender(),
+    sender: new PinnedWebhookSender(),
     resolve: resolveHost,
     queue: queue.port,
     localQueue: queue.local,
