@@ -5,6 +5,7 @@
  * and validates it at cold start, so a missing or malformed setting fails loudly and early.
  */
 import { z } from 'zod';
+import type { ExtractLimits } from './extract/types';
 
 const flag = z
   .enum(['true', 'false', '1', '0'])
@@ -12,7 +13,50 @@ const flag = z
 
 const positiveInt = z.coerce.number().int().positive();
 
+/**
+ * Hostile input: what extracting one file may cost (README "Hostile input"). Sizes are real ones,
+ * measured while reading, never what a file declares. Extraction runs in a thread of its own with the
+ * memory and time limits (`thread`, the default off Lambda) or in the worker itself (`inline`).
+ */
+const hostileInputSettings = {
+  KMEM_EXTRACT_MAX_UNZIPPED_MB: positiveInt.default(256),
+  KMEM_EXTRACT_MAX_ZIP_RATIO: positiveInt.default(100),
+  KMEM_EXTRACT_MAX_PDF_PAGES: positiveInt.default(2_000),
+  KMEM_EXTRACT_MAX_MEGAPIXELS: positiveInt.default(25),
+  KMEM_EXTRACT_MAX_MEDIA_MINUTES: positiveInt.default(30),
+  KMEM_EXTRACT_MAX_HTML_MB: positiveInt.default(5),
+  KMEM_EXTRACT_MEMORY_MB: positiveInt.default(1_024),
+  KMEM_EXTRACT_TIMEOUT_SECONDS: positiveInt.default(900),
+  KMEM_EXTRACT_ISOLATION: z.enum(['thread', 'inline']).optional(),
+  AWS_LAMBDA_FUNCTION_NAME: z.string().optional(),
+};
+
+export interface HostileInputConfig {
+  limits: ExtractLimits;
+  isolation: 'thread' | 'inline';
+  memoryMb: number;
+  timeoutMs: number;
+}
+
+function hostileInputOf(e: z.output<z.ZodObject<typeof hostileInputSettings>>): HostileInputConfig {
+  const mb = 1024 * 1024;
+  return {
+    limits: {
+      maxUnzippedBytes: e.KMEM_EXTRACT_MAX_UNZIPPED_MB * mb,
+      maxZipRatio: e.KMEM_EXTRACT_MAX_ZIP_RATIO,
+      maxPdfPages: e.KMEM_EXTRACT_MAX_PDF_PAGES,
+      maxPixels: e.KMEM_EXTRACT_MAX_MEGAPIXELS * 1_000_000,
+      maxMediaSeconds: e.KMEM_EXTRACT_MAX_MEDIA_MINUTES * 60,
+      maxHtmlBytes: e.KMEM_EXTRACT_MAX_HTML_MB * mb,
+    },
+    isolation: e.KMEM_EXTRACT_ISOLATION ?? (e.AWS_LAMBDA_FUNCTION_NAME ? 'inline' : 'thread'),
+    memoryMb: e.KMEM_EXTRACT_MEMORY_MB,
+    timeoutMs: e.KMEM_EXTRACT_TIMEOUT_SECONDS * 1000,
+  };
+}
+
 export const environmentSchema = z.object({
+  ...hostileInputSettings,
   KMEM_STAGE: z.string().min(1).default('local'),
   KMEM_TABLE_NAME: z.string().min(1).default('kmem'),
   KMEM_BUCKET_NAME: z.string().min(1).default('kmem-artefacts'),
@@ -145,6 +189,7 @@ export interface Config {
   authCacheMs: number;
   accessLog: boolean;
   webhooks: { maxAttempts: number; backoffSeconds: number; timeoutMs: number };
+  hostileInput: HostileInputConfig;
 }
 
 export class ConfigError extends Error {
@@ -194,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backoffSeconds: e.KMEM_WEBHOOK_BACKOFF_SECONDS,
       timeoutMs: e.KMEM_WEBHOOK_TIMEOUT_MS,
     },
+    hostileInput: hostileInputOf(e),
   };
 }
 

@@ -6,7 +6,10 @@ import { renderPageAsImage } from 'unpdf';
 import { describeError, ExtractionError } from '../errors';
 import type { OcrEngine, PdfOptions } from '../types';
 
-type PdfSource = Parameters<typeof renderPageAsImage>[0];
+type PdfSource = Extract<Parameters<typeof renderPageAsImage>[0], { numPages: number }>;
+
+/** What OCR of a PDF's pages keeps to: the PDF options and the pixels one rendered page may have. */
+export type PdfOcrOptions = PdfOptions & { maxPixels: number };
 
 const DEFAULT_MAX_OCR_PAGES = 50;
 const DEFAULT_RENDER_SCALE = 3;
@@ -16,7 +19,7 @@ export async function ocrPages(
   pdf: PdfSource,
   pageNumbers: number[],
   ocr: OcrEngine,
-  options: PdfOptions,
+  options: PdfOcrOptions,
   warnings: string[],
 ): Promise<Map<number, string>> {
   const limit = options.maxOcrPages ?? DEFAULT_MAX_OCR_PAGES;
@@ -24,7 +27,7 @@ export async function ocrPages(
   const chosen = pageNumbers.slice(0, limit);
   const recognised = new Map<number, string>();
   for (const pageNumber of chosen) {
-    const image = await renderPage(pdf, pageNumber, scale, warnings);
+    const image = await renderPage(pdf, pageNumber, await fittingScale(pdf, pageNumber, scale, options.maxPixels, warnings), warnings);
     if (!image) break;
     const text = await recognisePage(ocr, image, pageNumber, warnings);
     if (text !== null) recognised.set(pageNumber, text);
@@ -34,6 +37,26 @@ export async function ocrPages(
     warnings.push(`OCR skipped ${pageNumbers.length - chosen.length} page(s) past the limit of ${limit} per PDF`);
   }
   return recognised;
+}
+
+/**
+ * The render scale of a page: `scale`, or less when the page would have more than `maxPixels` pixels at
+ * that scale (a tiny PDF can declare a page of 15,000 x 15,000 points), noting the reduction.
+ */
+async function fittingScale(
+  pdf: PdfSource,
+  pageNumber: number,
+  scale: number,
+  maxPixels: number,
+  warnings: string[],
+): Promise<number> {
+  const { width, height } = (await pdf.getPage(pageNumber)).getViewport({ scale });
+  const pixels = Math.ceil(width) * Math.ceil(height);
+  if (pixels <= maxPixels) return scale;
+  const fitted = scale * Math.sqrt(maxPixels / pixels) * 0.999;
+  const size = `${Math.round(width / scale)} x ${Math.round(height / scale)} points`;
+  warnings.push(`page ${pageNumber} is ${size}: rendered for OCR at ${(72 * fitted).toFixed(0)} dpi to stay under ${maxPixels.toLocaleString('en')} pixels`);
+  return fitted;
 }
 
 async function renderPage(

@@ -5,7 +5,7 @@
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
 import { ExtractionError } from '../errors';
 import { normaliseText, visibleLength } from '../text/normalise';
-import type { Extracted, OcrEngine, PdfOptions } from '../types';
+import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractLimits, type OcrEngine, type PdfOptions } from '../types';
 import { ocrPages } from './pdf-ocr';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -13,16 +13,25 @@ type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 /** A page with fewer visible characters than this is treated as scanned. */
 const MIN_TEXT_LAYER_CHARACTERS = 3;
 
-export async function extractPdf(bytes: Uint8Array, ocr: OcrEngine, options: PdfOptions = {}): Promise<Extracted> {
+export async function extractPdf(
+  bytes: Uint8Array,
+  ocr: OcrEngine,
+  options: PdfOptions = {},
+  limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS,
+): Promise<Extracted> {
   const pdf = await openPdf(bytes);
   try {
+    if (pdf.numPages > limits.maxPdfPages) {
+      const count = pdf.numPages.toLocaleString('en');
+      throw new ExtractionError(`the PDF has ${count} pages, more than the ${limits.maxPdfPages.toLocaleString('en')} allowed`);
+    }
     const pages = await readTextLayer(pdf);
     const scanned = pages.flatMap((text, index) =>
       visibleLength(text) < MIN_TEXT_LAYER_CHARACTERS ? [index + 1] : [],
     );
     const warnings: string[] = [];
     if (scanned.length > 0) {
-      const recognised = await ocrPages(pdf, scanned, ocr, options, warnings);
+      const recognised = await ocrPages(pdf, scanned, ocr, { ...options, maxPixels: limits.maxPixels }, warnings);
       for (const [pageNumber, text] of recognised) pages[pageNumber - 1] = text;
     }
     const text = normaliseText(pages.join('\n\n'));
