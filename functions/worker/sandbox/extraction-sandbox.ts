@@ -64,8 +64,8 @@ export class ExtractionSandbox {
     const id = ++this.nextId;
     return new Promise<Extracted>((resolve, reject) => {
       const timer = setTimeout(() => {
-        this.fail(new ExtractionError(`extracting the file took longer than ${seconds(this.settings.timeoutMs)}, the limit: it was stopped`));
-        void thread.terminate();
+        const limit = seconds(this.settings.timeoutMs);
+        this.stop(thread, new ExtractionError(`extracting the file took longer than ${limit}, the limit: it was stopped`));
       }, this.settings.timeoutMs);
       const settle = <T>(done: (value: T) => void) => (value: T): void => {
         clearTimeout(timer);
@@ -87,17 +87,23 @@ export class ExtractionSandbox {
       this.thread = thread;
       thread.on('message', (reply: SandboxReply) => (reply.kind === 'ready' ? resolve(thread) : this.answer(reply)));
       thread.on('error', (error) => {
-        this.forget(thread);
         reject(error);
-        this.fail(threadDeath(error, this.settings.memoryMb));
+        this.stop(thread, threadDeath(error, this.settings.memoryMb));
       });
       thread.on('exit', () => {
-        this.forget(thread);
         reject(new Error('the extraction thread stopped while starting'));
-        this.fail(threadDeath(undefined, this.settings.memoryMb));
+        this.stop(thread, threadDeath(undefined, this.settings.memoryMb));
       });
     });
     return this.ready;
+  }
+
+  /** Fails the file in the thread with `error` and ends the thread; a later file gets a new one. */
+  private stop(thread: Worker, error: ExtractionError): void {
+    if (this.thread !== thread) return; // already replaced: its end says nothing about the current file
+    this.forget(thread);
+    this.running?.reject(error);
+    void thread.terminate();
   }
 
   private answer(reply: SandboxReply): void {
@@ -105,10 +111,6 @@ export class ExtractionSandbox {
     if (!running || !('id' in reply) || reply.id !== running.id) return;
     if (reply.kind === 'extracted') running.resolve(reply.extracted);
     else if (reply.kind === 'failed') running.reject(new ExtractionError(reply.message, { retryable: reply.retryable }));
-  }
-
-  private fail(error: ExtractionError): void {
-    this.running?.reject(error);
   }
 
   private forget(thread: Worker): void {
