@@ -40,6 +40,11 @@ export function container(): Container {
   return instance;
 }
 
+/** Makes `deps` this thread's container (the local worker thread's, whose queue is the runtime's). */
+export function useContainer(deps: Container): void {
+  instance = deps;
+}
+
 /** Drops the container (the local runtime does this when it stops, tests between runtimes). */
 export function resetContainer(): void {
   instance = undefined;

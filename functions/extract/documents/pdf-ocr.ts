@@ -2,6 +2,7 @@
  * OCR of PDF pages that have no text layer: each page is rendered to PNG with unpdf and
  * @napi-rs/canvas (offline, Node 20), then read by the injected OCR engine.
  */
+import './pdf-runtime';
 import { renderPageAsImage } from 'unpdf';
 import { describeError, ExtractionError } from '../errors';
 import type { OcrEngine, PdfOptions } from '../types';
@@ -26,9 +27,10 @@ export async function ocrPages(
   const scale = options.ocrRenderScale ?? DEFAULT_RENDER_SCALE;
   const chosen = pageNumbers.slice(0, limit);
   const recognised = new Map<number, string>();
+  if (!(await canvasAvailable(warnings))) return recognised;
   for (const pageNumber of chosen) {
-    const image = await renderPage(pdf, pageNumber, await fittingScale(pdf, pageNumber, scale, options.maxPixels, warnings), warnings);
-    if (!image) break;
+    const image = await renderPage(pdf, pageNumber, { scale, maxPixels: options.maxPixels }, warnings);
+    if (!image) continue;
     const text = await recognisePage(ocr, image, pageNumber, warnings);
     if (text !== null) recognised.set(pageNumber, text);
   }
@@ -59,17 +61,33 @@ async function fittingScale(
   return fitted;
 }
 
+/** False, with a warning, when the canvas that pages are rendered on cannot be loaded. */
+async function canvasAvailable(warnings: string[]): Promise<boolean> {
+  try {
+    await import('@napi-rs/canvas');
+    return true;
+  } catch (error) {
+    warnings.push(`OCR unavailable: pages cannot be rendered to images (${describeError(error)})`);
+    return false;
+  }
+}
+
+/**
+ * The page as PNG, or null with a warning when it cannot be rendered: the PDF is read with stopAtErrors,
+ * so a page PDF.js cannot draw fails here instead of rendering blank.
+ */
 async function renderPage(
   pdf: PdfSource,
   pageNumber: number,
-  scale: number,
+  size: { scale: number; maxPixels: number },
   warnings: string[],
 ): Promise<Uint8Array | null> {
   try {
+    const scale = await fittingScale(pdf, pageNumber, size.scale, size.maxPixels, warnings);
     const png = await renderPageAsImage(pdf, pageNumber, { canvasImport: () => import('@napi-rs/canvas'), scale });
     return new Uint8Array(png);
   } catch (error) {
-    warnings.push(`OCR unavailable: page ${pageNumber} could not be rendered to an image (${describeError(error)})`);
+    warnings.push(`OCR failed on page ${pageNumber}: it could not be rendered to an image (${describeError(error)})`);
     return null;
   }
 }

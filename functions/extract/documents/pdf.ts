@@ -2,11 +2,12 @@
  * PDF: the text layer of every page through unpdf (PDF.js); pages without one are rendered and OCR'd
  * (pdf-ocr.ts). Encrypted and corrupt files fail with a reason that says which.
  */
+import './pdf-runtime';
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
 import { ExtractionError } from '../errors';
 import { normaliseText, visibleLength } from '../text/normalise';
 import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractLimits, type OcrEngine, type PdfOptions } from '../types';
-import { ocrPages } from './pdf-ocr';
+import { ocrPages, type PdfOcrOptions } from './pdf-ocr';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
@@ -31,7 +32,7 @@ export async function extractPdf(
     );
     const warnings: string[] = [];
     if (scanned.length > 0) {
-      const recognised = await ocrPages(pdf, scanned, ocr, { ...options, maxPixels: limits.maxPixels }, warnings);
+      const recognised = await ocrScannedPages(bytes, scanned, ocr, { ...options, maxPixels: limits.maxPixels }, warnings);
       for (const [pageNumber, text] of recognised) pages[pageNumber - 1] = text;
     }
     const text = normaliseText(pages.join('\n\n'));
@@ -43,10 +44,29 @@ export async function extractPdf(
   }
 }
 
-async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
+/**
+ * OCR of the scanned pages, rendered from a second reading of the PDF that stops at errors: PDF.js would
+ * otherwise skip what it cannot draw and hand over a blank page; this way such a page becomes a warning.
+ */
+async function ocrScannedPages(
+  bytes: Uint8Array,
+  pageNumbers: number[],
+  ocr: OcrEngine,
+  options: PdfOcrOptions,
+  warnings: string[],
+): Promise<Map<number, string>> {
+  const strict = await openPdf(bytes, { stopAtErrors: true });
+  try {
+    return await ocrPages(strict, pageNumbers, ocr, options, warnings);
+  } finally {
+    await strict.loadingTask.destroy().catch(() => undefined);
+  }
+}
+
+async function openPdf(bytes: Uint8Array, options: { stopAtErrors?: boolean } = {}): Promise<PdfDocument> {
   try {
     // PDF.js takes ownership of (detaches) the buffer it is given: hand it a copy.
-    return await getDocumentProxy(bytes.slice(), { verbosity: 0 });
+    return await getDocumentProxy(bytes.slice(), { verbosity: 0, ...options });
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
     if (name === 'PasswordException') {

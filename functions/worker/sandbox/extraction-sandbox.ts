@@ -8,7 +8,9 @@ import { Worker } from 'node:worker_threads';
 import { type Extracted, ExtractionError, type ExtractInput } from '../../extract';
 import type { SandboxReply, SandboxRequest } from './protocol';
 
-const ENTRY = new URL('./entry.mjs', import.meta.url);
+/** The entry of TypeScript threads, and the module this one runs. */
+export const THREAD_ENTRY = new URL('../thread-entry.mjs', import.meta.url);
+const THREAD_MODULE = new URL('./thread.ts', import.meta.url).href;
 
 /** The process's environment, less a second copy of the AWS SDK's Node version notice (the process gives it). */
 export function quietThreadEnv(): NodeJS.ProcessEnv {
@@ -80,7 +82,8 @@ export class ExtractionSandbox {
 
   private start(): Promise<Worker> {
     this.ready ??= new Promise<Worker>((resolve, reject) => {
-      const thread = new Worker(ENTRY, {
+      const thread = new Worker(THREAD_ENTRY, {
+        workerData: { module: THREAD_MODULE },
         resourceLimits: { maxOldGenerationSizeMb: this.settings.memoryMb },
         env: quietThreadEnv(),
       });
