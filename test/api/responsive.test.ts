@@ -23,7 +23,7 @@ it('answers /healthz and a user get within 100 ms (p99) while the worker extract
   const key = env().keyA;
   const user = await post('/users/create', { firstName: 'Responsive', lastName: 'Reader', email: 'reader@example.com', phone: '+1 555 0100' });
   expect(user.status).toBe(200);
-  const probe = startProbe(['/healthz', `/users/get/${user.body.data.id}`], key);
+  const probe = startProbe(env().url, ['/healthz', `/users/get/${user.body.data.id}`], key);
   try {
     const uploaded = await upload('large.html', largePage(2), key, 'text/html');
     expect(uploaded).toMatchObject({ status: 200 });

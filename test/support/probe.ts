@@ -1,13 +1,16 @@
 /**
- * A client that reads some paths of the runtime every 100 ms while a test loads it, timing each
- * request: how an API user sees the service while the worker is busy.
+ * A client that reads some paths of a runtime every 100 ms while a test loads it, timing each request:
+ * how an API user sees the service while the worker is busy. It reads from a thread of its own.
  */
-import { env } from './api';
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 
 export interface ProbeReading {
   path: string;
   status: number;
   ms: number;
+  /** When the request started, in ms since the probe's thread started. */
+  at: number;
 }
 
 export interface Probe {
@@ -15,30 +18,14 @@ export interface Probe {
   stop(): Promise<ProbeReading[]>;
 }
 
-export function startProbe(paths: string[], key: string, intervalMs = 100): Probe {
-  const readings: ProbeReading[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      for (const path of paths) {
-        const started = performance.now();
-        let status = 0;
-        try {
-          const response = await fetch(`${env().url}${path}`, { headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(10_000) });
-          await response.arrayBuffer();
-          status = response.status;
-        } catch {
-          status = 0; // no answer within 10 s, or none at all
-        }
-        readings.push({ path, status, ms: performance.now() - started });
-      }
-      await new Promise((resolve) => setTimeout(resolve, intervalMs));
-    }
-  })();
+export function startProbe(baseUrl: string, paths: string[], key: string, intervalMs = 100): Probe {
+  const thread = new Worker(new URL('./probe-thread.mjs', import.meta.url), { workerData: { baseUrl, paths, key, intervalMs } });
+  const done = once(thread, 'message') as Promise<[ProbeReading[]]>;
   return {
     stop: async () => {
-      running = false;
-      await loop;
+      thread.postMessage('stop');
+      const [readings] = await done;
+      await thread.terminate();
       return readings;
     },
   };
