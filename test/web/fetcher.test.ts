@@ -259,10 +259,10 @@ describe('fetchUrl name resolution', () => {
     const before = site.hits.length;
     const limits = { connectTimeoutMs: 300, totalTimeoutMs: 1_500 };
     const url = `http://name.example.:${site.port}/hello`;
-    const outcome = await fetchUrl(url, { allowPrivate: false, resolve, limits }).catch((e: unknown) => e);
+    // The connection goes to the checked public address (it fails or answers elsewhere), never to the site here.
+    await fetchUrl(url, { allowPrivate: false, resolve, limits }).catch(() => undefined);
     expect(asked).toEqual(['name.example']);
     expect(site.hits.length).toBe(before);
-    expect(outcome).not.toHaveProperty('body');
   });
 
   it('connects every redirect hop to the addresses checked for it, even when the name answers differently later', async () => {
