@@ -28,7 +28,7 @@ function p99Bound(): number {
   return (loadavg()[0] ?? 0) < cpus().length ? 100 : 1_000;
 }
 
-it('answers /healthz and a user get within 100 ms (p99) while the worker extracts and ingests a large page', async () => {
+it('answers /healthz and a user get within 100 ms (p99) while the worker extracts and processes a large page', async () => {
   const key = env().keyA;
   const bound = p99Bound();
   const user = await post('/users/create', { firstName: 'Responsive', lastName: 'Reader', email: 'reader@example.com', phone: '+1 555 0100' });
