@@ -1,15 +1,13 @@
 /** The retrieval group's contract: `GET /memory/` (errors are `{detail}` bodies). */
 import { z } from 'zod';
-import { idString, instant, topKQuery } from '../http/common-schemas';
+import { idString, instant, queryFlag, topKQuery } from '../http/common-schemas';
 import { route } from '../http/route-spec';
-
-const flag = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
 
 export const retrieveQuery = z.object({
   memoryID: idString,
   query: z.string().min(1).max(4000),
-  assisted: flag.optional().default(false),
-  facts: flag.optional().default(false),
+  assisted: queryFlag.optional().default(false),
+  facts: queryFlag.optional().default(false),
   topK: topKQuery(5),
   after: instant.optional(),
   before: instant.optional(),
@@ -20,15 +18,20 @@ export const retrievalApi = {
     group: 'retrieval',
     method: 'GET',
     path: '/memory',
+    operationId: 'searchMemory',
     summary: 'Query a memory: the best passages, optionally three supporting facts, and their sources',
     errorShape: 'detail',
     query: retrieveQuery,
     response: z.object({
       status: z.literal('success'),
-      payload: z.array(z.object({ content: z.string(), score: z.number() })),
-      facts: z.array(z.object({ content: z.string() })),
-      sources: z.array(z.object({ id: z.string(), name: z.string(), url: z.string(), score: z.number() })),
-    }),
+      payload: z.array(z.object({
+        content: z.string(),
+        score: z.number(),
+        sourceID: z.string().optional().meta({ description: 'The id of the entry of `sources` this passage comes from (absent on a generated answer)' }),
+      }).meta({ id: 'Passage' })),
+      facts: z.array(z.object({ content: z.string() }).meta({ id: 'Fact' })),
+      sources: z.array(z.object({ id: z.string(), name: z.string(), url: z.string(), score: z.number() }).meta({ id: 'Source', description: 'A file (or session) behind the passages, best first, with an address to fetch it' })),
+    }).meta({ id: 'SearchResult' }),
     errors: [400, 401, 403, 404, 500],
   }),
 };

@@ -16,7 +16,12 @@ export function sharedEnvironment(config: StageConfig, data: DataLocation): Func
     KMEM_STAGE: config.stage,
     KMEM_TABLE_NAME: data.table.tableName,
     KMEM_BUCKET_NAME: data.bucket.bucketName,
-    KMEM_DEFAULT_TOKEN_LIMIT: String(config.defaultTokenLimit),
+  };
+}
+
+/** The embedding settings of the functions that read them (retrieval and the worker). */
+export function embeddingEnvironment(config: StageConfig): FunctionEnvironment {
+  return {
     KMEM_EMBEDDER: config.embedder,
     // the word-vector package is larger than a Lambda package may be
     KMEM_GRAPH_WORD_VECTORS: 'false',
