@@ -10,6 +10,7 @@
  * lib/constructs/service-function.ts) and check it at synth time.
  */
 import { z } from 'zod';
+import type { ExtractLimits } from './extract/types';
 
 const flag = z
   .enum(['true', 'false', '1', '0'])
@@ -111,6 +112,47 @@ const extractionSettings = section({
   KMEM_MEDIA_TIMEOUT_SECONDS: positiveInt.default(600),
 });
 
+/**
+ * Hostile input: what extracting one file may cost (README "Hostile input"). Sizes are real ones,
+ * measured while reading, never what a file declares. Extraction runs in a thread of its own with the
+ * memory and time limits (`thread`, the default off Lambda) or in the worker itself (`inline`).
+ */
+const hostileInputSettings = section({
+  KMEM_EXTRACT_MAX_UNZIPPED_MB: positiveInt.default(256),
+  KMEM_EXTRACT_MAX_ZIP_RATIO: positiveInt.default(100),
+  KMEM_EXTRACT_MAX_PDF_PAGES: positiveInt.default(2_000),
+  KMEM_EXTRACT_MAX_MEGAPIXELS: positiveInt.default(25),
+  KMEM_EXTRACT_MAX_MEDIA_MINUTES: positiveInt.default(30),
+  KMEM_EXTRACT_MAX_HTML_MB: positiveInt.default(5),
+  KMEM_EXTRACT_MEMORY_MB: positiveInt.default(1_024),
+  KMEM_EXTRACT_TIMEOUT_SECONDS: positiveInt.default(900),
+  KMEM_EXTRACT_ISOLATION: z.enum(['thread', 'inline']).optional(),
+});
+
+export interface HostileInputConfig {
+  limits: ExtractLimits;
+  isolation: 'thread' | 'inline';
+  memoryMb: number;
+  timeoutMs: number;
+}
+
+function hostileInputOf(e: z.output<z.ZodObject<typeof hostileInputSettings.shape>>, lambda: boolean): HostileInputConfig {
+  const mb = 1024 * 1024;
+  return {
+    limits: {
+      maxUnzippedBytes: e.KMEM_EXTRACT_MAX_UNZIPPED_MB * mb,
+      maxZipRatio: e.KMEM_EXTRACT_MAX_ZIP_RATIO,
+      maxPdfPages: e.KMEM_EXTRACT_MAX_PDF_PAGES,
+      maxPixels: e.KMEM_EXTRACT_MAX_MEGAPIXELS * 1_000_000,
+      maxMediaSeconds: e.KMEM_EXTRACT_MAX_MEDIA_MINUTES * 60,
+      maxHtmlBytes: e.KMEM_EXTRACT_MAX_HTML_MB * mb,
+    },
+    isolation: e.KMEM_EXTRACT_ISOLATION ?? (lambda ? 'inline' : 'thread'),
+    memoryMb: e.KMEM_EXTRACT_MEMORY_MB,
+    timeoutMs: e.KMEM_EXTRACT_TIMEOUT_SECONDS * 1000,
+  };
+}
+
 /** Vectors: the embedder, word vectors in graphs, the warm index cache. */
 const embeddingSettings = section({
   /**
@@ -170,6 +212,7 @@ export const SETTINGS = {
   work: workSettings,
   web: webSettings,
   extraction: extractionSettings,
+  hostileInput: hostileInputSettings,
   embeddings: embeddingSettings,
   graphExtractor: graphExtractorSettings,
   answers: answerSettings,
@@ -191,7 +234,7 @@ export const FUNCTION_SETTINGS = {
   retrieval: [...API_SETTINGS, 'embeddings', 'answers'],
   /** POST /mcp: checks the key, then its tools call the API itself. */
   mcp: API_SETTINGS,
-  worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'embeddings', 'graphExtractor'],
+  worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'hostileInput', 'embeddings', 'graphExtractor'],
 } as const satisfies Record<string, readonly SettingsSection[]>;
 
 export type FunctionSettingsName = keyof typeof FUNCTION_SETTINGS;
@@ -209,6 +252,7 @@ export const environmentSchema = z.object({
   ...workSettings.shape,
   ...webSettings.shape,
   ...extractionSettings.shape,
+  ...hostileInputSettings.shape,
   ...embeddingSettings.shape,
   ...graphExtractorSettings.shape,
   ...answerSettings.shape,
@@ -282,6 +326,7 @@ export interface Config {
   authCacheMs: number;
   accessLog: boolean;
   webhooks: { maxAttempts: number; backoffSeconds: number; timeoutMs: number };
+  hostileInput: HostileInputConfig;
 }
 
 export class ConfigError extends Error {
@@ -336,6 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
       backoffSeconds: e.KMEM_WEBHOOK_BACKOFF_SECONDS,
       timeoutMs: e.KMEM_WEBHOOK_TIMEOUT_MS,
     },
+    hostileInput: hostileInputOf(e, onLambda(env)),
   };
 }
 

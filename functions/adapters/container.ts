@@ -25,7 +25,7 @@ import { UploadRepository } from './dynamodb/repositories/upload-repository';
 import { UserRepository } from './dynamodb/repositories/user-repository';
 import { WebhookRepository } from './dynamodb/repositories/webhook-repository';
 import { Table } from './dynamodb/table';
-import { FetchWebhookSender } from './http/webhook-sender';
+import { PinnedWebhookSender } from './http/webhook-sender';
 import { resolveHost } from './net/dns-resolver';
 import { LocalQueue } from './queue/local-queue';
 import { ConversationSyncRepository } from './dynamodb/repositories/conversation-sync-repository';
@@ -46,6 +46,11 @@ let instance: Container | undefined;
 export function container(settings?: FunctionSettingsName): Container {
   instance ??= createContainer(loadConfig(settings));
   return instance;
+}
+
+/** Makes `deps` this thread's container (the local worker thread's, whose queue is the runtime's). */
+export function useContainer(deps: Container): void {
+  instance = deps;
 }
 
 /** Drops the container (the local runtime does this when it stops, tests between runtimes). */
@@ -89,7 +94,7 @@ export function createContainer(config: Config) {
     jobs: new JobRepository(table),
     webhooks: new WebhookRepository(table),
     objects,
-    sender: new FetchWebhookSender(),
+    sender: new PinnedWebhookSender(),
     resolve: resolveHost,
     queue: queue.port,
     localQueue: queue.local,
