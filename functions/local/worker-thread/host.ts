@@ -114,8 +114,12 @@ export class WorkerThreadHost {
       this.invocations.delete(message.id);
       if (message.error === undefined) invocation?.resolve(message.response);
       else invocation?.reject(new Error(message.error));
-    } else if (message.kind === 'send') {
-      this.queue.send(message.body, message.options).then(
+    } else if (message.kind === 'send' || message.kind === 'retry') {
+      const applied =
+        message.kind === 'send'
+          ? this.queue.send(message.body, message.options)
+          : this.queue.retryIn(message.receiptHandle, message.seconds);
+      applied.then(
         () => thread.postMessage({ kind: 'sent', id: message.id } satisfies HostMessage),
         (error: unknown) => thread.postMessage({ kind: 'sent', id: message.id, error: String(error) } satisfies HostMessage),
       );

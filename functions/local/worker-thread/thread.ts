@@ -7,7 +7,7 @@ import '../local-env';
 import { parentPort } from 'node:worker_threads';
 import { container, createContainer, useContainer } from '../../adapters/container';
 import { loadConfig } from '../../config';
-import type { QueuePort } from '../../core/ports';
+import type { QueuePort, RedeliveryPort } from '../../core/ports';
 import { releaseWorkerDeps } from '../../worker/deps';
 import { handler } from '../../worker/handler';
 import { lambdaContext } from '../lambda-context';
@@ -17,24 +17,29 @@ const port = parentPort;
 if (!port) throw new Error('the local worker thread runs as a worker thread');
 const post = (message: ThreadMessage): void => port.postMessage(message);
 
-/** Sends through the runtime's queue: resolves once the message is stored there. */
-const pendingSends = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
-let nextSend = 0;
-const runtimeQueue: QueuePort = {
-  send: (body, options) =>
-    new Promise<void>((resolve, reject) => {
-      const id = ++nextSend;
-      pendingSends.set(id, { resolve, reject });
-      post({ kind: 'send', id, body, ...(options ? { options } : {}) });
-    }),
+/** The runtime's queue, reached through the thread's port: each call resolves once the runtime applied it. */
+const pendingCalls = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+let nextCall = 0;
+function callRuntimeQueue(message: DistributiveOmit<Extract<ThreadMessage, { kind: 'send' | 'retry' }>, 'id'>): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const id = ++nextCall;
+    pendingCalls.set(id, { resolve, reject });
+    post({ ...message, id });
+  });
+}
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+const runtimeQueue: QueuePort & RedeliveryPort = {
+  send: (body, options) => callRuntimeQueue({ kind: 'send', body, ...(options ? { options } : {}) }),
+  retryIn: (receiptHandle, seconds) => callRuntimeQueue({ kind: 'retry', receiptHandle, seconds }),
 };
 
 useContainer({ ...createContainer(loadConfig()), queue: runtimeQueue, localQueue: undefined });
 
 port.on('message', (message: HostMessage) => {
   if (message.kind === 'sent') {
-    const pending = pendingSends.get(message.id);
-    pendingSends.delete(message.id);
+    const pending = pendingCalls.get(message.id);
+    pendingCalls.delete(message.id);
     if (message.error === undefined) pending?.resolve();
     else pending?.reject(new Error(message.error));
   } else if (message.kind === 'invoke') {
