@@ -3,11 +3,13 @@
  * local runtime (in its own process) as sessions and messages of one vector memory per conversation,
  * then every question asked of its conversation's memory with the engine `GET /memory/` uses.
  *
- *   npm run bench:locomo [-- --data ../shared/bench-data/locomo/locomo_dev.json] [--params JSON] [--dump FILE]
+ *   npm run bench:locomo [-- --data ../shared/bench-data/locomo/locomo_dev.json] [--loads spaced,same] [--params JSON] [--dump FILE]
  *   (or: npx tsx bench/locomo.ts …)
  *
- * Prints a markdown table: Recall@5/10/25/50 overall and per category, beside the LoCoMo paper's DRAGON
- * rows and plain BM25, with the wall time. Turns are ranked in this process over the child's stores
+ * Two loads (`--loads`): turns one second apart, and every turn of a session at the session's time (as
+ * imported history often is). Prints a markdown table: for each load, memory retrieval's Recall@5/10/25/50
+ * overall and per category and message search's (`GET /messages/search`, filtered to the conversation's
+ * customer) overall, beside the LoCoMo paper's DRAGON rows and plain BM25, with the wall time. Turns are ranked in this process over the child's stores
  * (bench/locomo/engine.ts) because the HTTP answer has no chunk ids; every question is also asked over
  * HTTP and the two payloads compared, so the figures are those of the API. `--params` passes ranking
  * overrides (functions/core/retrieval/params.ts) for tuning (the parity check is then skipped);
@@ -18,10 +20,10 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { RankParamOverrides } from '../functions/core/retrieval/params';
 import { loadLocomo } from './locomo/dataset';
-import { httpPayload, openEngine } from './locomo/engine';
-import { importConversation, type ImportedConversation } from './locomo/import-conversation';
+import { httpPayload, openEngine, searchedMessageIds } from './locomo/engine';
+import { importConversation, type ImportedConversation, type Load } from './locomo/import-conversation';
 import { questionRecalls, recallRows, type ScoredQuestion } from './locomo/recall';
-import { renderReport } from './locomo/report';
+import { renderReport, type SystemRows } from './locomo/report';
 import { apiClient, type ApiClient } from './support/api';
 import { startServerProcess } from './support/server-process';
 
@@ -32,6 +34,7 @@ const { values } = parseArgs({
     data: { type: 'string', default: resolve(import.meta.dirname, '../../shared/bench-data/locomo/locomo_dev.json') },
     params: { type: 'string' },
     dump: { type: 'string' },
+    loads: { type: 'string', default: 'spaced,same' },
   },
   strict: true,
 });
@@ -45,42 +48,66 @@ interface Asked extends ScoredQuestion {
   ranked: string[];
 }
 
+const LOADS: readonly Load[] = values.loads.split(',').map((load) => {
+  if (load !== 'spaced' && load !== 'same') throw new Error(`--loads: '${load}' is neither spaced nor same`);
+  return load;
+});
+const LOAD_NAMES: Record<Load, string> = { spaced: 'turns 1 s apart', same: "every turn at its session's time" };
+
 const wall = performance.now();
 const server = await startServerProcess();
 try {
   const api = apiClient(server.info.url, server.info.apiKey);
   const engine = openEngine(server.dataDir);
-  let started = performance.now();
-  const imported: ImportedConversation[] = [];
-  for (const conversation of conversations) {
-    imported.push(await importConversation(api, conversation));
-    process.stderr.write(`[locomo] ${conversation.id} loaded (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
-  }
-  const importMs = performance.now() - started;
-  started = performance.now();
-  const asked: Asked[] = [];
+  const systems: SystemRows[] = [];
+  const dumped: Record<string, Asked[]> = {};
   const parity = { same: 0, differ: 0, merged: 0 };
-  for (const memory of imported) {
-    for (const question of memory.conversation.questions) {
-      const ranked = await engine.rank(memory.accountId, memory.memoryId, question.question, DEPTH, params);
-      const diaIds = ranked.messageIds.map((id) => memory.diaIdOf.get(id) ?? id);
-      asked.push({ ...question, conversation: memory.conversation.id, ranked: diaIds, recalls: questionRecalls(question.evidence, diaIds) });
-      parity.merged += ranked.mergedItems;
-      if (!params) parity[(await samePayload(api, memory.memoryId, question.question, ranked.payload)) ? 'same' : 'differ']++;
+  let importMs = 0;
+  let queryMs = 0;
+  let loaded = 0;
+  for (const load of LOADS) {
+    let started = performance.now();
+    const imported: ImportedConversation[] = [];
+    for (const conversation of conversations) {
+      imported.push(await importConversation(api, conversation, load));
+      process.stderr.write(`[locomo] ${load} ${conversation.id} loaded (${((performance.now() - started) / 1000).toFixed(1)} s)\n`);
     }
+    loaded += imported.reduce((sum, memory) => sum + memory.diaIdOf.size, 0);
+    await untilMessagesIndexed(engine, imported[0]?.accountId ?? '', loaded);
+    importMs += performance.now() - started;
+    started = performance.now();
+    const memoryAsked: Asked[] = [];
+    const searchAsked: Asked[] = [];
+    for (const memory of imported) {
+      const diaIds = (ids: readonly string[]) => ids.map((id) => memory.diaIdOf.get(id) ?? id);
+      for (const question of memory.conversation.questions) {
+        const ranked = await engine.rank(memory.accountId, memory.memoryId, question.question, DEPTH, params);
+        const byMemory = diaIds(ranked.messageIds);
+        memoryAsked.push({ ...question, conversation: memory.conversation.id, ranked: byMemory, recalls: questionRecalls(question.evidence, byMemory) });
+        parity.merged += ranked.mergedItems;
+        if (!params) parity[(await samePayload(api, memory.memoryId, question.question, ranked.payload)) ? 'same' : 'differ']++;
+        const bySearch = diaIds(await searchedMessageIds(api, memory.customerUserID, question.question, DEPTH));
+        searchAsked.push({ ...question, conversation: memory.conversation.id, ranked: bySearch, recalls: questionRecalls(question.evidence, bySearch) });
+      }
+    }
+    queryMs += performance.now() - started;
+    systems.push({ name: `memory retrieval, ${LOAD_NAMES[load]}`, rows: recallRows(memoryAsked) });
+    systems.push({ name: `message search, ${LOAD_NAMES[load]}`, rows: recallRows(searchAsked).slice(0, 1) });
+    dumped[`memory.${load}`] = memoryAsked;
+    dumped[`search.${load}`] = searchAsked;
   }
-  const queryMs = performance.now() - started;
-  if (values.dump) writeFileSync(values.dump, JSON.stringify(asked, null, 1));
+  if (values.dump) writeFileSync(values.dump, JSON.stringify(dumped, null, 1));
   const notes = [
     params ? `Ranking overrides: \`${JSON.stringify(params)}\` (parity check skipped).` : `HTTP parity (GET /memory/ topK=${DEPTH}): ${parity.same} identical payloads, ${parity.differ} different.`,
     `Payload items merging more than one turn: ${parity.merged}.`,
+    `Message search: \`GET /messages/search?customerUserID=<the conversation>&topK=${DEPTH}\` over HTTP (overall row only).`,
   ];
   console.log(
     renderReport({
       command: commandLine(),
-      conversations: imported.length,
-      turns: imported.reduce((sum, memory) => sum + memory.diaIdOf.size, 0),
-      rows: recallRows(asked),
+      conversations: conversations.length,
+      turns: loaded / LOADS.length,
+      systems,
       importMs,
       queryMs,
       wallMs: performance.now() - wall,
@@ -89,6 +116,15 @@ try {
   );
 } finally {
   await server.stop();
+}
+
+/** Waits until the account's message index holds `count` messages (the worker builds it after the writes). */
+async function untilMessagesIndexed(engine: ReturnType<typeof openEngine>, accountId: string, count: number): Promise<void> {
+  const deadline = Date.now() + 600_000;
+  while ((await engine.indexedMessages(accountId)) < count) {
+    if (Date.now() > deadline) throw new Error(`the message index holds fewer than ${count} messages after 600 s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 async function samePayload(api: ApiClient, memoryId: string, query: string, payload: readonly string[]): Promise<boolean> {

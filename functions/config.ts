@@ -10,6 +10,7 @@
  * lib/constructs/service-function.ts) and check it at synth time.
  */
 import { z } from 'zod';
+import type { ExtractLimits } from './extract/types';
 
 const flag = z
   .enum(['true', 'false', '1', '0'])
@@ -80,6 +81,8 @@ const webhookSettings = section({
 const workSettings = section({
   /** Receives of a work message after which the worker gives the work up as failed (the queue's maxReceiveCount). */
   KMEM_WORK_MAX_ATTEMPTS: positiveInt.default(5),
+  /** Seconds before a failed work message's first retry; each later retry waits twice as long (at most 15 min). */
+  KMEM_WORK_RETRY_SECONDS: positiveInt.default(5),
   /** Seconds an ingestion waits before looking again at files still being processed. */
   KMEM_INGEST_WAIT_SECONDS: positiveInt.default(2),
   /** How long one worker invocation crawls before it saves its place and queues the rest. */
@@ -108,6 +111,47 @@ const extractionSettings = section({
   /** Longest an ffmpeg or recogniser run may take. */
   KMEM_MEDIA_TIMEOUT_SECONDS: positiveInt.default(600),
 });
+
+/**
+ * Hostile input: what extracting one file may cost (README "Hostile input"). Sizes are real ones,
+ * measured while reading, never what a file declares. Extraction runs in a thread of its own with the
+ * memory and time limits (`thread`, the default off Lambda) or in the worker itself (`inline`).
+ */
+const hostileInputSettings = section({
+  KMEM_EXTRACT_MAX_UNZIPPED_MB: positiveInt.default(256),
+  KMEM_EXTRACT_MAX_ZIP_RATIO: positiveInt.default(100),
+  KMEM_EXTRACT_MAX_PDF_PAGES: positiveInt.default(2_000),
+  KMEM_EXTRACT_MAX_MEGAPIXELS: positiveInt.default(25),
+  KMEM_EXTRACT_MAX_MEDIA_MINUTES: positiveInt.default(30),
+  KMEM_EXTRACT_MAX_HTML_MB: positiveInt.default(5),
+  KMEM_EXTRACT_MEMORY_MB: positiveInt.default(1_024),
+  KMEM_EXTRACT_TIMEOUT_SECONDS: positiveInt.default(900),
+  KMEM_EXTRACT_ISOLATION: z.enum(['thread', 'inline']).optional(),
+});
+
+export interface HostileInputConfig {
+  limits: ExtractLimits;
+  isolation: 'thread' | 'inline';
+  memoryMb: number;
+  timeoutMs: number;
+}
+
+function hostileInputOf(e: z.output<z.ZodObject<typeof hostileInputSettings.shape>>, lambda: boolean): HostileInputConfig {
+  const mb = 1024 * 1024;
+  return {
+    limits: {
+      maxUnzippedBytes: e.KMEM_EXTRACT_MAX_UNZIPPED_MB * mb,
+      maxZipRatio: e.KMEM_EXTRACT_MAX_ZIP_RATIO,
+      maxPdfPages: e.KMEM_EXTRACT_MAX_PDF_PAGES,
+      maxPixels: e.KMEM_EXTRACT_MAX_MEGAPIXELS * 1_000_000,
+      maxMediaSeconds: e.KMEM_EXTRACT_MAX_MEDIA_MINUTES * 60,
+      maxHtmlBytes: e.KMEM_EXTRACT_MAX_HTML_MB * mb,
+    },
+    isolation: e.KMEM_EXTRACT_ISOLATION ?? (lambda ? 'inline' : 'thread'),
+    memoryMb: e.KMEM_EXTRACT_MEMORY_MB,
+    timeoutMs: e.KMEM_EXTRACT_TIMEOUT_SECONDS * 1000,
+  };
+}
 
 /** Vectors: the embedder, word vectors in graphs, the warm index cache. */
 const embeddingSettings = section({
@@ -179,6 +223,7 @@ export const SETTINGS = {
   work: workSettings,
   web: webSettings,
   extraction: extractionSettings,
+  hostileInput: hostileInputSettings,
   embeddings: embeddingSettings,
   graphExtractor: graphExtractorSettings,
   answers: answerSettings,
@@ -195,14 +240,14 @@ export const FUNCTION_SETTINGS = {
   meta: API_SETTINGS,
   users: API_SETTINGS,
   sessions: API_SETTINGS,
-  messages: API_SETTINGS,
+  messages: [...API_SETTINGS, 'embeddings'],
   // a memory's webhookUrl is checked at create, as deliveries check it
   memories: [...API_SETTINGS, 'addresses'],
   files: API_SETTINGS,
   retrieval: [...API_SETTINGS, 'embeddings', 'answers'],
   /** POST /mcp: checks the key, then its tools call the API itself. */
   mcp: API_SETTINGS,
-  worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'embeddings', 'graphExtractor', 'limits'],
+  worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'hostileInput', 'embeddings', 'graphExtractor', 'limits'],
 } as const satisfies Record<string, readonly SettingsSection[]>;
 
 export type FunctionSettingsName = keyof typeof FUNCTION_SETTINGS;
@@ -220,6 +265,7 @@ export const environmentSchema = z.object({
   ...workSettings.shape,
   ...webSettings.shape,
   ...extractionSettings.shape,
+  ...hostileInputSettings.shape,
   ...embeddingSettings.shape,
   ...graphExtractorSettings.shape,
   ...answerSettings.shape,
@@ -257,7 +303,7 @@ export interface Config {
   queue: { kind: 'sqs'; url: string } | { kind: 'local'; directory: string; visibilityTimeoutSeconds: number };
   /** `originRegion` of files: the AWS region, or `local` on the local runtime. */
   originRegion: string;
-  work: { maxAttempts: number; ingestWaitSeconds: number; crawlStretchMs: number };
+  work: { maxAttempts: number; retrySeconds: number; ingestWaitSeconds: number; crawlStretchMs: number };
   embeddings:
     | { kind: 'word-vectors' | 'none' }
     | { kind: 'openai'; url: string; model: string; dimensions: number; apiKey?: string }
@@ -294,6 +340,7 @@ export interface Config {
   authCacheMs: number;
   accessLog: boolean;
   webhooks: { maxAttempts: number; backoffSeconds: number; timeoutMs: number };
+  hostileInput: HostileInputConfig;
   limits: { requestsPerMinute: number; extractionTokensPerSecond: number };
 }
 
@@ -321,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
     originRegion: e.KMEM_DYNAMODB_ENDPOINT ? 'local' : e.AWS_REGION,
     work: {
       maxAttempts: e.KMEM_WORK_MAX_ATTEMPTS,
+      retrySeconds: e.KMEM_WORK_RETRY_SECONDS,
       ingestWaitSeconds: e.KMEM_INGEST_WAIT_SECONDS,
       crawlStretchMs: e.KMEM_CRAWL_STRETCH_SECONDS * 1000,
     },
@@ -348,6 +396,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
       backoffSeconds: e.KMEM_WEBHOOK_BACKOFF_SECONDS,
       timeoutMs: e.KMEM_WEBHOOK_TIMEOUT_MS,
     },
+    hostileInput: hostileInputOf(e, onLambda(env)),
     limits: { requestsPerMinute: e.KMEM_RATE_LIMIT_PER_MINUTE, extractionTokensPerSecond: e.KMEM_EXTRACTION_TOKENS_PER_SECOND },
   };
 }

@@ -15,6 +15,8 @@ import { createRetrievalIndexing } from '../../functions/adapters/indexing';
 import { loadConfig } from '../../functions/config';
 import type { RankParamOverrides } from '../../functions/core/retrieval/params';
 import { retrieve } from '../../functions/core/retrieval/retrieve';
+import { decodeChunks } from '../../functions/core/ingest/chunks';
+import { INDEX_FILES } from '../../functions/core/ingest/index-files';
 import type { ApiClient } from '../support/api';
 
 export interface RankedTurns {
@@ -28,6 +30,8 @@ export interface RankedTurns {
 
 export interface Engine {
   rank(accountId: string, memoryId: string, query: string, topK: number, params?: RankParamOverrides): Promise<RankedTurns>;
+  /** Messages in the account's published message index (what GET /messages/search ranks over). */
+  indexedMessages(accountId: string): Promise<number>;
 }
 
 interface Endpoints {
@@ -62,7 +66,18 @@ export function openEngine(dataDir: string): Engine {
         mergedItems: outcome.items.filter((item) => item.ordinals.length > 1).length,
       };
     },
+    async indexedMessages(accountId) {
+      const pointer = await deps.messageIndexes.get(accountId);
+      return pointer ? decodeChunks(await deps.objects.get(pointer.prefix + INDEX_FILES.chunks)).length : 0;
+    },
   };
+}
+
+/** The message ids `GET /messages/search` answers for the question, among one customer's messages. */
+export async function searchedMessageIds(api: ApiClient, customerUserID: string, query: string, topK: number): Promise<string[]> {
+  const search = new URLSearchParams({ customerUserID, query, topK: String(topK) });
+  const answer = await api.get(`/messages/search?${search.toString()}`);
+  return (answer.messages as Array<{ id: string }>).map((message) => message.id);
 }
 
 /** The payload contents `GET /memory/` answers for the question. */

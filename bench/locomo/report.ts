@@ -19,11 +19,18 @@ const TARGETS: ReadonlyArray<{ depth: Depth; target: number }> = [
   { depth: 10, target: 0.75 },
 ];
 
+/** One system's rows (overall, then per category): memory retrieval or message search, on one load. */
+export interface SystemRows {
+  name: string;
+  rows: readonly RecallRow[];
+}
+
 export interface LocomoReport {
   command: string;
   conversations: number;
   turns: number;
-  rows: readonly RecallRow[];
+  /** The first is held to the targets (memory retrieval, turns spaced apart). */
+  systems: readonly SystemRows[];
   importMs: number;
   queryMs: number;
   wallMs: number;
@@ -32,7 +39,7 @@ export interface LocomoReport {
 
 export function renderReport(report: LocomoReport): string {
   const header = DEPTHS.map((depth) => `R@${depth}`);
-  const overall = report.rows[0]?.recalls;
+  const overall = report.systems[0]?.rows[0]?.recalls;
   const verdict = TARGETS.map(({ depth, target }) => {
     const value = overall?.[depth] ?? 0;
     return `R@${depth} ${fraction(value)} ≥ ${target}: ${value >= target ? 'met' : 'not met'}`;
@@ -42,17 +49,19 @@ export function renderReport(report: LocomoReport): string {
     '',
     ...machineFacts(),
     `- command: \`${report.command}\``,
-    `- ${report.conversations} conversations, ${report.turns} turns loaded as messages through the API; ${report.rows[0]?.questions ?? 0} questions`,
+    `- ${report.conversations} conversations, ${report.turns} turns loaded as messages through the API per load; ${report.systems[0]?.rows[0]?.questions ?? 0} questions`,
     '',
     `| system | questions | ${header.join(' | ')} |`,
     `|---|---:|${header.map(() => '---:').join('|')}|`,
     ...REFERENCES.map((reference) => `| ${reference.system} | | ${DEPTHS.map((depth) => fraction(reference.recalls[depth])).join(' | ')} |`),
-    ...report.rows.map((row, i) => {
-      const label = i === 0 ? `**kmem, ${row.label}**` : `kmem, ${row.label}`;
-      return `| ${label} | ${row.questions} | ${DEPTHS.map((depth) => (i === 0 ? `**${fraction(row.recalls[depth])}**` : fraction(row.recalls[depth]))).join(' | ')} |`;
-    }),
+    ...report.systems.flatMap((system) =>
+      system.rows.map((row, i) => {
+        const label = i === 0 ? `**${system.name}, ${row.label}**` : `${system.name}, ${row.label}`;
+        return `| ${label} | ${row.questions} | ${DEPTHS.map((depth) => (i === 0 ? `**${fraction(row.recalls[depth])}**` : fraction(row.recalls[depth]))).join(' | ')} |`;
+      }),
+    ),
     '',
-    `Targets: ${verdict}.`,
+    `Targets (${report.systems[0]?.name ?? ''}): ${verdict}.`,
     '',
     `Wall time: ${seconds(report.wallMs)} s (import and indexing ${seconds(report.importMs)} s, questions ${seconds(report.queryMs)} s).`,
     ...report.notes,

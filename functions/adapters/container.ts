@@ -7,7 +7,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type Config, config as loadConfig, type FunctionSettingsName } from '../config';
-import type { ApiKeyStore, Clock, HealthProbe, IdGenerator, QueuePort } from '../core/ports';
+import type { ApiKeyStore, Clock, HealthProbe, IdGenerator, QueuePort, RedeliveryPort } from '../core/ports';
 import { createDocumentClient, createS3Client, createS3PresignClient, createSqsClient } from './aws-clients';
 import { CachedApiKeyStore } from './dynamodb/cached-api-key-store';
 import type { CursorSealer } from './dynamodb/cursor';
@@ -26,9 +26,12 @@ import { UploadRepository } from './dynamodb/repositories/upload-repository';
 import { UserRepository } from './dynamodb/repositories/user-repository';
 import { WebhookRepository } from './dynamodb/repositories/webhook-repository';
 import { Table } from './dynamodb/table';
-import { FetchWebhookSender } from './http/webhook-sender';
+import { PinnedWebhookSender } from './http/webhook-sender';
 import { resolveHost } from './net/dns-resolver';
 import { LocalQueue } from './queue/local-queue';
+import { ConversationSyncRepository } from './dynamodb/repositories/conversation-sync-repository';
+import { MessageIndexRepository } from './dynamodb/repositories/message-index-repository';
+import { keys } from './dynamodb/keys';
 import { SqsQueue } from './queue/sqs-queue';
 import { S3ObjectStore } from './s3/object-store';
 
@@ -44,6 +47,11 @@ let instance: Container | undefined;
 export function container(settings?: FunctionSettingsName): Container {
   instance ??= createContainer(loadConfig(settings));
   return instance;
+}
+
+/** Makes `deps` this thread's container (the local worker thread's, whose queue is the runtime's). */
+export function useContainer(deps: Container): void {
+  instance = deps;
 }
 
 /** Drops the container (the local runtime does this when it stops, tests between runtimes). */
@@ -81,11 +89,14 @@ export function createContainer(config: Config) {
     links: new LinkRepository(table),
     graphItems: new GraphItemRepository(table),
     sessionLinks: new SessionLinkRepository(table),
+    conversationSync: new ConversationSyncRepository(table),
+    messageIndexSync: new ConversationSyncRepository(table, (accountId) => keys.messageIndexSync(accountId)),
+    messageIndexes: new MessageIndexRepository(table),
     jobs: new JobRepository(table),
     webhooks: new WebhookRepository(table),
     requestCounter: new BatchedRequestCounter(new RequestCounterRepository(table)),
     objects,
-    sender: new FetchWebhookSender(),
+    sender: new PinnedWebhookSender(),
     resolve: resolveHost,
     queue: queue.port,
     localQueue: queue.local,
@@ -108,11 +119,13 @@ function createTable(documentClient: DynamoDBDocumentClient, tableName: string):
 }
 
 /** SQS on AWS; on the local runtime, the durable file-backed queue (its pump lives in functions/local). */
-function createQueue(config: Config): { port: QueuePort; local?: LocalQueue } {
+function createQueue(config: Config): { port: QueuePort & RedeliveryPort; local?: LocalQueue } {
   if (config.queue.kind === 'sqs') return { port: new SqsQueue(createSqsClient(config), config.queue.url) };
   const local = new LocalQueue({
     directory: config.queue.directory,
     visibilityTimeoutSeconds: config.queue.visibilityTimeoutSeconds,
+    // the worker gives work up on its last try: the queue dead-letters after exactly that many
+    maxReceiveCount: config.work.maxAttempts,
   });
   return { port: local, local };
 }

@@ -16,3 +16,15 @@ export interface RetrievalIndexing {
 export function createRetrievalIndexing(config: Config, objects: ObjectStore): RetrievalIndexing {
   return { indexing: { embedder: embedderFactory(config) }, indexes: new IndexCache(objects, config.indexCacheSize) };
 }
+
+const made = new WeakMap<object, RetrievalIndexing>();
+
+/** The retrieval indexing of a container, made once (memory retrieval and message search share its cache). */
+export function retrievalIndexingOf(base: { config: Config; objects: ObjectStore }): RetrievalIndexing {
+  let indexing = made.get(base);
+  if (!indexing) {
+    indexing = createRetrievalIndexing(base.config, base.objects);
+    made.set(base, indexing);
+  }
+  return indexing;
+}

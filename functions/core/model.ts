@@ -60,6 +60,11 @@ export interface Message {
   customerUserID: string | null;
   createdAt: string;
   updatedAt: string;
+  /**
+   * The message's place among its session's messages in the order they were written (1, 2, ...): messages
+   * of equal `createdAt` (imported history often has one time per session) keep that order. Not on the wire.
+   */
+  sequence?: number;
 }
 
 /** What a list operation asks for: a page size and at most one of the two page tokens. */

@@ -25,4 +25,8 @@ export const objectKeys = {
   /** One build of version `version`: concurrent builds of a version never share a folder. */
   indexPrefix: (accountId: string, memoryId: string, version: number, buildId: string): string =>
     `gold/${accountId}/memories/${memoryId}/index/v${version}-${buildId}/`,
+  /** One build of an account's message index (GET /messages/search). */
+  messageIndexRoot: (accountId: string): string => `gold/${accountId}/messages/index/`,
+  messageIndexPrefix: (accountId: string, version: number, buildId: string): string =>
+    `gold/${accountId}/messages/index/v${version}-${buildId}/`,
 } as const;

@@ -68,6 +68,8 @@ export interface SessionStore {
   markDeleted(accountId: string, id: string, at: string): Promise<Session | undefined>;
   /** Sets endedAt once; returns the session as stored, or undefined when it does not exist. */
   markEnded(accountId: string, id: string, at: string): Promise<Session | undefined>;
+  /** The next message's place in the session's writing order (1, 2, ...); undefined when there is no session. */
+  nextMessageSequence(accountId: string, id: string): Promise<number | undefined>;
 }
 
 export interface MessageFilter {
@@ -101,6 +103,15 @@ export interface IdGenerator {
 /** A durable queue of JSON messages: SQS on AWS, a file-backed queue on the local runtime. */
 export interface QueuePort {
   send(body: unknown, options?: { delaySeconds?: number; groupId?: string }): Promise<void>;
+}
+
+/** The worker's side of the queue. */
+export interface RedeliveryPort {
+  /**
+   * Makes a received message visible again `seconds` from now (SQS ChangeMessageVisibility): a failed
+   * try comes back after a short, growing delay instead of a whole visibility timeout.
+   */
+  retryIn(receiptHandle: string, seconds: number): Promise<void>;
 }
 
 /** A graph memory's graph as table items (functions/core/graph-items.ts), kept up to date by one worker at a time. */
@@ -215,6 +226,50 @@ export interface SessionLinkStore {
   listByMemory(accountId: string, memoryId: string): Promise<MemorySessionLink[]>;
   listBySession(accountId: string, sessionId: string): Promise<MemorySessionLink[]>;
   delete(accountId: string, memoryId: string, sessionId: string): Promise<void>;
+}
+
+/** What a memory's conversations are waiting for: the changes not yet in a published index. */
+export interface PendingSync {
+  /** Counts every change; a build that started at generation g ends only if it is still g. */
+  generation: number;
+  /** Sessions changed since their last build, each with its change count (to forget only what was built). */
+  sessions: ReadonlyMap<string, number>;
+}
+
+/**
+ * A memory's pending conversation changes and the lease of its one conversation build at a time
+ * (docs/data-model.md, "conversation sync"). Changes are recorded before their work message is sent, so
+ * a lost, dropped or failed message leaves them pending for the next build.
+ */
+export interface ConversationSyncStore {
+  /** Records that these sessions of the memory changed. */
+  markChanged(accountId: string, memoryId: string, sessionIds: readonly string[]): Promise<void>;
+  /**
+   * Takes the build lease until `untilMs` when it is free, expired, or already `holder`'s (a redelivery of
+   * the holder's own message), answering what is pending; undefined when another build holds it.
+   */
+  acquire(accountId: string, memoryId: string, holder: string, nowMs: number, untilMs: number): Promise<PendingSync | undefined>;
+  /**
+   * After a build of `built` was published: forgets its sessions (those not changed again since), then
+   * gives the lease up if nothing new arrived and answers undefined; otherwise keeps the lease until
+   * `untilMs` and answers what is pending now. Undefined too when the lease was lost meanwhile.
+   */
+  settle(accountId: string, memoryId: string, holder: string, built: PendingSync, untilMs: number): Promise<PendingSync | undefined>;
+  /** Gives the lease up, leaving everything pending (a failed build). */
+  release(accountId: string, memoryId: string, holder: string): Promise<void>;
+  delete(accountId: string, memoryId: string): Promise<void>;
+}
+
+/** Where an account's message index (what GET /messages/search ranks over) is published. */
+export interface MessageIndexPointer {
+  version: number;
+  prefix: string;
+}
+
+export interface MessageIndexStore {
+  get(accountId: string): Promise<MessageIndexPointer | undefined>;
+  /** Points the account at `next` when its version is still `expectedVersion` (0: none yet); false otherwise. */
+  publish(accountId: string, expectedVersion: number, next: MessageIndexPointer): Promise<boolean>;
 }
 
 export interface JobStore {

@@ -39,9 +39,12 @@ export class IndexCache {
   load(memory: Memory): Promise<LoadedIndex> | undefined {
     const prefix = memory.indexPrefix;
     if (!prefix) return undefined;
-    return this.cached(`${memory.accountId}/${memory.id}@${memory.indexVersion}`, () =>
-      this.read(prefix, memory.indexVersion, memory.memoryType === 'graph'),
-    );
+    return this.loadBuild(`${memory.accountId}/${memory.id}@${memory.indexVersion}`, prefix, memory.indexVersion, memory.memoryType === 'graph');
+  }
+
+  /** A published build by its prefix, kept under `key` (unique per build: an owner and a version). */
+  loadBuild(key: string, prefix: string, version: number, withGraph = false): Promise<LoadedIndex> {
+    return this.cached(key, () => this.read(prefix, version, withGraph));
   }
 
   /** A graph memory's current graph segment and chunks (undefined before its first ingestion). */

@@ -7,6 +7,7 @@ export type WorkMessage =
   | { kind: 'memory.ingest'; accountId: string; memoryId: string; jobId: string }
   | { kind: 'memory.reindex'; accountId: string; memoryId: string }
   | { kind: 'memory.sync-session'; accountId: string; memoryId: string; sessionId: string }
+  | { kind: 'messages.sync'; accountId: string; sessionId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };
 
@@ -17,6 +18,7 @@ export const WORK_KINDS: readonly WorkKind[] = [
   'memory.ingest',
   'memory.reindex',
   'memory.sync-session',
+  'messages.sync',
   'memory.graph-items',
   'webhook.deliver',
 ];

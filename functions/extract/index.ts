@@ -4,6 +4,7 @@
  * Every failure leaves as an ExtractionError whose message a person understands.
  */
 import { describeError, ExtractionError } from './errors';
+import { assertPackageBounded, limitsOf } from './limits';
 import type { MediaIntent } from './media/extract-media';
 import { sniffContent, type Sniffed } from './sniff';
 import type { DeclaredFileType, ExtractDeps, Extracted, ExtractedKind, ExtractInput } from './types';
@@ -35,8 +36,9 @@ export async function extractText(input: ExtractInput, deps: ExtractDeps): Promi
 async function extractSniffed(sniffed: Sniffed, input: ExtractInput, deps: ExtractDeps): Promise<Extracted> {
   switch (sniffed.family) {
     case 'pdf':
-      return (await import('./documents/pdf')).extractPdf(input.bytes, deps.ocr, deps.pdf);
+      return (await import('./documents/pdf')).extractPdf(input.bytes, deps.ocr, deps.pdf, limitsOf(deps));
     case 'package':
+      await assertPackageBounded(input.bytes, limitsOf(deps));
       return sniffed.kind === 'docx'
         ? (await import('./documents/docx')).extractDocx(input.bytes)
         : (await import('./documents/office')).extractOffice(input.bytes, sniffed.kind);
@@ -47,7 +49,7 @@ async function extractSniffed(sniffed: Sniffed, input: ExtractInput, deps: Extra
       return (await import('./media/extract-media')).extractMedia(input.bytes, intent, deps);
     }
     case 'text':
-      return (await import('./documents/text-document')).extractTextDocument(input);
+      return (await import('./documents/text-document')).extractTextDocument(input, limitsOf(deps));
     case 'unsupported':
     case 'unknown':
       throw new ExtractionError(sniffed.reason);

@@ -111,16 +111,9 @@ const ZIP_MIMETYPES: Record<string, PackageKind> = {
   'application/vnd.oasis.opendocument.spreadsheet': 'ods',
 };
 
-/** A package whose entries claim to expand past this is refused before any parser inflates it (a ZIP bomb). */
-const MAX_UNZIPPED_BYTES = 512 * 1024 * 1024;
-
 function sniffZip(bytes: Uint8Array): Sniffed {
   const archive = openZip(bytes);
   if (!archive) return { family: 'unknown', reason: 'the file is a damaged or truncated ZIP archive' };
-  const unzipped = [...archive.entries.values()].reduce((sum, entry) => sum + entry.size, 0);
-  if (unzipped > MAX_UNZIPPED_BYTES) {
-    return { family: 'unsupported', reason: 'the archive expands to more than 512 MB, too large to extract safely' };
-  }
   const kind = packageKindOf(archive);
   if (kind) return { family: 'package', kind };
   return {

@@ -102,9 +102,39 @@ export interface PdfOptions {
   ocrRenderScale?: number;
 }
 
+/**
+ * What one file may cost to extract, measured on what it really holds (inflated bytes, pages, pixels,
+ * decoded seconds), never on what its headers declare. A file past a limit fails with a reason.
+ */
+export interface ExtractLimits {
+  /** Bytes the entries of a ZIP package (DOCX, XLSX, EPUB, ...) may inflate to, all together. */
+  maxUnzippedBytes: number;
+  /** Inflated bytes per compressed byte a package may reach once it inflates past 10 MB. */
+  maxZipRatio: number;
+  /** Pages of a PDF. */
+  maxPdfPages: number;
+  /** Pixels of an image to OCR, or of a rendered PDF page (rendered smaller to fit). */
+  maxPixels: number;
+  /** Seconds of audio (or of a video's sound track) to transcribe. */
+  maxMediaSeconds: number;
+  /** Bytes of an HTML document to parse. */
+  maxHtmlBytes: number;
+}
+
+export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
+  maxUnzippedBytes: 256 * 1024 * 1024,
+  maxZipRatio: 100,
+  maxPdfPages: 2_000,
+  maxPixels: 25_000_000,
+  maxMediaSeconds: 30 * 60,
+  maxHtmlBytes: 5 * 1024 * 1024,
+};
+
 export interface ExtractDeps {
   ocr: OcrEngine;
   speech: SpeechRecognizer;
   media?: MediaToolOptions;
   pdf?: PdfOptions;
+  /** DEFAULT_EXTRACT_LIMITS where absent. */
+  limits?: Partial<ExtractLimits>;
 }

@@ -1,8 +1,9 @@
 /**
  * A minimal ZIP reader: lists entry names from the central directory and inflates one small entry.
- * Enough to tell a DOCX from a PPTX or an EPUB and to read a metadata part; parsers get the whole file.
+ * Enough to tell a DOCX from a PPTX or an EPUB and to read a metadata part; parsers get the whole file,
+ * once `measureInflated` has counted what its entries really inflate to (declared sizes can lie).
  */
-import { inflateRawSync } from 'node:zlib';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
 
 const END_OF_DIRECTORY = 0x06054b50;
 const DIRECTORY_ENTRY = 0x02014b50;
@@ -65,12 +66,8 @@ function findEndOfDirectory(view: DataView): number {
 export function readZipText(archive: ZipArchive, name: string): string | null {
   const entry = archive.entries.get(name);
   if (!entry || entry.size > MAX_ENTRY_BYTES) return null;
-  const { bytes } = archive;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const at = entry.localHeaderOffset;
-  if (at + 30 > view.byteLength || view.getUint32(at, true) !== LOCAL_HEADER) return null;
-  const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
-  const data = bytes.subarray(start, start + entry.compressedSize);
+  const data = entryData(archive, entry);
+  if (!data) return null;
   try {
     if (entry.method === 0) return new TextDecoder().decode(data);
     if (entry.method === 8) return new TextDecoder().decode(inflateRawSync(data, { maxOutputLength: MAX_ENTRY_BYTES }));
@@ -78,4 +75,57 @@ export function readZipText(archive: ZipArchive, name: string): string | null {
     return null; // a damaged entry reads as absent; the parser reports the damage
   }
   return null;
+}
+
+/** What a package's entries inflate to, counted by inflating them; stops counting past `budget`. */
+export interface InflatedSize {
+  bytes: number;
+  /** True when counting stopped at the budget: the entries inflate to more. */
+  overBudget: boolean;
+}
+
+/**
+ * Inflates every entry of `archive` as a stream (64 KB at a time, the output dropped) and counts the real
+ * bytes, stopping once they pass `budget`. Entries of other methods count their stored bytes.
+ */
+export async function measureInflated(archive: ZipArchive, budget: number): Promise<InflatedSize> {
+  let total = 0;
+  for (const entry of archive.entries.values()) {
+    const data = entryData(archive, entry);
+    if (!data) continue;
+    total += entry.method === 8 ? await inflatedLength(data, budget - total) : data.length;
+    if (total > budget) return { bytes: total, overBudget: true };
+  }
+  return { bytes: total, overBudget: false };
+}
+
+/** The compressed bytes of an entry (after its local header), or null when the header is damaged. */
+function entryData(archive: ZipArchive, entry: ZipEntry): Uint8Array | null {
+  const { bytes } = archive;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = entry.localHeaderOffset;
+  if (at + 30 > view.byteLength || view.getUint32(at, true) !== LOCAL_HEADER) return null;
+  const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true);
+  return bytes.subarray(start, start + entry.compressedSize);
+}
+
+/** Bytes `data` inflates to, counting at most `limit` + 1; a damaged stream counts what came out. */
+function inflatedLength(data: Uint8Array, limit: number): Promise<number> {
+  return new Promise((resolve) => {
+    let count = 0;
+    const inflate = createInflateRaw({ chunkSize: 64 * 1024 });
+    const finish = (): void => {
+      inflate.removeAllListeners();
+      inflate.on('error', () => undefined);
+      inflate.destroy();
+      resolve(count);
+    };
+    inflate.on('data', (chunk: Buffer) => {
+      count += chunk.length;
+      if (count > limit) finish();
+    });
+    inflate.once('end', finish);
+    inflate.once('error', finish);
+    inflate.end(data);
+  });
 }

@@ -12,10 +12,19 @@ export const rule = (message: string) => (issue: { input?: unknown }) =>
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 export const ID_RULE = 'must be 1-128 letters, digits, dots, dashes, colons or underscores';
 
-/** Identifiers: UUIDs when generated; caller-supplied ids (sessions, messages) must be URL- and key-safe. */
+/**
+ * The one rule of ids. Kinds a caller may name (files, sessions, messages): `idString`, what kmem
+ * generates (a UUID) or a caller-supplied id, URL- and key-safe. Kinds only kmem issues (memories, users):
+ * `issuedId`, a UUID. A value that cannot be such an id is 400 `bad_request` naming the field; a
+ * well-formed id nobody holds stays 404.
+ */
 export const idString = z.string({ error: rule(ID_RULE) }).regex(ID_PATTERN, { error: rule(ID_RULE) });
 
+export const ISSUED_ID_RULE = 'must be an id kmem issued (a UUID)';
+export const issuedId = z.uuid({ error: rule(ISSUED_ID_RULE) });
+
 export const idParams = z.object({ id: idString });
+export const issuedIdParams = z.object({ id: issuedId });
 
 /** A whole number written in a query string, from `min` to `max`; typed `integer` in the OpenAPI document. */
 export const queryInteger = (min: number, max: number) => {

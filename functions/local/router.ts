@@ -31,6 +31,8 @@ export interface RouterOptions {
   onRequest?: (line: string) => void;
   /** Told why a request failed inside the router or a handler threw (the caller sees only a 500). */
   onError?: (line: string) => void;
+  /** Serves non-API paths (the console's static files); answers true when it took the request. */
+  staticFiles?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 const trimSlash = (path: string): string => (path.length > 1 ? path.replace(/\/+$/, '') : path);
@@ -52,6 +54,7 @@ function compile(spec: RouteSpec): CompiledRoute {
 export function createRouter(options: RouterOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const compiled = options.routes.map(compile);
   return (req, res) => {
+    if (options.staticFiles?.(req, res)) return;
     const started = performance.now();
     handle(req, options, compiled)
       .then((result) => write(res, result))

@@ -1,7 +1,8 @@
 /**
- * The local runtime: the stores, the same handlers behind the local router, and the queue, in one
- * process. Configuration flows through the environment exactly as on Lambda: the runtime sets the
- * store endpoints there and the handlers read them through functions/config.ts.
+ * The local runtime: the stores (in a thread), the same handlers behind the local router, and the queue
+ * feeding the worker (in a thread of its own, so its CPU never holds the API's event loop), in one
+ * process. Configuration flows through the environment exactly as on Lambda: the runtime sets the store
+ * endpoints there and the handlers read them through functions/config.ts.
  */
 import './local-env';
 import { writeFileSync, rmSync } from 'node:fs';
@@ -15,12 +16,14 @@ import { authenticate, ensureAccountWithKey } from '../core/use-cases/accounts';
 import { catalog } from '../http/catalog';
 import { releaseWorkerDeps } from '../worker/deps';
 import { parseWork } from '../worker/dispatch';
-import { handler as workerHandler } from '../worker/handler';
+import { CONSOLE_DIST } from '../../lib/console-build';
+import { consoleFiles } from './console-files';
 import { httpHandlers } from './handlers';
 import { QueuePump, type SqsLambdaHandler } from './queue-pump';
 import { addMetricSink } from '../core/metrics';
 import { MetricsSummary } from './metrics-summary';
 import { createRouter } from './router';
+import { WorkerThreadHost } from './worker-thread/host';
 import { ensureTable, type LocalStores, privateDirectory, startStores } from './stores';
 
 /** Batches the local worker handles at once (on AWS, Lambda scales the worker instead). */
@@ -29,6 +32,8 @@ const LOCAL_KEEP_ALIVE_MS = 65_000;
 
 export interface Runtime {
   url: string;
+  /** The web console's address (`GET /console/`). */
+  consoleUrl: string;
   config: Config;
   /** Requests the local stores have served, by operation (for benchmarks that count round trips). */
   storeRequests(): Promise<Record<string, number>>;
@@ -70,7 +75,10 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const summary = new MetricsSummary();
   const removeSummary = addMetricSink(summary);
   const server = apiServer(deps.config, log, summary);
-  const pumps = await startPumps(deps.localQueue, log);
+  const worker = deps.localQueue ? new WorkerThreadHost(deps.localQueue, log) : undefined;
+  // loading the worker's modules takes seconds: the API starts meanwhile, the first batch waits for it
+  worker?.start().catch((error: unknown) => log(`worker thread failed to start (the next batch tries again): ${String(error)}`));
+  const pumps = await startPumps(deps.localQueue, worker?.handler, log);
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;
   const stateFile = join(dataDir, 'runtime.json');
@@ -79,12 +87,14 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   return {
     url,
+    consoleUrl: `${url}/console/`,
     config: deps.config,
     storeRequests: () => stores.requestCounts(),
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
       await Promise.all(pumps.map((pump) => pump.stop()));
+      await worker?.stop();
       await releaseWorkerDeps(deps);
       await stores.close();
       rmSync(stateFile, { force: true });
@@ -105,6 +115,7 @@ function apiServer(config: Config, log: (line: string) => void, summary: Metrics
     authenticate: (apiKey) => authenticate(container().apiKeys, apiKey),
     onRequest: config.accessLog ? log : undefined,
     onError: (line) => process.stderr.write(`kmem: ${line}\n`),
+    staticFiles: consoleFiles(CONSOLE_DIST),
   });
   return createServer(
     // idle connections stay open longer than a long worker step can hold the event loop, so a client
@@ -116,10 +127,17 @@ function apiServer(config: Config, log: (line: string) => void, summary: Metrics
   );
 }
 
-/** The worker, fed by the local queue; messages a stopped runtime left in flight run again. */
-async function startPumps(queue: LocalQueue | undefined, log: (line: string) => void): Promise<QueuePump[]> {
-  if (!queue) return [];
-  const pumps = Array.from({ length: LOCAL_WORKERS }, () => new QueuePump({ queue, handler: withProgress(workerHandler, log), log }));
+/**
+ * The worker (in its thread, see worker-thread/), fed by the local queue; messages a stopped runtime left
+ * in flight run again.
+ */
+async function startPumps(
+  queue: LocalQueue | undefined,
+  handler: SqsLambdaHandler | undefined,
+  log: (line: string) => void,
+): Promise<QueuePump[]> {
+  if (!queue || !handler) return [];
+  const pumps = Array.from({ length: LOCAL_WORKERS }, () => new QueuePump({ queue, handler: withProgress(handler, log), log }));
   const released = await queue.releaseInFlight();
   if (released) log(`queue: ${released} message(s) in flight when the runtime last stopped will run again`);
   for (const pump of pumps) pump.start();

@@ -15,6 +15,9 @@ import S3rver from 's3rver';
 
 const { dynamoDir, s3Dir, host, bucketName } = workerData;
 
+// Browsers (the console) PUT large files straight to presigned addresses, from the API's origin.
+const UPLOAD_CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod><AllowedHeader>*</AllowedHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+
 function listen(server) {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -30,7 +33,7 @@ function closeServer(server) {
 async function start() {
   const dynamo = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   const dynamoPort = await listen(dynamo);
-  const s3 = new S3rver({ address: host, port: 0, directory: s3Dir, silent: true, configureBuckets: [{ name: bucketName }] });
+  const s3 = new S3rver({ address: host, port: 0, directory: s3Dir, silent: true, configureBuckets: [{ name: bucketName, configs: [UPLOAD_CORS] }] });
   let s3Port;
   try {
     s3Port = (await s3.run()).port;

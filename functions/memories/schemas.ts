@@ -1,7 +1,7 @@
 /** The memories group's contract (and the memory-file links). */
 import { z } from 'zod';
 import { MEMORY_TYPES, ONTOLOGIES } from '../core/model';
-import { deleted, idParams, idString, listOf, pageQuery, pageQueryUpTo, queryInteger, rule, success, timestamp } from '../http/common-schemas';
+import { deleted, idString, issuedId, issuedIdParams, listOf, pageQuery, pageQueryUpTo, queryInteger, rule, success, timestamp } from '../http/common-schemas';
 import { route } from '../http/route-spec';
 
 const memoryType = z.enum(MEMORY_TYPES, { error: rule(`must be one of ${MEMORY_TYPES.join(', ')}`) });
@@ -104,7 +104,7 @@ const entitySchema = z.object({
   passages: z.array(z.object({ content: z.string(), fileID: z.string() })),
 }).meta({ id: 'Entity', description: 'An entity of a graph memory: its aliases, relations (strongest first), facts and the passages that mention it most' });
 
-const memoryIdBody = z.object({ memoryID: idString });
+const memoryIdBody = z.object({ memoryID: issuedId });
 const sessionsBody = memoryIdBody.extend({ sessions: z.array(idString).min(1).max(100) });
 
 export const memoriesApi = {
@@ -166,14 +166,14 @@ export const memoriesApi = {
   get: route({
     group: 'memories', method: 'GET', path: '/memories/get/{id}', operationId: 'getMemory',
     summary: 'Get a memory with its ingestion step and counts',
-    params: idParams,
+    params: issuedIdParams,
     response: success(memoryDetailsSchema),
     errors: [400, 401, 403, 404, 500],
   }),
   graph: route({
     group: 'memories', method: 'GET', path: '/memories/graph/{id}', operationId: 'getMemoryGraph',
     summary: "A graph memory's knowledge graph: a page of nodes with the edges that start at them",
-    params: idParams,
+    params: issuedIdParams,
     query: pageQueryUpTo(GRAPH_PAGE_MAX),
     response: z.object({
       status: z.literal('success'),
@@ -194,7 +194,7 @@ export const memoriesApi = {
   entities: route({
     group: 'memories', method: 'GET', path: '/memories/entities/{id}', operationId: 'findMemoryEntities',
     summary: "A graph memory's entities matching a name, best first, with their relations, facts and passages",
-    params: idParams,
+    params: issuedIdParams,
     query: z.object({ name: z.string().trim().min(1).max(200), limit: queryInteger(1, 100).optional().default(10) }),
     response: z.object({ status: z.literal('success'), entities: z.array(entitySchema), count: z.number().int().min(0) }),
     errors: [400, 401, 403, 404, 500],
@@ -202,14 +202,14 @@ export const memoriesApi = {
   delete: route({
     group: 'memories', method: 'DELETE', path: '/memories/delete/{id}', operationId: 'deleteMemory',
     summary: 'Delete a memory and everything derived from it (its files stay)',
-    params: idParams,
+    params: issuedIdParams,
     response: deleted,
     errors: [400, 401, 403, 404, 500],
   }),
   deleteFile: route({
     group: 'memories', method: 'DELETE', path: '/memories/delete-file', operationId: 'removeMemoryFile',
     summary: 'Remove a file from a memory, with everything it contributed',
-    query: z.object({ fileID: idString, memoryID: idString }),
+    query: z.object({ fileID: idString, memoryID: issuedId }),
     response: z.object({ status: z.literal('success') }),
     errors: [400, 401, 403, 404, 500],
   }),

@@ -1,5 +1,6 @@
 /** The messages group: each route calls one use case and shapes the answer. */
 import { container } from '../adapters/container';
+import { retrievalIndexingOf } from '../adapters/indexing';
 import type { Message } from '../core/model';
 import { searchMessages } from '../core/use-cases/message-search';
 import { createMessage, deleteMessage, getMessage, listMessages } from '../core/use-cases/messages';
@@ -35,7 +36,8 @@ export const messageRoutes = [
     return listAnswer('messages', result, presentListed);
   }),
   bind(messagesApi.search, async ({ query }, { accountId }) => {
-    const found = await searchMessages(container(), accountId, query);
+    const base = container();
+    const found = await searchMessages({ ...base, ...retrievalIndexingOf(base) }, accountId, query);
     const presented = found.map(({ message, score }) => ({ ...presentListed(message), score }));
     const messages = fittingHead(presented, wireBytes);
     return { body: { status: 'success', messages, count: messages.length } };

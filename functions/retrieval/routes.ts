@@ -1,7 +1,7 @@
 /** The retrieval group: GET /memory/ calls one use case and answers the retrieval result. */
 import { answerGeneratorFactory } from '../adapters/answers/factory';
 import { type Container, container } from '../adapters/container';
-import { createRetrievalIndexing, type RetrievalIndexing } from '../adapters/indexing';
+import { type RetrievalIndexing, retrievalIndexingOf } from '../adapters/indexing';
 import { queryMemory, type QueryMemoryDeps } from '../core/use-cases/query-memory';
 import { bind } from '../http/handler';
 import { fittingHead, wireBytes } from '../http/response-budget';
@@ -17,7 +17,7 @@ function retrievalDeps(): Container & RetrievalExtras {
   const base = container();
   let extras = extrasOf.get(base);
   if (!extras) {
-    extras = { ...createRetrievalIndexing(base.config, base.objects), answers: { generator: answerGeneratorFactory(base.config) } };
+    extras = { ...retrievalIndexingOf(base), answers: { generator: answerGeneratorFactory(base.config) } };
     extrasOf.set(base, extras);
   }
   return { ...base, ...extras };

@@ -1,10 +1,10 @@
 /** The retrieval group's contract: `GET /memory/` (errors are `{detail}` bodies). */
 import { z } from 'zod';
-import { idString, instant, queryFlag, topKQuery } from '../http/common-schemas';
+import { instant, issuedId, queryFlag, topKQuery } from '../http/common-schemas';
 import { route } from '../http/route-spec';
 
 export const retrieveQuery = z.object({
-  memoryID: idString,
+  memoryID: issuedId,
   query: z.string().min(1).max(4000),
   assisted: queryFlag.optional().default(false),
   facts: queryFlag.optional().default(false),

@@ -1,6 +1,7 @@
 /** The users group: each route calls one use case and shapes the answer. */
 import { container } from '../adapters/container';
 import type { User } from '../core/model';
+import { getAccount } from '../core/use-cases/accounts';
 import { createUser, deleteUser, getUser, listUsers } from '../core/use-cases/users';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
 import { bind } from '../http/handler';
@@ -20,6 +21,11 @@ export function presentUser(user: User) {
 }
 
 export const userRoutes = [
+  bind(usersApi.account, async (_input, { accountId }) => {
+    const account = await getAccount(container(), accountId);
+    const { id, name, totalTokenLimit, tokensRemaining, createdAt } = account;
+    return dataAnswer({ id, name, totalTokenLimit, tokensRemaining, tokensUsed: totalTokenLimit - tokensRemaining, createdAt });
+  }),
   bind(usersApi.create, async ({ body }, { accountId }) => {
     const user = await createUser(container(), accountId, body);
     return dataAnswer({ ...presentUser(user), userID: user.id });

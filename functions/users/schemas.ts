@@ -1,6 +1,6 @@
 /** The users group's contract: request and answer schemas of each route. */
 import { z } from 'zod';
-import { deleted, idParams, rule, listOf, pageQuery, success, timestamp } from '../http/common-schemas';
+import { deleted, issuedIdParams, rule, listOf, pageQuery, success, timestamp } from '../http/common-schemas';
 import { route } from '../http/route-spec';
 
 const name = z.string().trim().min(1).max(200);
@@ -26,7 +26,25 @@ export const userSchema = z.object({
   updatedAt: timestamp,
 }).meta({ id: 'User' });
 
+/** The calling account's token budget (the console shows it; start-ingestion reserves from it). */
+export const accountSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  totalTokenLimit: z.number().int(),
+  tokensRemaining: z.number().int(),
+  tokensUsed: z.number().int(),
+  createdAt: timestamp,
+});
+
 export const usersApi = {
+  account: route({
+    group: 'users',
+    method: 'GET',
+    path: '/account',
+    summary: "The calling account: its name and token budget (total, remaining, used)",
+    response: success(accountSchema),
+    errors: [401, 403, 500],
+  }),
   create: route({
     group: 'users',
     method: 'POST',
@@ -54,7 +72,7 @@ export const usersApi = {
     path: '/users/get/{id}',
     operationId: 'getUser',
     summary: 'Get one user',
-    params: idParams,
+    params: issuedIdParams,
     response: success(userSchema),
     errors: [400, 401, 403, 404, 500],
   }),
@@ -64,7 +82,7 @@ export const usersApi = {
     path: '/users/delete/{id}',
     operationId: 'deleteUser',
     summary: 'Delete a user',
-    params: idParams,
+    params: issuedIdParams,
     response: deleted,
     errors: [400, 401, 403, 404, 500],
   }),

@@ -10,7 +10,8 @@ import type { FetchedResource } from './fetcher';
 import { fetchUrl } from './fetcher';
 import type { FetchOptions } from './fetch-options';
 import type { HtmlDocument } from './html-document';
-import { parseHtml, visibleText } from './html-document';
+import { elementDepth, MAX_ELEMENT_DEPTH, parseHtml, visibleText } from './html-document';
+import { displayUrl, FetchError } from './errors';
 import { isSameHost, normaliseUrl } from './urls';
 
 export interface WebPage {
@@ -39,9 +40,14 @@ export function readFetchedPage(fetched: FetchedResource): WebPage {
   return readPage(decodeText(fetched.body, fetched.mediaType?.charset, { html: true }), fetched.url);
 }
 
-/** Reads the HTML `html` that `url` answered. Pure: no network. */
+/** Reads the HTML `html` that `url` answered. Pure: no network. Throws a FetchError for a page nested too deep. */
 export function readPage(html: string, url: string): WebPage {
   const document = parseHtml(html);
+  const depth = document.documentElement ? elementDepth(document.documentElement) : 0;
+  if (depth > MAX_ELEMENT_DEPTH) {
+    const message = `${displayUrl(url)} nests its elements ${depth} deep, more than the ${MAX_ELEMENT_DEPTH} a page can have to be read safely`;
+    throw new FetchError('unreadable', message, { url });
+  }
   const base = baseUrl(document, url);
   // Readability rewrites the document, so everything else is read first.
   const links = sameHostLinks(document, base, url);

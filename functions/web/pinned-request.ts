@@ -1,5 +1,5 @@
 /**
- * One GET over node:http(s) to addresses checked beforehand: the `lookup` hook answers the guarded
+ * One request (a GET of the fetcher, a webhook's POST) over node:http(s) to addresses checked beforehand: the `lookup` hook answers the guarded
  * addresses instead of asking DNS again, while the URL's host still names the site (Host header, TLS
  * server name and certificate check). No connection reuse, so every request connects where it was told.
  */
@@ -15,6 +15,9 @@ export interface PinnedRequest {
   /** The guarded addresses of the URL's host; the connection goes to one of them. */
   addresses: readonly string[];
   headers: Record<string, string>;
+  /** GET unless told; a POST sends `body`. */
+  method?: 'GET' | 'POST';
+  body?: string;
   connectTimeoutMs: number;
   /** Aborts the request and its body; the abort reason is thrown. */
   signal: AbortSignal;
@@ -25,7 +28,7 @@ export function sendPinnedRequest(request: PinnedRequest): Promise<IncomingMessa
   const client = request.url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const outgoing = client.request(request.url, {
-      method: 'GET',
+      method: request.method ?? 'GET',
       headers: request.headers,
       agent: false,
       lookup: pinnedLookup(request.addresses),
@@ -39,7 +42,7 @@ export function sendPinnedRequest(request: PinnedRequest): Promise<IncomingMessa
     });
     outgoing.once('response', resolve);
     outgoing.once('error', (error) => reject(requestFailure(error, request)));
-    outgoing.end();
+    outgoing.end(request.body);
   });
 }
 

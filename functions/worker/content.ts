@@ -1,42 +1,34 @@
 /**
  * How the worker turns raw bytes into text: functions/extract decides the kind from the content (PDF,
  * Office, HTML, images, audio, video, text) with the OCR engine and speech recogniser configured here.
+ * Off Lambda, extraction runs in a thread with memory and time limits (sandbox/), so a runaway file fails
+ * alone; on Lambda, inline, the function's own limits and the extractors' bounds confine it.
  */
-import { TextractClient } from '@aws-sdk/client-textract';
-import { TranscribeClient } from '@aws-sdk/client-transcribe';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config';
 import type { FileRecord } from '../core/model';
 import { type ContentExtractor, type FileContent, FileProcessingError, RefusedFileError, TransientProcessingError } from '../core/ingest/ports';
-import {
-  createPocketsphinxRecognizer,
-  createTesseractOcr,
-  createTextractOcr,
-  createTranscribeRecognizer,
-  type ExtractDeps,
-  ExtractionError,
-  extractText,
-} from '../extract';
+import { type Extracted, ExtractionError, type ExtractInput, extractText } from '../extract';
+import { logger } from '../observability';
+import { closeExtractDeps, createExtractDeps } from './extract-deps';
+import { ExtractionSandbox } from './sandbox/extraction-sandbox';
+
+interface Extraction {
+  extract(input: ExtractInput): Promise<Extracted>;
+  close(): Promise<void>;
+}
 
 export class FileContentExtractor implements ContentExtractor {
-  private readonly deps: ExtractDeps;
+  private readonly extraction: Extraction;
 
   constructor(config: Config, s3: S3Client) {
-    this.deps = {
-      ocr: config.extraction.ocr === 'textract' ? createTextractOcr({ client: new TextractClient({ region: config.region }) }) : createTesseractOcr(),
-      speech:
-        config.extraction.speech === 'transcribe'
-          ? createTranscribeRecognizer({ transcribe: new TranscribeClient({ region: config.region }), s3, bucket: config.bucketName })
-          : createPocketsphinxRecognizer({ timeoutMs: config.extraction.mediaTimeoutMs }),
-      media: { timeoutMs: config.extraction.mediaTimeoutMs },
-      pdf: { maxOcrPages: config.extraction.pdfMaxOcrPages },
-    };
+    const { isolation, memoryMb, timeoutMs } = config.hostileInput;
+    this.extraction = isolation === 'thread' ? new ExtractionSandbox({ memoryMb, timeoutMs }) : inline(config, s3);
   }
 
   /** Stops the OCR and speech engines' workers (the local runtime does this when it stops). */
   async close(): Promise<void> {
-    await this.deps.ocr.close?.();
-    await this.deps.speech.close?.();
+    await this.extraction.close();
   }
 
   async extract(file: FileRecord, bytes: Uint8Array, contentType: string | null): Promise<FileContent> {
@@ -44,7 +36,11 @@ export class FileContentExtractor implements ContentExtractor {
       throw new FileProcessingError(`a '${file.fileType}' file is read from its address`);
     }
     try {
-      const extracted = await extractText({ bytes, fileType: file.fileType, name: file.name, contentType }, this.deps);
+      const extracted = await this.extraction.extract({ bytes, fileType: file.fileType, name: file.name, contentType });
+      // What did not stop extraction (a page that would not render, pages past the OCR limit) is said, not lost.
+      if (extracted.warnings.length > 0) {
+        logger.warn('extraction warnings', { fileId: file.id, accountId: file.accountId, warnings: extracted.warnings });
+      }
       return {
         text: extracted.text,
         ...(extracted.title ? { title: extracted.title } : {}),
@@ -59,4 +55,10 @@ export class FileContentExtractor implements ContentExtractor {
       throw new FileProcessingError(error.message, { cause: error });
     }
   }
+}
+
+/** Extraction on the worker's own thread. */
+function inline(config: Config, s3: S3Client): Extraction {
+  const deps = createExtractDeps(config, s3);
+  return { extract: (input) => extractText(input, deps), close: () => closeExtractDeps(deps) };
 }

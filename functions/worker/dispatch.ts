@@ -10,7 +10,8 @@ import type { ContentExtractor, RemoteFetcher, SiteReader } from '../core/ingest
 import { processFile } from '../core/ingest/process-file';
 import { writePublishedGraphItems } from '../core/ingest/graph-items-sync';
 import { reindexMemory } from '../core/ingest/reindex-memory';
-import { syncSession } from '../core/ingest/sync-session';
+import { syncConversations } from '../core/ingest/conversation-sync';
+import { syncMessageIndex } from '../core/ingest/message-index';
 import { deliverWebhook } from '../core/use-cases/webhooks';
 import type { WorkMessage } from '../core/work';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -40,19 +41,43 @@ function parseJson(body: string): unknown {
   }
 }
 
-export async function runWork(deps: WorkerDeps, message: WorkMessage, attempt: number): Promise<void> {
+/** One delivery of a work message: its try number and the queue's id of it (the same on every try). */
+export interface Delivery {
+  attempt: number;
+  /** The queue message's id; a conversation build holds its memory's lease under it. */
+  workId: string;
+}
+
+/**
+ * Runs a work message. A failure is logged at warn with its kind, ids, attempt and error, and counted by
+ * kind; it is thrown again for a retry, except on the last try, where the work is given up cleanly.
+ */
+export async function runWork(deps: WorkerDeps, message: WorkMessage, delivery: Delivery): Promise<void> {
   metrics.addMetric('WorkItems', MetricUnit.Count, 1);
   try {
-    await perform(deps, message);
+    await perform(deps, message, delivery);
   } catch (error) {
-    metrics.addMetric('WorkFailures', MetricUnit.Count, 1);
-    if (attempt < deps.config.work.maxAttempts) throw error;
-    logger.error('giving work up after its last try', { work: message, error: error as Error });
+    const last = delivery.attempt >= deps.config.work.maxAttempts;
+    countFailure(message.kind);
+    const { kind, ...ids } = message;
+    logger.warn(last ? 'work failed on its last try: giving it up' : 'work failed: it will be retried', {
+      ...{ kind, ids, attempt: delivery.attempt, maxAttempts: deps.config.work.maxAttempts },
+      error: error as Error,
+    });
+    if (!last) throw error;
     await giveUp(deps, message, error);
   }
 }
 
-async function perform(deps: WorkerDeps, message: WorkMessage): Promise<void> {
+/** WorkFailures in all (for alarms), and by kind as its own metric (the batch's shared dimensions stay as they are). */
+function countFailure(kind: WorkMessage['kind']): void {
+  metrics.addMetric('WorkFailures', MetricUnit.Count, 1);
+  const metric = metrics.singleMetric();
+  metric.addDimension('kind', kind);
+  metric.addMetric('WorkFailures', MetricUnit.Count, 1);
+}
+
+async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Delivery): Promise<void> {
   switch (message.kind) {
     case 'file.process': {
       const outcome = await processFile(deps, message.accountId, message.fileId);
@@ -63,8 +88,14 @@ async function perform(deps: WorkerDeps, message: WorkMessage): Promise<void> {
       return ingestMemory(deps, message);
     case 'memory.reindex':
       return reindexMemory(deps, message);
-    case 'memory.sync-session':
-      return syncSession(deps, message);
+    case 'memory.sync-session': {
+      const builds = await syncConversations(deps, message, delivery.workId);
+      if (builds > 0) logger.info('conversations synced', { memoryId: message.memoryId, builds });
+      return;
+    }
+    case 'messages.sync':
+      await syncMessageIndex(deps, message, delivery.workId);
+      return;
     case 'memory.graph-items':
       return writePublishedGraphItems(deps, message.accountId, message.memoryId);
     case 'webhook.deliver': {

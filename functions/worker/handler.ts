@@ -1,6 +1,11 @@
 /**
  * The ingestion worker: an SQS batch handler (partial batch failures reported, so one failing record is
  * retried alone). The same handler runs on Lambda and behind the local runtime's queue pump.
+ *
+ * Each batch has its own BatchProcessor: the processor keeps its batch's records and failures, and the
+ * local runtime runs several batches at once in one process. A failed record comes back after a short,
+ * growing delay (KMEM_WORK_RETRY_SECONDS, doubling per try, at most 15 minutes), not after a whole
+ * visibility timeout.
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -14,13 +19,34 @@ import { logger, metrics, tracer } from '../observability';
 import { workerDeps } from './deps';
 import { parseWork, runWork } from './dispatch';
 
-const processor = new BatchProcessor(EventType.SQS);
+const MAX_RETRY_SECONDS = 900;
+
+/** Seconds before try `attempt + 1` of a record whose try `attempt` failed: `first`, doubling, capped. */
+export function retryDelaySeconds(attempt: number, first: number): number {
+  return Math.min(MAX_RETRY_SECONDS, first * 2 ** Math.max(0, Math.min(attempt - 1, 20)));
+}
 
 async function handleRecord(record: SQSRecord): Promise<void> {
   const message = parseWork(record.body);
   if (!message) return;
   const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-  await runWork(workerDeps(workerContainer()), message, attempt);
+  const deps = workerDeps(workerContainer());
+  try {
+    await runWork(deps, message, { attempt, workId: record.messageId });
+  } catch (error) {
+    await retryLater(deps, record, attempt);
+    throw error;
+  }
+}
+
+async function retryLater(deps: ReturnType<typeof workerDeps>, record: SQSRecord, attempt: number): Promise<void> {
+  const seconds = retryDelaySeconds(attempt, deps.config.work.retrySeconds);
+  try {
+    await deps.queue.retryIn(record.receiptHandle, seconds);
+  } catch (error) {
+    // the record still comes back, after the queue's visibility timeout
+    logger.warn('could not shorten the retry delay of a failed record', { messageId: record.messageId, error: error as Error });
+  }
 }
 
 /** The worker's container; a function started without its settings says which, then fails the record. */
@@ -34,6 +60,7 @@ function workerContainer() {
 }
 
 async function handleBatch(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  const processor = new BatchProcessor(EventType.SQS);
   return processPartialResponse(event, handleRecord, processor, { context, throwOnFullBatchFailure: false });
 }
 

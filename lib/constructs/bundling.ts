@@ -13,8 +13,12 @@
  *   bench/bundles.ts (interleaved, 21 runs), it adds nothing visible to the cold import; a stage can
  *   still turn it off (`sourceMapStackTraces: false`).
  */
-import { type BundlingOptions, Charset, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { type BundlingOptions, Charset, type ICommandHooks, LogLevel, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
+import { REPO_ROOT } from '../paths';
+import { type LambdaCpu, WORKER_ARCHITECTURE } from '../bundling/worker-runtime';
 
 /** Defines `require` in the ES module bundle for bundled CommonJS code. */
 export const CREATE_REQUIRE_BANNER =
@@ -40,20 +44,20 @@ export const BUNDLE_SIZE_LIMIT = 2 * 1024 * 1024;
 /** The worker carries the tokenizer and the extractors; it is not on a request path, so it may be larger. */
 export const WORKER_BUNDLE_SIZE_LIMIT = 25 * 1024 * 1024;
 
-/**
- * Packages the worker loads files of at run time (WebAssembly, a native addon, the ffmpeg binary, OCR
- * data): kept out of its bundle and installed beside it (`nodeModules`). npm picks their platform
- * binaries for the machine that synthesizes, hence the worker's x86_64 architecture: deploy from Linux x64.
- */
-export const WORKER_RUNTIME_MODULES = ['@napi-rs/canvas', 'tesseract.js', '@tesseract.js-data/eng', '@ffmpeg-installer/ffmpeg'];
+export { WORKER_ARCHITECTURE, WORKER_RUNTIME_MODULES } from '../bundling/worker-runtime';
 
 /** Context key that leaves the runtime modules out of the asset (the tests' synth: no npm install). */
 export const SKIP_RUNTIME_MODULES_CONTEXT = 'kmem:skipRuntimeModules';
 
-/** `NodejsFunction` bundling options built from `BUNDLE`; `runtimeModules` stay external and are installed beside it. */
+/**
+ * `NodejsFunction` bundling options built from `BUNDLE`; `runtimeModules` stay external and, unless
+ * `install` is false, are installed beside the bundle for linux/WORKER_ARCHITECTURE by the
+ * `afterBundling` hook (the CDK's `nodeModules` would install the host's binaries, with an `npm ci` that
+ * refuses this lock file: see lib/bundling/worker-runtime.ts).
+ */
 export function lambdaBundling(runtimeModules: readonly string[] = [], install = true): BundlingOptions {
   return {
-    ...(runtimeModules.length && install ? { nodeModules: [...runtimeModules] } : {}),
+    ...(runtimeModules.length && install ? { commandHooks: installHooks(WORKER_ARCHITECTURE, runtimeModules) } : {}),
     format: OutputFormat.ESM,
     target: BUNDLE.target,
     minify: BUNDLE.minify,
@@ -86,5 +90,17 @@ export function esbuildOptions(entry: string, outfile: string, runtimeModules: r
     banner: { js: BUNDLE.banner },
     charset: 'utf8',
     logLevel: 'warning',
+  };
+}
+
+/** The hook that installs the runtime modules into the bundle directory (local bundling: host paths). */
+function installHooks(cpu: LambdaCpu, modules: readonly string[]): ICommandHooks {
+  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+  const script = join(REPO_ROOT, 'scripts', 'install-worker-modules.ts');
+  const quote = (value: string) => JSON.stringify(value);
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir, outputDir) => [`${quote(process.execPath)} ${quote(tsx)} ${quote(script)} ${quote(outputDir)} ${cpu} ${modules.map(quote).join(' ')}`],
   };
 }

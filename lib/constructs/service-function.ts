@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { type EnvironmentVariable, FUNCTION_SETTINGS, requiredOnLambda, settingsSchema } from '../../functions/config';
 import type { StageConfig } from '../config';
 import { type FunctionName, LOCK_FILE, REPO_ROOT } from '../paths';
-import { lambdaBundling, SKIP_RUNTIME_MODULES_CONTEXT, SOURCE_MAP_NODE_OPTIONS } from './bundling';
+import { lambdaBundling, SKIP_RUNTIME_MODULES_CONTEXT, SOURCE_MAP_NODE_OPTIONS, WORKER_ARCHITECTURE } from './bundling';
 
 /**
  * The `KMEM_*` settings a function reads, keyed by the schema that validates them at cold start;
@@ -63,7 +63,8 @@ export class ServiceFunction extends Construct {
       projectRoot: REPO_ROOT,
       depsLockFilePath: LOCK_FILE,
       runtime: FUNCTION_RUNTIME,
-      architecture: props.runtimeModules?.length ? Architecture.X86_64 : Architecture.ARM_64,
+      // the API functions on ARM64; the worker on the architecture its runtime modules are installed for
+      architecture: props.runtimeModules?.length && WORKER_ARCHITECTURE === 'x64' ? Architecture.X86_64 : Architecture.ARM_64,
       description: props.description,
       memorySize: props.memoryMb,
       timeout: props.timeout,

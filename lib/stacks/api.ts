@@ -76,7 +76,8 @@ export class Api extends Construct {
       environment: {
         ...sharedEnvironment(props.config, props.data),
         KMEM_QUEUE_URL: props.queue.queueUrl,
-        ...(group === 'retrieval' ? { ...embeddingEnvironment(props.config), ...answerEnvironment(props.config) } : {}),
+        ...(group === 'retrieval' || group === 'messages' ? embeddingEnvironment(props.config) : {}),
+        ...(group === 'retrieval' ? answerEnvironment(props.config) : {}),
       },
       config: props.config,
     });
@@ -86,7 +87,7 @@ export class Api extends Construct {
     // every authenticated request counts against its account's rate limit (functions/core/use-cases/rate-limit.ts)
     if (access.table === 'read') grantRequestCounting(props.data.table, fn);
     if (access.enqueue) props.queue.grantSendMessages(fn.role);
-    if (group === 'retrieval' && props.config.embedder === 'bedrock') grantEmbeddings(fn);
+    if ((group === 'retrieval' || group === 'messages') && props.config.embedder === 'bedrock') grantEmbeddings(fn);
     if (group === 'retrieval') grantAnswers(fn, props);
     return fn;
   }

@@ -19,7 +19,7 @@ export function sharedEnvironment(config: StageConfig, data: DataLocation): Func
   };
 }
 
-/** The embedding settings of the functions that read them (retrieval and the worker). */
+/** The embedding settings of the functions that read them (retrieval, message search and the worker). */
 export function embeddingEnvironment(config: StageConfig): FunctionEnvironment {
   return {
     KMEM_EMBEDDER: config.embedder,

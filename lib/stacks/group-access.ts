@@ -17,8 +17,10 @@ export interface GroupAccess {
 export const GROUP_ACCESS: Readonly<Record<Group, GroupAccess>> = {
   meta: { table: 'describe', bucket: 'none', enqueue: false },
   users: { table: 'readWrite', bucket: 'none', enqueue: false },
-  sessions: { table: 'readWrite', bucket: 'none', enqueue: false },
-  messages: { table: 'readWrite', bucket: 'none', enqueue: false },
+  // both record conversation changes and ask the worker to build (memory syncs, the message index)
+  sessions: { table: 'readWrite', bucket: 'none', enqueue: true },
+  // message search reads the account's message index
+  messages: { table: 'readWrite', bucket: 'read', enqueue: true },
   memories: { table: 'readWrite', bucket: 'readWrite', enqueue: true },
   files: { table: 'readWrite', bucket: 'readWrite', enqueue: true },
   retrieval: { table: 'read', bucket: 'read', enqueue: false },

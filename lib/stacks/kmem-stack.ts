@@ -1,13 +1,14 @@
 /**
  * The one stack a user deploys into their account: data (table, bucket), the alarm topic, ingestion
- * (queue, dead letters, worker), the API (one function per endpoint group, routes from the catalog) and
- * observability (alarms, dashboard). Each concern is a construct of its own file.
+ * (queue, dead letters, worker), the API (one function per endpoint group, routes from the catalog),
+ * observability (alarms, dashboard) and the web console (S3 + CloudFront, in front of the API too). Each concern is a construct of its own file.
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { RouteSpec } from '../../functions/http/route-spec';
 import type { StageConfig } from '../config';
 import { AlarmTopic } from '../constructs/alarm-topic';
+import { ConsoleSite } from '../constructs/console-site';
 import { type FunctionName, handlerEntry } from '../paths';
 import { Api } from './api';
 import { Data } from './data';
@@ -31,6 +32,7 @@ export class KmemStack extends Stack {
   readonly ingest: Ingest;
   readonly api: Api;
   readonly observability: Observability;
+  readonly console: ConsoleSite;
 
   constructor(scope: Construct, id: string, props: KmemStackProps) {
     super(scope, id, props);
@@ -50,6 +52,11 @@ export class KmemStack extends Stack {
       ingestion,
       alarmAction,
     });
+    this.console = new ConsoleSite(this, 'Console', {
+      api: this.api.restApi,
+      accessLogDays: config.storage.accessLogDays,
+      logRetention: config.logRetentionDays,
+    });
     this.addOutputs();
   }
 
@@ -57,6 +64,8 @@ export class KmemStack extends Stack {
     const output = (id: string, value: string, description: string): CfnOutput =>
       new CfnOutput(this, id, { value, description });
     output('ApiUrl', this.api.restApi.url, 'Base URL of the API (stage included)');
+    output('ConsoleUrl', this.console.url, 'The web console (its API is the same origin)');
+    output('ConsoleApiUrl', this.console.apiUrl, 'The API through CloudFront, on the console\'s origin');
     output('TableName', this.data.table.tableName, 'The single table (kmem accounts create NAME --table ...)');
     output('BucketName', this.data.bucket.bucketName, 'The artefact bucket');
     output('QueueUrl', this.ingest.queueWorker.queue.queueUrl, 'The ingestion queue');

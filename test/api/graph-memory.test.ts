@@ -1,4 +1,5 @@
 /** Graph memories through the API: entities, merged aliases, relations, facts, incremental files, deletes. */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { del, get, ingest, post, textFile, waitFor, type Json } from '../support/api';
 
@@ -67,7 +68,7 @@ describe('graph memories', () => {
     const vector = (await post('/memories/create', { name: 'v', memoryType: 'vector' })).body.data;
     const refused = await get(`/memories/graph/${vector.id}`);
     expect(refused).toMatchObject({ status: 400, body: { error: expect.stringMatching(/vector memory/) } });
-    expect((await get('/memories/graph/nope')).status).toBe(404);
+    expect((await get(`/memories/graph/${randomUUID()}`)).status).toBe(404);
     const empty = (await post('/memories/create', { name: 'g', memoryType: 'graph', ontology: 'culture' })).body.data;
     expect((await get(`/memories/graph/${empty.id}`)).body).toMatchObject({ nodes: [], edges: [], count: 0, nextToken: null });
     expect((await get(`/memories/graph/${empty.id}?nextToken=v1.forged`)).status).toBe(400);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { del, env, get, ingest, listAll, post, textFile } from '../support/api';
 import { itemsMentioning, testContainer } from '../support/stores';
@@ -136,7 +137,7 @@ describe('memories', () => {
     expect((await post('/memories/add-files', { memoryID: memory.id, files: [file.id, 'nope'] })).status).toBe(404);
     expect((await post('/memories/add-files', { memoryID: memory.id, files: [foreign.id] })).status).toBe(404);
     expect((await post('/memories/add-files', { memoryID: memory.id, files: [file.id, file.id] })).status).toBe(400);
-    expect((await post('/memories/add-files', { memoryID: 'nope', files: [file.id] })).status).toBe(404);
+    expect((await post('/memories/add-files', { memoryID: randomUUID(), files: [file.id] })).status).toBe(404);
     expect((await post('/memories/add-files', { memoryID: memory.id, files: [file.id] }, env().keyB)).status).toBe(404);
     expect((await post('/memories/add-files', { memoryID: memory.id, files: [] })).status).toBe(400);
     expect((await post('/memories/start-ingestion', { memoryID: memory.id })).status).toBe(400);

@@ -4,6 +4,7 @@
  * (a value at a documented maximum is taken, one past it refused naming the parameter), the documented
  * defaults applied, the conditions between fields enforced, and the examples accepted.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { call, get, type Json } from '../support/api';
 
@@ -72,7 +73,7 @@ describe('OpenAPI document', () => {
     }
     const topK = await get('/messages/search?query=hello&topK=101');
     expect(topK).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^topK: /) } });
-    const flag = await get('/memory?memoryID=m1&query=hi&facts=maybe');
+    const flag = await get(`/memory?memoryID=${randomUUID()}&query=hi&facts=maybe`);
     expect(flag).toMatchObject({ status: 400, body: { detail: 'facts: must be true or false' } });
   });
 

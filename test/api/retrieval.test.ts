@@ -1,4 +1,5 @@
 /** GET /memory/ over real ingested memories: ranking, the graph walk, facts, sources, deletes, errors. */
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, del, env, get, ingest, post, textFile, type Json } from '../support/api';
 
@@ -49,8 +50,11 @@ describe('retrieval over a vector memory', () => {
   });
 
   it('answers errors as {detail} with the right status, and keeps accounts apart', async () => {
-    const unknown = await ask('no-such-memory', 'anything');
-    expect(unknown).toMatchObject({ status: 404, body: { detail: expect.stringMatching(/no-such-memory/) } });
+    const nobodys = randomUUID();
+    const unknown = await ask(nobodys, 'anything');
+    expect(unknown).toMatchObject({ status: 404, body: { detail: expect.stringContaining(nobodys) } });
+    const malformed = await ask('no-such-memory', 'anything');
+    expect(malformed).toMatchObject({ status: 400, body: { detail: expect.stringMatching(/^memoryID: /) } });
     const noQuery = await get(`/memory/?memoryID=${memory.id}`);
     expect(noQuery).toMatchObject({ status: 400, body: { detail: expect.stringMatching(/^query: /) } });
     const badTopK = await ask(memory.id, 'x', '&topK=0');

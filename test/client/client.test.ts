@@ -4,6 +4,7 @@
  * The `@ts-expect-error` lines are type tests: `npm test` typechecks this file, so they fail the run
  * when the client stops rejecting what the API refuses.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { createKmemClient, KmemApiError, unwrap, type KmemClient } from '../../packages/client/src';
 
@@ -95,7 +96,7 @@ describe('typed client', () => {
     expect(invalid.ok || invalid.error.message).toBe('ontology: is required for a graph memory');
     const notGraph = await kmem.findMemoryEntities({ params: { path: { id: memory.id }, query: { name: 'x' } } });
     expect(notGraph.ok || notGraph.error.code).toBe('bad_request');
-    const detail = await kmem.searchMemory({ params: { query: { memoryID: 'missing-memory', query: 'x' } } });
+    const detail = await kmem.searchMemory({ params: { query: { memoryID: randomUUID(), query: 'x' } } });
     expect(detail.ok || [detail.error.code, detail.error.message]).toEqual(['not_found', expect.stringMatching(/memory/)]);
     const badKey = await createKmemClient({ baseUrl: url, apiKey: 'nope-nope-nope' }).listMemories();
     expect(badKey.ok || badKey.error.code).toBe('forbidden');

@@ -11,7 +11,7 @@ import { loadConfig } from '../../functions/config';
 import { type Container, createContainer } from '../../functions/adapters/container';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { WebhookRepository } from '../../functions/adapters/dynamodb/repositories/webhook-repository';
-import { FetchWebhookSender } from '../../functions/adapters/http/webhook-sender';
+import { PinnedWebhookSender } from '../../functions/adapters/http/webhook-sender';
 import { resolveHost } from '../../functions/adapters/net/dns-resolver';
 import { ConflictError } from '../../functions/core/errors';
 import type { Account } from '../../functions/core/model';
@@ -113,7 +113,7 @@ function setup(options: { allowPrivate?: boolean; maxAttempts?: number; timeoutM
     accounts: container.accounts,
     memories: container.memories,
     queue,
-    sender: new FetchWebhookSender(),
+    sender: new PinnedWebhookSender(),
     resolve: resolveHost,
     clock: container.clock,
     ids: container.ids,
@@ -255,6 +255,24 @@ describe('webhook delivery', () => {
     await emit(deps, `http://127.0.0.1:${port}/hook`);
     expect((await drain(deps, queue)).map((r) => r.lastStatus)).toEqual([307, 307]);
     expect(receiver.received).toHaveLength(2);
+    await receiver.close();
+  });
+
+  it('posts to the address the guard checked, never asking DNS again (a rebinding name gets nowhere)', async () => {
+    const receiver = new Receiver(account.webhookSecret);
+    const port = await receiver.listen();
+    const { deps, queue } = setup();
+    // hook.test exists only in this resolver: the sender must connect where the guard's lookup said.
+    const asked: string[] = [];
+    deps.resolve = async (host) => {
+      asked.push(host);
+      return asked.length === 1 ? ['127.0.0.1'] : ['127.0.0.9'];
+    };
+    const id = await emit(deps, `http://hook.test.:${port}/hook`);
+    expect((await drain(deps, queue)).map((r) => r.outcome)).toEqual(['delivered']);
+    expect(asked).toEqual(['hook.test']);
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([id]);
+    expect(receiver.received[0]?.headers.host).toBe(`hook.test.:${port}`);
     await receiver.close();
   });
 

@@ -3,12 +3,13 @@
  * stack sets are required. A function started without them logs which is missing and answers 500 in the
  * interface's error shape, instead of reaching a default table.
  */
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { resetContainer } from '../../functions/adapters/container';
 import { ConfigError, FUNCTION_SETTINGS, loadConfig, resetConfig } from '../../functions/config';
 import { lambdaContext } from '../../functions/local/lambda-context';
 import { handler as usersHandler } from '../../functions/users/handler';
+import { handler as workerHandler } from '../../functions/worker/handler';
 
 const ON_LAMBDA = {
   AWS_LAMBDA_FUNCTION_NAME: 'kmem-qa-users',
@@ -79,6 +80,27 @@ describe('a deployed function started without its settings', () => {
     const answer = await usersHandler(usersList('unused-key'), lambdaContext('users', 'req-settings-1'));
     expect(answer.statusCode).toBe(500);
     expect(JSON.parse(answer.body)).toEqual({ status: 'internal server error', error: expect.stringContaining('req-settings') }); // a list route's shape
+    const line = logged.find((text) => text.includes('function settings missing or invalid'));
+    expect(line).toContain('KMEM_TABLE_NAME: not set');
+  });
+
+  it('fails the worker\'s record (for a retry) and logs the missing setting', async () => {
+    const { KMEM_TABLE_NAME: _table, ...withoutTable } = ON_LAMBDA;
+    process.env = { ...saved, ...withoutTable, AWS_LAMBDA_FUNCTION_NAME: 'kmem-qa-worker' };
+    delete process.env.KMEM_TABLE_NAME;
+    const record = {
+      messageId: 'm-1',
+      receiptHandle: 'r-1',
+      body: JSON.stringify({ kind: 'file.process', accountId: 'a', fileId: 'f' }),
+      attributes: { ApproximateReceiveCount: '1' },
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:eu-west-1:123456789012:kmem-qa-work',
+      awsRegion: 'eu-west-1',
+    } as unknown as SQSRecord;
+    const answer = await workerHandler({ Records: [record] }, lambdaContext('worker', 'req-settings-3'));
+    expect(answer.batchItemFailures).toEqual([{ itemIdentifier: 'm-1' }]);
     const line = logged.find((text) => text.includes('function settings missing or invalid'));
     expect(line).toContain('KMEM_TABLE_NAME: not set');
   });

@@ -119,13 +119,13 @@ describe('graph items in the table', () => {
     const [received] = (await deps.localQueue?.receive(10)) ?? [];
     const work = parseWork(received?.body ?? '');
     expect(work).toEqual({ kind: 'memory.graph-items', accountId, memoryId });
-    if (work) await runWork(worker, work, 1);
+    if (work) await runWork(worker, work, { attempt: 1, workId: 'graph-items-1' });
 
     const published = await publishedItems(accountId, memoryId);
     const second = await viewMemoryGraph(deps, accountId, memoryId, { limit: 100 });
     expect(second.nodes.map((node) => node.id).sort()).toEqual(published.nodes.map((node) => node.id).sort());
     expect(sorted(await deps.graphItems.readAll(accountId, memoryId))).toEqual(sorted(published));
-    if (work) await runWork(worker, work, 2); // again: nothing changes
+    if (work) await runWork(worker, work, { attempt: 2, workId: 'graph-items-2' }); // again: nothing changes
     expect(sorted(await deps.graphItems.readAll(accountId, memoryId))).toEqual(sorted(published));
   }, 60_000);
 });

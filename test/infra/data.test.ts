@@ -67,7 +67,7 @@ describe('buckets', () => {
   };
 
   it('encrypts and blocks public access on every bucket', () => {
-    synth.template.resourceCountIs('AWS::S3::Bucket', 2);
+    synth.template.resourceCountIs('AWS::S3::Bucket', 4); // artefacts and their logs; the console's and its logs
     synth.template.allResourcesProperties('AWS::S3::Bucket', encryptedAndPrivate);
   });
 
@@ -85,7 +85,7 @@ describe('buckets', () => {
     });
   });
 
-  it('denies requests without TLS on both buckets', () => {
+  it('denies requests without TLS on every bucket', () => {
     const policies = synth.template.findResources('AWS::S3::BucketPolicy', {
       Properties: {
         PolicyDocument: {
@@ -95,10 +95,10 @@ describe('buckets', () => {
         },
       },
     });
-    expect(Object.keys(policies)).toHaveLength(2);
+    expect(Object.keys(policies)).toHaveLength(4);
   });
 
-  it('retains both buckets when the stack is deleted', () => {
+  it('retains every bucket when the stack is deleted', () => {
     const buckets = synth.template.findResources('AWS::S3::Bucket');
     for (const bucket of Object.values(buckets)) expect(bucket.DeletionPolicy).toBe('Retain');
   });

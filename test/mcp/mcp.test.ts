@@ -172,7 +172,12 @@ describe('MCP conversation and file tools over HTTP', () => {
       const added = await call('add_message', { sessionID, role: 'user', content: 'My parcel 7781 arrived with a cracked screen.' });
       expect(added.isError, textOf(added)).toBeFalsy();
       expect(added.structuredContent?.message).toMatchObject({ sessionID, role: 'user' });
-      const found = await call('search_messages', { query: 'cracked screen parcel', sessionID });
+      // message search ranks over the account's message index, which the worker brings up to date within moments
+      let found = await call('search_messages', { query: 'cracked screen parcel', sessionID });
+      for (let i = 0; i < 100 && !/My parcel 7781/.test(textOf(found)); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        found = await call('search_messages', { query: 'cracked screen parcel', sessionID });
+      }
       expect(textOf(found)).toMatch(/session mcp-session-\d+ user: My parcel 7781/);
       const bad = await call('add_message', { sessionID: 'bad id!', role: 'user', content: 'x' });
       expect(bad.isError).toBe(true);

@@ -19,7 +19,7 @@ export async function drainQueue(deps: Container): Promise<void> {
       continue;
     }
     for (const message of received) {
-      await runWork(workerDeps(deps), JSON.parse(message.body), 1);
+      await runWork(workerDeps(deps), JSON.parse(message.body), { attempt: 1, workId: message.messageId });
       await queue.delete(message.receiptHandle);
     }
   }

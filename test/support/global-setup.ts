@@ -9,11 +9,14 @@ import type { TestProject } from 'vitest/node';
 import { container } from '../../functions/adapters/container';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { startRuntime } from '../../functions/local/runtime';
+import { ensureConsoleBuilt } from '../../lib/console-build';
 
 export interface KmemTestEnv {
   url: string;
   keyA: string;
   keyB: string;
+  /** An account of the console's browser tests alone, so its lists hold only what they made. */
+  keyConsole: string;
   dataDir: string;
   /** The runtime's store endpoints, for contract tests that build their own adapters. */
   dynamodbEndpoint: string;
@@ -27,6 +30,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  ensureConsoleBuilt(); // the console's browser tests and the stack's asset read console/dist
   const dataDir = mkdtempSync(join(tmpdir(), 'kmem-test-'));
   const runtime = await startRuntime({
     env: {
@@ -40,10 +44,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   const a = await createAccount(container(), 'tenant-a');
   const b = await createAccount(container(), 'tenant-b');
+  const consoleAccount = await createAccount(container(), 'tenant-console');
   project.provide('kmem', {
     url: runtime.url,
     keyA: a.apiKey,
     keyB: b.apiKey,
+    keyConsole: consoleAccount.apiKey,
     dataDir,
     dynamodbEndpoint: runtime.config.dynamodbEndpoint ?? '',
     s3Endpoint: runtime.config.s3Endpoint ?? '',

@@ -249,6 +249,33 @@ describe('fetchUrl name resolution', () => {
     expect(site.hits.length).toBe(before);
   });
 
+  it('connects a name spelled with a trailing dot to the addresses the guard checked, not a second lookup', async () => {
+    // A rebinding resolver: the first answer is public, every later one (and the dotted spelling) internal.
+    const asked: string[] = [];
+    const resolve = async (host: string) => {
+      asked.push(host);
+      return asked.length === 1 && host === 'name.example' ? ['93.184.216.34'] : ['127.0.0.1'];
+    };
+    const before = site.hits.length;
+    const limits = { connectTimeoutMs: 300, totalTimeoutMs: 1_500 };
+    const url = `http://name.example.:${site.port}/hello`;
+    // The connection goes to the checked public address (it fails or answers elsewhere), never to the site here.
+    await fetchUrl(url, { allowPrivate: false, resolve, limits }).catch(() => undefined);
+    expect(asked).toEqual(['name.example']);
+    expect(site.hits.length).toBe(before);
+  });
+
+  it('connects every redirect hop to the addresses checked for it, even when the name answers differently later', async () => {
+    const answers = new Map<string, string[][]>([
+      ['first.test', [['127.0.0.1']]],
+      ['second.test', [['127.0.0.1'], ['127.0.0.9']]],
+    ]);
+    const resolve = async (host: string) => answers.get(host)?.shift() ?? ['127.0.0.9'];
+    const fetched = await fetchUrl(`http://first.test.:${site.port}/to-named`, { allowPrivate: true, resolve });
+    expect(fetched.body.toString()).toContain('hello');
+    expect(answers.get('second.test')).toEqual([['127.0.0.9']]);
+  });
+
   it('tells a name that does not exist from a resolver that fails', async () => {
     const missing = await failure(fetchUrl('http://missing.test/', { allowPrivate: true, resolve: async () => [] }));
     expect(missing.reason).toBe('unresolvable');

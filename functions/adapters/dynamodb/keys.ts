@@ -35,6 +35,14 @@ export const JOB_FILES_PREFIX = 'FILES#';
 /** Sort key of every listing: creation time, then id, so the order is stable and total. */
 export const byCreation = (createdAt: string, id: string): string => `${createdAt}#${id}`;
 
+/**
+ * Sort key of message listings: creation time, then the place in the session's writing order (so turns
+ * of equal time keep the order they were written in), then id. Messages written before sequences existed
+ * have none and sort by id among their equals, as before.
+ */
+export const byCreationAndSequence = (createdAt: string, sequence: number | undefined, id: string): string =>
+  sequence === undefined ? byCreation(createdAt, id) : `${createdAt}#${String(sequence).padStart(12, '0')}#${id}`;
+
 export const keys = {
   // ---- global lookups and system items --------------------------------------------------------
   system: (name: string): TableKey => ({ pk: `SYSTEM#${name}`, sk: 'SYSTEM' }),
@@ -68,6 +76,10 @@ export const keys = {
   messagesOfCustomer: (accountId: string, customerUserId: string): string =>
     `${tenant(accountId)}#CUSTOMER#${customerUserId}#MESSAGES`,
 
+  /** The account's message index: where it is published (`INDEX`), and its pending changes and lease (`SYNC`). */
+  messageIndex: (accountId: string): TableKey => ({ pk: `${tenant(accountId)}#MESSAGEINDEX`, sk: 'INDEX' }),
+  messageIndexSync: (accountId: string): TableKey => ({ pk: `${tenant(accountId)}#MESSAGEINDEX`, sk: 'SYNC' }),
+
   // ---- uploads: keys handed out by POST /files/upload, checked by files/create ------------------
   upload: (accountId: string, key: string): TableKey => ({ pk: `${tenant(accountId)}#UPLOAD#${key}`, sk: 'UPLOAD' }),
 
@@ -97,6 +109,12 @@ export const keys = {
   }),
   memoriesOfSession: (accountId: string, sessionId: string): string =>
     `${tenant(accountId)}#SESSION#${sessionId}#MEMORIES`,
+
+  /** A memory's pending conversation changes and its conversation build lease. */
+  conversationSync: (accountId: string, memoryId: string): TableKey => ({
+    pk: `${tenant(accountId)}#MEMORY#${memoryId}`,
+    sk: 'SYNC',
+  }),
 
   /** Everything a memory owns shares its partition; `memoryPartition` + begins_with(sk) selects a kind. */
   memoryPartition: (accountId: string, memoryId: string): string => `${tenant(accountId)}#MEMORY#${memoryId}`,

@@ -21,6 +21,7 @@ import type { CursorSealer, Direction, Position } from './cursor';
 import type { IndexName, TableKey } from './keys';
 
 const nonEmpty = (values: Record<string, unknown>) => (Object.keys(values).length ? values : undefined);
+const nonEmptyNames = (names: Record<string, string>) => (Object.keys(names).length ? names : undefined);
 
 export type Item = Record<string, unknown>;
 
@@ -307,6 +308,30 @@ export class Table {
         }),
       );
       return { before: out.Attributes };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return 'refused';
+      throw error;
+    }
+  }
+
+  /**
+   * Runs an update expression on an item, creating it if needed, when `condition` (if any) holds; answers
+   * the item after, or `'refused'` when the condition failed.
+   */
+  async upsert(key: TableKey, update: QueryFilter, condition?: QueryFilter): Promise<Item | 'refused'> {
+    try {
+      const out = await this.client.send(
+        new UpdateCommand({
+          TableName: this.name,
+          Key: key,
+          UpdateExpression: update.expression,
+          ConditionExpression: condition?.expression,
+          ExpressionAttributeNames: nonEmptyNames({ ...update.names, ...condition?.names }),
+          ExpressionAttributeValues: nonEmpty({ ...update.values, ...condition?.values }),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return out.Attributes ?? { ...key };
     } catch (error) {
       if (error instanceof ConditionalCheckFailedException) return 'refused';
       throw error;

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { QueuePort } from '../../core/ports';
+import type { QueuePort, RedeliveryPort } from '../../core/ports';
 
 /** Options for a LocalQueue. */
 export interface LocalQueueOptions {
@@ -67,7 +67,7 @@ class Gate {
 }
 
 /** File-backed SQS-like queue for the local runtime. */
-export class LocalQueue implements QueuePort {
+export class LocalQueue implements QueuePort, RedeliveryPort {
   /** The default visibility timeout, in seconds. */
   readonly visibilityTimeoutSeconds: number;
   private readonly maxReceiveCount: number;
@@ -156,6 +156,11 @@ export class LocalQueue implements QueuePort {
       this.live.set(updated.messageId, updated);
       return true;
     });
+  }
+
+  /** QueuePort's retryIn: changeVisibility, where a stale handle (the message moved on) is no error. */
+  async retryIn(receiptHandle: string, seconds: number): Promise<void> {
+    await this.changeVisibility(receiptHandle, seconds);
   }
 
   /**

@@ -49,7 +49,7 @@ export async function buildIndexVersion(
   return { retrieval, graph };
 }
 
-function toRetrievalChunk(chunk: StoredChunk): RetrievalChunk {
+export function toRetrievalChunk(chunk: StoredChunk): RetrievalChunk {
   const base = { id: chunk.id, fileId: chunk.fileId, text: chunk.text, title: chunk.title ?? '' };
   // a message is a text of its own, not a range of its session's: no offsets, so no two messages merge
   if (chunk.message) return { ...base, context: chunk.context ?? '' };

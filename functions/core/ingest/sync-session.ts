@@ -1,7 +1,6 @@
 /**
- * The `memory.sync-session` work: the chunks of one session in one memory become exactly its current
- * messages (one chunk per message, with role, customer, session and time), or nothing when the session is
- * detached or deleted; the memory publishes an index with them.
+ * A session's messages as chunks of a memory (one chunk per message, with role, customer, session and
+ * time); conversation-sync.ts builds them into the memory's index.
  *
  * Each message is indexed with a context that is never returned: the day it was written and the two
  * messages before it in its session. A reply often only makes sense after what it answers ("Yes, last
@@ -9,57 +8,12 @@
  * this moved Recall@5 from 0.578 to 0.699 and Recall@10 from 0.665 to 0.802.
  */
 import { type Message, sessionSourceId } from '../model';
-import type { MessageStore, SessionLinkStore, SessionStore } from '../ports';
-import type { WorkMessage } from '../work';
 import type { StoredChunk } from './chunks';
-import { type IndexDeps, publishIndex } from './memory-index';
-import { emitMetric } from '../metrics';
 
-type SyncMessage = Extract<WorkMessage, { kind: 'memory.sync-session' }>;
-
-export interface SyncDeps extends IndexDeps {
-  sessions: SessionStore;
-  sessionLinks: SessionLinkStore;
-  messages: MessageStore;
-  clock: { now(): Date };
-}
-
-const PAGE = 100;
 /** Messages before a message indexed with it, and the characters kept of each (their end). */
 const CONTEXT_MESSAGES = 2;
 const CONTEXT_CHARACTERS = 1_000;
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-export async function syncSession(deps: SyncDeps, work: SyncMessage): Promise<void> {
-  const { accountId, memoryId, sessionId } = work;
-  const [link, session] = await Promise.all([
-    deps.sessionLinks.get(accountId, memoryId, sessionId),
-    deps.sessions.get(accountId, sessionId),
-  ]);
-  const live = link !== undefined && session !== undefined && !session.deletedAt;
-  const messages = live ? await messagesOf(deps, accountId, sessionId) : [];
-  const chunks = conversationChunks(messages);
-  await publishIndex(deps, accountId, memoryId, {
-    added: new Map([[sessionSourceId(sessionId), chunks]]),
-    changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount, updatedAt: deps.clock.now().toISOString() }),
-  });
-  const properties = { accountId, memoryId, sessionId, messages: messages.length };
-  emitMetric('ConversationSyncs', 1, { properties });
-  // lag: from the newest message's last change to its being searchable
-  const newest = messages.reduce((latest, message) => Math.max(latest, Date.parse(message.updatedAt)), 0);
-  if (newest > 0) emitMetric('ConversationSyncLagSeconds', (deps.clock.now().getTime() - newest) / 1000, { properties });
-}
-
-async function messagesOf(deps: SyncDeps, accountId: string, sessionId: string): Promise<Message[]> {
-  const all: Message[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await deps.messages.list(accountId, { sessionID: sessionId }, { limit: PAGE, nextToken });
-    all.push(...page.items);
-    nextToken = page.nextToken ?? undefined;
-  } while (nextToken);
-  return all;
-}
 
 /** The chunks of a session's messages (oldest first), each with its context. */
 export function conversationChunks(messages: readonly Message[]): StoredChunk[] {

@@ -4,8 +4,9 @@
  * no host that is or resolves to a loopback, private, link-local, metadata or otherwise non-public address.
  *
  * The check is on the addresses the name resolves to, so a public-looking name pointing at 127.0.0.1 is
- * refused too. Callers that connect by name resolve again, so a name that changes its answer between the
- * two lookups (DNS rebinding) is not caught here; connecting to a checked address closes that gap.
+ * refused too. `guardAddress` answers the addresses it checked and callers connect to exactly those
+ * (functions/web/pinned-request.ts), never resolving the name again: a name that changes its answer between
+ * two lookups (DNS rebinding), or that is spelled another way (`name.example.`), gets nowhere.
  */
 import ipaddr from 'ipaddr.js';
 import { BadRequestError } from '../errors';
@@ -36,33 +37,54 @@ const INTERNAL_NAMES = new Set([
 ]);
 const INTERNAL_SUFFIXES = ['.localhost', '.local', '.localdomain', '.internal', '.home.arpa', '.svc', '.cluster.local'];
 
+/** A URL that passed the guard and the addresses of its host that were checked: connect to these only. */
+export interface GuardedAddress {
+  url: URL;
+  addresses: string[];
+}
+
 /**
  * Parses `url` and checks it may be fetched; answers the parsed URL. Throws UnsafeAddressError for a
  * refused URL or address, HostResolutionError for a name that does not resolve, and passes on the
- * resolver's own errors (a failing DNS server), which the caller may retry.
+ * resolver's own errors (a failing DNS server), which the caller may retry. With allowPrivate only the
+ * URL's form is checked and nothing is resolved. To connect, use guardAddress instead.
  */
 export async function assertFetchable(url: string, options: AddressGuardOptions): Promise<URL> {
-  const field = options.field ?? 'url';
-  const refuse = (problem: string): never => {
-    throw new UnsafeAddressError(`${field}: ${problem}`);
-  };
-  if (!URL.canParse(url)) refuse('is not a valid URL');
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') refuse('must be an http or https URL');
-  if (parsed.username || parsed.password) refuse('must not contain credentials');
-  if (options.allowPrivate) return parsed;
+  if (options.allowPrivate) return parseFetchable(url, options.field ?? 'url');
+  return (await guardAddress(url, options)).url;
+}
 
+/**
+ * As assertFetchable, and answers the host's addresses it checked (the name is resolved once, also when
+ * private addresses are allowed): the connection must go to one of them, not to a second lookup's answer.
+ */
+export async function guardAddress(url: string, options: AddressGuardOptions): Promise<GuardedAddress> {
+  const field = options.field ?? 'url';
+  const parsed = parseFetchable(url, field);
   const host = bareHost(parsed.hostname);
-  if (ipaddr.isValid(host)) {
-    if (isPrivateAddress(host)) refuse(`is a private address (${host})`);
-    return parsed;
+  const literal = ipaddr.isValid(host);
+  if (!options.allowPrivate) {
+    if (literal && isPrivateAddress(host)) refuse(field, `is a private address (${host})`);
+    if (!literal && isInternalName(host)) refuse(field, `host '${host}' is an internal name`);
   }
-  if (isInternalName(host)) refuse(`host '${host}' is an internal name`);
-  const addresses = await options.resolve(host);
+  const addresses = literal ? [ipaddr.parse(host).toString()] : await options.resolve(host);
   if (addresses.length === 0) throw new HostResolutionError(`${field}: host '${host}' does not resolve`);
-  const blocked = addresses.find(isPrivateAddress);
-  if (blocked !== undefined) refuse(`resolves to a private address (${blocked})`);
+  const blocked = options.allowPrivate ? undefined : addresses.find(isPrivateAddress);
+  if (blocked !== undefined) refuse(field, `resolves to a private address (${blocked})`);
+  return { url: parsed, addresses };
+}
+
+/** The parsed URL when it is http(s) without credentials. */
+function parseFetchable(url: string, field: string): URL {
+  if (!URL.canParse(url)) refuse(field, 'is not a valid URL');
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') refuse(field, 'must be an http or https URL');
+  if (parsed.username || parsed.password) refuse(field, 'must not contain credentials');
   return parsed;
+}
+
+function refuse(field: string, problem: string): never {
+  throw new UnsafeAddressError(`${field}: ${problem}`);
 }
 
 /**

@@ -10,6 +10,7 @@ import { type PayloadItem, toPayloadItems } from './dedup';
 import { queryFocusedExtract } from './extracts';
 import { type MemoryFact, supportingFacts } from './facts';
 import type { RankParamOverrides } from './params';
+import type { FusedHit } from './fuse';
 import { chunkOrdinals, type ExternalList, rankChunks, type RetrievalMode } from './rank';
 import type { RetrievalIndex } from './retrieval-index';
 import type { SentenceEncoder } from './sentence-rerank';
@@ -53,20 +54,9 @@ const HEADROOM = 3;
 
 /** Answers one request over `index` (see the module comment). */
 export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, options: RetrieveOptions = {}): Promise<RetrievalOutcome> {
-  const embedder = options.embedder && options.embedder.name === index.embedder && index.vectors ? options.embedder : null;
-  const queryVector = embedder ? ((await embedder.embed([request.query]))[0] ?? null) : null;
-  const encoder = embedder && isSentenceEncoder(embedder) ? embedder : null;
   const topK = Math.max(1, Math.floor(request.topK));
-  const hits = rankChunks(index, {
-    query: request.query,
-    queryVector,
-    limit: HEADROOM * topK + 10,
-    mode: request.mode,
-    external: request.external,
-    params: request.params,
-    sentenceEncoder: encoder,
-    allow: request.allow,
-  });
+  const { hits, embedder, queryVector } = await rankForQuery(index, { ...request, limit: HEADROOM * topK + 10 }, options);
+  const encoder = embedder && isSentenceEncoder(embedder) ? embedder : null;
   const items = toPayloadItems(index, hits, topK);
   const model = queryModel(index.text, request.query, { encoder, queryVector });
   const payload = items.map((item) => ({
@@ -82,6 +72,38 @@ export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, 
       })
     : [];
   return { payload, facts, items, sources: sourcesOf(items), semantic: queryVector !== null };
+}
+
+export interface RankedForQuery {
+  /** Fused chunk hits, best first. */
+  hits: FusedHit[];
+  /** The embedder used for the semantic side (null when the index has no vectors of it). */
+  embedder: Embedder | null;
+  queryVector: Float32Array | null;
+}
+
+/**
+ * The ranking step alone: the query embedded when the index has vectors of the same embedder, then the
+ * lexical, semantic and external lists fused (rank.ts), `limit` hits at most. Message search ranks with it.
+ */
+export async function rankForQuery(
+  index: RetrievalIndex,
+  request: Pick<RetrieveRequest, 'query' | 'mode' | 'external' | 'params' | 'allow'> & { limit: number },
+  options: RetrieveOptions = {},
+): Promise<RankedForQuery> {
+  const embedder = options.embedder && options.embedder.name === index.embedder && index.vectors ? options.embedder : null;
+  const queryVector = embedder ? ((await embedder.embed([request.query]))[0] ?? null) : null;
+  const hits = rankChunks(index, {
+    query: request.query,
+    queryVector,
+    limit: request.limit,
+    mode: request.mode,
+    external: request.external,
+    params: request.params,
+    sentenceEncoder: embedder && isSentenceEncoder(embedder) ? embedder : null,
+    allow: request.allow,
+  });
+  return { hits, embedder, queryVector };
 }
 
 /** The memory facts whose chunk may be answered (facts without a known chunk are kept). */

@@ -1,7 +1,7 @@
 /** Accounts and their keys: create, bootstrap from KMEM_API_KEY, authenticate a request. */
 import { randomBytes } from 'node:crypto';
 import { generateApiKey, keyMatches, lookupIdOf, newKeyRecord } from '../api-keys';
-import { BadRequestError, ConflictError, ForbiddenError, UnauthorizedError } from '../errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, UnauthorizedError } from '../errors';
 import type { Account } from '../model';
 import type { AccountStore, ApiKeyStore, Clock, IdGenerator } from '../ports';
 
@@ -48,6 +48,13 @@ export async function ensureAccountWithKey(deps: AccountDeps, apiKey: string): P
     await deps.accounts.create(account);
   }
   await deps.apiKeys.put(newKeyRecord(apiKey, account.id, deps.clock.now().toISOString()));
+  return account;
+}
+
+/** The account a key resolved to (its token budget included). */
+export async function getAccount(deps: Pick<AccountDeps, 'accounts'>, accountId: string): Promise<Account> {
+  const account = await deps.accounts.get(accountId);
+  if (!account) throw NotFoundError.of('account', accountId);
   return account;
 }
 

@@ -1,11 +1,13 @@
 /**
  * Conversation memory: sessions attached to a memory. Every message of an attached session, past and
- * future, is a chunk of the memory; the worker keeps the memory's index in step (`memory.sync-session`)
- * whenever a message is created or deleted, a session is deleted, or a session is attached or detached.
+ * future, is a chunk of the memory. Each change (a message created or deleted, a session deleted,
+ * attached or detached) is first recorded as pending on the memory, then a `memory.sync-session` message
+ * asks the worker to build; one build at a time per memory takes everything pending
+ * (functions/core/ingest/conversation-sync.ts), so many changes fold into few builds.
  */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { type MemorySessionLink, sessionSourceId } from '../model';
-import type { Clock, MemoryStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
+import type { Clock, ConversationSyncStore, MemoryStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
 import type { WorkMessage } from '../work';
 import { getMemory } from './memories';
 
@@ -13,9 +15,14 @@ export interface ConversationDeps {
   memories: MemoryStore;
   sessions: SessionStore;
   sessionLinks: SessionLinkStore;
+  conversationSync: ConversationSyncStore;
+  /** The account's message index (GET /messages/search): its pending changes. */
+  messageIndexSync: ConversationSyncStore;
   queue: QueuePort;
   clock: Clock;
 }
+
+type SyncRequestDeps = Pick<ConversationDeps, 'conversationSync' | 'messageIndexSync' | 'queue'>;
 
 export async function addSessions(
   deps: ConversationDeps,
@@ -44,10 +51,10 @@ export async function addSessions(
       if (error instanceof ConflictError) throw BadRequestError.forField('sessions', `session '${sessionId}' is already in memory '${memoryId}'`);
       throw error;
     }
-    await deps.memories.includeFiles(accountId, memoryId, [sessionSourceId(sessionId)]);
-    await requestSync(deps, accountId, memoryId, sessionId);
     links.push(link);
   }
+  await deps.memories.includeFiles(accountId, memoryId, sessionIds.map(sessionSourceId));
+  await requestSync(deps, accountId, memoryId, sessionIds);
   return links;
 }
 
@@ -67,33 +74,45 @@ export async function removeSessions(
   for (const sessionId of sessionIds) {
     await deps.memories.excludeFile(accountId, memoryId, sessionSourceId(sessionId));
     await deps.sessionLinks.delete(accountId, memoryId, sessionId);
-    await requestSync(deps, accountId, memoryId, sessionId);
   }
+  await requestSync(deps, accountId, memoryId, sessionIds);
 }
 
 /** A session was deleted: its messages leave every memory it is attached to at once, then their indexes. */
 export async function sessionDeleted(
-  deps: Pick<ConversationDeps, 'sessionLinks' | 'queue' | 'memories'>,
+  deps: Pick<ConversationDeps, 'sessionLinks' | 'memories'> & SyncRequestDeps,
   accountId: string,
   sessionId: string,
 ): Promise<void> {
+  await requestMessageIndexSync(deps, accountId, sessionId);
   for (const link of await deps.sessionLinks.listBySession(accountId, sessionId)) {
     await deps.memories.excludeFile(accountId, link.memoryId, sessionSourceId(sessionId));
-    await requestSync(deps, accountId, link.memoryId, sessionId);
+    await requestSync(deps, accountId, link.memoryId, [sessionId]);
   }
 }
 
-/** A session's messages changed: every memory it is attached to brings its index up to date. */
+/** A session's messages changed: the account's message index and every memory it is attached to follow. */
 export async function conversationChanged(
-  deps: Pick<ConversationDeps, 'sessionLinks' | 'queue'>,
+  deps: Pick<ConversationDeps, 'sessionLinks'> & SyncRequestDeps,
   accountId: string,
   sessionId: string,
 ): Promise<void> {
+  await requestMessageIndexSync(deps, accountId, sessionId);
   for (const link of await deps.sessionLinks.listBySession(accountId, sessionId)) {
-    await requestSync(deps, accountId, link.memoryId, sessionId);
+    await requestSync(deps, accountId, link.memoryId, [sessionId]);
   }
 }
 
-function requestSync(deps: Pick<ConversationDeps, 'queue'>, accountId: string, memoryId: string, sessionId: string) {
-  return deps.queue.send({ kind: 'memory.sync-session', accountId, memoryId, sessionId } satisfies WorkMessage);
+/** The message index's counterpart of requestSync. */
+async function requestMessageIndexSync(deps: SyncRequestDeps, accountId: string, sessionId: string): Promise<void> {
+  await deps.messageIndexSync.markChanged(accountId, accountId, [sessionId]);
+  await deps.queue.send({ kind: 'messages.sync', accountId, sessionId } satisfies WorkMessage);
+}
+
+/** Records the change as pending (so no lost message can lose it), then asks the worker to build. */
+async function requestSync(deps: SyncRequestDeps, accountId: string, memoryId: string, sessionIds: readonly string[]): Promise<void> {
+  const [first] = sessionIds;
+  if (first === undefined) return;
+  await deps.conversationSync.markChanged(accountId, memoryId, sessionIds);
+  await deps.queue.send({ kind: 'memory.sync-session', accountId, memoryId, sessionId: first } satisfies WorkMessage);
 }

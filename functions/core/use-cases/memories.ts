@@ -4,6 +4,7 @@ import type { Memory, MemoryType, Ontology, Page, PageRequest } from '../model';
 import { objectKeys } from '../object-keys';
 import type {
   Clock,
+  ConversationSyncStore,
   FileStore,
   GraphItemStore,
   IdGenerator,
@@ -27,6 +28,7 @@ export interface MemoryDeps {
   jobs: JobStore;
   objects: ObjectStore;
   graphItems: GraphItemStore;
+  conversationSync: ConversationSyncStore;
   clock: Clock;
   ids: IdGenerator;
   /** Every address of a host name, for the webhook address check (see AddressGuardOptions.resolve). */
@@ -134,6 +136,7 @@ export async function deleteMemory(deps: MemoryDeps, accountId: string, id: stri
   }
   await deps.objects.deletePrefix(objectKeys.memoryPrefix(accountId, id));
   await deps.graphItems.deleteAll(accountId, id);
+  await deps.conversationSync.delete(accountId, id);
   await deps.memories.delete(accountId, id);
 }
 

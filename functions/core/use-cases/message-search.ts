@@ -1,17 +1,19 @@
 /**
- * GET /messages/search: the account's messages ranked for a query, with the list filters plus a time
- * window. Candidates come from the narrowest listing (a session, a customer, or all), capped at
- * the newest MAX_CANDIDATES; messages of deleted sessions are never returned.
+ * GET /messages/search: the account's messages ranked for a query with the engine memory retrieval uses
+ * (BM25 over each message with its context, word-vector similarity, fusion), over the account's message
+ * index (functions/core/ingest/message-index.ts), so no request reads the account's messages. Filters
+ * (session, customer, role, time window) are exact: they decide which index entries may rank at all.
+ * Each hit is read back from the table, so a message deleted, or of a session deleted, since the last
+ * build is never returned. The index follows writes within moments (the worker builds it).
  */
-import { BadRequestError } from '../errors';
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
-import { buildSegment, search } from '../lexical/segment';
+import { BadRequestError } from '../errors';
+import type { StoredChunk } from '../ingest/chunks';
 import type { Message, MessageRole } from '../model';
-import type { MessageStore, SessionStore } from '../ports';
-
-/** How many messages one search ranks at most (the most recent ones when a filter matches more). */
-export const MAX_CANDIDATES = 20_000;
-const PAGE = 100;
+import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
+import type { IndexCache, LoadedIndex } from '../retrieval-cache';
+import type { Embedder } from '../retrieval/embedder';
+import { rankForQuery } from '../retrieval/retrieve';
 
 export interface MessageSearch {
   query: string;
@@ -31,18 +33,68 @@ export interface ScoredMessage {
 export interface MessageSearchDeps {
   messages: MessageStore;
   sessions: SessionStore;
+  messageIndexes: MessageIndexStore;
+  indexes: IndexCache;
+  indexing: { embedder: () => Embedder | null };
 }
+
+/** Hits ranked beyond topK, so messages deleted since the build still leave topK; grown while short. */
+const HEADROOM = 10;
+const ROUNDS = 3;
 
 export async function searchMessages(deps: MessageSearchDeps, accountId: string, request: MessageSearch): Promise<ScoredMessage[]> {
   checkWindow(request);
-  const candidates = (await candidatesOf(deps, accountId, request)).filter((m) => withinWindow(m.createdAt, request));
-  const live = await withoutDeletedSessions(deps, accountId, candidates);
-  if (live.length === 0) return [];
-  const byId = new Map(live.map((message) => [message.id, message]));
-  const segment = buildSegment(live.map((m) => ({ id: m.id, text: m.content, fileId: m.sessionID })));
-  return search(segment, request.query, request.topK).flatMap((hit) => {
-    const message = byId.get(hit.id);
-    return message ? [{ message, score: hit.score }] : [];
+  const pointer = await deps.messageIndexes.get(accountId);
+  if (!pointer) return [];
+  const index = await deps.indexes.loadBuild(`${accountId}/messages@${pointer.version}`, pointer.prefix, pointer.version);
+  const messageOf = messagesByOrdinal(index);
+  const allow = (ordinal: number): boolean => {
+    const message = messageOf[ordinal];
+    return message !== undefined && matches(message, request);
+  };
+  let found: ScoredMessage[] = [];
+  for (let round = 0, limit = request.topK + HEADROOM; round < ROUNDS; round++, limit *= 4) {
+    const { hits } = await rankForQuery(index.retrieval, { query: request.query, limit, allow }, { embedder: deps.indexing.embedder() });
+    const ranked = hits.flatMap((hit) => {
+      const message = messageOf[hit.ordinal];
+      return message ? [{ id: message.id, score: Math.round(hit.score * 1e6) / 1e6 }] : [];
+    });
+    found = await stillLive(deps, accountId, ranked);
+    if (found.length >= request.topK || hits.length < limit) break;
+  }
+  return found.slice(0, request.topK);
+}
+
+type IndexedMessage = NonNullable<StoredChunk['message']>;
+
+const messageViews = new WeakMap<LoadedIndex, ReadonlyArray<IndexedMessage | undefined>>();
+
+/** The indexed message of each ordinal, worked out once per loaded build. */
+function messagesByOrdinal(index: LoadedIndex): ReadonlyArray<IndexedMessage | undefined> {
+  let view = messageViews.get(index);
+  if (!view) {
+    view = index.retrieval.chunks.ids.map((id) => index.chunks.get(id)?.message);
+    messageViews.set(index, view);
+  }
+  return view;
+}
+
+function matches(message: IndexedMessage, request: MessageSearch): boolean {
+  if (request.sessionID !== undefined && message.sessionID !== request.sessionID) return false;
+  if (request.customerUserID !== undefined && message.customerUserID !== request.customerUserID) return false;
+  if (request.role !== undefined && message.role !== request.role) return false;
+  return withinWindow(message.createdAt, request);
+}
+
+/** The ranked messages as stored now, without those deleted or whose session was deleted. */
+async function stillLive(deps: MessageSearchDeps, accountId: string, ranked: Array<{ id: string; score: number }>): Promise<ScoredMessage[]> {
+  const messages = await mapConcurrently(ranked, STORE_CONCURRENCY, ({ id }) => deps.messages.get(accountId, id));
+  const sessionIds = [...new Set(messages.flatMap((m) => (m ? [m.sessionID] : [])))];
+  const sessions = await mapConcurrently(sessionIds, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
+  const live = new Set(sessions.flatMap((s) => (s && !s.deletedAt ? [s.id] : [])));
+  return ranked.flatMap(({ score }, i) => {
+    const message = messages[i];
+    return message && live.has(message.sessionID) ? [{ message, score }] : [];
   });
 }
 
@@ -58,25 +110,4 @@ export function withinWindow(createdAt: string, window: { after?: string; before
   if (window.after && at <= Date.parse(window.after)) return false;
   if (window.before && at >= Date.parse(window.before)) return false;
   return true;
-}
-
-/** Every message the filters match, oldest first, keeping only the newest MAX_CANDIDATES. */
-async function candidatesOf(deps: MessageSearchDeps, accountId: string, request: MessageSearch): Promise<Message[]> {
-  const filter = { sessionID: request.sessionID, customerUserID: request.customerUserID, role: request.role };
-  const found: Message[] = [];
-  let nextToken: string | undefined;
-  do {
-    const page = await deps.messages.list(accountId, filter, { limit: PAGE, nextToken });
-    found.push(...page.items);
-    if (found.length > MAX_CANDIDATES) found.splice(0, found.length - MAX_CANDIDATES);
-    nextToken = page.nextToken ?? undefined;
-  } while (nextToken);
-  return found;
-}
-
-async function withoutDeletedSessions(deps: MessageSearchDeps, accountId: string, messages: Message[]): Promise<Message[]> {
-  const sessionIds = [...new Set(messages.map((m) => m.sessionID))];
-  const sessions = await mapConcurrently(sessionIds, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
-  const live = new Set(sessions.filter((s) => s && !s.deletedAt).map((s) => s?.id));
-  return messages.filter((m) => live.has(m.sessionID));
 }

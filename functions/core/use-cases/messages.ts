@@ -1,13 +1,15 @@
 /** Messages inside sessions. */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Message, MessageRole, Page, PageRequest } from '../model';
-import type { Clock, IdGenerator, MessageFilter, MessageStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
+import type { Clock, ConversationSyncStore, IdGenerator, MessageFilter, MessageStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
 import { conversationChanged } from './conversations';
 
 export interface MessageDeps {
   messages: MessageStore;
   sessions: SessionStore;
   sessionLinks: SessionLinkStore;
+  conversationSync: ConversationSyncStore;
+  messageIndexSync: ConversationSyncStore;
   queue: QueuePort;
   clock: Clock;
   ids: IdGenerator;
@@ -28,6 +30,7 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
   if (!session) throw BadRequestError.forField('sessionID', `session '${input.sessionID}' does not exist`);
   if (session.deletedAt) throw BadRequestError.forField('sessionID', `session '${input.sessionID}' is deleted`);
   const now = deps.clock.now().toISOString();
+  const sequence = await deps.sessions.nextMessageSequence(accountId, session.id);
   const message: Message = {
     id: input.id ?? deps.ids.uuid(),
     accountId,
@@ -37,6 +40,7 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
     customerUserID: input.customerUserID ?? session.customerUserID,
     createdAt: input.createdAt ?? now,
     updatedAt: now,
+    ...(sequence === undefined ? {} : { sequence }),
   };
   try {
     await deps.messages.create(message);

@@ -1,12 +1,14 @@
 /** Conversation sessions: created with a caller-chosen id, soft-deleted. */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { MetadataEntry, Session } from '../model';
-import type { Clock, IdGenerator, MemoryStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
+import type { Clock, ConversationSyncStore, IdGenerator, MemoryStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
 import { sessionDeleted } from './conversations';
 
 export interface SessionDeps {
   sessions: SessionStore;
   sessionLinks: SessionLinkStore;
+  conversationSync: ConversationSyncStore;
+  messageIndexSync: ConversationSyncStore;
   memories: MemoryStore;
   queue: QueuePort;
   clock: Clock;

@@ -5,7 +5,7 @@
  * Delivery is at least once: receivers deduplicate on the event id, the same on every try.
  */
 import { BadRequestError, ConflictError } from '../errors';
-import { assertFetchable, UnsafeAddressError } from '../net/address-guard';
+import { type GuardedAddress, guardAddress, UnsafeAddressError } from '../net/address-guard';
 import type { AccountStore, Clock, IdGenerator, MemoryStore, QueuePort } from '../ports';
 import type { WebhookDelivery, WebhookEvent, WebhookEventType } from '../webhooks/events';
 import type { WebhookSender, WebhookStore } from '../webhooks/ports';
@@ -98,7 +98,7 @@ export function backoffDelaySeconds(attempts: number, backoffSeconds: number): n
  */
 export async function checkWebhookUrl(deps: { resolve: WebhookDeps['resolve']; config: { allowPrivateUrls: boolean } }, url: string): Promise<void> {
   try {
-    await assertFetchable(url, { allowPrivate: deps.config.allowPrivateUrls, resolve: deps.resolve, field: 'webhookUrl' });
+    await guardAddress(url, { allowPrivate: deps.config.allowPrivateUrls, resolve: deps.resolve, field: 'webhookUrl' });
   } catch (error) {
     if (error instanceof BadRequestError) throw error;
   }
@@ -151,9 +151,9 @@ type Try =
 
 /** Guards the address, signs the stored event and POSTs it; throws only when the account store fails. */
 async function tryOnce(deps: WebhookDeps, delivery: WebhookDelivery): Promise<Try> {
-  let url: URL;
+  let target: GuardedAddress;
   try {
-    url = await assertFetchable(delivery.url, { allowPrivate: deps.config.allowPrivateUrls, resolve: deps.resolve });
+    target = await guardAddress(delivery.url, { allowPrivate: deps.config.allowPrivateUrls, resolve: deps.resolve });
   } catch (error) {
     if (error instanceof UnsafeAddressError) return { kind: 'refused', error: error.message };
     return { kind: 'failed', status: null, error: errorText(error) };
@@ -163,7 +163,7 @@ async function tryOnce(deps: WebhookDeps, delivery: WebhookDelivery): Promise<Tr
   const body = JSON.stringify(delivery.event);
   const headers = signedHeaders(account.webhookSecret, delivery.eventId, deps.clock.now(), body);
   try {
-    const { status } = await deps.sender.post(url.href, headers, body, deps.config.webhooks.timeoutMs);
+    const { status } = await deps.sender.post(target, headers, body, deps.config.webhooks.timeoutMs);
     if (status >= 200 && status < 300) return { kind: 'delivered', status };
     return { kind: 'failed', status, error: `receiver answered HTTP ${status}` };
   } catch (error) {

@@ -1,4 +1,5 @@
 /** Ports of webhook delivery: the durable outbox and the HTTP client that calls receivers. */
+import type { GuardedAddress } from '../net/address-guard';
 import type { WebhookDelivery } from './events';
 
 /** The outbox of webhook events, one record per event. */
@@ -22,8 +23,14 @@ export interface WebhookStore {
 /** Sends one webhook request. */
 export interface WebhookSender {
   /**
-   * POSTs `body` and answers the status, without following redirects. Throws when no answer arrives
-   * (connection refused or reset, TLS failure, timeout after `timeoutMs`).
+   * POSTs `body` to one of the target's checked addresses (never resolving its name again) and answers the
+   * status, without following redirects. Throws when no answer arrives (connection refused or reset, TLS
+   * failure, timeout after `timeoutMs`).
    */
-  post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number }>;
+  post(
+    target: GuardedAddress,
+    headers: Record<string, string>,
+    body: string,
+    timeoutMs: number,
+  ): Promise<{ status: number }>;
 }

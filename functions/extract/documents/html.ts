@@ -6,7 +6,9 @@ import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { ExtractionError } from '../errors';
 import { normaliseText, visibleLength } from '../text/normalise';
-import type { Extracted } from '../types';
+import { elementDepth, MAX_ELEMENT_DEPTH } from '../../web/html-document';
+import { formatBytes } from '../limits';
+import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractLimits } from '../types';
 import { domToText, type DomNodeLike } from './html-text';
 
 /** Readability's article is used when it keeps at least this share of the page's text, or a long article. */
@@ -15,7 +17,13 @@ const LONG_ARTICLE_CHARACTERS = 500;
 
 type ReadabilityDocument = ConstructorParameters<typeof Readability>[0];
 
-export function extractHtml(html: string): Extracted {
+export function extractHtml(html: string, limits: Pick<ExtractLimits, 'maxHtmlBytes'> = DEFAULT_EXTRACT_LIMITS): Extracted {
+  const size = Buffer.byteLength(html);
+  if (size > limits.maxHtmlBytes) {
+    throw new ExtractionError(
+      `the HTML page is ${formatBytes(size)}, more than the ${formatBytes(limits.maxHtmlBytes)} that can be read safely`,
+    );
+  }
   const wholePage = pageText(html);
   const article = readArticle(html);
   const warnings: string[] = [];
@@ -38,6 +46,10 @@ interface PageText {
 
 function pageText(html: string): PageText {
   const { document } = parseHTML(html);
+  const depth = document.documentElement ? elementDepth(document.documentElement) : 0;
+  if (depth > MAX_ELEMENT_DEPTH) {
+    throw new ExtractionError(`the HTML page nests its elements ${depth} deep, more than the ${MAX_ELEMENT_DEPTH} that can be read safely`);
+  }
   const body = (document.body ?? document.documentElement) as unknown as DomNodeLike | null;
   const title = document.title?.trim() || undefined;
   return { text: body ? domToText(body) : '', title };

@@ -2,27 +2,37 @@
  * PDF: the text layer of every page through unpdf (PDF.js); pages without one are rendered and OCR'd
  * (pdf-ocr.ts). Encrypted and corrupt files fail with a reason that says which.
  */
+import './pdf-runtime';
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
 import { ExtractionError } from '../errors';
 import { normaliseText, visibleLength } from '../text/normalise';
-import type { Extracted, OcrEngine, PdfOptions } from '../types';
-import { ocrPages } from './pdf-ocr';
+import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractLimits, type OcrEngine, type PdfOptions } from '../types';
+import { ocrPages, type PdfOcrOptions } from './pdf-ocr';
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
 /** A page with fewer visible characters than this is treated as scanned. */
 const MIN_TEXT_LAYER_CHARACTERS = 3;
 
-export async function extractPdf(bytes: Uint8Array, ocr: OcrEngine, options: PdfOptions = {}): Promise<Extracted> {
+export async function extractPdf(
+  bytes: Uint8Array,
+  ocr: OcrEngine,
+  options: PdfOptions = {},
+  limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS,
+): Promise<Extracted> {
   const pdf = await openPdf(bytes);
   try {
+    if (pdf.numPages > limits.maxPdfPages) {
+      const count = pdf.numPages.toLocaleString('en');
+      throw new ExtractionError(`the PDF has ${count} pages, more than the ${limits.maxPdfPages.toLocaleString('en')} allowed`);
+    }
     const pages = await readTextLayer(pdf);
     const scanned = pages.flatMap((text, index) =>
       visibleLength(text) < MIN_TEXT_LAYER_CHARACTERS ? [index + 1] : [],
     );
     const warnings: string[] = [];
     if (scanned.length > 0) {
-      const recognised = await ocrPages(pdf, scanned, ocr, options, warnings);
+      const recognised = await ocrScannedPages(bytes, scanned, ocr, { ...options, maxPixels: limits.maxPixels }, warnings);
       for (const [pageNumber, text] of recognised) pages[pageNumber - 1] = text;
     }
     const text = normaliseText(pages.join('\n\n'));
@@ -34,10 +44,29 @@ export async function extractPdf(bytes: Uint8Array, ocr: OcrEngine, options: Pdf
   }
 }
 
-async function openPdf(bytes: Uint8Array): Promise<PdfDocument> {
+/**
+ * OCR of the scanned pages, rendered from a second reading of the PDF that stops at errors: PDF.js would
+ * otherwise skip what it cannot draw and hand over a blank page; this way such a page becomes a warning.
+ */
+async function ocrScannedPages(
+  bytes: Uint8Array,
+  pageNumbers: number[],
+  ocr: OcrEngine,
+  options: PdfOcrOptions,
+  warnings: string[],
+): Promise<Map<number, string>> {
+  const strict = await openPdf(bytes, { stopAtErrors: true });
+  try {
+    return await ocrPages(strict, pageNumbers, ocr, options, warnings);
+  } finally {
+    await strict.loadingTask.destroy().catch(() => undefined);
+  }
+}
+
+async function openPdf(bytes: Uint8Array, options: { stopAtErrors?: boolean } = {}): Promise<PdfDocument> {
   try {
     // PDF.js takes ownership of (detaches) the buffer it is given: hand it a copy.
-    return await getDocumentProxy(bytes.slice(), { verbosity: 0 });
+    return await getDocumentProxy(bytes.slice(), { verbosity: 0, ...options });
   } catch (error) {
     const name = error instanceof Error ? error.name : '';
     if (name === 'PasswordException') {

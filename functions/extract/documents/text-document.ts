@@ -6,15 +6,15 @@ import { ExtractionError } from '../errors';
 import { charsetOf, decodeText, htmlMetaCharset } from '../text/charset';
 import { textFlavour } from '../text/flavour';
 import { normaliseText, visibleLength } from '../text/normalise';
-import type { Extracted, ExtractInput } from '../types';
+import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractInput, type ExtractLimits } from '../types';
 import { extractHtml } from './html';
 import { extractOffice } from './office';
 
-export async function extractTextDocument(input: ExtractInput): Promise<Extracted> {
+export async function extractTextDocument(input: ExtractInput, limits: ExtractLimits = DEFAULT_EXTRACT_LIMITS): Promise<Extracted> {
   const declaredCharset = charsetOf(input.contentType) ?? htmlMetaCharset(input.bytes);
   const { text: decoded, encoding } = decodeText(input.bytes, { declaredCharset });
   const flavour = textFlavour(decoded, { name: input.name, contentType: input.contentType });
-  if (flavour === 'html') return extractHtml(decoded);
+  if (flavour === 'html') return extractHtml(decoded, limits);
   if (flavour === 'svg')
     throw new ExtractionError('SVG images are not supported: convert it to PNG to have its text read');
   if (flavour === 'rtf') return extractOffice(new TextEncoder().encode(decoded), 'rtf');

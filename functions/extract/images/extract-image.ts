@@ -7,13 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeError, ExtractionError } from '../errors';
 import { FFMPEG_QUIET, ffmpegExecutable, runProcess } from '../media/ffmpeg';
+import { limitsOf } from '../limits';
 import { normaliseText, visibleLength } from '../text/normalise';
+import { imageSize } from './image-size';
 import type { ExtractDeps, Extracted, ImageFormat, MediaToolOptions, OcrImage } from '../types';
 
 /** Below this mean confidence (0-100) the text is kept with a warning. */
 const LOW_CONFIDENCE = 50;
 
 export async function extractImage(bytes: Uint8Array, format: ImageFormat, deps: ExtractDeps): Promise<Extracted> {
+  assertPixelsBounded(bytes, format, limitsOf(deps).maxPixels);
   const warnings: string[] = [];
   let image: OcrImage = { bytes, format };
   if (!deps.ocr.formats.has(format)) {
@@ -27,6 +30,16 @@ export async function extractImage(bytes: Uint8Array, format: ImageFormat, deps:
     warnings.push(`image: OCR confidence is low (${Math.round(result.confidence)}%); the text may hold errors`);
   }
   return { text, kind: 'image', warnings };
+}
+
+function assertPixelsBounded(bytes: Uint8Array, format: ImageFormat, maxPixels: number): void {
+  const size = imageSize(bytes, format);
+  if (!size || size.width * size.height <= maxPixels) return;
+  const megapixels = ((size.width * size.height) / 1e6).toFixed(0);
+  throw new ExtractionError(
+    `the image is ${size.width} x ${size.height} pixels (${megapixels} megapixels), more than the ` +
+      `${(maxPixels / 1e6).toFixed(0)} megapixels that can be read safely`,
+  );
 }
 
 async function recognise(deps: ExtractDeps, image: OcrImage): ReturnType<ExtractDeps['ocr']['recognize']> {

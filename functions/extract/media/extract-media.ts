@@ -4,6 +4,7 @@
  */
 import { describeError, ExtractionError } from '../errors';
 import { normaliseText, visibleLength } from '../text/normalise';
+import { limitsOf } from '../limits';
 import type { ExtractDeps, Extracted } from '../types';
 import { transcodeToWav, type MediaStreams } from './transcode';
 import { readPcmWav, type PcmInfo } from './wav';
@@ -17,10 +18,15 @@ const SILENCE_PEAK = 0.003;
 export type MediaIntent = 'audio' | 'video' | 'either';
 
 export async function extractMedia(bytes: Uint8Array, intent: MediaIntent, deps: ExtractDeps): Promise<Extracted> {
-  const { streams, wav } = await transcodeToWav(bytes, deps.media ?? {}, (found) => noAudioReason(found, intent));
+  const maxSeconds = limitsOf(deps).maxMediaSeconds;
+  const tools = { ...deps.media, maxSeconds };
+  const { streams, wav } = await transcodeToWav(bytes, tools, (found) => noAudioReason(found, intent));
   const kind = intent === 'video' || (intent === 'either' && streams.hasVideo) ? 'video' : 'audio';
   const subject = kind === 'video' ? "the video's audio" : 'the audio';
   const pcm = readPcmWav(wav);
+  if (pcm && pcm.lengthSeconds > maxSeconds) {
+    throw new ExtractionError(`${subject} lasts more than ${formatMinutes(maxSeconds)}, the longest transcribed`);
+  }
   if (!pcm || pcm.lengthSeconds < MIN_AUDIO_SECONDS) {
     throw new ExtractionError(`${subject} is empty (no sound to transcribe)`);
   }
@@ -64,4 +70,10 @@ function noAudioReason(streams: MediaStreams, intent: MediaIntent): string {
 
 function roundSeconds(seconds: number): number {
   return Math.round(seconds * 100) / 100;
+}
+
+/** `30 minutes`, `90 seconds`. */
+function formatMinutes(seconds: number): string {
+  if (seconds === 60) return 'a minute';
+  return seconds % 60 === 0 ? `${seconds / 60} minutes` : `${seconds} seconds`;
 }

@@ -26,7 +26,7 @@ export interface TranscodedMedia {
 /** Probes `bytes` and, when it holds audio, converts the audio to WAV; `noAudio` gives the reason when not. */
 export async function transcodeToWav(
   bytes: Uint8Array,
-  options: MediaToolOptions,
+  options: MediaToolOptions & { maxSeconds?: number },
   noAudio: (streams: MediaStreams) => string,
 ): Promise<TranscodedMedia> {
   const ffmpeg = await ffmpegExecutable(options.ffmpegPath);
@@ -59,11 +59,21 @@ async function probe(ffmpeg: string, input: string, options: MediaToolOptions): 
   };
 }
 
-async function convert(ffmpeg: string, input: string, output: string, options: MediaToolOptions): Promise<void> {
+/**
+ * Decodes the first audio stream to WAV; with `maxSeconds`, stops one second past it, so the WAV held in
+ * memory stays bounded whatever the file declares (the caller refuses audio that reached the limit).
+ */
+async function convert(
+  ffmpeg: string,
+  input: string,
+  output: string,
+  options: MediaToolOptions & { maxSeconds?: number },
+): Promise<void> {
   const args = [
     ...FFMPEG_QUIET,
     '-i',
     input,
+    ...(options.maxSeconds === undefined ? [] : ['-t', String(options.maxSeconds + 1)]),
     '-vn',
     '-sn',
     '-dn',

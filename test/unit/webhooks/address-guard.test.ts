@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BadRequestError } from '../../../functions/core/errors';
 import {
   assertFetchable,
+  guardAddress,
   HostResolutionError,
   isInternalName,
   isPrivateAddress,
@@ -185,6 +186,20 @@ describe('assertFetchable', () => {
       await expect(assertFetchable(url, dns)).resolves.toBeInstanceOf(URL);
     }
     expect(dns.asked).toEqual([]);
+  });
+
+  it('checks a name spelled with a trailing dot once, and answers the addresses it checked', async () => {
+    const asked: string[] = [];
+    const resolve = async (host: string) => {
+      asked.push(host);
+      return asked.length === 1 ? ['93.184.216.34'] : ['127.0.0.1'];
+    };
+    const guarded = await guardAddress('http://name.example.:8080/', { allowPrivate: false, resolve });
+    expect(guarded.addresses).toEqual(['93.184.216.34']);
+    expect(guarded.url.host).toBe('name.example.:8080');
+    expect(asked).toEqual(['name.example']);
+    const literal = await guardAddress('http://[::ffff:7f00:1]/', { allowPrivate: true, resolve });
+    expect(literal.addresses).toEqual(['::ffff:7f00:1']);
   });
 
   it('names the given field in its errors', async () => {

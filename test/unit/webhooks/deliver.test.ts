@@ -50,8 +50,8 @@ function setup(answers: Answer[], options: { maxAttempts?: number; allowPrivate?
   const sent: { body: unknown; delaySeconds?: number }[] = [];
   const requests: { url: string; headers: Record<string, string>; body: string }[] = [];
   const sender: WebhookSender = {
-    post: async (url, headers, body) => {
-      requests.push({ url, headers, body });
+    post: async (target, headers, body) => {
+      requests.push({ url: target.url.href, headers, body });
       const answer = answers.shift() ?? 200;
       if (answer instanceof Error) throw answer;
       return { status: answer };

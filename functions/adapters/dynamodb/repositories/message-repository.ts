@@ -1,6 +1,6 @@
 import type { Message, MessageRole, Page, PageRequest } from '../../../core/model';
 import type { MessageFilter, MessageStore } from '../../../core/ports';
-import { byCreation, type IndexName, keys } from '../keys';
+import { byCreationAndSequence, type IndexName, keys } from '../keys';
 import type { Item, QueryFilter, Table } from '../table';
 import { nullableString } from './fields';
 
@@ -8,7 +8,7 @@ export class MessageRepository implements MessageStore {
   constructor(private readonly table: Table) {}
 
   async create(message: Message): Promise<void> {
-    const order = byCreation(message.createdAt, message.id);
+    const order = byCreationAndSequence(message.createdAt, message.sequence, message.id);
     await this.table.create({
       ...keys.message(message.accountId, message.id),
       gsi1pk: keys.messagesOf(message.accountId),
@@ -75,5 +75,6 @@ function toMessage(item: Item): Message {
     customerUserID: nullableString(item.customerUserID),
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
+    ...(typeof item.sequence === 'number' ? { sequence: item.sequence } : {}),
   };
 }

@@ -32,6 +32,11 @@ export class SessionRepository implements SessionStore {
     return this.stampOnce(accountId, id, 'endedAt', at);
   }
 
+  async nextMessageSequence(accountId: string, id: string): Promise<number | undefined> {
+    const item = await this.table.apply(keys.session(accountId, id), { expression: 'ADD messageSequence :one', names: {}, values: { ':one': 1 } });
+    return item ? Number(item.messageSequence) : undefined;
+  }
+
   private async stampOnce(accountId: string, id: string, field: 'deletedAt' | 'endedAt', at: string) {
     const existing = await this.get(accountId, id);
     if (!existing || existing[field]) return existing;

@@ -5,6 +5,23 @@
 /* eslint-disable */
 
 export interface paths {
+    "/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The calling account: its name and token budget (total, remaining, used) */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/files/create": {
         parameters: {
             query?: never;
@@ -1002,6 +1019,83 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            tokensRemaining: number;
+                            tokensUsed: number;
+                            totalTokenLimit: number;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description API key missing (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key invalid (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (bad_request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal failure (error, or internal server error on lists) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createFile: {
         parameters: {
             query?: never;
@@ -1583,6 +1677,7 @@ export interface operations {
             content: {
                 "application/json": {
                     files: string[];
+                    /** Format: uuid */
                     memoryID: string;
                 };
             };
@@ -1677,6 +1772,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: uuid */
                     memoryID: string;
                     sessions: string[];
                 };
@@ -2401,6 +2497,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: uuid */
                     memoryID: string;
                     sessions: string[];
                 };
@@ -2495,6 +2592,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** Format: uuid */
                     memoryID: string;
                 };
             };
@@ -3900,6 +3998,7 @@ export const OPERATIONS = {
   deleteUser: { method: 'delete', path: '/users/delete/{id}' },
   endSession: { method: 'post', path: '/sessions/end/{id}' },
   findMemoryEntities: { method: 'get', path: '/memories/entities/{id}' },
+  getAccount: { method: 'get', path: '/account' },
   getFile: { method: 'get', path: '/files/get/{id}' },
   getHealth: { method: 'get', path: '/healthz' },
   getMemory: { method: 'get', path: '/memories/get/{id}' },

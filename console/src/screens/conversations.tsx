@@ -1,0 +1,115 @@
+/** Conversations: recent sessions (from the message list), one session's messages, and message search with its filters. */
+import { useState } from 'preact/hooks';
+import type { Api, Message } from '../api';
+import { href } from '../route';
+import { ErrorLine, messageOf, useLoad } from '../ui';
+
+const ROLES = ['', 'user', 'assistant', 'system', 'tool', 'function', 'norole'];
+
+export function ConversationsScreen({ api, sessionID }: { api: Api; sessionID: string }) {
+  return (
+    <section aria-labelledby="conversations-title">
+      <h1 id="conversations-title">Conversations</h1>
+      <div class="two">
+        <Sessions api={api} current={sessionID} />
+        {sessionID ? <SessionMessages api={api} sessionID={sessionID} /> : <p>Choose a session.</p>}
+      </div>
+      <Search api={api} />
+    </section>
+  );
+}
+
+/** Sessions that have messages, newest first: the message list is the only listing the API has of them. */
+function Sessions({ api, current }: { api: Api; current: string }) {
+  const sessions = useLoad(async () => {
+    const seen = new Map<string, string>();
+    let nextToken: string | undefined;
+    for (let i = 0; i < 5; i++) {
+      const page = await api.listMessages({ nextToken });
+      for (const m of page.items) if (!seen.has(m.sessionID) || (seen.get(m.sessionID) ?? '') < m.createdAt) seen.set(m.sessionID, m.createdAt);
+      if (!page.nextToken) break;
+      nextToken = page.nextToken;
+    }
+    return [...seen].sort((a, b) => b[1].localeCompare(a[1]));
+  }, []);
+  return (
+    <nav class="card" aria-label="sessions">
+      <h2>Sessions</h2>
+      <ErrorLine error={sessions.error} />
+      <ul class="plain">
+        {sessions.value?.map(([id, last]) => (
+          <li><a href={href('conversations', { session: id })} aria-current={id === current ? 'true' : undefined}>{id}</a> <small>{last}</small></li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+function SessionMessages({ api, sessionID }: { api: Api; sessionID: string }) {
+  const loaded = useLoad(async () => {
+    const [session, page] = await Promise.all([api.getSession(sessionID), api.listMessages({ sessionID })]);
+    return { session, messages: page.items };
+  }, [sessionID]);
+  const s = loaded.value?.session;
+  return (
+    <div class="card" aria-label="session messages">
+      <h2>Session {sessionID}</h2>
+      <ErrorLine error={loaded.error} />
+      {s && <p>customer {s.customerUserID || '–'} · started {s.createdAt}{s.endedAt && ` · ended ${s.endedAt}`}{s.deletedAt && ` · deleted ${s.deletedAt}`}</p>}
+      {loaded.value && <MessageList messages={loaded.value.messages} />}
+    </div>
+  );
+}
+
+function MessageList({ messages }: { messages: Message[] }) {
+  return (
+    <ol class="messages">
+      {messages.map((m) => (
+        <li class={`role-${m.role}`}>
+          <b>{m.role}</b> <small>{m.createdAt}{m.score !== undefined && ` · score ${m.score.toFixed(3)}`}</small>
+          {m.score !== undefined && <> · <a href={href('conversations', { session: m.sessionID })}>{m.sessionID}</a></>}
+          <div>{m.content}</div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Search({ api }: { api: Api }) {
+  const [found, setFound] = useState<Message[] | undefined>(undefined);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const v = new FormData(event.currentTarget as HTMLFormElement);
+    const text = (name: string) => String(v.get(name) ?? '').trim() || undefined;
+    const iso = (name: string) => (text(name) ? new Date(text(name) as string).toISOString() : undefined);
+    try {
+      setFound(
+        await api.searchMessages({
+          query: text('query'), sessionID: text('sessionID'), customerUserID: text('customerUserID'), role: text('role'),
+          after: iso('after'), before: iso('before'), topK: text('topK'),
+        }),
+      );
+      setError(undefined);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  return (
+    <div>
+      <form class="card grid" onSubmit={submit} aria-label="search messages">
+        <h2 class="wide">Search messages</h2>
+        <label class="field wide"><span>Query</span><input aria-label="Query" name="query" /></label>
+        <label class="field"><span>Session</span><input aria-label="Session" name="sessionID" /></label>
+        <label class="field"><span>Customer user</span><input aria-label="Customer user" name="customerUserID" /></label>
+        <label class="field"><span>Role</span><select aria-label="Role" name="role">{ROLES.map((r) => <option value={r}>{r || 'any'}</option>)}</select></label>
+        <label class="field"><span>After</span><input aria-label="After" name="after" type="datetime-local" /></label>
+        <label class="field"><span>Before</span><input aria-label="Before" name="before" type="datetime-local" /></label>
+        <label class="field"><span>Top K</span><input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="10" /></label>
+        <button type="submit">Search</button>
+      </form>
+      <ErrorLine error={error} />
+      {found && (found.length ? <MessageList messages={found} /> : <p>No message matched.</p>)}
+    </div>
+  );
+}

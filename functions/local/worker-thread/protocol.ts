@@ -1,0 +1,17 @@
+/** The messages between the local runtime and its worker thread (functions/local/worker-thread). */
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+
+/** Runtime to thread. */
+export type HostMessage =
+  | { kind: 'invoke'; id: number; event: SQSEvent; functionName: string; requestId: string; timeoutMs: number }
+  /** The runtime's queue stored a `send` or applied a `retry`. */
+  | { kind: 'sent'; id: number; error?: string }
+  | { kind: 'close' };
+
+/** Thread to runtime: ready, a batch's answer, a message to queue, a received message's retry delay, closed. */
+export type ThreadMessage =
+  | { kind: 'ready' }
+  | { kind: 'answered'; id: number; response: SQSBatchResponse | undefined; error?: string }
+  | { kind: 'send'; id: number; body: unknown; options?: { delaySeconds?: number; groupId?: string } }
+  | { kind: 'retry'; id: number; receiptHandle: string; seconds: number }
+  | { kind: 'closed' };

@@ -1,0 +1,59 @@
+/**
+ * The local worker thread: the worker handler with a container of its own, so extraction, indexing and
+ * graph building run beside the API's event loop instead of on it. The queue stays with the runtime (it
+ * owns the queue directory); messages the worker queues are handed to the runtime, which stores them.
+ */
+import '../local-env';
+import { parentPort } from 'node:worker_threads';
+import { container, createContainer, useContainer } from '../../adapters/container';
+import { loadConfig } from '../../config';
+import type { QueuePort, RedeliveryPort } from '../../core/ports';
+import { releaseWorkerDeps } from '../../worker/deps';
+import { handler } from '../../worker/handler';
+import { lambdaContext } from '../lambda-context';
+import type { HostMessage, ThreadMessage } from './protocol';
+
+const port = parentPort;
+if (!port) throw new Error('the local worker thread runs as a worker thread');
+const post = (message: ThreadMessage): void => port.postMessage(message);
+
+/** The runtime's queue, reached through the thread's port: each call resolves once the runtime applied it. */
+const pendingCalls = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+let nextCall = 0;
+function callRuntimeQueue(message: DistributiveOmit<Extract<ThreadMessage, { kind: 'send' | 'retry' }>, 'id'>): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const id = ++nextCall;
+    pendingCalls.set(id, { resolve, reject });
+    post({ ...message, id });
+  });
+}
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+const runtimeQueue: QueuePort & RedeliveryPort = {
+  send: (body, options) => callRuntimeQueue({ kind: 'send', body, ...(options ? { options } : {}) }),
+  retryIn: (receiptHandle, seconds) => callRuntimeQueue({ kind: 'retry', receiptHandle, seconds }),
+};
+
+useContainer({ ...createContainer(loadConfig()), queue: runtimeQueue, localQueue: undefined });
+
+port.on('message', (message: HostMessage) => {
+  if (message.kind === 'sent') {
+    const pending = pendingCalls.get(message.id);
+    pendingCalls.delete(message.id);
+    if (message.error === undefined) pending?.resolve();
+    else pending?.reject(new Error(message.error));
+  } else if (message.kind === 'invoke') {
+    const { id, event, functionName, requestId, timeoutMs } = message;
+    handler(event, lambdaContext(functionName, requestId, timeoutMs)).then(
+      (response) => post({ kind: 'answered', id, response: response ?? undefined }),
+      (error: unknown) => post({ kind: 'answered', id, response: undefined, error: describe(error) }),
+    );
+  } else {
+    void releaseWorkerDeps(container()).finally(() => post({ kind: 'closed' }));
+  }
+});
+post({ kind: 'ready' });
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

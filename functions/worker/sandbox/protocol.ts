@@ -1,0 +1,12 @@
+/** The messages between the worker and its extraction thread (functions/worker/sandbox). */
+import type { Extracted, ExtractInput } from '../../extract';
+
+/** Parent to thread: extract one file, or release the engines and stop. */
+export type SandboxRequest = { kind: 'extract'; id: number; input: ExtractInput } | { kind: 'close' };
+
+/** Thread to parent: the thread is up, a file's outcome, or closed. */
+export type SandboxReply =
+  | { kind: 'ready' }
+  | { kind: 'extracted'; id: number; extracted: Extracted }
+  | { kind: 'failed'; id: number; message: string; retryable: boolean }
+  | { kind: 'closed' };

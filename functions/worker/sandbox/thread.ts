@@ -1,0 +1,34 @@
+/**
+ * The extraction thread: runs extractText for one file at a time under the memory limit its parent
+ * gave it (worker_threads resourceLimits), with the engines configuration chooses. Loaded by entry.mjs.
+ */
+import { parentPort } from 'node:worker_threads';
+import { createS3Client } from '../../adapters/aws-clients';
+import { loadConfig } from '../../config';
+import { ExtractionError, extractText } from '../../extract';
+import { describeError } from '../../extract/errors';
+import { closeExtractDeps, createExtractDeps } from '../extract-deps';
+import type { SandboxReply, SandboxRequest } from './protocol';
+
+const port = parentPort;
+if (!port) throw new Error('the extraction thread runs as a worker thread');
+const config = loadConfig();
+const deps = createExtractDeps(config, createS3Client(config));
+const reply = (message: SandboxReply): void => port.postMessage(message);
+
+port.on('message', (request: SandboxRequest) => {
+  if (request.kind === 'close') {
+    void closeExtractDeps(deps).finally(() => reply({ kind: 'closed' }));
+    return;
+  }
+  const { id, input } = request;
+  extractText(input, deps).then(
+    (extracted) => reply({ kind: 'extracted', id, extracted }),
+    (error: unknown) => {
+      const retryable = error instanceof ExtractionError && error.retryable;
+      const message = error instanceof ExtractionError ? error.message : `the file could not be read: ${describeError(error)}`;
+      reply({ kind: 'failed', id, message, retryable });
+    },
+  );
+});
+reply({ kind: 'ready' });

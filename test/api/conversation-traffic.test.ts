@@ -1,0 +1,52 @@
+/**
+ * Conversation memory under real traffic, over HTTP against the test runtime: a history of 29 sessions
+ * holding 629 messages attached in one call, and 1,000 messages written concurrently across 50 attached
+ * sessions. Every message ends up in the memory's index exactly once and a search for it finds it, and
+ * the changes fold into a handful of index builds instead of one (or more) per change.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../../bench/support/api';
+import { importHistory, messageBurst, type Scenario, searchFinds, untilSearchable } from '../../bench/support/conversation-traffic';
+import { decodeChunks } from '../../functions/core/ingest/chunks';
+import { env } from '../support/api';
+import { testContainer } from '../support/stores';
+
+let stores: ReturnType<typeof testContainer>;
+beforeAll(() => {
+  stores = testContainer();
+});
+afterAll(() => stores.documentClient.destroy());
+
+const api = () => apiClient(env().url, env().keyA);
+
+/** The message ids in the memory's published index, in index order. */
+async function indexedIds(memoryId: string): Promise<string[]> {
+  const memory = (await api().get(`/memories/get/${memoryId}`)).data as { organizationID: string };
+  const stored = await stores.memories.get(memory.organizationID, memoryId);
+  if (!stored?.indexPrefix) return [];
+  return decodeChunks(await stores.objects.get(`${stored.indexPrefix}chunks.json`)).flatMap((c) => (c.message ? [c.message.id] : []));
+}
+
+async function expectAllSearchable(scenario: Scenario): Promise<number> {
+  const version = await untilSearchable(api(), scenario, 120_000);
+  const ids = await indexedIds(scenario.memoryId);
+  expect(ids).toHaveLength(new Set(ids).size); // none twice
+  expect(new Set(ids)).toEqual(new Set(scenario.messages.map((m) => m.id)));
+  const sample = scenario.messages.filter((_, i) => i % Math.ceil(scenario.messages.length / 25) === 0);
+  for (const message of sample) expect(await searchFinds(api(), scenario.memoryId, message)).toBe(true);
+  return version - scenario.versionBefore;
+}
+
+describe('conversation memory under real traffic', () => {
+  it('indexes a history of 29 sessions and 629 messages attached in one call', { timeout: 180_000 }, async () => {
+    const scenario = await importHistory(api(), 'import', { sessions: 29, messages: 629, sameTime: true });
+    const builds = await expectAllSearchable(scenario);
+    expect(builds).toBeLessThanOrEqual(3);
+  });
+
+  it('indexes 1,000 messages written concurrently across 50 attached sessions, each once', { timeout: 180_000 }, async () => {
+    const scenario = await messageBurst(api(), 'burst', { sessions: 50, messages: 1000, concurrency: 20 });
+    const builds = await expectAllSearchable(scenario);
+    expect(builds).toBeLessThan(200);
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * The console in a real browser (Debian's chromium through playwright-core) against the local runtime:
+ * sign in, drop a document, create a graph memory, ingest, ask, find an entity in the graph, see a failed
+ * file's reason. With KMEM_SCREENSHOTS=<dir> it also saves a screenshot of each screen (the README's).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { env, post } from '../support/api';
+import { launchBrowser } from '../support/browser';
+
+const IBM_TEXT =
+  'International Business Machines (IBM) built the first hard disk drive in San Jose. IBM sold the RAMAC drive to many companies. The RAMAC drive stored five megabytes of data.';
+const MEMORY = `console-${Date.now().toString(36)}`;
+const SHOTS = process.env.KMEM_SCREENSHOTS;
+const WAIT = { timeout: 60_000 };
+
+/** The small web site of the web-address tests: a sitemap of two pages (anything else is a 404). */
+const SITE: Record<string, [string, string]> = {
+  '/sitemap.xml': [
+    'application/xml',
+    '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>BASE/a.html</loc></url><url><loc>BASE/b.html</loc></url></urlset>',
+  ],
+  '/a.html': ['text/html', '<html><head><title>A</title></head><body><main><p>Page A tells of the RAMAC drive.</p></main></body></html>'],
+  '/b.html': ['text/html', '<html><head><title>B</title></head><body><main><p>Page B tells of San Jose.</p></main></body></html>'],
+};
+
+let browser: Browser | undefined;
+let page: Page;
+/** Why the browser did not start: every test then fails with it (none is skipped). */
+let launchError: unknown;
+let gone: Server;
+
+async function shot(name: string): Promise<void> {
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+describe('the console in a browser', { timeout: 90_000 }, () => {
+  beforeAll(async () => {
+    gone = createServer((req, res) => {
+      const page = SITE[req.url ?? ''];
+      if (!page) return res.writeHead(404, { 'content-type': 'text/plain' }).end('gone');
+      const base = `http://127.0.0.1:${(gone.address() as AddressInfo).port}`;
+      return res.writeHead(200, { 'content-type': page[0] }).end(page[1].replaceAll('BASE', base));
+    });
+    await new Promise<void>((done) => gone.listen(0, '127.0.0.1', done));
+    try {
+      browser = await launchBrowser();
+      page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    } catch (error) {
+      launchError = error;
+    }
+  });
+
+  beforeEach(() => {
+    if (launchError) throw launchError;
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    gone?.close();
+  });
+
+  it('refuses a wrong key in the API\'s words, then signs in and shows the token budget', async () => {
+    await page.goto(`${env().url}/console/`);
+    await page.getByLabel('API key', { exact: true }).fill('not-a-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('X-API-Key: is not a valid API key');
+    await shot('sign-in');
+    await page.getByLabel('API key', { exact: true }).fill(env().keyConsole);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('budget').filter({ hasText: /tenant-console: 0 used \/ [\d,]+ remaining/ }).waitFor();
+    expect(page.url()).not.toContain(env().keyConsole);
+    expect(await page.evaluate("sessionStorage.getItem('kmem.apiKey')")).toBe(env().keyConsole);
+  });
+
+  it('creates a graph memory, showing the API\'s error next to its field first', async () => {
+    await page.getByRole('button', { name: 'Create memory' }).click();
+    await expect.poll(() => page.locator('[data-field-error=name]').textContent()).toMatch(/^name: /);
+    await page.getByLabel('Name', { exact: true }).fill(MEMORY);
+    await page.getByLabel('Ontology', { exact: true }).selectOption('essays');
+    await page.getByRole('button', { name: 'Create memory' }).click();
+    await page.locator(`tr[data-memory="${MEMORY}"]`).locator('.badge', { hasText: 'select' }).waitFor();
+  });
+
+  it('uploads a dropped document with progress and ingests it into the memory, showing the budget check', async () => {
+    await page.getByRole('link', { name: 'Files' }).click();
+    // the page's own DataTransfer holding a File, as a drag from the desktop delivers it (browser-side code)
+    const dropped = await page.evaluateHandle(
+      `(() => { const t = new DataTransfer(); t.items.add(new File([${JSON.stringify(IBM_TEXT)}], 'ibm.txt', { type: 'text/plain' })); return t; })()`,
+    );
+    await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer: dropped });
+    await page.getByRole('progressbar', { name: 'uploading ibm.txt' }).waitFor();
+    const row = page.locator('tr[data-file="ibm.txt"]');
+    await row.locator('.badge', { hasText: 'ready' }).waitFor(WAIT);
+    await row.getByRole('checkbox').check();
+    await page.getByLabel('Memory', { exact: true }).selectOption({ label: `${MEMORY} (graph)` });
+    await page.getByRole('button', { name: 'Add 1 file(s) and start ingestion' }).click();
+    await expect.poll(() => page.getByTestId('ingestion-started').textContent(), WAIT).toMatch(/1 file\(s\), [\d,]+ tokens; [\d,]+ of [\d,]+ remain/);
+    await shot('files');
+    await page.getByRole('link', { name: 'Memories' }).click();
+    await page.locator(`tr[data-memory="${MEMORY}"]`).locator('.badge', { hasText: 'ready' }).waitFor(WAIT);
+    await shot('memories');
+  });
+
+  it('sends a large dropped file straight to its presigned address, with progress', async () => {
+    const puts: string[] = [];
+    page.on('request', (request) => request.method() === 'PUT' && puts.push(request.url()));
+    const dropped = await page.evaluateHandle(
+      `(() => { const t = new DataTransfer(); t.items.add(new File([new Uint8Array(6 * 1024 * 1024)], 'big.bin')); return t; })()`,
+    );
+    await page.getByRole('link', { name: 'Files' }).click();
+    await page.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer: dropped });
+    await page.locator('.uploads li').filter({ hasText: 'big.bin' }).filter({ hasText: 'created' }).waitFor(WAIT);
+    await page.locator('tr[data-file="big.bin"]').waitFor(WAIT);
+    expect(puts).toHaveLength(1);
+    expect(puts[0]?.startsWith(env().url)).toBe(false); // the store's address, not the API's
+    await page.getByRole('link', { name: 'Memories' }).click();
+  });
+
+  it('asks the memory and shows the passage with its score and a link to its source file', async () => {
+    await page.locator(`tr[data-memory="${MEMORY}"]`).getByRole('link', { name: 'Ask' }).click();
+    await page.getByLabel('Query', { exact: true }).fill('who built the first hard disk drive');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.locator('.passage').filter({ hasText: 'built the first hard disk drive in San Jose' }).first().waitFor(WAIT);
+    await shot('ask');
+    await page.locator('.sources').getByRole('link', { name: 'ibm.txt' }).click();
+    await page.locator('pre.content').filter({ hasText: 'RAMAC drive stored five megabytes' }).waitFor(WAIT);
+  });
+
+  it('draws the graph with WebGL, finds an entity and shows its relations and passages', async () => {
+    await page.goto(`${env().url}/console/#/graph`);
+    await page.getByLabel('Memory', { exact: true }).selectOption({ label: MEMORY });
+    await page.getByTestId('graph-status').filter({ hasText: /\d+ entities, \d+ relations/ }).waitFor(WAIT);
+    expect(await page.locator('.graph-canvas canvas').count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Run layout' }).waitFor(WAIT); // the worker's layout has settled
+    await page.getByLabel('Find an entity', { exact: true }).fill('IBM');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await expect.poll(() => page.getByTestId('entity-name').textContent(), WAIT).toBe('International Business Machines');
+    const panel = page.getByRole('complementary', { name: 'entity details' });
+    expect(await panel.locator('.relations li').count()).toBeGreaterThan(0);
+    await panel.locator('.passages li').filter({ hasText: 'IBM' }).first().waitFor();
+    await panel.getByRole('button', { name: 'Expand neighbours' }).click();
+    await shot('graph');
+  });
+
+  it("shows a failed file's reason", async () => {
+    const address = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/gone.html`;
+    await page.goto(`${env().url}/console/#/files`);
+    await page.getByLabel('Address', { exact: true }).fill(address);
+    await page.getByRole('button', { name: 'Add address' }).click();
+    const row = page.locator(`tr[data-file="127.0.0.1:${(gone.address() as AddressInfo).port}_gone.html"]`);
+    await row.locator('.badge', { hasText: 'failed' }).waitFor(WAIT);
+    expect(await row.locator('.reason').textContent()).toMatch(/404/);
+  });
+
+  it("shows a sitemap's hidden pages with their progress", async () => {
+    const port = (gone.address() as AddressInfo).port;
+    await page.goto(`${env().url}/console/#/files`);
+    await page.getByLabel('Address', { exact: true }).fill(`http://127.0.0.1:${port}/sitemap.xml`);
+    await page.getByLabel('Kind', { exact: true }).selectOption('sitemap');
+    await page.getByRole('button', { name: 'Add address' }).click();
+    const row = page.locator(`tr[data-file="127.0.0.1:${port}_sitemap.xml"]`);
+    await row.getByRole('button', { name: 'View' }).click();
+    const details = page.getByRole('complementary', { name: 'file details' });
+    await details.getByText('2 of 2 processed').waitFor(WAIT);
+    expect(await details.getByRole('progressbar', { name: 'pages processed' }).getAttribute('value')).toBe('1');
+  });
+
+  it('lists conversations and searches messages', async () => {
+    const key = env().keyConsole;
+    await post('/sessions/create', { sessionID: 'console-chat', customerUserID: 'ada', metadata: [] }, key);
+    await post('/messages/create', { sessionID: 'console-chat', role: 'user', content: 'Which drive did IBM sell?' }, key);
+    await post('/messages/create', { sessionID: 'console-chat', role: 'assistant', content: 'IBM sold the RAMAC drive.' }, key);
+    await page.goto(`${env().url}/console/#/conversations?session=console-chat`);
+    await page.getByRole('link', { name: 'console-chat' }).waitFor(WAIT);
+    await page.locator('.messages li').filter({ hasText: 'IBM sold the RAMAC drive.' }).waitFor(WAIT);
+    await page.getByRole('form', { name: 'search messages' }).getByLabel('Query', { exact: true }).fill('RAMAC');
+    await page.getByRole('form', { name: 'search messages' }).getByLabel('Role', { exact: true }).selectOption('assistant');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.locator('.messages li').filter({ hasText: /score/ }).first().waitFor(WAIT);
+    await shot('conversations');
+  });
+
+  it('deletes a memory only after a confirmation, keyboard first', async () => {
+    const doomed = `${MEMORY}-gone`;
+    await post('/memories/create', { name: doomed, memoryType: 'vector' }, env().keyConsole);
+    await page.goto(`${env().url}/console/#/memories`);
+    const row = page.locator(`tr[data-memory="${doomed}"]`);
+    await row.getByRole('button', { name: 'Delete' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Cancel');
+    await page.keyboard.press('Enter');
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.getByRole('button', { name: 'Yes, delete' }).click();
+    await row.waitFor({ state: 'detached', timeout: 10_000 });
+    await page.locator(`tr[data-memory="${MEMORY}"]`).waitFor();
+  });
+});
