@@ -17,6 +17,7 @@ import { sessionSourceId } from '../model';
 import type { ConversationSyncStore, MessageStore, PendingSync, SessionLinkStore, SessionStore } from '../ports';
 import type { WorkMessage } from '../work';
 import type { StoredChunk } from './chunks';
+import { emitMetric } from '../metrics';
 import { type IndexDeps, publishIndex } from './memory-index';
 import { conversationChunks } from './sync-session';
 
@@ -89,7 +90,16 @@ async function buildPending(deps: SyncDeps, accountId: string, memoryId: string,
     added,
     changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount, updatedAt: deps.clock.now().toISOString() }),
   });
+  if (published.memory) reportSync(deps, { accountId, memoryId, sessions: added.size }, [...added.values()].flat());
   return published.memory !== undefined;
+}
+
+/** Sessions built, and the lag from the newest message's creation to its being searchable (imported history aside). */
+function reportSync(deps: Pick<SyncDeps, 'clock'>, properties: Record<string, string | number>, chunks: readonly StoredChunk[]): void {
+  emitMetric('ConversationSyncs', Number(properties.sessions), { properties });
+  const newest = chunks.reduce((latest, chunk) => Math.max(latest, chunk.message ? Date.parse(chunk.message.createdAt) : 0), 0);
+  const lagSeconds = (deps.clock.now().getTime() - newest) / 1000;
+  if (newest > 0 && lagSeconds < 24 * 60 * 60) emitMetric('ConversationSyncLagSeconds', lagSeconds, { properties });
 }
 
 /** A session's chunks in the memory: its messages when attached and live, else none. */
