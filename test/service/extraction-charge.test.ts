@@ -33,6 +33,9 @@ async function textFileOf(accountId: string, text: string) {
 
 describe('extraction charge', () => {
   it('charges whole seconds of extraction, nothing for a quick one, and refuses an account with no budget', async () => {
+    // the extraction sandbox's thread starts with the first file (a second or two): start it before measuring
+    const warm = (await createAccount(base, `extraction-warm-${process.pid}-${Date.now()}`)).account;
+    await processFile(worker, warm.id, (await textFileOf(warm.id, 'Starts the extraction thread.')).id);
     const { account } = await createAccount(base, `extraction-${process.pid}-${Date.now()}`);
     const remaining = async () => (await base.accounts.get(account.id))?.tokensRemaining;
 

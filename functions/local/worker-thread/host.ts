@@ -11,6 +11,7 @@ import type { LocalQueue } from '../../adapters/queue/local-queue';
 import { quietThreadEnv, THREAD_ENTRY } from '../../worker/sandbox/extraction-sandbox';
 import type { SqsLambdaHandler } from '../queue-pump';
 import type { HostMessage, ThreadMessage } from './protocol';
+import { emitMetric } from '../../core/metrics';
 
 const THREAD_MODULE = new URL('./thread.ts', import.meta.url).href;
 const LOCAL_PREFIX = 'kmem-local-';
@@ -109,7 +110,9 @@ export class WorkerThreadHost {
   }
 
   private receive(thread: Worker, message: ThreadMessage): void {
-    if (message.kind === 'answered') {
+    if (message.kind === 'metric') {
+      emitMetric(message.point.name, message.point.value, { ...(message.point.dimension === undefined ? {} : { dimension: message.point.dimension }), ...(message.point.properties ? { properties: message.point.properties } : {}) });
+    } else if (message.kind === 'answered') {
       const invocation = this.invocations.get(message.id);
       this.invocations.delete(message.id);
       if (message.error === undefined) invocation?.resolve(message.response);

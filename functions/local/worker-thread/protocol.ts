@@ -1,5 +1,6 @@
 /** The messages between the local runtime and its worker thread (functions/local/worker-thread). */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { MetricPoint } from '../../core/metrics';
 
 /** Runtime to thread. */
 export type HostMessage =
@@ -14,4 +15,6 @@ export type ThreadMessage =
   | { kind: 'answered'; id: number; response: SQSBatchResponse | undefined; error?: string }
   | { kind: 'send'; id: number; body: unknown; options?: { delaySeconds?: number; groupId?: string } }
   | { kind: 'retry'; id: number; receiptHandle: string; seconds: number }
+  /** A point of the metrics port, for the runtime's metrics summary (GET /metrics). */
+  | { kind: 'metric'; point: MetricPoint }
   | { kind: 'closed' };

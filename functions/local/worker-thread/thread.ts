@@ -7,6 +7,7 @@ import '../local-env';
 import { parentPort } from 'node:worker_threads';
 import { container, createContainer, useContainer } from '../../adapters/container';
 import { loadConfig } from '../../config';
+import { addMetricSink } from '../../core/metrics';
 import type { QueuePort, RedeliveryPort } from '../../core/ports';
 import { releaseWorkerDeps } from '../../worker/deps';
 import { handler } from '../../worker/handler';
@@ -35,6 +36,8 @@ const runtimeQueue: QueuePort & RedeliveryPort = {
 };
 
 useContainer({ ...createContainer(loadConfig()), queue: runtimeQueue, localQueue: undefined });
+// the worker's metrics reach the runtime's summary (GET /metrics)
+addMetricSink({ record: (point) => post({ kind: 'metric', point }) });
 
 port.on('message', (message: HostMessage) => {
   if (message.kind === 'sent') {
