@@ -136,6 +136,10 @@ export interface FileRecord {
   hiddenFilesCreated: number;
   hiddenFilesProcessed: number;
   hiddenFilesIngested: number;
+  /** Where the file came from, for upserts (`POST /files/create` `sourceKey`, an import's member or object); null when not given. */
+  sourceKey: string | null;
+  /** SHA-256 (hex) of what the file was made from: the raw bytes, or the type and address of a web file. */
+  contentHash: string | null;
   createdAt: string;
   updatedAt: string;
 }

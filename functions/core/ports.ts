@@ -127,7 +127,13 @@ export interface UploadStore {
 export interface FileStore {
   /** Throws ConflictError when the id exists. */
   create(file: FileRecord): Promise<void>;
+  /** Records new files (fresh ids), many per request. */
+  createMany(files: readonly FileRecord[]): Promise<void>;
   get(accountId: string, id: string): Promise<FileRecord | undefined>;
+  /** The top-level file holding this sourceKey. */
+  findBySource(accountId: string, sourceKey: string): Promise<FileRecord | undefined>;
+  /** Every top-level file whose sourceKey starts with `prefix` (an import's source). */
+  listBySourcePrefix(accountId: string, prefix: string): Promise<FileRecord[]>;
   /** The files of `ids` that exist, by id (a few requests, not one per file). */
   getMany(accountId: string, ids: readonly string[]): Promise<Map<string, FileRecord>>;
   list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>>;
@@ -186,6 +192,8 @@ export interface LinkStore {
   listByMemory(accountId: string, memoryId: string): Promise<MemoryFileLink[]>;
   listByFile(accountId: string, fileId: string): Promise<MemoryFileLink[]>;
   markIngested(accountId: string, memoryId: string, fileId: string, at: string): Promise<void>;
+  /** The file's content changed: it waits for the memory's next ingestion again. */
+  markChanged(accountId: string, memoryId: string, fileId: string, at: string): Promise<void>;
   delete(accountId: string, memoryId: string, fileId: string): Promise<void>;
 }
 

@@ -6,6 +6,9 @@ export type WorkMessage =
   | { kind: 'file.process'; accountId: string; fileId: string }
   | { kind: 'memory.ingest'; accountId: string; memoryId: string; jobId: string }
   | { kind: 'memory.reindex'; accountId: string; memoryId: string }
+  /** Start an ingestion of these changed files (all waiting files when absent) once the memory is free. */
+  | { kind: 'memory.refresh'; accountId: string; memoryId: string; fileIds?: string[] }
+  | { kind: 'file.import'; accountId: string; importId: string }
   | { kind: 'memory.sync-session'; accountId: string; memoryId: string; sessionId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };
@@ -16,6 +19,8 @@ export const WORK_KINDS: readonly WorkKind[] = [
   'file.process',
   'memory.ingest',
   'memory.reindex',
+  'memory.refresh',
+  'file.import',
   'memory.sync-session',
   'memory.graph-items',
   'webhook.deliver',

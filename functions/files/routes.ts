@@ -1,7 +1,8 @@
 /** The files group: each route calls one use case and shapes the answer. */
 import { container } from '../adapters/container';
 import type { FileRecord } from '../core/model';
-import { createFile, createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
+import { createOrUpdateFile } from '../core/use-cases/file-sources';
+import { createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
 import { bind } from '../http/handler';
 import { readFilePart } from '../http/multipart';
@@ -52,7 +53,9 @@ export const fileRoutes = [
     const expiresAt = new Date(deps.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000).toISOString();
     return dataAnswer({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType, uploadUrl, expiresAt });
   }),
-  bind(filesApi.create, async ({ body }, { accountId }) => dataAnswer(presentCreated(await createFile(container(), accountId, body)))),
+  bind(filesApi.create, async ({ body }, { accountId }) =>
+    dataAnswer(presentCreated(await createOrUpdateFile(container(), accountId, body))),
+  ),
   bind(filesApi.list, async ({ query }, { accountId }) =>
     listAnswer('files', await listFiles(container(), accountId, query.category, query), presentListed),
   ),
@@ -73,6 +76,7 @@ export const fileRoutes = [
       goldGraphKey: file.goldGraphKey,
       aiKey: file.aiKey,
       content,
+      sourceKey: file.sourceKey,
       hiddenFilesTotal: file.hiddenFilesTotal,
       hiddenFilesProcessed: file.hiddenFilesProcessed,
       hiddenFilesCreated: file.hiddenFilesCreated,

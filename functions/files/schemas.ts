@@ -15,6 +15,7 @@ export const createFileBody = z.object({
   key: z.string().min(1).max(1024).optional(),
   external_uri: z.string().min(1).max(2048).optional(),
   fileType,
+  sourceKey: z.string().min(1).max(1024).optional(),
 });
 
 export const uploadUrlBody = z.object({
@@ -80,6 +81,7 @@ export const fileDetailsSchema = listedFileSchema.extend({
   goldGraphKey: nullableString,
   aiKey: nullableString,
   content: nullableString,
+  sourceKey: nullableString,
   hiddenFilesTotal: z.number().int(),
   hiddenFilesProcessed: z.number().int(),
   hiddenFilesCreated: z.number().int(),

@@ -11,6 +11,7 @@ import { processFile } from '../core/ingest/process-file';
 import { writePublishedGraphItems } from '../core/ingest/graph-items-sync';
 import { reindexMemory } from '../core/ingest/reindex-memory';
 import { syncSession } from '../core/ingest/sync-session';
+import { refreshMemory } from '../core/use-cases/ingestion';
 import { deliverWebhook } from '../core/use-cases/webhooks';
 import type { WorkMessage } from '../core/work';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -63,6 +64,8 @@ async function perform(deps: WorkerDeps, message: WorkMessage): Promise<void> {
       return ingestMemory(deps, message);
     case 'memory.reindex':
       return reindexMemory(deps, message);
+    case 'memory.refresh':
+      return refreshMemory(deps, message);
     case 'memory.sync-session':
       return syncSession(deps, message);
     case 'memory.graph-items':

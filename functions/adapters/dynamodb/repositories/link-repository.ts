@@ -39,6 +39,10 @@ export class LinkRepository implements LinkStore {
     await this.table.update(keys.memoryFile(accountId, memoryId, fileId), { ingestedAt: at, updatedAt: at });
   }
 
+  async markChanged(accountId: string, memoryId: string, fileId: string, at: string): Promise<void> {
+    await this.table.update(keys.memoryFile(accountId, memoryId, fileId), { ingestedAt: null, updatedAt: at });
+  }
+
   async delete(accountId: string, memoryId: string, fileId: string): Promise<void> {
     await this.table.delete(keys.memoryFile(accountId, memoryId, fileId));
   }
