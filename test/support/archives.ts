@@ -5,9 +5,9 @@ import { ZipFile } from 'yazl';
 
 export type Members = Record<string, string | Uint8Array>;
 
-async function collect(stream: AsyncIterable<Buffer | Uint8Array>): Promise<Buffer> {
+async function collect(stream: AsyncIterable<unknown>): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.from(chunk));
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
   return Buffer.concat(chunks);
 }
 
