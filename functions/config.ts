@@ -54,6 +54,19 @@ export const environmentSchema = z.object({
   KMEM_CRAWL_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
   /** How long one worker invocation crawls before it saves its place and queues the rest. */
   KMEM_CRAWL_STRETCH_SECONDS: positiveInt.default(60),
+  /**
+   * Bulk import (POST /files/import). Buckets an `{s3}` import may read, comma-separated (`*`: any the
+   * credentials reach; the local runtime's default, whose buckets are its own S3 store's). Archive limits,
+   * checked on the real decompressed bytes: archive size, members, one member, all members, ratio.
+   */
+  KMEM_IMPORT_BUCKETS: z.string().optional(),
+  KMEM_IMPORT_MAX_ARCHIVE_MB: positiveInt.default(512),
+  KMEM_IMPORT_MAX_MEMBERS: positiveInt.default(20_000),
+  KMEM_IMPORT_MAX_MEMBER_MB: positiveInt.default(50),
+  KMEM_IMPORT_MAX_TOTAL_MB: positiveInt.default(2_048),
+  KMEM_IMPORT_MAX_RATIO: positiveInt.default(100),
+  /** Members read, extracted and stored at once by an import. */
+  KMEM_IMPORT_CONCURRENCY: positiveInt.default(8),
   /** OCR engine: tesseract.js with its bundled English model, or Amazon Textract. */
   KMEM_OCR: z.enum(['tesseract', 'textract']).default('tesseract'),
   /** Speech recogniser: Debian's pocketsphinx (scripts/install-speech.sh), or Amazon Transcribe. */
@@ -145,6 +158,14 @@ export interface Config {
   authCacheMs: number;
   accessLog: boolean;
   webhooks: { maxAttempts: number; backoffSeconds: number; timeoutMs: number };
+  imports: ImportSettings;
+}
+
+export interface ImportSettings {
+  /** Buckets an S3 import may read; `*` for any. */
+  buckets: readonly string[];
+  archive: { maxArchiveBytes: number; maxMembers: number; maxMemberBytes: number; maxTotalBytes: number; maxRatio: number };
+  concurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -194,6 +215,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       backoffSeconds: e.KMEM_WEBHOOK_BACKOFF_SECONDS,
       timeoutMs: e.KMEM_WEBHOOK_TIMEOUT_MS,
     },
+    imports: importsOf(e),
+  };
+}
+
+function importsOf(e: Parsed): ImportSettings {
+  const listed = (e.KMEM_IMPORT_BUCKETS ?? (e.KMEM_S3_ENDPOINT ? '*' : '')).split(',').map((b) => b.trim());
+  const mb = 1024 * 1024;
+  return {
+    buckets: listed.filter(Boolean),
+    archive: {
+      maxArchiveBytes: e.KMEM_IMPORT_MAX_ARCHIVE_MB * mb,
+      maxMembers: e.KMEM_IMPORT_MAX_MEMBERS,
+      maxMemberBytes: e.KMEM_IMPORT_MAX_MEMBER_MB * mb,
+      maxTotalBytes: e.KMEM_IMPORT_MAX_TOTAL_MB * mb,
+      maxRatio: e.KMEM_IMPORT_MAX_RATIO,
+    },
+    concurrency: e.KMEM_IMPORT_CONCURRENCY,
   };
 }
 

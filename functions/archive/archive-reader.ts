@@ -11,7 +11,9 @@ import { createGunzip } from 'node:zlib';
 import { extract as tarExtract } from 'tar-stream';
 import yauzl from 'yauzl';
 
-export type ArchiveFormat = 'zip' | 'tar' | 'tar.gz';
+import { type ArchiveFormat, archiveFormatOfName } from '../core/files/file-kinds';
+
+export type { ArchiveFormat };
 
 export interface ArchiveLimits {
   /** Bytes of the archive itself. */
@@ -39,22 +41,19 @@ export interface ArchiveMember {
 
 /** The format from the name, else from the first bytes; undefined when it is none of the three. */
 export function archiveFormat(name: string, bytes?: Uint8Array): ArchiveFormat | undefined {
-  const lower = name.toLowerCase();
-  if (lower.endsWith('.zip')) return 'zip';
-  if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz')) return 'tar.gz';
-  if (lower.endsWith('.tar')) return 'tar';
-  if (!bytes) return undefined;
+  const named = archiveFormatOfName(name);
+  if (named || !bytes) return named;
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) return 'zip';
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'tar.gz';
   if (Buffer.from(bytes.subarray(257, 262)).toString('latin1') === 'ustar') return 'tar';
   return undefined;
 }
 
-/** Checks every limit on the real streamed sizes, keeping nothing; answers the number of members. */
-export async function checkArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits): Promise<number> {
-  let count = 0;
-  for await (const member of walk(bytes, format, limits, false)) count += member ? 1 : 0;
-  return count;
+/** Checks every limit on the real streamed sizes, keeping nothing; answers the member paths in order. */
+export async function checkArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits): Promise<string[]> {
+  const paths: string[] = [];
+  for await (const member of walk(bytes, format, limits, false)) if (member) paths.push(member.path);
+  return paths;
 }
 
 /** The members, in archive order, each checked again as it is read (call checkArchive first). */
@@ -63,7 +62,7 @@ export async function* archiveMembers(
   format: ArchiveFormat,
   limits: ArchiveLimits,
 ): AsyncGenerator<ArchiveMember> {
-  for await (const member of walk(bytes, format, limits, true)) if (member) yield member;
+  yield* walk(bytes, format, limits, true);
 }
 
 /** What both libraries' member streams offer (node streams for zip, streamx streams for tar). */
@@ -85,7 +84,7 @@ async function* walk(
   format: ArchiveFormat,
   limits: ArchiveLimits,
   keep: boolean,
-): AsyncGenerator<ArchiveMember | null> {
+): AsyncGenerator<ArchiveMember> {
   if (bytes.length > limits.maxArchiveBytes) {
     throw new ArchiveRefusedError(`the archive is ${bytes.length} bytes, over the limit of ${limits.maxArchiveBytes}`);
   }
@@ -106,7 +105,7 @@ async function* walk(
       throw new ArchiveRefusedError(`the archive holds more than ${limits.maxMembers} members`);
     }
     const data = await readMember(entry, path, keep, { limits, totals, archiveBytes: bytes.length });
-    yield keep ? { path, bytes: data } : null;
+    yield { path, bytes: data };
   }
 }
 

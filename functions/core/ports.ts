@@ -6,6 +6,7 @@
 import type {
   Account,
   ApiKeyRecord,
+  FileImport,
   FileCategory,
   FileRecord,
   IngestionJob,
@@ -240,4 +241,10 @@ export interface ObjectStore {
   list(prefix: string): Promise<string[]>;
   /** An address the caller can PUT the object to directly, valid for `seconds`. */
   presignPut(key: string, contentType: string, seconds: number): Promise<string>;
+}
+
+export interface ImportStore {
+  create(fileImport: FileImport): Promise<void>;
+  get(accountId: string, id: string): Promise<FileImport | undefined>;
+  update(accountId: string, id: string, changes: Partial<FileImport>): Promise<void>;
 }

@@ -2,6 +2,7 @@
 import { container } from '../adapters/container';
 import type { FileRecord } from '../core/model';
 import { createOrUpdateFile } from '../core/use-cases/file-sources';
+import { getImport, startImport } from '../core/use-cases/imports';
 import { createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
 import { bind } from '../http/handler';
@@ -81,6 +82,17 @@ export const fileRoutes = [
       hiddenFilesProcessed: file.hiddenFilesProcessed,
       hiddenFilesCreated: file.hiddenFilesCreated,
       hiddenFilesIngested: file.hiddenFilesIngested,
+    });
+  }),
+  bind(filesApi.import, async ({ body }, { accountId }) =>
+    dataAnswer({ importID: (await startImport(container(), accountId, body)).id }),
+  ),
+  bind(filesApi.importStatus, async ({ params }, { accountId }) => {
+    const found = await getImport(container(), accountId, params.id);
+    const { total, created, updated, unchanged, deleted, failed, errors, state, createdAt, updatedAt } = found;
+    return dataAnswer({
+      importID: found.id, state, total, created, updated, unchanged, deleted, failed, errors,
+      memoryID: found.memoryId, createdAt, updatedAt,
     });
   }),
   bind(filesApi.delete, async ({ params }, { accountId }) => {

@@ -6,7 +6,8 @@ import type { Container } from '../adapters/container';
 import type { IndexingSettings } from '../core/ingest/index-build';
 import { giveUp } from '../core/ingest/give-up';
 import { ingestMemory } from '../core/ingest/ingest-memory';
-import type { ContentExtractor, RemoteFetcher, SiteReader } from '../core/ingest/ports';
+import type { ContentExtractor, ImportReader, RemoteFetcher, SiteReader } from '../core/ingest/ports';
+import { failImport, runImport } from '../core/ingest/run-import';
 import { processFile } from '../core/ingest/process-file';
 import { writePublishedGraphItems } from '../core/ingest/graph-items-sync';
 import { reindexMemory } from '../core/ingest/reindex-memory';
@@ -23,7 +24,10 @@ export type WorkerDeps = Container & {
   extractor: ContentExtractor;
   fetcher: RemoteFetcher;
   site: SiteReader;
+  importReader: ImportReader;
 };
+
+const IMPORT_GAVE_UP = 'the import failed repeatedly because of an internal error; start it again (what it imported stays)';
 
 /** A message body that is not a work message: it can never succeed, so it is logged and dropped. */
 export function parseWork(body: string): WorkMessage | undefined {
@@ -49,7 +53,8 @@ export async function runWork(deps: WorkerDeps, message: WorkMessage, attempt: n
     metrics.addMetric('WorkFailures', MetricUnit.Count, 1);
     if (attempt < deps.config.work.maxAttempts) throw error;
     logger.error('giving work up after its last try', { work: message, error: error as Error });
-    await giveUp(deps, message, error);
+    if (message.kind === 'file.import') await failImport(deps, message.accountId, message.importId, IMPORT_GAVE_UP);
+    else await giveUp(deps, message, error);
   }
 }
 
@@ -66,6 +71,8 @@ async function perform(deps: WorkerDeps, message: WorkMessage): Promise<void> {
       return reindexMemory(deps, message);
     case 'memory.refresh':
       return refreshMemory(deps, message);
+    case 'file.import':
+      return runImport(deps, message);
     case 'memory.sync-session':
       return syncSession(deps, message);
     case 'memory.graph-items':

@@ -1,5 +1,5 @@
 /** Ports of file processing: where bytes come from and how they become text. */
-import type { FileRecord } from '../model';
+import type { FileRecord, FileType, ImportSource } from '../model';
 
 /** What extraction makes of a file. */
 export interface FileContent {
@@ -15,6 +15,8 @@ export interface FileContent {
 /** Turns a file's raw bytes into text; throws FileProcessingError with a reason a person understands. */
 export interface ContentExtractor {
   extract(file: FileRecord, bytes: Uint8Array, contentType: string | null): Promise<FileContent>;
+  /** The file type the bytes are (document, text, image, audio, video, or other), told from the bytes. */
+  fileTypeOf(bytes: Uint8Array): FileType;
 }
 
 export interface FetchedResource {
@@ -65,3 +67,23 @@ export interface SiteReader {
   /** Crawls from `startUrl` (or continues `state`) for about `budgetMs`. */
   crawl(startUrl: string, state: unknown, budgetMs: number): Promise<CrawlProgress>;
 }
+
+/** One member of an import's source: its path under the source, and a way to read its bytes. */
+export interface ImportMemberRef {
+  path: string;
+  load(): Promise<Uint8Array>;
+}
+
+/** Reads the sources of bulk imports: uploaded archives and S3 prefixes. */
+export interface ImportReader {
+  /**
+   * Checks the whole source before anything is kept (an archive: every limit, on the streamed bytes) and
+   * answers its member paths in source order; throws ImportRefusedError with the reason.
+   */
+  survey(source: ImportSource): Promise<string[]>;
+  /** The members in the same order, from position `from` on. */
+  members(source: ImportSource, from: number): AsyncIterable<ImportMemberRef>;
+}
+
+/** A source an import cannot read at all (a refused archive, a bucket it may not read). */
+export class ImportRefusedError extends Error {}

@@ -62,6 +62,16 @@ async function settle(
   content: FileContent,
   raw: { bronzeKey: string; size: number },
 ): Promise<ProcessOutcome> {
+  const ready = { ...(await storeContent(deps, file, content)), bronzeKey: raw.bronzeKey, size: raw.size };
+  return (await settleOnce(deps, file, ready)) ? 'ready' : 'skipped';
+}
+
+/** Stores a file's extracted text (and a video's audio) as its silver artefacts; answers the file's ready fields. */
+export async function storeContent(
+  deps: Pick<ProcessFileDeps, 'objects' | 'clock'>,
+  file: Pick<FileRecord, 'accountId' | 'id'>,
+  content: FileContent,
+): Promise<Partial<FileRecord>> {
   const text = content.text.trim();
   if (!text) throw new FileProcessingError('no text could be extracted from the file');
   await loadTokenizer();
@@ -72,19 +82,16 @@ async function settle(
     audioKey = objectKeys.audio(file.accountId, file.id);
     await deps.objects.put(audioKey, content.audio, 'audio/wav');
   }
-  const ready: Partial<FileRecord> = {
+  return {
     state: 'ready',
     error: null,
-    bronzeKey: raw.bronzeKey,
     silverTranscriptKey: transcriptKey,
     silverAudioKey: audioKey,
     length: content.lengthSeconds ?? text.length,
     numSpeakers: content.numSpeakers ?? null,
-    size: raw.size,
     tokens: countTokens(text),
     updatedAt: now(deps),
   };
-  return (await settleOnce(deps, file, ready)) ? 'ready' : 'skipped';
 }
 
 /** Marks a file failed with a reason a person understands; false when it had settled already. */
@@ -107,7 +114,7 @@ async function rawBytes(
   deps: ProcessFileDeps,
   file: FileRecord,
 ): Promise<{ bytes: Uint8Array; contentType: string | null; bronzeKey: string }> {
-  if (file.source === 'upload' && file.bronzeKey) {
+  if ((file.source === 'upload' || file.source === 'import') && file.bronzeKey) {
     const bytes = await deps.objects.get(file.bronzeKey);
     if (!bytes) throw new FileProcessingError('the uploaded bytes are missing from storage; upload the file again');
     return { bytes, contentType: file.contentType, bronzeKey: file.bronzeKey };

@@ -76,6 +76,21 @@ export async function replaceContent(deps: FileDeps, file: FileRecord, changes: 
  * each memory gets one `memory.refresh` (its worker starts the job when the memory is free).
  */
 export async function refreshMemoriesOf(deps: Pick<FileDeps, 'links' | 'queue' | 'clock'>, accountId: string, fileIds: readonly string[]): Promise<void> {
+  const byMemory = await markLinksChanged(deps, accountId, fileIds);
+  for (const [memoryId, ids] of byMemory) {
+    for (let i = 0; i < ids.length; i += REFRESH_FILES_PER_MESSAGE) {
+      const batch = ids.slice(i, i + REFRESH_FILES_PER_MESSAGE);
+      await deps.queue.send({ kind: 'memory.refresh', accountId, memoryId, fileIds: batch } satisfies WorkMessage);
+    }
+  }
+}
+
+/** Marks the links of memories that had ingested these files as waiting again; answers the file ids by memory. */
+export async function markLinksChanged(
+  deps: Pick<FileDeps, 'links' | 'clock'>,
+  accountId: string,
+  fileIds: readonly string[],
+): Promise<Map<string, string[]>> {
   const now = deps.clock.now().toISOString();
   const byMemory = new Map<string, string[]>();
   for (const fileId of fileIds) {
@@ -85,12 +100,7 @@ export async function refreshMemoriesOf(deps: Pick<FileDeps, 'links' | 'queue' |
       byMemory.set(link.memoryId, [...(byMemory.get(link.memoryId) ?? []), fileId]);
     }
   }
-  for (const [memoryId, ids] of byMemory) {
-    for (let i = 0; i < ids.length; i += REFRESH_FILES_PER_MESSAGE) {
-      const batch = ids.slice(i, i + REFRESH_FILES_PER_MESSAGE);
-      await deps.queue.send({ kind: 'memory.refresh', accountId, memoryId, fileIds: batch } satisfies WorkMessage);
-    }
-  }
+  return byMemory;
 }
 
 /** File ids one refresh message carries (a queue message holds 256 KB). */
