@@ -20,6 +20,7 @@ export function sharedEnvironment(config: StageConfig, data: DataLocation): Func
     KMEM_EMBEDDER: config.embedder,
     // the word-vector package is larger than a Lambda package may be
     KMEM_GRAPH_WORD_VECTORS: 'false',
+    KMEM_IMPORT_BUCKETS: config.importBuckets.join(','),
   };
 }
 

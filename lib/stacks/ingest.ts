@@ -6,7 +6,7 @@
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
-import { grantEmbeddings, grantObjects, grantTable } from '../constructs/grants';
+import { grantEmbeddings, grantImportBuckets, grantObjects, grantTable } from '../constructs/grants';
 import { QueueWorker } from '../constructs/queue-worker';
 import type { Data } from './data';
 import { sharedEnvironment } from './environment';
@@ -37,6 +37,7 @@ export class Ingest extends Construct {
       grantTable(props.data.table, worker, 'readWrite');
       grantObjects(props.data.bucket, worker, 'readWrite');
       if (props.config.embedder === 'bedrock') grantEmbeddings(worker);
+      grantImportBuckets(worker, props.config.importBuckets);
     }
   }
 }
