@@ -140,6 +140,8 @@ export interface FileRecord {
   sourceKey: string | null;
   /** SHA-256 (hex) of what the file was made from: the raw bytes, or the type and address of a web file. */
   contentHash: string | null;
+  /** A web page's ETag, Last-Modified, sitemap lastmod and text hash, for re-sync. */
+  validators: { etag?: string; lastModified?: string; lastmod?: string; textHash?: string } | null;
   createdAt: string;
   updatedAt: string;
 }

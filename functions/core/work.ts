@@ -9,6 +9,7 @@ export type WorkMessage =
   /** Start an ingestion of these changed files (all waiting files when absent) once the memory is free. */
   | { kind: 'memory.refresh'; accountId: string; memoryId: string; fileIds?: string[] }
   | { kind: 'file.import'; accountId: string; importId: string }
+  | { kind: 'file.resync'; accountId: string; fileId: string }
   | { kind: 'memory.sync-session'; accountId: string; memoryId: string; sessionId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };
@@ -21,6 +22,7 @@ export const WORK_KINDS: readonly WorkKind[] = [
   'memory.reindex',
   'memory.refresh',
   'file.import',
+  'file.resync',
   'memory.sync-session',
   'memory.graph-items',
   'webhook.deliver',

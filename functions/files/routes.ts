@@ -1,7 +1,7 @@
 /** The files group: each route calls one use case and shapes the answer. */
 import { container } from '../adapters/container';
 import type { FileRecord } from '../core/model';
-import { createOrUpdateFile } from '../core/use-cases/file-sources';
+import { createOrUpdateFile, resyncFile } from '../core/use-cases/file-sources';
 import { getImport, startImport } from '../core/use-cases/imports';
 import { createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
@@ -95,6 +95,9 @@ export const fileRoutes = [
       memoryID: found.memoryId, createdAt, updatedAt,
     });
   }),
+  bind(filesApi.resync, async ({ params }, { accountId }) =>
+    dataAnswer(presentCreated(await resyncFile(container(), accountId, params.id))),
+  ),
   bind(filesApi.delete, async ({ params }, { accountId }) => {
     await deleteFile(container(), accountId, params.id);
     return deletedAnswer(`file '${params.id}' deleted`);

@@ -176,6 +176,15 @@ export const filesApi = {
     response: success(importSchema),
     errors: [400, 401, 403, 404, 500],
   }),
+  resync: route({
+    group: 'files',
+    method: 'POST',
+    path: '/files/resync/{id}',
+    summary: 'Fetch a website, sitemap or website_bulk file again: unchanged pages cost nothing, changed ones update, new ones are added, vanished ones removed',
+    params: idParams,
+    response: success(createdFileSchema),
+    errors: [400, 401, 403, 404, 500],
+  }),
   delete: route({
     group: 'files',
     method: 'DELETE',

@@ -8,6 +8,7 @@ import { giveUp } from '../core/ingest/give-up';
 import { ingestMemory } from '../core/ingest/ingest-memory';
 import type { ContentExtractor, ImportReader, RemoteFetcher, SiteReader } from '../core/ingest/ports';
 import { failImport, runImport } from '../core/ingest/run-import';
+import { resyncWebFile } from '../core/ingest/resync-web';
 import { processFile } from '../core/ingest/process-file';
 import { writePublishedGraphItems } from '../core/ingest/graph-items-sync';
 import { reindexMemory } from '../core/ingest/reindex-memory';
@@ -73,6 +74,8 @@ async function perform(deps: WorkerDeps, message: WorkMessage): Promise<void> {
       return refreshMemory(deps, message);
     case 'file.import':
       return runImport(deps, message);
+    case 'file.resync':
+      return resyncWebFile(deps, message);
     case 'memory.sync-session':
       return syncSession(deps, message);
     case 'memory.graph-items':

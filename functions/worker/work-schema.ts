@@ -10,6 +10,7 @@ export const workMessageSchema: z.ZodType<WorkMessage> = z.discriminatedUnion('k
   z.object({ kind: z.literal('memory.reindex'), accountId: id, memoryId: id }),
   z.object({ kind: z.literal('memory.refresh'), accountId: id, memoryId: id, fileIds: z.array(id).max(5_000).optional() }),
   z.object({ kind: z.literal('file.import'), accountId: id, importId: id }),
+  z.object({ kind: z.literal('file.resync'), accountId: id, fileId: id }),
   z.object({ kind: z.literal('memory.sync-session'), accountId: id, memoryId: id, sessionId: id }),
   z.object({ kind: z.literal('memory.graph-items'), accountId: id, memoryId: id }),
   z.object({ kind: z.literal('webhook.deliver'), accountId: id, eventId: id }),

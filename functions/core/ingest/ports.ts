@@ -49,6 +49,18 @@ export interface ReadPage {
   text: string;
   /** The raw HTML, kept under the bronze prefix (a crawl keeps only the text). */
   html?: Uint8Array;
+  /** The page's rel=canonical address, when it names one. */
+  canonicalUrl?: string;
+  /** The answer's ETag and Last-Modified, for the next conditional request. */
+  validators?: PageValidators;
+}
+
+/** What tells whether a page changed since it was read: HTTP validators, the sitemap's lastmod, a text hash. */
+export interface PageValidators {
+  etag?: string;
+  lastModified?: string;
+  lastmod?: string;
+  textHash?: string;
 }
 
 /** What one stretch of a crawl found; `state` is opaque JSON to save and hand back to continue. */
@@ -64,6 +76,10 @@ export interface SiteReader {
   page(url: string): Promise<ReadPage>;
   /** The page addresses a sitemap (or sitemap index) lists, de-duplicated and bounded. */
   sitemapUrls(url: string): Promise<string[]>;
+  /** The same, with each address's <lastmod> when the sitemap gives one. */
+  sitemapEntries(url: string): Promise<Array<{ url: string; lastmod?: string }>>;
+  /** Reads a page again unless the validators held show it unchanged (a 304 answer). */
+  pageIfChanged(url: string, validators: PageValidators): Promise<ReadPage | 'not-modified'>;
   /** Crawls from `startUrl` (or continues `state`) for about `budgetMs`. */
   crawl(startUrl: string, state: unknown, budgetMs: number): Promise<CrawlProgress>;
 }

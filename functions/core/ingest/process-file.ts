@@ -48,7 +48,7 @@ async function readAndStore(deps: ProcessFileDeps, file: FileRecord): Promise<Pr
   if (WEB_FILE_TYPES.has(file.fileType)) {
     const web = await readWebSource(deps, file);
     if (web.kind === 'parent') return 'waiting';
-    return settle(deps, file, { text: web.text, title: web.title }, { bronzeKey: web.bronzeKey, size: web.size });
+    return settle(deps, file, { text: web.text, title: web.title }, { bronzeKey: web.bronzeKey, size: web.size, validators: web.validators });
   }
   const raw = await rawBytes(deps, file);
   const content = await deps.extractor.extract(file, raw.bytes, raw.contentType);
@@ -60,9 +60,9 @@ async function settle(
   deps: ProcessFileDeps,
   file: FileRecord,
   content: FileContent,
-  raw: { bronzeKey: string; size: number },
+  raw: { bronzeKey: string; size: number; validators?: FileRecord['validators'] },
 ): Promise<ProcessOutcome> {
-  const ready = { ...(await storeContent(deps, file, content)), bronzeKey: raw.bronzeKey, size: raw.size };
+  const ready = { ...(await storeContent(deps, file, content)), ...raw };
   return (await settleOnce(deps, file, ready)) ? 'ready' : 'skipped';
 }
 

@@ -4,7 +4,8 @@
  * processed again, and every memory that had ingested it ingests it again in a job of its own (charged for
  * the new tokens only), which replaces the file's previous chunks, entities and facts.
  */
-import { checkFileName, categoryOf, extensionOf } from '../files/file-kinds';
+import { BadRequestError, NotFoundError } from '../errors';
+import { checkFileName, categoryOf, extensionOf, WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
 import type { WorkMessage } from '../work';
@@ -33,6 +34,21 @@ export async function createOrUpdateFile(deps: FileDeps, accountId: string, inpu
     size: source.upload?.size ?? null,
     contentHash,
   });
+}
+
+/**
+ * POST /files/resync/{id}: a ready `website`, `sitemap` or `website_bulk` file is fetched again by the
+ * worker (ingest/resync-web.ts); answers the file as it is now.
+ */
+export async function resyncFile(deps: FileDeps, accountId: string, id: string): Promise<FileRecord> {
+  const file = await deps.files.get(accountId, id);
+  if (!file || file.parentFileId) throw NotFoundError.of('file', id);
+  if (!WEB_FILE_TYPES.has(file.fileType)) {
+    throw BadRequestError.forField('id', `file '${id}' is a '${file.fileType}' file; only website, sitemap and website_bulk files are fetched again`);
+  }
+  if (file.state !== 'ready') throw BadRequestError.forField('id', `file '${id}' is ${file.state}; it can be synced again once it is ready`);
+  await deps.queue.send({ kind: 'file.resync', accountId, fileId: id } satisfies WorkMessage);
+  return file;
 }
 
 /** An upload a create did not need (its content was unchanged): its bytes and its record go. */

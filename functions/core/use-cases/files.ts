@@ -157,7 +157,7 @@ export function emptyFile(accountId: string, id: string, now: string, originRegi
     jobID: null, originRegion, silverTranscriptKey: null, silverAudioKey: null, goldAudioKey: null,
     goldChunkKey: null, goldGraphKey: null, aiKey: null, length: null, size: null, tokens: null, numSpeakers: null,
     hiddenFilesTotal: 0, hiddenFilesCreated: 0, hiddenFilesProcessed: 0, hiddenFilesIngested: 0,
-    sourceKey: null, contentHash: null, createdAt: now, updatedAt: now,
+    sourceKey: null, contentHash: null, validators: null, createdAt: now, updatedAt: now,
   };
 }
 
@@ -202,7 +202,7 @@ export async function deleteFile(deps: FileDeps, accountId: string, id: string):
   await removeFileData(deps, file);
 }
 
-export async function removeFileData(deps: FileDeps, file: FileRecord): Promise<void> {
+export async function removeFileData(deps: Pick<FileDeps, 'objects' | 'uploads' | 'files'>, file: FileRecord): Promise<void> {
   await deps.objects.deletePrefix(objectKeys.fileSilverPrefix(file.accountId, file.id));
   await deps.objects.deletePrefix(objectKeys.fetchedPrefix(file.accountId, file.id));
   if (file.bronzeKey && file.source === 'upload') {

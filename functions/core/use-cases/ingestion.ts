@@ -61,6 +61,8 @@ export async function refreshMemory(
   if (!memory) return;
   const later = () => deps.queue.send(message, { delaySeconds: deps.config.work.ingestWaitSeconds });
   if (memory.step === 'queued' || memory.step === 'ingesting') return later();
+  // a job that published is still marking its files ingested until it is reconciled: they are not waiting
+  if ((await deps.jobs.listByMemory(memory.accountId, memory.id)).some((job) => !job.reconciled)) return later();
   const wanted = message.fileIds ? new Set(message.fileIds) : undefined;
   const files = (await waitingFiles(deps, memory.accountId, memory.id)).filter((file) => !wanted || wanted.has(file.id));
   if (files.length === 0) return;

@@ -103,7 +103,7 @@ const FILE_FIELDS: ReadonlyArray<keyof FileRecord> = [
   'contentType', 'source', 'parentFileId', 'memoryID', 'jobID', 'originRegion', 'silverTranscriptKey',
   'silverAudioKey', 'goldAudioKey', 'goldChunkKey', 'goldGraphKey', 'aiKey', 'length', 'size', 'tokens',
   'numSpeakers', 'hiddenFilesTotal', 'hiddenFilesCreated', 'hiddenFilesProcessed', 'hiddenFilesIngested',
-  'sourceKey', 'contentHash', 'createdAt', 'updatedAt',
+  'sourceKey', 'contentHash', 'validators', 'createdAt', 'updatedAt',
 ];
 
 function toFile(item: Item): FileRecord {
