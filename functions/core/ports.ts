@@ -187,6 +187,8 @@ export interface MemoryStore {
 export interface LinkStore {
   /** Throws ConflictError when the file is already in the memory. */
   create(link: MemoryFileLink): Promise<void>;
+  /** Links files known not to be in the memory yet, many per request (bulk import). */
+  createMany(links: readonly MemoryFileLink[]): Promise<void>;
   get(accountId: string, memoryId: string, fileId: string): Promise<MemoryFileLink | undefined>;
   /** The links of `fileIds` to the memory that exist, by file id. */
   getMany(accountId: string, memoryId: string, fileIds: readonly string[]): Promise<Map<string, MemoryFileLink>>;

@@ -15,7 +15,7 @@ import { objectKeys } from '../object-keys';
 import type { ImportStore } from '../ports';
 import { emptyFile, type FileDeps, removeFileData } from '../use-cases/files';
 import { markLinksChanged } from '../use-cases/file-sources';
-import { type MemoryFileDeps, addFiles } from '../use-cases/memory-files';
+import type { MemoryFileDeps } from '../use-cases/memory-files';
 import { detachFile } from '../use-cases/memories';
 import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
 import type { WorkMessage } from '../work';
@@ -195,8 +195,13 @@ async function intoMemory(deps: ImportDeps, job: FileImport, memoryId: string): 
   const files = await deps.files.listBySourcePrefix(job.accountId, importSourcePrefix(job.source));
   const ids = files.map((file) => file.id);
   const linked = await deps.links.getMany(job.accountId, memoryId, ids);
+  const at = now(deps);
   const missing = ids.filter((id) => !linked.has(id));
-  if (missing.length) await addFiles(deps, job.accountId, memoryId, missing);
+  await deps.links.createMany(missing.map((fileId) => ({
+    id: deps.ids.uuid(), accountId: job.accountId, memoryId, fileId, type: 'file', ingestedAt: null, createdAt: at, updatedAt: at,
+  })));
+  const excluded = new Set((await deps.memories.get(job.accountId, memoryId))?.excludedFileIds ?? []);
+  await deps.memories.includeFiles(job.accountId, memoryId, missing.filter((id) => excluded.has(id)));
   await deps.queue.send({ kind: 'memory.refresh', accountId: job.accountId, memoryId } satisfies WorkMessage);
 }
 

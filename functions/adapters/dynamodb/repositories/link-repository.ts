@@ -8,13 +8,11 @@ export class LinkRepository implements LinkStore {
   constructor(private readonly table: Table) {}
 
   async create(link: MemoryFileLink): Promise<void> {
-    await this.table.create({
-      ...keys.memoryFile(link.accountId, link.memoryId, link.fileId),
-      gsi2pk: keys.memoriesOfFile(link.accountId, link.fileId),
-      gsi2sk: link.memoryId,
-      kind: 'memoryFile',
-      ...link,
-    });
+    await this.table.create(linkItem(link));
+  }
+
+  async createMany(links: readonly MemoryFileLink[]): Promise<void> {
+    await this.table.putMany(links.map(linkItem));
   }
 
   async get(accountId: string, memoryId: string, fileId: string): Promise<MemoryFileLink | undefined> {
@@ -58,5 +56,15 @@ function toLink(item: Item): MemoryFileLink {
     ingestedAt: (item.ingestedAt ?? null) as string | null,
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
+  };
+}
+
+function linkItem(link: MemoryFileLink) {
+  return {
+    ...keys.memoryFile(link.accountId, link.memoryId, link.fileId),
+    gsi2pk: keys.memoriesOfFile(link.accountId, link.fileId),
+    gsi2sk: link.memoryId,
+    kind: 'memoryFile',
+    ...link,
   };
 }
