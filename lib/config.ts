@@ -91,7 +91,6 @@ export const stageConfigSchema = z.object({
   stage: z.string().regex(/^[a-z][a-z0-9-]{0,19}$/, 'lowercase letters, digits and dashes, 20 at most'),
   logRetentionDays: retentionDays.default(RetentionDays.ONE_MONTH),
   logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
-  defaultTokenLimit: positiveInt.default(1_000_000),
   /**
    * The semantic side of retrieval on AWS: `none` (lexical and graph; no model bill), or `bedrock` (Titan
    * text embeddings; enable the model in the account first). The offline word vectors (~300 MB) do not fit

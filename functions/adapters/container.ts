@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { type Config, config as loadConfig } from '../config';
+import { type Config, config as loadConfig, type FunctionSettingsName } from '../config';
 import type { ApiKeyStore, Clock, HealthProbe, IdGenerator, QueuePort } from '../core/ports';
 import { createDocumentClient, createS3Client, createSqsClient } from './aws-clients';
 import { CachedApiKeyStore } from './dynamodb/cached-api-key-store';
@@ -36,8 +36,13 @@ export type Container = ReturnType<typeof createContainer>;
 
 let instance: Container | undefined;
 
-export function container(): Container {
-  instance ??= createContainer(loadConfig());
+/**
+ * The container of this process. A deployed function names itself on its first call, so only its own
+ * settings are read (`FUNCTION_SETTINGS`); invalid or missing settings throw a `ConfigError` on every
+ * call until fixed, so no store is ever reached with a wrong name.
+ */
+export function container(settings?: FunctionSettingsName): Container {
+  instance ??= createContainer(loadConfig(settings));
   return instance;
 }
 

@@ -105,6 +105,8 @@ export interface GraphItemStore {
   readAll(accountId: string, memoryId: string): Promise<GraphItems>;
   /** A page of nodes, in id order. */
   pageNodes(accountId: string, memoryId: string, page: PageRequest): Promise<Page<GraphNode>>;
+  /** The nodes of these ids that exist, in no order. */
+  getNodes(accountId: string, memoryId: string, ids: readonly string[]): Promise<GraphNode[]>;
   /** The edges whose source id lies between `firstSource` and `lastSource`, inclusive. */
   edgesFrom(accountId: string, memoryId: string, firstSource: string, lastSource: string): Promise<GraphEdge[]>;
   /** Deletes every item of the memory's graph, and its state. */

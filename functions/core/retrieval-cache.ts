@@ -20,8 +20,15 @@ export interface LoadedIndex {
   graph: GraphSegment | null;
 }
 
+/** A graph memory's published graph segment with its chunk records, without the retrieval index. */
+export interface LoadedGraph {
+  version: number;
+  graph: GraphSegment;
+  chunks: ReadonlyMap<string, StoredChunk>;
+}
+
 export class IndexCache {
-  private readonly loaded = new Map<string, Promise<LoadedIndex>>();
+  private readonly loaded = new Map<string, Promise<LoadedIndex | LoadedGraph>>();
 
   constructor(
     private readonly objects: ObjectStore,
@@ -30,21 +37,34 @@ export class IndexCache {
 
   /** The memory's current index (undefined before its first ingestion). */
   load(memory: Memory): Promise<LoadedIndex> | undefined {
-    if (!memory.indexPrefix) return undefined;
-    const key = `${memory.accountId}/${memory.id}@${memory.indexVersion}`;
-    let entry = this.loaded.get(key);
+    const prefix = memory.indexPrefix;
+    if (!prefix) return undefined;
+    return this.cached(`${memory.accountId}/${memory.id}@${memory.indexVersion}`, () =>
+      this.read(prefix, memory.indexVersion, memory.memoryType === 'graph'),
+    );
+  }
+
+  /** A graph memory's current graph segment and chunks (undefined before its first ingestion). */
+  loadGraph(memory: Memory): Promise<LoadedGraph | undefined> | undefined {
+    const prefix = memory.indexPrefix;
+    if (!prefix || memory.memoryType !== 'graph') return undefined;
+    return this.cached(`${memory.accountId}/${memory.id}@${memory.indexVersion}#graph`, () => this.readGraph(prefix, memory.indexVersion));
+  }
+
+  private cached<T extends LoadedIndex | LoadedGraph | undefined>(key: string, read: () => Promise<T>): Promise<T> {
+    let entry = this.loaded.get(key) as Promise<T> | undefined;
     if (!entry) {
-      entry = this.read(memory.indexPrefix, memory.indexVersion, memory.memoryType === 'graph');
+      entry = read();
       entry.catch(() => this.loaded.delete(key));
-      this.remember(key, entry);
+      this.remember(key, entry as Promise<LoadedIndex | LoadedGraph>);
     } else {
       this.loaded.delete(key); // most recently used last
-      this.loaded.set(key, entry);
+      this.loaded.set(key, entry as Promise<LoadedIndex | LoadedGraph>);
     }
     return entry;
   }
 
-  private remember(key: string, entry: Promise<LoadedIndex>): void {
+  private remember(key: string, entry: Promise<LoadedIndex | LoadedGraph>): void {
     this.loaded.set(key, entry);
     while (this.loaded.size > this.capacity) {
       const oldest = this.loaded.keys().next().value;
@@ -66,5 +86,11 @@ export class IndexCache {
       chunks: new Map(decodeChunks(chunks).map((chunk) => [chunk.id, chunk])),
       graph: graph ? deserializeGraphSegment(graph) : null,
     };
+  }
+
+  private async readGraph(prefix: string, version: number): Promise<LoadedGraph | undefined> {
+    const [segment, chunks] = await Promise.all([this.objects.get(prefix + INDEX_FILES.segment), this.objects.get(prefix + INDEX_FILES.chunks)]);
+    if (!segment) return undefined;
+    return { version, graph: deserializeGraphSegment(segment), chunks: new Map(decodeChunks(chunks).map((chunk) => [chunk.id, chunk])) };
   }
 }

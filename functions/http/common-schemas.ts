@@ -17,33 +17,35 @@ export const idString = z.string({ error: rule(ID_RULE) }).regex(ID_PATTERN, { e
 
 export const idParams = z.object({ id: idString });
 
-const LIMIT_RULE = 'must be an integer from 1 to 100';
+/** A whole number written in a query string, from `min` to `max`; typed `integer` in the OpenAPI document. */
+export const queryInteger = (min: number, max: number) => {
+  const error = `must be an integer from ${min} to ${max}`;
+  return z.preprocess(
+    (value) => (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value),
+    z.number({ error }).int({ error }).min(min, { error }).max(max, { error }),
+  );
+};
 
-export const limitQuery = z
-  .string()
-  .regex(/^\d+$/, { error: LIMIT_RULE })
-  .transform(Number)
-  .refine((n) => n >= 1 && n <= 100, { error: LIMIT_RULE });
+/** `true`/`false` (or `1`/`0`) in a query string; typed `boolean` in the OpenAPI document. */
+export const queryFlag = z.preprocess(
+  (value) => (value === 'true' || value === '1' ? true : value === 'false' || value === '0' ? false : value),
+  z.boolean({ error: 'must be true or false' }),
+);
 
 const pageToken = z.string().min(1).max(2048);
 
-const TOP_K_RULE = 'must be an integer from 1 to 100';
-
 /** `topK` of searches: an integer from 1 to 100 in the query string. */
-export const topKQuery = (fallback: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, { error: TOP_K_RULE })
-    .transform(Number)
-    .refine((n) => n >= 1 && n <= 100, { error: TOP_K_RULE })
-    .optional()
-    .default(fallback);
+export const topKQuery = (fallback: number) => queryInteger(1, 100).optional().default(fallback).meta({ default: fallback });
 
-export const pageQuery = z.object({
-  limit: limitQuery.optional().default(10),
-  nextToken: pageToken.optional(),
-  previousToken: pageToken.optional(),
-});
+/** A page of a listing: `limit` (1 to `maxLimit`, default 10) and the tokens of the neighbouring pages. */
+export const pageQueryUpTo = (maxLimit: number) =>
+  z.object({
+    limit: queryInteger(1, maxLimit).optional().default(10).meta({ default: 10 }),
+    nextToken: pageToken.optional(),
+    previousToken: pageToken.optional(),
+  });
+
+export const pageQuery = pageQueryUpTo(100);
 
 export const timestamp = z.iso.datetime({ offset: true });
 

@@ -9,6 +9,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { container } from '../adapters/container';
+import { ConfigError } from '../config';
 import { NotFoundError } from '../core/errors';
 import { authenticate } from '../core/use-cases/accounts';
 import { logger, metrics, tracer } from '../observability';
@@ -66,7 +67,7 @@ export function createHttpHandler(routes: readonly BoundRoute[]): HttpHandler {
 }
 
 async function runRoute(route: BoundRoute, event: APIGatewayProxyEvent, requestId: string): Promise<RouteResult> {
-  const deps = container();
+  const deps = container(route.spec.group);
   const accountId = route.spec.authenticated
     ? await authenticate(deps.apiKeys, headerMap(event)['x-api-key'])
     : '';
@@ -91,6 +92,7 @@ function report(error: unknown, spec: RouteSpec): void {
     logger.info('request refused', { route: routeKey(spec.method, spec.path), reason: error.message });
     return;
   }
-  logger.error('request failed', { route: routeKey(spec.method, spec.path), error: error as Error });
+  const message = error instanceof ConfigError ? 'function settings missing or invalid' : 'request failed';
+  logger.error(message, { route: routeKey(spec.method, spec.path), error: error as Error });
   metrics.addMetric('RequestFailures', MetricUnit.Count, 1);
 }

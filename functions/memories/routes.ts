@@ -1,5 +1,7 @@
 /** The memories group: each route calls one use case and shapes the answer. */
-import { container } from '../adapters/container';
+import { type Container, container } from '../adapters/container';
+import { IndexCache } from '../core/retrieval-cache';
+import { lookUpEntities } from '../core/use-cases/memory-entities';
 import type { Memory, MemoryFileLink } from '../core/model';
 import { startIngestion } from '../core/use-cases/ingestion';
 import { createMemory, deleteMemory, getMemory, listMemories } from '../core/use-cases/memories';
@@ -58,6 +60,19 @@ const presentLink = (link: MemoryFileLink) => ({
   updatedAt: link.updatedAt,
 });
 
+const indexesOf = new WeakMap<Container, IndexCache>();
+
+/** The container plus an index cache (for entity look-ups), made once per container. */
+function entityDeps(): Container & { indexes: IndexCache } {
+  const base = container();
+  let indexes = indexesOf.get(base);
+  if (!indexes) {
+    indexes = new IndexCache(base.objects, base.config.indexCacheSize);
+    indexesOf.set(base, indexes);
+  }
+  return { ...base, indexes };
+}
+
 export const memoryRoutes = [
   bind(memoriesApi.create, async ({ body }, { accountId }) => dataAnswer(presentCreated(await createMemory(container(), accountId, body)))),
   bind(memoriesApi.addFiles, async ({ body }, { accountId }) => {
@@ -97,6 +112,10 @@ export const memoryRoutes = [
   bind(memoriesApi.graph, async ({ params, query }, { accountId }) => {
     const page = await viewMemoryGraph(container(), accountId, params.id, query);
     return { body: { status: 'success', ...page, count: page.nodes.length } };
+  }),
+  bind(memoriesApi.entities, async ({ params, query }, { accountId }) => {
+    const entities = await lookUpEntities(entityDeps(), accountId, params.id, query);
+    return { body: { status: 'success', entities, count: entities.length } };
   }),
   bind(memoriesApi.delete, async ({ params }, { accountId }) => {
     await deleteMemory(container(), accountId, params.id);

@@ -1,7 +1,7 @@
 /** The memories group's contract (and the memory-file links). */
 import { z } from 'zod';
 import { MEMORY_TYPES, ONTOLOGIES } from '../core/model';
-import { deleted, idParams, idString, listOf, pageQuery, rule, success, timestamp } from '../http/common-schemas';
+import { deleted, idParams, idString, listOf, pageQuery, pageQueryUpTo, queryInteger, rule, success, timestamp } from '../http/common-schemas';
 import { route } from '../http/route-spec';
 
 const memoryType = z.enum(MEMORY_TYPES, { error: rule(`must be one of ${MEMORY_TYPES.join(', ')}`) });
@@ -67,6 +67,23 @@ const linkSchema = z.object({
   type: z.string(),
   createdAt: timestamp,
   updatedAt: timestamp,
+});
+
+/** Nodes per page of GET /memories/graph/{id}: a 10,000-node graph comes in two requests. */
+export const GRAPH_PAGE_MAX = 5000;
+
+const entitySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  aliases: z.array(z.string()),
+  relations: z.array(z.object({
+    relation: z.string(),
+    direction: z.enum(['outgoing', 'incoming']),
+    target: z.object({ id: z.string(), name: z.string() }),
+  })),
+  facts: z.array(z.object({ content: z.string() })),
+  passages: z.array(z.object({ content: z.string(), fileID: z.string() })),
 });
 
 const memoryIdBody = z.object({ memoryID: idString });
@@ -139,7 +156,7 @@ export const memoriesApi = {
     group: 'memories', method: 'GET', path: '/memories/graph/{id}',
     summary: "A graph memory's knowledge graph: a page of nodes with the edges that start at them",
     params: idParams,
-    query: pageQuery,
+    query: pageQueryUpTo(GRAPH_PAGE_MAX),
     response: z.object({
       status: z.literal('success'),
       nodes: z.array(z.object({
@@ -154,6 +171,14 @@ export const memoriesApi = {
       nextToken: z.string().nullable(),
       previousToken: z.string().nullable(),
     }),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  entities: route({
+    group: 'memories', method: 'GET', path: '/memories/entities/{id}',
+    summary: "A graph memory's entities matching a name, best first, with their relations, facts and passages",
+    params: idParams,
+    query: z.object({ name: z.string().trim().min(1).max(200), limit: queryInteger(1, 100).optional().default(10).meta({ default: 10 }) }),
+    response: z.object({ status: z.literal('success'), entities: z.array(entitySchema), count: z.number().int().min(0) }),
     errors: [400, 401, 403, 404, 500],
   }),
   delete: route({

@@ -1,15 +1,13 @@
 /** The retrieval group's contract: `GET /memory/` (errors are `{detail}` bodies). */
 import { z } from 'zod';
-import { idString, instant, topKQuery } from '../http/common-schemas';
+import { idString, instant, queryFlag, topKQuery } from '../http/common-schemas';
 import { route } from '../http/route-spec';
-
-const flag = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
 
 export const retrieveQuery = z.object({
   memoryID: idString,
   query: z.string().min(1).max(4000),
-  assisted: flag.optional().default(false),
-  facts: flag.optional().default(false),
+  assisted: queryFlag.optional().default(false).meta({ default: false }),
+  facts: queryFlag.optional().default(false).meta({ default: false }),
   topK: topKQuery(5),
   after: instant.optional(),
   before: instant.optional(),

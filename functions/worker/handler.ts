@@ -9,6 +9,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { container } from '../adapters/container';
+import { ConfigError } from '../config';
 import { logger, metrics, tracer } from '../observability';
 import { workerDeps } from './deps';
 import { parseWork, runWork } from './dispatch';
@@ -19,7 +20,17 @@ async function handleRecord(record: SQSRecord): Promise<void> {
   const message = parseWork(record.body);
   if (!message) return;
   const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-  await runWork(workerDeps(container()), message, attempt);
+  await runWork(workerDeps(workerContainer()), message, attempt);
+}
+
+/** The worker's container; a function started without its settings says which, then fails the record. */
+function workerContainer() {
+  try {
+    return container('worker');
+  } catch (error) {
+    if (error instanceof ConfigError) logger.error('function settings missing or invalid', { error });
+    throw error;
+  }
 }
 
 async function handleBatch(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {

@@ -10,8 +10,8 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { z } from 'zod';
-import { environmentSchema } from '../../functions/config';
+import { z } from 'zod';
+import { type EnvironmentVariable, FUNCTION_SETTINGS, requiredOnLambda, settingsSchema } from '../../functions/config';
 import type { StageConfig } from '../config';
 import { type FunctionName, LOCK_FILE, REPO_ROOT } from '../paths';
 import { lambdaBundling, SKIP_RUNTIME_MODULES_CONTEXT, SOURCE_MAP_NODE_OPTIONS } from './bundling';
@@ -20,9 +20,7 @@ import { lambdaBundling, SKIP_RUNTIME_MODULES_CONTEXT, SOURCE_MAP_NODE_OPTIONS }
  * The `KMEM_*` settings a function reads, keyed by the schema that validates them at cold start;
  * `AWS_REGION` is left out because Lambda sets it (a reserved variable).
  */
-export type FunctionEnvironment = Partial<
-  Record<Exclude<keyof z.input<typeof environmentSchema>, 'AWS_REGION'>, string>
->;
+export type FunctionEnvironment = Partial<Record<Exclude<EnvironmentVariable, 'AWS_REGION'>, string>>;
 
 /** The runtime of every function (see the `LambdaLatestVersion` acknowledgement below). */
 export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
@@ -52,7 +50,7 @@ export class ServiceFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
-    checkEnvironment(props.environment);
+    checkEnvironment(props.name, props.environment);
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.config.logRetentionDays });
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
@@ -95,12 +93,21 @@ function definedOnly(environment: FunctionEnvironment): Record<string, string> {
   return Object.fromEntries(entries);
 }
 
-/** Fails the synth on a concrete value the function would reject at cold start (tokens resolve at deploy). */
-function checkEnvironment(environment: FunctionEnvironment): void {
-  const shape = environmentSchema.shape;
-  for (const [key, value] of Object.entries(environment) as [keyof typeof shape, string | undefined][]) {
+/**
+ * Fails the synth on an environment the function would refuse at cold start (by its own settings schema,
+ * functions/config.ts): a variable it requires on Lambda left out, a value it would reject (tokens resolve
+ * at deploy), or a variable it does not read.
+ */
+function checkEnvironment(name: FunctionName, environment: FunctionEnvironment): void {
+  const sections = FUNCTION_SETTINGS[name];
+  const shape = settingsSchema(sections).shape;
+  const missing = requiredOnLambda(sections).filter((key) => key !== 'AWS_REGION' && environment[key] === undefined);
+  if (missing.length) throw new Error(`function environment of ${name} lacks ${missing.join(', ')}`);
+  for (const [key, value] of Object.entries(environment)) {
+    const schema = shape[key];
+    if (!schema) throw new Error(`function environment of ${name}: ${key} is not one of its settings`);
     if (value === undefined || Token.isUnresolved(value)) continue;
-    const result = shape[key].safeParse(value);
+    const result = z.safeParse(schema, value);
     if (!result.success) {
       throw new Error(`invalid function environment ${key}=${value}: ${result.error.issues[0]?.message}`);
     }

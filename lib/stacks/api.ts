@@ -26,7 +26,7 @@ import { grantAnswerModel, grantEmbeddings, grantObjects, grantTable, grantToken
 import { ServiceFunction } from '../constructs/service-function';
 import type { FunctionName } from '../paths';
 import type { Data } from './data';
-import { answerEnvironment, sharedEnvironment } from './environment';
+import { answerEnvironment, embeddingEnvironment, importEnvironment, sharedEnvironment } from './environment';
 import { GROUP_ACCESS } from './group-access';
 
 /** Properties of `Api`. */
@@ -75,7 +75,8 @@ export class Api extends Construct {
       environment: {
         ...sharedEnvironment(props.config, props.data),
         KMEM_QUEUE_URL: props.queue.queueUrl,
-        ...(group === 'retrieval' ? answerEnvironment(props.config) : {}),
+        ...(group === 'retrieval' ? { ...embeddingEnvironment(props.config), ...answerEnvironment(props.config) } : {}),
+        ...(group === 'files' ? importEnvironment(props.config) : {}),
       },
       config: props.config,
     });

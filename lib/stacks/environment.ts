@@ -16,12 +16,21 @@ export function sharedEnvironment(config: StageConfig, data: DataLocation): Func
     KMEM_STAGE: config.stage,
     KMEM_TABLE_NAME: data.table.tableName,
     KMEM_BUCKET_NAME: data.bucket.bucketName,
-    KMEM_DEFAULT_TOKEN_LIMIT: String(config.defaultTokenLimit),
+  };
+}
+
+/** The embedding settings of the functions that read them (retrieval and the worker). */
+export function embeddingEnvironment(config: StageConfig): FunctionEnvironment {
+  return {
     KMEM_EMBEDDER: config.embedder,
     // the word-vector package is larger than a Lambda package may be
     KMEM_GRAPH_WORD_VECTORS: 'false',
-    KMEM_IMPORT_BUCKETS: config.importBuckets.join(','),
   };
+}
+
+/** The buckets bulk import may read (the files function checks requests, the worker reads them). */
+export function importEnvironment(config: StageConfig): FunctionEnvironment {
+  return { KMEM_IMPORT_BUCKETS: config.importBuckets.join(',') };
 }
 
 /** The retrieval function's answer model settings (`KMEM_ANSWER_*`); none when the stage has no model. */

@@ -9,7 +9,7 @@ import type { StageConfig } from '../config';
 import { grantEmbeddings, grantImportBuckets, grantObjects, grantTable } from '../constructs/grants';
 import { QueueWorker } from '../constructs/queue-worker';
 import type { Data } from './data';
-import { sharedEnvironment } from './environment';
+import { embeddingEnvironment, importEnvironment, sharedEnvironment } from './environment';
 
 /** Properties of `Ingest`. */
 export interface IngestProps {
@@ -28,7 +28,7 @@ export class Ingest extends Construct {
     super(scope, id);
     this.queueWorker = new QueueWorker(this, 'Ingestion', {
       entry: props.workerEntry,
-      environment: sharedEnvironment(props.config, props.data),
+      environment: { ...sharedEnvironment(props.config, props.data), ...embeddingEnvironment(props.config), ...importEnvironment(props.config) },
       config: props.config,
       alarmAction: props.alarmAction,
     });

@@ -2,13 +2,13 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { stageConfig } from '../../lib/config';
-import { ServiceFunction } from '../../lib/constructs/service-function';
+import { type FunctionEnvironment, ServiceFunction } from '../../lib/constructs/service-function';
 import { FIXTURE_WORKER } from './support/synth';
 
 describe('stageConfig', () => {
   it('gives an unknown stage the defaults', () => {
     const config = stageConfig('qa');
-    expect(config).toMatchObject({ stage: 'qa', logRetentionDays: 30, logLevel: 'INFO', defaultTokenLimit: 1_000_000 });
+    expect(config).toMatchObject({ stage: 'qa', logRetentionDays: 30, logLevel: 'INFO' });
     expect(config.worker).toMatchObject({
       memoryMb: 3008,
       timeoutMinutes: 15,
@@ -35,19 +35,33 @@ describe('stageConfig', () => {
 });
 
 describe('function environment', () => {
+  const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Env');
+  const data = { KMEM_STAGE: 'qa', KMEM_TABLE_NAME: 'kmem-qa', KMEM_BUCKET_NAME: 'kmem-qa-artefacts', KMEM_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/1/q' };
+  const worker = (id: string, environment: FunctionEnvironment) => () =>
+    new ServiceFunction(stack, id, {
+      name: 'worker',
+      entry: FIXTURE_WORKER,
+      description: 'test',
+      memoryMb: 128,
+      timeout: Duration.seconds(3),
+      environment,
+      config: stageConfig('qa'),
+    });
+
   it('fails the synth on a value the function would reject at cold start', () => {
-    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Env');
-    expect(
-      () =>
-        new ServiceFunction(stack, 'Fn', {
-          name: 'worker',
-          entry: FIXTURE_WORKER,
-          description: 'test',
-          memoryMb: 128,
-          timeout: Duration.seconds(3),
-          environment: { KMEM_DEFAULT_TOKEN_LIMIT: 'lots' },
-          config: stageConfig('qa'),
-        }),
-    ).toThrow(/KMEM_DEFAULT_TOKEN_LIMIT/);
+    expect(worker('Bad', { ...data, KMEM_WORK_MAX_ATTEMPTS: 'lots' })).toThrow(/KMEM_WORK_MAX_ATTEMPTS=lots/);
+  });
+
+  it('fails the synth on a setting the function requires on Lambda left out', () => {
+    const { KMEM_TABLE_NAME: _left, ...withoutTable } = data;
+    expect(worker('Missing', withoutTable)).toThrow(/lacks KMEM_TABLE_NAME/);
+  });
+
+  it('fails the synth on a setting the function does not read', () => {
+    expect(worker('Stray', { ...data, KMEM_MAX_BODY_KB: '10' })).toThrow(/KMEM_MAX_BODY_KB is not one of its settings/);
+  });
+
+  it('takes the settings the function reads', () => {
+    expect(worker('Good', { ...data, KMEM_WORK_MAX_ATTEMPTS: '3' })).not.toThrow();
   });
 });

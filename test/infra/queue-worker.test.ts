@@ -9,6 +9,8 @@ import { stageConfig } from '../../lib/config';
 import { QueueWorker } from '../../lib/constructs/queue-worker';
 import { actionsOfRole, FIXTURE_WORKER, logicalId } from './support/synth';
 
+const WORKER_ENVIRONMENT = { KMEM_STAGE: 'test', KMEM_TABLE_NAME: 'kmem-test', KMEM_BUCKET_NAME: 'kmem-test-artefacts' };
+
 let stack: Stack;
 let worker: QueueWorker;
 let template: Template;
@@ -17,7 +19,7 @@ beforeAll(() => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] }, builtinCloudFormationValidation: false });
   stack = new Stack(app, 'QueueWorkerTest');
   const config = stageConfig('test', { worker: { batchSize: 7, maxConcurrency: 3 } });
-  worker = new QueueWorker(stack, 'Ingestion', { entry: FIXTURE_WORKER, environment: { KMEM_STAGE: 'test' }, config });
+  worker = new QueueWorker(stack, 'Ingestion', { entry: FIXTURE_WORKER, environment: WORKER_ENVIRONMENT, config });
   template = Template.fromStack(stack);
 });
 

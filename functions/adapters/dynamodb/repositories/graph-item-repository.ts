@@ -61,6 +61,10 @@ export class GraphItemRepository implements GraphItemStore {
     return { ...result, items: result.items.map(toNode) };
   }
 
+  async getNodes(accountId: string, memoryId: string, ids: readonly string[]): Promise<GraphNode[]> {
+    return (await this.table.getMany(ids.map((id) => keys.graphNode(accountId, memoryId, id)))).map(toNode);
+  }
+
   async edgesFrom(accountId: string, memoryId: string, firstSource: string, lastSource: string): Promise<GraphEdge[]> {
     const from = keys.graphEdge(accountId, memoryId, firstSource, '').sk;
     const to = `${keys.graphEdge(accountId, memoryId, lastSource, '').sk}\uffff`;

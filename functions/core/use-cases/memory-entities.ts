@@ -1,0 +1,125 @@
+/**
+ * GET /memories/entities/{id}: a graph memory's entities matching a name, best first, each with its
+ * aliases (as written), its relations (strongest link first, named by their predicate; an edge stored
+ * under the other entity says `direction: incoming`), the facts it takes part in and the passages that
+ * mention it most. Reads the published graph segment and chunk records (cached per index version) and
+ * the graph's table items; files removed from the memory contribute no fact or passage.
+ */
+import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
+import { BadRequestError } from '../errors';
+import { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from '../graph/entity-lookup';
+import type { GraphEdge, GraphNode } from '../graph-items';
+import type { Memory } from '../model';
+import type { GraphItemStore, MemoryStore } from '../ports';
+import type { IndexCache, LoadedGraph } from '../retrieval-cache';
+import { getMemory } from './memories';
+
+export interface EntityDeps {
+  memories: MemoryStore;
+  graphItems: GraphItemStore;
+  indexes: Pick<IndexCache, 'loadGraph'>;
+}
+
+export interface EntityRelation {
+  relation: string;
+  direction: 'outgoing' | 'incoming';
+  target: { id: string; name: string };
+}
+
+export interface EntityView {
+  id: string;
+  name: string;
+  type: string;
+  aliases: string[];
+  relations: EntityRelation[];
+  facts: Array<{ content: string }>;
+  passages: Array<{ content: string; fileID: string }>;
+}
+
+/** Per entity: relations, facts and passages listed at most. */
+export const ENTITY_VIEW_LIMITS = { relations: 20, facts: 10, passages: 3 } as const;
+
+const COOCCURS = 'co-occurs with';
+
+export async function lookUpEntities(
+  deps: EntityDeps,
+  accountId: string,
+  id: string,
+  request: { name: string; limit: number },
+): Promise<EntityView[]> {
+  const memory = await getMemory(deps, accountId, id);
+  if (memory.memoryType !== 'graph') throw BadRequestError.forField('id', `memory '${id}' is a vector memory; it has no graph`);
+  const loaded = await deps.indexes.loadGraph(memory);
+  if (!loaded) return [];
+  const matches = matchEntitiesByName(loaded.graph, request.name, request.limit);
+  const ids = matches.map((match) => loaded.graph.entityIds[match.entity] ?? '');
+  const nodes = new Map((await deps.graphItems.getNodes(accountId, id, ids)).map((node) => [node.id, node]));
+  const reader = { deps, accountId, memory, loaded, nodes };
+  return mapConcurrently(matches, STORE_CONCURRENCY, (match) => viewOf(reader, match.entity));
+}
+
+interface Reader {
+  deps: EntityDeps;
+  accountId: string;
+  memory: Memory;
+  loaded: LoadedGraph;
+  nodes: ReadonlyMap<string, GraphNode>;
+}
+
+async function viewOf(reader: Reader, entity: number): Promise<EntityView> {
+  const { graph } = reader.loaded;
+  const id = graph.entityIds[entity] ?? '';
+  const name = graph.names[entity] ?? '';
+  const excluded = new Set(reader.memory.excludedFileIds);
+  const kept = (chunkId: string) => {
+    const chunk = reader.loaded.chunks.get(chunkId);
+    return chunk !== undefined && !excluded.has(chunk.fileId) ? chunk : undefined;
+  };
+  const facts = [...new Set(factsOf(graph, entity).filter((fact) => kept(fact.chunkId)).map((fact) => fact.text))];
+  const passages = mentioningChunks(graph, entity).flatMap((chunkId) => {
+    const chunk = kept(chunkId);
+    return chunk ? [{ content: chunk.text, fileID: chunk.pageId ?? chunk.fileId }] : [];
+  });
+  return {
+    id,
+    name,
+    type: graph.types[entity] ?? '',
+    aliases: reader.nodes.get(id)?.aliases ?? [name],
+    relations: await relationsOf(reader, entity),
+    facts: facts.slice(0, ENTITY_VIEW_LIMITS.facts).map((content) => ({ content })),
+    passages: passages.slice(0, ENTITY_VIEW_LIMITS.passages),
+  };
+}
+
+/** The entity's strongest links, each named by the stored edge's predicate (in either direction). */
+async function relationsOf(reader: Reader, entity: number): Promise<EntityRelation[]> {
+  const { graph } = reader.loaded;
+  const id = graph.entityIds[entity] ?? '';
+  const neighbours = neighboursOf(graph, entity, ENTITY_VIEW_LIMITS.relations);
+  const outgoing = await edgesOf(reader, id);
+  const relations: EntityRelation[] = [];
+  for (const neighbour of neighbours) {
+    const other = graph.entityIds[neighbour] ?? '';
+    const target = { id: other, name: graph.names[neighbour] ?? '' };
+    const out = outgoing.filter((edge) => edge.target === other);
+    const incoming = out.length > 0 ? [] : (await edgesOf(reader, other)).filter((edge) => edge.target === id);
+    for (const edge of out) relations.push({ relation: edge.predicate, direction: 'outgoing', target });
+    for (const edge of incoming) relations.push({ relation: edge.predicate, direction: 'incoming', target });
+    if (out.length + incoming.length === 0) relations.push({ relation: COOCCURS, direction: 'outgoing', target });
+  }
+  return dedupe(relations).slice(0, ENTITY_VIEW_LIMITS.relations);
+}
+
+function edgesOf(reader: Reader, source: string): Promise<GraphEdge[]> {
+  return reader.deps.graphItems.edgesFrom(reader.accountId, reader.memory.id, source, source);
+}
+
+function dedupe(relations: EntityRelation[]): EntityRelation[] {
+  const seen = new Set<string>();
+  return relations.filter((relation) => {
+    const key = `${relation.direction}\u0000${relation.relation}\u0000${relation.target.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * Per-function settings: each function reads only its own sections, and on AWS Lambda the values the
+ * stack sets are required. A function started without them logs which is missing and answers 500 in the
+ * interface's error shape, instead of reaching a default table.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { resetContainer } from '../../functions/adapters/container';
+import { ConfigError, FUNCTION_SETTINGS, loadConfig, resetConfig } from '../../functions/config';
+import { lambdaContext } from '../../functions/local/lambda-context';
+import { handler as usersHandler } from '../../functions/users/handler';
+
+const ON_LAMBDA = {
+  AWS_LAMBDA_FUNCTION_NAME: 'kmem-qa-users',
+  AWS_REGION: 'eu-west-1',
+  KMEM_STAGE: 'qa',
+  KMEM_TABLE_NAME: 'kmem-qa-table',
+  KMEM_BUCKET_NAME: 'kmem-qa-artefacts',
+  KMEM_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/kmem-qa-work',
+};
+
+describe('loadConfig', () => {
+  it('keeps the local defaults off Lambda', () => {
+    const config = loadConfig({}, FUNCTION_SETTINGS.users);
+    expect(config).toMatchObject({ tableName: 'kmem', bucketName: 'kmem-artefacts', queue: { kind: 'local' } });
+  });
+
+  it('requires the table, bucket, queue and stage on Lambda, naming each one missing', () => {
+    const { KMEM_TABLE_NAME: _table, ...withoutTable } = ON_LAMBDA;
+    expect(() => loadConfig(withoutTable, FUNCTION_SETTINGS.users)).toThrow(ConfigError);
+    expect(() => loadConfig(withoutTable, FUNCTION_SETTINGS.users)).toThrow(/KMEM_TABLE_NAME: not set \(required on AWS Lambda/);
+    const error = (() => {
+      try {
+        loadConfig({ AWS_LAMBDA_FUNCTION_NAME: 'kmem-qa-worker', AWS_REGION: 'eu-west-1' }, FUNCTION_SETTINGS.worker);
+      } catch (caught) {
+        return String(caught);
+      }
+      return '';
+    })();
+    for (const name of ['KMEM_STAGE', 'KMEM_TABLE_NAME', 'KMEM_BUCKET_NAME', 'KMEM_QUEUE_URL']) expect(error).toContain(name);
+    expect(loadConfig(ON_LAMBDA, FUNCTION_SETTINGS.users)).toMatchObject({ tableName: 'kmem-qa-table', queue: { kind: 'sqs' } });
+  });
+
+  it('validates only the sections a function reads', () => {
+    const env = { ...ON_LAMBDA, KMEM_ANSWER_MODEL_PROVIDER: 'anthropic', KMEM_WORK_MAX_ATTEMPTS: 'lots' };
+    expect(loadConfig(env, FUNCTION_SETTINGS.users).answerModel).toEqual({ kind: 'none' });
+    expect(() => loadConfig(env, FUNCTION_SETTINGS.retrieval)).toThrow(/KMEM_ANSWER_MODEL_PROVIDER/);
+    expect(() => loadConfig(env, FUNCTION_SETTINGS.worker)).toThrow(/KMEM_WORK_MAX_ATTEMPTS/);
+  });
+});
+
+describe('a deployed function started without its settings', () => {
+  const saved = { ...process.env };
+  let logged: string[];
+
+  beforeEach(() => {
+    logged = [];
+    for (const stream of [process.stdout, process.stderr]) {
+      vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        logged.push(String(chunk));
+        return true;
+      });
+    }
+    resetConfig();
+    resetContainer();
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+    process.env = { ...saved };
+    resetConfig();
+    resetContainer();
+  });
+
+  it('logs the missing setting and answers 500 with the error shape', async () => {
+    const { KMEM_TABLE_NAME: _table, ...withoutTable } = ON_LAMBDA;
+    process.env = { ...saved, ...withoutTable };
+    delete process.env.KMEM_TABLE_NAME;
+    const answer = await usersHandler(usersList('unused-key'), lambdaContext('users', 'req-settings-1'));
+    expect(answer.statusCode).toBe(500);
+    expect(JSON.parse(answer.body)).toEqual({ status: 'internal server error', error: expect.stringContaining('req-settings') }); // a list route's shape
+    const line = logged.find((text) => text.includes('function settings missing or invalid'));
+    expect(line).toContain('KMEM_TABLE_NAME: not set');
+  });
+
+  it('answers once its settings are there', async () => {
+    const kmem = inject('kmem');
+    process.env = {
+      ...saved,
+      ...ON_LAMBDA,
+      KMEM_TABLE_NAME: 'kmem',
+      AWS_REGION: 'local',
+      KMEM_DYNAMODB_ENDPOINT: kmem.dynamodbEndpoint,
+      KMEM_S3_ENDPOINT: kmem.s3Endpoint,
+    };
+    const answer = await usersHandler(usersList(kmem.keyA), lambdaContext('users', 'req-settings-2'));
+    expect(answer.statusCode).toBe(200);
+  });
+});
+
+function usersList(apiKey: string): APIGatewayProxyEvent {
+  return {
+    httpMethod: 'GET',
+    resource: '/users/list',
+    path: '/users/list',
+    headers: { 'X-API-Key': apiKey },
+    multiValueHeaders: {},
+    queryStringParameters: null,
+    multiValueQueryStringParameters: null,
+    pathParameters: null,
+    stageVariables: null,
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { requestId: 'req-settings' } as APIGatewayProxyEvent['requestContext'],
+  };
+}
