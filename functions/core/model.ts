@@ -223,6 +223,8 @@ export interface IngestionJob {
   fileIds: string[];
   reservedTokens: number;
   usedTokens: number;
+  /** Tokens charged per file id instead of the file's own count (a re-synced site: its changed pages only). */
+  charge?: Record<string, number>;
   state: JobState;
   reconciled: boolean;
   createdAt: string;

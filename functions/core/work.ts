@@ -7,7 +7,7 @@ export type WorkMessage =
   | { kind: 'memory.ingest'; accountId: string; memoryId: string; jobId: string }
   | { kind: 'memory.reindex'; accountId: string; memoryId: string }
   /** Start an ingestion of these changed files (all waiting files when absent) once the memory is free. */
-  | { kind: 'memory.refresh'; accountId: string; memoryId: string; fileIds?: string[] }
+  | { kind: 'memory.refresh'; accountId: string; memoryId: string; fileIds?: string[]; charge?: Record<string, number> }
   | { kind: 'file.import'; accountId: string; importId: string }
   | { kind: 'file.resync'; accountId: string; fileId: string }
   | { kind: 'memory.sync-session'; accountId: string; memoryId: string; sessionId: string }

@@ -8,7 +8,7 @@ export const workMessageSchema: z.ZodType<WorkMessage> = z.discriminatedUnion('k
   z.object({ kind: z.literal('file.process'), accountId: id, fileId: id }),
   z.object({ kind: z.literal('memory.ingest'), accountId: id, memoryId: id, jobId: id }),
   z.object({ kind: z.literal('memory.reindex'), accountId: id, memoryId: id }),
-  z.object({ kind: z.literal('memory.refresh'), accountId: id, memoryId: id, fileIds: z.array(id).max(5_000).optional() }),
+  z.object({ kind: z.literal('memory.refresh'), accountId: id, memoryId: id, fileIds: z.array(id).max(5_000).optional(), charge: z.record(id, z.number().int().min(0)).optional() }),
   z.object({ kind: z.literal('file.import'), accountId: id, importId: id }),
   z.object({ kind: z.literal('file.resync'), accountId: id, fileId: id }),
   z.object({ kind: z.literal('memory.sync-session'), accountId: id, memoryId: id, sessionId: id }),

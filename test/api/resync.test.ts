@@ -2,7 +2,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, ingest, listAll, post, waitFor, type Json } from '../support/api';
+import { childIdOf } from '../../functions/core/ingest/hidden-files';
+import { testContainer } from '../support/stores';
 import { page, send, startSite, type TestSite } from '../web/site-server';
+
+const stores = testContainer();
 
 /** The site's pages as they are now: text and lastmod per path, changed by the tests. */
 const pages = new Map<string, { text: string; lastmod: string }>();
@@ -47,7 +51,10 @@ beforeAll(async () => {
   pages.set('/docs/b', { text: 'Beehives are inspected weekly from April to September.', lastmod: '2026-01-01' });
   pages.set('/docs/c', { text: 'Compost heaps are turned every fortnight to keep them warm.', lastmod: '2026-01-01' });
 });
-afterAll(() => site.close());
+afterAll(async () => {
+  await site.close();
+  stores.documentClient.destroy();
+});
 
 const ask = (memoryId: string, query: string) => get(`/memory/?memoryID=${memoryId}&query=${encodeURIComponent(query)}&topK=10`);
 
@@ -92,6 +99,14 @@ describe('re-sync of web sources', () => {
     expect(fetched).not.toContain('/docs/c'); // its lastmod did not move: not asked for
     const parent = await childrenOf(file.id);
     expect(parent).toMatchObject({ state: 'ready', hiddenFilesTotal: 3 });
+    // the refresh is charged the changed and the new page's tokens only
+    const tokensOf = async (path: string) => (await get(`/files/get/${childIdOf(file.id, `${site.origin}${path}`)}`)).body.data.tokens as number;
+    const jobs = await stores.jobs.listByMemory(parent.userID as string, memory.id);
+    await until(async () => (await stores.jobs.listByMemory(parent.userID as string, memory.id)).every((job) => job.reconciled), 'the refresh job to settle');
+    const refresh = (await stores.jobs.listByMemory(parent.userID as string, memory.id)).sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
+    expect(jobs.length).toBe(2);
+    expect(refresh?.usedTokens).toBe((await tokensOf('/docs/a')) + (await tokensOf('/docs/d')));
+    expect(refresh?.usedTokens).toBeLessThan(parent.tokens as number);
     expect(parent.content).toContain('/docs/d');
     expect(parent.content).not.toContain('/docs/b');
   });

@@ -91,12 +91,18 @@ export async function replaceContent(deps: FileDeps, file: FileRecord, changes: 
  * The memories that had ingested these files take them again: each link waits for ingestion once more and
  * each memory gets one `memory.refresh` (its worker starts the job when the memory is free).
  */
-export async function refreshMemoriesOf(deps: Pick<FileDeps, 'links' | 'queue' | 'clock'>, accountId: string, fileIds: readonly string[]): Promise<void> {
+export async function refreshMemoriesOf(
+  deps: Pick<FileDeps, 'links' | 'queue' | 'clock'>,
+  accountId: string,
+  fileIds: readonly string[],
+  charge?: Record<string, number>,
+): Promise<void> {
   const byMemory = await markLinksChanged(deps, accountId, fileIds);
   for (const [memoryId, ids] of byMemory) {
     for (let i = 0; i < ids.length; i += REFRESH_FILES_PER_MESSAGE) {
       const batch = ids.slice(i, i + REFRESH_FILES_PER_MESSAGE);
-      await deps.queue.send({ kind: 'memory.refresh', accountId, memoryId, fileIds: batch } satisfies WorkMessage);
+      const work: WorkMessage = { kind: 'memory.refresh', accountId, memoryId, fileIds: batch, ...(charge ? { charge } : {}) };
+      await deps.queue.send(work);
     }
   }
 }

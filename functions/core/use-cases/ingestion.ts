@@ -67,7 +67,7 @@ export async function refreshMemory(
   const files = (await waitingFiles(deps, memory.accountId, memory.id)).filter((file) => !wanted || wanted.has(file.id));
   if (files.length === 0) return;
   try {
-    await launchJob(deps, memory, files);
+    await launchJob(deps, memory, files, message.charge);
   } catch (error) {
     if (error instanceof ConflictError) return later();
     if (!(error instanceof BadRequestError)) throw error;
@@ -79,10 +79,15 @@ const busy = (memoryId: string) =>
   BadRequestError.forField('memoryID', `memory '${memoryId}' is already ingesting; wait for it to finish`);
 
 /** Reserves the budget, records the job, moves the memory to `queued` and queues the work; ConflictError when busy. */
-async function launchJob(deps: IngestionDeps, memory: Memory, files: FileRecord[]): Promise<IngestionStarted> {
+async function launchJob(
+  deps: IngestionDeps,
+  memory: Memory,
+  files: FileRecord[],
+  charge?: Record<string, number>,
+): Promise<IngestionStarted> {
   const { accountId, id: memoryId } = memory;
-  const needed = files.reduce((sum, file) => sum + tokensNeededFor(file), 0);
-  const job = newJob(deps, memory, files, needed);
+  const needed = files.reduce((sum, file) => sum + (charge?.[file.id] ?? tokensNeededFor(file)), 0);
+  const job = { ...newJob(deps, memory, files, needed), ...(charge ? { charge } : {}) };
   const account = await reserve(deps, accountId, needed);
   try {
     await deps.jobs.create(job);
