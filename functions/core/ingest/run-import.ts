@@ -185,6 +185,9 @@ async function prune(
     await removeFileData(deps, file);
   });
   for (const memoryId of reindex) {
+    // a memory that ingests again after this import publishes without the pruned files anyway: one build, not two
+    const ingestsAgain = job.refreshMemoryIds.includes(memoryId) || (memoryId === job.memoryId && job.created + job.updated > 0);
+    if (ingestsAgain) continue;
     await deps.queue.send({ kind: 'memory.reindex', accountId: job.accountId, memoryId } satisfies WorkMessage);
   }
   return job.deleted + gone.length;
