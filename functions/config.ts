@@ -204,6 +204,8 @@ export const FUNCTION_SETTINGS = {
   memories: API_SETTINGS,
   files: [...API_SETTINGS, 'imports'],
   retrieval: [...API_SETTINGS, 'embeddings', 'answers'],
+  /** POST /mcp: checks the key, then its tools call the API itself. */
+  mcp: API_SETTINGS,
   worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'embeddings', 'graphExtractor', 'imports'],
 } as const satisfies Record<string, readonly SettingsSection[]>;
 

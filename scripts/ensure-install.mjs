@@ -15,7 +15,8 @@ if (stale) {
   // which this registry mirror does not list.
   const command = 'npm install --no-audit --no-fund';
   console.error(`[kmem] installing dependencies: ${command}`);
-  execSync(command, { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  // the installer's output goes to stderr: stdout may be a protocol stream (`npm run kmem -- mcp` speaks MCP on it)
+  execSync(command, { cwd: root, stdio: ['ignore', 2, 'inherit'] });
 }
 
 // The offline speech recogniser (Debian's pocketsphinx) for audio and video files: installed when this

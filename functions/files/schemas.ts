@@ -16,6 +16,10 @@ export const createFileBody = z.object({
   external_uri: z.string().min(1).max(2048).optional(),
   fileType,
   sourceKey: z.string().min(1).max(1024).optional(),
+}).meta({
+  id: 'CreateFileRequest',
+  description: 'Give `key` (from files/upload or files/upload-url) for uploaded bytes, or `external_uri` for a web address; `website`, `sitemap` and `website_bulk` files take `external_uri` only.',
+  example: { name: 'handbook.pdf', key: 'uploads/5b0c.../handbook.pdf', fileType: 'pdf' },
 });
 
 export const importBody = z.object({
@@ -51,7 +55,7 @@ const uploaded = z.object({
   name: z.string(),
   size: z.number().int().min(0),
   contentType: z.string(),
-});
+}).meta({ id: 'Upload' });
 
 const nullableString = z.string().nullable();
 const nullableNumber = z.number().nullable();
@@ -75,7 +79,7 @@ export const createdFileSchema = z.object({
   externalURI: nullableString,
   originRegion: z.string(),
   numSpeakers: nullableNumber,
-});
+}).meta({ id: 'CreatedFile' });
 
 export const listedFileSchema = z.object({
   ...fileCommon,
@@ -88,7 +92,7 @@ export const listedFileSchema = z.object({
   size: nullableNumber,
   tokens: nullableNumber,
   numSpeakers: nullableNumber,
-});
+}).meta({ id: 'FileSummary' });
 
 export const fileDetailsSchema = listedFileSchema.extend({
   externalURI: nullableString,
@@ -109,13 +113,14 @@ export const fileDetailsSchema = listedFileSchema.extend({
   hiddenFilesProcessed: z.number().int(),
   hiddenFilesCreated: z.number().int(),
   hiddenFilesIngested: z.number().int(),
-});
+}).meta({ id: 'File', description: 'A file with its processing state (pending, processing, ready, failed) and extracted text' });
 
 export const filesApi = {
   upload: route({
     group: 'files',
     method: 'POST',
     path: '/files/upload',
+    operationId: 'uploadFile',
     summary: 'Upload raw bytes (multipart form, one part named `file`); answers the key files/create takes',
     rawBody: true,
     response: success(uploaded),
@@ -125,15 +130,17 @@ export const filesApi = {
     group: 'files',
     method: 'POST',
     path: '/files/upload-url',
+    operationId: 'createUploadUrl',
     summary: 'Get a presigned address to PUT the bytes to directly (for large files), with the key for files/create',
     body: uploadUrlBody,
-    response: success(uploaded.extend({ uploadUrl: z.string(), expiresAt: timestamp })),
+    response: success(uploaded.extend({ uploadUrl: z.string(), expiresAt: timestamp }).meta({ id: 'UploadUrl' })),
     errors: [400, 401, 403, 500],
   }),
   create: route({
     group: 'files',
     method: 'POST',
     path: '/files/create',
+    operationId: 'createFile',
     summary: 'Create a file from an upload key or a web address; processing starts at once',
     body: createFileBody,
     response: success(createdFileSchema),
@@ -143,6 +150,7 @@ export const filesApi = {
     group: 'files',
     method: 'GET',
     path: '/files/list',
+    operationId: 'listFiles',
     summary: 'List files, oldest first, optionally by category',
     list: true,
     query: pageQuery.extend({ category: categoryFilter.optional() }),
@@ -153,6 +161,7 @@ export const filesApi = {
     group: 'files',
     method: 'GET',
     path: '/files/get/{id}',
+    operationId: 'getFile',
     summary: 'Get a file with its extracted text and processing state',
     params: idParams,
     response: success(fileDetailsSchema),
@@ -189,6 +198,7 @@ export const filesApi = {
     group: 'files',
     method: 'DELETE',
     path: '/files/delete/{id}',
+    operationId: 'deleteFile',
     summary: 'Delete a file that no memory uses, with its raw and derived objects',
     params: idParams,
     response: deleted,

@@ -1,5 +1,6 @@
 /** Every route of the API, by group. Handlers, the local router, the stack and the OpenAPI document read it. */
 import { filesApi } from '../files/schemas';
+import { mcpApi } from '../mcp/schemas';
 import { memoriesApi } from '../memories/schemas';
 import { messagesApi } from '../messages/schemas';
 import { retrievalApi } from '../retrieval/schemas';
@@ -10,7 +11,7 @@ import type { Group, RouteSpec } from './route-spec';
 
 export const API_VERSION = '1.0.0';
 
-export const catalog: readonly RouteSpec[] = [metaApi, usersApi, sessionsApi, messagesApi, filesApi, memoriesApi, retrievalApi].flatMap(
+export const catalog: readonly RouteSpec[] = [metaApi, usersApi, sessionsApi, messagesApi, filesApi, memoriesApi, retrievalApi, mcpApi].flatMap(
   (group) => Object.values(group) as RouteSpec[],
 );
 

@@ -35,12 +35,12 @@ export const queryFlag = z.preprocess(
 const pageToken = z.string().min(1).max(2048);
 
 /** `topK` of searches: an integer from 1 to 100 in the query string. */
-export const topKQuery = (fallback: number) => queryInteger(1, 100).optional().default(fallback).meta({ default: fallback });
+export const topKQuery = (fallback: number) => queryInteger(1, 100).optional().default(fallback);
 
 /** A page of a listing: `limit` (1 to `maxLimit`, default 10) and the tokens of the neighbouring pages. */
 export const pageQueryUpTo = (maxLimit: number) =>
   z.object({
-    limit: queryInteger(1, maxLimit).optional().default(10).meta({ default: 10 }),
+    limit: queryInteger(1, maxLimit).optional().default(10),
     nextToken: pageToken.optional(),
     previousToken: pageToken.optional(),
   });
@@ -70,6 +70,8 @@ export const listOf = <K extends string, T extends z.ZodType>(name: K, item: T) 
     previousToken: z.string().nullable(),
   } as Record<K | 'status' | 'count' | 'nextToken' | 'previousToken', z.ZodType>);
 
-export const errorBody = z.object({ error: z.string(), status: z.string(), data: z.record(z.string(), z.unknown()).optional() });
-export const detailBody = z.object({ detail: z.string() });
+export const errorBody = z
+  .object({ error: z.string(), status: z.string(), data: z.record(z.string(), z.unknown()).optional() })
+  .meta({ id: 'Error', description: '`status` is bad_request, unauthorized, forbidden, not_found, rate_limited, error or internal server error; `error` names the field and the problem' });
+export const detailBody = z.object({ detail: z.string() }).meta({ id: 'RetrievalError', description: 'Errors of GET /memory keep the `{detail}` body' });
 

@@ -13,14 +13,18 @@ import { ConfigError } from '../config';
 import { NotFoundError } from '../core/errors';
 import { authenticate } from '../core/use-cases/accounts';
 import { logger, metrics, tracer } from '../observability';
-import { parseRequest, headerMap, type RouteInput } from './request';
+import { apiKeyOf, parseRequest, headerMap, type RouteInput } from './request';
 import type { z } from 'zod';
 import { type RouteSpec, routeKey, type TypedInput } from './route-spec';
 import { isExpected, json, toWire } from './wire-errors';
 
 export interface RouteResult {
   statusCode?: number;
-  body: unknown;
+  /** JSON-serialised unless `text` is given. */
+  body?: unknown;
+  /** A body already serialised (with its content type in `headers`). */
+  text?: string;
+  headers?: Record<string, string>;
 }
 
 export interface Caller {
@@ -53,7 +57,8 @@ export function createHttpHandler(routes: readonly BoundRoute[]): HttpHandler {
     if (!route) return toWire(new NotFoundError(`no route for ${event.httpMethod} ${event.path}`), wire(undefined, requestId));
     try {
       const result = await runRoute(route, event, requestId);
-      return json(result.statusCode ?? 200, result.body);
+      if (result.text === undefined) return json(result.statusCode ?? 200, result.body);
+      return { statusCode: result.statusCode ?? 200, headers: { 'content-type': 'application/json', ...result.headers }, body: result.text };
     } catch (error) {
       report(error, route.spec);
       return toWire(error, wire(route.spec, requestId));
@@ -69,7 +74,7 @@ export function createHttpHandler(routes: readonly BoundRoute[]): HttpHandler {
 async function runRoute(route: BoundRoute, event: APIGatewayProxyEvent, requestId: string): Promise<RouteResult> {
   const deps = container(route.spec.group);
   const accountId = route.spec.authenticated
-    ? await authenticate(deps.apiKeys, headerMap(event)['x-api-key'])
+    ? await authenticate(deps.apiKeys, apiKeyOf(headerMap(event)))
     : '';
   if (accountId) logger.appendKeys({ accountId });
   const input = parseRequest(event, route.spec, bodyLimitOf(route.spec, deps.config));

@@ -14,6 +14,8 @@ export interface RouteInput {
   /** The raw body bytes, for routes that take them (uploads). */
   raw?: Buffer;
   headers: Record<string, string>;
+  /** The address this API was called at (scheme, host and stage), from the request context. */
+  origin?: string;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -24,6 +26,14 @@ export function headerMap(event: APIGatewayProxyEvent): Record<string, string> {
     if (value !== undefined) headers[name.toLowerCase()] = value;
   }
   return headers;
+}
+
+/** The caller's API key: `X-API-Key`, else the token of `Authorization: Bearer <key>`. */
+export function apiKeyOf(headers: Record<string, string>): string | undefined {
+  const key = headers['x-api-key'];
+  if (key !== undefined) return key;
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
+  return bearer?.[1];
 }
 
 export function parseRequest(event: APIGatewayProxyEvent, spec: RouteSpec, maxBodyBytes: number): RouteInput {
@@ -37,7 +47,19 @@ export function parseRequest(event: APIGatewayProxyEvent, spec: RouteSpec, maxBo
     body: spec.rawBody ? undefined : validate('body', spec.body, decodeJson(raw)),
     raw: spec.rawBody ? raw : undefined,
     headers: headerMap(event),
+    origin: originOf(event),
   };
+}
+
+/**
+ * Where the caller reached this API, from what API Gateway (or the local router) puts in the request
+ * context, never from the caller's Host header: the stage is part of the path on the execute-api domain.
+ */
+function originOf(event: APIGatewayProxyEvent): string | undefined {
+  const { domainName, stage } = event.requestContext ?? {};
+  if (!domainName) return undefined;
+  if (stage === 'local') return `http://${domainName}`;
+  return domainName.endsWith('.amazonaws.com') ? `https://${domainName}/${stage}` : `https://${domainName}`;
 }
 
 function bodyBytes(event: APIGatewayProxyEvent): Buffer | undefined {

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 
-export type Group = 'meta' | 'users' | 'sessions' | 'messages' | 'memories' | 'files' | 'retrieval';
+export type Group = 'meta' | 'users' | 'sessions' | 'messages' | 'memories' | 'files' | 'retrieval' | 'mcp';
 export type Method = 'GET' | 'POST' | 'DELETE';
 
 /** `status`: `{error, status}` bodies; `detail`: `{detail}` bodies (retrieval). */
@@ -22,7 +22,13 @@ export interface RouteSpec<
   method: Method;
   /** API Gateway resource path, with `{name}` path parameters. */
   path: string;
+  /** The OpenAPI operation id, a verb and a noun (`createMemory`); derived from method and path when absent. */
+  operationId?: string;
   summary: string;
+  /** Longer text for the OpenAPI document: conditions between fields, limits, what happens next. */
+  description?: string;
+  /** false: served, but not part of the OpenAPI document (`POST /mcp` speaks JSON-RPC, described by MCP itself). */
+  published?: boolean;
   /** false only for routes that answer without a key (health, OpenAPI document). */
   authenticated: boolean;
   errorShape: ErrorShape;
@@ -63,6 +69,8 @@ export interface TypedInput<P extends AnyObject, Q extends AnyObject, B extends 
   body: z.output<B>;
   raw?: Buffer;
   headers: Record<string, string>;
+  /** The address this API was called at (scheme, host and stage), when the request says. */
+  origin?: string;
 }
 
 export const routeKey = (method: string, path: string): string => `${method} ${path}`;

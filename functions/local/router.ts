@@ -151,6 +151,7 @@ function buildEvent(
       identity: localIdentity(req.socket.remoteAddress ?? '127.0.0.1', req.headers['user-agent'] ?? null),
       path: url.pathname,
       stage: 'local',
+      domainName: localDomain(req),
       requestId,
       requestTimeEpoch: Date.now(),
       resourceId: spec.path,
@@ -165,6 +166,13 @@ function addValue(single: Record<string, string>, multi: Record<string, string[]
   const values = Object.hasOwn(multi, name) ? (multi[name] as string[]) : [];
   values.push(value);
   Object.defineProperty(multi, name, { value: values, enumerable: true, writable: true, configurable: true });
+}
+
+/** The address the local server was reached at (its own socket, not the caller's Host header). */
+function localDomain(req: IncomingMessage): string {
+  const address = req.socket.localAddress ?? '127.0.0.1';
+  const host = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return `${host.includes(':') ? `[${host}]` : host}:${req.socket.localPort ?? 80}`;
 }
 
 function localIdentity(sourceIp: string, userAgent: string | null): APIGatewayProxyEvent['requestContext']['identity'] {

@@ -61,13 +61,15 @@ const presentLink = (link: MemoryFileLink) => ({
 });
 
 const indexesOf = new WeakMap<Container, IndexCache>();
+/** Graph memories whose segments a warm memories container keeps for entity look-ups. */
+const ENTITY_GRAPH_CACHE_SIZE = 4;
 
 /** The container plus an index cache (for entity look-ups), made once per container. */
 function entityDeps(): Container & { indexes: IndexCache } {
   const base = container();
   let indexes = indexesOf.get(base);
   if (!indexes) {
-    indexes = new IndexCache(base.objects, base.config.indexCacheSize);
+    indexes = new IndexCache(base.objects, ENTITY_GRAPH_CACHE_SIZE);
     indexesOf.set(base, indexes);
   }
   return { ...base, indexes };

@@ -12,12 +12,18 @@ export const createMemoryBody = z.object({
   name: z.string().min(1).max(200),
   description: z.string().max(2000).optional(),
   memoryType,
-  ontology: ontology.optional(),
-  chunkSize: z.number().int().min(100, { error: 'must be at least 100 characters' }).max(20_000).optional(),
-  chunkOverlap: z.number().int().min(1, { error: 'must be 1 to 50 (percent)' }).max(50, { error: 'must be 1 to 50 (percent)' }).optional(),
-  webhookUrl: webAddress.optional(),
-  acceleration: z.boolean().optional(),
-  factExtraction: z.boolean().optional(),
+  ontology: ontology.optional().meta({ description: 'Required when memoryType is graph (the entity and relation types to extract); refused for a vector memory' }),
+  chunkSize: z.number().int().min(100, { error: 'must be at least 100 characters' }).max(20_000).optional()
+    .meta({ description: 'Characters per chunk, vector memories only (graph memories chunk by their own rules)' }),
+  chunkOverlap: z.number().int().min(1, { error: 'must be 1 to 50 (percent)' }).max(50, { error: 'must be 1 to 50 (percent)' }).optional()
+    .meta({ description: 'Overlap between chunks in percent, vector memories only' }),
+  webhookUrl: webAddress.optional().meta({ description: 'Receives signed memory.ingestion.* and file.* events' }),
+  acceleration: z.boolean().optional().meta({ description: 'Build an approximate nearest-neighbour index (faster search on large memories)' }),
+  factExtraction: z.boolean().optional().meta({ description: 'Graph memories: keep each relation\'s source sentence as a fact' }),
+}).meta({
+  id: 'CreateMemoryRequest',
+  description: 'A graph memory needs `ontology` and takes no `chunkSize`/`chunkOverlap`; a vector memory takes no `ontology`.',
+  example: { name: 'support knowledge', memoryType: 'graph', ontology: 'support_requests', factExtraction: true },
 });
 
 const memoryCommon = {
@@ -41,9 +47,9 @@ export const createdMemorySchema = z.object({
   vectorDBCollection: z.string(),
   adapterRepo: z.string(),
   adapterVersion: z.number().int(),
-});
+}).meta({ id: 'CreatedMemory' });
 
-export const listedMemorySchema = z.object({ ...memoryCommon, userID: z.string() });
+export const listedMemorySchema = z.object({ ...memoryCommon, userID: z.string() }).meta({ id: 'MemorySummary' });
 
 export const memoryDetailsSchema = z.object({
   ...memoryCommon,
@@ -57,7 +63,7 @@ export const memoryDetailsSchema = z.object({
   failedFiles: z.array(z.object({ fileID: z.string(), error: z.string() })),
   failedFileCount: z.number().int(),
   lastError: z.string().nullable(),
-});
+}).meta({ id: 'Memory', description: 'A memory with its ingestion step (select, queued, ingesting, ready, failed) and counts' });
 
 const linkSchema = z.object({
   id: z.string(),
@@ -67,7 +73,7 @@ const linkSchema = z.object({
   type: z.string(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: 'MemoryFileLink' });
 
 /** Nodes per page of GET /memories/graph/{id}: a 10,000-node graph comes in two requests. */
 export const GRAPH_PAGE_MAX = 5000;
@@ -84,28 +90,28 @@ const entitySchema = z.object({
   })),
   facts: z.array(z.object({ content: z.string() })),
   passages: z.array(z.object({ content: z.string(), fileID: z.string() })),
-});
+}).meta({ id: 'Entity', description: 'An entity of a graph memory: its aliases, relations (strongest first), facts and the passages that mention it most' });
 
 const memoryIdBody = z.object({ memoryID: idString });
 const sessionsBody = memoryIdBody.extend({ sessions: z.array(idString).min(1).max(100) });
 
 export const memoriesApi = {
   create: route({
-    group: 'memories', method: 'POST', path: '/memories/create',
+    group: 'memories', method: 'POST', path: '/memories/create', operationId: 'createMemory',
     summary: 'Create a graph or vector memory',
     body: createMemoryBody,
     response: success(createdMemorySchema),
     errors: [400, 401, 403, 500],
   }),
   addFiles: route({
-    group: 'memories', method: 'POST', path: '/memories/add-files',
+    group: 'memories', method: 'POST', path: '/memories/add-files', operationId: 'addMemoryFiles',
     summary: 'Add files to a memory (memories created on or after 17-Dec-2024); `links` has one link per file',
     body: memoryIdBody.extend({ files: z.array(idString).min(1).max(100) }),
     response: success(linkSchema).extend({ links: z.array(linkSchema) }),
     errors: [400, 401, 403, 404, 500],
   }),
   startIngestion: route({
-    group: 'memories', method: 'POST', path: '/memories/start-ingestion',
+    group: 'memories', method: 'POST', path: '/memories/start-ingestion', operationId: 'startIngestion',
     summary: 'Start ingesting the files added to a memory; reserves the token budget',
     body: memoryIdBody,
     response: z.object({
@@ -124,21 +130,21 @@ export const memoriesApi = {
     errors: [400, 401, 403, 404, 500],
   }),
   addSessions: route({
-    group: 'memories', method: 'POST', path: '/memories/add-sessions',
+    group: 'memories', method: 'POST', path: '/memories/add-sessions', operationId: 'addMemorySessions',
     summary: 'Attach sessions: their messages, past and future, become part of the memory',
     body: sessionsBody,
     response: success(z.array(z.object({ memoryID: z.string(), sessionID: z.string(), createdAt: timestamp }))),
     errors: [400, 401, 403, 404, 500],
   }),
   removeSessions: route({
-    group: 'memories', method: 'POST', path: '/memories/remove-sessions',
+    group: 'memories', method: 'POST', path: '/memories/remove-sessions', operationId: 'removeMemorySessions',
     summary: 'Detach sessions and remove what they contributed',
     body: sessionsBody,
     response: z.object({ status: z.literal('success'), message: z.string() }),
     errors: [400, 401, 403, 404, 500],
   }),
   list: route({
-    group: 'memories', method: 'GET', path: '/memories/list',
+    group: 'memories', method: 'GET', path: '/memories/list', operationId: 'listMemories',
     summary: 'List memories, oldest first, optionally by memoryType',
     list: true,
     query: pageQuery.extend({ memoryType: memoryType.optional() }),
@@ -146,14 +152,14 @@ export const memoriesApi = {
     errors: [400, 401, 403, 500],
   }),
   get: route({
-    group: 'memories', method: 'GET', path: '/memories/get/{id}',
+    group: 'memories', method: 'GET', path: '/memories/get/{id}', operationId: 'getMemory',
     summary: 'Get a memory with its ingestion step and counts',
     params: idParams,
     response: success(memoryDetailsSchema),
     errors: [400, 401, 403, 404, 500],
   }),
   graph: route({
-    group: 'memories', method: 'GET', path: '/memories/graph/{id}',
+    group: 'memories', method: 'GET', path: '/memories/graph/{id}', operationId: 'getMemoryGraph',
     summary: "A graph memory's knowledge graph: a page of nodes with the edges that start at them",
     params: idParams,
     query: pageQueryUpTo(GRAPH_PAGE_MAX),
@@ -162,11 +168,11 @@ export const memoriesApi = {
       nodes: z.array(z.object({
         id: z.string(), name: z.string(), type: z.string(), aliases: z.array(z.string()),
         mentions: z.number().int(), support: z.number().int(),
-      })),
+      }).meta({ id: 'GraphNode' })),
       edges: z.array(z.object({
         id: z.string(), source: z.string(), target: z.string(), predicate: z.string(), kind: z.string(),
         weight: z.number(), support: z.number().int(),
-      })),
+      }).meta({ id: 'GraphEdge' })),
       count: z.number().int().min(0),
       nextToken: z.string().nullable(),
       previousToken: z.string().nullable(),
@@ -174,22 +180,22 @@ export const memoriesApi = {
     errors: [400, 401, 403, 404, 500],
   }),
   entities: route({
-    group: 'memories', method: 'GET', path: '/memories/entities/{id}',
+    group: 'memories', method: 'GET', path: '/memories/entities/{id}', operationId: 'findMemoryEntities',
     summary: "A graph memory's entities matching a name, best first, with their relations, facts and passages",
     params: idParams,
-    query: z.object({ name: z.string().trim().min(1).max(200), limit: queryInteger(1, 100).optional().default(10).meta({ default: 10 }) }),
+    query: z.object({ name: z.string().trim().min(1).max(200), limit: queryInteger(1, 100).optional().default(10) }),
     response: z.object({ status: z.literal('success'), entities: z.array(entitySchema), count: z.number().int().min(0) }),
     errors: [400, 401, 403, 404, 500],
   }),
   delete: route({
-    group: 'memories', method: 'DELETE', path: '/memories/delete/{id}',
+    group: 'memories', method: 'DELETE', path: '/memories/delete/{id}', operationId: 'deleteMemory',
     summary: 'Delete a memory and everything derived from it (its files stay)',
     params: idParams,
     response: deleted,
     errors: [400, 401, 403, 404, 500],
   }),
   deleteFile: route({
-    group: 'memories', method: 'DELETE', path: '/memories/delete-file',
+    group: 'memories', method: 'DELETE', path: '/memories/delete-file', operationId: 'removeMemoryFile',
     summary: 'Remove a file from a memory, with everything it contributed',
     query: z.object({ fileID: idString, memoryID: idString }),
     response: z.object({ status: z.literal('success') }),

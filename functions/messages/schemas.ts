@@ -13,8 +13,8 @@ export const createMessageBody = z.object({
   id: idString.optional(),
   customerUserID: z.string().min(1).max(256).optional(),
   /** Original time of an imported message (ISO 8601); stored normalised to UTC. */
-  createdAt: instant.optional(),
-});
+  createdAt: instant.optional().meta({ description: 'Original time of an imported message (ISO 8601 with offset); now when absent' }),
+}).meta({ id: 'CreateMessageRequest', example: { sessionID: 'support-chat-42', role: 'user', content: 'My order 1234 arrived damaged.' } });
 
 export const messageSchema = z.object({
   id: z.string(),
@@ -25,7 +25,7 @@ export const messageSchema = z.object({
   customerUserID: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: 'Message' });
 
 export const listMessagesQuery = pageQuery.extend({
   sessionID: idString.optional(),
@@ -48,6 +48,7 @@ export const messagesApi = {
     group: 'messages',
     method: 'POST',
     path: '/messages/create',
+    operationId: 'createMessage',
     summary: 'Add a message to a session',
     body: createMessageBody,
     response: success(messageSchema),
@@ -57,6 +58,7 @@ export const messagesApi = {
     group: 'messages',
     method: 'GET',
     path: '/messages/list',
+    operationId: 'listMessages',
     summary: 'List messages, oldest first, filtered by session, customer and role',
     list: true,
     query: listMessagesQuery,
@@ -67,11 +69,12 @@ export const messagesApi = {
     group: 'messages',
     method: 'GET',
     path: '/messages/search',
+    operationId: 'searchMessages',
     summary: 'Search messages (best first), optionally within a session, customer, role and time window',
     query: searchMessagesQuery,
     response: z.object({
       status: z.literal('success'),
-      messages: z.array(messageSchema.extend({ score: z.number() })),
+      messages: z.array(messageSchema.extend({ score: z.number() }).meta({ id: 'MessageHit' })),
       count: z.number().int().min(0),
     }),
     errors: [400, 401, 403, 500],
@@ -80,6 +83,7 @@ export const messagesApi = {
     group: 'messages',
     method: 'DELETE',
     path: '/messages/delete/{id}',
+    operationId: 'deleteMessage',
     summary: 'Delete a message',
     params: idParams,
     response: deleted,

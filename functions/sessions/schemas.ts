@@ -20,7 +20,7 @@ export const createSessionBody = z.object({
       error: `keys and values together must be at most ${METADATA_MAX_BYTES / 1024} KB (UTF-8)`,
     })
     .optional(),
-});
+}).meta({ id: 'CreateSessionRequest', example: { sessionID: 'support-chat-42', customerUserID: 'customer-7', metadata: [{ key: 'channel', value: 'web' }] } });
 
 export const sessionSchema = z.object({
   id: z.string(),
@@ -31,13 +31,14 @@ export const sessionSchema = z.object({
   updatedAt: timestamp,
   deletedAt: timestamp.nullable(),
   endedAt: timestamp.nullable(),
-});
+}).meta({ id: 'Session' });
 
 export const sessionsApi = {
   create: route({
     group: 'sessions',
     method: 'POST',
     path: '/sessions/create',
+    operationId: 'createSession',
     summary: 'Create a conversation session (id = sessionID, generated when absent)',
     body: createSessionBody,
     response: success(sessionSchema),
@@ -47,6 +48,7 @@ export const sessionsApi = {
     group: 'sessions',
     method: 'GET',
     path: '/sessions/get/{id}',
+    operationId: 'getSession',
     summary: 'Get a session; soft-deleted sessions are returned with deletedAt set',
     params: idParams,
     response: success(sessionSchema),
@@ -56,6 +58,7 @@ export const sessionsApi = {
     group: 'sessions',
     method: 'POST',
     path: '/sessions/end/{id}',
+    operationId: 'endSession',
     summary: 'End a session: sets endedAt (the first end wins)',
     params: idParams,
     response: success(sessionSchema),
@@ -65,6 +68,7 @@ export const sessionsApi = {
     group: 'sessions',
     method: 'DELETE',
     path: '/sessions/delete/{id}',
+    operationId: 'deleteSession',
     summary: 'Soft-delete a session: sets deletedAt and keeps the record',
     params: idParams,
     response: deleted,

@@ -13,7 +13,7 @@ export const createUserBody = z.object({
     .string()
     .regex(/^\+?[0-9 ().-]{3,32}$/, { error: rule('must be a phone number (digits, spaces, + ( ) . -)') })
     .optional(),
-});
+}).meta({ id: 'CreateUserRequest', example: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' } });
 
 export const userSchema = z.object({
   id: z.string(),
@@ -24,13 +24,14 @@ export const userSchema = z.object({
   owner: z.string(),
   createdAt: timestamp,
   updatedAt: timestamp,
-});
+}).meta({ id: 'User' });
 
 export const usersApi = {
   create: route({
     group: 'users',
     method: 'POST',
     path: '/users/create',
+    operationId: 'createUser',
     summary: 'Create a user owned by the calling account',
     body: createUserBody,
     response: success(userSchema.extend({ userID: z.string() })),
@@ -40,6 +41,7 @@ export const usersApi = {
     group: 'users',
     method: 'GET',
     path: '/users/list',
+    operationId: 'listUsers',
     summary: 'List users, oldest first',
     list: true,
     query: pageQuery,
@@ -50,6 +52,7 @@ export const usersApi = {
     group: 'users',
     method: 'GET',
     path: '/users/get/{id}',
+    operationId: 'getUser',
     summary: 'Get one user',
     params: idParams,
     response: success(userSchema),
@@ -59,6 +62,7 @@ export const usersApi = {
     group: 'users',
     method: 'DELETE',
     path: '/users/delete/{id}',
+    operationId: 'deleteUser',
     summary: 'Delete a user',
     params: idParams,
     response: deleted,

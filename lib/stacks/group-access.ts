@@ -22,4 +22,6 @@ export const GROUP_ACCESS: Readonly<Record<Group, GroupAccess>> = {
   memories: { table: 'readWrite', bucket: 'readWrite', enqueue: true },
   files: { table: 'readWrite', bucket: 'readWrite', enqueue: true },
   retrieval: { table: 'read', bucket: 'read', enqueue: false },
+  /** MCP tools call the API itself with the caller's key; the function only checks that key. */
+  mcp: { table: 'read', bucket: 'none', enqueue: false },
 };

@@ -35,6 +35,13 @@ describe('API keys', () => {
     expect(answer.status).toBe(200);
   });
 
+  it('takes the key as a bearer token too, checked the same way', async () => {
+    const bearer = (token: string) => call('GET', '/users/list', { key: null, headers: { authorization: `Bearer ${token}` } });
+    expect((await bearer(env().keyA)).status).toBe(200);
+    expect((await bearer('nope-nope-nope')).status).toBe(403);
+    expect((await call('GET', '/users/list', { key: null, headers: { authorization: `Basic ${env().keyA}` } })).status).toBe(401);
+  });
+
   it('serves health and the OpenAPI document without a key', async () => {
     expect((await get('/healthz', null)).status).toBe(200);
     const doc = await get('/openapi.json', null);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { catalog, groups } from '../../functions/http/catalog';
 import { resourcePath } from '../../lib/constructs/catalog-routes';
 import { GATEWAY_RESPONSES, gatewayBody } from '../../lib/constructs/gateway-responses';
-import { logicalId, type Synthesized, synthesize } from './support/synth';
+import { actionsOfRole, logicalId, type Synthesized, synthesize } from './support/synth';
 
 let synth: Synthesized;
 
@@ -51,6 +51,15 @@ describe('routes', () => {
       }),
     );
     expect(Object.fromEntries(routes)).toEqual(Object.fromEntries(expected));
+  });
+
+  it('serves MCP at POST /mcp from its own function, which may read the table (to check keys) and nothing else', () => {
+    const mcp = synth.stack.api.functions.get('mcp');
+    expect(mcp).toBeDefined();
+    expect(deployedRoutes().get('POST /mcp')).toBe(logicalId(synth.stack, mcp?.function ?? synth.stack));
+    const actions = actionsOfRole(synth.template, logicalId(synth.stack, mcp?.role ?? synth.stack));
+    expect(actions).toContain('dynamodb:GetItem');
+    expect(actions.filter((a) => /^(sqs|s3|bedrock):|dynamodb:(PutItem|DeleteItem|UpdateItem)/.test(a))).toEqual([]);
   });
 
   it('has one function per catalog group', () => {

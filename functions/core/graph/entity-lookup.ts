@@ -20,15 +20,15 @@ export interface EntityMatch {
 
 const MIN_DICE = 0.5;
 
-/** Entities whose aliases match `name`, best first, at most `limit`. */
-export function matchEntitiesByName(segment: GraphSegment, name: string, limit: number): EntityMatch[] {
+/** Entities whose aliases match `name` (and that `keep` keeps), best first, at most `limit`. */
+export function matchEntitiesByName(segment: GraphSegment, name: string, limit: number, keep: (entity: number) => boolean = () => true): EntityMatch[] {
   const key = normalizeKey(name);
   if (key === '') return [];
   const query = { key, singular: singularKey(key), words: new Set(keyWords(key)) };
   const matches: EntityMatch[] = [];
   segment.aliases.forEach((aliases, entity) => {
     const score = Math.max(0, ...aliases.map((alias) => aliasScore(alias, query)));
-    if (score > 0) matches.push({ entity, score });
+    if (score > 0 && keep(entity)) matches.push({ entity, score });
   });
   return matches
     .sort((a, b) => b.score - a.score || mentionChunks(segment, b.entity) - mentionChunks(segment, a.entity) || a.entity - b.entity)

@@ -51,7 +51,7 @@ export async function ensureAccountWithKey(deps: AccountDeps, apiKey: string): P
 /** Resolves the X-API-Key header to an account id: absent is unauthorized, anything unknown forbidden. */
 export async function authenticate(apiKeys: ApiKeyStore, header: string | undefined): Promise<string> {
   if (header === undefined || header.trim() === '') {
-    throw new UnauthorizedError('X-API-Key: header is missing');
+    throw new UnauthorizedError('X-API-Key: header is missing (or send the key as Authorization: Bearer <key>)');
   }
   const record = await apiKeys.find(lookupIdOf(header));
   if (!record || !keyMatches(record, header)) throw new ForbiddenError('X-API-Key: is not a valid API key');

@@ -51,11 +51,24 @@ export async function lookUpEntities(
   if (memory.memoryType !== 'graph') throw BadRequestError.forField('id', `memory '${id}' is a vector memory; it has no graph`);
   const loaded = await deps.indexes.loadGraph(memory);
   if (!loaded) return [];
-  const matches = matchEntitiesByName(loaded.graph, request.name, request.limit);
+  const matches = matchEntitiesByName(loaded.graph, request.name, request.limit, stillMentioned(memory, loaded));
   const ids = matches.map((match) => loaded.graph.entityIds[match.entity] ?? '');
   const nodes = new Map((await deps.graphItems.getNodes(accountId, id, ids)).map((node) => [node.id, node]));
   const reader = { deps, accountId, memory, loaded, nodes };
   return mapConcurrently(matches, STORE_CONCURRENCY, (match) => viewOf(reader, match.entity));
+}
+
+/**
+ * Whether some file still in the memory mentions the entity: one known only from removed files stays in
+ * the published graph until the next version, but is not shown.
+ */
+function stillMentioned(memory: Memory, loaded: LoadedGraph): (entity: number) => boolean {
+  if (memory.excludedFileIds.length === 0) return () => true;
+  const excluded = new Set(memory.excludedFileIds);
+  return (entity) => mentioningChunks(loaded.graph, entity).some((chunkId) => {
+    const chunk = loaded.chunks.get(chunkId);
+    return chunk !== undefined && !excluded.has(chunk.fileId);
+  });
 }
 
 interface Reader {

@@ -45,7 +45,8 @@ export interface Source {
 }
 
 export interface RetrievalAnswer {
-  payload: Array<{ content: string; score: number }>;
+  /** Best first; `sourceID` names the entry of `sources` the passage comes from. */
+  payload: Array<{ content: string; score: number; sourceID?: string }>;
   facts: Array<{ content: string }>;
   sources: Source[];
 }
@@ -59,7 +60,14 @@ export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string,
   if (!index || index.retrieval.chunks.ids.length === 0) return { payload: [], facts: [], sources: [] };
   const allow = allowedChunks(memory, index, request);
   const outcome = await answerFromIndex(index, request, { allow, embedder: deps.indexing.embedder() });
-  return { payload: outcome.payload, facts: outcome.facts, sources: await sourcesOf(deps, accountId, index, outcome.items) };
+  const sources = await sourcesOf(deps, accountId, index, outcome.items);
+  const described = new Set(sources.map((source) => source.id));
+  const payload = outcome.payload.map((entry, i) => {
+    const item = outcome.items[i];
+    const sourceID = item ? publicSourceId(sourceIdOf(index, item)) : undefined;
+    return sourceID !== undefined && described.has(sourceID) ? { ...entry, sourceID } : entry;
+  });
+  return { payload, facts: outcome.facts, sources };
 }
 
 /**
@@ -149,13 +157,21 @@ async function sourcesOf(
 ): Promise<Source[]> {
   const best = new Map<string, number>();
   for (const item of items) {
-    const chunk = index.chunks.get(index.retrieval.chunks.ids[item.ordinals[0] ?? 0] ?? '');
-    const sourceId = chunk?.pageId ?? item.fileId;
+    const sourceId = sourceIdOf(index, item);
     best.set(sourceId, Math.max(best.get(sourceId) ?? 0, item.score));
   }
   const sources = await mapConcurrently([...best], STORE_CONCURRENCY, ([id, score]) => describeSource(deps, accountId, id, score));
   return sources.filter((source): source is Source => source !== undefined).sort((a, b) => b.score - a.score);
 }
+
+/** The file (or the page of a sitemap or crawl, or `session:<id>`) a payload item comes from. */
+function sourceIdOf(index: LoadedIndex, item: { fileId: string; ordinals: readonly number[] }): string {
+  const chunk = index.chunks.get(index.retrieval.chunks.ids[item.ordinals[0] ?? 0] ?? '');
+  return chunk?.pageId ?? item.fileId;
+}
+
+/** A source's id as `sources` shows it: a session's own id. */
+const publicSourceId = (id: string): string => (id.startsWith('session:') ? id.slice('session:'.length) : id);
 
 async function describeSource(deps: RetrievalDeps, accountId: string, id: string, score: number): Promise<Source | undefined> {
   const rounded = Math.round(score * 1e6) / 1e6;

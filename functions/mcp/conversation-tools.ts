@@ -1,0 +1,64 @@
+/** MCP tools over conversations: search messages, add a message (creating its session when new). */
+import type { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { KmemClient } from '../../packages/client/src';
+import { MESSAGE_ROLES } from '../core/model';
+import { answered, present, refused } from './tool-results';
+
+const instant = z.string().describe('ISO 8601 date-time with offset, e.g. 2026-05-01T12:00:00Z');
+
+export function registerConversationTools(server: McpServer, kmem: KmemClient): void {
+  server.registerTool(
+    'search_messages',
+    {
+      title: 'Search conversation messages',
+      description:
+        'Searches messages of the conversations stored in kmem, best match first, optionally within one session, customer, role or time window. ' +
+        'Use it to recall what was said; each hit names its session and time.',
+      inputSchema: z.object({
+        query: z.string().min(1).max(2000).describe('What to look for, in natural language'),
+        sessionID: z.string().optional().describe('Only this session'),
+        customerUserID: z.string().optional().describe('Only messages of this customer'),
+        role: z.enum(MESSAGE_ROLES).optional().describe('Only messages of this role'),
+        after: instant.optional().describe('Only messages at or after this time (ISO 8601)'),
+        before: instant.optional().describe('Only messages before this time (ISO 8601)'),
+        topK: z.number().int().min(1).max(100).optional().describe('How many messages (1-100, default 10)'),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) =>
+      present(kmem.searchMessages({ params: { query: args } }), (found) => {
+        const lines = found.messages.map((m, i) => `[${i + 1}] ${m.createdAt} session ${m.sessionID} ${m.role}: ${m.content} (score ${m.score.toFixed(3)})`);
+        return answered(lines.length ? lines.join('\n') : 'No message matches.', { messages: found.messages, count: found.count });
+      }),
+  );
+
+  server.registerTool(
+    'add_message',
+    {
+      title: 'Add a message to a conversation',
+      description:
+        'Stores one message of a conversation session (the session is created when it does not exist yet). ' +
+        'Memories the session is attached to take the message in on their own.',
+      inputSchema: z.object({
+        sessionID: z.string().min(1).max(128).describe('The conversation: letters, digits, dots, dashes, colons or underscores'),
+        role: z.enum(MESSAGE_ROLES).describe('Who said it'),
+        content: z.string().min(1).max(100_000).describe('The message text'),
+        customerUserID: z.string().min(1).max(256).optional().describe('The customer the conversation is with'),
+        createdAt: instant.optional().describe('When it was said, for imported history (default: now)'),
+      }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async (args) => {
+      let result = await kmem.createMessage({ body: args });
+      if (!result.ok && /^sessionID: session '.*' does not exist/.test(result.error.message)) {
+        const session = await kmem.createSession({ body: { sessionID: args.sessionID, ...(args.customerUserID ? { customerUserID: args.customerUserID } : {}) } });
+        if (!session.ok) return refused(session.error);
+        result = await kmem.createMessage({ body: args });
+      }
+      if (!result.ok) return refused(result.error);
+      const message = result.data.data;
+      return answered(`Stored message ${message.id} in session ${message.sessionID} at ${message.createdAt}.`, { message });
+    },
+  );
+}

@@ -1,0 +1,4 @@
+import { createHttpHandler } from '../http/handler';
+import { mcpRoutes } from './routes';
+
+export const handler = createHttpHandler(mcpRoutes);

@@ -1,0 +1,139 @@
+/** MCP tools that read memories: search, list, get, ingestion status, explore an entity. */
+import type { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { KmemClient, Schemas } from '../../packages/client/src';
+import { answered, compact, present } from './tool-results';
+
+const memoryID = z.string().min(1).max(128).describe('The memory id (see list_memories)');
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+type SearchResult = Schemas['SearchResult'];
+
+/** Passages best first, each with the source it comes from, then facts and the sources. */
+export function describeSearch(result: SearchResult): string {
+  const sources = new Map(result.sources.map((source) => [source.id, source]));
+  const passages = result.payload.map((passage, i) => {
+    const source = passage.sourceID ? sources.get(passage.sourceID) : undefined;
+    const from = source ? `source: ${source.name} (${source.id}, ${source.url})` : 'generated answer';
+    return `[${i + 1}] score ${passage.score.toFixed(3)}, ${from}\n${passage.content}`;
+  });
+  if (passages.length === 0) return 'Nothing in this memory matches the query (is its ingestion ready? see ingestion_status).';
+  const facts = result.facts.length ? `\n\nFacts:\n${result.facts.map((fact) => `- ${fact.content}`).join('\n')}` : '';
+  return `Passages, best first:\n\n${passages.join('\n\n')}${facts}`;
+}
+
+export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): void {
+  server.registerTool(
+    'search_memory',
+    {
+      title: 'Search a memory',
+      description:
+        'Finds the passages of a kmem memory that best answer a query, best first, each with its source (file name, id and address). ' +
+        'Set facts for up to three supporting facts (graph memories), assisted for a generated answer citing the passages, after/before to limit conversation hits in time.',
+      inputSchema: z.object({
+        memoryID,
+        query: z.string().min(1).max(4000).describe('A question or keywords'),
+        topK: z.number().int().min(1).max(100).optional().describe('How many passages (1-100, default 5)'),
+        facts: z.boolean().optional().describe('Also return supporting facts (default false)'),
+        assisted: z.boolean().optional().describe('Answer with a generated, cited answer first when a model is configured (default false)'),
+        after: z.string().optional().describe('Only conversation hits at or after this ISO 8601 time'),
+        before: z.string().optional().describe('Only conversation hits before this ISO 8601 time'),
+      }),
+      annotations: READ_ONLY,
+    },
+    (args) =>
+      present(kmem.searchMemory({ params: { query: args } }), (result) => {
+        const sources = new Map(result.sources.map((source) => [source.id, source]));
+        const passages = result.payload.map((p) => ({ content: p.content, score: p.score, source: (p.sourceID && sources.get(p.sourceID)) || null }));
+        return answered(describeSearch(result), { passages, facts: result.facts, sources: result.sources });
+      }),
+  );
+
+  server.registerTool(
+    'list_memories',
+    {
+      title: 'List memories',
+      description: 'Lists the memories of this kmem account (id, name, type, ingestion step), oldest first; pass nextToken for the next page.',
+      inputSchema: z.object({
+        memoryType: z.enum(['graph', 'vector']).optional().describe('Only graph or only vector memories'),
+        limit: z.number().int().min(1).max(100).optional().describe('Memories per page (1-100, default 20)'),
+        nextToken: z.string().optional().describe('The nextToken of the previous page'),
+      }),
+      annotations: READ_ONLY,
+    },
+    (args) =>
+      present(kmem.listMemories({ params: { query: { limit: 20, ...args } } }), (page) => {
+        const lines = page.memories.map((m) => `${m.id}: ${m.name} (${m.memoryType}, ${m.step})${m.description ? ` ${m.description}` : ''}`);
+        const more = page.nextToken ? `\nMore: call again with nextToken ${page.nextToken}` : '';
+        return answered(`${lines.length ? lines.join('\n') : 'No memories yet.'}${more}`, { memories: page.memories, nextToken: page.nextToken });
+      }),
+  );
+
+  server.registerTool(
+    'get_memory',
+    {
+      title: 'Get a memory',
+      description: 'Shows one memory: name, type, ingestion step, counts of files, chunks, entities, relations and facts, failed files.',
+      inputSchema: z.object({ memoryID }),
+      annotations: READ_ONLY,
+    },
+    ({ memoryID: id }) => present(kmem.getMemory({ params: { path: { id } } }), ({ data }) => answered(compact(data), { memory: data })),
+  );
+
+  server.registerTool(
+    'ingestion_status',
+    {
+      title: 'Ingestion status of a memory',
+      description:
+        "Whether what was added to a memory is searchable yet: its step (select, queued, ingesting, ready, failed; ready means every added file is searchable), counts and the files that failed with why.",
+      inputSchema: z.object({ memoryID }),
+      annotations: READ_ONLY,
+    },
+    ({ memoryID: id }) =>
+      present(kmem.getMemory({ params: { path: { id } } }), ({ data }) => {
+        const status = statusOf(data);
+        const failures = data.failedFiles.map((f) => `\n- file ${f.fileID}: ${f.error}`).join('');
+        const text = `Memory ${data.id} is ${data.step}: ${data.fileCount} file(s), ${data.chunkCount} chunk(s)${data.lastError ? `; last error: ${data.lastError}` : ''}${failures}`;
+        return answered(text, status);
+      }),
+  );
+
+  server.registerTool(
+    'explore_entity',
+    {
+      title: 'Explore an entity of a graph memory',
+      description:
+        'Looks an entity up by name in a graph memory (best match first) and shows what the memory knows about it: aliases, relations to other entities, facts, and the passages that mention it with their file ids.',
+      inputSchema: z.object({
+        memoryID: memoryID.describe('A graph memory id'),
+        name: z.string().min(1).max(200).describe('The name or alias of a person, place, thing or concept'),
+        limit: z.number().int().min(1).max(20).optional().describe('How many matching entities (1-20, default 3)'),
+      }),
+      annotations: READ_ONLY,
+    },
+    ({ memoryID: id, name, limit }) =>
+      present(kmem.findMemoryEntities({ params: { path: { id }, query: { name, limit: limit ?? 3 } } }), (found) => {
+        if (found.count === 0) return answered(`No entity named like '${name}' in this memory.`, { entities: [] });
+        return answered(found.entities.map(describeEntity).join('\n\n'), { entities: found.entities });
+      }),
+  );
+}
+
+function statusOf(memory: Schemas['Memory']): Record<string, unknown> {
+  const { id, step, fileCount, chunkCount, entityCount, factCount, failedFiles, failedFileCount, lastError, indexVersion } = memory;
+  return { memoryID: id, step, ready: step === 'ready', fileCount, chunkCount, entityCount, factCount, failedFiles, failedFileCount, lastError, indexVersion };
+}
+
+function describeEntity(entity: Schemas['Entity']): string {
+  const relations = entity.relations.map((r) => (r.direction === 'incoming' ? `- ${r.target.name} ${r.relation} ${entity.name}` : `- ${entity.name} ${r.relation} ${r.target.name}`));
+  const facts = entity.facts.map((fact) => `- ${fact.content}`);
+  const passages = entity.passages.map((p) => `- (file ${p.fileID}) ${p.content}`);
+  return [
+    `${entity.name} (${entity.type}), also: ${entity.aliases.join(', ') || '-'}`,
+    relations.length ? `Relations:\n${relations.join('\n')}` : 'Relations: none',
+    facts.length ? `Facts:\n${facts.join('\n')}` : '',
+    passages.length ? `Passages:\n${passages.join('\n')}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}

@@ -1,0 +1,43 @@
+/**
+ * POST /mcp: each request is served by a fresh MCP server (stateless streamable HTTP, the SDK's
+ * createMcpHandler) whose tools call this same API with the caller's key, at the address the request came
+ * to. The key was checked before this runs, like on every route.
+ */
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createKmemClient } from '../../packages/client/src';
+import { InternalError } from '../core/errors';
+import { bind } from '../http/handler';
+import { apiKeyOf } from '../http/request';
+import { logger } from '../observability';
+import { createKmemMcpServer } from './kmem-mcp-server';
+import { mcpApi } from './schemas';
+
+/** Request headers the MCP transport reads; the rest (host, lengths, hop-by-hop) stay behind. */
+const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
+
+export const mcpRoutes = [
+  bind(mcpApi.serve, async ({ body, headers, origin }) => {
+    if (!origin) throw new InternalError('POST /mcp: the address of this API is unknown (no domain name in the request context)');
+    logger.info('mcp request', describeMessage(body));
+    const kmem = createKmemClient({ baseUrl: origin, apiKey: apiKeyOf(headers) ?? '' });
+    const mcp = createMcpHandler(() => createKmemMcpServer(kmem), { responseMode: 'json' });
+    try {
+      const forwarded = Object.fromEntries(FORWARDED.flatMap((name) => (headers[name] ? [[name, headers[name]]] : [])));
+      const request = new Request(`${origin}/mcp`, { method: 'POST', headers: forwarded, body: JSON.stringify(body) });
+      const response = await mcp.fetch(request, { parsedBody: body });
+      const text = await response.text();
+      return { statusCode: response.status, headers: { 'content-type': response.headers.get('content-type') ?? 'application/json' }, text };
+    } finally {
+      await mcp.close();
+    }
+  }),
+];
+
+/** The JSON-RPC method (and tool) of a request, for the log. */
+function describeMessage(body: unknown): { method?: string; tool?: string } {
+  const message = (typeof body === 'object' && body !== null ? body : {}) as { method?: unknown; params?: { name?: unknown } };
+  return {
+    ...(typeof message.method === 'string' ? { method: message.method } : {}),
+    ...(typeof message.params?.name === 'string' ? { tool: message.params.name } : {}),
+  };
+}
