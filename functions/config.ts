@@ -193,6 +193,22 @@ const answerSettings = section({
   KMEM_ANSWER_TIMEOUT_MS: positiveInt.default(15_000),
 });
 
+/**
+ * Bulk import (POST /files/import). Buckets an `{s3}` import may read, comma-separated (`*`: any the
+ * credentials reach; the local runtime's default, whose buckets are its own S3 store's). Archive limits,
+ * checked on the real decompressed bytes: archive size, members, one member, all members, ratio; members
+ * read, extracted and stored at once.
+ */
+const importSettings = section({
+  KMEM_IMPORT_BUCKETS: z.string().optional(),
+  KMEM_IMPORT_MAX_ARCHIVE_MB: positiveInt.default(512),
+  KMEM_IMPORT_MAX_MEMBERS: positiveInt.default(20_000),
+  KMEM_IMPORT_MAX_MEMBER_MB: positiveInt.default(50),
+  KMEM_IMPORT_MAX_TOTAL_MB: positiveInt.default(2_048),
+  KMEM_IMPORT_MAX_RATIO: positiveInt.default(100),
+  KMEM_IMPORT_CONCURRENCY: positiveInt.default(8),
+});
+
 /** The local runtime only: address, port, bootstrap key, access log. */
 const localSettings = section({
   KMEM_API_KEY: z.string().min(8).optional(),
@@ -216,6 +232,7 @@ export const SETTINGS = {
   embeddings: embeddingSettings,
   graphExtractor: graphExtractorSettings,
   answers: answerSettings,
+  imports: importSettings,
   local: localSettings,
 } as const;
 
@@ -230,11 +247,11 @@ export const FUNCTION_SETTINGS = {
   sessions: API_SETTINGS,
   messages: [...API_SETTINGS, 'embeddings'],
   memories: API_SETTINGS,
-  files: API_SETTINGS,
+  files: [...API_SETTINGS, 'imports'],
   retrieval: [...API_SETTINGS, 'embeddings', 'answers'],
   /** POST /mcp: checks the key, then its tools call the API itself. */
   mcp: API_SETTINGS,
-  worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'hostileInput', 'embeddings', 'graphExtractor'],
+  worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'hostileInput', 'embeddings', 'graphExtractor', 'imports'],
 } as const satisfies Record<string, readonly SettingsSection[]>;
 
 export type FunctionSettingsName = keyof typeof FUNCTION_SETTINGS;
@@ -256,6 +273,7 @@ export const environmentSchema = z.object({
   ...embeddingSettings.shape,
   ...graphExtractorSettings.shape,
   ...answerSettings.shape,
+  ...importSettings.shape,
   ...localSettings.shape,
 });
 
@@ -327,6 +345,14 @@ export interface Config {
   accessLog: boolean;
   webhooks: { maxAttempts: number; backoffSeconds: number; timeoutMs: number };
   hostileInput: HostileInputConfig;
+  imports: ImportSettings;
+}
+
+export interface ImportSettings {
+  /** Buckets an S3 import may read; `*` for any. */
+  buckets: readonly string[];
+  archive: { maxArchiveBytes: number; maxMembers: number; maxMemberBytes: number; maxTotalBytes: number; maxRatio: number };
+  concurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -382,6 +408,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
       timeoutMs: e.KMEM_WEBHOOK_TIMEOUT_MS,
     },
     hostileInput: hostileInputOf(e, onLambda(env)),
+    imports: importsOf(e),
+  };
+}
+
+function importsOf(e: Parsed): ImportSettings {
+  const listed = (e.KMEM_IMPORT_BUCKETS ?? (e.KMEM_S3_ENDPOINT ? '*' : '')).split(',').map((b) => b.trim());
+  const mb = 1024 * 1024;
+  return {
+    buckets: listed.filter(Boolean),
+    archive: {
+      maxArchiveBytes: e.KMEM_IMPORT_MAX_ARCHIVE_MB * mb,
+      maxMembers: e.KMEM_IMPORT_MAX_MEMBERS,
+      maxMemberBytes: e.KMEM_IMPORT_MAX_MEMBER_MB * mb,
+      maxTotalBytes: e.KMEM_IMPORT_MAX_TOTAL_MB * mb,
+      maxRatio: e.KMEM_IMPORT_MAX_RATIO,
+    },
+    concurrency: e.KMEM_IMPORT_CONCURRENCY,
   };
 }
 

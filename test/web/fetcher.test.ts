@@ -287,3 +287,30 @@ describe('fetchUrl name resolution', () => {
     expect([flaky.reason, flaky.retryable]).toEqual(['dns_failed', true]);
   });
 });
+
+describe('conditional requests', () => {
+  it('sends the validators held and answers 304 with an empty body', async () => {
+    const local = await startSite({
+      '/doc': (request, response) => {
+        if (request.headers['if-none-match'] === '"v1"') {
+          response.writeHead(304);
+          response.end();
+          return;
+        }
+        response.writeHead(200, { 'content-type': 'text/html', etag: '"v1"', 'last-modified': 'Tue, 01 Sep 2026 10:00:00 GMT' });
+        response.end('<p>hello</p>');
+      },
+    });
+    try {
+      const first = await fetchUrl(`${local.origin}/doc`, { allowPrivate: true });
+      expect(first.status).toBe(200);
+      expect(first.headers.etag).toBe('"v1"');
+      const second = await fetchUrl(`${local.origin}/doc`, { allowPrivate: true, conditional: { etag: '"v1"', lastModified: 'Tue, 01 Sep 2026 10:00:00 GMT' } });
+      expect(second.status).toBe(304);
+      expect(second.body.length).toBe(0);
+      expect(local.headers.get('/doc')?.['if-modified-since']).toBe('Tue, 01 Sep 2026 10:00:00 GMT');
+    } finally {
+      await local.close();
+    }
+  });
+});
