@@ -195,6 +195,22 @@ const answerSettings = section({
   KMEM_ANSWER_TIMEOUT_MS: positiveInt.default(15_000),
 });
 
+/**
+ * Bulk import (POST /files/import). Buckets an `{s3}` import may read, comma-separated (`*`: any the
+ * credentials reach; the local runtime's default, whose buckets are its own S3 store's). Archive limits,
+ * checked on the real decompressed bytes: archive size, members, one member, all members, ratio; members
+ * read, extracted and stored at once.
+ */
+const importSettings = section({
+  KMEM_IMPORT_BUCKETS: z.string().optional(),
+  KMEM_IMPORT_MAX_ARCHIVE_MB: positiveInt.default(512),
+  KMEM_IMPORT_MAX_MEMBERS: positiveInt.default(20_000),
+  KMEM_IMPORT_MAX_MEMBER_MB: positiveInt.default(50),
+  KMEM_IMPORT_MAX_TOTAL_MB: positiveInt.default(2_048),
+  KMEM_IMPORT_MAX_RATIO: positiveInt.default(100),
+  KMEM_IMPORT_CONCURRENCY: positiveInt.default(8),
+});
+
 /** The local runtime only: address, port, bootstrap key, access log. */
 const localSettings = section({
   /** An operator-chosen key is hashed with fast SHA-256, so it must carry the entropy itself: 32 characters at least. */
@@ -227,6 +243,7 @@ export const SETTINGS = {
   embeddings: embeddingSettings,
   graphExtractor: graphExtractorSettings,
   answers: answerSettings,
+  imports: importSettings,
   local: localSettings,
   limits: limitSettings,
 } as const;
@@ -243,11 +260,11 @@ export const FUNCTION_SETTINGS = {
   messages: [...API_SETTINGS, 'embeddings'],
   // a memory's webhookUrl is checked at create, as deliveries check it
   memories: [...API_SETTINGS, 'addresses'],
-  files: API_SETTINGS,
+  files: [...API_SETTINGS, 'imports'],
   retrieval: [...API_SETTINGS, 'embeddings', 'answers'],
   /** POST /mcp: checks the key, then its tools call the API itself. */
   mcp: API_SETTINGS,
-  worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'hostileInput', 'embeddings', 'graphExtractor', 'limits'],
+  worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'hostileInput', 'embeddings', 'graphExtractor', 'imports', 'limits'],
 } as const satisfies Record<string, readonly SettingsSection[]>;
 
 export type FunctionSettingsName = keyof typeof FUNCTION_SETTINGS;
@@ -269,6 +286,7 @@ export const environmentSchema = z.object({
   ...embeddingSettings.shape,
   ...graphExtractorSettings.shape,
   ...answerSettings.shape,
+  ...importSettings.shape,
   ...localSettings.shape,
   ...limitSettings.shape,
 });
@@ -342,6 +360,14 @@ export interface Config {
   webhooks: { maxAttempts: number; backoffSeconds: number; timeoutMs: number };
   hostileInput: HostileInputConfig;
   limits: { requestsPerMinute: number; extractionTokensPerSecond: number };
+  imports: ImportSettings;
+}
+
+export interface ImportSettings {
+  /** Buckets an S3 import may read; `*` for any. */
+  buckets: readonly string[];
+  archive: { maxArchiveBytes: number; maxMembers: number; maxMemberBytes: number; maxTotalBytes: number; maxRatio: number };
+  concurrency: number;
 }
 
 export class ConfigError extends Error {
@@ -398,6 +424,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
     },
     hostileInput: hostileInputOf(e, onLambda(env)),
     limits: { requestsPerMinute: e.KMEM_RATE_LIMIT_PER_MINUTE, extractionTokensPerSecond: e.KMEM_EXTRACTION_TOKENS_PER_SECOND },
+    imports: importsOf(e),
+  };
+}
+
+function importsOf(e: Parsed): ImportSettings {
+  const listed = (e.KMEM_IMPORT_BUCKETS ?? (e.KMEM_S3_ENDPOINT ? '*' : '')).split(',').map((b) => b.trim());
+  const mb = 1024 * 1024;
+  return {
+    buckets: listed.filter(Boolean),
+    archive: {
+      maxArchiveBytes: e.KMEM_IMPORT_MAX_ARCHIVE_MB * mb,
+      maxMembers: e.KMEM_IMPORT_MAX_MEMBERS,
+      maxMemberBytes: e.KMEM_IMPORT_MAX_MEMBER_MB * mb,
+      maxTotalBytes: e.KMEM_IMPORT_MAX_TOTAL_MB * mb,
+      maxRatio: e.KMEM_IMPORT_MAX_RATIO,
+    },
+    concurrency: e.KMEM_IMPORT_CONCURRENCY,
   };
 }
 

@@ -104,6 +104,11 @@ export const stageConfigSchema = z.object({
    */
   embedder: z.enum(['none', 'bedrock']).default('none'),
   answerModel: answerModelSchema.default({ provider: 'none' }),
+  /**
+   * Buckets of this account that `POST /files/import` may read (`{s3: {bucket, prefix}}`): the worker gets
+   * read and list access to exactly these; an import naming another bucket is refused.
+   */
+  importBuckets: z.array(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name')).default([]),
   /** Run functions with `--enable-source-maps`: TypeScript files and lines in logged stack traces. */
   sourceMapStackTraces: z.boolean().default(true),
   storage: storageSchema.prefault({}),

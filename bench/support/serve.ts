@@ -30,6 +30,7 @@ async function main(dataDir: string | undefined): Promise<void> {
     apiKey,
     pid: process.pid,
     dynamodbEndpoint: runtime.config.dynamodbEndpoint ?? '',
+    s3Endpoint: runtime.config.s3Endpoint ?? '',
   };
   process.stdout.write(`${READY_MARKER} ${JSON.stringify(info)}\n`);
   stopOnSignals(runtime);

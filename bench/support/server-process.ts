@@ -19,6 +19,8 @@ export interface ServerInfo {
   pid: number;
   /** dynalite's endpoint inside the server process, for probes that time it without the API. */
   dynamodbEndpoint: string;
+  /** s3rver's endpoint inside the server process (bulk import reads a bucket of it). */
+  s3Endpoint: string;
 }
 
 export interface ServerProcess {

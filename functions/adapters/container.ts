@@ -14,6 +14,7 @@ import type { CursorSealer } from './dynamodb/cursor';
 import { loadCursorSealer } from './dynamodb/cursor-key';
 import { AccountRepository, ApiKeyRepository } from './dynamodb/repositories/account-repository';
 import { FileRepository } from './dynamodb/repositories/file-repository';
+import { ImportRepository } from './dynamodb/repositories/import-repository';
 import { JobRepository } from './dynamodb/repositories/job-repository';
 import { GraphItemRepository } from './dynamodb/repositories/graph-item-repository';
 import { LinkRepository } from './dynamodb/repositories/link-repository';
@@ -93,6 +94,9 @@ export function createContainer(config: Config) {
     messageIndexSync: new ConversationSyncRepository(table, (accountId) => keys.messageIndexSync(accountId)),
     messageIndexes: new MessageIndexRepository(table),
     jobs: new JobRepository(table),
+    imports: new ImportRepository(table),
+    /** Another bucket's objects, for S3 imports (the same client and credentials). */
+    bucket: (name: string) => new S3ObjectStore(s3, name),
     webhooks: new WebhookRepository(table),
     requestCounter: new BatchedRequestCounter(new RequestCounterRepository(table)),
     objects,

@@ -145,6 +145,12 @@ export interface FileRecord {
   hiddenFilesCreated: number;
   hiddenFilesProcessed: number;
   hiddenFilesIngested: number;
+  /** Where the file came from, for upserts (`POST /files/create` `sourceKey`, an import's member or object); null when not given. */
+  sourceKey: string | null;
+  /** SHA-256 (hex) of what the file was made from: the raw bytes, or the type and address of a web file. */
+  contentHash: string | null;
+  /** A web page's ETag, Last-Modified, sitemap lastmod and text hash, for re-sync. */
+  validators: { etag?: string; lastModified?: string; lastmod?: string; textHash?: string } | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -242,6 +248,8 @@ export interface IngestionJob {
   fileIds: string[];
   reservedTokens: number;
   usedTokens: number;
+  /** Tokens charged per file id instead of the file's own count (a re-synced site: its changed pages only). */
+  charge?: Record<string, number>;
   state: JobState;
   reconciled: boolean;
   createdAt: string;
@@ -250,3 +258,42 @@ export interface IngestionJob {
 
 /** A job without its file list, as a memory's listing of jobs answers it. */
 export type JobSummary = Omit<IngestionJob, 'fileIds'>;
+
+/** Where a bulk import reads: an uploaded archive, or a prefix of an S3 bucket. */
+export type ImportSource = { kind: 'archive'; key: string; name: string } | { kind: 's3'; bucket: string; prefix: string };
+
+/** A member the import could not make a ready file of. */
+export interface ImportError {
+  sourceKey: string;
+  error: string;
+}
+
+/** A bulk import (POST /files/import): a job with progress, run by the worker. */
+export interface FileImport {
+  id: string;
+  accountId: string;
+  source: ImportSource;
+  memoryId: string | null;
+  fileType: FileType | null;
+  prune: boolean;
+  state: 'running' | 'completed' | 'failed';
+  total: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  failed: number;
+  /** The first IMPORT_ERRORS_LISTED problems. */
+  errors: ImportError[];
+  /** Members already handled, in source order (a redelivered import goes on from there). */
+  position: number;
+  /** Memories that had ingested a file this import changed: they ingest again when it ends. */
+  refreshMemoryIds: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The sourceKey of every file an import's source holds starts with this. */
+export function importSourcePrefix(source: ImportSource): string {
+  return source.kind === 'archive' ? `archive:${source.name}/` : `s3://${source.bucket}/${source.prefix}`;
+}

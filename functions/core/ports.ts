@@ -6,6 +6,7 @@
 import type {
   Account,
   ApiKeyRecord,
+  FileImport,
   FileCategory,
   FileRecord,
   IngestionJob,
@@ -155,7 +156,13 @@ export interface UploadStore {
 export interface FileStore {
   /** Throws ConflictError when the id exists. */
   create(file: FileRecord): Promise<void>;
+  /** Records new files (fresh ids), many per request. */
+  createMany(files: readonly FileRecord[]): Promise<void>;
   get(accountId: string, id: string): Promise<FileRecord | undefined>;
+  /** The top-level file holding this sourceKey. */
+  findBySource(accountId: string, sourceKey: string): Promise<FileRecord | undefined>;
+  /** Every top-level file whose sourceKey starts with `prefix` (an import's source). */
+  listBySourcePrefix(accountId: string, prefix: string): Promise<FileRecord[]>;
   /** The files of `ids` that exist, by id (a few requests, not one per file). */
   getMany(accountId: string, ids: readonly string[]): Promise<Map<string, FileRecord>>;
   list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>>;
@@ -210,12 +217,16 @@ export interface MemoryStore {
 export interface LinkStore {
   /** Throws ConflictError when the file is already in the memory. */
   create(link: MemoryFileLink): Promise<void>;
+  /** Links files known not to be in the memory yet, many per request (bulk import). */
+  createMany(links: readonly MemoryFileLink[]): Promise<void>;
   get(accountId: string, memoryId: string, fileId: string): Promise<MemoryFileLink | undefined>;
   /** The links of `fileIds` to the memory that exist, by file id. */
   getMany(accountId: string, memoryId: string, fileIds: readonly string[]): Promise<Map<string, MemoryFileLink>>;
   listByMemory(accountId: string, memoryId: string): Promise<MemoryFileLink[]>;
   listByFile(accountId: string, fileId: string): Promise<MemoryFileLink[]>;
   markIngested(accountId: string, memoryId: string, fileId: string, at: string): Promise<void>;
+  /** The file's content changed: it waits for the memory's next ingestion again. */
+  markChanged(accountId: string, memoryId: string, fileId: string, at: string): Promise<void>;
   delete(accountId: string, memoryId: string, fileId: string): Promise<void>;
 }
 
@@ -310,4 +321,10 @@ export interface ObjectStore {
   presignGet(key: string, seconds: number): Promise<string>;
   /** Copies an object within the bucket (server side). */
   copy(from: string, to: string): Promise<void>;
+}
+
+export interface ImportStore {
+  create(fileImport: FileImport): Promise<void>;
+  get(accountId: string, id: string): Promise<FileImport | undefined>;
+  update(accountId: string, id: string, changes: Partial<FileImport>): Promise<void>;
 }

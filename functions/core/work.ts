@@ -6,6 +6,10 @@ export type WorkMessage =
   | { kind: 'file.process'; accountId: string; fileId: string }
   | { kind: 'memory.ingest'; accountId: string; memoryId: string; jobId: string }
   | { kind: 'memory.reindex'; accountId: string; memoryId: string }
+  /** Start an ingestion of these changed files (all waiting files when absent) once the memory is free. */
+  | { kind: 'memory.refresh'; accountId: string; memoryId: string; fileIds?: string[]; charge?: Record<string, number> }
+  | { kind: 'file.import'; accountId: string; importId: string }
+  | { kind: 'file.resync'; accountId: string; fileId: string }
   | { kind: 'memory.sync-session'; accountId: string; memoryId: string; sessionId: string }
   | { kind: 'messages.sync'; accountId: string; sessionId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
@@ -17,6 +21,9 @@ export const WORK_KINDS: readonly WorkKind[] = [
   'file.process',
   'memory.ingest',
   'memory.reindex',
+  'memory.refresh',
+  'file.import',
+  'file.resync',
   'memory.sync-session',
   'messages.sync',
   'memory.graph-items',

@@ -1,7 +1,9 @@
 /** The files group: each route calls one use case and shapes the answer. */
 import { container } from '../adapters/container';
 import type { FileRecord } from '../core/model';
-import { contentAddress, createFile, createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
+import { createOrUpdateFile, resyncFile } from '../core/use-cases/file-sources';
+import { getImport, startImport } from '../core/use-cases/imports';
+import { contentAddress, createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
 import { truncated } from '../http/response-budget';
 import { bind } from '../http/handler';
@@ -58,7 +60,9 @@ export const fileRoutes = [
     const expiresAt = new Date(deps.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000).toISOString();
     return dataAnswer({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType, uploadUrl, expiresAt });
   }),
-  bind(filesApi.create, async ({ body }, { accountId }) => dataAnswer(presentCreated(await createFile(container(), accountId, body)))),
+  bind(filesApi.create, async ({ body }, { accountId }) =>
+    dataAnswer(presentCreated(await createOrUpdateFile(container(), accountId, body))),
+  ),
   bind(filesApi.list, async ({ query }, { accountId }) =>
     listAnswer('files', await listFiles(container(), accountId, query.category, query), presentListed),
   ),
@@ -84,12 +88,27 @@ export const fileRoutes = [
       content: whole === null ? null : content,
       contentTruncated,
       contentUrl,
+      sourceKey: file.sourceKey,
       hiddenFilesTotal: file.hiddenFilesTotal,
       hiddenFilesProcessed: file.hiddenFilesProcessed,
       hiddenFilesCreated: file.hiddenFilesCreated,
       hiddenFilesIngested: file.hiddenFilesIngested,
     });
   }),
+  bind(filesApi.import, async ({ body }, { accountId }) =>
+    dataAnswer({ importID: (await startImport(container(), accountId, body)).id }),
+  ),
+  bind(filesApi.importStatus, async ({ params }, { accountId }) => {
+    const found = await getImport(container(), accountId, params.id);
+    const { total, created, updated, unchanged, deleted, failed, errors, state, createdAt, updatedAt } = found;
+    return dataAnswer({
+      importID: found.id, state, total, created, updated, unchanged, deleted, failed, errors,
+      memoryID: found.memoryId, createdAt, updatedAt,
+    });
+  }),
+  bind(filesApi.resync, async ({ params }, { accountId }) =>
+    dataAnswer(presentCreated(await resyncFile(container(), accountId, params.id))),
+  ),
   bind(filesApi.delete, async ({ params }, { accountId }) => {
     await deleteFile(container(), accountId, params.id);
     return deletedAnswer(`file '${params.id}' deleted`);

@@ -15,10 +15,34 @@ export const createFileBody = z.object({
   key: z.string().min(1).max(1024).optional(),
   external_uri: z.string().min(1).max(2048).optional(),
   fileType,
+  sourceKey: z.string().min(1).max(1024).optional(),
 }).meta({
   id: 'CreateFileRequest',
   description: 'Give `key` (from files/upload or files/upload-url) for uploaded bytes, or `external_uri` for a web address; `website`, `sitemap` and `website_bulk` files take `external_uri` only.',
   example: { name: 'handbook.pdf', key: 'uploads/5b0c.../handbook.pdf', fileType: 'pdf' },
+});
+
+export const importBody = z.object({
+  archiveKey: z.string().min(1).max(1024).optional(),
+  s3: z.object({ bucket: z.string().min(3).max(63), prefix: z.string().max(1024).default('') }).optional(),
+  memoryID: idString.optional(),
+  fileType: fileType.optional(),
+  prune: z.boolean().optional(),
+});
+
+const importSchema = z.object({
+  importID: z.string(),
+  state: z.enum(['running', 'completed', 'failed']),
+  total: z.number().int(),
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  deleted: z.number().int(),
+  failed: z.number().int(),
+  errors: z.array(z.object({ sourceKey: z.string(), error: z.string() })),
+  memoryID: z.string().nullable(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
 });
 
 export const uploadUrlBody = z.object({
@@ -89,6 +113,7 @@ export const fileDetailsSchema = listedFileSchema.extend({
   /** True when `content` is the first FILE_CONTENT_CHARS characters only; `contentUrl` then has it whole. */
   contentTruncated: z.boolean(),
   contentUrl: nullableString,
+  sourceKey: nullableString,
   hiddenFilesTotal: z.number().int(),
   hiddenFilesProcessed: z.number().int(),
   hiddenFilesCreated: z.number().int(),
@@ -145,6 +170,33 @@ export const filesApi = {
     summary: 'Get a file with its extracted text and processing state',
     params: idParams,
     response: success(fileDetailsSchema),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  import: route({
+    group: 'files',
+    method: 'POST',
+    path: '/files/import',
+    summary: 'Import many files at once from an uploaded archive (.zip, .tar, .tar.gz) or an S3 prefix; answers the import id',
+    body: importBody,
+    response: success(z.object({ importID: z.string() })),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  importStatus: route({
+    group: 'files',
+    method: 'GET',
+    path: '/files/import/{id}',
+    summary: 'Progress of an import: counts of created, updated, unchanged, deleted and failed members, first errors',
+    params: idParams,
+    response: success(importSchema),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  resync: route({
+    group: 'files',
+    method: 'POST',
+    path: '/files/resync/{id}',
+    summary: 'Fetch a website, sitemap or website_bulk file again: unchanged pages cost nothing, changed ones update, new ones are added, vanished ones removed',
+    params: idParams,
+    response: success(createdFileSchema),
     errors: [400, 401, 403, 404, 500],
   }),
   delete: route({

@@ -41,6 +41,8 @@ export interface FetchOptions {
    * keeps to one host and to robots.txt with it.
    */
   checkRedirect?: (target: URL) => string | undefined;
+  /** Validators of a copy already held: sent as If-None-Match / If-Modified-Since; a 304 answers an empty body. */
+  conditional?: { etag?: string; lastModified?: string };
 }
 
 /** The options with every default filled in. */
@@ -50,6 +52,7 @@ export interface ResolvedFetchOptions {
   expect: ExpectedContent | undefined;
   resolve: (host: string) => Promise<string[]>;
   checkRedirect: (target: URL) => string | undefined;
+  conditional: { etag?: string; lastModified?: string } | undefined;
 }
 
 export function resolveFetchOptions(options: FetchOptions): ResolvedFetchOptions {
@@ -59,5 +62,6 @@ export function resolveFetchOptions(options: FetchOptions): ResolvedFetchOptions
     expect: options.expect,
     resolve: options.resolve ?? resolveHost,
     checkRedirect: options.checkRedirect ?? (() => undefined),
+    conditional: options.conditional,
   };
 }

@@ -77,6 +77,8 @@ function requestHeaders(options: ResolvedFetchOptions): Record<string, string> {
     'user-agent': KMEM_USER_AGENT,
     accept: acceptHeader(options.expect),
     'accept-encoding': ACCEPT_ENCODING,
+    ...(options.conditional?.etag ? { 'if-none-match': options.conditional.etag } : {}),
+    ...(options.conditional?.lastModified ? { 'if-modified-since': options.conditional.lastModified } : {}),
   };
 }
 
@@ -117,6 +119,10 @@ async function accept(
   options: ResolvedFetchOptions,
 ): Promise<FetchedResource> {
   const status = response.statusCode ?? 0;
+  if (status === 304 && options.conditional) {
+    response.destroy(); // not modified: the copy held is current
+    return { requestedUrl, url, redirects, status, mediaType: undefined, headers: response.headers, body: Buffer.alloc(0) };
+  }
   if (status < 200 || status > 299) {
     response.destroy();
     throw statusError(url, status);

@@ -6,7 +6,8 @@
  */
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config';
-import type { FileRecord } from '../core/model';
+import type { FileRecord, FileType } from '../core/model';
+import { sniffContent } from '../extract/sniff';
 import { type ContentExtractor, type FileContent, FileProcessingError, RefusedFileError, TransientProcessingError } from '../core/ingest/ports';
 import { type Extracted, ExtractionError, type ExtractInput, extractText } from '../extract';
 import { logger } from '../observability';
@@ -29,6 +30,14 @@ export class FileContentExtractor implements ContentExtractor {
   /** Stops the OCR and speech engines' workers (the local runtime does this when it stops). */
   async close(): Promise<void> {
     await this.extraction.close();
+  }
+
+  fileTypeOf(bytes: Uint8Array): FileType {
+    const sniffed = sniffContent(bytes);
+    if (sniffed.family === 'pdf' || sniffed.family === 'package') return 'document';
+    if (sniffed.family === 'media') return sniffed.hint === 'audio' ? 'audio' : 'video';
+    if (sniffed.family === 'image' || sniffed.family === 'text') return sniffed.family;
+    return 'other';
   }
 
   async extract(file: FileRecord, bytes: Uint8Array, contentType: string | null): Promise<FileContent> {

@@ -3,6 +3,7 @@ import type { Container } from '../adapters/container';
 import { createIndexingSettings } from './indexing';
 import { FileContentExtractor } from './content';
 import type { WorkerDeps } from './dispatch';
+import { SourceImportReader } from './import-reader';
 import { WebFetcher, WebSiteReader } from './web-reader';
 
 type Built = WorkerDeps & { extractor: FileContentExtractor };
@@ -18,6 +19,7 @@ export function workerDeps(base: Container): WorkerDeps {
       extractor: new FileContentExtractor(base.config, base.s3),
       fetcher: new WebFetcher(base.config),
       site: new WebSiteReader(base.config),
+      importReader: new SourceImportReader(base.objects, base.bucket, base.config.imports),
     };
     built.set(base, deps);
   }

@@ -6,12 +6,15 @@ import type { Container } from '../adapters/container';
 import type { IndexingSettings } from '../core/ingest/index-build';
 import { giveUp } from '../core/ingest/give-up';
 import { ingestMemory } from '../core/ingest/ingest-memory';
-import type { ContentExtractor, RemoteFetcher, SiteReader } from '../core/ingest/ports';
+import type { ContentExtractor, ImportReader, RemoteFetcher, SiteReader } from '../core/ingest/ports';
+import { failImport, runImport } from '../core/ingest/run-import';
+import { resyncWebFile } from '../core/ingest/resync-web';
 import { processFile } from '../core/ingest/process-file';
 import { writePublishedGraphItems } from '../core/ingest/graph-items-sync';
 import { reindexMemory } from '../core/ingest/reindex-memory';
 import { syncConversations } from '../core/ingest/conversation-sync';
 import { syncMessageIndex } from '../core/ingest/message-index';
+import { refreshMemory } from '../core/use-cases/ingestion';
 import { deliverWebhook } from '../core/use-cases/webhooks';
 import type { WorkMessage } from '../core/work';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -23,7 +26,10 @@ export type WorkerDeps = Container & {
   extractor: ContentExtractor;
   fetcher: RemoteFetcher;
   site: SiteReader;
+  importReader: ImportReader;
 };
+
+const IMPORT_GAVE_UP = 'the import failed repeatedly because of an internal error; start it again (what it imported stays)';
 
 /** A message body that is not a work message: it can never succeed, so it is logged and dropped. */
 export function parseWork(body: string): WorkMessage | undefined {
@@ -65,7 +71,8 @@ export async function runWork(deps: WorkerDeps, message: WorkMessage, delivery: 
       error: error as Error,
     });
     if (!last) throw error;
-    await giveUp(deps, message, error);
+    if (message.kind === 'file.import') await failImport(deps, message.accountId, message.importId, IMPORT_GAVE_UP);
+    else await giveUp(deps, message, error);
   }
 }
 
@@ -88,6 +95,12 @@ async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Deliver
       return ingestMemory(deps, message);
     case 'memory.reindex':
       return reindexMemory(deps, message);
+    case 'memory.refresh':
+      return refreshMemory(deps, message);
+    case 'file.import':
+      return runImport(deps, message);
+    case 'file.resync':
+      return resyncWebFile(deps, message);
     case 'memory.sync-session': {
       const builds = await syncConversations(deps, message, delivery.workId);
       if (builds > 0) logger.info('conversations synced', { memoryId: message.memoryId, builds });

@@ -20,6 +20,7 @@ import {
   type CrawlProgress,
   type FetchedResource,
   FileProcessingError,
+  type PageValidators,
   type ReadPage,
   type RemoteFetcher,
   type SiteReader,
@@ -59,19 +60,36 @@ export class WebFetcher implements RemoteFetcher {
 export class WebSiteReader implements SiteReader {
   constructor(private readonly config: Config) {}
 
-  page(url: string): Promise<ReadPage> {
+  async page(url: string): Promise<ReadPage> {
+    const page = await this.pageIfChanged(url, {});
+    if (page === 'not-modified') throw new FileProcessingError(`the page ${url} answered 304 to an unconditional request`);
+    return page;
+  }
+
+  pageIfChanged(url: string, validators: PageValidators): Promise<ReadPage | 'not-modified'> {
     return asFileFailure(async () => {
-      const fetched = await fetchUrl(url, { ...fetchOptions(this.config), expect: HTML_PAGE });
+      const conditional = validators.etag || validators.lastModified ? { etag: validators.etag, lastModified: validators.lastModified } : undefined;
+      const fetched = await fetchUrl(url, { ...fetchOptions(this.config), expect: HTML_PAGE, ...(conditional ? { conditional } : {}) });
+      if (fetched.status === 304) return 'not-modified';
       const page = readFetchedPage(fetched);
       if (!page.text.trim()) throw new FileProcessingError(`the page ${url} has no readable text`);
-      return { url: page.url, title: page.title, text: page.text, html: fetched.body };
+      const etag = headerOf(fetched.headers.etag);
+      const lastModified = headerOf(fetched.headers['last-modified']);
+      return {
+        url: page.url, title: page.title, text: page.text, html: fetched.body, canonicalUrl: page.canonicalUrl,
+        validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) },
+      };
     });
   }
 
-  sitemapUrls(url: string): Promise<string[]> {
+  async sitemapUrls(url: string): Promise<string[]> {
+    return (await this.sitemapEntries(url)).map((entry) => entry.url);
+  }
+
+  sitemapEntries(url: string): Promise<Array<{ url: string; lastmod?: string }>> {
     return asFileFailure(async () => {
       const reading = await readSitemaps(url, fetchOptions(this.config), { maxUrls: this.config.web.sitemapMaxUrls });
-      return reading.urls.map((entry) => entry.url);
+      return reading.urls.map((entry) => ({ url: entry.url, ...(entry.lastModified ? { lastmod: entry.lastModified } : {}) }));
     });
   }
 
@@ -85,9 +103,16 @@ export class WebSiteReader implements SiteReader {
     for await (const step of crawlSteps(start, fetchOptions(this.config), () => Date.now() > deadline)) {
       frontier = step.frontier;
       const outcome = step.outcome;
-      if (outcome.kind === 'page') pages.push({ url: outcome.page.url, title: outcome.page.title, text: outcome.page.text });
+      if (outcome.kind === 'page') {
+        const { url, title, text, canonicalUrl } = outcome.page;
+        pages.push({ url, title, text, canonicalUrl });
+      }
       else if (outcome.kind === 'failed') failures.push(outcome.error.message);
     }
     return { state: frontier, pages, failures, finished: isFinished(frontier) };
   }
+}
+
+function headerOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

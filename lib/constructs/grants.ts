@@ -120,3 +120,17 @@ function grantUpdatesOf(table: Table, fn: ServiceFunction, leadingKeys: string):
     }),
   );
 }
+
+/** Lets the worker read the buckets a stage names for bulk import (objects and listing, nothing else). */
+export function grantImportBuckets(fn: ServiceFunction, buckets: readonly string[]): void {
+  if (buckets.length === 0) return;
+  const arns = buckets.map((name) => `arn:${Stack.of(fn).partition}:s3:::${name}`);
+  fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: arns.map((arn) => `${arn}/*`) }));
+  fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: arns }));
+  for (const name of buckets) {
+    Validations.of(fn.role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${name}/*]`,
+      reason: 'Bulk import reads every object under a prefix the caller names, in a bucket the stage lists in importBuckets.',
+    });
+  }
+}

@@ -27,7 +27,7 @@ import { grantAnswerModel, grantEmbeddings, grantObjects, grantRequestCounting, 
 import { ServiceFunction } from '../constructs/service-function';
 import type { FunctionName } from '../paths';
 import type { Data } from './data';
-import { answerEnvironment, embeddingEnvironment, sharedEnvironment } from './environment';
+import { answerEnvironment, embeddingEnvironment, importEnvironment, sharedEnvironment } from './environment';
 import { GROUP_ACCESS } from './group-access';
 
 /** Properties of `Api`. */
@@ -78,6 +78,7 @@ export class Api extends Construct {
         KMEM_QUEUE_URL: props.queue.queueUrl,
         ...(group === 'retrieval' || group === 'messages' ? embeddingEnvironment(props.config) : {}),
         ...(group === 'retrieval' ? answerEnvironment(props.config) : {}),
+        ...(group === 'files' ? importEnvironment(props.config) : {}),
       },
       config: props.config,
     });

@@ -28,6 +28,11 @@ export function embeddingEnvironment(config: StageConfig): FunctionEnvironment {
   };
 }
 
+/** The buckets bulk import may read (the files function checks requests, the worker reads them). */
+export function importEnvironment(config: StageConfig): FunctionEnvironment {
+  return { KMEM_IMPORT_BUCKETS: config.importBuckets.join(',') };
+}
+
 /** The retrieval function's answer model settings (`KMEM_ANSWER_*`); none when the stage has no model. */
 export function answerEnvironment(config: StageConfig): FunctionEnvironment {
   const answer = config.answerModel;

@@ -6,10 +6,10 @@
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
-import { grantEmbeddings, grantObjects, grantTable } from '../constructs/grants';
+import { grantEmbeddings, grantImportBuckets, grantObjects, grantTable } from '../constructs/grants';
 import { QueueWorker } from '../constructs/queue-worker';
 import type { Data } from './data';
-import { embeddingEnvironment, sharedEnvironment } from './environment';
+import { embeddingEnvironment, importEnvironment, sharedEnvironment } from './environment';
 
 /** Properties of `Ingest`. */
 export interface IngestProps {
@@ -28,7 +28,7 @@ export class Ingest extends Construct {
     super(scope, id);
     this.queueWorker = new QueueWorker(this, 'Ingestion', {
       entry: props.workerEntry,
-      environment: { ...sharedEnvironment(props.config, props.data), ...embeddingEnvironment(props.config) },
+      environment: { ...sharedEnvironment(props.config, props.data), ...embeddingEnvironment(props.config), ...importEnvironment(props.config) },
       config: props.config,
       alarmAction: props.alarmAction,
     });
@@ -37,6 +37,7 @@ export class Ingest extends Construct {
       grantTable(props.data.table, worker, 'readWrite');
       grantObjects(props.data.bucket, worker, 'readWrite');
       if (props.config.embedder === 'bedrock') grantEmbeddings(worker);
+      grantImportBuckets(worker, props.config.importBuckets);
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { actionsOfRole, logicalId, type Synthesized, synthesize } from './support/synth';
+import { actionsOfRole, logicalId, statementsOfRole, type Synthesized, synthesize } from './support/synth';
 
 let synth: Synthesized;
 
@@ -104,5 +104,22 @@ describe('worker (functions/worker/handler.ts)', () => {
       MetricName: 'Errors',
       Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(synth.stack, worker().function) } }],
     });
+  });
+});
+
+describe('bulk import buckets', () => {
+  it('lets the worker read and list exactly the buckets the stage names, and tells the functions', () => {
+    const named = synthesize({ config: { importBuckets: ['corp-docs'] } }); // throws on an unacknowledged nag finding
+    const worker = named.stack.ingest.queueWorker.worker;
+    if (!worker) throw new Error('no worker');
+    const statements = statementsOfRole(named.template, logicalId(named.stack, worker.role));
+    const text = JSON.stringify(statements);
+    expect(text).toContain(':s3:::corp-docs/*');
+    const listing = statements.filter((statement) => statement.Action === 's3:ListBucket');
+    expect(listing.some((statement) => JSON.stringify(statement.Resource).includes(':s3:::corp-docs"'))).toBe(true);
+    named.template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ KMEM_IMPORT_BUCKETS: 'corp-docs' }) },
+    });
+    expect(JSON.stringify(synth.template.toJSON())).not.toContain('corp-docs');
   });
 });

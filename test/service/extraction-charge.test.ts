@@ -20,6 +20,7 @@ afterAll(() => base.documentClient.destroy());
 
 /** The worker's extractor, taking `ms` longer (as OCR or speech recognition of a real file would). */
 const slower = (inner: ContentExtractor, ms: number): ContentExtractor => ({
+  fileTypeOf: (...args) => inner.fileTypeOf(...args),
   extract: async (...args) => {
     await new Promise((resolve) => setTimeout(resolve, ms));
     return inner.extract(...args);

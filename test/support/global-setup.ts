@@ -40,6 +40,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       KMEM_MAX_BODY_KB: '256',
       KMEM_WEBHOOK_BACKOFF_SECONDS: '1',
       KMEM_INGEST_WAIT_SECONDS: '1',
+      KMEM_IMPORT_MAX_MEMBERS: '1000',
     },
   });
   const a = await createAccount(container(), 'tenant-a');

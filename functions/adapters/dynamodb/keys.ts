@@ -7,6 +7,8 @@
  * needs (API keys, account names) and system items.
  */
 
+import { createHash } from 'node:crypto';
+
 export interface TableKey {
   pk: string;
   sk: string;
@@ -89,6 +91,21 @@ export const keys = {
   filesOfCategory: (accountId: string, category: string): string => `${tenant(accountId)}#FILES#${category}`,
   childFilesOf: (accountId: string, parentFileId: string): string =>
     `${tenant(accountId)}#FILE#${parentFileId}#CHILDREN`,
+  /** gsi3 of top-level files with a sourceKey: one file by its exact source, or an import's files by prefix. */
+  filesBySource: (accountId: string): string => `${tenant(accountId)}#SOURCES`,
+  /** A sourceKey as a sort key: itself, or (past 900 bytes) its first 800 bytes then `#~` and its SHA-256. */
+  sourceSortKey: (sourceKey: string): string => {
+    const bytes = Buffer.from(sourceKey, 'utf8');
+    if (bytes.length <= 900) return sourceKey;
+    const head = bytes.subarray(0, 800).toString('utf8').replace(/\uFFFD+$/, '');
+    return `${head}#~${createHash('sha256').update(sourceKey).digest('hex')}`;
+  },
+
+  // ---- bulk imports (one item each; gsi1 lists an account's imports) ---------------------------
+  fileImport: (accountId: string, importId: string): TableKey => ({
+    pk: `${tenant(accountId)}#IMPORT#${importId}`,
+    sk: 'IMPORT',
+  }),
 
   // ---- memories (gsi1: all, gsi2: by memoryType) --------------------------------------------
   memory: (accountId: string, id: string): TableKey => ({ pk: `${tenant(accountId)}#MEMORY#${id}`, sk: 'MEMORY' }),

@@ -58,13 +58,18 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async list(prefix: string): Promise<string[]> {
-    const found: string[] = [];
+    return (await this.listSized(prefix)).map((object) => object.key);
+  }
+
+  /** The objects under the prefix with their sizes, in key order. */
+  async listSized(prefix: string): Promise<Array<{ key: string; size: number }>> {
+    const found: Array<{ key: string; size: number }> = [];
     let token: string | undefined;
     do {
       const out = await this.s3.send(
         new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
-      for (const object of out.Contents ?? []) if (object.Key) found.push(object.Key);
+      for (const object of out.Contents ?? []) if (object.Key) found.push({ key: object.Key, size: object.Size ?? 0 });
       token = out.IsTruncated ? out.NextContinuationToken : undefined;
     } while (token);
     return found;

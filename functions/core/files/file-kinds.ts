@@ -54,3 +54,15 @@ export function checkWebAddress(field: string, value: string): URL {
   if (url.username || url.password) throw BadRequestError.forField(field, 'must not carry credentials');
   return url;
 }
+
+/** The archive formats a bulk import reads. */
+export type ArchiveFormat = 'zip' | 'tar' | 'tar.gz';
+
+/** An archive's format from its name; undefined when the name says none of them. */
+export function archiveFormatOfName(name: string): ArchiveFormat | undefined {
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.zip')) return 'zip';
+  if (lower.endsWith('.tar.gz') || lower.endsWith('.tgz')) return 'tar.gz';
+  if (lower.endsWith('.tar')) return 'tar';
+  return undefined;
+}

@@ -20,11 +20,15 @@ export interface HiddenFileDeps {
 export const childIdOf = (parentId: string, url: string): string =>
   `${parentId}.${createHash('sha256').update(url).digest('hex').slice(0, 16)}`;
 
-/** Creates a pending `website` child per address and queues it; answers how many were new. */
-export async function createPageChildren(deps: HiddenFileDeps, parent: FileRecord, urls: readonly string[]): Promise<number> {
+/** Creates a pending `website` child per address (with its sitemap lastmod) and queues it; answers how many were new. */
+export async function createPageChildren(
+  deps: HiddenFileDeps,
+  parent: FileRecord,
+  entries: ReadonlyArray<{ url: string; lastmod?: string }>,
+): Promise<number> {
   let created = 0;
-  for (const url of urls) {
-    const child = childFile(deps, parent, url);
+  for (const { url, lastmod } of entries) {
+    const child = { ...childFile(deps, parent, url), validators: lastmod ? { lastmod } : null };
     if (await createOnce(deps, child)) created += 1;
     await deps.queue.send({ kind: 'file.process', accountId: parent.accountId, fileId: child.id } satisfies WorkMessage);
   }
@@ -35,7 +39,7 @@ export async function createPageChildren(deps: HiddenFileDeps, parent: FileRecor
 export async function createReadChild(
   deps: HiddenFileDeps,
   parent: FileRecord,
-  page: { url: string; title: string; text: string; tokens: number },
+  page: { url: string; title: string; text: string; tokens: number; validators?: FileRecord['validators'] },
 ): Promise<boolean> {
   const child = childFile(deps, parent, page.url);
   const transcriptKey = objectKeys.transcript(parent.accountId, child.id);
@@ -48,6 +52,7 @@ export async function createReadChild(
     length: page.text.length,
     size: Buffer.byteLength(page.text),
     tokens: page.tokens,
+    validators: page.validators ?? null,
   });
 }
 
@@ -77,6 +82,9 @@ function childFile(deps: HiddenFileDeps, parent: FileRecord, url: string): FileR
     hiddenFilesCreated: 0,
     hiddenFilesProcessed: 0,
     hiddenFilesIngested: 0,
+    sourceKey: null,
+    contentHash: null,
+    validators: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -118,7 +118,7 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
     }),
   });
   await mapConcurrently(ingested, FILE_CONCURRENCY, (o) => deps.links.markIngested(job.accountId, job.memoryId, o.file.id, now));
-  const used = ingested.reduce((sum, o) => sum + (o.file.tokens ?? 0), 0) + published.extractionTokens;
+  const used = ingested.reduce((sum, o) => sum + (job.charge?.[o.file.id] ?? o.file.tokens ?? 0), 0) + published.extractionTokens;
   await endJob(deps, job, step === 'ready' ? 'completed' : 'failed', used);
   const properties = { accountId: job.accountId, memoryId: job.memoryId, jobId: job.id, files: outcomes.length, failed: failedFileCount };
   emitMetric('TokensIngested', used, { properties });

@@ -1,5 +1,5 @@
 /** Ports of file processing: where bytes come from and how they become text. */
-import type { FileRecord } from '../model';
+import type { FileRecord, FileType, ImportSource } from '../model';
 
 /** What extraction makes of a file. */
 export interface FileContent {
@@ -15,6 +15,8 @@ export interface FileContent {
 /** Turns a file's raw bytes into text; throws FileProcessingError with a reason a person understands. */
 export interface ContentExtractor {
   extract(file: FileRecord, bytes: Uint8Array, contentType: string | null): Promise<FileContent>;
+  /** The file type the bytes are (document, text, image, audio, video, or other), told from the bytes. */
+  fileTypeOf(bytes: Uint8Array): FileType;
 }
 
 export interface FetchedResource {
@@ -50,6 +52,18 @@ export interface ReadPage {
   text: string;
   /** The raw HTML, kept under the bronze prefix (a crawl keeps only the text). */
   html?: Uint8Array;
+  /** The page's rel=canonical address, when it names one. */
+  canonicalUrl?: string;
+  /** The answer's ETag and Last-Modified, for the next conditional request. */
+  validators?: PageValidators;
+}
+
+/** What tells whether a page changed since it was read: HTTP validators, the sitemap's lastmod, a text hash. */
+export interface PageValidators {
+  etag?: string;
+  lastModified?: string;
+  lastmod?: string;
+  textHash?: string;
 }
 
 /** What one stretch of a crawl found; `state` is opaque JSON to save and hand back to continue. */
@@ -65,6 +79,30 @@ export interface SiteReader {
   page(url: string): Promise<ReadPage>;
   /** The page addresses a sitemap (or sitemap index) lists, de-duplicated and bounded. */
   sitemapUrls(url: string): Promise<string[]>;
+  /** The same, with each address's <lastmod> when the sitemap gives one. */
+  sitemapEntries(url: string): Promise<Array<{ url: string; lastmod?: string }>>;
+  /** Reads a page again unless the validators held show it unchanged (a 304 answer). */
+  pageIfChanged(url: string, validators: PageValidators): Promise<ReadPage | 'not-modified'>;
   /** Crawls from `startUrl` (or continues `state`) for about `budgetMs`. */
   crawl(startUrl: string, state: unknown, budgetMs: number): Promise<CrawlProgress>;
 }
+
+/** One member of an import's source: its path under the source, and a way to read its bytes. */
+export interface ImportMemberRef {
+  path: string;
+  load(): Promise<Uint8Array>;
+}
+
+/** Reads the sources of bulk imports: uploaded archives and S3 prefixes. */
+export interface ImportReader {
+  /**
+   * Checks the whole source before anything is kept (an archive: every limit, on the streamed bytes) and
+   * answers its member paths in source order; throws ImportRefusedError with the reason.
+   */
+  survey(source: ImportSource): Promise<string[]>;
+  /** The members in the same order, from position `from` on. */
+  members(source: ImportSource, from: number): AsyncIterable<ImportMemberRef>;
+}
+
+/** A source an import cannot read at all (a refused archive, a bucket it may not read). */
+export class ImportRefusedError extends Error {}

@@ -56,7 +56,7 @@ async function readAndStore(deps: ProcessFileDeps, file: FileRecord): Promise<Pr
   if (WEB_FILE_TYPES.has(file.fileType)) {
     const web = await readWebSource(deps, file);
     if (web.kind === 'parent') return 'waiting';
-    return settle(deps, file, { text: web.text, title: web.title }, { bronzeKey: web.bronzeKey, size: web.size });
+    return settle(deps, file, { text: web.text, title: web.title }, { bronzeKey: web.bronzeKey, size: web.size, validators: web.validators });
   }
   const raw = await rawBytes(deps, file);
   const { result: content } = await chargedExtraction(deps, file, () => deps.extractor.extract(file, raw.bytes, raw.contentType));
@@ -68,8 +68,18 @@ async function settle(
   deps: ProcessFileDeps,
   file: FileRecord,
   content: FileContent,
-  raw: { bronzeKey: string; size: number },
+  raw: { bronzeKey: string; size: number; validators?: FileRecord['validators'] },
 ): Promise<ProcessOutcome> {
+  const ready = { ...(await storeContent(deps, file, content)), ...raw };
+  return (await settleOnce(deps, file, ready)) ? 'ready' : 'skipped';
+}
+
+/** Stores a file's extracted text (and a video's audio) as its silver artefacts; answers the file's ready fields. */
+export async function storeContent(
+  deps: Pick<ProcessFileDeps, 'objects' | 'clock'>,
+  file: Pick<FileRecord, 'accountId' | 'id'>,
+  content: FileContent,
+): Promise<Partial<FileRecord>> {
   const text = content.text.trim();
   if (!text) throw new FileProcessingError('no text could be extracted from the file');
   await loadTokenizer();
@@ -80,19 +90,16 @@ async function settle(
     audioKey = objectKeys.audio(file.accountId, file.id);
     await deps.objects.put(audioKey, content.audio, 'audio/wav');
   }
-  const ready: Partial<FileRecord> = {
+  return {
     state: 'ready',
     error: null,
-    bronzeKey: raw.bronzeKey,
     silverTranscriptKey: transcriptKey,
     silverAudioKey: audioKey,
     length: content.lengthSeconds ?? text.length,
     numSpeakers: content.numSpeakers ?? null,
-    size: raw.size,
     tokens: countTokens(text),
     updatedAt: now(deps),
   };
-  return (await settleOnce(deps, file, ready)) ? 'ready' : 'skipped';
 }
 
 /** Marks a file failed with a reason a person understands; false when it had settled already. */
@@ -115,7 +122,7 @@ async function rawBytes(
   deps: ProcessFileDeps,
   file: FileRecord,
 ): Promise<{ bytes: Uint8Array; contentType: string | null; bronzeKey: string }> {
-  if (file.source === 'upload' && file.bronzeKey) {
+  if ((file.source === 'upload' || file.source === 'import') && file.bronzeKey) {
     const bytes = await deps.objects.get(file.bronzeKey);
     if (!bytes) throw new FileProcessingError('the uploaded bytes are missing from storage; upload the file again');
     return { bytes, contentType: file.contentType, bronzeKey: file.bronzeKey };

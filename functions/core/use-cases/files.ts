@@ -1,4 +1,5 @@
 /** Files: uploads, records, listing and deletion. Processing happens in the worker (ingest/process-file). */
+import { createHash } from 'node:crypto';
 import { BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError } from '../errors';
 import { categoryOf, checkFileName, checkWebAddress, extensionOf, WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileCategory, FileRecord, FileType, Page, PageRequest, Upload } from '../model';
@@ -77,6 +78,8 @@ export interface NewFile {
   key?: string;
   external_uri?: string;
   fileType: FileType;
+  /** Where the file comes from; a file already holding it is updated instead (file-sources.ts). */
+  sourceKey?: string;
 }
 
 /** Records a file and queues its processing. The upload key is claimed first, so no two files share it. */
@@ -96,6 +99,8 @@ export async function createFile(deps: FileDeps, accountId: string, input: NewFi
     contentType: source.upload?.contentType ?? null,
     source: source.upload ? 'upload' : 'url',
     size: source.upload?.size ?? null,
+    sourceKey: input.sourceKey ?? null,
+    contentHash: input.sourceKey === undefined ? null : await contentHashOf(deps, input.fileType, source),
   };
   try {
     await deps.files.create(file);
@@ -108,12 +113,22 @@ export async function createFile(deps: FileDeps, accountId: string, input: NewFi
   return file;
 }
 
-async function sourceOf(
+export type FileSource = { upload?: Upload; url?: URL };
+
+/** SHA-256 of what a file is made from: its uploaded bytes, or its type and address. */
+export async function contentHashOf(deps: Pick<FileDeps, 'objects'>, fileType: FileType, source: FileSource): Promise<string> {
+  const hash = createHash('sha256');
+  if (source.upload) hash.update(Buffer.from((await deps.objects.get(source.upload.key)) ?? new Uint8Array()));
+  else hash.update(`${fileType} ${source.url?.href ?? ''}`);
+  return hash.digest('hex');
+}
+
+export async function sourceOf(
   deps: FileDeps,
   accountId: string,
   fileId: string,
   input: NewFile,
-): Promise<{ upload?: Upload; url?: URL }> {
+): Promise<FileSource> {
   const url = input.external_uri === undefined ? undefined : checkWebAddress('external_uri', input.external_uri);
   if (WEB_FILE_TYPES.has(input.fileType)) {
     if (!url) throw BadRequestError.forField('external_uri', `is required for a '${input.fileType}' file`);
@@ -176,7 +191,7 @@ export function emptyFile(accountId: string, id: string, now: string, originRegi
     jobID: null, originRegion, silverTranscriptKey: null, silverAudioKey: null, goldAudioKey: null,
     goldChunkKey: null, goldGraphKey: null, aiKey: null, length: null, size: null, tokens: null, numSpeakers: null,
     hiddenFilesTotal: 0, hiddenFilesCreated: 0, hiddenFilesProcessed: 0, hiddenFilesIngested: 0,
-    createdAt: now, updatedAt: now,
+    sourceKey: null, contentHash: null, validators: null, createdAt: now, updatedAt: now,
   };
 }
 
@@ -226,7 +241,7 @@ export async function deleteFile(deps: FileDeps, accountId: string, id: string):
   await removeFileData(deps, file);
 }
 
-async function removeFileData(deps: FileDeps, file: FileRecord): Promise<void> {
+export async function removeFileData(deps: Pick<FileDeps, 'objects' | 'uploads' | 'files'>, file: FileRecord): Promise<void> {
   await deps.objects.deletePrefix(objectKeys.fileSilverPrefix(file.accountId, file.id));
   await deps.objects.deletePrefix(objectKeys.fetchedPrefix(file.accountId, file.id));
   if (file.bronzeKey && file.source === 'upload') {

@@ -33,15 +33,61 @@ export interface IngestionStarted {
 
 export async function startIngestion(deps: IngestionDeps, accountId: string, memoryId: string): Promise<IngestionStarted> {
   const memory = await getMemory(deps, accountId, memoryId);
-  if (memory.step === 'queued' || memory.step === 'ingesting') {
-    throw BadRequestError.forField('memoryID', `memory '${memoryId}' is already ingesting; wait for it to finish`);
-  }
+  if (memory.step === 'queued' || memory.step === 'ingesting') throw busy(memoryId);
   const files = await waitingFiles(deps, accountId, memoryId);
   if (files.length === 0) {
     throw BadRequestError.forField('memoryID', `memory '${memoryId}' has no files waiting; add files first`);
   }
-  const needed = files.reduce((sum, file) => sum + tokensNeededFor(file), 0);
-  const job = newJob(deps, memory, files, needed);
+  try {
+    return await launchJob(deps, memory, files);
+  } catch (error) {
+    if (error instanceof ConflictError) throw busy(memoryId);
+    throw error;
+  }
+}
+
+type RefreshMessage = Extract<WorkMessage, { kind: 'memory.refresh' }>;
+
+/**
+ * The `memory.refresh` work: files of a memory whose content changed (an upsert, an import, a re-sync) are
+ * ingested again in a job of their own, charged for their new tokens only; the previous chunks, entities
+ * and facts of those files are replaced when it publishes. A busy memory is tried again later.
+ */
+export async function refreshMemory(
+  deps: IngestionDeps & { config: { work: { ingestWaitSeconds: number } } },
+  message: RefreshMessage,
+): Promise<void> {
+  const memory = await deps.memories.get(message.accountId, message.memoryId);
+  if (!memory) return;
+  const later = () => deps.queue.send(message, { delaySeconds: deps.config.work.ingestWaitSeconds });
+  if (memory.step === 'queued' || memory.step === 'ingesting') return later();
+  // a job that published is still marking its files ingested until it is reconciled: they are not waiting
+  if ((await deps.jobs.listByMemory(memory.accountId, memory.id)).some((job) => !job.reconciled)) return later();
+  const wanted = message.fileIds ? new Set(message.fileIds) : undefined;
+  const files = (await waitingFiles(deps, memory.accountId, memory.id)).filter((file) => !wanted || wanted.has(file.id));
+  if (files.length === 0) return;
+  try {
+    await launchJob(deps, memory, files, message.charge);
+  } catch (error) {
+    if (error instanceof ConflictError) return later();
+    if (!(error instanceof BadRequestError)) throw error;
+    await deps.memories.update(memory.accountId, memory.id, { lastError: error.message, updatedAt: deps.clock.now().toISOString() });
+  }
+}
+
+const busy = (memoryId: string) =>
+  BadRequestError.forField('memoryID', `memory '${memoryId}' is already ingesting; wait for it to finish`);
+
+/** Reserves the budget, records the job, moves the memory to `queued` and queues the work; ConflictError when busy. */
+async function launchJob(
+  deps: IngestionDeps,
+  memory: Memory,
+  files: FileRecord[],
+  charge?: Record<string, number>,
+): Promise<IngestionStarted> {
+  const { accountId, id: memoryId } = memory;
+  const needed = files.reduce((sum, file) => sum + (charge?.[file.id] ?? tokensNeededFor(file)), 0);
+  const job = { ...newJob(deps, memory, files, needed), ...(charge ? { charge } : {}) };
   const account = await reserve(deps, accountId, needed);
   try {
     await deps.jobs.create(job);
@@ -54,9 +100,6 @@ export async function startIngestion(deps: IngestionDeps, accountId: string, mem
   } catch (error) {
     await deps.accounts.refundTokens(accountId, needed, job.id);
     await deps.jobs.update(accountId, job.id, { state: 'failed', reconciled: true, updatedAt: job.createdAt });
-    if (error instanceof ConflictError) {
-      throw BadRequestError.forField('memoryID', `memory '${memoryId}' is already ingesting; wait for it to finish`);
-    }
     throw error;
   }
   await requeueUnprocessed(deps, accountId, files);

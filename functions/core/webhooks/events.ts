@@ -10,6 +10,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'memory.ingestion.failed',
   'file.ready',
   'file.failed',
+  'file.import.completed',
+  'file.import.failed',
 ] as const;
 
 /** One of WEBHOOK_EVENT_TYPES. */

@@ -8,16 +8,22 @@ export class FileRepository implements FileStore {
   constructor(private readonly table: Table) {}
 
   async create(file: FileRecord): Promise<void> {
-    const order = byCreation(file.createdAt, file.id);
-    const listing = file.parentFileId
-      ? { gsi3pk: keys.childFilesOf(file.accountId, file.parentFileId), gsi3sk: order }
-      : {
-          gsi1pk: keys.filesOf(file.accountId),
-          gsi1sk: order,
-          gsi2pk: keys.filesOfCategory(file.accountId, file.category),
-          gsi2sk: order,
-        };
-    await this.table.create({ ...keys.file(file.accountId, file.id), ...listing, kind: 'file', ...file });
+    await this.table.create(toItem(file));
+  }
+
+  /** Records new files (fresh ids) in batched writes. */
+  async createMany(files: readonly FileRecord[]): Promise<void> {
+    await this.table.putMany(files.map(toItem));
+  }
+
+  async findBySource(accountId: string, sourceKey: string): Promise<FileRecord | undefined> {
+    const items = await this.table.queryAll(keys.filesBySource(accountId), keys.sourceSortKey(sourceKey), 'gsi3');
+    return items.map(toFile).find((file) => file.sourceKey === sourceKey);
+  }
+
+  async listBySourcePrefix(accountId: string, prefix: string): Promise<FileRecord[]> {
+    const items = await this.table.queryAll(keys.filesBySource(accountId), prefix, 'gsi3');
+    return items.map(toFile).filter((file) => file.sourceKey?.startsWith(prefix));
   }
 
   async get(accountId: string, id: string): Promise<FileRecord | undefined> {
@@ -45,7 +51,8 @@ export class FileRepository implements FileStore {
     whenState?: FileRecord['state'][],
   ): Promise<FileRecord | undefined> {
     const condition = whenState ? stateIn(whenState) : undefined;
-    const item = await this.table.update(keys.file(accountId, id), changes, condition);
+    const listing = changes.category ? { gsi2pk: keys.filesOfCategory(accountId, changes.category) } : {};
+    const item = await this.table.update(keys.file(accountId, id), { ...changes, ...listing }, condition);
     return item ? toFile(item) : undefined;
   }
 
@@ -72,6 +79,20 @@ export class FileRepository implements FileStore {
   }
 }
 
+function toItem(file: FileRecord) {
+  const order = byCreation(file.createdAt, file.id);
+  const listing = file.parentFileId
+    ? { gsi3pk: keys.childFilesOf(file.accountId, file.parentFileId), gsi3sk: order }
+    : {
+        gsi1pk: keys.filesOf(file.accountId),
+        gsi1sk: order,
+        gsi2pk: keys.filesOfCategory(file.accountId, file.category),
+        gsi2sk: order,
+        ...(file.sourceKey ? { gsi3pk: keys.filesBySource(file.accountId), gsi3sk: keys.sourceSortKey(file.sourceKey) } : {}),
+      };
+  return { ...keys.file(file.accountId, file.id), ...listing, kind: 'file', ...file };
+}
+
 function stateIn(states: string[]) {
   const values = Object.fromEntries(states.map((state, i) => [`:st${i}`, state]));
   return { expression: `#state IN (${Object.keys(values).join(', ')})`, names: { '#state': 'state' }, values };
@@ -82,7 +103,7 @@ const FILE_FIELDS: ReadonlyArray<keyof FileRecord> = [
   'contentType', 'source', 'parentFileId', 'memoryID', 'jobID', 'originRegion', 'silverTranscriptKey',
   'silverAudioKey', 'goldAudioKey', 'goldChunkKey', 'goldGraphKey', 'aiKey', 'length', 'size', 'tokens',
   'numSpeakers', 'hiddenFilesTotal', 'hiddenFilesCreated', 'hiddenFilesProcessed', 'hiddenFilesIngested',
-  'createdAt', 'updatedAt',
+  'sourceKey', 'contentHash', 'validators', 'createdAt', 'updatedAt',
 ];
 
 function toFile(item: Item): FileRecord {

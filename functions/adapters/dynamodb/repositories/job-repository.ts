@@ -77,6 +77,7 @@ function toSummary(item: Item): JobSummary {
     memoryId: String(item.memoryId),
     reservedTokens: Number(item.reservedTokens),
     usedTokens: Number(item.usedTokens ?? 0),
+    ...(item.charge ? { charge: item.charge as Record<string, number> } : {}),
     state: item.state as IngestionJob['state'],
     reconciled: Boolean(item.reconciled),
     createdAt: String(item.createdAt),

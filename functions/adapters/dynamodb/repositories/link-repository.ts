@@ -8,13 +8,11 @@ export class LinkRepository implements LinkStore {
   constructor(private readonly table: Table) {}
 
   async create(link: MemoryFileLink): Promise<void> {
-    await this.table.create({
-      ...keys.memoryFile(link.accountId, link.memoryId, link.fileId),
-      gsi2pk: keys.memoriesOfFile(link.accountId, link.fileId),
-      gsi2sk: link.memoryId,
-      kind: 'memoryFile',
-      ...link,
-    });
+    await this.table.create(linkItem(link));
+  }
+
+  async createMany(links: readonly MemoryFileLink[]): Promise<void> {
+    await this.table.putMany(links.map(linkItem));
   }
 
   async get(accountId: string, memoryId: string, fileId: string): Promise<MemoryFileLink | undefined> {
@@ -39,6 +37,10 @@ export class LinkRepository implements LinkStore {
     await this.table.update(keys.memoryFile(accountId, memoryId, fileId), { ingestedAt: at, updatedAt: at });
   }
 
+  async markChanged(accountId: string, memoryId: string, fileId: string, at: string): Promise<void> {
+    await this.table.update(keys.memoryFile(accountId, memoryId, fileId), { ingestedAt: null, updatedAt: at });
+  }
+
   async delete(accountId: string, memoryId: string, fileId: string): Promise<void> {
     await this.table.delete(keys.memoryFile(accountId, memoryId, fileId));
   }
@@ -54,5 +56,15 @@ function toLink(item: Item): MemoryFileLink {
     ingestedAt: (item.ingestedAt ?? null) as string | null,
     createdAt: String(item.createdAt),
     updatedAt: String(item.updatedAt),
+  };
+}
+
+function linkItem(link: MemoryFileLink) {
+  return {
+    ...keys.memoryFile(link.accountId, link.memoryId, link.fileId),
+    gsi2pk: keys.memoriesOfFile(link.accountId, link.fileId),
+    gsi2sk: link.memoryId,
+    kind: 'memoryFile',
+    ...link,
   };
 }

@@ -73,6 +73,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/files/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import many files at once from an uploaded archive (.zip, .tar, .tar.gz) or an S3 prefix; answers the import id */
+        post: operations["postFilesImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/files/import/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Progress of an import: counts of created, updated, unchanged, deleted and failed members, first errors */
+        get: operations["getFilesImportId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/files/list": {
         parameters: {
             query?: never;
@@ -84,6 +118,23 @@ export interface paths {
         get: operations["listFiles"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/files/resync/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetch a website, sitemap or website_bulk file again: unchanged pages cost nothing, changed ones update, new ones are added, vanished ones removed */
+        post: operations["postFilesResyncId"];
         delete?: never;
         options?: never;
         head?: never;
@@ -643,6 +694,7 @@ export interface components {
             id?: string;
             key?: string;
             name: string;
+            sourceKey?: string;
         };
         /**
          * @description A graph memory needs `ontology` and takes no `chunkSize`/`chunkOverlap`; a vector memory takes no `ontology`.
@@ -799,6 +851,7 @@ export interface components {
             silverTranscriptKey: string | null;
             size: number | null;
             source: string;
+            sourceKey: string | null;
             /** @enum {string} */
             state: "pending" | "processing" | "ready" | "failed";
             tokens: number | null;
@@ -1356,6 +1409,218 @@ export interface operations {
             };
         };
     };
+    postFilesImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    archiveKey?: string;
+                    /** @enum {string} */
+                    fileType?: "website" | "sitemap" | "website_bulk" | "document" | "text" | "image" | "audio" | "video" | "other";
+                    memoryID?: string;
+                    prune?: boolean;
+                    s3?: {
+                        bucket: string;
+                        /** @default  */
+                        prefix?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            importID: string;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description Invalid input (bad_request): the message names the field and the problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key invalid (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found), also for another account's ids */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (bad_request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal failure (error, or internal server error on lists) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getFilesImportId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            created: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            deleted: number;
+                            errors: {
+                                error: string;
+                                sourceKey: string;
+                            }[];
+                            failed: number;
+                            importID: string;
+                            memoryID: string | null;
+                            /** @enum {string} */
+                            state: "running" | "completed" | "failed";
+                            total: number;
+                            unchanged: number;
+                            updated: number;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description Invalid input (bad_request): the message names the field and the problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key invalid (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found), also for another account's ids */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (bad_request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal failure (error, or internal server error on lists) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listFiles: {
         parameters: {
             query?: {
@@ -1406,6 +1671,95 @@ export interface operations {
             };
             /** @description API key invalid (forbidden) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (bad_request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal failure (error, or internal server error on lists) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postFilesResyncId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedFile"];
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description Invalid input (bad_request): the message names the field and the problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key invalid (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found), also for another account's ids */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4000,6 +4354,7 @@ export const OPERATIONS = {
   findMemoryEntities: { method: 'get', path: '/memories/entities/{id}' },
   getAccount: { method: 'get', path: '/account' },
   getFile: { method: 'get', path: '/files/get/{id}' },
+  getFilesImportId: { method: 'get', path: '/files/import/{id}' },
   getHealth: { method: 'get', path: '/healthz' },
   getMemory: { method: 'get', path: '/memories/get/{id}' },
   getMemoryGraph: { method: 'get', path: '/memories/graph/{id}' },
@@ -4011,6 +4366,8 @@ export const OPERATIONS = {
   listMemories: { method: 'get', path: '/memories/list' },
   listMessages: { method: 'get', path: '/messages/list' },
   listUsers: { method: 'get', path: '/users/list' },
+  postFilesImport: { method: 'post', path: '/files/import' },
+  postFilesResyncId: { method: 'post', path: '/files/resync/{id}' },
   removeMemoryFile: { method: 'delete', path: '/memories/delete-file' },
   removeMemorySessions: { method: 'post', path: '/memories/remove-sessions' },
   searchMemory: { method: 'get', path: '/memory' },

@@ -1,0 +1,118 @@
+/**
+ * The bulk path of bench:ingest (`--path archive` or `--path s3`): the whole corpus as one uploaded zip,
+ * or as objects under an S3 prefix of the runtime's own store, imported with POST /files/import straight
+ * into a vector memory. Then a re-import with 50 changed and 50 removed documents (`prune`): only those
+ * are reprocessed. bench/ingest.ts measures and prints; this module drives the API.
+ */
+import { CreateBucketCommand, DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { ZipFile } from 'yazl';
+import type { ApiClient } from './support/api';
+import { inParallel } from './support/api';
+
+export interface BulkDoc {
+  _id: string;
+  title: string;
+  text: string;
+}
+
+export interface BulkRun {
+  api: ApiClient;
+  url: string;
+  apiKey: string;
+  s3Endpoint: string;
+  path: 'archive' | 's3';
+  /** Measures one stage (wall time, server CPU, store requests) under `name`. */
+  timed<T>(name: string, work: () => Promise<T>): Promise<T>;
+}
+
+export interface ImportCounts {
+  total: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  failed: number;
+}
+
+const CHANGED = 50;
+const REMOVED = 50;
+
+const body = (doc: BulkDoc) => `${doc.title}\n\n${doc.text}`;
+
+/** First import, then the re-import with changes; answers both imports' counts. */
+export async function runBulk(run: BulkRun, docs: BulkDoc[]): Promise<{ first: ImportCounts; second: ImportCounts }> {
+  const memory = (await run.api.post('/memories/create', { name: 'bulk', memoryType: 'vector' })).data as { id: string };
+  const first = await run.timed('import + ingestion: corpus searchable', async () => {
+    const counts = await importDocs(run, docs, memory.id, false);
+    await searchable(run.api, memory.id, docs.length, docs[docs.length - 1]?.title ?? '');
+    return counts;
+  });
+  const changed = docs.slice(0, CHANGED).map((doc, i) => ({ ...doc, text: `${doc.text} Revised note zqrevision${i}.` }));
+  const kept = [...changed, ...docs.slice(CHANGED, docs.length - REMOVED)];
+  const second = await run.timed(`re-import: ${CHANGED} changed, ${REMOVED} removed, searchable`, async () => {
+    const counts = await importDocs(run, kept, memory.id, true);
+    await searchable(run.api, memory.id, kept.length, `zqrevision${CHANGED - 1}`);
+    return counts;
+  });
+  return { first, second };
+}
+
+/** Sends the documents the chosen way and waits for the import to end. */
+async function importDocs(run: BulkRun, docs: BulkDoc[], memoryID: string, prune: boolean): Promise<ImportCounts> {
+  const source = run.path === 'archive' ? { archiveKey: await uploadArchive(run, docs) } : { s3: await putObjects(run, docs, prune) };
+  const started = (await run.api.post('/files/import', { ...source, memoryID, prune })).data as { importID: string };
+  for (;;) {
+    const status = (await run.api.get(`/files/import/${started.importID}`)).data as ImportCounts & { state: string; errors: unknown[] };
+    if (status.state === 'failed') throw new Error(`import failed: ${JSON.stringify(status.errors.slice(0, 3))}`);
+    if (status.state === 'completed') return status;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function uploadArchive(run: BulkRun, docs: BulkDoc[]): Promise<string> {
+  const zip = new ZipFile();
+  for (const doc of docs) zip.addBuffer(Buffer.from(body(doc)), `scifact/${doc._id}.txt`);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.concat(chunks)], { type: 'application/zip' }), 'scifact.zip');
+  const sent = await fetch(`${run.url}/files/upload`, { method: 'POST', headers: { 'X-API-Key': run.apiKey }, body: form });
+  if (!sent.ok) throw new Error(`upload: ${sent.status} ${await sent.text()}`);
+  return ((await sent.json()) as { data: { key: string } }).data.key;
+}
+
+let s3: S3Client | undefined;
+const BUCKET = 'bench-corpus';
+const PREFIX = 'scifact/';
+let stored = new Set<string>();
+
+/** Writes the documents as objects under one prefix; on a re-sync only the new or changed ones, and deletes the rest. */
+async function putObjects(run: BulkRun, docs: BulkDoc[], resync: boolean): Promise<{ bucket: string; prefix: string }> {
+  s3 ??= new S3Client({
+    endpoint: run.s3Endpoint, region: 'local', forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  const client = s3;
+  if (!resync) await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  const wanted = new Map(docs.map((doc) => [`${PREFIX}${doc._id}.txt`, body(doc)]));
+  const writes = [...wanted].filter(([key, text]) => !resync || !stored.has(`${key}\n${text}`));
+  await inParallel(writes.length, 16, (i) => client.send(new PutObjectCommand({ Bucket: BUCKET, Key: writes[i]![0], Body: writes[i]![1] })));
+  const gone = [...stored].map((entry) => entry.split('\n')[0] ?? '').filter((key) => !wanted.has(key));
+  await inParallel(gone.length, 16, (i) => client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: gone[i] })));
+  stored = new Set([...wanted].map(([key, text]) => `${key}\n${text}`));
+  return { bucket: BUCKET, prefix: PREFIX };
+}
+
+/** Waits until the memory is ready with `files` files and a search finds `probe`. */
+async function searchable(api: ApiClient, memoryId: string, files: number, probe: string): Promise<void> {
+  for (;;) {
+    const got = (await api.get(`/memories/get/${memoryId}`)).data as { step: string; fileCount: number };
+    if (got.step === 'failed') throw new Error('ingestion failed');
+    if (got.step === 'ready' && got.fileCount === files) {
+      const hits = (await api.get(`/memory/?memoryID=${memoryId}&query=${encodeURIComponent(probe)}&topK=3`)) as { payload?: Array<{ content: string }> };
+      if (JSON.stringify(hits.payload ?? []).includes(probe.split(' ')[0] ?? probe)) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

@@ -1,0 +1,229 @@
+/**
+ * The `file.import` work: a bulk import, server-side. The source is surveyed first (an archive passes
+ * every limit before anything is kept), then its members are read, hashed, stored and extracted in
+ * batches with bounded concurrency: a new member becomes a ready (or failed) file written with the batch in
+ * batched table writes, a changed one replaces its file's content (and refreshes the memories that hold
+ * it), an unchanged one costs nothing. Progress is saved after every batch, so a redelivered import goes
+ * on where it stopped. Then `prune` deletes the files whose member is gone, and with a memory the files
+ * are added to it and its ingestion started.
+ */
+import { createHash } from 'node:crypto';
+import { mapConcurrently } from '../concurrency';
+import { categoryOf, extensionOf } from '../files/file-kinds';
+import { type FileImport, type FileRecord, type ImportError, importSourcePrefix } from '../model';
+import { objectKeys } from '../object-keys';
+import type { ImportStore } from '../ports';
+import { emptyFile, type FileDeps, removeFileData } from '../use-cases/files';
+import { markLinksChanged } from '../use-cases/file-sources';
+import type { MemoryFileDeps } from '../use-cases/memory-files';
+import { detachFile } from '../use-cases/memories';
+import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
+import type { WorkMessage } from '../work';
+import { type ContentExtractor, FileProcessingError, type ImportMemberRef, type ImportReader, ImportRefusedError } from './ports';
+import { storeContent } from './process-file';
+
+export interface ImportDeps extends FileDeps, MemoryFileDeps, EmitDeps {
+  imports: ImportStore;
+  importReader: ImportReader;
+  extractor: ContentExtractor;
+  config: FileDeps['config'] & { imports: { concurrency: number } };
+}
+
+/** Members handled between two progress writes. */
+const BATCH_MEMBERS = 200;
+/** Problems an import lists (it counts them all in `failed`). */
+export const IMPORT_ERRORS_LISTED = 100;
+const INTERNAL_FAILURE = 'the member could not be processed because of an internal error; import again to retry';
+
+type Outcome =
+  | { kind: 'created'; file: FileRecord; error?: string }
+  | { kind: 'updated'; id: string; error?: string }
+  | { kind: 'unchanged'; error?: string }
+  | { kind: 'failed'; error: string };
+
+export async function runImport(deps: ImportDeps, message: Extract<WorkMessage, { kind: 'file.import' }>): Promise<void> {
+  const job = await deps.imports.get(message.accountId, message.importId);
+  if (!job || job.state !== 'running') return;
+  try {
+    await importAll(deps, job);
+  } catch (error) {
+    if (!(error instanceof ImportRefusedError)) throw error;
+    const latest = (await deps.imports.get(job.accountId, job.id)) ?? job;
+    const refusal = { sourceKey: importSourcePrefix(job.source), error: error.message };
+    await finish(deps, { ...latest, errors: [refusal, ...latest.errors].slice(0, IMPORT_ERRORS_LISTED) }, 'failed');
+  }
+}
+
+/** Marks an import failed after its last try (the worker's give-up). */
+export async function failImport(deps: ImportDeps, accountId: string, importId: string, reason: string): Promise<void> {
+  const job = await deps.imports.get(accountId, importId);
+  if (!job || job.state !== 'running') return;
+  await finish(deps, { ...job, errors: [{ sourceKey: importSourcePrefix(job.source), error: reason }, ...job.errors].slice(0, IMPORT_ERRORS_LISTED) }, 'failed');
+}
+
+async function importAll(deps: ImportDeps, job: FileImport): Promise<void> {
+  const prefix = importSourcePrefix(job.source);
+  const paths = await deps.importReader.survey(job.source);
+  const existing = new Map((await deps.files.listBySourcePrefix(job.accountId, prefix)).map((f) => [f.sourceKey ?? '', f]));
+  let progress: FileImport = { ...job, total: paths.length };
+  await deps.imports.update(job.accountId, job.id, { total: paths.length, updatedAt: now(deps) });
+  let batch: ImportMemberRef[] = [];
+  for await (const member of deps.importReader.members(job.source, job.position)) {
+    batch.push(member);
+    if (batch.length < BATCH_MEMBERS) continue;
+    progress = await runBatch(deps, progress, batch, existing);
+    batch = [];
+  }
+  if (batch.length) progress = await runBatch(deps, progress, batch, existing);
+  if (job.prune) progress = { ...progress, deleted: await prune(deps, progress, existing, new Set(paths.map((p) => prefix + p))) };
+  if (job.memoryId) await intoMemory(deps, progress, job.memoryId);
+  for (const memoryId of progress.refreshMemoryIds) {
+    if (memoryId !== job.memoryId) await deps.queue.send({ kind: 'memory.refresh', accountId: job.accountId, memoryId } satisfies WorkMessage);
+  }
+  await finish(deps, progress, 'completed');
+}
+
+async function runBatch(
+  deps: ImportDeps,
+  job: FileImport,
+  batch: ImportMemberRef[],
+  existing: ReadonlyMap<string, FileRecord>,
+): Promise<FileImport> {
+  const prefix = importSourcePrefix(job.source);
+  const outcomes = await mapConcurrently(batch, deps.config.imports.concurrency, (member) =>
+    importMember(deps, job, prefix + member.path, member, existing.get(prefix + member.path)),
+  );
+  await deps.files.createMany(outcomes.flatMap((o) => (o.kind === 'created' ? [o.file] : [])));
+  const changed = await markLinksChanged(deps, job.accountId, outcomes.flatMap((o) => (o.kind === 'updated' ? [o.id] : [])));
+  const refreshMemoryIds = [...new Set([...job.refreshMemoryIds, ...changed.keys()])];
+  const count = (kind: Outcome['kind']) => outcomes.filter((o) => o.kind === kind && !o.error).length;
+  const problems: ImportError[] = outcomes.flatMap((o, i) => (o.error ? [{ sourceKey: prefix + (batch[i]?.path ?? ''), error: o.error }] : []));
+  const next: FileImport = {
+    ...job,
+    created: job.created + count('created'),
+    updated: job.updated + count('updated'),
+    unchanged: job.unchanged + count('unchanged'),
+    failed: job.failed + problems.length,
+    errors: [...job.errors, ...problems].slice(0, IMPORT_ERRORS_LISTED),
+    position: job.position + batch.length,
+    refreshMemoryIds,
+    updatedAt: now(deps),
+  };
+  const { created, updated, unchanged, failed, errors, position, updatedAt } = next;
+  const saved = { created, updated, unchanged, failed, errors, position, refreshMemoryIds, updatedAt };
+  await deps.imports.update(job.accountId, job.id, saved);
+  return next;
+}
+
+/** One member: unchanged (nothing), changed (its file's content replaced) or new (a file, written with the batch). */
+async function importMember(
+  deps: ImportDeps,
+  job: FileImport,
+  sourceKey: string,
+  member: ImportMemberRef,
+  old: FileRecord | undefined,
+): Promise<Outcome> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await member.load();
+  } catch (error) {
+    return { kind: 'failed', error: error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE };
+  }
+  const contentHash = createHash('sha256').update(bytes).digest('hex');
+  const fileType = job.fileType ?? deps.extractor.fileTypeOf(bytes);
+  if (old && old.contentHash === contentHash && old.fileType === fileType) return { kind: 'unchanged' };
+  const id = old?.id ?? deps.ids.uuid();
+  const name = memberName(member.path);
+  const extension = extensionOf(name);
+  const bronzeKey = objectKeys.fetched(job.accountId, id, extension ? `original.${extension}` : 'original');
+  const raw: Partial<FileRecord> = {
+    name, extension, fileType, category: categoryOf(fileType), source: 'import', bronzeKey, externalURI: null,
+    contentType: null, size: bytes.length, contentHash, sourceKey,
+  };
+  if (old) await deps.objects.deletePrefix(objectKeys.fetchedPrefix(job.accountId, id));
+  await deps.objects.put(bronzeKey, bytes, 'application/octet-stream');
+  const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
+  const content = await extracted(deps, base, bytes);
+  if (!old) return { kind: 'created', file: { ...base, ...content }, ...(content.error ? { error: content.error } : {}) };
+  await deps.files.update(job.accountId, id, { ...raw, ...content, tokens: content.tokens ?? null });
+  return { kind: 'updated', id, ...(content.error ? { error: content.error } : {}) };
+}
+
+/** The file's ready fields (its text stored), or its failed state with the reason. */
+async function extracted(deps: ImportDeps, file: FileRecord, bytes: Uint8Array): Promise<Partial<FileRecord>> {
+  try {
+    return await storeContent(deps, file, await deps.extractor.extract(file, bytes, null));
+  } catch (error) {
+    const reason = error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE;
+    return { state: 'failed', error: reason, updatedAt: now(deps) };
+  }
+}
+
+/** A member's file name: the last segment of its path (a name, never a path). */
+function memberName(path: string): string {
+  // eslint-disable-next-line no-control-regex
+  const last = (path.split('/').pop() ?? '').replace(/[\u0000-\u001f\u007f\\]/g, '_').slice(-255);
+  return last && last !== '.' && last !== '..' ? last : 'member';
+}
+
+/** Deletes the files of the source whose member or object is gone, first taking them out of their memories. */
+async function prune(
+  deps: ImportDeps,
+  job: FileImport,
+  existing: ReadonlyMap<string, FileRecord>,
+  present: ReadonlySet<string>,
+): Promise<number> {
+  const gone = [...existing.values()].filter((file) => !present.has(file.sourceKey ?? ''));
+  const reindex = new Set<string>();
+  await mapConcurrently(gone, deps.config.imports.concurrency, async (file) => {
+    for (const link of await deps.links.listByFile(job.accountId, file.id)) {
+      await deps.memories.excludeFile(job.accountId, link.memoryId, file.id);
+      await detachFile(deps, job.accountId, link.memoryId, file.id);
+      await deps.objects.delete(objectKeys.chunks(job.accountId, link.memoryId, file.id));
+      reindex.add(link.memoryId);
+    }
+    await removeFileData(deps, file);
+  });
+  for (const memoryId of reindex) {
+    // a memory that ingests again after this import publishes without the pruned files anyway: one build, not two
+    const ingestsAgain = job.refreshMemoryIds.includes(memoryId) || (memoryId === job.memoryId && job.created + job.updated > 0);
+    if (ingestsAgain) continue;
+    await deps.queue.send({ kind: 'memory.reindex', accountId: job.accountId, memoryId } satisfies WorkMessage);
+  }
+  return job.deleted + gone.length;
+}
+
+/** Adds the source's files not yet in the memory, then has the memory ingest what waits (when it is free). */
+async function intoMemory(deps: ImportDeps, job: FileImport, memoryId: string): Promise<void> {
+  const files = await deps.files.listBySourcePrefix(job.accountId, importSourcePrefix(job.source));
+  const ids = files.map((file) => file.id);
+  const linked = await deps.links.getMany(job.accountId, memoryId, ids);
+  const at = now(deps);
+  const missing = ids.filter((id) => !linked.has(id));
+  await deps.links.createMany(missing.map((fileId) => ({
+    id: deps.ids.uuid(), accountId: job.accountId, memoryId, fileId, type: 'file', ingestedAt: null, createdAt: at, updatedAt: at,
+  })));
+  const excluded = new Set((await deps.memories.get(job.accountId, memoryId))?.excludedFileIds ?? []);
+  await deps.memories.includeFiles(job.accountId, memoryId, missing.filter((id) => excluded.has(id)));
+  await deps.queue.send({ kind: 'memory.refresh', accountId: job.accountId, memoryId } satisfies WorkMessage);
+}
+
+async function finish(deps: ImportDeps, job: FileImport, state: 'completed' | 'failed'): Promise<void> {
+  const updatedAt = now(deps);
+  const { deleted, failed, errors } = job;
+  await deps.imports.update(job.accountId, job.id, { state, deleted, failed, errors, updatedAt });
+  if (!job.memoryId) return;
+  const memory = await deps.memories.get(job.accountId, job.memoryId);
+  const { created, updated, unchanged, total } = job;
+  await emitWebhookEvent(deps, {
+    accountId: job.accountId,
+    url: memory?.webhookUrl ?? null,
+    type: state === 'completed' ? 'file.import.completed' : 'file.import.failed',
+    data: { importID: job.id, memoryID: job.memoryId, total, created, updated, unchanged, deleted, failed, errors: errors.slice(0, 10) },
+    eventId: `${job.id}.import`,
+  });
+}
+
+function now(deps: Pick<ImportDeps, 'clock'>): string {
+  return deps.clock.now().toISOString();
+}

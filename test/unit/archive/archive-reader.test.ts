@@ -1,0 +1,48 @@
+/** The archive reader's limits, on archives made here: real streamed sizes, paths, counts and ratios. */
+import { describe, expect, it } from 'vitest';
+import { type ArchiveLimits, archiveFormat, archiveMembers, checkArchive } from '../../../functions/archive/archive-reader';
+import { makeTar, makeTarGz, makeTraversalZip, makeZip } from '../../support/archives';
+
+const limits: ArchiveLimits = { maxArchiveBytes: 1 << 24, maxMembers: 10, maxMemberBytes: 1 << 24, maxTotalBytes: 1 << 25, maxRatio: 100 };
+const members = { 'a.txt': 'alpha', 'docs/b.md': '# beta', './c.txt': 'gamma' };
+
+async function read(bytes: Uint8Array, name: string, given = limits) {
+  const format = archiveFormat(name, bytes);
+  if (!format) throw new Error('no format');
+  await checkArchive(bytes, format, given);
+  const out: Record<string, string> = {};
+  for await (const member of archiveMembers(bytes, format, given)) out[member.path] = Buffer.from(member.bytes).toString();
+  return out;
+}
+
+describe('archive reader', () => {
+  it('reads the members of a zip, a tar and a tar.gz', async () => {
+    const expected = { 'a.txt': 'alpha', 'docs/b.md': '# beta', 'c.txt': 'gamma' };
+    expect(await read(await makeZip({ 'a.txt': 'alpha', 'docs/b.md': '# beta', 'c.txt': 'gamma' }), 'x.zip')).toEqual(expected);
+    expect(await read(await makeTar(members), 'x.tar')).toEqual(expected);
+    expect(await read(await makeTarGz(members), 'x.tgz')).toEqual(expected);
+    expect(archiveFormat('noext', await makeTarGz(members))).toBe('tar.gz');
+  });
+
+  it('refuses a zip bomb, from the streamed bytes', async () => {
+    const bomb = await makeZip({ 'zeros.bin': new Uint8Array(8 << 20) });
+    expect(bomb.length).toBeLessThan(100_000);
+    await expect(checkArchive(bomb, 'zip', limits)).rejects.toThrow(/decompresses more than 100 times/);
+    const gzBomb = await makeTarGz({ 'zeros.bin': new Uint8Array(8 << 20) });
+    await expect(checkArchive(gzBomb, 'tar.gz', limits)).rejects.toThrow(/more than 100 times its size/);
+  });
+
+  it('refuses a member that leaves the archive', async () => {
+    await expect(checkArchive(await makeTraversalZip(), 'zip', limits)).rejects.toThrow(/\.\.\/evil\.txt/);
+    await expect(checkArchive(await makeTar({ '../../etc/evil': 'x' }), 'tar', limits)).rejects.toThrow(/leaves the archive/);
+    await expect(checkArchive(await makeTar({ '/etc/evil': 'x' }), 'tar', limits)).rejects.toThrow(/is absolute/);
+  });
+
+  it('refuses more members than allowed, and members larger than allowed', async () => {
+    const many = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`m${i}.txt`, `member ${i}`]));
+    await expect(checkArchive(await makeZip(many), 'zip', limits)).rejects.toThrow(/over the limit of 10/);
+    await expect(checkArchive(await makeTar(many), 'tar', limits)).rejects.toThrow(/more than 10 members/);
+    const small = { ...limits, maxMemberBytes: 4 };
+    await expect(checkArchive(await makeTar({ 'big.txt': 'too large' }), 'tar', small)).rejects.toThrow(/big\.txt' is larger than 4 bytes/);
+  });
+});
