@@ -224,7 +224,7 @@ const localSettings = section({
 /** Per-account limits (harden-service): request rate, and the tokens extraction time costs. */
 const limitSettings = section({
   /** Requests an account may make in one minute (a fixed window counted in the table); 0 turns the limit off. */
-  KMEM_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6_000),
+  KMEM_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(30_000),
   /** Tokens charged to the account's budget per whole second of a file's extraction (OCR, speech, media). */
   KMEM_EXTRACTION_TOKENS_PER_SECOND: z.coerce.number().int().min(0).default(100),
 });

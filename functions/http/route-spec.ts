@@ -55,7 +55,9 @@ export function route<
   Q extends AnyObject = AnyObject,
   B extends z.ZodType = z.ZodType,
 >(spec: SpecInput<P, Q, B>): RouteSpec<P, Q, B> {
-  const errors = [...new Set([...spec.errors, ...ANY_ROUTE_ERRORS])].sort((a, b) => a - b);
+  // every authenticated route may answer 429 rate_limited (the per-account rate limit)
+  const limited = spec.authenticated === false ? [] : [429];
+  const errors = [...new Set([...spec.errors, ...ANY_ROUTE_ERRORS, ...limited])].sort((a, b) => a - b);
   return { authenticated: true, errorShape: 'status', list: false, ...spec, errors };
 }
 
