@@ -31,10 +31,12 @@ export async function assertPackageBounded(bytes: Uint8Array, limits: ExtractLim
     throw new ExtractionError(
       `the file's compressed parts expand to more than ${formatBytes(limits.maxUnzippedBytes)}, ` +
         'too large to extract safely (a ZIP bomb?)',
+      { refused: true },
     );
   }
   throw new ExtractionError(
     `the file's compressed parts expand more than ${limits.maxZipRatio} times (${formatBytes(bytes.length)} ` +
       `to over ${formatBytes(inflated.bytes)}), which documents never do: refused as a ZIP bomb`,
+    { refused: true },
   );
 }

@@ -53,7 +53,13 @@ describe('typed client', () => {
     const listed = [];
     for await (const message of kmem.paginate('listMessages', { params: { query: { sessionID, limit: 1 } } })) listed.push(message.content);
     expect(listed).toHaveLength(3);
-    const found = unwrap(await kmem.searchMessages({ params: { query: { query: 'invoice paid', sessionID, topK: 2 } } }));
+    // Message search follows writes within moments (the worker indexes the account's messages).
+    const search = async () => unwrap(await kmem.searchMessages({ params: { query: { query: 'invoice paid', sessionID, topK: 2 } } }));
+    let found = await search();
+    for (let tries = 0; found.count === 0 && tries < 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      found = await search();
+    }
     expect(found.count).toBeGreaterThan(0);
     expect(found.messages[0]?.sessionID).toBe(sessionID);
     const ended = unwrap(await kmem.endSession({ params: { path: { id: sessionID } } })).data;

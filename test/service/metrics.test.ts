@@ -4,7 +4,7 @@
  * and retrieval latency, by kind and memory type, and GET /metrics answers their summary to loopback.
  */
 import { describe, expect, it } from 'vitest';
-import { env, get, ingest, post, textFile } from '../support/api';
+import { env, get, ingest, post, textFile, upload, waitFor } from '../support/api';
 
 interface Tally {
   name: string;
@@ -39,5 +39,15 @@ describe('local metrics summary', () => {
     }
     expect(find(after, 'IndexBytes', 'vector')?.sum).toBeGreaterThan(0);
     expect(JSON.stringify(after)).not.toContain(memory.id);
+  });
+
+  it('counts a file past an extraction bound as a hostile file refused, by file type', async () => {
+    const before = find(await summary(), 'HostileFilesRefused', 'document')?.count ?? 0;
+    const deep = `<html><body>${'<div>'.repeat(5_000)}deep${'</div>'.repeat(5_000)}</body></html>`;
+    const uploaded = await upload('deep.html', deep, undefined, 'text/html');
+    const created = await post('/files/create', { name: 'deep.html', key: uploaded.body.data.key, fileType: 'document' });
+    const done = await waitFor(`/files/get/${created.body.data.id}`, (b) => b.data?.state === 'failed' || b.data?.state === 'ready');
+    expect(done.data).toMatchObject({ state: 'failed', error: expect.stringMatching(/nests its elements/) });
+    expect((find(await summary(), 'HostileFilesRefused', 'document')?.count ?? 0) - before).toBe(1);
   });
 });

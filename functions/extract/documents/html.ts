@@ -22,6 +22,7 @@ export function extractHtml(html: string, limits: Pick<ExtractLimits, 'maxHtmlBy
   if (size > limits.maxHtmlBytes) {
     throw new ExtractionError(
       `the HTML page is ${formatBytes(size)}, more than the ${formatBytes(limits.maxHtmlBytes)} that can be read safely`,
+      { refused: true },
     );
   }
   const wholePage = pageText(html);
@@ -48,7 +49,9 @@ function pageText(html: string): PageText {
   const { document } = parseHTML(html);
   const depth = document.documentElement ? elementDepth(document.documentElement) : 0;
   if (depth > MAX_ELEMENT_DEPTH) {
-    throw new ExtractionError(`the HTML page nests its elements ${depth} deep, more than the ${MAX_ELEMENT_DEPTH} that can be read safely`);
+    throw new ExtractionError(`the HTML page nests its elements ${depth} deep, more than the ${MAX_ELEMENT_DEPTH} that can be read safely`, {
+      refused: true,
+    });
   }
   const body = (document.body ?? document.documentElement) as unknown as DomNodeLike | null;
   const title = document.title?.trim() || undefined;

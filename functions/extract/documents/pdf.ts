@@ -24,7 +24,9 @@ export async function extractPdf(
   try {
     if (pdf.numPages > limits.maxPdfPages) {
       const count = pdf.numPages.toLocaleString('en');
-      throw new ExtractionError(`the PDF has ${count} pages, more than the ${limits.maxPdfPages.toLocaleString('en')} allowed`);
+      throw new ExtractionError(`the PDF has ${count} pages, more than the ${limits.maxPdfPages.toLocaleString('en')} allowed`, {
+        refused: true,
+      });
     }
     const pages = await readTextLayer(pdf);
     const scanned = pages.flatMap((text, index) =>

@@ -39,6 +39,7 @@ function assertPixelsBounded(bytes: Uint8Array, format: ImageFormat, maxPixels: 
   throw new ExtractionError(
     `the image is ${size.width} x ${size.height} pixels (${megapixels} megapixels), more than the ` +
       `${(maxPixels / 1e6).toFixed(0)} megapixels that can be read safely`,
+    { refused: true },
   );
 }
 

@@ -25,7 +25,9 @@ export async function extractMedia(bytes: Uint8Array, intent: MediaIntent, deps:
   const subject = kind === 'video' ? "the video's audio" : 'the audio';
   const pcm = readPcmWav(wav);
   if (pcm && pcm.lengthSeconds > maxSeconds) {
-    throw new ExtractionError(`${subject} lasts more than ${formatMinutes(maxSeconds)}, the longest transcribed`);
+    throw new ExtractionError(`${subject} lasts more than ${formatMinutes(maxSeconds)}, the longest transcribed`, {
+      refused: true,
+    });
   }
   if (!pcm || pcm.lengthSeconds < MIN_AUDIO_SECONDS) {
     throw new ExtractionError(`${subject} is empty (no sound to transcribe)`);

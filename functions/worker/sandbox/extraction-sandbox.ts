@@ -67,7 +67,8 @@ export class ExtractionSandbox {
     return new Promise<Extracted>((resolve, reject) => {
       const timer = setTimeout(() => {
         const limit = seconds(this.settings.timeoutMs);
-        this.stop(thread, new ExtractionError(`extracting the file took longer than ${limit}, the limit: it was stopped`));
+        const reason = `extracting the file took longer than ${limit}, the limit: it was stopped`;
+        this.stop(thread, new ExtractionError(reason, { refused: true }));
       }, this.settings.timeoutMs);
       const settle = <T>(done: (value: T) => void) => (value: T): void => {
         clearTimeout(timer);
@@ -113,7 +114,9 @@ export class ExtractionSandbox {
     const running = this.running;
     if (!running || !('id' in reply) || reply.id !== running.id) return;
     if (reply.kind === 'extracted') running.resolve(reply.extracted);
-    else if (reply.kind === 'failed') running.reject(new ExtractionError(reply.message, { retryable: reply.retryable }));
+    else if (reply.kind === 'failed') {
+      running.reject(new ExtractionError(reply.message, { retryable: reply.retryable, refused: reply.refused }));
+    }
   }
 
   private forget(thread: Worker): void {
@@ -129,6 +132,7 @@ function threadDeath(error: unknown, memoryMb: number): ExtractionError {
   if (code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap/i.test(String(error))) {
     return new ExtractionError(`extracting the file needed more than ${memoryMb} MB of memory, the limit: it was stopped`, {
       cause: error,
+      refused: true,
     });
   }
   const detail = error instanceof Error ? `: ${error.message}` : '';

@@ -8,5 +8,5 @@ export type SandboxRequest = { kind: 'extract'; id: number; input: ExtractInput 
 export type SandboxReply =
   | { kind: 'ready' }
   | { kind: 'extracted'; id: number; extracted: Extracted }
-  | { kind: 'failed'; id: number; message: string; retryable: boolean }
+  | { kind: 'failed'; id: number; message: string; retryable: boolean; refused: boolean }
   | { kind: 'closed' };

@@ -25,9 +25,9 @@ port.on('message', (request: SandboxRequest) => {
   extractText(input, deps).then(
     (extracted) => reply({ kind: 'extracted', id, extracted }),
     (error: unknown) => {
-      const retryable = error instanceof ExtractionError && error.retryable;
-      const message = error instanceof ExtractionError ? error.message : `the file could not be read: ${describeError(error)}`;
-      reply({ kind: 'failed', id, message, retryable });
+      const known = error instanceof ExtractionError ? error : undefined;
+      const message = known ? known.message : `the file could not be read: ${describeError(error)}`;
+      reply({ kind: 'failed', id, message, retryable: known?.retryable ?? false, refused: known?.refused ?? false });
     },
   );
 });
