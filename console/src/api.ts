@@ -146,8 +146,8 @@ export class ApiError extends Error {
   }
 
   static of(error: KmemApiError): ApiError {
-    const body = error.body as { data?: Record<string, unknown> } | undefined;
-    return new ApiError(error.message, error.status, body?.data);
+    const data = error.body && 'data' in error.body ? error.body.data : undefined;
+    return new ApiError(error.message, error.status, data);
   }
 
   get field(): string | undefined {
@@ -200,6 +200,7 @@ export function createApi(apiKey: string, base = '') {
       return page(body.files, body);
     },
     getFile: async (id: string): Promise<FileDetails> => ok(await kmem.getFile(path(id))).data,
+    // `fileType` as the form gives it: the API judges it.
     createFile: async (file: { name: string; fileType: string; key?: string; external_uri?: string }): Promise<CreatedFile> =>
       ok(await kmem.createFile({ body: file as Schemas['CreateFileRequest'] })).data,
     deleteFile: async (id: string): Promise<void> => void ok(await kmem.deleteFile(path(id))),
