@@ -1,7 +1,7 @@
 /** The files group's contract. */
 import { z } from 'zod';
 import { FILE_CATEGORIES, FILE_TYPES } from '../core/model';
-import { deleted, idParams, idString, listOf, pageQuery, rule, success, timestamp } from '../http/common-schemas';
+import { deleted, idParams, idString, issuedId, listOf, pageQuery, rule, success, timestamp } from '../http/common-schemas';
 import { route } from '../http/route-spec';
 
 const fileType = z.enum(FILE_TYPES, { error: rule(`must be one of ${FILE_TYPES.join(', ')}`) });
@@ -25,7 +25,7 @@ export const createFileBody = z.object({
 export const importBody = z.object({
   archiveKey: z.string().min(1).max(1024).optional(),
   s3: z.object({ bucket: z.string().min(3).max(63), prefix: z.string().max(1024).default('') }).optional(),
-  memoryID: idString.optional(),
+  memoryID: issuedId.optional(),
   fileType: fileType.optional(),
   prune: z.boolean().optional(),
 });

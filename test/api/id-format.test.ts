@@ -26,6 +26,7 @@ const SAMPLES: Record<string, Partial<Record<'query' | 'body', Json>>> = {
   'GET /messages/list': { query: { sessionID: 'id-format-unknown-session' } },
   'GET /messages/search': { query: { sessionID: 'id-format-unknown-session', query: 'hello' } },
   'POST /files/create': { body: { name: 'a.txt', fileType: 'text', external_uri: 'https://example.com/a.txt' } },
+  'POST /files/import': { body: { archiveKey: 'uploads/id-format/archive.zip' } },
   'POST /memories/add-files': { body: { memoryID: randomUUID(), files: ['id-format-file'] } },
   'POST /memories/start-ingestion': { body: { memoryID: randomUUID() } },
   'POST /memories/add-sessions': { body: { memoryID: randomUUID(), sessions: ['id-format-session'] } },

@@ -114,7 +114,10 @@ function userEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** Every Lambda function of the synthesized stack: its Powertools service, architecture and asset directory. */
+/**
+ * kmem's own Lambda functions in the synthesized stack (the CDK's providers, such as the console's bucket
+ * deployment, have no Powertools service): their service, architecture and asset directory.
+ */
 function lambdaFunctions(outdir: string) {
   const templateFile = readdirSync(outdir).find((name) => name.endsWith('.template.json'));
   if (!templateFile) throw new Error(`no template in ${outdir}`);
@@ -125,7 +128,8 @@ function lambdaFunctions(outdir: string) {
       service: String(resource.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME),
       architecture: resource.Properties.Architectures?.[0] ?? 'x86_64',
       assetDir: join(outdir, String(resource.Metadata?.['aws:asset:path'])),
-    }));
+    }))
+    .filter((fn) => fn.service.startsWith('kmem-'));
 }
 
 /** The CPU an ELF file is built for (Node's names), read from its header. */
