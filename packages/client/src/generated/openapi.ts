@@ -1390,6 +1390,7 @@ export interface operations {
                     archiveKey?: string;
                     /** @enum {string} */
                     fileType?: "website" | "sitemap" | "website_bulk" | "document" | "text" | "image" | "audio" | "video" | "other";
+                    /** Format: uuid */
                     memoryID?: string;
                     prune?: boolean;
                     s3?: {
