@@ -134,7 +134,8 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await page.goto(`${env().url}/console/#/graph`);
     await page.getByLabel('Memory', { exact: true }).selectOption({ label: MEMORY });
     await page.getByTestId('graph-status').filter({ hasText: /\d+ entities, \d+ relations/ }).waitFor(WAIT);
-    expect(await page.locator('.graph-canvas canvas').count()).toBeGreaterThan(0);
+    // sigma mounts its canvases in an effect after the status has rendered: wait for them, do not race
+    await expect.poll(() => page.locator('.graph-canvas canvas').count(), WAIT).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Run layout' }).waitFor(WAIT); // the worker's layout has settled
     await page.getByLabel('Find an entity', { exact: true }).fill('IBM');
     await page.getByRole('button', { name: 'Find' }).click();
