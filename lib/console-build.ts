@@ -17,10 +17,16 @@ function newestSource(path: string): number {
   return Math.max(0, ...readdirSync(path).map((name) => newestSource(join(path, name))));
 }
 
+/** What the build reads: the console's own files and the typed client it calls the API through. */
+const CONSOLE_SOURCES = [
+  ...['src', 'index.html', 'vite.config.ts'].map((name) => join(CONSOLE_DIR, name)),
+  join(REPO_ROOT, 'packages', 'client', 'src'),
+];
+
 /** True when console/dist is missing or a source (or the lock file) changed after it was built. */
 export function consoleBuildIsStale(): boolean {
   if (!existsSync(BUILT_MARKER)) return true;
-  const sources = ['src', 'index.html', 'vite.config.ts'].map((name) => newestSource(join(CONSOLE_DIR, name)));
+  const sources = CONSOLE_SOURCES.map(newestSource);
   return Math.max(...sources, statSync(LOCK_FILE).mtimeMs) > statSync(BUILT_MARKER).mtimeMs;
 }
 

@@ -1,7 +1,10 @@
 /**
- * Every call the console makes to the kmem API, in one place: same origin, the key in `X-API-Key`, the
- * documented shapes (interface.md and decisions.md). Swapping in packages/client changes this module only.
+ * Every call the console makes to the kmem API, in one place, through the typed client (packages/client):
+ * same origin, the key in `X-API-Key`. The types below are what the screens read; the client's answers are
+ * checked against them by the compiler. Only the bytes of an upload go by XHR (see `upload`).
  */
+import { createKmemClient, KmemApiError, type KmemResult, type OperationData, type OperationInit, type Schemas } from '../../packages/client/src';
+
 
 export interface Memory {
   id: string;
@@ -97,7 +100,7 @@ export interface Entity {
 
 export interface Session {
   id: string;
-  customerUserID: string;
+  customerUserID: string | null;
   createdAt: string;
   endedAt: string | null;
   deletedAt: string | null;
@@ -108,7 +111,7 @@ export interface Message {
   sessionID: string;
   role: string;
   content: string;
-  customerUserID: string;
+  customerUserID: string | null;
   createdAt: string;
   score?: number;
 }
@@ -119,6 +122,9 @@ export interface StartedIngestion {
   tokenMetrics: { tokensForIngestion: number; tokensRemaining: number; totalTokenLimit: number };
 }
 
+export type CreatedFile = OperationData<'createFile'>['data'];
+
+/** A new memory as the form gives it: the API judges `ontology` and the rest, and its words are shown. */
 export interface NewMemory {
   name: string;
   description?: string;
@@ -139,88 +145,98 @@ export class ApiError extends Error {
     super(message);
   }
 
+  static of(error: KmemApiError): ApiError {
+    const data = error.body && 'data' in error.body ? error.body.data : undefined;
+    return new ApiError(error.message, error.status, data);
+  }
+
   get field(): string | undefined {
     return /^([\w.[\]]+): /.exec(this.message)?.[1];
   }
 }
 
-type Query = Record<string, string | number | boolean | undefined>;
-
 /** Files at most this large go through `/files/upload`; larger ones to the presigned address. */
 export const DIRECT_UPLOAD_BYTES = 5 * 1024 * 1024;
 
+type QueryOf<Id extends 'listMemories' | 'listFiles' | 'listMessages' | 'searchMemory' | 'searchMessages'> = NonNullable<
+  NonNullable<OperationInit<Id>['params']>['query']
+>;
+/**
+ * A query as a form gives it: any field may still be text (or missing) and goes to the API as typed, so
+ * the API, not the console, judges it and its words are shown; empty fields are left out.
+ */
+export type FormQuery<Q> = { [K in keyof Q]?: Q[K] | string | undefined };
+
 export function createApi(apiKey: string, base = '') {
-  async function call<T>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
-    const headers: Record<string, string> = { 'X-API-Key': apiKey };
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${base}${path}${queryString(options.query)}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!response.ok) throw errorOf(response.status, body);
-    return body as T;
-  }
-  const page = <T>(name: string) => (body: Record<string, unknown>): Page<T> => ({
-    items: body[name] as T[],
-    nextToken: body.nextToken as string | null,
-    previousToken: body.previousToken as string | null,
+  const kmem = createKmemClient({ baseUrl: base || location.origin, apiKey });
+  const path = (id: string) => ({ params: { path: { id } } });
+  const page = <T>(items: T[], body: { nextToken: string | null; previousToken?: string | null }): Page<T> => ({
+    items,
+    nextToken: body.nextToken,
+    previousToken: body.previousToken ?? null,
   });
-  const data = <T>(body: { data: T }): T => body.data;
 
   return {
-    account: () => call<{ data: Account }>('GET', '/account').then(data),
-    listMemories: (query: Query = {}) =>
-      call<Record<string, unknown>>('GET', '/memories/list', { query: { limit: 100, ...query } }).then(page<Memory>('memories')),
-    getMemory: (id: string) => call<{ data: MemoryDetails }>('GET', `/memories/get/${enc(id)}`).then(data),
-    createMemory: (memory: NewMemory) => call<{ data: Memory }>('POST', '/memories/create', { body: memory }).then(data),
-    deleteMemory: (id: string) => call('DELETE', `/memories/delete/${enc(id)}`),
-    addFiles: (memoryID: string, files: string[]) => call('POST', '/memories/add-files', { body: { memoryID, files } }),
-    startIngestion: (memoryID: string) =>
-      call<{ message: string; data: Omit<StartedIngestion, 'message'> }>('POST', '/memories/start-ingestion', { body: { memoryID } }).then(
-        (b) => ({ message: b.message, ...b.data }),
-      ),
-    graphPage: (id: string, nextToken?: string) =>
-      call<{ nodes: GraphNode[]; edges: GraphEdge[]; nextToken: string | null }>('GET', `/memories/graph/${enc(id)}`, {
-        query: { limit: 5000, nextToken },
-      }),
-    entities: (memoryID: string, name: string) =>
-      call<{ entities: Entity[] }>('GET', `/memories/entities/${enc(memoryID)}`, { query: { name, limit: 10 } }).then((b) => b.entities),
-    listFiles: (query: Query = {}) =>
-      call<Record<string, unknown>>('GET', '/files/list', { query: { limit: 100, ...query } }).then(page<KmemFile>('files')),
-    getFile: (id: string) => call<{ data: FileDetails }>('GET', `/files/get/${enc(id)}`).then(data),
-    createFile: (file: { name: string; fileType: string; key?: string; external_uri?: string }) =>
-      call<{ data: KmemFile }>('POST', '/files/create', { body: file }).then(data),
-    deleteFile: (id: string) => call('DELETE', `/files/delete/${enc(id)}`),
-    upload: (file: File, onProgress: (fraction: number) => void) => upload(apiKey, base, file, onProgress),
-    retrieve: (query: Query) => call<Retrieval>('GET', '/memory', { query }),
-    listMessages: (query: Query) =>
-      call<Record<string, unknown>>('GET', '/messages/list', { query: { limit: 100, ...query } }).then(page<Message>('messages')),
-    searchMessages: (query: Query) => call<{ messages: Message[] }>('GET', '/messages/search', { query }).then((b) => b.messages),
-    getSession: (id: string) => call<{ data: Session }>('GET', `/sessions/get/${enc(id)}`).then(data),
+    account: async (): Promise<Account> => (ok(await kmem.getAccount())).data,
+    listMemories: async (query: QueryOf<'listMemories'> = {}): Promise<Page<Memory>> => {
+      const body = ok(await kmem.listMemories({ params: { query: { limit: 100, ...query } } }));
+      return page(body.memories, body);
+    },
+    getMemory: async (id: string): Promise<MemoryDetails> => ok(await kmem.getMemory(path(id))).data,
+    createMemory: async (memory: NewMemory): Promise<Memory> =>
+      ok(await kmem.createMemory({ body: memory as Schemas['CreateMemoryRequest'] })).data,
+    deleteMemory: async (id: string): Promise<void> => void ok(await kmem.deleteMemory(path(id))),
+    addFiles: async (memoryID: string, files: string[]): Promise<void> => void ok(await kmem.addMemoryFiles({ body: { memoryID, files } })),
+    startIngestion: async (memoryID: string): Promise<StartedIngestion> => {
+      const body = ok(await kmem.startIngestion({ body: { memoryID } }));
+      return { message: body.message, ...body.data };
+    },
+    graphPage: async (id: string, nextToken?: string): Promise<{ nodes: GraphNode[]; edges: GraphEdge[]; nextToken: string | null }> =>
+      ok(await kmem.getMemoryGraph({ params: { path: { id }, query: { limit: 5000, nextToken } } })),
+    entities: async (memoryID: string, name: string): Promise<Entity[]> =>
+      ok(await kmem.findMemoryEntities({ params: { path: { id: memoryID }, query: { name, limit: 10 } } })).entities,
+    listFiles: async (query: QueryOf<'listFiles'> = {}): Promise<Page<KmemFile>> => {
+      const body = ok(await kmem.listFiles({ params: { query: { limit: 100, ...query } } }));
+      return page(body.files, body);
+    },
+    getFile: async (id: string): Promise<FileDetails> => ok(await kmem.getFile(path(id))).data,
+    // `fileType` as the form gives it: the API judges it.
+    createFile: async (file: { name: string; fileType: string; key?: string; external_uri?: string }): Promise<CreatedFile> =>
+      ok(await kmem.createFile({ body: file as Schemas['CreateFileRequest'] })).data,
+    deleteFile: async (id: string): Promise<void> => void ok(await kmem.deleteFile(path(id))),
+    upload: (file: File, onProgress: (fraction: number) => void) => upload(kmem, apiKey, base, file, onProgress),
+    retrieve: async (query: FormQuery<QueryOf<'searchMemory'>>): Promise<Retrieval> =>
+      ok(await kmem.searchMemory({ params: { query: present(query) as QueryOf<'searchMemory'> } })),
+    listMessages: async (query: QueryOf<'listMessages'>): Promise<Page<Message>> => {
+      const body = ok(await kmem.listMessages({ params: { query: { limit: 100, ...query } } }));
+      return page(body.messages, body);
+    },
+    searchMessages: async (query: FormQuery<QueryOf<'searchMessages'>>): Promise<Message[]> =>
+      ok(await kmem.searchMessages({ params: { query: present(query) as QueryOf<'searchMessages'> } })).messages,
+    getSession: async (id: string): Promise<Session> => ok(await kmem.getSession(path(id))).data,
   };
 }
 
 export type Api = ReturnType<typeof createApi>;
+type Kmem = ReturnType<typeof createKmemClient>;
 
-const enc = encodeURIComponent;
-
-function queryString(query: Query | undefined): string {
-  const entries = Object.entries(query ?? {}).filter(([, v]) => v !== undefined && v !== '');
-  return entries.length ? `?${new URLSearchParams(entries.map(([k, v]) => [k, String(v)]))}` : '';
+/** The data of a call, or its refusal thrown as an ApiError (the screens show `message` and `field`). */
+function ok<T>(result: KmemResult<T>): T {
+  if (!result.ok) throw ApiError.of(result.error);
+  return result.data;
 }
 
-function errorOf(httpStatus: number, body: Record<string, unknown>): ApiError {
-  const message = typeof body.error === 'string' ? body.error : typeof body.detail === 'string' ? body.detail : `HTTP ${httpStatus}`;
-  return new ApiError(message, httpStatus, body.data as Record<string, unknown> | undefined);
+function present<Q extends object>(query: Q): Partial<Q> {
+  return Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== '')) as Partial<Q>;
 }
 
 /**
- * Sends a file's bytes with upload progress (XHR: fetch reports none): small files as the multipart
- * `/files/upload`, larger ones PUT to the presigned address `/files/upload-url` hands out. Answers the key.
+ * Sends a file with upload progress and answers its key. The client makes the API calls it can make with
+ * fetch (the presigned address); the bytes go by XHR because fetch reports no upload progress: small files
+ * as the multipart `/files/upload`, larger ones PUT to the presigned address. Refusals are worded by the
+ * client's own reading of an error answer.
  */
-async function upload(apiKey: string, base: string, file: File, onProgress: (fraction: number) => void): Promise<string> {
+async function upload(kmem: Kmem, apiKey: string, base: string, file: File, onProgress: (fraction: number) => void): Promise<string> {
   if (file.size <= DIRECT_UPLOAD_BYTES) {
     const form = new FormData();
     form.append('file', file, file.name);
@@ -228,11 +244,7 @@ async function upload(apiKey: string, base: string, file: File, onProgress: (fra
     return (body.data as { key: string }).key;
   }
   const contentType = file.type || 'application/octet-stream';
-  const target = await send('POST', `${base}/files/upload-url`, JSON.stringify({ name: file.name, contentType }), {
-    'X-API-Key': apiKey,
-    'content-type': 'application/json',
-  });
-  const { key, uploadUrl } = target.data as { key: string; uploadUrl: string };
+  const { key, uploadUrl } = ok(await kmem.createUploadUrl({ body: { name: file.name, contentType } })).data;
   await send('PUT', uploadUrl, file, { 'content-type': contentType }, onProgress);
   return key;
 }
@@ -242,13 +254,13 @@ function send(
   url: string,
   body: XMLHttpRequestBodyInit,
   headers: Record<string, string>,
-  onProgress?: (fraction: number) => void,
+  onProgress: (fraction: number) => void,
 ): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open(method, url);
     for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
-    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress?.(event.loaded / event.total);
+    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
     xhr.onerror = () => reject(new ApiError(`${method} ${new URL(url, location.href).pathname}: network error`, 0));
     xhr.onload = () => {
       let parsed: Record<string, unknown> = {};
@@ -258,7 +270,7 @@ function send(
         parsed = {};
       }
       if (xhr.status >= 200 && xhr.status < 300) resolve(parsed);
-      else reject(errorOf(xhr.status, parsed));
+      else reject(ApiError.of(KmemApiError.fromAnswer(xhr.status, parsed)));
     };
     xhr.send(body);
   });

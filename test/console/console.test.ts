@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { env, post } from '../support/api';
+import { del, env, get, post } from '../support/api';
 import { launchBrowser } from '../support/browser';
 
 const IBM_TEXT =
@@ -134,7 +134,8 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await page.goto(`${env().url}/console/#/graph`);
     await page.getByLabel('Memory', { exact: true }).selectOption({ label: MEMORY });
     await page.getByTestId('graph-status').filter({ hasText: /\d+ entities, \d+ relations/ }).waitFor(WAIT);
-    expect(await page.locator('.graph-canvas canvas').count()).toBeGreaterThan(0);
+    // sigma mounts its canvases in an effect after the status has rendered: wait for them, do not race
+    await expect.poll(() => page.locator('.graph-canvas canvas').count(), WAIT).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Run layout' }).waitFor(WAIT); // the worker's layout has settled
     await page.getByLabel('Find an entity', { exact: true }).fill('IBM');
     await page.getByRole('button', { name: 'Find' }).click();
@@ -182,6 +183,21 @@ describe('the console in a browser', { timeout: 90_000 }, () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await page.locator('.messages li').filter({ hasText: /score/ }).first().waitFor(WAIT);
     await shot('conversations');
+  });
+
+  it("shows a refused question in the API's words (GET /memory answers {detail}, read by the typed client)", async () => {
+    const key = env().keyConsole;
+    const asked = await post('/memories/create', { name: `${MEMORY}-asked`, memoryType: 'vector' }, key);
+    const id = String(asked.body.data.id);
+    await page.goto(`${env().url}/console/#/ask?memory=${id}`);
+    await page.getByLabel('Memory', { exact: true }).locator(`option[value="${id}"]`).waitFor({ state: 'attached', ...WAIT });
+    expect((await del(`/memories/delete/${id}`, key)).status).toBe(200); // deleted while the form is open
+    const refused = await get(`/memory?memoryID=${id}&query=RAMAC`, key);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(typeof refused.body.detail).toBe('string');
+    await page.getByLabel('Query', { exact: true }).fill('RAMAC');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await expect.poll(() => page.getByRole('alert').textContent(), WAIT).toBe(refused.body.detail);
   });
 
   it('deletes a memory only after a confirmation, keyboard first', async () => {
