@@ -244,7 +244,7 @@ async function upload(kmem: Kmem, apiKey: string, base: string, file: File, onPr
     return (body.data as { key: string }).key;
   }
   const contentType = file.type || 'application/octet-stream';
-  const { key, uploadUrl } = ok(await kmem.createUploadUrl({ body: { name: file.name, contentType } })).data;
+  const { key, uploadUrl } = ok(await kmem.createUploadUrl({ body: { name: file.name, contentType, size: file.size } })).data;
   await send('PUT', uploadUrl, file, { 'content-type': contentType }, onProgress);
   return key;
 }
