@@ -17,7 +17,7 @@ beforeAll(() => {
 });
 afterAll(() => stores.documentClient.destroy());
 
-const api = () => apiClient(env().url, env().keyA);
+const api = () => apiClient(env().url, env().keyTraffic);
 
 /** The message ids in the memory's published index, in index order. */
 async function indexedIds(memoryId: string): Promise<string[]> {

@@ -17,6 +17,11 @@ export interface KmemTestEnv {
   keyB: string;
   /** An account of the console's browser tests alone, so its lists hold only what they made. */
   keyConsole: string;
+  /**
+   * An account of the conversation traffic test alone: its thousands of messages stay out of the account
+   * other tests search, whose message index then stays small and quick to rebuild.
+   */
+  keyTraffic: string;
   dataDir: string;
   /** The runtime's store endpoints, for contract tests that build their own adapters. */
   dynamodbEndpoint: string;
@@ -46,11 +51,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const a = await createAccount(container(), 'tenant-a');
   const b = await createAccount(container(), 'tenant-b');
   const consoleAccount = await createAccount(container(), 'tenant-console');
+  const trafficAccount = await createAccount(container(), 'tenant-traffic');
   project.provide('kmem', {
     url: runtime.url,
     keyA: a.apiKey,
     keyB: b.apiKey,
     keyConsole: consoleAccount.apiKey,
+    keyTraffic: trafficAccount.apiKey,
     dataDir,
     dynamodbEndpoint: runtime.config.dynamodbEndpoint ?? '',
     s3Endpoint: runtime.config.s3Endpoint ?? '',
