@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { del, env, get, post } from '../support/api';
-import { launchBrowser } from '../support/browser';
+import { browserUnavailableToThisUser, launchBrowser } from '../support/browser';
 
 const IBM_TEXT =
   'International Business Machines (IBM) built the first hard disk drive in San Jose. IBM sold the RAMAC drive to many companies. The RAMAC drive stored five megabytes of data.';
@@ -37,7 +37,7 @@ async function shot(name: string): Promise<void> {
   if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) });
 }
 
-describe('the console in a browser', { timeout: 90_000 }, () => {
+describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     gone = createServer((req, res) => {
       const page = SITE[req.url ?? ''];
