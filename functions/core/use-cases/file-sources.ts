@@ -5,11 +5,11 @@
  * the new tokens only), which replaces the file's previous chunks, entities and facts.
  */
 import { BadRequestError, NotFoundError } from '../errors';
-import { checkFileName, categoryOf, extensionOf, WEB_FILE_TYPES } from '../files/file-kinds';
+import { checkFileName, WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
 import type { WorkMessage } from '../work';
-import { contentHashOf, createFile, type FileDeps, type NewFile, removeFileData, sourceOf } from './files';
+import { contentFields, contentHashOf, createFile, type FileDeps, type NewFile, removeFileData, sourceOf } from './files';
 
 /** files/create: a new file, or (same sourceKey as an existing file) that file, updated when its content changed. */
 export async function createOrUpdateFile(deps: FileDeps, accountId: string, input: NewFile): Promise<FileRecord> {
@@ -22,18 +22,7 @@ export async function createOrUpdateFile(deps: FileDeps, accountId: string, inpu
     if (source.upload && source.upload.key !== existing.bronzeKey) await discardUpload(deps, accountId, source.upload.key);
     return existing;
   }
-  return replaceContent(deps, existing, {
-    name,
-    extension: extensionOf(name) || (source.url ? extensionOf(source.url.pathname) : ''),
-    fileType: input.fileType,
-    category: categoryOf(input.fileType),
-    bronzeKey: source.upload?.key ?? null,
-    externalURI: source.url?.href ?? null,
-    contentType: source.upload?.contentType ?? null,
-    source: source.upload ? 'upload' : 'url',
-    size: source.upload?.size ?? null,
-    contentHash,
-  });
+  return replaceContent(deps, existing, { ...contentFields(name, input.fileType, source), contentHash });
 }
 
 /**

@@ -90,15 +90,7 @@ export async function createFile(deps: FileDeps, accountId: string, input: NewFi
   const now = deps.clock.now().toISOString();
   const file: FileRecord = {
     ...emptyFile(accountId, id, now, deps.config.originRegion),
-    name,
-    extension: extensionOf(name) || (source.url ? extensionOf(source.url.pathname) : ''),
-    fileType: input.fileType,
-    category: categoryOf(input.fileType),
-    bronzeKey: source.upload?.key ?? null,
-    externalURI: source.url?.href ?? null,
-    contentType: source.upload?.contentType ?? null,
-    source: source.upload ? 'upload' : 'url',
-    size: source.upload?.size ?? null,
+    ...contentFields(name, input.fileType, source),
     sourceKey: input.sourceKey ?? null,
     contentHash: input.sourceKey === undefined ? null : await contentHashOf(deps, input.fileType, source),
   };
@@ -114,6 +106,21 @@ export async function createFile(deps: FileDeps, accountId: string, input: NewFi
 }
 
 export type FileSource = { upload?: Upload; url?: URL };
+
+/** The fields of a file that its name, type and source decide (on create, and when upserted content changes). */
+export function contentFields(name: string, fileType: FileType, source: FileSource) {
+  return {
+    name,
+    extension: extensionOf(name) || (source.url ? extensionOf(source.url.pathname) : ''),
+    fileType,
+    category: categoryOf(fileType),
+    bronzeKey: source.upload?.key ?? null,
+    externalURI: source.url?.href ?? null,
+    contentType: source.upload?.contentType ?? null,
+    source: source.upload ? ('upload' as const) : ('url' as const),
+    size: source.upload?.size ?? null,
+  } satisfies Partial<FileRecord>;
+}
 
 /** SHA-256 of what a file is made from: its uploaded bytes, or its type and address. */
 export async function contentHashOf(deps: Pick<FileDeps, 'objects'>, fileType: FileType, source: FileSource): Promise<string> {
