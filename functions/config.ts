@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import type { ExtractLimits } from './adapters/extract/types';
+import type { ImportSettings } from './core/use-cases/imports';
 
 const flag = z
   .enum(['true', 'false', '1', '0'])
@@ -363,12 +364,8 @@ export interface Config {
   imports: ImportSettings;
 }
 
-export interface ImportSettings {
-  /** Buckets an S3 import may read; `*` for any. */
-  buckets: readonly string[];
-  archive: { maxArchiveBytes: number; maxMembers: number; maxMemberBytes: number; maxTotalBytes: number; maxRatio: number };
-  concurrency: number;
-}
+/** Bulk import's settings: a shape the use cases declare (core knows no config module). */
+export type { ImportSettings };
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
