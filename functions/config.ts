@@ -10,7 +10,7 @@
  * lib/constructs/service-function.ts) and check it at synth time.
  */
 import { z } from 'zod';
-import type { ExtractLimits } from './extract/types';
+import type { ExtractLimits } from './adapters/extract/types';
 
 const flag = z
   .enum(['true', 'false', '1', '0'])

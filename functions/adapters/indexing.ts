@@ -6,7 +6,7 @@
 import type { Config } from '../config';
 import { IndexCache } from '../core/retrieval-cache';
 import type { ObjectStore } from '../core/ports';
-import { embedderFactory } from './embedder';
+import { embedderFactory } from './embeddings/select-embedder';
 
 export interface RetrievalIndexing {
   indexing: { embedder: ReturnType<typeof embedderFactory> };

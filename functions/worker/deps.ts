@@ -1,10 +1,10 @@
 /** The worker's dependencies: the container plus the extractors and web readers, created once per container. */
 import type { Container } from '../adapters/container';
 import { createIndexingSettings } from './indexing';
-import { FileContentExtractor } from './content';
+import { FileContentExtractor } from '../adapters/content/content';
 import type { WorkerDeps } from './dispatch';
-import { SourceImportReader } from './import-reader';
-import { WebFetcher, WebSiteReader } from './web-reader';
+import { SourceImportReader } from '../adapters/content/import-reader';
+import { WebFetcher, WebSiteReader } from '../adapters/content/web-reader';
 
 type Built = WorkerDeps & { extractor: FileContentExtractor };
 

@@ -1,7 +1,7 @@
 /** The Textract OCR adapter against a local server speaking Textract's JSON protocol. */
 import { TextractClient } from '@aws-sdk/client-textract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTextractOcr, type ExtractDeps, ExtractionError, extractText } from '../../functions/extract';
+import { createTextractOcr, type ExtractDeps, ExtractionError, extractText } from '../../functions/adapters/extract';
 import { fixture, input, unusedSpeech } from './support/deps';
 import { startFakeAws, type FakeAws, type JsonReply } from './support/fake-aws';
 import { ffmpegMake } from './support/media';

@@ -3,7 +3,7 @@
  * and is not retryable; the thread is replaced and the next file extracts as usual.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExtractionError } from '../../functions/extract';
+import { ExtractionError } from '../../functions/adapters/extract';
 import { ExtractionSandbox } from '../../functions/worker/sandbox/extraction-sandbox';
 import { largeHtml } from '../support/hostile-files';
 

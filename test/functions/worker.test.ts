@@ -15,7 +15,7 @@ import { startIngestion } from '../../functions/core/use-cases/ingestion';
 import { createMemory } from '../../functions/core/use-cases/memories';
 import { addFiles } from '../../functions/core/use-cases/memory-files';
 import { decodeChunks } from '../../functions/core/ingest/chunks';
-import { deserializeRetrievalIndex } from '../../functions/core/retrieval/index-format';
+import { deserializeRetrievalIndex } from '../../functions/engine/retrieval/index-format';
 import { lambdaContext } from '../../functions/local/lambda-context';
 import { QueuePump } from '../../functions/local/queue-pump';
 import type { WorkMessage } from '../../functions/core/work';

@@ -1,7 +1,7 @@
 /** Web pages to clean text: readability, the body-text fallback, titles, canonical addresses, links, charsets. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchError } from '../../functions/web/errors';
-import { fetchPage, readPage } from '../../functions/web/page';
+import { FetchError } from '../../functions/adapters/web/errors';
+import { fetchPage, readPage } from '../../functions/adapters/web/page';
 import { html, page, send, startSite, type TestSite } from './site-server';
 
 const PARAGRAPH = 'Knowledge memories keep what an agent learned, so it can answer later without reading everything again. ';

@@ -4,7 +4,7 @@
  * Chunk ids are `<fileId>:<n>`, so the same file cut the same way always yields the same ids.
  */
 import type { Memory } from '../model';
-import { chunkText, GRAPH_CHUNK_DEFAULTS, type ChunkOptions } from '../text/chunker';
+import { chunkText, GRAPH_CHUNK_DEFAULTS, type ChunkOptions } from '../../engine/text/chunker';
 
 export interface StoredChunk {
   id: string;

@@ -20,7 +20,7 @@ import {
   serializeGraphSegment,
   snapshotGraph,
   type WordVectors,
-} from '../graph';
+} from '../../engine/graph';
 import { graphItemsOf, type GraphItems } from '../graph-items';
 import type { Memory } from '../model';
 import type { StoredChunk } from './chunks';

@@ -5,7 +5,7 @@
  * the next file. Files go through one at a time, so a death is always the fault of the file being read.
  */
 import { Worker } from 'node:worker_threads';
-import { type Extracted, ExtractionError, type ExtractInput } from '../../extract';
+import { type Extracted, ExtractionError, type ExtractInput } from '../../adapters/extract';
 import type { SandboxReply, SandboxRequest } from './protocol';
 
 /** The entry of TypeScript threads, and the module this one runs. */

@@ -1,5 +1,5 @@
 /** The messages between the worker and its extraction thread (functions/worker/sandbox). */
-import type { Extracted, ExtractInput } from '../../extract';
+import type { Extracted, ExtractInput } from '../../adapters/extract';
 
 /** Parent to thread: extract one file, or release the engines and stop. */
 export type SandboxRequest = { kind: 'extract'; id: number; input: ExtractInput } | { kind: 'close' };

@@ -5,9 +5,9 @@
 import { parentPort } from 'node:worker_threads';
 import { createS3Client } from '../../adapters/aws-clients';
 import { loadConfig } from '../../config';
-import { ExtractionError, extractText } from '../../extract';
-import { describeError } from '../../extract/errors';
-import { closeExtractDeps, createExtractDeps } from '../extract-deps';
+import { ExtractionError, extractText } from '../../adapters/extract';
+import { describeError } from '../../adapters/extract/errors';
+import { closeExtractDeps, createExtractDeps } from '../../adapters/content/extract-deps';
 import type { SandboxReply, SandboxRequest } from './protocol';
 
 const port = parentPort;

@@ -1,9 +1,9 @@
 /**
- * The worker's window on the web, over functions/web: the guarded fetcher for remote files, and the
+ * The worker's window on the web, over functions/adapters/web: the guarded fetcher for remote files, and the
  * SiteReader for pages, sitemaps and crawls. Failures become file failures with the fetcher's own words;
  * those that may pass (timeouts, 5xx) are retried first.
  */
-import type { Config } from '../config';
+import type { Config } from '../../config';
 import {
   type CrawlFrontier,
   crawlSteps,
@@ -25,7 +25,7 @@ import {
   type RemoteFetcher,
   type SiteReader,
   TransientProcessingError,
-} from '../core/ingest/ports';
+} from '../../core/ingest/ports';
 
 function fetchOptions(config: Config): FetchOptions {
   return {

@@ -1,9 +1,9 @@
 /** The configured embedder, made once per container (the offline word vectors take a second and ~300 MB). */
-import type { Config } from '../config';
-import { BedrockEmbedder } from '../core/retrieval/bedrock-embedder';
-import type { Embedder } from '../core/retrieval/embedder';
-import { OpenAiCompatibleEmbedder } from '../core/retrieval/openai-embedder';
-import { WordVectorEmbedder } from '../core/retrieval/word-vector-embedder';
+import type { Config } from '../../config';
+import { BedrockEmbedder } from './bedrock-embedder';
+import type { Embedder } from '../../engine/retrieval/embedder';
+import { OpenAiCompatibleEmbedder } from './openai-embedder';
+import { WordVectorEmbedder } from '../../engine/retrieval/word-vector-embedder';
 
 export function embedderFactory(config: Config): () => Embedder | null {
   let made: Embedder | null | undefined;

@@ -2,7 +2,7 @@
 import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { StageConfig } from '../config';
-import type { FunctionEnvironment } from '../constructs/service-function';
+import type { FunctionEnvironment } from './service-function';
 
 /** Where a function finds the stored data. */
 export interface DataLocation {

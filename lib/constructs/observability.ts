@@ -17,11 +17,11 @@ import {
 import { Construct } from 'constructs';
 import type { RouteSpec } from '../../functions/http/route-spec';
 import type { StageConfig } from '../config';
-import { addAlarm } from '../constructs/alarms';
-import { addServiceMetrics } from '../constructs/service-metrics';
-import { resourcePath } from '../constructs/catalog-routes';
-import type { QueueWorker } from '../constructs/queue-worker';
-import type { ServiceFunction } from '../constructs/service-function';
+import { addAlarm } from './alarms';
+import { addServiceMetrics } from './service-metrics';
+import { resourcePath } from './catalog-routes';
+import type { QueueWorker } from './queue-worker';
+import type { ServiceFunction } from './service-function';
 import type { Api } from './api';
 
 /** Properties of `Observability`. */

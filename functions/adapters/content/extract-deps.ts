@@ -2,7 +2,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import { TextractClient } from '@aws-sdk/client-textract';
 import { TranscribeClient } from '@aws-sdk/client-transcribe';
-import type { Config } from '../config';
+import type { Config } from '../../config';
 import {
   createPocketsphinxRecognizer,
   createTesseractOcr,

@@ -1,12 +1,12 @@
 /**
- * The sources of bulk imports: an uploaded archive in the artefact bucket (functions/archive reads it,
+ * The sources of bulk imports: an uploaded archive in the artefact bucket (functions/adapters/archive reads it,
  * limits first), or the objects under a prefix of a bucket the stage may read.
  */
-import type { ImportSettings } from '../config';
+import type { ImportSettings } from '../../config';
 import { ArchiveRefusedError, archiveFormat, archiveMembers, checkArchive } from '../archive/archive-reader';
-import { FileProcessingError, type ImportMemberRef, type ImportReader, ImportRefusedError } from '../core/ingest/ports';
-import type { ImportSource } from '../core/model';
-import type { ObjectStore } from '../core/ports';
+import { FileProcessingError, type ImportMemberRef, type ImportReader, ImportRefusedError } from '../../core/ingest/ports';
+import type { ImportSource } from '../../core/model';
+import type { ObjectStore } from '../../core/ports';
 
 interface SizedBucket {
   get(key: string): Promise<Uint8Array | undefined>;

@@ -6,8 +6,8 @@
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
-import { grantEmbeddings, grantImportBuckets, grantObjects, grantTable } from '../constructs/grants';
-import { QueueWorker } from '../constructs/queue-worker';
+import { grantEmbeddings, grantImportBuckets, grantObjects, grantTable } from './grants';
+import { QueueWorker } from './queue-worker';
 import type { Data } from './data';
 import { embeddingEnvironment, importEnvironment, sharedEnvironment } from './environment';
 

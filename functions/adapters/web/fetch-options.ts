@@ -2,7 +2,7 @@
  * What a caller of the fetcher decides: whether private addresses are allowed, the limits, the content it
  * accepts. Callers build this from Config (functions/config.ts); nothing here reads the environment.
  */
-import { resolveHost } from '../adapters/net/dns-resolver';
+import { resolveHost } from '../net/dns-resolver';
 import type { ExpectedContent } from './content-type';
 import { withDefaults } from './defaults';
 

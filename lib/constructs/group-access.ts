@@ -3,7 +3,7 @@
  * `Group`, so a group added to the route catalog's type must be given its access here before it compiles.
  */
 import type { Group } from '../../functions/http/route-spec';
-import type { BucketAccess, TableAccess } from '../constructs/grants';
+import type { BucketAccess, TableAccess } from './grants';
 
 /** One group's grants. */
 export interface GroupAccess {

@@ -2,7 +2,7 @@
  * AWS SDK failures as ExtractionErrors: bad input (an unsupported image, a rejected document) is
  * final; throttling, server errors, time-outs and broken connections are marked retryable.
  */
-import { isRetryableAwsError } from '../adapters/aws-errors';
+import { isRetryableAwsError } from '../aws-errors';
 import { describeError, ExtractionError } from './errors';
 
 /** "Amazon Textract could not read the image: ...", retryable when the failure is transient. */

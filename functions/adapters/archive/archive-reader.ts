@@ -11,7 +11,7 @@ import { createGunzip } from 'node:zlib';
 import { extract as tarExtract } from 'tar-stream';
 import yauzl from 'yauzl';
 
-import { type ArchiveFormat, archiveFormatOfName } from '../core/files/file-kinds';
+import { type ArchiveFormat, archiveFormatOfName } from '../../core/files/file-kinds';
 
 export type { ArchiveFormat };
 

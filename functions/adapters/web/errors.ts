@@ -1,5 +1,5 @@
 /**
- * The one error class of functions/web: every failure to fetch or read a web address is a FetchError
+ * The one error class of functions/adapters/web: every failure to fetch or read a web address is a FetchError
  * whose message a person understands ("https://x/y answered 404 Not Found") and whose `reason` a program
  * can branch on (retry a timeout later, give up on a refusal).
  */

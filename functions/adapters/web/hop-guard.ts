@@ -4,7 +4,7 @@
  * answers a public address to the check and a private one to the connection (DNS rebinding), or one
  * spelled with a trailing dot, gets nowhere.
  */
-import { guardAddress, type GuardedAddress, HostResolutionError, UnsafeAddressError } from '../core/net/address-guard';
+import { guardAddress, type GuardedAddress, HostResolutionError, UnsafeAddressError } from '../../core/net/address-guard';
 import { displayUrl, FetchError } from './errors';
 
 /** A hop that passed the guard: the parsed address and the host's checked addresses to connect to. */

@@ -1,18 +1,18 @@
 /**
- * How the worker turns raw bytes into text: functions/extract decides the kind from the content (PDF,
+ * How the worker turns raw bytes into text: functions/adapters/extract decides the kind from the content (PDF,
  * Office, HTML, images, audio, video, text) with the OCR engine and speech recogniser configured here.
  * Off Lambda, extraction runs in a thread with memory and time limits (sandbox/), so a runaway file fails
  * alone; on Lambda, inline, the function's own limits and the extractors' bounds confine it.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { Config } from '../config';
-import type { FileRecord, FileType } from '../core/model';
+import type { Config } from '../../config';
+import type { FileRecord, FileType } from '../../core/model';
 import { sniffContent } from '../extract/sniff';
-import { type ContentExtractor, type FileContent, FileProcessingError, RefusedFileError, TransientProcessingError } from '../core/ingest/ports';
+import { type ContentExtractor, type FileContent, FileProcessingError, RefusedFileError, TransientProcessingError } from '../../core/ingest/ports';
 import { type Extracted, ExtractionError, type ExtractInput, extractText } from '../extract';
-import { logger } from '../observability';
+import { logger } from '../../observability';
 import { closeExtractDeps, createExtractDeps } from './extract-deps';
-import { ExtractionSandbox } from './sandbox/extraction-sandbox';
+import { ExtractionSandbox } from '../../worker/sandbox/extraction-sandbox';
 
 interface Extraction {
   extract(input: ExtractInput): Promise<Extracted>;
