@@ -9,11 +9,10 @@
  */
 import { ComprehendClient, DetectEntitiesCommand, type Entity, type LanguageCode } from '@aws-sdk/client-comprehend';
 import type { ChunkExtraction, GraphFileInput } from '../../engine/graph';
-import { awsCallError } from './aws-errors';
 import { comprehendChunkExtraction } from './comprehend-mentions';
 import { offlineChunks, type IndexedChunk } from './offline';
 import { GraphExtractionError, type ExtractionContext, type GraphExtractionResult, type ManagedGraphExtractor, type ServiceFailurePolicy } from './port';
-import { mapConcurrent, resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
+import { awsCallError, mapConcurrent, resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
 
 export interface ComprehendExtractorOptions {
   readonly region: string;

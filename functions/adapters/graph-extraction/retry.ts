@@ -3,6 +3,7 @@
  * `ServiceCallError` that says whether it is worth another try (throttling, 5xx, time-outs, broken
  * connections) and, when the service said so, how long to wait (Retry-After).
  */
+import { awsFailure } from '../aws-errors';
 
 export class ServiceCallError extends Error {
   override readonly name = 'ServiceCallError';
@@ -14,6 +15,12 @@ export class ServiceCallError extends Error {
     this.retryable = options.retryable;
     this.retryAfterMs = options.retryAfterMs;
   }
+}
+
+/** An AWS SDK failure (Bedrock, Comprehend) as a ServiceCallError, retryable as functions/adapters/aws-errors.ts says. */
+export function awsCallError(service: string, error: unknown): ServiceCallError {
+  const { message, retryable } = awsFailure(service, error);
+  return new ServiceCallError(message, { retryable, cause: error });
 }
 
 export interface RetryPolicy {
