@@ -9,6 +9,7 @@
  * with local defaults. The same schemas type the Lambda `environment` in the CDK stack (see
  * lib/constructs/service-function.ts) and check it at synth time.
  */
+import { InternalError } from './core/errors';
 import { z } from 'zod';
 import type { ExtractLimits } from './adapters/extract/types';
 import type { ImportSettings } from './core/use-cases/imports';
@@ -367,8 +368,8 @@ export interface Config {
 /** Bulk import's settings: a shape the use cases declare (core knows no config module). */
 export type { ImportSettings };
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+export class ConfigError extends InternalError {
+  override readonly name: string = 'ConfigError';
 }
 
 /**

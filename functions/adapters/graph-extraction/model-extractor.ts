@@ -17,7 +17,8 @@ import { groundChunk } from './ground-chunk';
 import { offlineChunks, type IndexedChunk } from './offline';
 import { GraphExtractionError, type ExtractionContext, type GraphExtractionResult, type ManagedGraphExtractor, type ServiceFailurePolicy } from './port';
 import { systemPrompt, userPrompt } from './prompt';
-import { mapConcurrent, resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
+import { mapConcurrently } from '../../core/concurrency';
+import { resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
 import type { StructuredModel, StructuredReply } from './structured-model';
 
 export interface ModelExtractorOptions {
@@ -58,7 +59,7 @@ export class ModelGraphExtractor implements ManagedGraphExtractor {
     const chunks = input.chunks.map((chunk, index) => ({ ...chunk, index }));
     const blank = chunks.filter((chunk) => chunk.text.trim() === '');
     const batches = this.batches(chunks.filter((chunk) => chunk.text.trim() !== ''));
-    const outcomes = await mapConcurrent(batches, this.options.concurrency ?? 4, (batch) => this.extractBatch(batch, context, usage));
+    const outcomes = await mapConcurrently(batches, this.options.concurrency ?? 4, (batch) => this.extractBatch(batch, context, usage));
     const offline = outcomes.flatMap((outcome) => outcome.offline);
     const made = [...outcomes.flatMap((outcome) => outcome.made), ...offlineChunks(input.fileId, [...blank, ...offline], context)];
     made.sort((a, b) => a.index - b.index);
