@@ -2,7 +2,8 @@
  * One HTML page, three ways in, one text: uploaded through the API as a file, read by address as a
  * `website` file, and fetched by address as a `document` file. All three go through the worker as users
  * run it (files/create, the queue, the extraction sandbox or the page reader), over a Windows-1252 page
- * served from 127.0.0.1 with navigation, an article, a table, a list and a footer.
+ * served from 127.0.0.1 with navigation, an article, a table, a list and a footer. A second page, in
+ * ISO-8859-7, names its charset in the Content-Type header alone (an upload cannot: only <meta> travels).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, upload, waitFor, type Json } from '../support/api';
@@ -26,9 +27,16 @@ const PAGE = `<!doctype html><html><head><meta charset="windows-1252"><title>The
 </body></html>`;
 const BYTES = Buffer.from(PAGE, 'latin1'); // Windows-1252 agrees with Latin-1 on every character used here
 
+/** A page in ISO-8859-7 that says so only in its Content-Type header (Greek letters U+0384-U+03CE sit at 0xB4-0xFE). */
+const GREEK = `<html><body><p>${'Το πλοίο φεύγει από το λιμάνι κάθε πρωί στις εννέα. '.repeat(12)}</p></body></html>`;
+const GREEK_BYTES = Buffer.from([...GREEK].map((char) => (char.charCodeAt(0) < 0x80 ? char.charCodeAt(0) : char.charCodeAt(0) - 0x2d0)));
+
 let site: TestSite;
 beforeAll(async () => {
-  site = await startSite({ '/quay-cafe': (_req, res) => send(res, 200, 'text/html; charset=windows-1252', BYTES) });
+  site = await startSite({
+    '/quay-cafe': (_req, res) => send(res, 200, 'text/html; charset=windows-1252', BYTES),
+    '/greek': (_req, res) => send(res, 200, 'text/html; charset=iso-8859-7', GREEK_BYTES),
+  });
 });
 afterAll(() => site.close());
 
@@ -43,13 +51,16 @@ describe('an HTML page uploaded and the same page fetched by address', () => {
     const sent = await upload('quay-cafe.html', new Uint8Array(BYTES), undefined, 'text/html');
     expect(sent.status).toBe(200);
     const address = `${site.origin}/quay-cafe`;
-    const [uploaded, website, document] = await Promise.all([
+    const greek = `${site.origin}/greek`;
+    const created = await Promise.all([
       post('/files/create', { name: 'quay-cafe.html', key: sent.body.data.key, fileType: 'document' }),
       post('/files/create', { name: 'quay café', fileType: 'website', external_uri: address }),
       post('/files/create', { name: 'quay-cafe.html', fileType: 'document', external_uri: address }),
+      post('/files/create', { name: 'ferry', fileType: 'website', external_uri: greek }),
+      post('/files/create', { name: 'ferry.html', fileType: 'document', external_uri: greek }),
     ]);
-    const [fromUpload, fromWebsite, fromDocument] = await Promise.all(
-      [uploaded, website, document].map((created) => contentOf(created.body.data as Json)),
+    const [fromUpload, fromWebsite, fromDocument, greekWebsite, greekDocument] = await Promise.all(
+      created.map((answer) => contentOf(answer.body.data as Json)),
     );
 
     expect(fromUpload).toContain('crème brûlée to the ferry crews'); // decoded by the <meta> charset
@@ -59,5 +70,7 @@ describe('an HTML page uploaded and the same page fetched by address', () => {
     expect(fromUpload).not.toMatch(/Contact|tracking|font-family|harbour board/);
     expect(fromWebsite).toBe(fromUpload);
     expect(fromDocument).toBe(fromUpload);
+    expect(greekWebsite).toContain('Το πλοίο φεύγει από το λιμάνι'); // decoded by the Content-Type's charset
+    expect(greekDocument).toBe(greekWebsite);
   }, 90_000);
 });
