@@ -9,6 +9,7 @@
  * with local defaults. The same schemas type the Lambda `environment` in the CDK stack (see
  * lib/constructs/service-function.ts) and check it at synth time.
  */
+import { InternalError } from './core/errors';
 import { z } from 'zod';
 import type { ExtractLimits } from './adapters/extract/types';
 
@@ -370,8 +371,8 @@ export interface ImportSettings {
   concurrency: number;
 }
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+export class ConfigError extends InternalError {
+  override readonly name: string = 'ConfigError';
 }
 
 /**

@@ -4,6 +4,8 @@
  */
 import { awsFailure } from '../aws-errors';
 
+import { InternalError } from '../../core/errors';
+
 export interface ExtractionErrorOptions {
   cause?: unknown;
   /** True when trying again later may succeed (a service throttled or timed out); false for bad content. */
@@ -12,13 +14,13 @@ export interface ExtractionErrorOptions {
   refused?: boolean;
 }
 
-export class ExtractionError extends Error {
-  override readonly name = 'ExtractionError';
+export class ExtractionError extends InternalError {
+  override readonly name: string = 'ExtractionError';
   readonly retryable: boolean;
   readonly refused: boolean;
 
   constructor(reason: string, options: ExtractionErrorOptions = {}) {
-    super(reason, options.cause === undefined ? undefined : { cause: options.cause });
+    super(reason, { cause: options.cause });
     this.retryable = options.retryable ?? false;
     this.refused = options.refused ?? false;
   }

@@ -5,6 +5,7 @@
  * what it cost: model tokens (for the account budget), service calls, and whether, for how many
  * chunks and why, the offline extractor stood in.
  */
+import { InternalError } from '../../core/errors';
 import type { extractFile, FileExtraction, GraphFileInput } from '../../engine/graph';
 
 /** What the offline extractor needs, and every extractor gets: the memory's ontology schema, facts on/off, optional vector typer. */
@@ -37,14 +38,14 @@ export interface ManagedGraphExtractor {
 export type ServiceFailurePolicy = 'fall-back' | 'throw';
 
 /** A service failure surfaced under `onServiceFailure: 'throw'`; `retryable` when a later try may succeed. */
-export class GraphExtractionError extends Error {
-  override readonly name = 'GraphExtractionError';
+export class GraphExtractionError extends InternalError {
+  override readonly name: string = 'GraphExtractionError';
   readonly retryable: boolean;
   /** Tokens the file's calls consumed before the failure (still to be charged). */
   readonly tokensUsed: number;
 
   constructor(message: string, options: { retryable: boolean; tokensUsed?: number; cause?: unknown }) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(message, { cause: options.cause });
     this.retryable = options.retryable;
     this.tokensUsed = options.tokensUsed ?? 0;
   }

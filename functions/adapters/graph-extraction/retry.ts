@@ -5,13 +5,15 @@
  */
 import { awsFailure } from '../aws-errors';
 
-export class ServiceCallError extends Error {
-  override readonly name = 'ServiceCallError';
+import { InternalError } from '../../core/errors';
+
+export class ServiceCallError extends InternalError {
+  override readonly name: string = 'ServiceCallError';
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
 
   constructor(message: string, options: { retryable: boolean; retryAfterMs?: number; cause?: unknown }) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(message, { cause: options.cause });
     this.retryable = options.retryable;
     this.retryAfterMs = options.retryAfterMs;
   }
