@@ -5,6 +5,7 @@
  * nested deeper than MAX_ELEMENT_DEPTH is refused (HtmlTooDeepError) before anything walks it.
  */
 import { DOMParser } from 'linkedom';
+import { InternalError } from '../../core/errors';
 
 export interface DomNode {
   readonly nodeType: number;
@@ -43,8 +44,8 @@ export function parseHtml(html: string): HtmlDocument {
 }
 
 /** A page nested too deep to read safely; each caller words it as its own error (a file's, a fetch's). */
-export class HtmlTooDeepError extends Error {
-  override readonly name = 'HtmlTooDeepError';
+export class HtmlTooDeepError extends InternalError {
+  override readonly name: string = 'HtmlTooDeepError';
 
   constructor(readonly depth: number) {
     super(`the HTML page nests its elements ${depth} deep, more than the ${MAX_ELEMENT_DEPTH} that can be read safely`);
