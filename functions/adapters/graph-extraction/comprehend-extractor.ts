@@ -11,7 +11,8 @@ import { ComprehendClient, DetectEntitiesCommand, type Entity, type LanguageCode
 import type { ChunkExtraction, GraphFileInput } from '../../engine/graph';
 import { comprehendChunkExtraction } from './comprehend-mentions';
 import { offlineChunks, type IndexedChunk } from './offline';
-import { GraphExtractionError, type ExtractionContext, type GraphExtractionResult, type ManagedGraphExtractor, type ServiceFailurePolicy } from './port';
+import type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/memory-graph';
+import { GraphExtractionError, type ServiceFailurePolicy } from './service-failure';
 import { mapConcurrently } from '../../core/concurrency';
 import { awsCallError, resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
 
@@ -39,7 +40,7 @@ const MAX_TEXT_BYTES = 100_000;
 
 type ChunkOutcome = { readonly made?: ChunkExtraction; readonly problem?: string };
 
-export class ComprehendGraphExtractor implements ManagedGraphExtractor {
+export class ComprehendGraphExtractor implements GraphExtractor {
   readonly name = 'comprehend';
   private readonly client: ComprehendClient;
   private readonly retry: ResolvedRetryPolicy;
@@ -61,7 +62,7 @@ export class ComprehendGraphExtractor implements ManagedGraphExtractor {
     const chunks: IndexedChunk[] = input.chunks.map((chunk, index) => ({ ...chunk, index }));
     const outcomes = await mapConcurrently(chunks, this.options.concurrency ?? 4, (chunk) => this.extractChunk(chunk, context, usage));
     const offline = chunks.filter((_, position) => outcomes[position]?.made === undefined);
-    const made = [...outcomes.flatMap((outcome) => (outcome.made ? [outcome.made] : [])), ...offlineChunks(input.fileId, offline, context)];
+    const made = [...outcomes.flatMap((outcome) => (outcome.made ? [outcome.made] : [])), ...(await offlineChunks(input.fileId, offline, context))];
     made.sort((a, b) => a.index - b.index);
     const problem = outcomes.find((outcome) => outcome.problem !== undefined)?.problem;
     const fellBack = problem !== undefined;
