@@ -541,6 +541,17 @@ function answerModelOf(e: Parsed): Config['answerModel'] {
   return { kind, url: e.KMEM_ANSWER_MODEL_URL, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...key };
 }
 
+/** Settings by variable name, as the environment would give them. */
+export type Settings = Partial<Record<EnvironmentVariable, string>>;
+
+/**
+ * Every section (the local runtime, the command line, tests): the process environment with `settings`
+ * over it. The environment is read, never written.
+ */
+export function localConfig(settings: Settings = {}): Config {
+  return loadConfig({ ...process.env, ...settings });
+}
+
 /**
  * A deployed function's settings: only the sections it reads (`FUNCTION_SETTINGS`), from `env`. Its
  * handler composes its deps from them once, on its first call; invalid or missing settings throw a
