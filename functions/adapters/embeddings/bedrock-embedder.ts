@@ -10,7 +10,7 @@
 import { Agent } from 'node:https';
 import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { type Embedder, EmbedderError, toUnitVector } from '../../engine/retrieval/embedder';
+import { type Embedder, EmbedderError, toUnitVector } from '../../engine';
 
 export interface BedrockEmbedderOptions {
   region: string;

@@ -4,7 +4,7 @@
  * Chunk ids are `<fileId>:<n>`, so the same file cut the same way always yields the same ids.
  */
 import type { Memory } from '../model';
-import { chunkText, GRAPH_CHUNK_DEFAULTS, type ChunkOptions } from '../../engine/text/chunker';
+import { type ChunkOptions, chunkText, GRAPH_CHUNK_DEFAULTS } from '../../engine';
 
 export interface StoredChunk {
   id: string;
