@@ -3,7 +3,6 @@
  * (ingest/run-import.ts). An archive is an upload of this account, claimed by the import; an S3 prefix
  * must be in a bucket the service may read.
  */
-import type { ImportSettings } from '../../config';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { archiveFormatOfName, WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileImport, FileType, ImportSource } from '../model';
@@ -18,7 +17,14 @@ export interface ImportApiDeps {
   queue: QueuePort;
   clock: Clock;
   ids: IdGenerator;
-  config: { imports: ImportSettings };
+  config: { imports: ImportRules };
+}
+
+/** What the API checks an import against (the config's import settings hold them). */
+export interface ImportRules {
+  /** Buckets an S3 import may read; `*` for any. */
+  buckets: readonly string[];
+  archive: { maxArchiveBytes: number };
 }
 
 export interface ImportRequest {
