@@ -31,7 +31,7 @@ export {
   type MemoryGraph,
 } from './graph/graph-build';
 export { graphInvariantViolations } from './graph/graph-invariants';
-export { GRAPH_SNAPSHOT_VERSION, restoreMemoryGraph, snapshotGraph, type GraphSnapshot } from './graph/graph-snapshot';
+export { restoreMemoryGraph, snapshotGraph, type GraphSnapshot } from './graph/graph-snapshot';
 export { buildGraphSegment, type GraphSegment } from './graph/graph-segment';
 export { deserializeGraphSegment, serializeGraphSegment } from './graph/graph-segment-format';
 export { personalizedPageRank, topChunks } from './graph/graph-ppr';

@@ -29,13 +29,3 @@ export function describeError(error: unknown): string {
   const line = text.split('\n')[0] ?? '';
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
-
-/** Runs `work`, turning anything but an ExtractionError into one with `reason`. */
-export async function withReason<T>(reason: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof ExtractionError) throw error;
-    throw new ExtractionError(reason, { cause: error });
-  }
-}

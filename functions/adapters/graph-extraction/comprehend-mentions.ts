@@ -33,7 +33,7 @@ const TYPE_CHOICES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The ontology type for a Comprehend entity type; undefined for types that are not entities here. */
-export function ontologyType(schema: OntologySchema, comprehendType: string): string | undefined {
+function ontologyType(schema: OntologySchema, comprehendType: string): string | undefined {
   if (comprehendType === 'QUANTITY') return undefined;
   if (comprehendType === 'DATE') return schema.rules.valueLabels.DATE;
   const choices = comprehendType === 'PERSON' ? [...personTypes(schema)] : (TYPE_CHOICES[comprehendType] ?? []);

@@ -9,17 +9,7 @@
  */
 export { BedrockConverseModel, type BedrockConverseModelOptions } from './bedrock-converse';
 export { ComprehendGraphExtractor, type ComprehendExtractorOptions } from './comprehend-extractor';
-export { createGraphExtractor, type GraphExtractorSettings } from './factory';
+export { createGraphExtractor } from './factory';
 export { ModelGraphExtractor, type ModelExtractorOptions } from './model-extractor';
-export { OfflineGraphExtractor } from './offline';
-export { OpenAiChatModel, type OpenAiChatModelOptions } from './openai-chat';
-export {
-  GraphExtractionError,
-  type ExtractionContext,
-  type GraphExtractionResult,
-  type ManagedGraphExtractor,
-  type ServiceFailurePolicy,
-} from './port';
-export { answerJsonSchema } from './answer-schema';
-export type { RetryPolicy } from './retry';
-export type { StructuredModel, StructuredReply, StructuredRequest } from './structured-model';
+export { OpenAiChatModel } from './openai-chat';
+export { GraphExtractionError, type ExtractionContext } from './port';

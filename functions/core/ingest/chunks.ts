@@ -25,7 +25,7 @@ export interface StoredChunk {
 }
 
 /** Vector memories use their own chunkSize and chunkOverlap; graph memories the graph defaults. */
-export function chunkOptionsOf(memory: Memory): ChunkOptions {
+function chunkOptionsOf(memory: Memory): ChunkOptions {
   if (memory.memoryType === 'graph' || memory.chunkSize === null) return GRAPH_CHUNK_DEFAULTS;
   return { chunkSize: memory.chunkSize, overlapPercent: memory.chunkOverlap ?? 0 };
 }

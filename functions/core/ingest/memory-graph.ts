@@ -24,7 +24,7 @@ import { graphItemsOf, type GraphItems } from '../graph-items';
 import type { Memory } from '../model';
 import type { StoredChunk } from './chunks';
 
-export interface GraphCounts {
+interface GraphCounts {
   entities: number;
   relations: number;
   facts: number;

@@ -53,7 +53,7 @@ export const textHashOf = (text: string): string => createHash('sha256').update(
  * The address a crawled page is known by: its rel=canonical (on the same site) or its own, with a trailing
  * `index.html` (or `.htm`) and any fragment dropped, so `/` and `/index.html` are one page.
  */
-export function pageKeyOf(page: Pick<ReadPage, 'url' | 'canonicalUrl'>): string {
+function pageKeyOf(page: Pick<ReadPage, 'url' | 'canonicalUrl'>): string {
   const own = new URL(page.url);
   let key = own;
   try {

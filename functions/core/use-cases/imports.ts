@@ -21,7 +21,7 @@ export interface ImportApiDeps {
 }
 
 /** What the API checks an import against (the config's import settings hold them). */
-export interface ImportRules {
+interface ImportRules {
   /** Buckets an S3 import may read; `*` for any. */
   buckets: readonly string[];
   archive: { maxArchiveBytes: number };

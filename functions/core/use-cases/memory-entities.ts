@@ -20,7 +20,7 @@ export interface EntityDeps {
   indexes: Pick<IndexCache, 'loadGraph'>;
 }
 
-export interface EntityRelation {
+interface EntityRelation {
   relation: string;
   direction: 'outgoing' | 'incoming';
   target: { id: string; name: string };
@@ -37,7 +37,7 @@ export interface EntityView {
 }
 
 /** Per entity: relations, facts and passages listed at most. */
-export const ENTITY_VIEW_LIMITS = { relations: 20, facts: 10, passages: 3 } as const;
+const ENTITY_VIEW_LIMITS = { relations: 20, facts: 10, passages: 3 } as const;
 
 const COOCCURS = 'co-occurs with';
 

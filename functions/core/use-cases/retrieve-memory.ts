@@ -42,7 +42,7 @@ export interface RetrievalQuery {
   before?: string;
 }
 
-export interface Source {
+interface Source {
   id: string;
   name: string;
   url: string;

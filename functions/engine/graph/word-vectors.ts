@@ -63,7 +63,7 @@ export interface VectorTyperOptions {
 }
 
 /** Set by inspecting ~40 names from the MuSiQue corpus (sure calls, few wrong ones); not a labelled measurement. */
-export const VECTOR_TYPER_DEFAULTS: Readonly<Required<VectorTyperOptions>> = Object.freeze({ minScore: 0.5, minMargin: 0.1 });
+const VECTOR_TYPER_DEFAULTS: Readonly<Required<VectorTyperOptions>> = Object.freeze({ minScore: 0.5, minMargin: 0.1 });
 
 const NAME_FILLERS = new Set(['of', 'the', 'and', 'de', 'la', 'le', 'du', 'von', 'van', 'der', 'new', 'st']);
 const TOP_EXEMPLARS = 3;
@@ -134,7 +134,7 @@ const PLACE_EXEMPLARS = ['london', 'paris', 'berlin', 'canada', 'france', 'china
 const NOUN_EXEMPLARS = ['development', 'system', 'company', 'area', 'work', 'time', 'building', 'river', 'street', 'museum', 'evolution', 'change'];
 
 /** Thresholds of the surname test; set by inspecting ~40 surnames, places and capitalised common nouns from the corpus. */
-export const SURNAME_TEST_DEFAULTS = Object.freeze({ minScore: 0.45, rareRank: 10_000 });
+const SURNAME_TEST_DEFAULTS = Object.freeze({ minScore: 0.45, rareRank: 10_000 });
 
 /**
  * Whether a lowercase word can be a person's name on its own ("Jones", "Obama", "Freud") rather than

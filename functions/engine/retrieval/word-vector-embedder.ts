@@ -22,7 +22,7 @@ export interface WordVectorEmbedderOptions {
   oovWeight?: number;
 }
 
-export const WORD_VECTOR_DEFAULTS = Object.freeze({ sifA: 3e-5, oovWeight: 1 });
+const WORD_VECTOR_DEFAULTS = Object.freeze({ sifA: 3e-5, oovWeight: 1 });
 
 const TOKENS = Object.freeze({ stem: false, stopwords: false });
 const TEXT_CACHE_LIMIT = 20_000;
