@@ -2,25 +2,24 @@
  * The graph view: WebGL (sigma.js) over the whole graph memory, laid out by ForceAtlas2 in a web worker,
  * coloured by entity type; search an entity, click a node for its details, expand its neighbours.
  */
-import Sigma from 'sigma';
-import { EdgeLineProgram } from 'sigma/rendering';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api } from '../api';
-import { colourOf, type EdgeAttributes, type EntityGraph, loadGraph, type NodeAttributes, typesOf } from '../graph/model';
+import { colourOf, type EntityGraph, loadGraph, typesOf } from '../graph/model';
 import { EntityPanel } from '../graph/entity-panel';
-import { BackgroundLayout } from '../graph/layout';
+import { BackgroundLayout, type LayoutState } from '../graph/layout';
+import { createRenderer, type Emphasis, type GraphRenderer, repaint } from '../graph/renderer';
 import { ErrorLine, messageOf, num, useLoad } from '../ui';
 
 export function GraphScreen({ api, memoryID }: { api: Api; memoryID: string }) {
-  const memories = useLoad(() => api.listMemories({ memoryType: 'graph' }), []);
-  const chosen = memoryID || memories.value?.items[0]?.id || '';
+  const memories = useLoad(() => api.allMemories({ memoryType: 'graph' }), []);
+  const chosen = memoryID || memories.value?.[0]?.id || '';
   return (
     <section aria-labelledby="graph-title" class="graph-screen">
       <h1 id="graph-title">Graph</h1>
       <label class="field inline">
         <span>Memory</span>
-        <select aria-label="Memory" value={chosen} onChange={(e) => (location.hash = `#/graph?memory=${(e.currentTarget as HTMLSelectElement).value}`)}>
-          {memories.value?.items.map((m) => <option value={m.id}>{m.name}</option>)}
+        <select aria-label="Memory" onFocus={memories.reload} value={chosen} onChange={(e) => (location.hash = `#/graph?memory=${(e.currentTarget as HTMLSelectElement).value}`)}>
+          {memories.value?.map((m) => <option value={m.id}>{m.name}</option>)}
         </select>
       </label>
       <ErrorLine error={memories.error} />
@@ -36,69 +35,57 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
   const [loaded, setLoaded] = useState(0);
   const [error, setError] = useState<string | undefined>(undefined);
   const [selected, setSelected] = useState<{ id?: string; name: string } | undefined>(undefined);
-  const focus = useRef(new Set<string>());
-  const sigma = useRef<Sigma<NodeAttributes, EdgeAttributes> | undefined>(undefined);
-  const [layoutRunning, setLayoutRunning] = useState(false);
+  const [layoutState, setLayoutState] = useState<LayoutState>({ running: false, iterations: 0 });
+  // read by sigma's reducers, never a reason to re-render this component
+  const emphasis = useRef<Emphasis>({ selected: undefined, focus: new Set() });
+  const sigma = useRef<GraphRenderer | undefined>(undefined);
   const layout = useRef<BackgroundLayout | undefined>(undefined);
 
   useEffect(() => {
-    loadGraph(api, memoryID, setLoaded).then(setGraph, (e: unknown) => setError(messageOf(e)));
+    performance.mark('kmem.graph.fetch-start');
+    loadGraph(api, memoryID, setLoaded).then((g) => {
+      performance.measure('kmem.graph.fetch', 'kmem.graph.fetch-start');
+      setGraph(g);
+    }, (e: unknown) => setError(messageOf(e)));
   }, [memoryID]);
 
   useEffect(() => {
     if (!graph || !container.current) return undefined;
-    const renderer = new Sigma<NodeAttributes, EdgeAttributes>(graph, container.current, {
-      labelRenderedSizeThreshold: graph.order < 500 ? 0 : 8,
-      hideEdgesOnMove: graph.size > 5000,
-      defaultEdgeType: 'line',
-      edgeProgramClasses: { line: EdgeLineProgram },
-      nodeReducer: (node, data) => {
-        if (!focus.current.size && node !== selectedRef.current) return data;
-        return { ...data, hidden: focus.current.size > 0 && !focus.current.has(node), highlighted: node === selectedRef.current };
-      },
-    });
+    const renderer = createRenderer(graph, container.current, emphasis.current);
     renderer.on('clickNode', ({ node }) => setSelected({ id: node, name: graph.getNodeAttribute(node, 'label') }));
     sigma.current = renderer;
-    const fa2 = new BackgroundLayout(graph);
+    const fa2 = new BackgroundLayout(graph, (state) => {
+      setLayoutState(state);
+      if (!state.running && !emphasis.current.selected) void renderer.getCamera().animatedReset({ duration: 300 });
+    });
     layout.current = fa2;
     fa2.start();
-    setLayoutRunning(true);
-    const stop = setTimeout(() => {
-      fa2.stop();
-      setLayoutRunning(false);
-      if (!selectedRef.current) void renderer.getCamera().animatedReset({ duration: 300 });
-    }, Math.min(10_000, 2000 + graph.order));
     return () => {
-      clearTimeout(stop);
       fa2.kill();
       renderer.kill();
     };
   }, [graph]);
 
-  const selectedRef = useRef<string | undefined>(undefined);
-  selectedRef.current = selected?.id;
   useEffect(() => {
+    const previous = emphasis.current.selected;
+    emphasis.current.selected = selected?.id;
     const renderer = sigma.current;
-    if (!renderer || !graph || !selected?.id || !graph.hasNode(selected.id)) return;
-    renderer.refresh();
-    const position = renderer.getNodeDisplayData(selected.id);
-    if (position) void renderer.getCamera().animate({ x: position.x, y: position.y, ratio: graph.order > 300 ? 0.3 : 1 }, { duration: 400 });
+    if (!renderer || previous === selected?.id) return;
+    repaint(renderer, [previous, selected?.id].filter((n): n is string => !!n));
+    const position = selected?.id && graph?.hasNode(selected.id) ? renderer.getNodeDisplayData(selected.id) : undefined;
+    if (position) void renderer.getCamera().animate({ x: position.x, y: position.y, ratio: (graph?.order ?? 0) > 300 ? 0.3 : 1 }, { duration: 400 });
   }, [selected?.id]);
 
-  const expand = (id: string) => {
-    if (!graph?.hasNode(id)) return;
-    focus.current.add(id);
-    graph.forEachNeighbor(id, (n) => focus.current.add(n));
-    sigma.current?.refresh();
+  const refocus = (change: (focus: Set<string>) => void) => {
+    const renderer = sigma.current;
+    if (!renderer || !graph) return;
+    change(emphasis.current.focus);
+    repaint(renderer, graph.nodes(), graph.edges());
   };
-  const showAll = () => (focus.current.clear(), sigma.current?.refresh());
-  const toggleLayout = () => {
-    const fa2 = layout.current;
-    if (!fa2) return;
-    if (fa2.running) fa2.stop();
-    else fa2.start();
-    setLayoutRunning(fa2.running);
-  };
+  const expand = (id: string) =>
+    graph?.hasNode(id) && refocus((focus) => (focus.add(id), graph.forEachNeighbor(id, (n) => focus.add(n))));
+  const showAll = () => refocus((focus) => focus.clear());
+  const toggleLayout = () => (layout.current?.running ? layout.current.stop() : layout.current?.start());
 
   return (
     <div class="graph-layout">
@@ -110,8 +97,9 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
         <EntitySearch onFind={(name) => setSelected({ name, id: findNode(graph, name) })} />
         {graph && (
           <>
-            <button type="button" onClick={toggleLayout}>{layoutRunning ? 'Stop layout' : 'Run layout'}</button>
+            <button type="button" onClick={toggleLayout}>{layoutState.running ? 'Stop layout' : 'Run layout'}</button>
             <button type="button" onClick={showAll}>Show all</button>
+            {layoutState.running && <p class="muted" data-testid="layout-status">laying out… {num(layoutState.iterations)} iterations</p>}
             <ul class="legend" aria-label="entity types">
               {typesOf(graph).slice(0, 12).map(([type, count]) => (
                 <li><span class="swatch" style={{ background: colourOf(type) }} /> {type} ({num(count)})</li>
