@@ -158,6 +158,8 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     // sigma mounts its canvases in an effect after the status has rendered: wait for them, do not race
     await expect.poll(() => page.locator('.graph-canvas canvas').count(), WAIT).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Run layout' }).waitFor(WAIT); // the worker's layout has settled
+    const layout = (await page.evaluate("performance.getEntriesByName('kmem.graph.layout')[0]?.detail")) as { iterations: number } | undefined;
+    expect(layout?.iterations).toBeGreaterThan(0); // ForceAtlas2 ran in the layout worker and its positions were applied
     await page.getByLabel('Find an entity', { exact: true }).fill('IBM');
     await page.getByRole('button', { name: 'Find' }).click();
     await expect.poll(() => page.getByTestId('entity-name').textContent(), WAIT).toBe('International Business Machines');

@@ -14,8 +14,10 @@ const PER_NODE = 10;
 const PER_EDGE = 3;
 /** Barnes-Hut's accuracy on large graphs: coarser than the default 0.5, so an iteration costs about 2.5 times less. */
 const LARGE_GRAPH_THETA = 1.2;
-/** Iterate this long between looks at the message queue (a stop) and progress reports. */
+/** Iterate this long between looks at the message queue (a stop)... */
 const SLICE_MS = 100;
+/** ...and report progress at most this often (each report re-renders the page's tools, not the graph). */
+const PROGRESS_MS = 500;
 
 interface WorkerScope {
   postMessage(message: LayoutReport, transfer?: Transferable[]): void;
@@ -59,6 +61,7 @@ function run(request: LayoutRequest): void {
   const settings = { ...defaults, ...inferSettings(order), ...(order > 5000 ? { barnesHutTheta: LARGE_GRAPH_THETA } : {}) };
   const { nodes, links } = matrices(request);
   let iterations = 0;
+  let reported = started;
   const slice = () => {
     const end = Math.min(performance.now() + SLICE_MS, started + request.budgetMs);
     while (iterations < request.maxIterations && !stopping && performance.now() < end) {
@@ -67,7 +70,10 @@ function run(request: LayoutRequest): void {
     }
     const finished = stopping || iterations >= request.maxIterations || performance.now() >= started + request.budgetMs;
     if (!finished) {
-      scope.postMessage({ type: 'progress', iterations });
+      if (performance.now() - reported >= PROGRESS_MS) {
+        reported = performance.now();
+        scope.postMessage({ type: 'progress', iterations });
+      }
       setTimeout(slice, 0); // lets a stop in
       return;
     }

@@ -47,6 +47,8 @@ export function AskScreen({ api, memoryID }: { api: Api; memoryID: string }) {
         <label class="field">
           <span>Memory</span>
           <select aria-label="Memory" onFocus={memories.reload} name="memoryID" defaultValue={memoryID}>
+            {/* the memory the address names counts before the list has arrived: asking at once asks it */}
+            {!memories.value && memoryID && <option value={memoryID}>{memoryID}</option>}
             {memories.value?.map((m) => <option value={m.id} selected={m.id === memoryID}>{m.name} ({m.memoryType})</option>)}
           </select>
         </label>

@@ -2,7 +2,8 @@
  * The graph view: WebGL (sigma.js) over the whole graph memory, laid out by ForceAtlas2 in a web worker,
  * coloured by entity type; search an entity, click a node for its details, expand its neighbours.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { type RefObject } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Api } from '../api';
 import { colourOf, type EntityGraph, loadGraph, typesOf } from '../graph/model';
 import { EntityPanel } from '../graph/entity-panel';
@@ -29,18 +30,11 @@ export function GraphScreen({ api, memoryID }: { api: Api; memoryID: string }) {
   );
 }
 
-function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
-  const container = useRef<HTMLDivElement>(null);
+/** The whole graph memory, fetched page after page, with how many nodes have arrived so far. */
+function useEntityGraph(api: Api, memoryID: string) {
   const [graph, setGraph] = useState<EntityGraph | undefined>(undefined);
   const [loaded, setLoaded] = useState(0);
   const [error, setError] = useState<string | undefined>(undefined);
-  const [selected, setSelected] = useState<{ id?: string; name: string } | undefined>(undefined);
-  const [layoutState, setLayoutState] = useState<LayoutState>({ running: false, iterations: 0 });
-  // read by sigma's reducers, never a reason to re-render this component
-  const emphasis = useRef<Emphasis>({ selected: undefined, focus: new Set() });
-  const sigma = useRef<GraphRenderer | undefined>(undefined);
-  const layout = useRef<BackgroundLayout | undefined>(undefined);
-
   useEffect(() => {
     performance.mark('kmem.graph.fetch-start');
     loadGraph(api, memoryID, setLoaded).then((g) => {
@@ -48,15 +42,27 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
       setGraph(g);
     }, (e: unknown) => setError(messageOf(e)));
   }, [memoryID]);
+  return { graph, loaded, error };
+}
 
+/** sigma and the layout worker of a loaded graph: made once per graph, killed with the view. */
+function useRenderer(
+  graph: EntityGraph | undefined,
+  container: RefObject<HTMLDivElement | null>,
+  emphasis: Emphasis,
+  onSelect: (node: { id: string; name: string }) => void,
+) {
+  const [layoutState, setLayoutState] = useState<LayoutState>({ running: false, iterations: 0 });
+  const sigma = useRef<GraphRenderer | undefined>(undefined);
+  const layout = useRef<BackgroundLayout | undefined>(undefined);
   useEffect(() => {
     if (!graph || !container.current) return undefined;
-    const renderer = createRenderer(graph, container.current, emphasis.current);
-    renderer.on('clickNode', ({ node }) => setSelected({ id: node, name: graph.getNodeAttribute(node, 'label') }));
+    const renderer = createRenderer(graph, container.current, emphasis);
+    renderer.on('clickNode', ({ node }) => onSelect({ id: node, name: graph.getNodeAttribute(node, 'label') }));
     sigma.current = renderer;
     const fa2 = new BackgroundLayout(graph, (state) => {
       setLayoutState(state);
-      if (!state.running && !emphasis.current.selected) void renderer.getCamera().animatedReset({ duration: 300 });
+      if (!state.running && !emphasis.selected) void renderer.getCamera().animatedReset({ duration: 300 });
     });
     layout.current = fa2;
     fa2.start();
@@ -65,6 +71,16 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
       renderer.kill();
     };
   }, [graph]);
+  return { sigma, layout, layoutState };
+}
+
+function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
+  const container = useRef<HTMLDivElement>(null);
+  const { graph, loaded, error } = useEntityGraph(api, memoryID);
+  const [selected, setSelected] = useState<{ id?: string; name: string } | undefined>(undefined);
+  // read by sigma's reducers, never a reason to re-render this component
+  const emphasis = useRef<Emphasis>({ selected: undefined, focus: new Set() });
+  const { sigma, layout, layoutState } = useRenderer(graph, container, emphasis.current, setSelected);
 
   useEffect(() => {
     const previous = emphasis.current.selected;
@@ -95,18 +111,7 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
         </p>
         <ErrorLine error={error} />
         <EntitySearch onFind={(name) => setSelected({ name, id: findNode(graph, name) })} />
-        {graph && (
-          <>
-            <button type="button" onClick={toggleLayout}>{layoutState.running ? 'Stop layout' : 'Run layout'}</button>
-            <button type="button" onClick={showAll}>Show all</button>
-            {layoutState.running && <p class="muted" data-testid="layout-status">laying out… {num(layoutState.iterations)} iterations</p>}
-            <ul class="legend" aria-label="entity types">
-              {typesOf(graph).slice(0, 12).map(([type, count]) => (
-                <li><span class="swatch" style={{ background: colourOf(type) }} /> {type} ({num(count)})</li>
-              ))}
-            </ul>
-          </>
-        )}
+        {graph && <GraphTools graph={graph} layout={layoutState} onToggleLayout={toggleLayout} onShowAll={showAll} />}
       </div>
       <div class="graph-canvas" ref={container} aria-label="knowledge graph" role="img" />
       {selected && (
@@ -121,6 +126,29 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
         />
       )}
     </div>
+  );
+}
+
+interface ToolsProps {
+  graph: EntityGraph;
+  layout: LayoutState;
+  onToggleLayout: () => void;
+  onShowAll: () => void;
+}
+
+function GraphTools({ graph, layout, onToggleLayout, onShowAll }: ToolsProps) {
+  const legend = useMemo(() => typesOf(graph).slice(0, 12), [graph]);
+  return (
+    <>
+      <button type="button" onClick={onToggleLayout}>{layout.running ? 'Stop layout' : 'Run layout'}</button>
+      <button type="button" onClick={onShowAll}>Show all</button>
+      {layout.running && <p class="muted" data-testid="layout-status">laying out… {num(layout.iterations)} iterations</p>}
+      <ul class="legend" aria-label="entity types">
+        {legend.map(([type, count]) => (
+          <li><span class="swatch" style={{ background: colourOf(type) }} /> {type} ({num(count)})</li>
+        ))}
+      </ul>
+    </>
   );
 }
 
