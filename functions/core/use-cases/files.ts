@@ -264,6 +264,6 @@ export async function removeFileData(deps: Pick<FileDeps, 'objects' | 'uploads' 
 }
 
 /** The objects an imported file keeps: its member's bytes and its extracted text (and audio). */
-export function importedArtefacts(file: Pick<FileRecord, 'bronzeKey' | 'silverTranscriptKey' | 'silverAudioKey'>): string[] {
+function importedArtefacts(file: Pick<FileRecord, 'bronzeKey' | 'silverTranscriptKey' | 'silverAudioKey'>): string[] {
   return [file.bronzeKey, file.silverTranscriptKey, file.silverAudioKey].filter((key): key is string => Boolean(key));
 }
