@@ -3,6 +3,7 @@ import type { Container } from '../adapters/container';
 import { FileContentExtractor } from '../adapters/content/content';
 import { SourceImportReader } from '../adapters/content/import-reader';
 import { WebFetcher, WebSiteReader } from '../adapters/content/web-reader';
+import { loadGraphWordVectors } from '../adapters/embeddings/word-vectors';
 import { embedderOf } from '../adapters/providers/embedder';
 import { graphExtractorOf } from '../adapters/providers/graph-extractor';
 import type { WorkerDeps } from './dispatch';
@@ -14,8 +15,12 @@ export function composeWorkerDeps(base: Container): ComposedWorkerDeps {
   const { config } = base;
   return {
     ...base,
-    // what building index versions needs: the embedder, the word-vector setting, the graph extractor
-    indexing: { embedder: embedderOf(config), graphWordVectors: config.graphWordVectors, graphExtractor: graphExtractorOf(config) },
+    // what building index versions needs: the embedder, the graph's word vectors, the graph extractor
+    indexing: {
+      embedder: embedderOf(config),
+      graphWordVectors: () => (config.graphWordVectors ? loadGraphWordVectors() : undefined),
+      graphExtractor: graphExtractorOf(config),
+    },
     extractor: new FileContentExtractor(config, base.s3),
     fetcher: new WebFetcher(config),
     site: new WebSiteReader(config),

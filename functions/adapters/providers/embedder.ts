@@ -1,9 +1,9 @@
 /** Settings to embedder: offline word vectors, an OpenAI-compatible endpoint, Amazon Bedrock, or none. */
 import type { Config } from '../../config';
-import type { Embedder } from '../../engine/retrieval/embedder';
-import { WordVectorEmbedder } from '../../engine/retrieval/word-vector-embedder';
+import type { Embedder } from '../../engine';
 import { BedrockEmbedder } from '../embeddings/bedrock-embedder';
 import { OpenAiCompatibleEmbedder } from '../embeddings/openai-embedder';
+import { loadWordVectorEmbedder } from '../embeddings/word-vectors';
 import { once } from './once';
 
 /** The configured embedder, made once (the offline word vectors take a second and ~300 MB). */
@@ -17,7 +17,7 @@ function createEmbedder(config: Pick<Config, 'embeddings' | 'region'>): Embedder
     case 'none':
       return null;
     case 'word-vectors':
-      return WordVectorEmbedder.load();
+      return loadWordVectorEmbedder();
     case 'openai':
       return new OpenAiCompatibleEmbedder({
         baseUrl: settings.url,
