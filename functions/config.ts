@@ -293,7 +293,7 @@ export const environmentSchema = z.object({
   ...limitSettings.shape,
 });
 
-export type Environment = z.input<typeof environmentSchema>;
+type Environment = z.input<typeof environmentSchema>;
 export type EnvironmentVariable = keyof Environment & string;
 
 /** The schema of the variables a set of sections reads (a function's own schema). */
