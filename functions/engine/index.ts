@@ -1,6 +1,6 @@
 /**
  * The engine's public surface: everything the service (core, adapters, entry points) uses of the search
- * and graph engine, and nothing more. Code outside `functions/engine/` imports from here only (the
+ * and graph engine, and nothing more. Code outside `functions/engine/` imports from here only (or, to build graphs, from graph-building.ts) (the
  * layering rule in .dependency-cruiser.cjs holds it so); the rooms behind it (graph/, retrieval/,
  * lexical/, text/) are free to change shape. Pure: the engine does no I/O; what it reads is handed to it.
  */
@@ -20,18 +20,9 @@ export { WordVectorEmbedder } from './retrieval/word-vector-embedder';
 export { parseWordVectors, type WordVectorTable } from './retrieval/word-vectors';
 
 // graph: a memory's knowledge graph, built per file and walked at query time
-export {
-  createMemoryGraph,
-  extractFile,
-  mergeFile,
-  removeFile,
-  type ChunkExtraction,
-  type FileExtraction,
-  type GraphFileInput,
-  type MemoryGraph,
-} from './graph/graph-build';
+export type { ChunkExtraction, FileExtraction, GraphFileInput, MemoryGraph } from './graph/graph-build';
 export { graphInvariantViolations } from './graph/graph-invariants';
-export { restoreMemoryGraph, snapshotGraph, type GraphSnapshot } from './graph/graph-snapshot';
+export type { GraphSnapshot } from './graph/graph-snapshot';
 export { buildGraphSegment, type GraphSegment } from './graph/graph-segment';
 export { deserializeGraphSegment, serializeGraphSegment } from './graph/graph-segment-format';
 export { personalizedPageRank, topChunks } from './graph/graph-ppr';
@@ -40,7 +31,7 @@ export { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from './
 export { graphWordVectors, type WordVectors } from './graph/word-vectors';
 
 // graph: the text analysis that model-backed and Comprehend extractors ground their mentions with
-export { parseText, type ParsedText } from './graph/nlp';
+export type { ParsedText } from './graph/nlp';
 export { extractMentions } from './graph/extract-entities';
 export { extractRelations } from './graph/relations';
 export { isGenericType, personTypes, type OntologySchema, type TextPattern } from './graph/ontology';
