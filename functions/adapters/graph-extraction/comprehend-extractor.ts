@@ -8,7 +8,7 @@
  * (100 characters, at least 3 per request).
  */
 import { ComprehendClient, DetectEntitiesCommand, type Entity, type LanguageCode } from '@aws-sdk/client-comprehend';
-import type { ChunkExtraction, GraphFileInput } from '../../engine';
+import type { ChunkExtraction, GraphFileInput } from '../../engine/graph';
 import { awsCallError } from './aws-errors';
 import { comprehendChunkExtraction } from './comprehend-mentions';
 import { offlineChunks, type IndexedChunk } from './offline';

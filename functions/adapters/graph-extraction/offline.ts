@@ -4,7 +4,7 @@
  * position in the file (the offline extractor handles chunks independently, so this equals its answer
  * for the whole file, restricted to those chunks).
  */
-import { type ChunkExtraction, extractFile, type GraphFileInput } from '../../engine';
+import { type ChunkExtraction, extractFile, type GraphFileInput } from '../../engine/graph';
 import type { ExtractionContext, GraphExtractionResult, ManagedGraphExtractor } from './port';
 
 /** A chunk of a file with its position. */

@@ -5,7 +5,7 @@
  * what it cost: model tokens (for the account budget), service calls, and whether, for how many
  * chunks and why, the offline extractor stood in.
  */
-import type { extractFile, FileExtraction, GraphFileInput } from '../../engine';
+import type { extractFile, FileExtraction, GraphFileInput } from '../../engine/graph';
 
 /** What the offline extractor needs, and every extractor gets: the memory's ontology schema, facts on/off, optional vector typer. */
 export type ExtractionContext = Parameters<typeof extractFile>[1];
