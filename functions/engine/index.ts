@@ -12,7 +12,7 @@ export { chunkText, GRAPH_CHUNK_DEFAULTS, VECTOR_CHUNK_DEFAULTS, type ChunkOptio
 export { countTokens, estimateTokens, loadTokenizer } from './text/tokens';
 
 // retrieval: the index a memory version publishes, and the query over it
-export { batches, EmbedderError, toUnitVector, type Embedder } from './retrieval/embedder';
+export { normalizeInPlace, type Embedder } from './retrieval/embedder';
 export { deserializeRetrievalIndex, serializeRetrievalIndex } from './retrieval/index-format';
 export { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from './retrieval/retrieval-index';
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';

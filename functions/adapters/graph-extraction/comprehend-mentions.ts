@@ -21,7 +21,7 @@ import {
   personTypes,
 } from '../../engine/graph';
 import { inTextOrder, mentionAt, occurrences, type ExtractedMention, type Span } from './mention-build';
-import type { ExtractionContext } from './port';
+import type { ExtractionContext } from '../../core/ingest/memory-graph';
 
 const TYPE_CHOICES: Readonly<Record<string, readonly string[]>> = {
   LOCATION: ['place'],

@@ -20,7 +20,7 @@ export interface StoredChunk {
   pageId?: string;
   /** For a message: who said it, where and when. */
   message?: { id: string; sessionID: string; role: string; customerUserID: string | null; createdAt: string };
-  /** For a message: indexed with it, never returned (its day and the turns before it; sync-session.ts). */
+  /** For a message: indexed with it, never returned (its day and the turns before it; conversation-chunks.ts). */
   context?: string;
 }
 

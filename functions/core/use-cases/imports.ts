@@ -9,6 +9,13 @@ import type { FileImport, FileType, ImportSource } from '../model';
 import type { Clock, IdGenerator, ImportStore, MemoryStore, ObjectStore, QueuePort, UploadStore } from '../ports';
 import type { WorkMessage } from '../work';
 
+/** Bulk import's bounds: buckets an S3 import may read (`*`: any), archive limits, members handled at once. */
+export interface ImportSettings {
+  buckets: readonly string[];
+  archive: { maxArchiveBytes: number; maxMembers: number; maxMemberBytes: number; maxTotalBytes: number; maxRatio: number };
+  concurrency: number;
+}
+
 export interface ImportApiDeps {
   imports: ImportStore;
   uploads: UploadStore;
