@@ -14,7 +14,8 @@
  * (17.x: 18.x runs on Node 22+ only, and this project runs on Node 20.)
  */
 const ENTRY = '^(?:functions/(?!core/|engine/|adapters/)|bin/|lib/)';
-const IO = '^(?:node:)?(?:fs|fs/promises|net|http|https|http2|dns|dgram|tls|child_process|cluster|worker_threads)$|^node_modules/@(?:aws-sdk|smithy)/';
+const IO =
+  '^(?:node:)?(?:fs|fs/promises|net|http|https|http2|dns|dgram|tls|child_process|cluster|worker_threads)$|^node_modules/@(?:aws-sdk|smithy)/';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

@@ -18,7 +18,8 @@ const TREE: Record<string, string> = {
   'functions/files/routes.ts': "import { use } from '../core/use-cases/use';\nexport const routes = use;",
   'functions/engine/index.ts': "export { deep } from './graph/deep';",
   'functions/engine/graph/index.ts': "export { deep } from './deep';",
-  'functions/engine/graph/deep.ts': "import { kind } from '../../core/files/kinds';\nimport { connect } from 'node:net';\nexport const deep = [kind, connect];",
+  'functions/engine/graph/deep.ts':
+    "import { kind } from '../../core/files/kinds';\nimport { connect } from 'node:net';\nexport const deep = [kind, connect];",
   'functions/core/files/kinds.ts': 'export const kind = 1;',
   'functions/core/use-cases/use.ts': [
     "import { kind } from '../files/kinds';", // core's own files/ folder: allowed
