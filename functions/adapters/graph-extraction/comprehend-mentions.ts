@@ -11,8 +11,15 @@
  * Comprehend offsets count code points; they are turned into UTF-16 offsets and checked against the text.
  */
 import type { Entity } from '@aws-sdk/client-comprehend';
-import { type ChunkExtraction, extractMentions, extractRelations, isGenericType, type OntologySchema, personTypes } from '../../engine';
-import { parseText } from '../../engine/graph-building';
+import {
+  type ChunkExtraction,
+  extractMentions,
+  extractRelations,
+  isGenericType,
+  type OntologySchema,
+  parseText,
+  personTypes,
+} from '../../engine/graph';
 import { inTextOrder, mentionAt, occurrences, type ExtractedMention, type Span } from './mention-build';
 import type { ExtractionContext } from '../../core/ingest/memory-graph';
 

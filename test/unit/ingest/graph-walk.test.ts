@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildGraphSegment, linkQueryToEntities, personalizedPageRank, topChunks } from '../../../functions/engine';
-import { createMemoryGraph } from '../../../functions/engine/graph-building';
+import { createMemoryGraph } from '../../../functions/engine/graph';
 import { addFile } from '../../../functions/engine/graph/graph-build';
 import { rankChunks } from '../../../functions/engine/retrieval/rank';
 import { buildRetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';

@@ -2,8 +2,14 @@
  * Sample chunks and the answers a well-behaved model gives for them, in the extraction answer format
  * (`functions/adapters/graph-extraction/answer-schema.ts`), for the `culture` ontology.
  */
-import { type FileExtraction, type GraphFileInput, graphInvariantViolations } from '../../../../functions/engine';
-import { createMemoryGraph, extractFile, mergeFile } from '../../../../functions/engine/graph-building';
+import {
+  createMemoryGraph,
+  extractFile,
+  type FileExtraction,
+  type GraphFileInput,
+  graphInvariantViolations,
+  mergeFile,
+} from '../../../../functions/engine/graph';
 import { ontologySchema, type OntologyName } from '../../../../functions/engine/graph/ontology';
 import type { ExtractionContext } from '../../../../functions/adapters/graph-extraction';
 
