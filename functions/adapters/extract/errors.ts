@@ -26,12 +26,6 @@ export class ExtractionError extends InternalError {
   }
 }
 
-/** A short, single-line description of an unknown thrown value, for reasons and warnings. */
-export function describeError(error: unknown): string {
-  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);
-  const line = text.split('\n')[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
-}
 
 /** Runs `work`, turning anything but an ExtractionError into one with `reason`. */
 export async function withReason<T>(reason: string, work: () => Promise<T>): Promise<T> {

@@ -5,6 +5,7 @@
  */
 
 import { InternalError } from '../../core/errors';
+import { shorten } from '../text/wording';
 
 /** Why a fetch failed. */
 export type FetchFailure =
@@ -45,6 +46,5 @@ export class FetchError extends InternalError {
 
 /** An address shortened for messages: long query strings should not drown the problem. */
 export function displayUrl(url: string | URL): string {
-  const text = String(url);
-  return text.length <= 200 ? text : `${text.slice(0, 197)}...`;
+  return shorten(String(url));
 }

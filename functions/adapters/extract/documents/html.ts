@@ -6,7 +6,7 @@
 import { type HtmlDocument, HtmlTooDeepError, parseHtml } from '../../text/html-document';
 import { readHtml } from '../../text/html-reader';
 import { visibleLength } from '../../text/tidy';
-import { formatBytes } from '../../text/units';
+import { formatBytes } from '../../text/wording';
 import { ExtractionError } from '../errors';
 import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractLimits } from '../types';
 

@@ -4,7 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeError, ExtractionError } from '../errors';
+import { ExtractionError } from '../errors';
+import { describeError } from '../../text/wording';
 import { FFMPEG_QUIET, runProcess, withFfmpegInput } from '../media/ffmpeg';
 import { limitsOf } from '../limits';
 import { tidyText, visibleLength } from '../../text/tidy';

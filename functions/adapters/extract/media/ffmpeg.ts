@@ -9,7 +9,8 @@ import { access, chmod, copyFile, constants, mkdtemp, rm, writeFile } from 'node
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeError, ExtractionError } from '../errors';
+import { ExtractionError } from '../errors';
+import { describeError } from '../../text/wording';
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 const STDERR_TAIL_BYTES = 16_384;
