@@ -1,4 +1,4 @@
-/** The messages between the worker and its extraction thread (functions/worker/sandbox). */
+/** The messages between the worker and its extraction thread (functions/adapters/sandbox). */
 import type { Extracted, ExtractInput } from '../extract';
 import type { Config } from '../../config';
 

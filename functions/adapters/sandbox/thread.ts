@@ -4,9 +4,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createS3Client } from '../aws-clients';
-import { ExtractionError, extractText } from '../extract';
-import { describeError } from '../extract/errors';
 import { closeExtractDeps, createExtractDeps } from '../content/extract-deps';
+import { ExtractionError, extractText } from '../extract';
+import { describeError } from '../text/wording';
 import type { SandboxData, SandboxReply, SandboxRequest } from './protocol';
 
 const port = parentPort;
