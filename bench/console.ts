@@ -18,7 +18,6 @@ import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import { container } from '../functions/adapters/container';
 import { createAccount } from '../functions/core/use-cases/accounts';
 import { startRuntime } from '../functions/local/runtime';
 import { CONSOLE_DIST, ensureConsoleBuilt } from '../lib/console-build';
@@ -71,12 +70,12 @@ async function main(): Promise<void> {
   ensureConsoleBuilt((line) => console.error(`[bench] ${line}`));
   const dataDir = mkdtempSync(join(tmpdir(), 'kmem-bench-console-'));
   const runtime = await startRuntime({
-    env: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_ACCESS_LOG: 'false', KMEM_DEFAULT_TOKEN_LIMIT: '100000000' },
+    settings: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_ACCESS_LOG: 'false', KMEM_DEFAULT_TOKEN_LIMIT: '100000000' },
   });
   const args = values['gpu-compositing'] ? BROWSER_ARGS.filter((arg) => arg !== '--disable-gpu-compositing') : BROWSER_ARGS;
   const browser = await launchBrowser(args);
   try {
-    const { apiKey } = await createAccount(container(), 'bench-console');
+    const { apiKey } = await createAccount(runtime.deps, 'bench-console');
     await timeFirstScreen(browser, runtime.url, undefined); // the runtime's first request warms its handlers
     const signIn: number[] = [];
     const signedIn: number[] = [];

@@ -1,6 +1,6 @@
 /**
  * Micro-benchmark of exact vector search over int8 rows: the JavaScript full scan against the
- * WebAssembly SIMD kernel with bounded rescoring (functions/core/retrieval/int8-bounded-search.ts).
+ * WebAssembly SIMD kernel with bounded rescoring (functions/engine/retrieval/int8-bounded-search.ts).
  *
  *   npx tsx bench/exact-search-micro.ts [--rows 100000] [--dims 100,384,768,1536] [--queries 50] [--k 100]
  *
@@ -13,10 +13,10 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { DEFAULT_RANK_PARAMS } from '../functions/core/retrieval/params';
-import { searchInt8Bounded } from '../functions/core/retrieval/int8-bounded-search';
-import { int8DotKernel } from '../functions/core/retrieval/int8-dot-kernel';
-import { searchExactScan, type VectorHit, type VectorSegment } from '../functions/core/retrieval/vector-segment';
+import { DEFAULT_RANK_PARAMS } from '../functions/engine/retrieval/params';
+import { searchInt8Bounded } from '../functions/engine/retrieval/int8-bounded-search';
+import { int8DotKernel } from '../functions/engine/retrieval/int8-dot-kernel';
+import { searchExactScan, type VectorHit, type VectorSegment } from '../functions/engine/retrieval/vector-segment';
 
 const ROUNDS = 3;
 const CENTRES = 200;

@@ -17,15 +17,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chunkText, GRAPH_CHUNK_DEFAULTS } from '../functions/core/text/chunker';
-import { DEFAULT_MATCH_THRESHOLDS, matchReason, type MatchThresholds } from '../functions/core/graph/entity-match';
-import { explainPairs, scorePairs, thresholdGrid, type CalibrationOptions, type PairScore } from '../functions/core/graph/calibrate';
-import { createMemoryGraph, extractFile, mergeFile, removeFile, type FileExtraction, type MemoryGraph } from '../functions/core/graph/graph-build';
-import { graphInvariantViolations } from '../functions/core/graph/graph-invariants';
-import { buildGraphSegment, deserializeGraphSegment, linkQueryToEntities, personalizedPageRank, serializeGraphSegment, topChunks, type GraphSegment } from '../functions/core/graph/graph-segment';
-import { parseText } from '../functions/core/graph/nlp';
-import { isOntologyName, organizationHeads, personTypes, type OntologyName } from '../functions/core/graph/ontology';
-import { loadGraphWordVectors, type WordVectors } from '../functions/core/graph/word-vectors';
+import { chunkText, GRAPH_CHUNK_DEFAULTS } from '../functions/engine/text/chunker';
+import { DEFAULT_MATCH_THRESHOLDS, matchReason, type MatchThresholds } from '../functions/engine/graph/entity-match';
+import { explainPairs, scorePairs, thresholdGrid, type CalibrationOptions, type PairScore } from '../functions/engine/graph/calibrate';
+import { createMemoryGraph, extractFile, mergeFile, removeFile, type FileExtraction, type MemoryGraph } from '../functions/engine/graph/graph-build';
+import { graphInvariantViolations } from '../functions/engine/graph/graph-invariants';
+import { buildGraphSegment, deserializeGraphSegment, linkQueryToEntities, personalizedPageRank, serializeGraphSegment, topChunks, type GraphSegment } from '../functions/engine/graph/graph-segment';
+import { parseText } from '../functions/engine/graph/nlp';
+import { isOntologyName, organizationHeads, personTypes, type OntologyName } from '../functions/engine/graph/ontology';
+import { loadGraphWordVectors, type WordVectors } from '../functions/engine/graph/word-vectors';
 import { machineFacts } from './support/report';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -205,7 +205,7 @@ function calibrationTables(vectors: WordVectors | undefined, memory: MemoryGraph
   const describe = (thresholds: MatchThresholds): string => `JW ${thresholds.jaroWinkler}, Dice ${thresholds.trigramDice}, cosine ${thresholds.vectorCosine}`;
   const errors = explainPairs(DEFAULT_MATCH_THRESHOLDS, options).filter((pair) => (pair.reason !== undefined) !== pair.same);
   return [
-    `Entity matching on ${explainPairs(DEFAULT_MATCH_THRESHOLDS, options).length} labelled pairs (functions/core/graph/alias-pairs.ts); one threshold varied at a time, others at the defaults:`,
+    `Entity matching on ${explainPairs(DEFAULT_MATCH_THRESHOLDS, options).length} labelled pairs (functions/engine/graph/alias-pairs.ts); one threshold varied at a time, others at the defaults:`,
     '',
     '| thresholds | precision | recall | F1 | TP | FP | FN |',
     '|---|---:|---:|---:|---:|---:|---:|',

@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { AnalyzerOptions } from '../functions/core/lexical/analyzer';
+import type { AnalyzerOptions } from '../functions/engine/lexical/analyzer';
 import {
   buildSegment,
   deserializeSegment,
@@ -22,9 +22,9 @@ import {
   type LexicalSegment,
   search,
   serializeSegment,
-} from '../functions/core/lexical/segment';
-import { chunkText, VECTOR_CHUNK_DEFAULTS } from '../functions/core/text/chunker';
-import { splitSentences } from '../functions/core/text/sentences';
+} from '../functions/engine/lexical/segment';
+import { chunkText, VECTOR_CHUNK_DEFAULTS } from '../functions/engine/text/chunker';
+import { splitSentences } from '../functions/engine/text/sentences';
 
 const RUNS = 3;
 const TOP_K = 100;

@@ -12,13 +12,13 @@
  * customer) overall, beside the LoCoMo paper's DRAGON rows and plain BM25, with the wall time. Turns are ranked in this process over the child's stores
  * (bench/locomo/engine.ts) because the HTTP answer has no chunk ids; every question is also asked over
  * HTTP and the two payloads compared, so the figures are those of the API. `--params` passes ranking
- * overrides (functions/core/retrieval/params.ts) for tuning (the parity check is then skipped);
+ * overrides (functions/engine/retrieval/params.ts) for tuning (the parity check is then skipped);
  * `--dump` writes each question's ranked dia_ids as JSON. The data is read where it lies.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { RankParamOverrides } from '../functions/core/retrieval/params';
+import type { RankParamOverrides } from '../functions/engine/retrieval/params';
 import { loadLocomo } from './locomo/dataset';
 import { httpPayload, openEngine, searchedMessageIds } from './locomo/engine';
 import { importConversation, type ImportedConversation, type Load } from './locomo/import-conversation';

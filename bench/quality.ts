@@ -15,10 +15,10 @@
  * Prints a markdown table per benchmark (published and measured reference rows, then kmem's) and times.
  */
 import { resolve } from 'node:path';
-import type { RankParamOverrides } from '../functions/core/retrieval/params';
-import type { RetrievalMode } from '../functions/core/retrieval/rank';
-import { retrieve } from '../functions/core/retrieval/retrieve';
-import { WordVectorEmbedder } from '../functions/core/retrieval/word-vector-embedder';
+import type { RankParamOverrides } from '../functions/engine/retrieval/params';
+import type { RetrievalMode } from '../functions/engine/retrieval/rank';
+import { retrieve } from '../functions/engine/retrieval/retrieve';
+import { WordVectorEmbedder } from '../functions/engine/retrieval/word-vector-embedder';
 import { answerFromIndex } from '../functions/core/use-cases/retrieve-memory';
 import { benchmarkMemory, type BenchmarkIndex, buildBenchmarkIndex } from './quality/corpus';
 import { type Benchmark, BENCHMARK_NAMES, type BenchmarkName, loadBenchmark } from './quality/datasets';

@@ -7,7 +7,7 @@ import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
 import { catalog } from '../functions/http/catalog';
 import { stageConfig } from './config';
-import { KmemStack, type KmemStackProps } from './stacks/kmem-stack';
+import { KmemStack, type KmemStackProps } from './constructs/kmem-stack';
 
 /** Options of `createKmemApp`; the CLI passes none (context arrives through the environment). */
 export interface KmemAppOptions {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chunkText, VECTOR_CHUNK_DEFAULTS } from '../../functions/core/text/chunker';
+import { chunkText, VECTOR_CHUNK_DEFAULTS } from '../../functions/engine/text/chunker';
 
 export interface BenchFile {
   name: string;

@@ -9,15 +9,15 @@
  * SciFact follows BEIR: a document's text is `title + " " + text`. HippoRAG passages are their text,
  * with the title as the chunk title (indexed in front of the text and as the title field).
  */
-import { deserializeGraphSegment } from '../../functions/core/graph/graph-segment-format';
-import type { GraphSegment } from '../../functions/core/graph/graph-segment';
+import { deserializeGraphSegment } from '../../functions/engine/graph/graph-segment-format';
+import type { GraphSegment } from '../../functions/engine/graph/graph-segment';
 import { chunkFile, type StoredChunk } from '../../functions/core/ingest/chunks';
 import { type BuiltIndex, buildIndexVersion } from '../../functions/core/ingest/index-build';
 import { OFFLINE_GRAPH_EXTRACTOR } from '../../functions/core/ingest/memory-graph';
 import type { Memory } from '../../functions/core/model';
 import { newMemory } from '../../functions/core/use-cases/memories';
-import type { Embedder } from '../../functions/core/retrieval/embedder';
-import type { RetrievalIndex } from '../../functions/core/retrieval/retrieval-index';
+import type { Embedder } from '../../functions/engine/retrieval/embedder';
+import type { RetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
 import type { Benchmark } from './datasets';
 
 /** A memory as the API creates it: a vector memory (1,000 / 10) or a graph memory (culture ontology, no facts). */

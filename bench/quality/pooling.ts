@@ -6,11 +6,11 @@
  *   npx tsx bench/quality/pooling.ts [--data ../shared/bench-data]
  */
 import { resolve } from 'node:path';
-import { rankChunks, type RetrievalMode } from '../../functions/core/retrieval/rank';
-import { buildRetrievalIndex } from '../../functions/core/retrieval/retrieval-index';
-import type { VectorEncoding } from '../../functions/core/retrieval/vector-segment';
-import { WordVectorEmbedder, type WordVectorEmbedderOptions } from '../../functions/core/retrieval/word-vector-embedder';
-import { loadWordVectors } from '../../functions/core/retrieval/word-vectors';
+import { rankChunks, type RetrievalMode } from '../../functions/engine/retrieval/rank';
+import { buildRetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
+import type { VectorEncoding } from '../../functions/engine/retrieval/vector-segment';
+import { WordVectorEmbedder, type WordVectorEmbedderOptions } from '../../functions/engine/retrieval/word-vector-embedder';
+import { loadWordVectors } from '../../functions/engine/retrieval/word-vectors';
 import { benchmarkChunks } from './corpus';
 import { BENCHMARK_NAMES, loadBenchmark } from './datasets';
 import { averageMetrics, evaluationDepth, queryMetrics } from './evaluate';

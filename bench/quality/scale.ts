@@ -10,11 +10,11 @@
  * and facts=true for the dev queries, warm, with acceleration on and off: mean, p50 and p99 latency.
  */
 import { resolve } from 'node:path';
-import { buildHnsw } from '../../functions/core/retrieval/hnsw';
-import { deserializeRetrievalIndex, serializeRetrievalIndex } from '../../functions/core/retrieval/index-format';
-import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../functions/core/retrieval/retrieval-index';
-import { retrieve } from '../../functions/core/retrieval/retrieve';
-import { WordVectorEmbedder } from '../../functions/core/retrieval/word-vector-embedder';
+import { buildHnsw } from '../../functions/engine/retrieval/hnsw';
+import { deserializeRetrievalIndex, serializeRetrievalIndex } from '../../functions/engine/retrieval/index-format';
+import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
+import { retrieve } from '../../functions/engine/retrieval/retrieve';
+import { WordVectorEmbedder } from '../../functions/engine/retrieval/word-vector-embedder';
 import { benchmarkChunks } from './corpus';
 import { BENCHMARK_NAMES, loadBenchmark } from './datasets';
 

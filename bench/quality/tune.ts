@@ -1,5 +1,5 @@
 /**
- * Parameter search for the ranking defaults (functions/core/retrieval/params.ts), on the development
+ * Parameter search for the ranking defaults (functions/engine/retrieval/params.ts), on the development
  * splits only. Builds each benchmark's vector-memory index once (chunkFile + buildIndexVersion,
  * bench/quality/corpus.ts, offline embedder), embeds the queries once, then
  * scores parameter sets one coordinate at a time around the current best. Each split's headline
@@ -16,10 +16,10 @@
  * buildIndexVersion) with its PPR lists (bench/quality/graph-hook.ts) computed once.
  */
 import { resolve } from 'node:path';
-import type { RankParamOverrides } from '../../functions/core/retrieval/params';
-import { type ExternalList, rankChunks } from '../../functions/core/retrieval/rank';
-import type { RetrievalIndex } from '../../functions/core/retrieval/retrieval-index';
-import { WordVectorEmbedder } from '../../functions/core/retrieval/word-vector-embedder';
+import type { RankParamOverrides } from '../../functions/engine/retrieval/params';
+import { type ExternalList, rankChunks } from '../../functions/engine/retrieval/rank';
+import type { RetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
+import { WordVectorEmbedder } from '../../functions/engine/retrieval/word-vector-embedder';
 import { benchmarkMemory, buildBenchmarkIndex } from './corpus';
 import { type Benchmark, BENCHMARK_NAMES, loadBenchmark } from './datasets';
 import { averageMetrics, evaluationDepth, type Metrics, queryMetrics } from './evaluate';

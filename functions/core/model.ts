@@ -126,15 +126,11 @@ export interface FileRecord {
   /** `upload`, `url`, or the id of the sitemap or crawl that created this file. */
   source: string;
   parentFileId: string | null;
-  memoryID: string | null;
   jobID: string | null;
   originRegion: string;
   silverTranscriptKey: string | null;
   silverAudioKey: string | null;
-  goldAudioKey: string | null;
   goldChunkKey: string | null;
-  goldGraphKey: string | null;
-  aiKey: string | null;
   /** Characters of extracted text (seconds for audio and video). */
   length: number | null;
   /** Bytes of the raw file. */

@@ -16,16 +16,3 @@ export type WorkMessage =
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };
 
 export type WorkKind = WorkMessage['kind'];
-
-export const WORK_KINDS: readonly WorkKind[] = [
-  'file.process',
-  'memory.ingest',
-  'memory.reindex',
-  'memory.refresh',
-  'file.import',
-  'file.resync',
-  'memory.sync-session',
-  'messages.sync',
-  'memory.graph-items',
-  'webhook.deliver',
-];

@@ -1,5 +1,5 @@
 /** What the worker needs to build index versions: the embedder, word-vector setting and graph extractor. */
-import { embedderFactory } from '../adapters/embedder';
+import { embedderFactory } from '../adapters/embeddings/select-embedder';
 import { createGraphExtractor } from '../adapters/graph-extraction';
 import type { Config } from '../config';
 import type { IndexingSettings } from '../core/ingest/index-build';

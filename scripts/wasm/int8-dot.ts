@@ -1,5 +1,5 @@
 /**
- * Assembles the int8 dot-product kernel used by functions/core/retrieval/int8-dot-kernel.ts: a wasm
+ * Assembles the int8 dot-product kernel used by functions/engine/retrieval/int8-dot-kernel.ts: a wasm
  * module (SIMD) importing `env.memory` and exporting
  *
  *   dots(rows, count, stride, blocks, query, out)

@@ -10,7 +10,7 @@ import {
   extractText,
   type PcmWav,
   type SpeechRecognizer,
-} from '../../functions/extract';
+} from '../../functions/adapters/extract';
 import { fixture, input, pocketsphinxInstalled, unusedOcr, wordRecall } from './support/deps';
 import { ffmpegMake } from './support/media';
 

@@ -1,6 +1,6 @@
 /** Documents through extractText: PDF, Word, PowerPoint, Excel, EPUB, OpenDocument, RTF, HTML, Markdown, text. */
 import { describe, expect, it } from 'vitest';
-import { ExtractionError, extractText } from '../../functions/extract';
+import { ExtractionError, extractText } from '../../functions/adapters/extract';
 import { documentDeps, input } from './support/deps';
 import { buildDocx, buildEpub, buildOdt, buildPptx, buildXlsx } from './support/office';
 import { buildTextPdf } from './support/pdf';

@@ -3,8 +3,8 @@ import { chmod, copyFile, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExtractionError } from '../../functions/extract';
-import { ffmpegExecutable, runProcess } from '../../functions/extract/media/ffmpeg';
+import { ExtractionError } from '../../functions/adapters/extract';
+import { ffmpegExecutable, runProcess } from '../../functions/adapters/extract/media/ffmpeg';
 
 describe('ffmpeg', () => {
   it('makes a binary that lost its executable bit executable', async () => {

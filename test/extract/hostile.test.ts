@@ -3,10 +3,10 @@
  * pages, pixels, decoded seconds, nesting), and fails with a reason a person understands, quickly.
  */
 import { describe, expect, it } from 'vitest';
-import { ExtractionError, type ExtractLimits, extractText, type OcrEngine, type OcrImage } from '../../functions/extract';
-import { imageSize } from '../../functions/extract/images/image-size';
-import { FetchError } from '../../functions/web/errors';
-import { readPage } from '../../functions/web/page';
+import { ExtractionError, type ExtractLimits, extractText, type OcrEngine, type OcrImage } from '../../functions/adapters/extract';
+import { imageSize } from '../../functions/adapters/extract/images/image-size';
+import { FetchError } from '../../functions/adapters/web/errors';
+import { readPage } from '../../functions/adapters/web/page';
 import {
   deepHtml,
   giantPagePdf,

@@ -1,6 +1,6 @@
 /** Images and scanned PDFs through tesseract.js with the bundled English model (no download). */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTesseractOcr, type ExtractDeps, ExtractionError, extractText } from '../../functions/extract';
+import { createTesseractOcr, type ExtractDeps, ExtractionError, extractText } from '../../functions/adapters/extract';
 import { fixture, input, unusedSpeech } from './support/deps';
 import { ffmpegMake } from './support/media';
 import { buildScannedPdf } from './support/pdf';

@@ -4,7 +4,7 @@
  * read back by OCR; a page that cannot be rendered is a warning, not a blank page.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTesseractOcr, extractText } from '../../functions/extract';
+import { createTesseractOcr, extractText } from '../../functions/adapters/extract';
 import { buildScan } from './support/scans';
 import { documentDeps, input, wordRecall } from './support/deps';
 

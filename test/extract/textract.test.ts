@@ -1,7 +1,7 @@
 /** The Textract OCR adapter against a local server speaking Textract's JSON protocol. */
 import { TextractClient } from '@aws-sdk/client-textract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTextractOcr, type ExtractDeps, ExtractionError, extractText } from '../../functions/extract';
+import { createTextractOcr, type ExtractDeps, ExtractionError, extractText } from '../../functions/adapters/extract';
 import { fixture, input, unusedSpeech } from './support/deps';
 import { startFakeAws, type FakeAws, type JsonReply } from './support/fake-aws';
 import { ffmpegMake } from './support/media';
@@ -80,7 +80,7 @@ describe('Amazon Textract adapter', () => {
     expect(error).toBeInstanceOf(ExtractionError);
     expect((error as ExtractionError).retryable).toBe(true);
     expect((error as ExtractionError).message).toMatch(
-      /^Amazon Textract failed to read the image \(a temporary failure/,
+      /^Amazon Textract failed to read the image \(ProvisionedThroughputExceededException, HTTP 400\): slow down \(a temporary failure/,
     );
   });
 

@@ -11,7 +11,7 @@ import {
   ExtractionError,
   extractText,
   type TranscribeOptions,
-} from '../../functions/extract';
+} from '../../functions/adapters/extract';
 import { fixture, input, unusedOcr } from './support/deps';
 import { startFakeAws, type FakeAws, type JsonReply } from './support/fake-aws';
 

@@ -5,8 +5,8 @@ import {
   ExtractionError,
   extractText,
   type SpeechRecognizer,
-} from '../../functions/extract';
-import { readPcmWav } from '../../functions/extract/media/wav';
+} from '../../functions/adapters/extract';
+import { readPcmWav } from '../../functions/adapters/extract/media/wav';
 import { fixture, input, pocketsphinxInstalled, unusedOcr, wordRecall } from './support/deps';
 import { ffmpegMake } from './support/media';
 

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { environmentSchema } from '../../functions/config';
 import type { Group } from '../../functions/http/route-spec';
 import { SOURCE_MAP_NODE_OPTIONS } from '../../lib/constructs/bundling';
-import { GROUP_ACCESS } from '../../lib/stacks/group-access';
+import { GROUP_ACCESS } from '../../lib/constructs/group-access';
 import { actionsOfRole, logicalId, statementsOfRole, type Synthesized, synthesize } from './support/synth';
 
 let synth: Synthesized;

@@ -1,7 +1,7 @@
 /** The crawl state on its own: normalised addresses, the depth, host, file and size bounds, failures. */
 import { describe, expect, it } from 'vitest';
-import { FetchError } from '../../functions/web/errors';
-import { createFrontier, isFinished, nextTarget, recordPage, recordSkip } from '../../functions/web/crawl-frontier';
+import { FetchError } from '../../functions/adapters/web/errors';
+import { createFrontier, isFinished, nextTarget, recordPage, recordSkip } from '../../functions/adapters/web/crawl-frontier';
 
 describe('CrawlFrontier', () => {
   it('starts from the normalised start address and refuses what is not http(s)', () => {

@@ -1,9 +1,9 @@
 /** Step-by-step crawls of a local site: breadth first, robots.txt, depth and page bounds, resumable state. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveHost } from '../../functions/adapters/net/dns-resolver';
-import { crawlStep, crawlSteps, type CrawlOptions, type CrawlOutcome } from '../../functions/web/crawl';
-import { createFrontier, isFinished, type CrawlFrontier, type CrawlLimits } from '../../functions/web/crawl-frontier';
-import { RobotsPolicy } from '../../functions/web/robots';
+import { crawlStep, crawlSteps, type CrawlOptions, type CrawlOutcome } from '../../functions/adapters/web/crawl';
+import { createFrontier, isFinished, type CrawlFrontier, type CrawlLimits } from '../../functions/adapters/web/crawl-frontier';
+import { RobotsPolicy } from '../../functions/adapters/web/robots';
 import { html, page, redirect, send, startSite, type TestSite } from './site-server';
 
 const ROBOTS = 'User-agent: *\nDisallow: /\n\nUser-agent: kmem\nDisallow: /private\n';

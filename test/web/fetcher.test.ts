@@ -1,11 +1,11 @@
 /** The guarded fetcher against a local site: redirects, the address guard, timeouts, caps, encodings. */
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchError } from '../../functions/web/errors';
-import { KMEM_USER_AGENT } from '../../functions/web/fetch-options';
-import { fetchUrl } from '../../functions/web/fetcher';
-import { pinnedLookup } from '../../functions/web/pinned-request';
-import { HTML_PAGE } from '../../functions/web/content-type';
+import { FetchError } from '../../functions/adapters/web/errors';
+import { KMEM_USER_AGENT } from '../../functions/adapters/web/fetch-options';
+import { fetchUrl } from '../../functions/adapters/web/fetcher';
+import { pinnedLookup } from '../../functions/adapters/web/pinned-request';
+import { HTML_PAGE } from '../../functions/adapters/web/content-type';
 import { html, page, redirect, send, startSite, type TestSite } from './site-server';
 
 const BIG = 3 * 1024 * 1024;

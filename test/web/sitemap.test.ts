@@ -1,9 +1,9 @@
 /** Sitemaps and sitemap indexes: XML, gzip, plain text, feeds, bounds, duplicates and failing children. */
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchError } from '../../functions/web/errors';
-import { readSitemaps } from '../../functions/web/sitemap';
-import { parseSitemap } from '../../functions/web/sitemap-parse';
+import { FetchError } from '../../functions/adapters/web/errors';
+import { readSitemaps } from '../../functions/adapters/web/sitemap';
+import { parseSitemap } from '../../functions/adapters/web/sitemap-parse';
 import { html, page, send, startSite, type TestSite } from './site-server';
 
 const MB = 1024 * 1024;

@@ -170,10 +170,4 @@ export const keys = {
 
   // ---- per-account request counts, one item per account and minute (expiring) --------------------
   requestWindow: (accountId: string, window: number): TableKey => ({ pk: `${tenant(accountId)}#RATE#${window}`, sk: 'RATE' }),
-
-  // ---- idempotency records of the worker ------------------------------------------------------
-  processed: (accountId: string, recordKey: string): TableKey => ({
-    pk: `${tenant(accountId)}#DONE#${recordKey}`,
-    sk: 'DONE',
-  }),
 } as const;

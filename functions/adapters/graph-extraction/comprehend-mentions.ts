@@ -11,13 +11,13 @@
  * Comprehend offsets count code points; they are turned into UTF-16 offsets and checked against the text.
  */
 import type { Entity } from '@aws-sdk/client-comprehend';
-import type { ChunkExtraction } from '../../core/graph';
-import { extractMentions } from '../../core/graph/extract-entities';
-import { parseText } from '../../core/graph/nlp';
-import { isGenericType, personTypes, type OntologySchema } from '../../core/graph/ontology';
-import { extractRelations } from '../../core/graph/relations';
+import type { ChunkExtraction } from '../../engine/graph';
+import { extractMentions } from '../../engine/graph/extract-entities';
+import { parseText } from '../../engine/graph/nlp';
+import { isGenericType, personTypes, type OntologySchema } from '../../engine/graph/ontology';
+import { extractRelations } from '../../engine/graph/relations';
 import { inTextOrder, mentionAt, occurrences, type ExtractedMention, type Span } from './mention-build';
-import type { ExtractionContext } from './port';
+import type { ExtractionContext } from '../../core/ingest/memory-graph';
 
 const TYPE_CHOICES: Readonly<Record<string, readonly string[]>> = {
   LOCATION: ['place'],

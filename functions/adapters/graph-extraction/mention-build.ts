@@ -8,10 +8,10 @@
  * (a pattern's canonical form, `singularKey` for phrases, `normalizeKey` otherwise), and the acronym a
  * name defines in "Name (ACR)".
  */
-import type { ChunkExtraction, OntologySchema } from '../../core/graph';
-import type { TextPattern } from '../../core/graph/ontology';
-import type { ParsedText } from '../../core/graph/nlp';
-import { looksLikeAcronym, normalizeKey, singularKey } from '../../core/graph/normalize';
+import type { ChunkExtraction, OntologySchema } from '../../engine/graph';
+import type { TextPattern } from '../../engine/graph/ontology';
+import type { ParsedText } from '../../engine/graph/nlp';
+import { looksLikeAcronym, normalizeKey, singularKey } from '../../engine/graph/normalize';
 
 export type ExtractedMention = ChunkExtraction['mentions'][number];
 export type RelationCandidate = ChunkExtraction['relations'][number];

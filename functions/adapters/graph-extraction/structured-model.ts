@@ -34,7 +34,7 @@ export interface StructuredModel {
   complete(request: StructuredRequest): Promise<StructuredReply>;
 }
 
-/** Tokens of a call the service did not count: UTF-8 bytes / 2.5, the budget's over-estimate (`core/text/tokens.ts`). */
+/** Tokens of a call the service did not count: UTF-8 bytes / 2.5, the budget's over-estimate (`engine/text/tokens.ts`). */
 export function estimateCallTokens(...texts: string[]): number {
   const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text, 'utf8'), 0);
   return Math.ceil(bytes / 2.5);

@@ -5,7 +5,7 @@
  */
 import type { GuardedAddress } from '../../core/net/address-guard';
 import type { WebhookSender } from '../../core/webhooks/ports';
-import { sendPinnedRequest } from '../../web/pinned-request';
+import { sendPinnedRequest } from '../web/pinned-request';
 
 /** The WebhookSender of the service. */
 export class PinnedWebhookSender implements WebhookSender {

@@ -4,7 +4,7 @@
  * Chunk ids are `<fileId>:<n>`, so the same file cut the same way always yields the same ids.
  */
 import type { Memory } from '../model';
-import { chunkText, GRAPH_CHUNK_DEFAULTS, type ChunkOptions } from '../text/chunker';
+import { chunkText, GRAPH_CHUNK_DEFAULTS, type ChunkOptions } from '../../engine/text/chunker';
 
 export interface StoredChunk {
   id: string;
@@ -20,7 +20,7 @@ export interface StoredChunk {
   pageId?: string;
   /** For a message: who said it, where and when. */
   message?: { id: string; sessionID: string; role: string; customerUserID: string | null; createdAt: string };
-  /** For a message: indexed with it, never returned (its day and the turns before it; sync-session.ts). */
+  /** For a message: indexed with it, never returned (its day and the turns before it; conversation-chunks.ts). */
   context?: string;
 }
 

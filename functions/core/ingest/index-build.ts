@@ -3,10 +3,10 @@
  * HNSW with `acceleration`) and, for graph memories, the knowledge graph. The worker stores what this
  * returns (memory-index.ts); the quality benchmarks call it directly, so they measure the same build.
  */
-import type { GraphSnapshot } from '../graph/graph-snapshot';
+import type { GraphSnapshot } from '../../engine/graph/graph-snapshot';
 import type { Memory } from '../model';
-import type { Embedder } from '../retrieval/embedder';
-import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../retrieval/retrieval-index';
+import type { Embedder } from '../../engine/retrieval/embedder';
+import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../engine/retrieval/retrieval-index';
 import type { StoredChunk } from './chunks';
 import { type BuiltGraph, buildMemoryGraph, type GraphExtractor, OFFLINE_GRAPH_EXTRACTOR } from './memory-graph';
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
 import type { QueuePort } from '../ports';
-import { countTokens, loadTokenizer } from '../text/tokens';
+import { countTokens, loadTokenizer } from '../../engine/text/tokens';
 import type { WorkMessage } from '../work';
 import { createPageChildren, createReadChild, finishParentIfDone, type HiddenFileDeps } from './hidden-files';
 import { FileProcessingError, type PageValidators, type ReadPage, type SiteReader } from './ports';

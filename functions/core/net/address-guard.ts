@@ -5,7 +5,7 @@
  *
  * The check is on the addresses the name resolves to, so a public-looking name pointing at 127.0.0.1 is
  * refused too. `guardAddress` answers the addresses it checked and callers connect to exactly those
- * (functions/web/pinned-request.ts), never resolving the name again: a name that changes its answer between
+ * (functions/adapters/web/pinned-request.ts), never resolving the name again: a name that changes its answer between
  * two lookups (DNS rebinding), or that is spelled another way (`name.example.`), gets nowhere.
  */
 import ipaddr from 'ipaddr.js';

@@ -6,7 +6,7 @@
 import { BadRequestError, ConflictError } from '../errors';
 import type { FileRecord, IngestionJob, Memory } from '../model';
 import type { AccountStore, FileStore, JobStore, LinkStore, MemoryStore, QueuePort } from '../ports';
-import { estimateTokens } from '../text/tokens';
+import { estimateTokens } from '../../engine/text/tokens';
 import type { WorkMessage } from '../work';
 import { type EmitDeps, emitWebhookEvent } from './webhooks';
 import { getMemory } from './memories';

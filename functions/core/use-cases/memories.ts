@@ -14,7 +14,7 @@ import type {
   ObjectStore,
   SessionLinkStore,
 } from '../ports';
-import { VECTOR_CHUNK_DEFAULTS } from '../text/chunker';
+import { VECTOR_CHUNK_DEFAULTS } from '../../engine/text/chunker';
 import { checkWebhookUrl } from './webhooks';
 
 /** The extraction and indexing adapter that builds memories offline, and its index format version. */

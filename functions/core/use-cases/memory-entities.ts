@@ -7,7 +7,7 @@
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { BadRequestError } from '../errors';
-import { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from '../graph/entity-lookup';
+import { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from '../../engine/graph/entity-lookup';
 import type { GraphEdge, GraphNode } from '../graph-items';
 import type { Memory } from '../model';
 import type { GraphItemStore, MemoryStore } from '../ports';

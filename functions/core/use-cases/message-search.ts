@@ -12,8 +12,8 @@ import type { StoredChunk } from '../ingest/chunks';
 import type { Message, MessageRole } from '../model';
 import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../retrieval-cache';
-import type { Embedder } from '../retrieval/embedder';
-import { rankForQuery } from '../retrieval/retrieve';
+import type { Embedder } from '../../engine/retrieval/embedder';
+import { rankForQuery } from '../../engine/retrieval/retrieve';
 
 export interface MessageSearch {
   query: string;

@@ -7,7 +7,7 @@ import type {
   ExtractInput,
   OcrEngine,
   SpeechRecognizer,
-} from '../../../functions/extract';
+} from '../../../functions/adapters/extract';
 
 export function fixture(name: string): Uint8Array {
   return new Uint8Array(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));

@@ -2,7 +2,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FFMPEG_QUIET, ffmpegExecutable, runProcess } from '../../../functions/extract/media/ffmpeg';
+import { FFMPEG_QUIET, ffmpegExecutable, runProcess } from '../../../functions/adapters/extract/media/ffmpeg';
 
 /**
  * Runs ffmpeg with `{in}` and `{out}` in `args` replaced by temp files (the input holding `input`,

@@ -1,6 +1,6 @@
 /** The archive reader's limits, on archives made here: real streamed sizes, paths, counts and ratios. */
 import { describe, expect, it } from 'vitest';
-import { type ArchiveLimits, archiveFormat, archiveMembers, checkArchive } from '../../../functions/archive/archive-reader';
+import { type ArchiveLimits, archiveFormat, archiveMembers, checkArchive } from '../../../functions/adapters/archive/archive-reader';
 import { makeTar, makeTarGz, makeTraversalZip, makeZip } from '../../support/archives';
 
 const limits: ArchiveLimits = { maxArchiveBytes: 1 << 24, maxMembers: 10, maxMemberBytes: 1 << 24, maxTotalBytes: 1 << 25, maxRatio: 100 };

@@ -3,11 +3,11 @@
  * (loaded once, ~2 s) and without them. Prints the precision/recall table.
  */
 import { describe, expect, it } from 'vitest';
-import { ALIAS_PAIRS } from '../../../functions/core/graph/alias-pairs';
-import { explainPairs, scorePairs, thresholdGrid } from '../../../functions/core/graph/calibrate';
-import { DEFAULT_MATCH_THRESHOLDS } from '../../../functions/core/graph/entity-match';
-import { organizationHeads } from '../../../functions/core/graph/ontology';
-import { loadGraphWordVectors } from '../../../functions/core/graph/word-vectors';
+import { ALIAS_PAIRS } from '../../../functions/engine/graph/alias-pairs';
+import { explainPairs, scorePairs, thresholdGrid } from '../../../functions/engine/graph/calibrate';
+import { DEFAULT_MATCH_THRESHOLDS } from '../../../functions/engine/graph/entity-match';
+import { organizationHeads } from '../../../functions/engine/graph/ontology';
+import { loadGraphWordVectors } from '../../../functions/engine/graph/word-vectors';
 
 const base = { organizationHeads: organizationHeads(), personTypes: new Set(['person']) };
 

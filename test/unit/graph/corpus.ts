@@ -1,5 +1,5 @@
 /** A small hand-written corpus for the graph tests: three short "files" per ontology. */
-import type { GraphFileInput } from '../../../functions/core/graph/graph-build';
+import type { GraphFileInput } from '../../../functions/engine/graph/graph-build';
 
 const file = (fileId: string, ...texts: string[]): GraphFileInput => ({
   fileId,

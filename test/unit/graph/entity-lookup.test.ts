@@ -1,7 +1,7 @@
 /** Finding a graph segment's entities by name, and reading their neighbours, chunks and facts. */
 import { describe, expect, it } from 'vitest';
-import { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from '../../../functions/core/graph/entity-lookup';
-import type { GraphSegment } from '../../../functions/core/graph/graph-segment';
+import { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from '../../../functions/engine/graph/entity-lookup';
+import type { GraphSegment } from '../../../functions/engine/graph/graph-segment';
 
 /** Entities 0-4; chunks c0-c3; entity 0 (IBM) is mentioned most and linked to 1 (strongly) and 2. */
 const segment: GraphSegment = {

@@ -1,9 +1,9 @@
 /** Entity extraction and typing per ontology, on single sentences and the small corpus. */
 import { describe, expect, it } from 'vitest';
-import { extractMentions } from '../../../functions/core/graph/extract-entities';
-import { parseText } from '../../../functions/core/graph/nlp';
-import { normalizeKey, singularKey } from '../../../functions/core/graph/normalize';
-import { ontologySchema, type OntologyName } from '../../../functions/core/graph/ontology';
+import { extractMentions } from '../../../functions/engine/graph/extract-entities';
+import { parseText } from '../../../functions/engine/graph/nlp';
+import { normalizeKey, singularKey } from '../../../functions/engine/graph/normalize';
+import { ontologySchema, type OntologyName } from '../../../functions/engine/graph/ontology';
 
 function mentions(text: string, ontology: OntologyName): Array<[string, string, string]> {
   return extractMentions(parseText(text), ontologySchema(ontology)).map((mention) => [mention.surface, mention.type, mention.key]);

@@ -1,8 +1,8 @@
 /** Relations, facts, and the graph's bookkeeping: cascading file removal, replacement, invariants, snapshots. */
 import { describe, expect, it } from 'vitest';
-import { addFile, removeFile } from '../../../functions/core/graph/graph-build';
-import { graphInvariantViolations } from '../../../functions/core/graph/graph-invariants';
-import { restoreMemoryGraph, snapshotGraph, type GraphSnapshot } from '../../../functions/core/graph/graph-snapshot';
+import { addFile, removeFile } from '../../../functions/engine/graph/graph-build';
+import { graphInvariantViolations } from '../../../functions/engine/graph/graph-invariants';
+import { restoreMemoryGraph, snapshotGraph, type GraphSnapshot } from '../../../functions/engine/graph/graph-snapshot';
 import { CULTURE_FILES, ESSAY_FILE, SUPPORT_FILE } from './corpus';
 import { buildGraph, entitiesNamed, entityNamed, svoTriples } from './helpers';
 

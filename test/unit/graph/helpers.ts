@@ -1,7 +1,7 @@
 /** Helpers for the graph tests: build a memory graph from files and look entities up by name. */
-import { addFile, createMemoryGraph, type GraphFileInput, type MemoryGraph } from '../../../functions/core/graph/graph-build';
-import type { GraphEntity } from '../../../functions/core/graph/graph-model';
-import type { OntologyName } from '../../../functions/core/graph/ontology';
+import { addFile, createMemoryGraph, type GraphFileInput, type MemoryGraph } from '../../../functions/engine/graph/graph-build';
+import type { GraphEntity } from '../../../functions/engine/graph/graph-model';
+import type { OntologyName } from '../../../functions/engine/graph/ontology';
 
 export function buildGraph(ontology: OntologyName, files: readonly GraphFileInput[], factExtraction = true): MemoryGraph {
   const memory = createMemoryGraph({ ontology, factExtraction });

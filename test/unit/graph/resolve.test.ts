@@ -1,9 +1,9 @@
 /** Entity resolution: aliases, acronyms, ambiguity, incremental merging, and the pairwise rules. */
 import { describe, expect, it } from 'vitest';
-import { addFile, type MemoryGraph } from '../../../functions/core/graph/graph-build';
-import { DEFAULT_MATCH_THRESHOLDS, matchReason, type MatchContext } from '../../../functions/core/graph/entity-match';
-import { formOf } from '../../../functions/core/graph/calibrate';
-import { graphInvariantViolations } from '../../../functions/core/graph/graph-invariants';
+import { addFile, type MemoryGraph } from '../../../functions/engine/graph/graph-build';
+import { DEFAULT_MATCH_THRESHOLDS, matchReason, type MatchContext } from '../../../functions/engine/graph/entity-match';
+import { formOf } from '../../../functions/engine/graph/calibrate';
+import { graphInvariantViolations } from '../../../functions/engine/graph/graph-invariants';
 import { CULTURE_FILES, TWO_CURIES } from './corpus';
 import { buildGraph, entitiesNamed, entityNamed } from './helpers';
 

@@ -8,7 +8,7 @@ import {
   serializeGraphSegment,
   topChunks,
   type GraphSegment,
-} from '../../../functions/core/graph/graph-segment';
+} from '../../../functions/engine/graph/graph-segment';
 import { CHAIN_FILES, CULTURE_FILES } from './corpus';
 import { buildGraph } from './helpers';
 

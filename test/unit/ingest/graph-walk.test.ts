@@ -5,9 +5,9 @@
  * MuSiQue rows of `npm run bench:quality`.)
  */
 import { describe, expect, it } from 'vitest';
-import { addFile, buildGraphSegment, createMemoryGraph, linkQueryToEntities, personalizedPageRank, topChunks } from '../../../functions/core/graph';
-import { rankChunks } from '../../../functions/core/retrieval/rank';
-import { buildRetrievalIndex } from '../../../functions/core/retrieval/retrieval-index';
+import { addFile, buildGraphSegment, createMemoryGraph, linkQueryToEntities, personalizedPageRank, topChunks } from '../../../functions/engine/graph';
+import { rankChunks } from '../../../functions/engine/retrieval/rank';
+import { buildRetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';
 
 const CHUNKS = [
   { id: 'a:0', fileId: 'a', text: 'Marie Curie worked at the Radium Institute for most of her career.' },

@@ -7,8 +7,8 @@ import {
   MAX_TERM_LENGTH,
   resolveAnalyzerOptions,
   stemTerm,
-} from '../../../functions/core/lexical/analyzer';
-import { ENGLISH_STOPWORDS } from '../../../functions/core/lexical/stopwords';
+} from '../../../functions/engine/lexical/analyzer';
+import { ENGLISH_STOPWORDS } from '../../../functions/engine/lexical/stopwords';
 
 const RAW = { stem: false, stopwords: false };
 

@@ -8,7 +8,7 @@ import {
   search,
   SEGMENT_FORMAT_VERSION,
   serializeSegment,
-} from '../../../functions/core/lexical/segment';
+} from '../../../functions/engine/lexical/segment';
 
 /** Any UTF-16 string, lone surrogates included. */
 const anyString = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) });

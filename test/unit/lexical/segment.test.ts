@@ -1,7 +1,7 @@
 /** BM25 over a lexical segment: ranking, idf, a hand-computed score, ties, options and a reference model. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { analyze, type AnalyzerOptions } from '../../../functions/core/lexical/analyzer';
+import { analyze, type AnalyzerOptions } from '../../../functions/engine/lexical/analyzer';
 import {
   bm25Idf,
   buildSegment,
@@ -9,7 +9,7 @@ import {
   type LexicalDocument,
   search,
   termPostings,
-} from '../../../functions/core/lexical/segment';
+} from '../../../functions/engine/lexical/segment';
 
 const RAW = { stem: false, stopwords: false };
 

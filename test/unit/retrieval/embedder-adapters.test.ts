@@ -2,9 +2,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BedrockEmbedder } from '../../../functions/core/retrieval/bedrock-embedder';
-import { EmbedderError } from '../../../functions/core/retrieval/embedder';
-import { OpenAiCompatibleEmbedder } from '../../../functions/core/retrieval/openai-embedder';
+import { BedrockEmbedder } from '../../../functions/adapters/embeddings/bedrock-embedder';
+import { EmbedderError } from '../../../functions/adapters/embeddings/embedding-answers';
+import { OpenAiCompatibleEmbedder } from '../../../functions/adapters/embeddings/openai-embedder';
 
 interface Recorded {
   method: string;

@@ -1,8 +1,8 @@
 /** Fusion (weighted and reciprocal rank) and payload de-duplication / overlap merging. */
 import { describe, expect, it } from 'vitest';
-import { isNearDuplicate, joinOverlapping, toPayloadItems, wordShingles } from '../../../functions/core/retrieval/dedup';
-import { type FusedHit, fuseReciprocalRank, fuseWeighted, type RankedList } from '../../../functions/core/retrieval/fuse';
-import { buildRetrievalIndex, type RetrievalChunk } from '../../../functions/core/retrieval/retrieval-index';
+import { isNearDuplicate, joinOverlapping, toPayloadItems, wordShingles } from '../../../functions/engine/retrieval/dedup';
+import { type FusedHit, fuseReciprocalRank, fuseWeighted, type RankedList } from '../../../functions/engine/retrieval/fuse';
+import { buildRetrievalIndex, type RetrievalChunk } from '../../../functions/engine/retrieval/retrieval-index';
 
 const list = (name: string, weight: number, hits: Array<[number, number]>, normalize: 'max' | 'none' = 'max'): RankedList => ({
   name,

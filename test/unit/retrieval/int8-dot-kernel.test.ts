@@ -1,14 +1,14 @@
 /** The WebAssembly SIMD int8 kernel and the exact search built on it agree with the JavaScript scan. */
 import { describe, expect, it } from 'vitest';
-import { searchInt8Bounded } from '../../../functions/core/retrieval/int8-bounded-search';
-import { int8DotKernel, int8KernelSupported } from '../../../functions/core/retrieval/int8-dot-kernel';
-import { INT8_DOT_WASM } from '../../../functions/core/retrieval/int8-dot-wasm';
+import { searchInt8Bounded } from '../../../functions/engine/retrieval/int8-bounded-search';
+import { int8DotKernel, int8KernelSupported } from '../../../functions/engine/retrieval/int8-dot-kernel';
+import { INT8_DOT_WASM } from '../../../functions/engine/retrieval/int8-dot-wasm';
 import {
   buildVectorSegment,
   searchExact,
   searchExactScan,
   type VectorSegment,
-} from '../../../functions/core/retrieval/vector-segment';
+} from '../../../functions/engine/retrieval/vector-segment';
 import { assembleInt8DotModule } from '../../../scripts/wasm/int8-dot';
 
 function generator(seed: number): () => number {

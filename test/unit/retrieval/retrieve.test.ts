@@ -3,12 +3,12 @@
  * facts, extracts, title links, the graph hook, acceleration, and the serialised index.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deserializeRetrievalIndex, serializeRetrievalIndex } from '../../../functions/core/retrieval/index-format';
-import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../../functions/core/retrieval/retrieval-index';
-import { retrieve } from '../../../functions/core/retrieval/retrieve';
-import { WordVectorEmbedder } from '../../../functions/core/retrieval/word-vector-embedder';
-import { loadWordVectors } from '../../../functions/core/retrieval/word-vectors';
-import { chunkText } from '../../../functions/core/text/chunker';
+import { deserializeRetrievalIndex, serializeRetrievalIndex } from '../../../functions/engine/retrieval/index-format';
+import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';
+import { retrieve } from '../../../functions/engine/retrieval/retrieve';
+import { WordVectorEmbedder } from '../../../functions/engine/retrieval/word-vector-embedder';
+import { loadWordVectors } from '../../../functions/engine/retrieval/word-vectors';
+import { chunkText } from '../../../functions/engine/text/chunker';
 
 const DOCUMENTS: Array<{ id: string; title: string; text: string }> = [
   { id: 'cardio', title: 'Cardiology', text: 'A cardiologist is a physician who specialises in disorders of the cardiovascular system.' },

@@ -1,8 +1,8 @@
 /** Vector segments: exact search, int8 quantisation, HNSW recall, and serialisation round trips. */
 import { describe, expect, it } from 'vitest';
-import { buildHnsw, searchHnsw } from '../../../functions/core/retrieval/hnsw';
-import { deserializeVectors, serializeVectors } from '../../../functions/core/retrieval/vector-format';
-import { buildVectorSegment, rowScore, searchExact } from '../../../functions/core/retrieval/vector-segment';
+import { buildHnsw, searchHnsw } from '../../../functions/engine/retrieval/hnsw';
+import { deserializeVectors, serializeVectors } from '../../../functions/engine/retrieval/vector-format';
+import { buildVectorSegment, rowScore, searchExact } from '../../../functions/engine/retrieval/vector-segment';
 
 /** Deterministic unit vectors in `dimensions`, clustered so that neighbours are meaningful. */
 function randomVectors(count: number, dimensions: number, seed = 7): Float32Array[] {

@@ -7,7 +7,7 @@ import {
   GRAPH_CHUNK_DEFAULTS,
   normalizeWhitespace,
   VECTOR_CHUNK_DEFAULTS,
-} from '../../../functions/core/text/chunker';
+} from '../../../functions/engine/text/chunker';
 
 const word = (maxLength: number): fc.Arbitrary<string> =>
   fc.string({ unit: fc.constantFrom('a', 'b', 'e', 'K', 'é', '1', '-', "'", '🙂'), minLength: 1, maxLength });

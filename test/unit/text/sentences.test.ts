@@ -1,7 +1,7 @@
 /** Rule-based sentence splitting: abbreviations, numbers, quotes, lines and lists, offsets, speed. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { splitSentences } from '../../../functions/core/text/sentences';
+import { splitSentences } from '../../../functions/engine/text/sentences';
 
 const texts = (input: string): string[] => splitSentences(input).map((sentence) => sentence.text);
 

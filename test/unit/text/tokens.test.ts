@@ -8,7 +8,7 @@ import {
   loadTokenizer,
   TOKEN_ENCODING,
   TokenizerNotLoadedError,
-} from '../../../functions/core/text/tokens';
+} from '../../../functions/engine/text/tokens';
 
 const ENGLISH_PROSE =
   'Mitochondria are membrane-bound organelles that generate most of the chemical energy needed to power ' +
@@ -18,7 +18,7 @@ const ENGLISH_PROSE =
 describe('countTokens before loading', () => {
   it('throws TokenizerNotLoadedError in a fresh module instance', async () => {
     vi.resetModules();
-    const fresh = await import('../../../functions/core/text/tokens');
+    const fresh = await import('../../../functions/engine/text/tokens');
     expect(fresh.isTokenizerLoaded()).toBe(false);
     expect(() => fresh.countTokens('hello world')).toThrow(fresh.TokenizerNotLoadedError);
     await fresh.loadTokenizer();

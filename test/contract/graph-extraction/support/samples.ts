@@ -11,7 +11,7 @@ import {
   mergeFile,
   ontologySchema,
   type OntologyName,
-} from '../../../../functions/core/graph';
+} from '../../../../functions/engine/graph';
 import type { ExtractionContext } from '../../../../functions/adapters/graph-extraction';
 
 export const CURIE_FILE: GraphFileInput = {

@@ -1,0 +1,226 @@
+/**
+ * Reading uploaded archives (`.zip`, `.tar`, `.tar.gz`) for bulk import, with yauzl and tar-stream.
+ *
+ * An archive is walked twice. The first walk decompresses every member and throws the bytes away, counting
+ * what really comes out of the streams (never the sizes the headers declare): member count, member size,
+ * total size, paths and the decompression ratio are all checked before anything is kept. Only an archive
+ * that passes is walked again to hand out its members.
+ */
+import { InternalError } from '../../core/errors';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { extract as tarExtract } from 'tar-stream';
+import yauzl from 'yauzl';
+
+import { type ArchiveFormat, archiveFormatOfName } from '../../core/files/file-kinds';
+
+export type { ArchiveFormat };
+
+export interface ArchiveLimits {
+  /** Bytes of the archive itself. */
+  maxArchiveBytes: number;
+  maxMembers: number;
+  /** Bytes of one member once decompressed. */
+  maxMemberBytes: number;
+  /** Bytes of all members once decompressed. */
+  maxTotalBytes: number;
+  /** Decompressed bytes per archive byte, for the archive and for each zip member (beyond RATIO_FLOOR_BYTES). */
+  maxRatio: number;
+}
+
+/** Below this many decompressed bytes no ratio is held against an archive (small text compresses well). */
+const RATIO_FLOOR_BYTES = 1 << 20;
+
+/** An archive refused, with the reason a person can act on. */
+export class ArchiveRefusedError extends InternalError {
+  override readonly name: string = 'ArchiveRefusedError';
+}
+
+export interface ArchiveMember {
+  /** The member's path inside the archive, `/`-separated, without a leading `./`. */
+  path: string;
+  bytes: Uint8Array;
+}
+
+/** The format from the name, else from the first bytes; undefined when it is none of the three. */
+export function archiveFormat(name: string, bytes?: Uint8Array): ArchiveFormat | undefined {
+  const named = archiveFormatOfName(name);
+  if (named || !bytes) return named;
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return 'zip';
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'tar.gz';
+  if (Buffer.from(bytes.subarray(257, 262)).toString('latin1') === 'ustar') return 'tar';
+  return undefined;
+}
+
+/** Checks every limit on the real streamed sizes, keeping nothing; answers the member paths in order. */
+export async function checkArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits): Promise<string[]> {
+  const paths: string[] = [];
+  for await (const member of walk(bytes, format, limits, false)) if (member) paths.push(member.path);
+  return paths;
+}
+
+/** The members, in archive order, each checked again as it is read (call checkArchive first). */
+export async function* archiveMembers(
+  bytes: Uint8Array,
+  format: ArchiveFormat,
+  limits: ArchiveLimits,
+): AsyncGenerator<ArchiveMember> {
+  yield* walk(bytes, format, limits, true);
+}
+
+/** What both libraries' member streams offer (node streams for zip, streamx streams for tar). */
+interface MemberStream extends AsyncIterable<Buffer> {
+  resume(): unknown;
+  destroy(): unknown;
+}
+
+interface RawEntry {
+  path: string;
+  kind: 'file' | 'directory' | 'other';
+  stream: MemberStream;
+  /** Compressed bytes of a zip member (tar members are compressed as a whole, if at all). */
+  compressedSize?: number;
+}
+
+async function* walk(
+  bytes: Uint8Array,
+  format: ArchiveFormat,
+  limits: ArchiveLimits,
+  keep: boolean,
+): AsyncGenerator<ArchiveMember> {
+  if (bytes.length > limits.maxArchiveBytes) {
+    throw new ArchiveRefusedError(`the archive is ${bytes.length} bytes, over the limit of ${limits.maxArchiveBytes}`);
+  }
+  const totals = { members: 0, bytes: 0 };
+  for await (const entry of format === 'zip' ? zipEntries(bytes, limits) : tarEntries(bytes, format === 'tar.gz')) {
+    if (entry.kind === 'directory') {
+      entry.stream.resume();
+      continue;
+    }
+    const path = checkMemberPath(entry.path);
+    if (entry.kind !== 'file') {
+      entry.stream.destroy();
+      throw new ArchiveRefusedError(`member '${path}' is a link or a device; only regular files can be imported`);
+    }
+    totals.members += 1;
+    if (totals.members > limits.maxMembers) {
+      entry.stream.destroy();
+      throw new ArchiveRefusedError(`the archive holds more than ${limits.maxMembers} members`);
+    }
+    const data = await readMember(entry, path, keep, { limits, totals, archiveBytes: bytes.length });
+    yield { path, bytes: data };
+  }
+}
+
+/** Reads one member's stream, checking the limits at every chunk; keeps the bytes only when asked. */
+async function readMember(
+  entry: RawEntry,
+  path: string,
+  keep: boolean,
+  context: { limits: ArchiveLimits; totals: { bytes: number }; archiveBytes: number },
+): Promise<Uint8Array> {
+  const { limits, totals, archiveBytes } = context;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of entry.stream) {
+      size += chunk.length;
+      totals.bytes += chunk.length;
+      if (size > limits.maxMemberBytes) refuse(`member '${path}' is larger than ${limits.maxMemberBytes} bytes once decompressed`);
+      if (totals.bytes > limits.maxTotalBytes) refuse(`the members are larger than ${limits.maxTotalBytes} bytes once decompressed`);
+      if (entry.compressedSize !== undefined && size > RATIO_FLOOR_BYTES && size > limits.maxRatio * Math.max(1, entry.compressedSize)) {
+        refuse(`member '${path}' decompresses more than ${limits.maxRatio} times its compressed size (a zip bomb?)`);
+      }
+      if (totals.bytes > RATIO_FLOOR_BYTES && totals.bytes > limits.maxRatio * archiveBytes) {
+        refuse(`the archive decompresses to more than ${limits.maxRatio} times its size (a zip bomb?)`);
+      }
+      if (keep) chunks.push(chunk);
+    }
+  } catch (error) {
+    entry.stream.destroy();
+    if (error instanceof ArchiveRefusedError) throw error;
+    throw new ArchiveRefusedError(`member '${path}' cannot be read: ${(error as Error).message}`);
+  }
+  return keep ? Buffer.concat(chunks) : new Uint8Array();
+}
+
+function refuse(reason: string): never {
+  throw new ArchiveRefusedError(reason);
+}
+
+/** A member path stays inside the archive: relative, no `..` segment, no drive, no control characters. */
+export function checkMemberPath(raw: string): string {
+  const path = raw.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
+  const problem =
+    !path ? 'is empty'
+    : path.startsWith('/') ? 'is absolute'
+    : /^[A-Za-z]:/.test(path) ? 'names a drive'
+    : path.includes('\\') ? 'contains a backslash'
+    // eslint-disable-next-line no-control-regex
+    : /[\u0000-\u001f]/.test(path) ? 'contains control characters'
+    : path.split('/').some((segment) => segment === '..') ? 'leaves the archive (a .. segment)'
+    : null;
+  if (problem) throw new ArchiveRefusedError(`member path '${raw.slice(0, 200)}' ${problem}`);
+  return path;
+}
+
+async function* zipEntries(bytes: Uint8Array, limits: ArchiveLimits): AsyncGenerator<RawEntry> {
+  const zip = await openZip(bytes);
+  try {
+    if (zip.entryCount > limits.maxMembers) {
+      throw new ArchiveRefusedError(`the archive holds ${zip.entryCount} entries, over the limit of ${limits.maxMembers}`);
+    }
+    for (;;) {
+      const entry = await nextZipEntry(zip);
+      if (!entry) return;
+      const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
+      const directory = entry.fileName.endsWith('/');
+      const kind = directory ? 'directory' : mode === 0 || mode === 0o100000 ? 'file' : 'other';
+      if (entry.isEncrypted()) throw new ArchiveRefusedError(`member '${entry.fileName}' is encrypted`);
+      const stream = kind === 'file' ? await zip.openReadStreamPromise(entry) : Readable.from([]);
+      yield { path: entry.fileName, kind, stream, compressedSize: entry.compressedSize };
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+function openZip(bytes: Uint8Array): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), { lazyEntries: true, validateEntrySizes: true }, (error, zip) =>
+      error ? reject(new ArchiveRefusedError(`the archive is not a readable zip: ${error.message}`)) : resolve(zip),
+    );
+  });
+}
+
+function nextZipEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => zip.removeAllListeners('entry').removeAllListeners('end').removeAllListeners('error');
+    zip.once('entry', (entry: yauzl.Entry) => (cleanup(), resolve(entry)));
+    zip.once('end', () => (cleanup(), resolve(undefined)));
+    zip.once('error', (error: Error) => (cleanup(), reject(new ArchiveRefusedError(`the archive is refused: ${error.message}`))));
+    zip.readEntry();
+  });
+}
+
+async function* tarEntries(bytes: Uint8Array, gzipped: boolean): AsyncGenerator<RawEntry> {
+  const extract = tarExtract();
+  const source = Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)]);
+  const input = gzipped ? source.pipe(createGunzip()) : source;
+  input.on('error', (error: Error) => extract.destroy(new ArchiveRefusedError(`the archive is not a readable tar.gz: ${error.message}`)));
+  input.pipe(extract);
+  try {
+    for await (const entry of extract) {
+      const type = entry.header.type ?? 'file';
+      const kind = type === 'directory' ? 'directory' : type === 'file' || type === 'contiguous-file' ? 'file' : 'other';
+      yield { path: entry.header.name, kind, stream: entry as MemberStream }; // streamx yields Buffers
+    }
+  } catch (error) {
+    if (error instanceof ArchiveRefusedError) throw error;
+    throw new ArchiveRefusedError(`the archive is not a readable tar: ${(error as Error).message}`);
+  } finally {
+    input.unpipe(extract);
+    source.destroy();
+    extract.destroy();
+  }
+}

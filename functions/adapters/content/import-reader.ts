@@ -1,0 +1,88 @@
+/**
+ * The sources of bulk imports: an uploaded archive in the artefact bucket (functions/adapters/archive reads it,
+ * limits first), or the objects under a prefix of a bucket the stage may read.
+ */
+import type { ImportSettings } from '../../config';
+import { ArchiveRefusedError, archiveFormat, archiveMembers, checkArchive } from '../archive/archive-reader';
+import { FileProcessingError, type ImportMemberRef, type ImportReader, ImportRefusedError } from '../../core/ingest/ports';
+import type { ImportSource } from '../../core/model';
+import type { ObjectStore } from '../../core/ports';
+
+interface SizedBucket {
+  get(key: string): Promise<Uint8Array | undefined>;
+  listSized(prefix: string): Promise<Array<{ key: string; size: number }>>;
+}
+
+export class SourceImportReader implements ImportReader {
+  constructor(
+    private readonly artefacts: ObjectStore,
+    private readonly bucket: (name: string) => SizedBucket,
+    private readonly settings: ImportSettings,
+  ) {}
+
+  async survey(source: ImportSource): Promise<string[]> {
+    if (source.kind === 's3') return (await this.objects(source)).map((object) => object.key.slice(source.prefix.length));
+    const { bytes, format } = await this.archiveOf(source);
+    return refusing(() => checkArchive(bytes, format, this.settings.archive));
+  }
+
+  async *members(source: ImportSource, from: number): AsyncGenerator<ImportMemberRef> {
+    if (source.kind === 's3') {
+      const bucket = this.bucket(source.bucket);
+      const limit = this.settings.archive.maxMemberBytes;
+      for (const object of (await this.objects(source)).slice(from)) {
+        yield {
+          path: object.key.slice(source.prefix.length),
+          load: async () => {
+            if (object.size > limit) throw new FileProcessingError(`the object is ${object.size} bytes, over the limit of ${limit}`);
+            const bytes = await bucket.get(object.key);
+            if (!bytes) throw new FileProcessingError('the object was deleted during the import');
+            return bytes;
+          },
+        };
+      }
+      return;
+    }
+    const { bytes, format } = await this.archiveOf(source);
+    let position = 0;
+    const members = archiveMembers(bytes, format, this.settings.archive);
+    for (;;) {
+      const next = await refusing(() => members.next());
+      if (next.done) return;
+      if (position++ < from) continue;
+      const member = next.value;
+      yield { path: member.path, load: async () => member.bytes };
+    }
+  }
+
+  /** The objects to import: every key under the prefix that is not a folder marker. */
+  private async objects(source: Extract<ImportSource, { kind: 's3' }>) {
+    if (!this.settings.buckets.includes('*') && !this.settings.buckets.includes(source.bucket)) {
+      throw new ImportRefusedError(`bucket '${source.bucket}' is not one this service may read`);
+    }
+    try {
+      return (await this.bucket(source.bucket).listSized(source.prefix)).filter((object) => !object.key.endsWith('/'));
+    } catch (error) {
+      const name = (error as { name?: string }).name ?? '';
+      if (/NoSuchBucket|AccessDenied|Forbidden/.test(name)) throw new ImportRefusedError(`bucket '${source.bucket}' cannot be read: ${name}`);
+      throw error;
+    }
+  }
+
+  private async archiveOf(source: Extract<ImportSource, { kind: 'archive' }>) {
+    const bytes = await this.artefacts.get(source.key);
+    if (!bytes) throw new ImportRefusedError('the uploaded archive is missing from storage; upload it again');
+    const format = archiveFormat(source.name, bytes);
+    if (!format) throw new ImportRefusedError(`'${source.name}' is not a .zip, .tar or .tar.gz archive`);
+    return { bytes, format };
+  }
+}
+
+async function refusing<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ArchiveRefusedError) throw new ImportRefusedError(error.message);
+    throw error;
+  }
+}

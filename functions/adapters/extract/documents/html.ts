@@ -1,0 +1,33 @@
+/**
+ * HTML files: the one HTML-to-text pipeline of functions/adapters/text/html-reader.ts (the same one a page
+ * fetched by address goes through), behind the extraction limits: a page larger than `maxHtmlBytes` or
+ * nested too deep is refused with a reason.
+ */
+import { type HtmlDocument, HtmlTooDeepError, parseHtml } from '../../text/html-document';
+import { readHtml } from '../../text/html-reader';
+import { visibleLength } from '../../text/tidy';
+import { ExtractionError } from '../errors';
+import { formatBytes } from '../limits';
+import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractLimits } from '../types';
+
+export function extractHtml(html: string, limits: Pick<ExtractLimits, 'maxHtmlBytes'> = DEFAULT_EXTRACT_LIMITS): Extracted {
+  const size = Buffer.byteLength(html);
+  if (size > limits.maxHtmlBytes) {
+    throw new ExtractionError(
+      `the HTML page is ${formatBytes(size)}, more than the ${formatBytes(limits.maxHtmlBytes)} that can be read safely`,
+      { refused: true },
+    );
+  }
+  const { text, title, warnings } = readHtml(parsed(html));
+  if (visibleLength(text) === 0) throw new ExtractionError('the HTML page contains no text');
+  return { text, kind: 'html', ...(title ? { title } : {}), warnings };
+}
+
+function parsed(html: string): HtmlDocument {
+  try {
+    return parseHtml(html);
+  } catch (error) {
+    if (error instanceof HtmlTooDeepError) throw new ExtractionError(error.message, { refused: true, cause: error });
+    throw error;
+  }
+}

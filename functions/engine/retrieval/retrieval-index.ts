@@ -1,0 +1,115 @@
+/**
+ * A memory's retrieval index: its chunks, a BM25 segment over title + text, a BM25 segment over titles
+ * alone, the chunk vectors (when an embedder is configured) and, with `acceleration`, an HNSW graph
+ * over them. Chunks are numbered 0..n-1 ("ordinals") in build order in every part.
+ *
+ * Titles: a chunk's title (its document's title or file name) is indexed twice: prefixed to the text
+ * (unless the text already starts with it) and as its own field, which ranking adds with a small
+ * weight. The title-link table (title-links.ts) is derived from the titles, so it is rebuilt on load.
+ */
+import type { AnalyzerOptions } from '../lexical/analyzer';
+import { buildSegment, type LexicalSegment } from '../lexical/segment';
+import type { Embedder } from './embedder';
+import { buildHnsw, type HnswIndex, type HnswOptions } from './hnsw';
+import { buildTitleLinks, type TitleLinkTable } from './title-links';
+import { buildVectorSegment, type VectorEncoding, type VectorSegment } from './vector-segment';
+
+/** A chunk to index. */
+export interface RetrievalChunk {
+  /** Unique within the index. */
+  id: string;
+  /** The file (document) the chunk comes from. */
+  fileId: string;
+  /** The chunk's text: what a payload item returns. */
+  text: string;
+  /** The document's title or file name, if any. */
+  title?: string;
+  /**
+   * Text indexed with the chunk (lexical and semantic) but never returned: for a conversation message,
+   * its session's date and the turns just before it (functions/core/ingest/conversation-chunks.ts).
+   */
+  context?: string;
+  /** Character offsets of the chunk in its file's text (from the chunker), for overlap merging. */
+  start?: number;
+  end?: number;
+}
+
+/** The chunks' own data, by ordinal. */
+export interface ChunkTable {
+  readonly ids: readonly string[];
+  readonly fileIds: readonly string[];
+  readonly texts: readonly string[];
+  readonly titles: readonly string[];
+  /** Offsets in the file's text; -1 when unknown. */
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+}
+
+export interface RetrievalIndex {
+  readonly chunks: ChunkTable;
+  /** BM25 over title + text; doc ordinals are chunk ordinals, its files are the chunks' files. */
+  readonly text: LexicalSegment;
+  /** BM25 over titles alone. */
+  readonly titles: LexicalSegment;
+  readonly vectors: VectorSegment | null;
+  /** Name of the embedder that made `vectors` (queries must use the same). */
+  readonly embedder: string | null;
+  readonly ann: HnswIndex | null;
+  readonly links: TitleLinkTable;
+}
+
+export interface BuildOptions {
+  /** Embeds chunks for the semantic side; without it the index is lexical only. */
+  embedder?: Embedder;
+  /** Build an HNSW graph for approximate vector search (the memory's `acceleration`). */
+  acceleration?: boolean;
+  hnsw?: HnswOptions;
+  vectorEncoding?: VectorEncoding;
+  /** Lexical analyzer options (default: stemming and stopwords on). */
+  analyzer?: AnalyzerOptions;
+  /** Texts per embedder call; default 256. */
+  embedBatchSize?: number;
+}
+
+/** The text that is indexed (lexical and semantic) for a chunk: title, then context, then text. */
+export function indexedText(text: string, title: string, context = ''): string {
+  const body = context ? `${context}\n${text}` : text;
+  if (!title || text.startsWith(title)) return body;
+  return `${title}\n${body}`;
+}
+
+/** Builds the index of `chunks` (ids must be distinct). */
+export async function buildRetrievalIndex(chunks: readonly RetrievalChunk[], options: BuildOptions = {}): Promise<RetrievalIndex> {
+  const table = chunkTable(chunks);
+  const texts = chunks.map((chunk, ordinal) => indexedText(chunk.text, table.titles[ordinal] ?? '', chunk.context));
+  const text = buildSegment(
+    chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: texts[ordinal] ?? '' })),
+    options.analyzer,
+  );
+  const titles = buildSegment(
+    chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: table.titles[ordinal] ?? '' })),
+    text.analyzer,
+  );
+  const vectors = options.embedder ? await embedAll(options.embedder, texts, options) : null;
+  const ann = vectors && options.acceleration ? buildHnsw(vectors, options.hnsw) : null;
+  const links = buildTitleLinks(table.titles, text.analyzer);
+  return { chunks: table, text, titles, vectors, embedder: options.embedder?.name ?? null, ann, links };
+}
+
+async function embedAll(embedder: Embedder, texts: string[], options: BuildOptions): Promise<VectorSegment> {
+  const vectors: Float32Array[] = [];
+  const size = options.embedBatchSize ?? 256;
+  for (let start = 0; start < texts.length; start += size) vectors.push(...(await embedder.embed(texts.slice(start, start + size))));
+  return buildVectorSegment(vectors, embedder.dimensions, options.vectorEncoding);
+}
+
+function chunkTable(chunks: readonly RetrievalChunk[]): ChunkTable {
+  return {
+    ids: chunks.map((chunk) => chunk.id),
+    fileIds: chunks.map((chunk) => chunk.fileId),
+    texts: chunks.map((chunk) => chunk.text),
+    titles: chunks.map((chunk) => chunk.title?.trim() ?? ''),
+    starts: Int32Array.from(chunks, (chunk) => chunk.start ?? -1),
+    ends: Int32Array.from(chunks, (chunk) => chunk.end ?? -1),
+  };
+}
