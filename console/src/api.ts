@@ -6,7 +6,6 @@
 import { createKmemClient, KmemApiError, type KmemResult, type OperationData, type OperationInit, type Schemas } from '../../packages/client/src';
 import { everyPage } from './paging';
 
-
 export interface Memory {
   id: string;
   name: string;
@@ -29,7 +28,7 @@ export interface MemoryDetails extends Memory {
   lastError: string | null;
 }
 
-export type FileState = 'pending' | 'processing' | 'ready' | 'failed';
+type FileState = 'pending' | 'processing' | 'ready' | 'failed';
 
 export interface KmemFile {
   id: string;
@@ -157,7 +156,7 @@ export class ApiError extends Error {
 }
 
 /** Files at most this large go through `/files/upload`; larger ones to the presigned address. */
-export const DIRECT_UPLOAD_BYTES = 5 * 1024 * 1024;
+const DIRECT_UPLOAD_BYTES = 5 * 1024 * 1024;
 
 type QueryOf<Id extends 'listMemories' | 'listFiles' | 'listMessages' | 'searchMemory' | 'searchMessages'> = NonNullable<
   NonNullable<OperationInit<Id>['params']>['query']

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
-export const CHROMIUM = process.env.KMEM_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.KMEM_CHROMIUM ?? '/usr/bin/chromium';
 
 const INSTALL_HINT = `as root run  sh scripts/install-browser.sh  (apt-get install chromium)`;
 

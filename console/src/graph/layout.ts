@@ -53,7 +53,10 @@ export class BackgroundLayout {
     worker.addEventListener('message', ({ data }: MessageEvent<LayoutReport>) => {
       if (data.type === 'progress') return this.report({ running: true, iterations: data.iterations });
       this.apply(data.positions);
-      performance.measure('kmem.graph.layout', { start: 'kmem.graph.layout-start', detail: { iterations: data.iterations, workerMs: data.ms } });
+      performance.measure('kmem.graph.layout', {
+        start: 'kmem.graph.layout-start',
+        detail: { iterations: data.iterations, workerMs: data.ms },
+      });
       this.report({ running: false, iterations: data.iterations });
     });
     return worker;

@@ -2,7 +2,7 @@
  * The graph view: WebGL (sigma.js) over the whole graph memory, laid out by ForceAtlas2 in a web worker,
  * coloured by entity type; search an entity, click a node for its details, expand its neighbours.
  */
-import { type RefObject } from 'preact';
+import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Api } from '../api';
 import { colourOf, type EntityGraph, loadGraph, typesOf } from '../graph/model';

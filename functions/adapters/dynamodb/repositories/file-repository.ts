@@ -1,7 +1,7 @@
 import type { FileCategory, FileRecord, Page, PageRequest } from '../../../core/model';
 import type { FileStore } from '../../../core/ports';
 import { byCreation, keys } from '../keys';
-import type { Item, Table } from '../table';
+import type { Item, QueryFilter, Table } from '../table';
 
 /** Files; hidden children of a sitemap or crawl are listed under their parent only. */
 export class FileRepository implements FileStore {
@@ -49,8 +49,9 @@ export class FileRepository implements FileStore {
     id: string,
     changes: Partial<FileRecord>,
     whenState?: FileRecord['state'][],
+    whenContentHash?: string,
   ): Promise<FileRecord | undefined> {
-    const condition = whenState ? stateIn(whenState) : undefined;
+    const condition = allOf([whenState ? stateIn(whenState) : undefined, whenContentHash ? contentIs(whenContentHash) : undefined]);
     const listing = changes.category ? { gsi2pk: keys.filesOfCategory(accountId, changes.category) } : {};
     const item = await this.table.update(keys.file(accountId, id), { ...changes, ...listing }, condition);
     return item ? toFile(item) : undefined;
@@ -91,6 +92,20 @@ function toItem(file: FileRecord) {
         ...(file.sourceKey ? { gsi3pk: keys.filesBySource(file.accountId), gsi3sk: keys.sourceSortKey(file.sourceKey) } : {}),
       };
   return { ...keys.file(file.accountId, file.id), ...listing, kind: 'file', ...file };
+}
+
+function contentIs(contentHash: string): QueryFilter {
+  return { expression: '#contentHash = :contentHash', names: { '#contentHash': 'contentHash' }, values: { ':contentHash': contentHash } };
+}
+
+function allOf(conditions: Array<QueryFilter | undefined>): QueryFilter | undefined {
+  const present = conditions.filter((c): c is QueryFilter => c !== undefined);
+  if (present.length === 0) return undefined;
+  return {
+    expression: present.map((c) => c.expression).join(' AND '), // each is a comparison or IN: no parentheses needed
+    names: Object.assign({}, ...present.map((c) => c.names)),
+    values: Object.assign({}, ...present.map((c) => c.values)),
+  };
 }
 
 function stateIn(states: string[]) {

@@ -1,3 +1,4 @@
+import { ConflictError } from '../../../core/errors';
 import type { MemoryFileLink } from '../../../core/model';
 import type { LinkStore } from '../../../core/ports';
 import { keys } from '../keys';
@@ -33,8 +34,15 @@ export class LinkRepository implements LinkStore {
     return (await this.table.queryAll(keys.memoriesOfFile(accountId, fileId), undefined, 'gsi2')).map(toLink);
   }
 
-  async markIngested(accountId: string, memoryId: string, fileId: string, at: string): Promise<void> {
-    await this.table.update(keys.memoryFile(accountId, memoryId, fileId), { ingestedAt: at, updatedAt: at });
+  async markIngested(accountId: string, memoryId: string, fileId: string, at: string, seenUpdatedAt?: string): Promise<void> {
+    const unchanged = seenUpdatedAt === undefined
+      ? undefined
+      : { expression: '#seen = :seen', names: { '#seen': 'updatedAt' }, values: { ':seen': seenUpdatedAt } };
+    try {
+      await this.table.update(keys.memoryFile(accountId, memoryId, fileId), { ingestedAt: at, updatedAt: at }, unchanged);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error; // changed since the ingestion read it: it waits again
+    }
   }
 
   async markChanged(accountId: string, memoryId: string, fileId: string, at: string): Promise<void> {
