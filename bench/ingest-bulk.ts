@@ -21,6 +21,8 @@ export interface BulkRun {
   apiKey: string;
   s3Endpoint: string;
   path: 'archive' | 's3';
+  /** The archive's folder and name (default `scifact`). */
+  folder?: string;
   /** Measures one stage (wall time, server CPU, store requests) under `name`. */
   timed<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
@@ -67,7 +69,7 @@ export async function runBulk(run: BulkRun, docs: BulkDoc[]): Promise<{ first: I
 }
 
 /** Imports the prefix, or the documents as one uploaded archive, and waits for the import to end. */
-async function importDocs(
+export async function importDocs(
   run: BulkRun,
   s3: { bucket: string; prefix: string } | undefined,
   docs: BulkDoc[],
@@ -86,12 +88,13 @@ async function importDocs(
 
 async function uploadArchive(run: BulkRun, docs: BulkDoc[]): Promise<string> {
   const zip = new ZipFile();
-  for (const doc of docs) zip.addBuffer(Buffer.from(body(doc)), `scifact/${doc._id}.txt`);
+  const folder = run.folder ?? 'scifact';
+  for (const doc of docs) zip.addBuffer(Buffer.from(body(doc)), `${folder}/${doc._id}.txt`);
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   const form = new FormData();
-  form.append('file', new Blob([Buffer.concat(chunks)], { type: 'application/zip' }), 'scifact.zip');
+  form.append('file', new Blob([Buffer.concat(chunks)], { type: 'application/zip' }), `${folder}.zip`);
   const sent = await fetch(`${run.url}/files/upload`, { method: 'POST', headers: { 'X-API-Key': run.apiKey }, body: form });
   if (!sent.ok) throw new Error(`upload: ${sent.status} ${await sent.text()}`);
   return ((await sent.json()) as { data: { key: string } }).data.key;

@@ -9,8 +9,10 @@
  * with local defaults. The same schemas type the Lambda `environment` in the CDK stack (see
  * lib/constructs/service-function.ts) and check it at synth time.
  */
+import { InternalError } from './core/errors';
 import { z } from 'zod';
 import type { ExtractLimits } from './adapters/extract/types';
+import type { ImportSettings } from './core/use-cases/imports';
 
 const flag = z
   .enum(['true', 'false', '1', '0'])
@@ -129,7 +131,7 @@ const hostileInputSettings = section({
   KMEM_EXTRACT_ISOLATION: z.enum(['thread', 'inline']).optional(),
 });
 
-export interface HostileInputConfig {
+interface HostileInputConfig {
   limits: ExtractLimits;
   isolation: 'thread' | 'inline';
   memoryMb: number;
@@ -230,7 +232,7 @@ const limitSettings = section({
 });
 
 /** Every section by name. */
-export const SETTINGS = {
+const SETTINGS = {
   store: storeSettings,
   http: httpSettings,
   accounts: accountSettings,
@@ -270,7 +272,7 @@ export const FUNCTION_SETTINGS = {
 export type FunctionSettingsName = keyof typeof FUNCTION_SETTINGS;
 
 /** Every section: the local runtime and the CLI. */
-export const ALL_SETTINGS = Object.keys(SETTINGS) as SettingsSection[];
+const ALL_SETTINGS = Object.keys(SETTINGS) as SettingsSection[];
 
 /** Every variable kmem reads (the local runtime's schema; each section's shape in one object). */
 export const environmentSchema = z.object({
@@ -301,7 +303,7 @@ export function settingsSchema(sections: readonly SettingsSection[]) {
 }
 
 /** The variables a set of sections reads. */
-export function variablesOf(sections: readonly SettingsSection[]): EnvironmentVariable[] {
+function variablesOf(sections: readonly SettingsSection[]): EnvironmentVariable[] {
   return sections.flatMap((name) => Object.keys(SETTINGS[name].shape) as EnvironmentVariable[]);
 }
 
@@ -311,7 +313,7 @@ export function requiredOnLambda(sections: readonly SettingsSection[]): Environm
 }
 
 /** Whether this process runs on AWS Lambda (Lambda sets the function name). */
-export const onLambda = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
+const onLambda = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
 
 export interface Config {
   stage: string;
@@ -363,15 +365,11 @@ export interface Config {
   imports: ImportSettings;
 }
 
-export interface ImportSettings {
-  /** Buckets an S3 import may read; `*` for any. */
-  buckets: readonly string[];
-  archive: { maxArchiveBytes: number; maxMembers: number; maxMemberBytes: number; maxTotalBytes: number; maxRatio: number };
-  concurrency: number;
-}
+/** Bulk import's settings: a shape the use cases declare (core knows no config module). */
+export type { ImportSettings };
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
+export class ConfigError extends InternalError {
+  override readonly name: string = 'ConfigError';
 }
 
 /**
@@ -543,18 +541,11 @@ function answerModelOf(e: Parsed): Config['answerModel'] {
   return { kind, url: e.KMEM_ANSWER_MODEL_URL, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...key };
 }
 
-let cached: Config | undefined;
-
 /**
- * The configuration of this container, read once: the sections of `settings` (a deployed function's
- * name), or every section (the local runtime, which reads everything before any handler runs).
+ * A deployed function's settings: only the sections it reads (`FUNCTION_SETTINGS`), from `env`. Its
+ * handler composes its deps from them once, on its first call; invalid or missing settings throw a
+ * `ConfigError` on every call until fixed, so no store is ever reached with a wrong name.
  */
-export function config(settings?: FunctionSettingsName): Config {
-  cached ??= loadConfig(process.env, settings ? FUNCTION_SETTINGS[settings] : ALL_SETTINGS);
-  return cached;
-}
-
-/** Forget the cached configuration (the local runtime sets the environment before its first use). */
-export function resetConfig(): void {
-  cached = undefined;
+export function functionConfig(name: FunctionSettingsName, env: NodeJS.ProcessEnv = process.env): Config {
+  return loadConfig(env, FUNCTION_SETTINGS[name]);
 }

@@ -1,6 +1,15 @@
 /**
- * The one error tree. Use cases throw these; functions/http/wire-errors.ts maps them to the wire in one place.
- * Messages are safe to show a client: they name the field and the problem, never internals.
+ * The one error tree: every error class of the service extends KmemError, and functions/http/wire-errors.ts
+ * maps them to the wire in one place by `kind`. Client errors (bad_request ... rate_limited) carry messages
+ * safe to show a client: they name the field and the problem, never internals. Everything else is an
+ * InternalError or one of its kinds below (a failure of ours or of a service we call): the client sees a
+ * generic message with the request id; operators see the message and cause in the logs. The worker's own
+ * failures (a file that cannot be processed, a service that may recover) are InternalErrors too: they are
+ * recorded on the file or retried, never answered to a client.
+ *
+ * The engine (functions/engine) imports nothing of the service, so its one error, TokenizerNotLoadedError
+ * (a programming error: the tokenizer was not loaded first), stays outside; the wire maps it, like any
+ * error that is not a KmemError, as internal.
  */
 export type ErrorKind =
   | 'bad_request'
@@ -62,6 +71,11 @@ export class InternalError extends KmemError {
 }
 
 /** Raised by a conditional write that lost: the use case decides what it means for the client. */
-export class ConflictError extends Error {
-  override readonly name = 'ConflictError';
+export class ConflictError extends InternalError {
+  override readonly name: string = 'ConflictError';
+}
+
+/** An item read from storage does not have the shape its kind must have (written by a bug, or by hand). */
+export class StoredItemError extends InternalError {
+  override readonly name: string = 'StoredItemError';
 }

@@ -96,7 +96,7 @@ export type FileType = (typeof FILE_TYPES)[number];
 export const FILE_CATEGORIES = ['audio', 'video', 'web', 'document', 'other'] as const;
 export type FileCategory = (typeof FILE_CATEGORIES)[number];
 
-export type FileState = 'pending' | 'processing' | 'ready' | 'failed';
+type FileState = 'pending' | 'processing' | 'ready' | 'failed';
 
 /** A raw upload, handed out by POST /files/upload and consumed by one files/create. */
 export interface Upload {
@@ -126,15 +126,11 @@ export interface FileRecord {
   /** `upload`, `url`, or the id of the sitemap or crawl that created this file. */
   source: string;
   parentFileId: string | null;
-  memoryID: string | null;
   jobID: string | null;
   originRegion: string;
   silverTranscriptKey: string | null;
   silverAudioKey: string | null;
-  goldAudioKey: string | null;
   goldChunkKey: string | null;
-  goldGraphKey: string | null;
-  aiKey: string | null;
   /** Characters of extracted text (seconds for audio and video). */
   length: number | null;
   /** Bytes of the raw file. */
@@ -238,7 +234,7 @@ export interface MemorySessionLink {
 /** The source id under which a session's messages sit in a memory's index (beside file ids). */
 export const sessionSourceId = (sessionId: string): string => `session:${sessionId}`;
 
-export type JobState = 'queued' | 'running' | 'completed' | 'failed';
+type JobState = 'queued' | 'running' | 'completed' | 'failed';
 
 export interface IngestionJob {
   id: string;

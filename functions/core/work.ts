@@ -16,19 +16,3 @@ export type WorkMessage =
   | { kind: 'messages.sync'; accountId: string; sessionId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };
-
-export type WorkKind = WorkMessage['kind'];
-
-export const WORK_KINDS: readonly WorkKind[] = [
-  'file.process',
-  'memory.ingest',
-  'memory.reindex',
-  'memory.refresh',
-  'file.import',
-  'file.resync',
-  'web.resync-due',
-  'memory.sync-session',
-  'messages.sync',
-  'memory.graph-items',
-  'webhook.deliver',
-];

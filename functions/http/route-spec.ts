@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 
 export type Group = 'meta' | 'users' | 'sessions' | 'messages' | 'memories' | 'files' | 'retrieval' | 'mcp';
-export type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'DELETE';
 
 /** `status`: `{error, status}` bodies; `detail`: `{detail}` bodies (retrieval). */
 export type ErrorShape = 'status' | 'detail';
@@ -76,3 +76,6 @@ export interface TypedInput<P extends AnyObject, Q extends AnyObject, B extends 
 }
 
 export const routeKey = (method: string, path: string): string => `${method} ${path}`;
+
+/** The route contracts of a group's `…Api` object. */
+export const specsOf = (api: object): RouteSpec[] => Object.values(api) as RouteSpec[];

@@ -31,7 +31,7 @@ export function toWire(error: unknown, context: WireContext): APIGatewayProxyRes
   const message = isExpected(error)
     ? error.message
     : `internal error; quote request id ${context.requestId} when reporting it`;
-  const data = error instanceof KmemError ? error.data : undefined;
+  const data = isExpected(error) ? error.data : undefined;
   const body =
     context.shape === 'detail' ? { detail: message } : { error: message, status, ...(data ? { data } : {}) };
   const answer = json(statusCode, body);

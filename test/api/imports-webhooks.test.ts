@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { get, post, upload, type Json } from '../support/api';
 import { makeZip } from '../support/archives';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 
 interface Received {
   id: string;
@@ -64,7 +64,7 @@ it('delivers file.import.completed and file.import.failed to the memory webhook,
   expect(failed.data).toMatchObject({ importID: bomb, memoryID: memory.id, created: 0 });
   expect(failed.data.errors[0].error).toMatch(/decompresses more than 100 times/);
 
-  const stores = testContainer();
+  const stores = testDeps();
   const secret = (await stores.accounts.get(memory.userID as string))?.webhookSecret ?? '';
   stores.documentClient.destroy();
   const verifier = new Webhook(secret);

@@ -8,20 +8,16 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { drainQueue } from '../support/drain-queue';
-import { storeEnvironment } from '../support/stores';
-
-Object.assign(process.env, storeEnvironment());
-const { container } = await import('../../functions/adapters/container');
-const { workerDeps } = await import('../../functions/worker/deps');
-const { runWork } = await import('../../functions/worker/dispatch');
-const { createAccount } = await import('../../functions/core/use-cases/accounts');
-const { createOrUpdateFile } = await import('../../functions/core/use-cases/file-sources');
-const { objectKeys } = await import('../../functions/core/object-keys');
+import { testDeps } from '../support/stores';
+import { runWork } from '../../functions/worker/dispatch';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { createOrUpdateFile } from '../../functions/core/use-cases/file-sources';
+import { objectKeys } from '../../functions/core/object-keys';
 
 const OLD_TEXT = 'The ferry to the island leaves at seven every morning.';
 const NEW_TEXT = 'The ferry now leaves at nine, and a second one sails at noon.';
 
-const deps = container();
+const deps = testDeps();
 let accountId = '';
 let base = '';
 const held: ServerResponse[] = [];
@@ -53,20 +49,20 @@ function releaseOld(): void {
 /** Starts the queued processing of the first content; answers its run, which waits at the held address. */
 async function startOldProcessing(sourceKey: string) {
   const file = await createOrUpdateFile(deps, accountId, { name: 'ferry.txt', fileType: 'text', external_uri: `${base}/old-${sourceKey}`, sourceKey });
-  const [message] = await deps.localQueue!.receive(1, 60);
+  const [message] = await deps.localQueue.receive(1, 60);
   if (!message) throw new Error('no processing queued');
   const asked = heldAsked;
-  const run = runWork(workerDeps(deps), JSON.parse(message.body), { attempt: 1, workId: message.messageId })
-    .then(() => deps.localQueue!.delete(message.receiptHandle));
+  const run = runWork(deps.worker, JSON.parse(message.body), { attempt: 1, workId: message.messageId })
+    .then(() => deps.localQueue.delete(message.receiptHandle));
   while (heldAsked === asked) await new Promise((resolve) => setTimeout(resolve, 20));
   return { file, run };
 }
 
 /** Runs the messages visible now (the held run's own stays in flight, so drainQueue would wait for it). */
 async function runVisible(): Promise<void> {
-  for (const message of await deps.localQueue!.receive(10, 60)) {
-    await runWork(workerDeps(deps), JSON.parse(message.body), { attempt: 1, workId: message.messageId });
-    await deps.localQueue!.delete(message.receiptHandle);
+  for (const message of await deps.localQueue.receive(10, 60)) {
+    await runWork(deps.worker, JSON.parse(message.body), { attempt: 1, workId: message.messageId });
+    await deps.localQueue.delete(message.receiptHandle);
   }
 }
 

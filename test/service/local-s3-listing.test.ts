@@ -6,9 +6,9 @@
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, expect, it } from 'vitest';
 import { S3ObjectStore } from '../../functions/adapters/s3/object-store';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 
-const stores = testContainer();
+const stores = testDeps();
 afterAll(() => stores.documentClient.destroy());
 
 it('lists every key under a prefix of more than 1,000 objects, page by page', async () => {

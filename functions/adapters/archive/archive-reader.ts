@@ -6,6 +6,7 @@
  * total size, paths and the decompression ratio are all checked before anything is kept. Only an archive
  * that passes is walked again to hand out its members.
  */
+import { InternalError } from '../../core/errors';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { extract as tarExtract } from 'tar-stream';
@@ -31,7 +32,9 @@ export interface ArchiveLimits {
 const RATIO_FLOOR_BYTES = 1 << 20;
 
 /** An archive refused, with the reason a person can act on. */
-export class ArchiveRefusedError extends Error {}
+export class ArchiveRefusedError extends InternalError {
+  override readonly name: string = 'ArchiveRefusedError';
+}
 
 export interface ArchiveMember {
   /** The member's path inside the archive, `/`-separated, without a leading `./`. */
@@ -146,7 +149,7 @@ function refuse(reason: string): never {
 }
 
 /** A member path stays inside the archive: relative, no `..` segment, no drive, no control characters. */
-export function checkMemberPath(raw: string): string {
+function checkMemberPath(raw: string): string {
   const path = raw.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
   const problem =
     !path ? 'is empty'

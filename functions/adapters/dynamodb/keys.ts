@@ -16,15 +16,6 @@ export interface TableKey {
 
 export type IndexName = 'gsi1' | 'gsi2' | 'gsi3';
 
-export interface IndexKeys {
-  gsi1pk?: string;
-  gsi1sk?: string;
-  gsi2pk?: string;
-  gsi2sk?: string;
-  gsi3pk?: string;
-  gsi3sk?: string;
-}
-
 export const INDEX_NAMES: readonly IndexName[] = ['gsi1', 'gsi2', 'gsi3'];
 
 const tenant = (accountId: string): string => `A#${accountId}`;
@@ -170,10 +161,4 @@ export const keys = {
 
   // ---- per-account request counts, one item per account and minute (expiring) --------------------
   requestWindow: (accountId: string, window: number): TableKey => ({ pk: `${tenant(accountId)}#RATE#${window}`, sk: 'RATE' }),
-
-  // ---- idempotency records of the worker ------------------------------------------------------
-  processed: (accountId: string, recordKey: string): TableKey => ({
-    pk: `${tenant(accountId)}#DONE#${recordKey}`,
-    sk: 'DONE',
-  }),
 } as const;

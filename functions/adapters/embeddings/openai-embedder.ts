@@ -4,7 +4,8 @@
  * `data[i].embedding` (ordered by `data[i].index`) are the vectors. Texts go in batches; vectors are
  * normalised to unit length. Settings come from the constructor (config.ts reads the environment).
  */
-import { batches, type Embedder, EmbedderError, toUnitVector } from '../../engine/retrieval/embedder';
+import type { Embedder } from '../../engine';
+import { batches, EmbedderError, toUnitVector } from './embedding-answers';
 
 export interface OpenAiCompatibleEmbedderOptions {
   /** e.g. `https://api.openai.com/v1` or `http://127.0.0.1:8000/v1` (no trailing `/embeddings`). */

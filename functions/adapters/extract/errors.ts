@@ -2,6 +2,9 @@
  * The one error `extractText` throws. Its message is a reason a person understands ("the PDF is
  * encrypted"); the library error that caused it, if any, is kept as `cause` for the logs.
  */
+import { awsFailure } from '../aws-errors';
+
+import { InternalError } from '../../core/errors';
 
 export interface ExtractionErrorOptions {
   cause?: unknown;
@@ -11,13 +14,13 @@ export interface ExtractionErrorOptions {
   refused?: boolean;
 }
 
-export class ExtractionError extends Error {
-  override readonly name = 'ExtractionError';
+export class ExtractionError extends InternalError {
+  override readonly name: string = 'ExtractionError';
   readonly retryable: boolean;
   readonly refused: boolean;
 
   constructor(reason: string, options: ExtractionErrorOptions = {}) {
-    super(reason, options.cause === undefined ? undefined : { cause: options.cause });
+    super(reason, { cause: options.cause });
     this.retryable = options.retryable ?? false;
     this.refused = options.refused ?? false;
   }
@@ -30,12 +33,10 @@ export function describeError(error: unknown): string {
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
 
-/** Runs `work`, turning anything but an ExtractionError into one with `reason`. */
-export async function withReason<T>(reason: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof ExtractionError) throw error;
-    throw new ExtractionError(reason, { cause: error });
-  }
+/** An AWS service call's failure (functions/adapters/aws-errors.ts), retryable when it may pass, said to last a while otherwise. */
+export function serviceError(service: string, action: string, error: unknown): ExtractionError {
+  if (error instanceof ExtractionError) return error;
+  const { message, retryable } = awsFailure(service, error, action);
+  const temporary = retryable ? ' (a temporary failure; try again later)' : '';
+  return new ExtractionError(`${message}${temporary}`, { cause: error, retryable });
 }

@@ -3,17 +3,26 @@
  * `ServiceCallError` that says whether it is worth another try (throttling, 5xx, time-outs, broken
  * connections) and, when the service said so, how long to wait (Retry-After).
  */
+import { awsFailure } from '../aws-errors';
 
-export class ServiceCallError extends Error {
-  override readonly name = 'ServiceCallError';
+import { InternalError } from '../../core/errors';
+
+export class ServiceCallError extends InternalError {
+  override readonly name: string = 'ServiceCallError';
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
 
   constructor(message: string, options: { retryable: boolean; retryAfterMs?: number; cause?: unknown }) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(message, { cause: options.cause });
     this.retryable = options.retryable;
     this.retryAfterMs = options.retryAfterMs;
   }
+}
+
+/** An AWS SDK failure (Bedrock, Comprehend) as a ServiceCallError, retryable as functions/adapters/aws-errors.ts says. */
+export function awsCallError(service: string, error: unknown): ServiceCallError {
+  const { message, retryable } = awsFailure(service, error);
+  return new ServiceCallError(message, { retryable, cause: error });
 }
 
 export interface RetryPolicy {
@@ -59,7 +68,7 @@ export async function withRetries<T>(call: () => Promise<T>, policy: ResolvedRet
 }
 
 /** The wait before try `attempt + 1`: the service's Retry-After, else base × 2^(attempt-1) with jitter; capped. */
-export function backoffMs(attempt: number, policy: ResolvedRetryPolicy, retryAfterMs?: number): number {
+function backoffMs(attempt: number, policy: ResolvedRetryPolicy, retryAfterMs?: number): number {
   if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, policy.maxDelayMs);
   const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
   return Math.min(policy.maxDelayMs, exponential * (0.5 + Math.random()));
@@ -78,17 +87,3 @@ export function retryAfterFromHeaders(headers: Headers): number | undefined {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Runs `work` over `items` with at most `limit` in flight; results in input order. */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      out[index] = await work(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
-}

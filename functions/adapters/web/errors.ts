@@ -4,6 +4,8 @@
  * can branch on (retry a timeout later, give up on a refusal).
  */
 
+import { InternalError } from '../../core/errors';
+
 /** Why a fetch failed. */
 export type FetchFailure =
   | 'refused' // the address guard (or a redirect filter) refused the address
@@ -19,8 +21,8 @@ export type FetchFailure =
 
 const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
 
-export class FetchError extends Error {
-  override readonly name = 'FetchError';
+export class FetchError extends InternalError {
+  override readonly name: string = 'FetchError';
   readonly reason: FetchFailure;
   /** The address that failed (the redirect target when a redirect failed). */
   readonly url: string;
@@ -28,7 +30,7 @@ export class FetchError extends Error {
   readonly status?: number;
 
   constructor(reason: FetchFailure, message: string, options: { url: string; status?: number; cause?: unknown }) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(message, { cause: options.cause });
     this.reason = reason;
     this.url = options.url;
     if (options.status !== undefined) this.status = options.status;

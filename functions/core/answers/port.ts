@@ -5,6 +5,8 @@
  * the citations and falling back to the extracts is the use case's (grounded-answer.ts).
  */
 
+import { InternalError } from '../errors';
+
 /** One numbered piece of evidence: item `n` (from 1) is cited as `[n]`. */
 export interface EvidenceItem {
   readonly n: number;
@@ -28,13 +30,13 @@ export interface AnswerGenerator {
 }
 
 /** The model gave no usable answer (service failure after retries, time-out, refusal, malformed or cut-off answer). */
-export class AnswerModelError extends Error {
-  override readonly name = 'AnswerModelError';
+export class AnswerModelError extends InternalError {
+  override readonly name: string = 'AnswerModelError';
   /** Tokens billed before the failure (still charged). */
   readonly tokensUsed: number;
 
   constructor(message: string, options: { tokensUsed?: number; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(message, { cause: options.cause });
     this.tokensUsed = options.tokensUsed ?? 0;
   }
 }

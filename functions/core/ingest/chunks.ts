@@ -4,7 +4,7 @@
  * Chunk ids are `<fileId>:<n>`, so the same file cut the same way always yields the same ids.
  */
 import type { Memory } from '../model';
-import { chunkText, GRAPH_CHUNK_DEFAULTS, type ChunkOptions } from '../../engine/text/chunker';
+import { type ChunkOptions, chunkText, GRAPH_CHUNK_DEFAULTS } from '../../engine';
 
 export interface StoredChunk {
   id: string;
@@ -20,12 +20,12 @@ export interface StoredChunk {
   pageId?: string;
   /** For a message: who said it, where and when. */
   message?: { id: string; sessionID: string; role: string; customerUserID: string | null; createdAt: string };
-  /** For a message: indexed with it, never returned (its day and the turns before it; sync-session.ts). */
+  /** For a message: indexed with it, never returned (its day and the turns before it; conversation-chunks.ts). */
   context?: string;
 }
 
 /** Vector memories use their own chunkSize and chunkOverlap; graph memories the graph defaults. */
-export function chunkOptionsOf(memory: Memory): ChunkOptions {
+function chunkOptionsOf(memory: Memory): ChunkOptions {
   if (memory.memoryType === 'graph' || memory.chunkSize === null) return GRAPH_CHUNK_DEFAULTS;
   return { chunkSize: memory.chunkSize, overlapPercent: memory.chunkOverlap ?? 0 };
 }

@@ -19,7 +19,7 @@ import type { WorkMessage } from '../work';
 import type { StoredChunk } from './chunks';
 import { emitMetric } from '../metrics';
 import { type IndexDeps, publishIndex } from './memory-index';
-import { conversationChunks } from './sync-session';
+import { conversationChunks } from './conversation-chunks';
 
 type SyncMessage = Extract<WorkMessage, { kind: 'memory.sync-session' }>;
 

@@ -1,6 +1,6 @@
 /**
  * The `messages.sync` work: an account's message index, what `GET /messages/search` ranks over, holds
- * every live message of the account as a chunk with its context (sync-session.ts), built with the same
+ * every live message of the account as a chunk with its context (conversation-chunks.ts), built with the same
  * retrieval engine as memories. Changes are recorded as pending before their message is sent and built
  * one build at a time per account (conversation-sync.ts), so search never reads the account's messages.
  */
@@ -9,15 +9,13 @@ import { ConflictError } from '../errors';
 import { sessionSourceId } from '../model';
 import { objectKeys } from '../object-keys';
 import type { Clock, ConversationSyncStore, IdGenerator, MessageIndexStore, MessageStore, ObjectStore, PendingSync, SessionStore } from '../ports';
-import type { Embedder } from '../../engine/retrieval/embedder';
-import { serializeRetrievalIndex } from '../../engine/retrieval/index-format';
-import { buildRetrievalIndex } from '../../engine/retrieval/retrieval-index';
+import { buildRetrievalIndex, type Embedder, serializeRetrievalIndex } from '../../engine';
 import type { WorkMessage } from '../work';
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
 import { buildWhileHolding, messagesOf } from './conversation-sync';
 import { toRetrievalChunk } from './index-build';
 import { INDEX_FILES } from './index-files';
-import { conversationChunks } from './sync-session';
+import { conversationChunks } from './conversation-chunks';
 
 type MessagesSync = Extract<WorkMessage, { kind: 'messages.sync' }>;
 

@@ -1,4 +1,5 @@
 /** Ports of file processing: where bytes come from and how they become text. */
+import { InternalError } from '../errors';
 import type { FileRecord, FileType, ImportSource } from '../model';
 
 /** What extraction makes of a file. */
@@ -32,16 +33,18 @@ export interface RemoteFetcher {
 }
 
 /** A failure that belongs to the file, not to the service: the file goes `failed` with this message. */
-export class FileProcessingError extends Error {
-  override readonly name = 'FileProcessingError';
+export class FileProcessingError extends InternalError {
+  override readonly name: string = 'FileProcessingError';
 }
 
 /** The file broke a bound of extraction (size, pages, pixels, time, depth): failed, and counted as hostile. */
-export class RefusedFileError extends FileProcessingError {}
+export class RefusedFileError extends FileProcessingError {
+  override readonly name: string = 'RefusedFileError';
+}
 
 /** A failure that may pass (a site timing out, a 503): retried; after the last try the file fails with it. */
-export class TransientProcessingError extends Error {
-  override readonly name = 'TransientProcessingError';
+export class TransientProcessingError extends InternalError {
+  override readonly name: string = 'TransientProcessingError';
 }
 
 /** A web page read for its text. */
@@ -105,4 +108,6 @@ export interface ImportReader {
 }
 
 /** A source an import cannot read at all (a refused archive, a bucket it may not read). */
-export class ImportRefusedError extends Error {}
+export class ImportRefusedError extends InternalError {
+  override readonly name: string = 'ImportRefusedError';
+}

@@ -8,7 +8,7 @@ import { ConflictError } from '../errors';
 import { WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
-import { countTokens, loadTokenizer } from '../../engine/text/tokens';
+import { countTokens, loadTokenizer } from '../../engine';
 import { chargedExtraction, type ExtractionChargeDeps } from './extraction-charge';
 import { childSettled } from './hidden-files';
 import { emitMetric } from '../metrics';

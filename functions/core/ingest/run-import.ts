@@ -31,7 +31,7 @@ export interface ImportDeps extends FileDeps, MemoryFileDeps, EmitDeps {
 /** Members handled between two progress writes. */
 const BATCH_MEMBERS = 200;
 /** Problems an import lists (it counts them all in `failed`). */
-export const IMPORT_ERRORS_LISTED = 100;
+const IMPORT_ERRORS_LISTED = 100;
 const INTERNAL_FAILURE = 'the member could not be processed because of an internal error; import again to retry';
 
 type Outcome =

@@ -194,9 +194,9 @@ async function measuredUpload(deps: FileDeps, upload: Upload, fileId: string, st
 export function emptyFile(accountId: string, id: string, now: string, originRegion: string): FileRecord {
   return {
     id, accountId, name: '', extension: '', fileType: 'other', category: 'other', state: 'pending', error: null,
-    bronzeKey: null, externalURI: null, contentType: null, source: 'upload', parentFileId: null, memoryID: null,
-    jobID: null, originRegion, silverTranscriptKey: null, silverAudioKey: null, goldAudioKey: null,
-    goldChunkKey: null, goldGraphKey: null, aiKey: null, length: null, size: null, tokens: null, numSpeakers: null,
+    bronzeKey: null, externalURI: null, contentType: null, source: 'upload', parentFileId: null,
+    jobID: null, originRegion, silverTranscriptKey: null, silverAudioKey: null,
+    goldChunkKey: null, length: null, size: null, tokens: null, numSpeakers: null,
     hiddenFilesTotal: 0, hiddenFilesCreated: 0, hiddenFilesProcessed: 0, hiddenFilesIngested: 0,
     sourceKey: null, contentHash: null, validators: null, createdAt: now, updatedAt: now,
   };
@@ -264,6 +264,6 @@ export async function removeFileData(deps: Pick<FileDeps, 'objects' | 'uploads' 
 }
 
 /** The objects an imported file keeps: its member's bytes and its extracted text (and audio). */
-export function importedArtefacts(file: Pick<FileRecord, 'bronzeKey' | 'silverTranscriptKey' | 'silverAudioKey'>): string[] {
+function importedArtefacts(file: Pick<FileRecord, 'bronzeKey' | 'silverTranscriptKey' | 'silverAudioKey'>): string[] {
   return [file.bronzeKey, file.silverTranscriptKey, file.silverAudioKey].filter((key): key is string => Boolean(key));
 }

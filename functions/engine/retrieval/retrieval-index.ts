@@ -26,7 +26,7 @@ export interface RetrievalChunk {
   title?: string;
   /**
    * Text indexed with the chunk (lexical and semantic) but never returned: for a conversation message,
-   * its session's date and the turns just before it (functions/core/ingest/sync-session.ts).
+   * its session's date and the turns just before it (functions/core/ingest/conversation-chunks.ts).
    */
   context?: string;
   /** Character offsets of the chunk in its file's text (from the chunker), for overlap merging. */
@@ -74,7 +74,7 @@ export interface BuildOptions {
 }
 
 /** The text that is indexed (lexical and semantic) for a chunk: title, then context, then text. */
-export function indexedText(text: string, title: string, context = ''): string {
+function indexedText(text: string, title: string, context = ''): string {
   const body = context ? `${context}\n${text}` : text;
   if (!title || text.startsWith(title)) return body;
   return `${title}\n${body}`;

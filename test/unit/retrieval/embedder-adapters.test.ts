@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BedrockEmbedder } from '../../../functions/adapters/embeddings/bedrock-embedder';
-import { EmbedderError } from '../../../functions/engine/retrieval/embedder';
+import { EmbedderError } from '../../../functions/adapters/embeddings/embedding-answers';
 import { OpenAiCompatibleEmbedder } from '../../../functions/adapters/embeddings/openai-embedder';
 
 interface Recorded {

@@ -6,11 +6,12 @@
 import { beforeAll, expect, it } from 'vitest';
 import type { Embedder } from '../../../functions/engine/retrieval/embedder';
 import { buildRetrievalIndex, type RetrievalChunk } from '../../../functions/engine/retrieval/retrieval-index';
-import { WordVectorEmbedder } from '../../../functions/engine/retrieval/word-vector-embedder';
+import type { WordVectorEmbedder } from '../../../functions/engine/retrieval/word-vector-embedder';
+import { loadWordVectorEmbedder } from '../../../functions/adapters/embeddings/word-vectors';
 
 let embedder: WordVectorEmbedder;
 beforeAll(() => {
-  embedder = WordVectorEmbedder.load();
+  embedder = loadWordVectorEmbedder();
 });
 
 const chunk = (id: string, text: string, title = 'notes'): RetrievalChunk => ({ id, fileId: id.split(':')[0] ?? id, text, title });

@@ -129,8 +129,8 @@ function stateIn(states: string[]) {
 
 const FILE_FIELDS: ReadonlyArray<keyof FileRecord> = [
   'id', 'accountId', 'name', 'extension', 'fileType', 'category', 'state', 'error', 'bronzeKey', 'externalURI',
-  'contentType', 'source', 'parentFileId', 'memoryID', 'jobID', 'originRegion', 'silverTranscriptKey',
-  'silverAudioKey', 'goldAudioKey', 'goldChunkKey', 'goldGraphKey', 'aiKey', 'length', 'size', 'tokens',
+  'contentType', 'source', 'parentFileId', 'jobID', 'originRegion', 'silverTranscriptKey',
+  'silverAudioKey', 'goldChunkKey', 'length', 'size', 'tokens',
   'numSpeakers', 'hiddenFilesTotal', 'hiddenFilesCreated', 'hiddenFilesProcessed', 'hiddenFilesIngested',
   'sourceKey', 'contentHash', 'validators', 'createdAt', 'updatedAt',
 ];

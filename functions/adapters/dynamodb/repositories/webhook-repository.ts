@@ -6,7 +6,7 @@ import type { Item, Table } from '../table';
 import { nullableString } from './fields';
 
 /** How long an outbox record is kept after it was created (DynamoDB TTL on `expiresAt`). */
-export const WEBHOOK_RETENTION_SECONDS = 30 * 24 * 60 * 60;
+const WEBHOOK_RETENTION_SECONDS = 30 * 24 * 60 * 60;
 
 /** The webhook outbox on the single table: one item per event, expiring 30 days after creation. */
 export class WebhookRepository implements WebhookStore {

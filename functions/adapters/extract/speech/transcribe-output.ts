@@ -3,8 +3,7 @@
  * and a speaker count.
  */
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { serviceError } from '../aws-errors';
-import { describeError, ExtractionError } from '../errors';
+import { describeError, ExtractionError, serviceError } from '../errors';
 import type { SpeechResult } from '../types';
 
 export type TranscriptLocation =
@@ -30,7 +29,7 @@ export async function readTranscript(location: TranscriptLocation): Promise<Spee
   return parseTranscript(document);
 }
 
-export function parseTranscript(document: TranscriptDocument): SpeechResult {
+function parseTranscript(document: TranscriptDocument): SpeechResult {
   const results = document.results ?? {};
   const text = (results.transcripts ?? []).map((part) => part.transcript ?? '').join('\n');
   const numSpeakers = speakerCount(results.speaker_labels);

@@ -29,7 +29,7 @@ function dayOf(instant: string): string {
   return Number.isNaN(date.getTime()) ? '' : `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
 }
 
-export function messageChunk(message: Message): StoredChunk {
+function messageChunk(message: Message): StoredChunk {
   return {
     id: `msg:${message.id}`,
     fileId: sessionSourceId(message.sessionID),
