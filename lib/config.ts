@@ -109,6 +109,16 @@ const stageConfigSchema = z.object({
    * read and list access to exactly these; an import naming another bucket is refused.
    */
   importBuckets: z.array(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name')).default([]),
+  /**
+   * When set, an EventBridge rule on this schedule (`rate(1 day)`, `cron(0 3 * * ? *)`) has the worker
+   * sync every ready `website`, `sitemap` and `website_bulk` file of every account again (as
+   * `POST /files/resync/{id}` does: unchanged pages cost nothing). Finding them reads the whole table once
+   * per tick (a Scan), so pick an interval of hours or days.
+   */
+  webResyncSchedule: z
+    .string()
+    .regex(/^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(\S+( \S+){5}\))$/, 'an EventBridge schedule expression: rate(N unit) or cron(6 fields)')
+    .optional(),
   /** Run functions with `--enable-source-maps`: TypeScript files and lines in logged stack traces. */
   sourceMapStackTraces: z.boolean().default(true),
   storage: storageSchema.prefault({}),

@@ -163,6 +163,11 @@ export interface FileStore {
   findBySource(accountId: string, sourceKey: string): Promise<FileRecord | undefined>;
   /** Every top-level file whose sourceKey starts with `prefix` (an import's source). */
   listBySourcePrefix(accountId: string, prefix: string): Promise<FileRecord[]>;
+  /**
+   * Every account's ready top-level `website`, `sitemap` and `website_bulk` files (account and id), a page
+   * at a time: a whole-table read, for the scheduled re-sync only.
+   */
+  readyWebSources(): AsyncIterable<Array<Pick<FileRecord, 'accountId' | 'id'>>>;
   /** The files of `ids` that exist, by id (a few requests, not one per file). */
   getMany(accountId: string, ids: readonly string[]): Promise<Map<string, FileRecord>>;
   list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>>;

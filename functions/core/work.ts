@@ -10,6 +10,8 @@ export type WorkMessage =
   | { kind: 'memory.refresh'; accountId: string; memoryId: string; fileIds?: string[]; charge?: Record<string, number> }
   | { kind: 'file.import'; accountId: string; importId: string }
   | { kind: 'file.resync'; accountId: string; fileId: string }
+  /** The stage's schedule (EventBridge): every ready web source of every account is synced again. */
+  | { kind: 'web.resync-due' }
   | { kind: 'memory.sync-session'; accountId: string; memoryId: string; sessionId: string }
   | { kind: 'messages.sync'; accountId: string; sessionId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }

@@ -8,7 +8,7 @@ import { giveUp } from '../core/ingest/give-up';
 import { ingestMemory } from '../core/ingest/ingest-memory';
 import type { ContentExtractor, ImportReader, RemoteFetcher, SiteReader } from '../core/ingest/ports';
 import { failImport, runImport } from '../core/ingest/run-import';
-import { resyncWebFile } from '../core/ingest/resync-web';
+import { queueDueResyncs, resyncWebFile } from '../core/ingest/resync-web';
 import { processFile } from '../core/ingest/process-file';
 import { writePublishedGraphItems } from '../core/ingest/graph-items-sync';
 import { reindexMemory } from '../core/ingest/reindex-memory';
@@ -101,6 +101,10 @@ async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Deliver
       return runImport(deps, message);
     case 'file.resync':
       return resyncWebFile(deps, message);
+    case 'web.resync-due': {
+      logger.info('web sources queued for re-sync', { queued: await queueDueResyncs(deps) });
+      return;
+    }
     case 'memory.sync-session': {
       const builds = await syncConversations(deps, message, delivery.workId);
       if (builds > 0) logger.info('conversations synced', { memoryId: message.memoryId, builds });

@@ -11,6 +11,7 @@ export const workMessageSchema: z.ZodType<WorkMessage> = z.discriminatedUnion('k
   z.object({ kind: z.literal('memory.refresh'), accountId: id, memoryId: id, fileIds: z.array(id).max(5_000).optional(), charge: z.record(id, z.number().int().min(0)).optional() }),
   z.object({ kind: z.literal('file.import'), accountId: id, importId: id }),
   z.object({ kind: z.literal('file.resync'), accountId: id, fileId: id }),
+  z.object({ kind: z.literal('web.resync-due') }),
   z.object({ kind: z.literal('memory.sync-session'), accountId: id, memoryId: id, sessionId: id }),
   z.object({ kind: z.literal('messages.sync'), accountId: id, sessionId: id }),
   z.object({ kind: z.literal('memory.graph-items'), accountId: id, memoryId: id }),

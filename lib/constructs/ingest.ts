@@ -4,7 +4,10 @@
  * table and the artefact bucket.
  */
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { Rule, RuleTargetInput, Schedule } from 'aws-cdk-lib/aws-events';
+import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
+import type { WorkMessage } from '../../functions/core/work';
 import type { StageConfig } from '../config';
 import { grantEmbeddings, grantImportBuckets, grantObjects, grantTable } from './grants';
 import { QueueWorker } from './queue-worker';
@@ -39,5 +42,17 @@ export class Ingest extends Construct {
       if (props.config.embedder === 'bedrock') grantEmbeddings(worker);
       grantImportBuckets(worker, props.config.importBuckets);
     }
+    if (props.config.webResyncSchedule) this.scheduleWebResync(props.config.webResyncSchedule);
+  }
+
+  /** The stage's re-sync schedule: a rule that puts one `web.resync-due` message on the work queue each tick. */
+  private scheduleWebResync(expression: string): void {
+    const work = { kind: 'web.resync-due' } satisfies WorkMessage;
+    new Rule(this, 'WebResync', {
+      description: 'kmem: sync every ready web source (website, sitemap, crawl) of every account again',
+      schedule: Schedule.expression(expression),
+      // a tick EventBridge cannot deliver lands beside the work that failed (alarmed), not nowhere
+      targets: [new SqsQueue(this.queueWorker.queue, { message: RuleTargetInput.fromObject(work), deadLetterQueue: this.queueWorker.deadLetterQueue })],
+    });
   }
 }

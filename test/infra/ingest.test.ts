@@ -123,3 +123,28 @@ describe('bulk import buckets', () => {
     expect(JSON.stringify(synth.template.toJSON())).not.toContain('corp-docs');
   });
 });
+
+describe('scheduled re-sync of web sources', () => {
+  it('puts one web.resync-due message on the work queue on the stage schedule, and nothing without one', () => {
+    const scheduled = synthesize({ config: { webResyncSchedule: 'rate(1 day)' } }); // throws on an unacknowledged nag finding
+    const queueId = logicalId(scheduled.stack, scheduled.stack.ingest.queueWorker.queue);
+    const dlqId = logicalId(scheduled.stack, scheduled.stack.ingest.queueWorker.deadLetterQueue);
+    scheduled.template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 day)',
+      State: 'ENABLED',
+      Targets: [Match.objectLike({
+        Arn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+        Input: JSON.stringify({ kind: 'web.resync-due' }),
+        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [dlqId, 'Arn'] } },
+      })],
+    });
+    const policies = JSON.stringify(scheduled.template.findResources('AWS::SQS::QueuePolicy'));
+    expect(policies).toContain('events.amazonaws.com');
+    expect(policies).toContain('sqs:SendMessage');
+    synth.template.resourceCountIs('AWS::Events::Rule', 0);
+  });
+
+  it('refuses a schedule EventBridge would not take, naming the option', () => {
+    expect(() => synthesize({ config: { webResyncSchedule: 'every day' } })).toThrow(/webResyncSchedule: an EventBridge schedule expression/);
+  });
+});

@@ -10,7 +10,7 @@ import type { ObjectStore } from '../../core/ports';
 
 interface SizedBucket {
   get(key: string): Promise<Uint8Array | undefined>;
-  listSized(prefix: string): Promise<Array<{ key: string; size: number }>>;
+  listSized(prefix: string): Promise<Array<{ key: string; size: number; etag?: string }>>;
 }
 
 export class SourceImportReader implements ImportReader {
@@ -33,6 +33,7 @@ export class SourceImportReader implements ImportReader {
       for (const object of (await this.objects(source)).slice(from)) {
         yield {
           path: object.key.slice(source.prefix.length),
+          ...(object.etag ? { etag: object.etag } : {}),
           load: async () => {
             if (object.size > limit) throw new FileProcessingError(`the object is ${object.size} bytes, over the limit of ${limit}`);
             const bytes = await bucket.get(object.key);

@@ -11,6 +11,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   type QueryCommandInput,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
@@ -180,6 +181,29 @@ export class Table {
       ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
       ExpressionAttributeValues: { ':pk': partition, ':from': from, ':to': to },
     });
+  }
+
+  /**
+   * The items of the whole table matching `filter`, a page (1 MB read) at a time, with only `fields`. A
+   * Scan reads every item: for rare sweeps (a scheduled re-sync), never on a request's path.
+   */
+  async *scanPages(filter: QueryFilter, fields: readonly string[]): AsyncGenerator<Item[]> {
+    const projection = Object.fromEntries(fields.map((field, i) => [`#p${i}`, field]));
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.client.send(
+        new ScanCommand({
+          TableName: this.name,
+          FilterExpression: filter.expression,
+          ProjectionExpression: Object.keys(projection).join(', '),
+          ExpressionAttributeNames: { ...filter.names, ...projection },
+          ExpressionAttributeValues: nonEmpty(filter.values),
+          ExclusiveStartKey: start,
+        }),
+      );
+      if (out.Items?.length) yield out.Items;
+      start = out.LastEvaluatedKey;
+    } while (start);
   }
 
   /** Every item a query matches, page after page. */

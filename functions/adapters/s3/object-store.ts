@@ -65,15 +65,17 @@ export class S3ObjectStore implements ObjectStore {
     return (await this.listSized(prefix)).map((object) => object.key);
   }
 
-  /** The objects under the prefix with their sizes, in key order. */
-  async listSized(prefix: string): Promise<Array<{ key: string; size: number }>> {
-    const found: Array<{ key: string; size: number }> = [];
+  /** The objects under the prefix with their sizes and ETags, in key order. */
+  async listSized(prefix: string): Promise<Array<{ key: string; size: number; etag?: string }>> {
+    const found: Array<{ key: string; size: number; etag?: string }> = [];
     let token: string | undefined;
     do {
       const out = await this.s3.send(
         new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
-      for (const object of out.Contents ?? []) if (object.Key) found.push({ key: object.Key, size: object.Size ?? 0 });
+      for (const object of out.Contents ?? []) {
+        if (object.Key) found.push({ key: object.Key, size: object.Size ?? 0, ...(object.ETag ? { etag: object.ETag } : {}) });
+      }
       token = out.IsTruncated ? out.NextContinuationToken : undefined;
     } while (token);
     return found;

@@ -34,11 +34,13 @@ export async function buildIndexVersion(
   chunks: readonly StoredChunk[],
   graphInputs: GraphInputs,
   settings: IndexingSettings,
+  previousRetrieval?: RetrievalIndex,
 ): Promise<BuiltIndex> {
   const embedder = settings.embedder();
   const retrieval = await buildRetrievalIndex(chunks.map(toRetrievalChunk), {
     ...(embedder ? { embedder } : {}),
     acceleration: memory.acceleration,
+    ...(previousRetrieval ? { previous: previousRetrieval } : {}),
   });
   const extractor = graphInputs.managed ? settings.graphExtractor() : OFFLINE_GRAPH_EXTRACTOR;
   const graph =

@@ -9,7 +9,7 @@ import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
 import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
-import { serializeRetrievalIndex } from '../../engine';
+import { deserializeRetrievalIndex, type RetrievalIndex, serializeRetrievalIndex } from '../../engine';
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
 import { graphItemsOf, type GraphItems } from '../graph-items';
@@ -124,8 +124,9 @@ async function writeSegments(
     memory.memoryType === 'graph' && memory.indexPrefix
       ? parseGraphState(await deps.objects.get(memory.indexPrefix + INDEX_FILES.state))
       : undefined;
+  const previousRetrieval = await previousVectors(deps, memory);
   const started = Date.now();
-  const built = await buildIndexVersion(memory, chunks, { previous, ...changes }, deps.indexing);
+  const built = await buildIndexVersion(memory, chunks, { previous, ...changes }, deps.indexing, previousRetrieval);
   const encodedChunks = encodeChunks(chunks);
   const retrieval = serializeRetrievalIndex(built.retrieval);
   await deps.objects.put(prefix + INDEX_FILES.chunks, encodedChunks, 'application/json');
@@ -142,6 +143,20 @@ async function writeSegments(
   await writeGraphItems(deps, memory.accountId, memory.id, { items: graph.items, version: memory.indexVersion + 1, prefix }, known);
   const counts = { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
   return { counts, extractionTokens: graph.tokensUsed, graphItems: graph.items };
+}
+
+/**
+ * The previous build, for its vectors (only the added files' chunks are embedded again); none without an
+ * embedder, or when it cannot be read (then everything is embedded, as a first build is).
+ */
+async function previousVectors(deps: IndexDeps, memory: Memory): Promise<RetrievalIndex | undefined> {
+  if (!memory.indexPrefix || !deps.indexing.embedder()) return undefined;
+  const bytes = await deps.objects.get(memory.indexPrefix + INDEX_FILES.retrieval);
+  try {
+    return bytes ? deserializeRetrievalIndex(bytes) : undefined;
+  } catch {
+    return undefined; // an older format: embedding again is the safe answer
+  }
 }
 
 const byteSize = (data: Uint8Array | string): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);

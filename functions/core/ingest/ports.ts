@@ -93,6 +93,8 @@ export interface SiteReader {
 /** One member of an import's source: its path under the source, and a way to read its bytes. */
 export interface ImportMemberRef {
   path: string;
+  /** An S3 object's ETag from the listing: the same ETag as at the last import means the same bytes. */
+  etag?: string;
   load(): Promise<Uint8Array>;
 }
 

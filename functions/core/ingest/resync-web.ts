@@ -5,7 +5,7 @@
  * get their new text, new pages are added, vanished pages are removed; when anything changed, the memories
  * that had ingested the file take it again (file-sources.ts).
  */
-import { mapConcurrently } from '../concurrency';
+import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
@@ -38,6 +38,21 @@ export async function resyncWebFile(deps: ResyncDeps, message: Extract<WorkMessa
     file.fileType === 'sitemap' ? await resyncSitemap(deps, file, file.externalURI) : await resyncCrawl(deps, file, file.externalURI);
   // the memories charge the new and changed pages' tokens only, not the whole site's again
   if (resynced.changed) await refreshMemoriesOf(deps, file.accountId, [file.id], { [file.id]: resynced.tokens });
+}
+
+/**
+ * The `web.resync-due` work (the stage's schedule): a `file.resync` for every ready web source of every
+ * account. Each re-sync costs only what changed, so a tick over unchanged sites is cheap. Answers how many.
+ */
+export async function queueDueResyncs(deps: Pick<ResyncDeps, 'files' | 'queue'>): Promise<number> {
+  let queued = 0;
+  for await (const page of deps.files.readyWebSources()) {
+    await mapConcurrently(page, STORE_CONCURRENCY, (file) =>
+      deps.queue.send({ kind: 'file.resync', accountId: file.accountId, fileId: file.id } satisfies WorkMessage),
+    );
+    queued += page.length;
+  }
+  return queued;
 }
 
 /** What a re-sync of a site changed: anything at all, and the tokens of its new and changed pages. */

@@ -122,6 +122,8 @@ async function importMember(
   member: ImportMemberRef,
   old: FileRecord | undefined,
 ): Promise<Outcome> {
+  // an S3 object listed with the ETag it had at the last import is the same object: not even read
+  if (old && member.etag && old.validators?.etag === member.etag && (!job.fileType || job.fileType === old.fileType)) return { kind: 'unchanged' };
   let bytes: Uint8Array;
   try {
     bytes = await member.load();
@@ -130,14 +132,18 @@ async function importMember(
   }
   const contentHash = createHash('sha256').update(bytes).digest('hex');
   const fileType = job.fileType ?? deps.extractor.fileTypeOf(bytes);
-  if (old && old.contentHash === contentHash && old.fileType === fileType) return { kind: 'unchanged' };
+  if (old && old.contentHash === contentHash && old.fileType === fileType) {
+    // the same bytes under a new ETag (or one not recorded yet): remembered, so the next import need not read them
+    if (member.etag && old.validators?.etag !== member.etag) await deps.files.update(job.accountId, old.id, { validators: { etag: member.etag } });
+    return { kind: 'unchanged' };
+  }
   const id = old?.id ?? deps.ids.uuid();
   const name = memberName(member.path);
   const extension = extensionOf(name);
   const bronzeKey = objectKeys.fetched(job.accountId, id, extension ? `original.${extension}` : 'original');
   const raw: Partial<FileRecord> = {
     name, extension, fileType, category: categoryOf(fileType), source: 'import', bronzeKey, externalURI: null,
-    contentType: null, size: bytes.length, contentHash, sourceKey,
+    contentType: null, size: bytes.length, contentHash, sourceKey, validators: member.etag ? { etag: member.etag } : null,
   };
   const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
   const [, content] = await Promise.all([deps.objects.put(bronzeKey, bytes, 'application/octet-stream'), extracted(deps, base, bytes)]);

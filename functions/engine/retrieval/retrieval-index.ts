@@ -12,7 +12,7 @@ import { buildSegment, type LexicalSegment } from '../lexical/segment';
 import type { Embedder } from './embedder';
 import { buildHnsw, type HnswIndex, type HnswOptions } from './hnsw';
 import { buildTitleLinks, type TitleLinkTable } from './title-links';
-import { buildVectorSegment, type VectorEncoding, type VectorSegment } from './vector-segment';
+import { buildVectorSegment, rowVector, type VectorEncoding, type VectorSegment } from './vector-segment';
 
 /** A chunk to index. */
 export interface RetrievalChunk {
@@ -69,6 +69,8 @@ export interface BuildOptions {
   analyzer?: AnalyzerOptions;
   /** Texts per embedder call; default 256. */
   embedBatchSize?: number;
+  /** An earlier build of the same memory: a chunk it holds with the same id, text and title keeps its vector. */
+  previous?: RetrievalIndex;
 }
 
 /** The text that is indexed (lexical and semantic) for a chunk: title, then context, then text. */
@@ -90,17 +92,49 @@ export async function buildRetrievalIndex(chunks: readonly RetrievalChunk[], opt
     chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: table.titles[ordinal] ?? '' })),
     text.analyzer,
   );
-  const vectors = options.embedder ? await embedAll(options.embedder, texts, options) : null;
+  const vectors = options.embedder ? await embedAll(options.embedder, texts, options, reusedRows(chunks, table, options)) : null;
   const ann = vectors && options.acceleration ? buildHnsw(vectors, options.hnsw) : null;
   const links = buildTitleLinks(table.titles, text.analyzer);
   return { chunks: table, text, titles, vectors, embedder: options.embedder?.name ?? null, ann, links };
 }
 
-async function embedAll(embedder: Embedder, texts: string[], options: BuildOptions): Promise<VectorSegment> {
-  const vectors: Float32Array[] = [];
+/**
+ * Embeds the texts (batches of `embedBatchSize`), except those whose vector `reused` holds (by ordinal):
+ * a publish that changes a few files of a large memory embeds only their chunks (with a paid embedder, that
+ * is the bill).
+ */
+async function embedAll(embedder: Embedder, texts: string[], options: BuildOptions, reused: ReadonlyMap<number, Float32Array>): Promise<VectorSegment> {
+  const vectors: Float32Array[] = texts.map((_, ordinal) => reused.get(ordinal) ?? EMPTY);
+  const missing = texts.flatMap((_, ordinal) => (reused.has(ordinal) ? [] : [ordinal]));
   const size = options.embedBatchSize ?? 256;
-  for (let start = 0; start < texts.length; start += size) vectors.push(...(await embedder.embed(texts.slice(start, start + size))));
+  for (let start = 0; start < missing.length; start += size) {
+    const batch = missing.slice(start, start + size);
+    const embedded = await embedder.embed(batch.map((ordinal) => texts[ordinal] ?? ''));
+    batch.forEach((ordinal, i) => (vectors[ordinal] = embedded[i] ?? EMPTY));
+  }
   return buildVectorSegment(vectors, embedder.dimensions, options.vectorEncoding);
+}
+
+const EMPTY = new Float32Array(0);
+
+/**
+ * The previous build's vectors this build may keep, by ordinal: same embedder and dimensions, and a chunk
+ * with the same id, text and title and no context (a message's context is not stored, so it is embedded
+ * again). Int8 rows are dequantised and quantised again to the same bytes.
+ */
+function reusedRows(chunks: readonly RetrievalChunk[], table: ChunkTable, options: BuildOptions): Map<number, Float32Array> {
+  const previous = options.previous;
+  const reused = new Map<number, Float32Array>();
+  const segment = previous?.vectors;
+  if (!previous || !segment || previous.embedder !== options.embedder?.name || segment.dimensions !== options.embedder.dimensions) return reused;
+  const ordinals = new Map(previous.chunks.ids.map((id, ordinal) => [id, ordinal]));
+  chunks.forEach((chunk, ordinal) => {
+    const before = ordinals.get(chunk.id);
+    if (before === undefined || chunk.context) return;
+    if (previous.chunks.texts[before] !== chunk.text || previous.chunks.titles[before] !== table.titles[ordinal]) return;
+    reused.set(ordinal, rowVector(segment, before));
+  });
+  return reused;
 }
 
 function chunkTable(chunks: readonly RetrievalChunk[]): ChunkTable {

@@ -1,3 +1,4 @@
+import { WEB_FILE_TYPES } from '../../../core/files/file-kinds';
 import type { FileCategory, FileRecord, Page, PageRequest } from '../../../core/model';
 import type { FileStore } from '../../../core/ports';
 import { byCreation, keys } from '../keys';
@@ -24,6 +25,19 @@ export class FileRepository implements FileStore {
   async listBySourcePrefix(accountId: string, prefix: string): Promise<FileRecord[]> {
     const items = await this.table.queryAll(keys.filesBySource(accountId), prefix, 'gsi3');
     return items.map(toFile).filter((file) => file.sourceKey?.startsWith(prefix));
+  }
+
+  async *readyWebSources(): AsyncGenerator<Array<Pick<FileRecord, 'accountId' | 'id'>>> {
+    const types = Object.fromEntries([...WEB_FILE_TYPES].map((type, i) => [`:web${i}`, type]));
+    const filter = {
+      // top-level files are listed under their account (gsi1); pages of a site sit under their parent
+      expression: `#kind = :file AND #state = :ready AND attribute_exists(#listed) AND #fileType IN (${Object.keys(types).join(', ')})`,
+      names: { '#kind': 'kind', '#state': 'state', '#listed': 'gsi1pk', '#fileType': 'fileType' },
+      values: { ':file': 'file', ':ready': 'ready', ...types },
+    };
+    for await (const items of this.table.scanPages(filter, ['accountId', 'id'])) {
+      yield items.map((item) => ({ accountId: String(item.accountId), id: String(item.id) }));
+    }
   }
 
   async get(accountId: string, id: string): Promise<FileRecord | undefined> {
