@@ -4,7 +4,9 @@
  * An archive is walked twice. The first walk decompresses every member and throws the bytes away, counting
  * what really comes out of the streams (never the sizes the headers declare): member count, member size,
  * total size, paths and the decompression ratio are all checked before anything is kept. Only an archive
- * that passes is walked again to hand out its members.
+ * that passes is walked again to hand out its members. A zip member is decompressed on the second walk only
+ * when it is read: its fingerprint (the CRC-32 and size its entry records) lets an import see it unchanged
+ * without reading it.
  */
 import { InternalError } from '../../core/errors';
 import { Readable } from 'node:stream';
@@ -39,7 +41,10 @@ export class ArchiveRefusedError extends InternalError {
 export interface ArchiveMember {
   /** The member's path inside the archive, `/`-separated, without a leading `./`. */
   path: string;
-  bytes: Uint8Array;
+  /** A zip member's recorded CRC-32 and size (`zip-crc32:<hex>:<bytes>`); tar records none. */
+  fingerprint?: string;
+  /** The member's bytes, decompressed (and checked against the limits again) when called. */
+  read(): Promise<Uint8Array>;
 }
 
 /** The format from the name, else from the first bytes; undefined when it is none of the three. */
@@ -55,7 +60,7 @@ export function archiveFormat(name: string, bytes?: Uint8Array): ArchiveFormat |
 /** Checks every limit on the real streamed sizes, keeping nothing; answers the member paths in order. */
 export async function checkArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits): Promise<string[]> {
   const paths: string[] = [];
-  for await (const member of walk(bytes, format, limits, false)) if (member) paths.push(member.path);
+  for await (const member of walk(bytes, format, limits, false)) paths.push(member.path);
   return paths;
 }
 
@@ -77,7 +82,9 @@ interface MemberStream extends AsyncIterable<Buffer> {
 interface RawEntry {
   path: string;
   kind: 'file' | 'directory' | 'other';
-  stream: MemberStream;
+  /** The member's stream (a zip member's is opened on the first call). */
+  stream: () => Promise<MemberStream>;
+  fingerprint?: string;
   /** Compressed bytes of a zip member (tar members are compressed as a whole, if at all). */
   compressedSize?: number;
 }
@@ -92,23 +99,30 @@ async function* walk(
     throw new ArchiveRefusedError(`the archive is ${bytes.length} bytes, over the limit of ${limits.maxArchiveBytes}`);
   }
   const totals = { members: 0, bytes: 0 };
+  const context = { limits, totals, archiveBytes: bytes.length };
   for await (const entry of format === 'zip' ? zipEntries(bytes, limits) : tarEntries(bytes, format === 'tar.gz')) {
     if (entry.kind === 'directory') {
-      entry.stream.resume();
+      (await entry.stream()).resume();
       continue;
     }
     const path = checkMemberPath(entry.path);
     if (entry.kind !== 'file') {
-      entry.stream.destroy();
+      (await entry.stream()).destroy();
       throw new ArchiveRefusedError(`member '${path}' is a link or a device; only regular files can be imported`);
     }
     totals.members += 1;
     if (totals.members > limits.maxMembers) {
-      entry.stream.destroy();
+      (await entry.stream()).destroy();
       throw new ArchiveRefusedError(`the archive holds more than ${limits.maxMembers} members`);
     }
-    const data = await readMember(entry, path, keep, { limits, totals, archiveBytes: bytes.length });
-    yield { path, bytes: data };
+    const fingerprint = entry.fingerprint ? { fingerprint: entry.fingerprint } : {};
+    if (keep && entry.fingerprint) {
+      // a zip member is read on demand (random access); tar members only in order, so now
+      yield { path, ...fingerprint, read: () => readMember(entry, path, true, context) };
+      continue;
+    }
+    const data = await readMember(entry, path, keep, context);
+    yield { path, ...fingerprint, read: async () => data };
   }
 }
 
@@ -122,8 +136,10 @@ async function readMember(
   const { limits, totals, archiveBytes } = context;
   const chunks: Buffer[] = [];
   let size = 0;
+  let stream: MemberStream | undefined;
   try {
-    for await (const chunk of entry.stream) {
+    stream = await entry.stream();
+    for await (const chunk of stream) {
       size += chunk.length;
       totals.bytes += chunk.length;
       if (size > limits.maxMemberBytes) refuse(`member '${path}' is larger than ${limits.maxMemberBytes} bytes once decompressed`);
@@ -137,7 +153,7 @@ async function readMember(
       if (keep) chunks.push(chunk);
     }
   } catch (error) {
-    entry.stream.destroy();
+    stream?.destroy();
     if (error instanceof ArchiveRefusedError) throw error;
     throw new ArchiveRefusedError(`member '${path}' cannot be read: ${(error as Error).message}`);
   }
@@ -177,17 +193,19 @@ async function* zipEntries(bytes: Uint8Array, limits: ArchiveLimits): AsyncGener
       const directory = entry.fileName.endsWith('/');
       const kind = directory ? 'directory' : mode === 0 || mode === 0o100000 ? 'file' : 'other';
       if (entry.isEncrypted()) throw new ArchiveRefusedError(`member '${entry.fileName}' is encrypted`);
-      const stream = kind === 'file' ? await zip.openReadStreamPromise(entry) : Readable.from([]);
-      yield { path: entry.fileName, kind, stream, compressedSize: entry.compressedSize };
+      const stream = () => (kind === 'file' ? zip.openReadStreamPromise(entry) : Promise.resolve(Readable.from([])));
+      const fingerprint = `zip-crc32:${entry.crc32.toString(16).padStart(8, '0')}:${entry.uncompressedSize}`;
+      yield { path: entry.fileName, kind, stream, fingerprint, compressedSize: entry.compressedSize };
     }
   } finally {
-    zip.close();
+    // members handed out are read later: a zip over a buffer holds no file, so closing it can wait for them
+    if (zip.entriesRead < zip.entryCount) zip.close();
   }
 }
 
 function openZip(bytes: Uint8Array): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), { lazyEntries: true, validateEntrySizes: true }, (error, zip) =>
+    yauzl.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), { lazyEntries: true, validateEntrySizes: true, autoClose: false }, (error, zip) =>
       error ? reject(new ArchiveRefusedError(`the archive is not a readable zip: ${error.message}`)) : resolve(zip),
     );
   });
@@ -213,7 +231,7 @@ async function* tarEntries(bytes: Uint8Array, gzipped: boolean): AsyncGenerator<
     for await (const entry of extract) {
       const type = entry.header.type ?? 'file';
       const kind = type === 'directory' ? 'directory' : type === 'file' || type === 'contiguous-file' ? 'file' : 'other';
-      yield { path: entry.header.name, kind, stream: entry as MemberStream }; // streamx yields Buffers
+      yield { path: entry.header.name, kind, stream: async () => entry as MemberStream }; // streamx yields Buffers
     }
   } catch (error) {
     if (error instanceof ArchiveRefusedError) throw error;

@@ -52,7 +52,9 @@ export class SourceImportReader implements ImportReader {
       if (next.done) return;
       if (position++ < from) continue;
       const member = next.value;
-      yield { path: member.path, load: async () => member.bytes };
+      // a zip member's recorded CRC-32 and size stand for its bytes as an ETag does: the same as at the last
+      // import, the member is unchanged and is never decompressed
+      yield { path: member.path, ...(member.fingerprint ? { etag: member.fingerprint } : {}), load: () => readingMember(member.read) };
     }
   }
 
@@ -76,6 +78,16 @@ export class SourceImportReader implements ImportReader {
     const format = archiveFormat(source.name, bytes);
     if (!format) throw new ImportRefusedError(`'${source.name}' is not a .zip, .tar or .tar.gz archive`);
     return { bytes, format };
+  }
+}
+
+/** A member read after the walk moved on: a member it cannot read fails alone, with the reason. */
+async function readingMember(read: () => Promise<Uint8Array>): Promise<Uint8Array> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ArchiveRefusedError) throw new FileProcessingError(error.message);
+    throw error;
   }
 }
 

@@ -93,7 +93,10 @@ export interface SiteReader {
 /** One member of an import's source: its path under the source, and a way to read its bytes. */
 export interface ImportMemberRef {
   path: string;
-  /** An S3 object's ETag from the listing: the same ETag as at the last import means the same bytes. */
+  /**
+   * An S3 object's ETag from the listing, or a zip member's recorded CRC-32 and size: the same as at the
+   * last import means the same bytes (kept in the file's `validators.etag`).
+   */
   etag?: string;
   load(): Promise<Uint8Array>;
 }

@@ -122,7 +122,7 @@ async function importMember(
   member: ImportMemberRef,
   old: FileRecord | undefined,
 ): Promise<Outcome> {
-  // an S3 object listed with the ETag it had at the last import is the same object: not even read
+  // an S3 object listed with the ETag it had at the last import (a zip member with its CRC-32 and size) is the same: not even read
   if (old && member.etag && old.validators?.etag === member.etag && (!job.fileType || job.fileType === old.fileType)) return { kind: 'unchanged' };
   let bytes: Uint8Array;
   try {

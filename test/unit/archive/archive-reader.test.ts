@@ -11,7 +11,7 @@ async function read(bytes: Uint8Array, name: string, given = limits) {
   if (!format) throw new Error('no format');
   await checkArchive(bytes, format, given);
   const out: Record<string, string> = {};
-  for await (const member of archiveMembers(bytes, format, given)) out[member.path] = Buffer.from(member.bytes).toString();
+  for await (const member of archiveMembers(bytes, format, given)) out[member.path] = Buffer.from(await member.read()).toString();
   return out;
 }
 
