@@ -110,6 +110,19 @@ export class PostingCollector {
     }
   }
 
+  /** Adds one doc given as its distinct terms with their frequencies (a doc of an earlier segment). */
+  addCounts(doc: number, counts: ReadonlyArray<readonly [term: string, frequency: number]>): void {
+    for (const [term, frequency] of counts) {
+      let termId = this.termIds.get(term);
+      if (termId === undefined) {
+        termId = this.termIds.size;
+        this.termIds.set(term, termId);
+        if (termId >= this.docCounts.length) this.growDocCounts();
+      }
+      this.push(termId, doc, frequency);
+    }
+  }
+
   /** Sorts the vocabulary and encodes each term's postings in doc order. */
   encode(): EncodedPostings {
     const terms = [...this.termIds.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

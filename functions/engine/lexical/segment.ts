@@ -60,9 +60,21 @@ export interface LexicalHit {
   score: number;
 }
 
+/**
+ * Docs of an earlier segment to take as they are: new ordinal → the ordinal of the doc in `previous` with
+ * the same text. Their terms come from its postings instead of being analyzed again (when both segments
+ * use the same analyzer options), so the segment is the one a full build makes.
+ */
+export interface ReusedDocs {
+  previous: LexicalSegment;
+  ordinals: ReadonlyMap<number, number>;
+}
+
 /** Indexes `docs` (ids must be distinct) with the analyzer `options` (defaults: stem, stopwords). */
-export function buildSegment(docs: readonly LexicalDocument[], options: AnalyzerOptions = {}): LexicalSegment {
+export function buildSegment(docs: readonly LexicalDocument[], options: AnalyzerOptions = {}, reused?: ReusedDocs): LexicalSegment {
   const analyzer = resolveAnalyzerOptions(options);
+  const earlier = reused && sameAnalyzer(reused.previous.analyzer, analyzer) ? reused : undefined;
+  const counts = earlier ? termCountsOf(earlier.previous, new Set(earlier.ordinals.values())) : new Map<number, Array<[string, number]>>();
   const collector = new PostingCollector();
   const fileIndex = new Map<string, number>();
   const seenIds = new Set<string>();
@@ -73,6 +85,13 @@ export function buildSegment(docs: readonly LexicalDocument[], options: Analyzer
     seenIds.add(doc.id);
     if (!fileIndex.has(doc.fileId)) fileIndex.set(doc.fileId, fileIndex.size);
     docFiles[ordinal] = fileIndex.get(doc.fileId) ?? 0;
+    const before = earlier?.ordinals.get(ordinal);
+    const known = before === undefined ? undefined : counts.get(before);
+    if (earlier && before !== undefined && known) {
+      docLengths[ordinal] = earlier.previous.docLengths[before] ?? 0;
+      collector.addCounts(ordinal, known);
+      return;
+    }
     const terms = analyze(doc.text, analyzer);
     docLengths[ordinal] = terms.length;
     collector.addDocument(ordinal, terms);
@@ -90,6 +109,23 @@ export function buildSegment(docs: readonly LexicalDocument[], options: Analyzer
     postingOffsets: encoded.offsets,
     postings: encoded.bytes,
   };
+}
+
+function sameAnalyzer(a: Readonly<ResolvedAnalyzerOptions>, b: Readonly<ResolvedAnalyzerOptions>): boolean {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]) as Set<keyof ResolvedAnalyzerOptions>;
+  return [...keys].every((key) => a[key] === b[key]);
+}
+
+/** The distinct terms and frequencies of the `wanted` docs of `segment`, by doc ordinal, from its postings. */
+function termCountsOf(segment: LexicalSegment, wanted: ReadonlySet<number>): Map<number, Array<[string, number]>> {
+  const counts = new Map<number, Array<[string, number]>>();
+  for (const doc of wanted) counts.set(doc, []);
+  segment.terms.forEach((term, ordinal) => {
+    const from = segment.postingOffsets[ordinal] ?? 0;
+    const list = decodePostings(segment.postings, from, segment.postingOffsets[ordinal + 1] ?? from, segment.docFreqs[ordinal] ?? 0);
+    for (let i = 0; i < list.docs.length; i++) counts.get(list.docs[i] ?? 0)?.push([term, list.freqs[i] ?? 0]);
+  });
+  return counts;
 }
 
 /** Ordinal of `term` in the sorted vocabulary (binary search), or -1. */

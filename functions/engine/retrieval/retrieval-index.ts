@@ -69,7 +69,10 @@ export interface BuildOptions {
   analyzer?: AnalyzerOptions;
   /** Texts per embedder call; default 256. */
   embedBatchSize?: number;
-  /** An earlier build of the same memory: a chunk it holds with the same id, text and title keeps its vector. */
+  /**
+   * An earlier build of the same memory: a chunk it holds with the same id, text and title keeps its vector
+   * and its analyzed terms (only the other chunks are embedded and analyzed).
+   */
   previous?: RetrievalIndex;
 }
 
@@ -84,15 +87,19 @@ function indexedText(text: string, title: string, context = ''): string {
 export async function buildRetrievalIndex(chunks: readonly RetrievalChunk[], options: BuildOptions = {}): Promise<RetrievalIndex> {
   const table = chunkTable(chunks);
   const texts = chunks.map((chunk, ordinal) => indexedText(chunk.text, table.titles[ordinal] ?? '', chunk.context));
+  const previous = options.previous;
+  const same = previous ? unchangedChunks(chunks, table, previous) : new Map<number, number>();
   const text = buildSegment(
     chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: texts[ordinal] ?? '' })),
     options.analyzer,
+    previous && { previous: previous.text, ordinals: same },
   );
   const titles = buildSegment(
     chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: table.titles[ordinal] ?? '' })),
     text.analyzer,
+    previous && { previous: previous.titles, ordinals: same },
   );
-  const vectors = options.embedder ? await embedAll(options.embedder, texts, options, reusedRows(chunks, table, options)) : null;
+  const vectors = options.embedder ? await embedAll(options.embedder, texts, options, reusedRows(same, options)) : null;
   const ann = vectors && options.acceleration ? buildHnsw(vectors, options.hnsw) : null;
   const links = buildTitleLinks(table.titles, text.analyzer);
   return { chunks: table, text, titles, vectors, embedder: options.embedder?.name ?? null, ann, links };
@@ -118,22 +125,31 @@ async function embedAll(embedder: Embedder, texts: string[], options: BuildOptio
 const EMPTY = new Float32Array(0);
 
 /**
- * The previous build's vectors this build may keep, by ordinal: same embedder and dimensions, and a chunk
- * with the same id, text and title and no context (a message's context is not stored, so it is embedded
- * again). Int8 rows are dequantised and quantised again to the same bytes.
+ * The chunks the previous build holds as they are, new ordinal → previous ordinal: the same id, text and
+ * title and no context (a message's context is not stored, so it is indexed again).
  */
-function reusedRows(chunks: readonly RetrievalChunk[], table: ChunkTable, options: BuildOptions): Map<number, Float32Array> {
-  const previous = options.previous;
-  const reused = new Map<number, Float32Array>();
-  const segment = previous?.vectors;
-  if (!previous || !segment || previous.embedder !== options.embedder?.name || segment.dimensions !== options.embedder.dimensions) return reused;
+function unchangedChunks(chunks: readonly RetrievalChunk[], table: ChunkTable, previous: RetrievalIndex): Map<number, number> {
+  const same = new Map<number, number>();
   const ordinals = new Map(previous.chunks.ids.map((id, ordinal) => [id, ordinal]));
   chunks.forEach((chunk, ordinal) => {
     const before = ordinals.get(chunk.id);
     if (before === undefined || chunk.context) return;
     if (previous.chunks.texts[before] !== chunk.text || previous.chunks.titles[before] !== table.titles[ordinal]) return;
-    reused.set(ordinal, rowVector(segment, before));
+    same.set(ordinal, before);
   });
+  return same;
+}
+
+/**
+ * The previous build's vectors this build may keep, by ordinal: unchanged chunks, embedded by the same
+ * embedder with the same dimensions. Int8 rows are dequantised and quantised again to the same bytes.
+ */
+function reusedRows(same: ReadonlyMap<number, number>, options: BuildOptions): Map<number, Float32Array> {
+  const previous = options.previous;
+  const reused = new Map<number, Float32Array>();
+  const segment = previous?.vectors;
+  if (!previous || !segment || previous.embedder !== options.embedder?.name || segment.dimensions !== options.embedder.dimensions) return reused;
+  for (const [ordinal, before] of same) reused.set(ordinal, rowVector(segment, before));
   return reused;
 }
 
