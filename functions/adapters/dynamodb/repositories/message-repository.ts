@@ -1,16 +1,32 @@
-import type { Message, MessageRole, Page, PageRequest } from '../../../core/model';
+import { z } from 'zod';
+import { MESSAGE_ROLES, type Message, type Page, type PageRequest } from '../../../core/model';
 import type { MessageFilter, MessageStore } from '../../../core/ports';
+import { itemOf, itemSchema, nullable, readAll, timestamp } from '../item-schema';
 import { byCreationAndSequence, type IndexName, keys } from '../keys';
-import type { Item, QueryFilter, Table } from '../table';
-import { nullableString } from './fields';
+import type { QueryFilter, Table } from '../table';
+
+/** A message as stored; `sequence` came later (older messages have none and sort by id among equal times). */
+const messageItem = itemSchema<Message>(
+  'message',
+  z.object({
+    id: z.string(),
+    accountId: z.string(),
+    sessionID: z.string(),
+    role: z.enum(MESSAGE_ROLES),
+    content: z.string(),
+    customerUserID: nullable(z.string()),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    sequence: z.number().optional(),
+  }),
+);
 
 export class MessageRepository implements MessageStore {
   constructor(private readonly table: Table) {}
 
   async create(message: Message): Promise<void> {
     const order = byCreationAndSequence(message.createdAt, message.sequence, message.id);
-    await this.table.create({
-      ...keys.message(message.accountId, message.id),
+    const listing = {
       gsi1pk: keys.messagesOf(message.accountId),
       gsi1sk: order,
       gsi2pk: keys.messagesOfSession(message.accountId, message.sessionID),
@@ -18,14 +34,13 @@ export class MessageRepository implements MessageStore {
       ...(message.customerUserID
         ? { gsi3pk: keys.messagesOfCustomer(message.accountId, message.customerUserID), gsi3sk: order }
         : {}),
-      kind: 'message',
-      ...message,
-    });
+    };
+    await this.table.create(itemOf(messageItem, { ...keys.message(message.accountId, message.id), ...listing }, message));
   }
 
   async get(accountId: string, id: string): Promise<Message | undefined> {
     const item = await this.table.get(keys.message(accountId, id));
-    return item ? toMessage(item) : undefined;
+    return item ? messageItem.read(item) : undefined;
   }
 
   /** The narrowest index serves the query; what it cannot key on becomes a filter. */
@@ -36,12 +51,12 @@ export class MessageRepository implements MessageStore {
     const values: Record<string, unknown> = {};
     if (filter.role) {
       conditions.push('#role = :role');
-      names['#role'] = 'role';
+      names['#role'] = messageItem.attribute('role');
       values[':role'] = filter.role;
     }
     if (filter.sessionID && filter.customerUserID) {
       conditions.push('#customer = :customer');
-      names['#customer'] = 'customerUserID';
+      names['#customer'] = messageItem.attribute('customerUserID');
       values[':customer'] = filter.customerUserID;
     }
     const queryFilter: QueryFilter | undefined = conditions.length
@@ -49,7 +64,7 @@ export class MessageRepository implements MessageStore {
       : undefined;
     const scope = `messages|${partition}|${filter.role ?? ''}|${filter.customerUserID ?? ''}`;
     const result = await this.table.queryPage({ index, partition, scope, page, filter: queryFilter });
-    return { ...result, items: result.items.map(toMessage) };
+    return { ...result, items: readAll(messageItem, result.items) };
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
@@ -63,18 +78,4 @@ function indexFor(accountId: string, filter: MessageFilter): { index: IndexName;
     return { index: 'gsi3', partition: keys.messagesOfCustomer(accountId, filter.customerUserID) };
   }
   return { index: 'gsi1', partition: keys.messagesOf(accountId) };
-}
-
-function toMessage(item: Item): Message {
-  return {
-    id: String(item.id),
-    accountId: String(item.accountId),
-    sessionID: String(item.sessionID),
-    role: String(item.role) as MessageRole,
-    content: String(item.content),
-    customerUserID: nullableString(item.customerUserID),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-    ...(typeof item.sequence === 'number' ? { sequence: item.sequence } : {}),
-  };
 }
