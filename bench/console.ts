@@ -16,7 +16,6 @@ import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
-import { container } from '../functions/adapters/container';
 import { createAccount } from '../functions/core/use-cases/accounts';
 import { startRuntime } from '../functions/local/runtime';
 import { CONSOLE_DIST, ensureConsoleBuilt } from '../lib/console-build';
@@ -137,10 +136,10 @@ async function main(): Promise<void> {
   const runs = Math.max(1, Number(values.runs));
   ensureConsoleBuilt((line) => console.error(`[bench] ${line}`));
   const dataDir = mkdtempSync(join(tmpdir(), 'kmem-bench-console-'));
-  const runtime = await startRuntime({ env: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_ACCESS_LOG: 'false' } });
+  const runtime = await startRuntime({ settings: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_ACCESS_LOG: 'false' } });
   const browser = await launchBrowser();
   try {
-    const { apiKey } = await createAccount(container(), 'bench-console');
+    const { apiKey } = await createAccount(runtime.deps, 'bench-console');
     await timeFirstScreen(browser, runtime.url, undefined); // the runtime's first request warms its handlers
     const signIn: number[] = [];
     const signedIn: number[] = [];

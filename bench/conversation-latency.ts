@@ -15,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createContainer } from '../functions/adapters/container';
+import { composeLocalDeps } from '../functions/local/compose';
 import { loadConfig } from '../functions/config';
 import type { Message } from '../functions/core/model';
 import { mapConcurrently } from '../functions/core/concurrency';
@@ -91,7 +91,7 @@ async function accountOf(api: ReturnType<typeof apiClient>): Promise<string> {
 /** Writes the messages into the child's table with the message repository, 32 at a time. */
 async function seedMessages(dataDir: string, accountId: string, sessions: readonly string[]): Promise<number> {
   const endpoints = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as { dynamodbEndpoint: string; s3Endpoint: string };
-  const deps = createContainer(
+  const deps = composeLocalDeps(
     loadConfig({ ...process.env, KMEM_DATA_DIR: dataDir, KMEM_DYNAMODB_ENDPOINT: endpoints.dynamodbEndpoint, KMEM_S3_ENDPOINT: endpoints.s3Endpoint, AWS_REGION: 'local' }),
   );
   const started = performance.now();

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createContainer } from '../functions/adapters/container';
+import { composeLocalDeps } from '../functions/local/compose';
 import { loadConfig } from '../functions/config';
 import { ensureTable, startStores } from '../functions/local/stores';
 import { inParallel } from './support/api';
@@ -34,7 +34,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'kmem-store-calls-'));
 const stores = await startStores({ dataDir, bucketName: BUCKET });
 
 try {
-  const deps = createContainer(
+  const deps = composeLocalDeps(
     loadConfig({
       ...process.env,
       KMEM_DATA_DIR: dataDir,

@@ -12,6 +12,7 @@
 import { InternalError } from './core/errors';
 import { z } from 'zod';
 import type { ExtractLimits } from './adapters/extract/types';
+import type { ImportSettings } from './core/use-cases/imports';
 
 const flag = z
   .enum(['true', 'false', '1', '0'])
@@ -364,12 +365,8 @@ export interface Config {
   imports: ImportSettings;
 }
 
-export interface ImportSettings {
-  /** Buckets an S3 import may read; `*` for any. */
-  buckets: readonly string[];
-  archive: { maxArchiveBytes: number; maxMembers: number; maxMemberBytes: number; maxTotalBytes: number; maxRatio: number };
-  concurrency: number;
-}
+/** Bulk import's settings: a shape the use cases declare (core knows no config module). */
+export type { ImportSettings };
 
 export class ConfigError extends InternalError {
   override readonly name: string = 'ConfigError';
@@ -544,18 +541,11 @@ function answerModelOf(e: Parsed): Config['answerModel'] {
   return { kind, url: e.KMEM_ANSWER_MODEL_URL, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...key };
 }
 
-let cached: Config | undefined;
-
 /**
- * The configuration of this container, read once: the sections of `settings` (a deployed function's
- * name), or every section (the local runtime, which reads everything before any handler runs).
+ * A deployed function's settings: only the sections it reads (`FUNCTION_SETTINGS`), from `env`. Its
+ * handler composes its deps from them once, on its first call; invalid or missing settings throw a
+ * `ConfigError` on every call until fixed, so no store is ever reached with a wrong name.
  */
-export function config(settings?: FunctionSettingsName): Config {
-  cached ??= loadConfig(process.env, settings ? FUNCTION_SETTINGS[settings] : ALL_SETTINGS);
-  return cached;
-}
-
-/** Forget the cached configuration (the local runtime sets the environment before its first use). */
-export function resetConfig(): void {
-  cached = undefined;
+export function functionConfig(name: FunctionSettingsName, env: NodeJS.ProcessEnv = process.env): Config {
+  return loadConfig(env, FUNCTION_SETTINGS[name]);
 }

@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createContainer } from '../../functions/adapters/container';
+import { composeLocalDeps } from '../../functions/local/compose';
 import { createRetrievalIndexing } from '../../functions/adapters/indexing';
 import { loadConfig } from '../../functions/config';
 import type { RankParamOverrides } from '../../functions/engine/retrieval/params';
@@ -50,7 +50,7 @@ export function openEngine(dataDir: string): Engine {
     KMEM_S3_ENDPOINT: endpoints.s3Endpoint,
     AWS_REGION: 'local',
   });
-  const deps = createContainer(config);
+  const deps = composeLocalDeps(config);
   const { indexes, indexing } = createRetrievalIndexing(config, deps.objects);
   return {
     async rank(accountId, memoryId, query, topK, params) {

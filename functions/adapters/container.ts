@@ -1,12 +1,14 @@
 /**
- * The composition root of a container: configuration, SDK clients and adapters, created once and shared
- * by every invocation (and, on the local runtime, by every handler in the process).
+ * The composition root of a container: configuration, SDK clients and adapters, created once from a
+ * function's validated settings and passed into its routes or work handlers (on the local runtime, one
+ * set shared by every handler in the process). Work goes to SQS unless the caller hands another queue
+ * (the local runtime hands its file queue: see functions/local/compose.ts), so no Lambda bundle carries it.
  */
 import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { type Config, config as loadConfig, type FunctionSettingsName } from '../config';
+import { type Config, ConfigError } from '../config';
 import type { ApiKeyStore, Clock, HealthProbe, IdGenerator, QueuePort, RedeliveryPort } from '../core/ports';
 import { createDocumentClient, createS3Client, createS3PresignClient, createSqsClient } from './aws-clients';
 import { CachedApiKeyStore } from './dynamodb/cached-api-key-store';
@@ -29,7 +31,6 @@ import { WebhookRepository } from './dynamodb/repositories/webhook-repository';
 import { Table } from './dynamodb/table';
 import { PinnedWebhookSender } from './http/webhook-sender';
 import { resolveHost } from './net/dns-resolver';
-import { LocalQueue } from './queue/local-queue';
 import { ConversationSyncRepository } from './dynamodb/repositories/conversation-sync-repository';
 import { MessageIndexRepository } from './dynamodb/repositories/message-index-repository';
 import { keys } from './dynamodb/keys';
@@ -38,33 +39,14 @@ import { S3ObjectStore } from './s3/object-store';
 
 export type Container = ReturnType<typeof createContainer>;
 
-let instance: Container | undefined;
+/** Where work is queued, and how a failed delivery comes back sooner. */
+export type WorkQueue = QueuePort & RedeliveryPort;
 
-/**
- * The container of this process. A deployed function names itself on its first call, so only its own
- * settings are read (`FUNCTION_SETTINGS`); invalid or missing settings throw a `ConfigError` on every
- * call until fixed, so no store is ever reached with a wrong name.
- */
-export function container(settings?: FunctionSettingsName): Container {
-  instance ??= createContainer(loadConfig(settings));
-  return instance;
-}
-
-/** Makes `deps` this thread's container (the local worker thread's, whose queue is the runtime's). */
-export function useContainer(deps: Container): void {
-  instance = deps;
-}
-
-/** Drops the container (the local runtime does this when it stops, tests between runtimes). */
-export function resetContainer(): void {
-  instance = undefined;
-}
-
-export function createContainer(config: Config) {
+/** Everything a function shares between invocations, from its settings; work goes to `queue` (SQS by default). */
+export function createContainer(config: Config, queue: WorkQueue = sqsQueue(config)) {
   const documentClient = createDocumentClient(config);
   const s3: S3Client = createS3Client(config);
   const table = createTable(documentClient, config.tableName);
-  const queue = createQueue(config);
   const clock: Clock = { now: () => new Date() };
   const ids: IdGenerator = { uuid: randomUUID };
   const apiKeys: ApiKeyStore = new CachedApiKeyStore(new ApiKeyRepository(table), config.authCacheMs);
@@ -102,8 +84,7 @@ export function createContainer(config: Config) {
     objects,
     sender: new PinnedWebhookSender(),
     resolve: resolveHost,
-    queue: queue.port,
-    localQueue: queue.local,
+    queue,
     clock,
     ids,
     health,
@@ -122,14 +103,10 @@ function createTable(documentClient: DynamoDBDocumentClient, tableName: string):
   return table;
 }
 
-/** SQS on AWS; on the local runtime, the durable file-backed queue (its pump lives in functions/local). */
-function createQueue(config: Config): { port: QueuePort & RedeliveryPort; local?: LocalQueue } {
-  if (config.queue.kind === 'sqs') return { port: new SqsQueue(createSqsClient(config), config.queue.url) };
-  const local = new LocalQueue({
-    directory: config.queue.directory,
-    visibilityTimeoutSeconds: config.queue.visibilityTimeoutSeconds,
-    // the worker gives work up on its last try: the queue dead-letters after exactly that many
-    maxReceiveCount: config.work.maxAttempts,
-  });
-  return { port: local, local };
+/** The SQS queue of the settings; the local file queue exists only inside the local runtime, which hands its own. */
+function sqsQueue(config: Config): WorkQueue {
+  if (config.queue.kind !== 'sqs') {
+    throw new ConfigError('invalid configuration: KMEM_QUEUE_URL: not set (the local file queue runs only inside the local runtime)');
+  }
+  return new SqsQueue(createSqsClient(config), config.queue.url);
 }

@@ -1,6 +1,6 @@
 /**
  * What reading memory indexes needs beyond the container: the configured embedder (for queries) and the
- * index cache. Kept out of the container so that API functions that never touch an index stay small; the
+ * index cache, made once per container by the functions that read indexes (messages, retrieval). Kept out of the container so that API functions that never touch an index stay small; the
  * worker adds the graph extractor (functions/worker/indexing.ts).
  */
 import type { Config } from '../config';
@@ -17,14 +17,7 @@ export function createRetrievalIndexing(config: Config, objects: ObjectStore): R
   return { indexing: { embedder: embedderFactory(config) }, indexes: new IndexCache(objects, config.indexCacheSize) };
 }
 
-const made = new WeakMap<object, RetrievalIndexing>();
-
-/** The retrieval indexing of a container, made once (memory retrieval and message search share its cache). */
-export function retrievalIndexingOf(base: { config: Config; objects: ObjectStore }): RetrievalIndexing {
-  let indexing = made.get(base);
-  if (!indexing) {
-    indexing = createRetrievalIndexing(base.config, base.objects);
-    made.set(base, indexing);
-  }
-  return indexing;
+/** A function's deps plus the retrieval indexing made from its settings (memory retrieval, message search). */
+export function withRetrievalIndexing<D extends { config: Config; objects: ObjectStore }>(base: D): D & RetrievalIndexing {
+  return { ...base, ...createRetrievalIndexing(base.config, base.objects) };
 }

@@ -1,7 +1,16 @@
+/**
+ * The one bounded-concurrency map: use cases (store calls), adapters (batch writes, embedding calls,
+ * graph-extraction requests) all run their parallel work through `mapConcurrently`. Pure TypeScript
+ * with no I/O, so every layer that may import core may use it.
+ */
+
 /** Store calls one use case keeps in flight at once (a memory may hold thousands of files). */
 export const STORE_CONCURRENCY = 16;
 
-/** Runs `task` over `items` with at most `limit` in flight; the results keep the items' order. */
+/**
+ * Runs `task` over `items` with at most `limit` in flight (at least one); the results keep the items'
+ * order. The first failure rejects the whole map; tasks already started run to their end.
+ */
 export async function mapConcurrently<T, R>(
   items: readonly T[],
   limit: number,
@@ -15,6 +24,6 @@ export async function mapConcurrently<T, R>(
       results[index] = await task(items[index] as T, index);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, run));
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, run));
   return results;
 }

@@ -1,12 +1,12 @@
 /** The files group: each route calls one use case and shapes the answer. */
-import { container } from '../adapters/container';
+import type { Container } from '../adapters/container';
 import type { FileRecord } from '../core/model';
 import { createOrUpdateFile, resyncFile } from '../core/use-cases/file-sources';
 import { getImport, startImport } from '../core/use-cases/imports';
 import { contentAddress, createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
 import { truncated } from '../http/response-budget';
-import { bind } from '../http/handler';
+import { bind, type BoundRoute } from '../http/handler';
 import { readFilePart } from '../http/multipart';
 import { filesApi } from './schemas';
 
@@ -47,27 +47,24 @@ export const presentListed = (file: FileRecord) => ({
   tokens: file.tokens,
 });
 
-export const fileRoutes = [
+export const fileRoutes = (deps: Container): BoundRoute[] => [
   bind(filesApi.upload, async ({ raw, headers }, { accountId }) => {
-    const deps = container();
     const part = await readFilePart(raw, headers['content-type'], deps.config.maxUploadBytes);
     const upload = await uploadFile(deps, accountId, part);
     return dataAnswer({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType });
   }),
   bind(filesApi.uploadUrl, async ({ body }, { accountId }) => {
-    const deps = container();
     const { upload, uploadUrl } = await createUploadUrl(deps, accountId, body, UPLOAD_URL_SECONDS);
     const expiresAt = new Date(deps.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000).toISOString();
     return dataAnswer({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType, uploadUrl, expiresAt });
   }),
   bind(filesApi.create, async ({ body }, { accountId }) =>
-    dataAnswer(presentCreated(await createOrUpdateFile(container(), accountId, body))),
+    dataAnswer(presentCreated(await createOrUpdateFile(deps, accountId, body))),
   ),
   bind(filesApi.list, async ({ query }, { accountId }) =>
-    listAnswer('files', await listFiles(container(), accountId, query.category, query), presentListed),
+    listAnswer('files', await listFiles(deps, accountId, query.category, query), presentListed),
   ),
   bind(filesApi.get, async ({ params }, { accountId }) => {
-    const deps = container();
     const { file, content: whole, memoryID } = await getFile(deps, accountId, params.id);
     const { content, contentTruncated } = truncated(whole ?? '', FILE_CONTENT_CHARS);
     const contentUrl = contentTruncated ? await contentAddress(deps, file, UPLOAD_URL_SECONDS) : null;
@@ -96,10 +93,10 @@ export const fileRoutes = [
     });
   }),
   bind(filesApi.import, async ({ body }, { accountId }) =>
-    dataAnswer({ importID: (await startImport(container(), accountId, body)).id }),
+    dataAnswer({ importID: (await startImport(deps, accountId, body)).id }),
   ),
   bind(filesApi.importStatus, async ({ params }, { accountId }) => {
-    const found = await getImport(container(), accountId, params.id);
+    const found = await getImport(deps, accountId, params.id);
     const { total, created, updated, unchanged, deleted, failed, errors, state, createdAt, updatedAt } = found;
     return dataAnswer({
       importID: found.id, state, total, created, updated, unchanged, deleted, failed, errors,
@@ -107,10 +104,10 @@ export const fileRoutes = [
     });
   }),
   bind(filesApi.resync, async ({ params }, { accountId }) =>
-    dataAnswer(presentCreated(await resyncFile(container(), accountId, params.id))),
+    dataAnswer(presentCreated(await resyncFile(deps, accountId, params.id))),
   ),
   bind(filesApi.delete, async ({ params }, { accountId }) => {
-    await deleteFile(container(), accountId, params.id);
+    await deleteFile(deps, accountId, params.id);
     return deletedAnswer(`file '${params.id}' deleted`);
   }),
 ];

@@ -7,12 +7,10 @@ import { retrievalApi } from '../retrieval/schemas';
 import { metaApi } from '../meta/schemas';
 import { sessionsApi } from '../sessions/schemas';
 import { usersApi } from '../users/schemas';
-import type { Group, RouteSpec } from './route-spec';
+import { type Group, type RouteSpec, specsOf } from './route-spec';
 
 export const API_VERSION = '1.0.0';
 
-export const catalog: readonly RouteSpec[] = [metaApi, usersApi, sessionsApi, messagesApi, filesApi, memoriesApi, retrievalApi, mcpApi].flatMap(
-  (group) => Object.values(group) as RouteSpec[],
-);
+export const catalog: readonly RouteSpec[] = [metaApi, usersApi, sessionsApi, messagesApi, filesApi, memoriesApi, retrievalApi, mcpApi].flatMap(specsOf);
 
 export const groups = (): Group[] => [...new Set(catalog.map((spec) => spec.group))];

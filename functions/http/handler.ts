@@ -1,6 +1,8 @@
 /**
  * Builds the middy handler of an endpoint group: Powertools context, tracing and metrics, then one
- * middleware that authenticates, parses and dispatches to the route, and maps errors to the wire.
+ * middleware that authenticates, parses and dispatches to the route, and maps errors to the wire. The
+ * group's deps are composed on its first request (a settings error answers 500 until fixed) and passed
+ * into its routes once.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -8,15 +10,15 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { container } from '../adapters/container';
+import type { Container } from '../adapters/container';
 import { ConfigError } from '../config';
-import { NotFoundError } from '../core/errors';
+import { InternalError, NotFoundError } from '../core/errors';
 import { authenticate } from '../core/use-cases/accounts';
 import { enforceRateLimit } from '../core/use-cases/rate-limit';
 import { logger, metrics, tracer } from '../observability';
 import { apiKeyOf, parseRequest, headerMap, type RouteInput } from './request';
 import type { z } from 'zod';
-import { type RouteSpec, routeKey, type TypedInput } from './route-spec';
+import { type RouteSpec, routeKey, specsOf, type TypedInput } from './route-spec';
 import { isExpected, json, toWire } from './wire-errors';
 
 export interface RouteResult {
@@ -49,20 +51,43 @@ export function bind<P extends z.ZodObject, Q extends z.ZodObject, B extends z.Z
 
 export type HttpHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
-export function createHttpHandler(routes: readonly BoundRoute[]): HttpHandler {
-  const table = new Map(routes.map((r) => [routeKey(r.spec.method, r.spec.path), r]));
+/** An endpoint group as a function: its route contracts, how its deps are composed, its routes over them. */
+export interface HttpFunction<D extends Container> {
+  /** The group's route contracts (its `…Api` object): known before the deps, so errors keep their shape. */
+  api: object;
+  /** Composes the deps; called on the first request, and again after one that threw. */
+  deps: () => D;
+  routes: (deps: D) => readonly BoundRoute[];
+}
+
+/** The deps and the routes bound to them, made once per container. */
+interface Bound<D> {
+  deps: D;
+  routes: Map<string, BoundRoute>;
+}
+
+export function createHttpHandler<D extends Container>(fn: HttpFunction<D>): HttpHandler {
+  const specs = new Map(specsOf(fn.api).map((spec) => [routeKey(spec.method, spec.path), spec]));
+  let bound: Bound<D> | undefined;
+  const ready = (): Bound<D> => {
+    if (bound) return bound;
+    const deps = fn.deps();
+    bound = { deps, routes: new Map(fn.routes(deps).map((r) => [routeKey(r.spec.method, r.spec.path), r])) };
+    return bound;
+  };
   const dispatch = async (event: APIGatewayProxyEvent, context: Context): Promise<APIGatewayProxyResult> => {
-    const route = table.get(routeKey(event.httpMethod, event.resource));
+    const key = routeKey(event.httpMethod, event.resource);
+    const spec = specs.get(key);
     const requestId = event.requestContext?.requestId ?? context.awsRequestId;
     metrics.addMetric('Requests', MetricUnit.Count, 1);
-    if (!route) return toWire(new NotFoundError(`no route for ${event.httpMethod} ${event.path}`), wire(undefined, requestId));
+    if (!spec) return toWire(new NotFoundError(`no route for ${event.httpMethod} ${event.path}`), wire(undefined, requestId));
     try {
-      const result = await runRoute(route, event, requestId);
+      const result = await runRoute(ready(), key, event, requestId);
       if (result.text === undefined) return json(result.statusCode ?? 200, result.body);
       return { statusCode: result.statusCode ?? 200, headers: { 'content-type': 'application/json', ...result.headers }, body: result.text };
     } catch (error) {
-      report(error, route.spec);
-      return toWire(error, wire(route.spec, requestId));
+      report(error, spec);
+      return toWire(error, wire(spec, requestId));
     }
   };
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
@@ -72,8 +97,10 @@ export function createHttpHandler(routes: readonly BoundRoute[]): HttpHandler {
     .handler(dispatch);
 }
 
-async function runRoute(route: BoundRoute, event: APIGatewayProxyEvent, requestId: string): Promise<RouteResult> {
-  const deps = container(route.spec.group);
+async function runRoute<D extends Container>(bound: Bound<D>, key: string, event: APIGatewayProxyEvent, requestId: string): Promise<RouteResult> {
+  const { deps } = bound;
+  const route = bound.routes.get(key);
+  if (!route) throw new InternalError(`route ${key} has no implementation`);
   const accountId = route.spec.authenticated
     ? await authenticate(deps.apiKeys, apiKeyOf(headerMap(event)))
     : '';

@@ -76,3 +76,6 @@ export interface TypedInput<P extends AnyObject, Q extends AnyObject, B extends 
 }
 
 export const routeKey = (method: string, path: string): string => `${method} ${path}`;
+
+/** The route contracts of a group's `…Api` object. */
+export const specsOf = (api: object): RouteSpec[] => Object.values(api) as RouteSpec[];

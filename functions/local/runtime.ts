@@ -1,22 +1,22 @@
 /**
  * The local runtime: the stores (in a thread), the same handlers behind the local router, and the queue
  * feeding the worker (in a thread of its own, so its CPU never holds the API's event loop), in one
- * process. Configuration flows through the environment exactly as on Lambda: the runtime sets the store
- * endpoints there and the handlers read them through functions/config.ts.
+ * process. The settings are read once (the environment, with the caller's settings over it, plus the
+ * endpoints of the stores it started), composed into one set of deps handed to every handler, and given
+ * to the worker thread, which composes its own; the process environment is never written.
  */
 import './local-env';
 import { writeFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { container, resetContainer } from '../adapters/container';
 import type { LocalQueue } from '../adapters/queue/local-queue';
-import { type Config, type Environment, loadConfig, resetConfig } from '../config';
+import { type Config, type EnvironmentVariable, loadConfig } from '../config';
 import { authenticate, ensureAccountWithKey } from '../core/use-cases/accounts';
 import { catalog } from '../http/catalog';
-import { releaseWorkerDeps } from '../worker/deps';
 import { parseWork } from '../worker/dispatch';
 import { CONSOLE_DIST } from '../../lib/console-build';
+import { composeLocalDeps, type LocalDeps } from './compose';
 import { consoleFiles } from './console-files';
 import { httpHandlers } from './handlers';
 import { QueuePump, type SqsLambdaHandler } from './queue-pump';
@@ -35,21 +35,26 @@ export interface Runtime {
   /** The web console's address (`GET /console/`). */
   consoleUrl: string;
   config: Config;
+  /** The deps every handler is served with (tests and benchmarks make accounts with them). */
+  deps: LocalDeps;
   /** Requests the local stores have served, by operation (for benchmarks that count round trips). */
   storeRequests(): Promise<Record<string, number>>;
   stop(): Promise<void>;
 }
 
 export interface RuntimeOptions {
-  /** Settings that override the process environment (tests use this for ports and data dirs). */
-  env?: Partial<Record<keyof Environment, string>>;
+  /** Settings over those of the process environment (tests give ports, data directories, limits here). */
+  settings?: RuntimeSettings;
   log?: (line: string) => void;
 }
 
+/** Settings by variable name, as the environment would give them. */
+export type RuntimeSettings = Partial<Record<EnvironmentVariable, string>>;
+
 export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? (() => undefined);
-  Object.assign(process.env, options.env);
-  const base = loadConfig();
+  const settings: NodeJS.ProcessEnv = { ...process.env, ...options.settings };
+  const base = loadConfig(settings);
   const dataDir = resolve(base.dataDir);
   // every tenant's data is under here: the owner's alone (directories 0700, files 0600)
   const umask = process.umask(0o077);
@@ -57,15 +62,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   log(`starting stores in ${dataDir}`);
   const stores = await startStoresClearly(dataDir, base);
-  Object.assign(process.env, {
-    KMEM_DATA_DIR: dataDir,
-    KMEM_DYNAMODB_ENDPOINT: stores.dynamodbEndpoint,
-    KMEM_S3_ENDPOINT: stores.s3Endpoint,
-    KMEM_LOCAL_QUEUE_DIR: join(dataDir, 'queue'),
-  });
-  resetConfig();
-  resetContainer();
-  const deps = container();
+  const deps = composeLocalDeps(loadConfig({ ...settings, ...storeSettings(dataDir, stores) }));
   await ensureTable(deps.documentClient, deps.config.tableName);
   if (deps.config.bootstrapApiKey) {
     const account = await ensureAccountWithKey(deps, deps.config.bootstrapApiKey);
@@ -74,11 +71,11 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   const summary = new MetricsSummary();
   const removeSummary = addMetricSink(summary);
-  const server = apiServer(deps.config, log, summary);
-  const worker = deps.localQueue ? new WorkerThreadHost(deps.localQueue, log) : undefined;
+  const server = apiServer(deps, log, summary);
+  const worker = new WorkerThreadHost(deps.localQueue, deps.config, log);
   // loading the worker's modules takes seconds: the API starts meanwhile, the first batch waits for it
-  worker?.start().catch((error: unknown) => log(`worker thread failed to start (the next batch tries again): ${String(error)}`));
-  const pumps = await startPumps(deps.localQueue, worker?.handler, log);
+  worker.start().catch((error: unknown) => log(`worker thread failed to start (the next batch tries again): ${String(error)}`));
+  const pumps = await startPumps(deps.localQueue, worker.handler, log);
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;
   const stateFile = join(dataDir, 'runtime.json');
@@ -89,30 +86,39 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     url,
     consoleUrl: `${url}/console/`,
     config: deps.config,
+    deps,
     storeRequests: () => stores.requestCounts(),
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
       await Promise.all(pumps.map((pump) => pump.stop()));
-      await worker?.stop();
-      await releaseWorkerDeps(deps);
+      await worker.stop();
       await stores.close();
       rmSync(stateFile, { force: true });
       removeSummary();
       process.umask(umask);
-      resetContainer();
-      resetConfig();
     },
   };
 }
 
-/** The same handlers behind the local router. */
-function apiServer(config: Config, log: (line: string) => void, summary: MetricsSummary): Server {
+/** The store settings of the stores this runtime started (its queue is a directory beside them). */
+function storeSettings(dataDir: string, stores: LocalStores): RuntimeSettings {
+  return {
+    KMEM_DATA_DIR: dataDir,
+    KMEM_DYNAMODB_ENDPOINT: stores.dynamodbEndpoint,
+    KMEM_S3_ENDPOINT: stores.s3Endpoint,
+    KMEM_LOCAL_QUEUE_DIR: join(dataDir, 'queue'),
+  };
+}
+
+/** The same handlers behind the local router, all over the runtime's deps. */
+function apiServer(deps: LocalDeps, log: (line: string) => void, summary: MetricsSummary): Server {
+  const { config } = deps;
   const router = createRouter({
     routes: catalog,
-    handlers: httpHandlers,
+    handlers: httpHandlers(deps),
     maxRequestBytes: Math.max(config.maxBodyBytes, config.maxUploadBytes) + 64 * 1024,
-    authenticate: (apiKey) => authenticate(container().apiKeys, apiKey),
+    authenticate: (apiKey) => authenticate(deps.apiKeys, apiKey),
     onRequest: config.accessLog ? log : undefined,
     onError: (line) => process.stderr.write(`kmem: ${line}\n`),
     staticFiles: consoleFiles(CONSOLE_DIST),
@@ -131,12 +137,7 @@ function apiServer(config: Config, log: (line: string) => void, summary: Metrics
  * The worker (in its thread, see worker-thread/), fed by the local queue; messages a stopped runtime left
  * in flight run again.
  */
-async function startPumps(
-  queue: LocalQueue | undefined,
-  handler: SqsLambdaHandler | undefined,
-  log: (line: string) => void,
-): Promise<QueuePump[]> {
-  if (!queue || !handler) return [];
+async function startPumps(queue: LocalQueue, handler: SqsLambdaHandler, log: (line: string) => void): Promise<QueuePump[]> {
   const pumps = Array.from({ length: LOCAL_WORKERS }, () => new QueuePump({ queue, handler: withProgress(handler, log), log }));
   const released = await queue.releaseInFlight();
   if (released) log(`queue: ${released} message(s) in flight when the runtime last stopped will run again`);

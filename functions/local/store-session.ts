@@ -4,12 +4,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Container, createContainer } from '../adapters/container';
 import { type Environment, loadConfig } from '../config';
+import { composeLocalDeps, type LocalDeps } from './compose';
 import { ensureTable, startStores } from './stores';
 
 export interface StoreSession {
-  deps: Container;
+  deps: LocalDeps;
   where: string;
   close(): Promise<void>;
 }
@@ -18,18 +18,18 @@ export type Target = { kind: 'local' } | { kind: 'aws'; tableName: string; regio
 
 export async function openStores(target: Target): Promise<StoreSession> {
   if (target.kind === 'aws') {
-    const deps = createContainer(loadConfig({ ...process.env, KMEM_TABLE_NAME: target.tableName, AWS_REGION: target.region }));
+    const deps = composeLocalDeps(loadConfig({ ...process.env, KMEM_TABLE_NAME: target.tableName, AWS_REGION: target.region }));
     return { deps, where: `table ${target.tableName} in ${target.region}`, close: async () => undefined };
   }
   const base = loadConfig();
   const dataDir = resolve(base.dataDir);
   const running = runningRuntime(dataDir);
   if (running) {
-    const deps = createContainer(loadConfig(localEnv(dataDir, running)));
+    const deps = composeLocalDeps(loadConfig(localEnv(dataDir, running)));
     return { deps, where: `the running local runtime (${dataDir})`, close: async () => undefined };
   }
   const stores = await startStores({ dataDir, bucketName: base.bucketName });
-  const deps = createContainer(loadConfig(localEnv(dataDir, stores)));
+  const deps = composeLocalDeps(loadConfig(localEnv(dataDir, stores)));
   await ensureTable(deps.documentClient, deps.config.tableName);
   return { deps, where: `local data in ${dataDir}`, close: () => stores.close() };
 }

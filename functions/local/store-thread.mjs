@@ -9,9 +9,12 @@
  * {kind: 'requests'} posts {kind: 'requests', counts}: the requests served so far by operation
  * (`DynamoDB PutItem`, `S3 GET`, ...), for benchmarks that count store round trips.
  */
+import crypto from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import dynalite from 'dynalite';
 import S3rver from 's3rver';
+
+serveSingleDes();
 
 const { dynamoDir, s3Dir, host, bucketName } = workerData;
 
@@ -50,6 +53,22 @@ async function start() {
     parentPort.postMessage({ kind: 'closed' });
   });
   parentPort.postMessage({ kind: 'ready', dynamoPort, s3Port });
+}
+
+/**
+ * s3rver 3.7 seals a listing's continuation token with single DES ('des', DES-CBC), which OpenSSL 3 (Node
+ * 17+) only has in its legacy provider: every ListObjectsV2 with more than 1,000 keys, the only kind that
+ * needs a token, answered InternalError (ERR_OSSL_EVP_UNSUPPORTED). Triple DES in EDE mode with one key
+ * three times is single DES, block for block, and is in the default provider; this thread's `crypto`
+ * (a worker thread has its own) serves 'des' so, and the tokens s3rver makes and reads stay the same.
+ */
+function serveSingleDes() {
+  const asTripleDes = (make) => (algorithm, key, iv, options) =>
+    String(algorithm).toLowerCase() === 'des' && Buffer.byteLength(key) === 8
+      ? make('des-ede3-cbc', Buffer.concat([key, key, key]), iv, options)
+      : make(algorithm, key, iv, options);
+  crypto.createCipheriv = asTripleDes(crypto.createCipheriv.bind(crypto));
+  crypto.createDecipheriv = asTripleDes(crypto.createDecipheriv.bind(crypto));
 }
 
 /** Requests served, by DynamoDB operation (its X-Amz-Target) or S3 method; a list of keys is `S3 LIST`. */

@@ -6,7 +6,7 @@
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createKmemClient } from '../../packages/client/src';
 import { InternalError } from '../core/errors';
-import { bind } from '../http/handler';
+import { bind, type BoundRoute } from '../http/handler';
 import { apiKeyOf } from '../http/request';
 import { logger } from '../observability';
 import { createKmemMcpServer } from './kmem-mcp-server';
@@ -15,7 +15,7 @@ import { mcpApi } from './schemas';
 /** Request headers the MCP transport reads; the rest (host, lengths, hop-by-hop) stay behind. */
 const FORWARDED = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'];
 
-export const mcpRoutes = [
+export const mcpRoutes = (): BoundRoute[] => [
   bind(mcpApi.serve, async ({ body, headers, origin }) => {
     if (!origin) throw new InternalError('POST /mcp: the address of this API is unknown (no domain name in the request context)');
     logger.info('mcp request', describeMessage(body));

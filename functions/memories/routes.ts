@@ -1,5 +1,5 @@
 /** The memories group: each route calls one use case and shapes the answer. */
-import { type Container, container } from '../adapters/container';
+import type { Container } from '../adapters/container';
 import { IndexCache } from '../core/retrieval-cache';
 import { lookUpEntities } from '../core/use-cases/memory-entities';
 import type { Memory, MemoryFileLink } from '../core/model';
@@ -9,7 +9,7 @@ import { addFiles, removeFile } from '../core/use-cases/memory-files';
 import { addSessions, removeSessions } from '../core/use-cases/conversations';
 import { viewMemoryGraph } from '../core/use-cases/memory-graph-view';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
-import { bind } from '../http/handler';
+import { bind, type BoundRoute } from '../http/handler';
 import { memoriesApi } from './schemas';
 
 const common = (memory: Memory) => ({
@@ -61,29 +61,25 @@ const presentLink = (link: MemoryFileLink) => ({
   updatedAt: link.updatedAt,
 });
 
-const indexesOf = new WeakMap<Container, IndexCache>();
 /** Graph memories whose segments a warm memories container keeps for entity look-ups. */
 const ENTITY_GRAPH_CACHE_SIZE = 4;
 
-/** The container plus an index cache (for entity look-ups), made once per container. */
-function entityDeps(): Container & { indexes: IndexCache } {
-  const base = container();
-  let indexes = indexesOf.get(base);
-  if (!indexes) {
-    indexes = new IndexCache(base.objects, ENTITY_GRAPH_CACHE_SIZE);
-    indexesOf.set(base, indexes);
-  }
-  return { ...base, indexes };
+/** The memories function's deps: the container and an index cache of its own, for entity look-ups. */
+export type MemoriesDeps = Container & { entityIndexes: IndexCache };
+
+/** Adds the entity look-ups' index cache to a container (once per container: the handler keeps it). */
+export function withEntityIndexes<D extends Container>(base: D): D & MemoriesDeps {
+  return { ...base, entityIndexes: new IndexCache(base.objects, ENTITY_GRAPH_CACHE_SIZE) };
 }
 
-export const memoryRoutes = [
-  bind(memoriesApi.create, async ({ body }, { accountId }) => dataAnswer(presentCreated(await createMemory(container(), accountId, body)))),
+export const memoryRoutes = (deps: MemoriesDeps): BoundRoute[] => [
+  bind(memoriesApi.create, async ({ body }, { accountId }) => dataAnswer(presentCreated(await createMemory(deps, accountId, body)))),
   bind(memoriesApi.addFiles, async ({ body }, { accountId }) => {
-    const links = (await addFiles(container(), accountId, body.memoryID, body.files)).map(presentLink);
+    const links = (await addFiles(deps, accountId, body.memoryID, body.files)).map(presentLink);
     return { body: { status: 'success', data: links[0], links } };
   }),
   bind(memoriesApi.startIngestion, async ({ body }, { accountId }) => {
-    const started = await startIngestion(container(), accountId, body.memoryID);
+    const started = await startIngestion(deps, accountId, body.memoryID);
     return {
       body: {
         status: 'success',
@@ -101,31 +97,31 @@ export const memoryRoutes = [
     };
   }),
   bind(memoriesApi.addSessions, async ({ body }, { accountId }) => {
-    const links = await addSessions(container(), accountId, body.memoryID, body.sessions);
+    const links = await addSessions(deps, accountId, body.memoryID, body.sessions);
     return dataAnswer(links.map((l) => ({ memoryID: l.memoryId, sessionID: l.sessionId, createdAt: l.createdAt })));
   }),
   bind(memoriesApi.removeSessions, async ({ body }, { accountId }) => {
-    await removeSessions(container(), accountId, body.memoryID, body.sessions);
+    await removeSessions(deps, accountId, body.memoryID, body.sessions);
     return deletedAnswer(`${body.sessions.length} session(s) removed from memory '${body.memoryID}'`);
   }),
   bind(memoriesApi.list, async ({ query }, { accountId }) =>
-    listAnswer('memories', await listMemories(container(), accountId, query.memoryType, query), presentListed),
+    listAnswer('memories', await listMemories(deps, accountId, query.memoryType, query), presentListed),
   ),
-  bind(memoriesApi.get, async ({ params }, { accountId }) => dataAnswer(presentDetails(await getMemory(container(), accountId, params.id)))),
+  bind(memoriesApi.get, async ({ params }, { accountId }) => dataAnswer(presentDetails(await getMemory(deps, accountId, params.id)))),
   bind(memoriesApi.graph, async ({ params, query }, { accountId }) => {
-    const page = await viewMemoryGraph(container(), accountId, params.id, query);
+    const page = await viewMemoryGraph(deps, accountId, params.id, query);
     return { body: { status: 'success', ...page, count: page.nodes.length } };
   }),
   bind(memoriesApi.entities, async ({ params, query }, { accountId }) => {
-    const entities = await lookUpEntities(entityDeps(), accountId, params.id, query);
+    const entities = await lookUpEntities({ ...deps, indexes: deps.entityIndexes }, accountId, params.id, query);
     return { body: { status: 'success', entities, count: entities.length } };
   }),
   bind(memoriesApi.delete, async ({ params }, { accountId }) => {
-    await deleteMemory(container(), accountId, params.id);
+    await deleteMemory(deps, accountId, params.id);
     return deletedAnswer(`memory '${params.id}' deleted`);
   }),
   bind(memoriesApi.deleteFile, async ({ query }, { accountId }) => {
-    await removeFile(container(), accountId, query.memoryID, query.fileID);
+    await removeFile(deps, accountId, query.memoryID, query.fileID);
     return { body: { status: 'success' } };
   }),
 ];

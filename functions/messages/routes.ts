@@ -1,12 +1,12 @@
 /** The messages group: each route calls one use case and shapes the answer. */
-import { container } from '../adapters/container';
-import { retrievalIndexingOf } from '../adapters/indexing';
+import type { Container } from '../adapters/container';
+import type { RetrievalIndexing } from '../adapters/indexing';
 import type { Message } from '../core/model';
 import { searchMessages } from '../core/use-cases/message-search';
 import { createMessage, deleteMessage, getMessage, listMessages } from '../core/use-cases/messages';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
 import { fitPage, fittingHead, LIST_CONTENT_CHARS, truncated, wireBytes } from '../http/response-budget';
-import { bind } from '../http/handler';
+import { bind, type BoundRoute } from '../http/handler';
 import { messagesApi } from './schemas';
 
 export function presentMessage(message: Message) {
@@ -25,26 +25,28 @@ export function presentMessage(message: Message) {
 /** A message in a list or search answer: long content cut, with `contentTruncated`. */
 const presentListed = (message: Message) => ({ ...presentMessage(message), ...truncated(message.content, LIST_CONTENT_CHARS) });
 
-export const messageRoutes = [
+/** The messages function's deps: the container and the retrieval indexing (message search reads indexes). */
+export type MessagesDeps = Container & RetrievalIndexing;
+
+export const messageRoutes = (deps: MessagesDeps): BoundRoute[] => [
   bind(messagesApi.create, async ({ body }, { accountId }) =>
-    dataAnswer(presentMessage(await createMessage(container(), accountId, body))),
+    dataAnswer(presentMessage(await createMessage(deps, accountId, body))),
   ),
   bind(messagesApi.list, async ({ query }, { accountId }) => {
     const { sessionID, customerUserID, role, ...page } = query;
-    const read = (request: typeof page) => listMessages(container(), accountId, { sessionID, customerUserID, role }, request);
+    const read = (request: typeof page) => listMessages(deps, accountId, { sessionID, customerUserID, role }, request);
     const result = await fitPage(read, page, (message) => wireBytes(presentListed(message)));
     return listAnswer('messages', result, presentListed);
   }),
   bind(messagesApi.search, async ({ query }, { accountId }) => {
-    const base = container();
-    const found = await searchMessages({ ...base, ...retrievalIndexingOf(base) }, accountId, query);
+    const found = await searchMessages(deps, accountId, query);
     const presented = found.map(({ message, score }) => ({ ...presentListed(message), score }));
     const messages = fittingHead(presented, wireBytes);
     return { body: { status: 'success', messages, count: messages.length } };
   }),
-  bind(messagesApi.get, async ({ params }, { accountId }) => dataAnswer(presentMessage(await getMessage(container(), accountId, params.id)))),
+  bind(messagesApi.get, async ({ params }, { accountId }) => dataAnswer(presentMessage(await getMessage(deps, accountId, params.id)))),
   bind(messagesApi.delete, async ({ params }, { accountId }) => {
-    await deleteMessage(container(), accountId, params.id);
+    await deleteMessage(deps, accountId, params.id);
     return deletedAnswer(`message '${params.id}' deleted`);
   }),
 ];

@@ -1,17 +1,17 @@
 /** Health and the OpenAPI document. */
-import { container } from '../adapters/container';
+import type { Container } from '../adapters/container';
 import { InternalError } from '../core/errors';
 import { API_VERSION, catalog } from '../http/catalog';
-import { bind } from '../http/handler';
+import { bind, type BoundRoute } from '../http/handler';
 import { openApiDocument } from '../http/openapi';
 import { metaApi } from './schemas';
 
 let document: unknown;
 
-export const metaRoutes = [
+export const metaRoutes = (deps: Container): BoundRoute[] => [
   bind(metaApi.health, async () => {
     try {
-      await container().health.check();
+      await deps.health.check();
     } catch (error) {
       throw new InternalError('stores unreachable', { cause: error });
     }

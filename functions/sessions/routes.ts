@@ -1,9 +1,9 @@
 /** The sessions group: each route calls one use case and shapes the answer. */
-import { container } from '../adapters/container';
+import type { Container } from '../adapters/container';
 import type { Session } from '../core/model';
 import { createSession, deleteSession, endSession, getSession } from '../core/use-cases/sessions';
 import { dataAnswer, deletedAnswer } from '../http/answers';
-import { bind } from '../http/handler';
+import { bind, type BoundRoute } from '../http/handler';
 import { sessionsApi } from './schemas';
 
 /** `userID` of a session or message is the account that owns it. */
@@ -20,18 +20,18 @@ export function presentSession(session: Session) {
   };
 }
 
-export const sessionRoutes = [
+export const sessionRoutes = (deps: Container): BoundRoute[] => [
   bind(sessionsApi.create, async ({ body }, { accountId }) =>
-    dataAnswer(presentSession(await createSession(container(), accountId, body))),
+    dataAnswer(presentSession(await createSession(deps, accountId, body))),
   ),
   bind(sessionsApi.get, async ({ params }, { accountId }) =>
-    dataAnswer(presentSession(await getSession(container(), accountId, params.id))),
+    dataAnswer(presentSession(await getSession(deps, accountId, params.id))),
   ),
   bind(sessionsApi.end, async ({ params }, { accountId }) =>
-    dataAnswer(presentSession(await endSession(container(), accountId, params.id))),
+    dataAnswer(presentSession(await endSession(deps, accountId, params.id))),
   ),
   bind(sessionsApi.delete, async ({ params }, { accountId }) => {
-    await deleteSession(container(), accountId, params.id);
+    await deleteSession(deps, accountId, params.id);
     return deletedAnswer(`session '${params.id}' deleted`);
   }),
 ];

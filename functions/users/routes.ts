@@ -1,10 +1,10 @@
 /** The users group: each route calls one use case and shapes the answer. */
-import { container } from '../adapters/container';
+import type { Container } from '../adapters/container';
 import type { User } from '../core/model';
 import { getAccount } from '../core/use-cases/accounts';
 import { createUser, deleteUser, getUser, listUsers } from '../core/use-cases/users';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
-import { bind } from '../http/handler';
+import { bind, type BoundRoute } from '../http/handler';
 import { usersApi } from './schemas';
 
 export function presentUser(user: User) {
@@ -20,24 +20,24 @@ export function presentUser(user: User) {
   };
 }
 
-export const userRoutes = [
+export const userRoutes = (deps: Container): BoundRoute[] => [
   bind(usersApi.account, async (_input, { accountId }) => {
-    const account = await getAccount(container(), accountId);
+    const account = await getAccount(deps, accountId);
     const { id, name, totalTokenLimit, tokensRemaining, createdAt } = account;
     return dataAnswer({ id, name, totalTokenLimit, tokensRemaining, tokensUsed: totalTokenLimit - tokensRemaining, createdAt });
   }),
   bind(usersApi.create, async ({ body }, { accountId }) => {
-    const user = await createUser(container(), accountId, body);
+    const user = await createUser(deps, accountId, body);
     return dataAnswer({ ...presentUser(user), userID: user.id });
   }),
   bind(usersApi.list, async ({ query }, { accountId }) =>
-    listAnswer('users', await listUsers(container(), accountId, query), presentUser),
+    listAnswer('users', await listUsers(deps, accountId, query), presentUser),
   ),
   bind(usersApi.get, async ({ params }, { accountId }) =>
-    dataAnswer(presentUser(await getUser(container(), accountId, params.id))),
+    dataAnswer(presentUser(await getUser(deps, accountId, params.id))),
   ),
   bind(usersApi.delete, async ({ params }, { accountId }) => {
-    await deleteUser(container(), accountId, params.id);
+    await deleteUser(deps, accountId, params.id);
     return deletedAnswer(`user '${params.id}' deleted`);
   }),
 ];

@@ -1,4 +1,4 @@
-/** The worker's dependencies: the container plus the extractors and web readers, created once per container. */
+/** The worker's dependencies: a container plus the extractors and web readers, composed once per container. */
 import type { Container } from '../adapters/container';
 import { createIndexingSettings } from './indexing';
 import { FileContentExtractor } from '../adapters/content/content';
@@ -6,29 +6,21 @@ import type { WorkerDeps } from './dispatch';
 import { SourceImportReader } from '../adapters/content/import-reader';
 import { WebFetcher, WebSiteReader } from '../adapters/content/web-reader';
 
-type Built = WorkerDeps & { extractor: FileContentExtractor };
+/** The worker's deps as composed here: the extractor is the one that holds OCR workers open. */
+export type ComposedWorkerDeps = WorkerDeps & { extractor: FileContentExtractor };
 
-const built = new WeakMap<Container, Built>();
-
-export function workerDeps(base: Container): WorkerDeps {
-  let deps = built.get(base);
-  if (!deps) {
-    deps = {
-      ...base,
-      indexing: createIndexingSettings(base.config),
-      extractor: new FileContentExtractor(base.config, base.s3),
-      fetcher: new WebFetcher(base.config),
-      site: new WebSiteReader(base.config),
-      importReader: new SourceImportReader(base.objects, base.bucket, base.config.imports),
-    };
-    built.set(base, deps);
-  }
-  return deps;
+export function composeWorkerDeps(base: Container): ComposedWorkerDeps {
+  return {
+    ...base,
+    indexing: createIndexingSettings(base.config),
+    extractor: new FileContentExtractor(base.config, base.s3),
+    fetcher: new WebFetcher(base.config),
+    site: new WebSiteReader(base.config),
+    importReader: new SourceImportReader(base.objects, base.bucket, base.config.imports),
+  };
 }
 
 /** Releases what the worker holds open (OCR workers), so a stopping local runtime leaves nothing running. */
-export async function releaseWorkerDeps(base: Container): Promise<void> {
-  const deps = built.get(base);
-  built.delete(base);
-  await deps?.extractor.close();
+export async function releaseWorkerDeps(deps: ComposedWorkerDeps): Promise<void> {
+  await deps.extractor.close();
 }

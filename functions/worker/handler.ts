@@ -13,11 +13,11 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { container } from '../adapters/container';
-import { ConfigError } from '../config';
+import { createContainer } from '../adapters/container';
+import { ConfigError, functionConfig } from '../config';
 import { logger, metrics, tracer } from '../observability';
-import { workerDeps } from './deps';
-import { parseWork, runWork } from './dispatch';
+import { composeWorkerDeps } from './deps';
+import { parseWork, runWork, type WorkerDeps } from './dispatch';
 
 const MAX_RETRY_SECONDS = 900;
 
@@ -26,11 +26,29 @@ export function retryDelaySeconds(attempt: number, first: number): number {
   return Math.min(MAX_RETRY_SECONDS, first * 2 ** Math.max(0, Math.min(attempt - 1, 20)));
 }
 
-async function handleRecord(record: SQSRecord): Promise<void> {
+/** The worker handler over `deps`, composed on the first record (and again after a try that threw). */
+export function createWorkerHandler(deps: () => WorkerDeps) {
+  let composed: WorkerDeps | undefined;
+  const ready = (): WorkerDeps => (composed ??= composeLoudly(deps));
+  const handleBatch = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
+    const processor = new BatchProcessor(EventType.SQS);
+    return processPartialResponse(event, (record: SQSRecord) => handleRecord(ready, record), processor, {
+      context,
+      throwOnFullBatchFailure: false,
+    });
+  };
+  return middy<SQSEvent, SQSBatchResponse>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(captureLambdaHandler(tracer, { captureResponse: false }))
+    .use(logMetrics(metrics))
+    .handler(handleBatch);
+}
+
+async function handleRecord(ready: () => WorkerDeps, record: SQSRecord): Promise<void> {
   const message = parseWork(record.body);
   if (!message) return;
   const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
-  const deps = workerDeps(workerContainer());
+  const deps = ready();
   try {
     await runWork(deps, message, { attempt, workId: record.messageId });
   } catch (error) {
@@ -39,7 +57,7 @@ async function handleRecord(record: SQSRecord): Promise<void> {
   }
 }
 
-async function retryLater(deps: ReturnType<typeof workerDeps>, record: SQSRecord, attempt: number): Promise<void> {
+async function retryLater(deps: WorkerDeps, record: SQSRecord, attempt: number): Promise<void> {
   const seconds = retryDelaySeconds(attempt, deps.config.work.retrySeconds);
   try {
     await deps.queue.retryIn(record.receiptHandle, seconds);
@@ -49,23 +67,15 @@ async function retryLater(deps: ReturnType<typeof workerDeps>, record: SQSRecord
   }
 }
 
-/** The worker's container; a function started without its settings says which, then fails the record. */
-function workerContainer() {
+/** A function started without its settings says which, then fails the record. */
+function composeLoudly(deps: () => WorkerDeps): WorkerDeps {
   try {
-    return container('worker');
+    return deps();
   } catch (error) {
     if (error instanceof ConfigError) logger.error('function settings missing or invalid', { error });
     throw error;
   }
 }
 
-async function handleBatch(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  const processor = new BatchProcessor(EventType.SQS);
-  return processPartialResponse(event, handleRecord, processor, { context, throwOnFullBatchFailure: false });
-}
-
-export const handler = middy<SQSEvent, SQSBatchResponse>()
-  .use(injectLambdaContext(logger, { resetKeys: true }))
-  .use(captureLambdaHandler(tracer, { captureResponse: false }))
-  .use(logMetrics(metrics))
-  .handler(handleBatch);
+/** The deployed worker: deps from its own settings (`FUNCTION_SETTINGS.worker`), SQS for work. */
+export const handler = createWorkerHandler(() => composeWorkerDeps(createContainer(functionConfig('worker'))));

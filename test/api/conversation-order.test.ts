@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChunks } from '../../functions/core/ingest/chunks';
 import { get, post } from '../support/api';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 
 const TURNS = [
   'I finally adopted a puppy last weekend.',
@@ -25,9 +25,9 @@ const TURNS = [
 const QUESTIONS = ['what is the name of the puppy', 'which breed is the puppy', 'what did the vet recommend', 'when are the vaccinations'];
 const START = Date.parse('2023-06-03T10:00:00Z');
 
-let stores: ReturnType<typeof testContainer>;
+let stores: ReturnType<typeof testDeps>;
 beforeAll(() => {
-  stores = testContainer();
+  stores = testDeps();
 });
 afterAll(() => stores.documentClient.destroy());
 

@@ -9,11 +9,11 @@ import { apiClient } from '../../bench/support/api';
 import { importHistory, messageBurst, type Scenario, searchFinds, untilSearchable } from '../../bench/support/conversation-traffic';
 import { decodeChunks } from '../../functions/core/ingest/chunks';
 import { env } from '../support/api';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 
-let stores: ReturnType<typeof testContainer>;
+let stores: ReturnType<typeof testDeps>;
 beforeAll(() => {
-  stores = testContainer();
+  stores = testDeps();
 });
 afterAll(() => stores.documentClient.destroy());
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChunks } from '../../functions/core/ingest/chunks';
 import { del, env, get, post, type Json } from '../support/api';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 
-let stores: ReturnType<typeof testContainer>;
+let stores: ReturnType<typeof testDeps>;
 beforeAll(() => {
-  stores = testContainer();
+  stores = testDeps();
 });
 afterAll(() => stores.documentClient.destroy());
 

@@ -43,7 +43,7 @@ beforeAll(async () => {
   Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'test-secret', POWERTOOLS_LOG_LEVEL: 'ERROR' });
   const { startRuntime } = await import('../../functions/local/runtime');
   runtime = await startRuntime({
-    env: {
+    settings: {
       KMEM_DATA_DIR: dataDir,
       KMEM_PORT: '0',
       KMEM_API_KEY: KEY,

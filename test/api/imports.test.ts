@@ -3,9 +3,9 @@ import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { del, get, listAll, post, upload, waitFor, type Json } from '../support/api';
 import { type Members, makeTar, makeTarGz, makeTraversalZip, makeZip } from '../support/archives';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 
-const stores = testContainer();
+const stores = testDeps();
 afterAll(() => stores.documentClient.destroy());
 
 async function importArchive(name: string, bytes: Uint8Array, extra: Json = {}): Promise<Json> {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { del, env, get, ingest, listAll, post, textFile } from '../support/api';
-import { itemsMentioning, testContainer } from '../support/stores';
+import { itemsMentioning, testDeps } from '../support/stores';
 
-let stores: ReturnType<typeof testContainer>;
+let stores: ReturnType<typeof testDeps>;
 beforeAll(() => {
-  stores = testContainer();
+  stores = testDeps();
 });
 afterAll(() => stores.documentClient.destroy());
 

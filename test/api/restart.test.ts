@@ -37,7 +37,7 @@ describe('local runtime restart', () => {
 
 async function runOnce<T>(dataDir: string, key: string, use: (url: string) => Promise<T>): Promise<T> {
   const { startRuntime } = await import('../../functions/local/runtime');
-  const runtime = await startRuntime({ env: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_API_KEY: key } });
+  const runtime = await startRuntime({ settings: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_API_KEY: key } });
   try {
     return await use(runtime.url);
   } finally {

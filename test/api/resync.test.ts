@@ -3,10 +3,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, ingest, listAll, post, waitFor, type Json } from '../support/api';
 import { childIdOf } from '../../functions/core/ingest/hidden-files';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 import { page, send, startSite, type TestSite } from '../web/site-server';
 
-const stores = testContainer();
+const stores = testDeps();
 
 /** The site's pages as they are now: text and lastmod per path, changed by the tests. */
 const pages = new Map<string, { text: string; lastmod: string }>();

@@ -2,9 +2,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { get, ingest, post, upload, waitFor, type Json } from '../support/api';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 
-const stores = testContainer();
+const stores = testDeps();
 let key: string;
 let accountId: string;
 

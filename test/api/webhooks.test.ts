@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, ingest, post, textFile } from '../support/api';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 
 interface Received {
   id: string;
@@ -57,7 +57,7 @@ describe('webhooks', () => {
     const types = received.map((event) => event.type).sort();
     expect(types).toEqual(['file.failed', 'file.ready', 'memory.ingestion.completed', 'memory.ingestion.started']);
 
-    const stores = testContainer();
+    const stores = testDeps();
     const accountId = memory.userID as string;
     const secret = (await stores.accounts.get(accountId))?.webhookSecret ?? '';
     stores.documentClient.destroy();

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../functions/config';
-import { type Container, createContainer } from '../../functions/adapters/container';
+import type { Container } from '../../functions/adapters/container';
+import { composeLocalDeps } from '../../functions/local/compose';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { WebhookRepository } from '../../functions/adapters/dynamodb/repositories/webhook-repository';
 import { PinnedWebhookSender } from '../../functions/adapters/http/webhook-sender';
@@ -91,7 +92,7 @@ let repository: WebhookRepository;
 
 beforeAll(async () => {
   const env = inject('kmem');
-  container = createContainer(
+  container = composeLocalDeps(
     loadConfig({
       ...process.env,
       KMEM_DYNAMODB_ENDPOINT: env.dynamodbEndpoint,

@@ -80,7 +80,7 @@ describe('Amazon Textract adapter', () => {
     expect(error).toBeInstanceOf(ExtractionError);
     expect((error as ExtractionError).retryable).toBe(true);
     expect((error as ExtractionError).message).toMatch(
-      /^Amazon Textract failed to read the image \(a temporary failure/,
+      /^Amazon Textract failed to read the image \(ProvisionedThroughputExceededException, HTTP 400\): slow down \(a temporary failure/,
     );
   });
 

@@ -4,19 +4,15 @@
  * builds that lost or are superseded are deleted.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { storeEnvironment } from '../support/stores';
+import { testConfig, testDeps } from '../support/stores';
+import { publishIndex } from '../../functions/core/ingest/memory-index';
+import { decodeChunks } from '../../functions/core/ingest/chunks';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { createMemory } from '../../functions/core/use-cases/memories';
+import { createSession } from '../../functions/core/use-cases/sessions';
+import { sessionSourceId } from '../../functions/core/model';
 
-Object.assign(process.env, storeEnvironment(), { KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' });
-const { container } = await import('../../functions/adapters/container');
-const { workerDeps } = await import('../../functions/worker/deps');
-const { publishIndex } = await import('../../functions/core/ingest/memory-index');
-const { decodeChunks } = await import('../../functions/core/ingest/chunks');
-const { createAccount } = await import('../../functions/core/use-cases/accounts');
-const { createMemory } = await import('../../functions/core/use-cases/memories');
-const { createSession } = await import('../../functions/core/use-cases/sessions');
-const { sessionSourceId } = await import('../../functions/core/model');
-
-const deps = container();
+const deps = testDeps(testConfig({ KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' }));
 afterAll(() => deps.documentClient.destroy());
 
 describe('publishing an index', () => {
@@ -27,7 +23,7 @@ describe('publishing an index', () => {
     for (const session of sessions) {
       await deps.sessionLinks.create({ accountId, memoryId: memory.id, sessionId: session.id, createdAt: new Date().toISOString() });
     }
-    const worker = workerDeps(deps);
+    const worker = deps.worker;
     const chunk = (sessionId: string, n: number) => ({ id: `msg:${sessionId}.${n}`, fileId: sessionSourceId(sessionId), text: `message ${n} of ${sessionId}`, start: 0, end: 10 });
     await Promise.all(
       sessions.map((session) =>

@@ -10,22 +10,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChunks } from '../../functions/core/ingest/chunks';
 import { SYNC_LEASE_MS } from '../../functions/core/ingest/conversation-sync';
 import type { WorkMessage } from '../../functions/core/work';
-import { loadConfig } from '../../functions/config';
+import { composeWorkerDeps } from '../../functions/worker/deps';
+import { composeLocalDeps } from '../../functions/local/compose';
 import { drainQueue } from '../support/drain-queue';
-import { storeEnvironment } from '../support/stores';
+import { testConfig, testDeps } from '../support/stores';
+import { runWork } from '../../functions/worker/dispatch';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { createMemory } from '../../functions/core/use-cases/memories';
+import { createSession } from '../../functions/core/use-cases/sessions';
+import { createMessage } from '../../functions/core/use-cases/messages';
+import { addSessions } from '../../functions/core/use-cases/conversations';
 
-Object.assign(process.env, storeEnvironment(), { KMEM_WORK_MAX_ATTEMPTS: '3' });
-const { container, createContainer } = await import('../../functions/adapters/container');
-const { workerDeps } = await import('../../functions/worker/deps');
-const { runWork } = await import('../../functions/worker/dispatch');
-const { createAccount } = await import('../../functions/core/use-cases/accounts');
-const { createMemory } = await import('../../functions/core/use-cases/memories');
-const { createSession } = await import('../../functions/core/use-cases/sessions');
-const { createMessage } = await import('../../functions/core/use-cases/messages');
-const { addSessions } = await import('../../functions/core/use-cases/conversations');
-
-const deps = container();
-const queue = deps.localQueue!;
+const deps = testDeps(testConfig({ KMEM_WORK_MAX_ATTEMPTS: '3' }));
+const queue = deps.localQueue;
 let accountId: string;
 
 beforeAll(async () => {
@@ -68,7 +65,7 @@ describe('conversation sync', () => {
     await say(first, 'The spare key is under the blue flowerpot.');
     const dropped = await takeQueued();
     // its last try runs where the object store cannot be reached: the build fails and the work is given up
-    const broken = workerDeps(createContainer(loadConfig({ ...process.env, KMEM_S3_ENDPOINT: `http://127.0.0.1:${await unusedPort()}` })));
+    const broken = composeWorkerDeps(composeLocalDeps({ ...deps.config, s3Endpoint: `http://127.0.0.1:${await unusedPort()}` }));
     await runWork(broken, dropped.work, { attempt: 3, workId: dropped.id });
     expect(await indexed(memoryId)).toEqual([]);
 
@@ -83,9 +80,9 @@ describe('conversation sync', () => {
     await deps.conversationSync.acquire(accountId, memoryId, 'crashed-build', now, now + SYNC_LEASE_MS);
     await say(first, 'The boiler was serviced in March.');
     const change = await takeQueued();
-    await runWork(workerDeps(deps), change.work, { attempt: 1, workId: change.id });
+    await runWork(deps.worker, change.work, { attempt: 1, workId: change.id });
     expect(await indexed(memoryId)).toEqual([]); // the lease is held: the change waits for that build
-    await runWork(workerDeps(deps), change.work, { attempt: 2, workId: 'crashed-build' }); // its message comes back
+    await runWork(deps.worker, change.work, { attempt: 2, workId: 'crashed-build' }); // its message comes back
     expect(await indexed(memoryId)).toEqual(['The boiler was serviced in March.']);
 
     await deps.conversationSync.acquire(accountId, memoryId, 'crashed-again', now, now + 1);

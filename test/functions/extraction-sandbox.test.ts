@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExtractionError } from '../../functions/adapters/extract';
+import { loadConfig } from '../../functions/config';
 import { ExtractionSandbox } from '../../functions/worker/sandbox/extraction-sandbox';
 import { largeHtml } from '../support/hostile-files';
 
@@ -13,7 +14,7 @@ afterEach(async () => {
 });
 
 function sandbox(memoryMb: number, timeoutMs: number): ExtractionSandbox {
-  const created = new ExtractionSandbox({ memoryMb, timeoutMs });
+  const created = new ExtractionSandbox({ memoryMb, timeoutMs, config: loadConfig({}) });
   sandboxes.push(created);
   return created;
 }

@@ -5,8 +5,7 @@
  */
 import type { APIGatewayProxyEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
-import { resetContainer } from '../../functions/adapters/container';
-import { ConfigError, FUNCTION_SETTINGS, loadConfig, resetConfig } from '../../functions/config';
+import { ConfigError, FUNCTION_SETTINGS, loadConfig } from '../../functions/config';
 import { lambdaContext } from '../../functions/local/lambda-context';
 import { handler as usersHandler } from '../../functions/users/handler';
 import { handler as workerHandler } from '../../functions/worker/handler';
@@ -62,15 +61,11 @@ describe('a deployed function started without its settings', () => {
         return true;
       });
     }
-    resetConfig();
-    resetContainer();
   });
 
   afterEach(() => {
     vi.restoreAllMocks();
     process.env = { ...saved };
-    resetConfig();
-    resetContainer();
   });
 
   it('logs the missing setting and answers 500 with the error shape', async () => {

@@ -4,25 +4,21 @@
  * published graph's, and nothing is left behind.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { storeEnvironment } from '../support/stores';
-
-Object.assign(process.env, storeEnvironment(), { KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' });
-const { container } = await import('../../functions/adapters/container');
-const { workerDeps } = await import('../../functions/worker/deps');
-const { publishIndex } = await import('../../functions/core/ingest/memory-index');
-const { parseGraphState } = await import('../../functions/core/ingest/graph-state');
-const { graphItemsOf } = await import('../../functions/core/graph-items');
-const { createAccount } = await import('../../functions/core/use-cases/accounts');
-const { createMemory, deleteMemory } = await import('../../functions/core/use-cases/memories');
-const { viewMemoryGraph } = await import('../../functions/core/use-cases/memory-graph-view');
-const { createSession } = await import('../../functions/core/use-cases/sessions');
-const { sessionSourceId } = await import('../../functions/core/model');
-const { keys } = await import('../../functions/adapters/dynamodb/keys');
-const { parseWork, runWork } = await import('../../functions/worker/dispatch');
+import { testConfig, testDeps } from '../support/stores';
 import type { GraphItems } from '../../functions/core/graph-items';
+import { publishIndex } from '../../functions/core/ingest/memory-index';
+import { parseGraphState } from '../../functions/core/ingest/graph-state';
+import { graphItemsOf } from '../../functions/core/graph-items';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { createMemory, deleteMemory } from '../../functions/core/use-cases/memories';
+import { viewMemoryGraph } from '../../functions/core/use-cases/memory-graph-view';
+import { createSession } from '../../functions/core/use-cases/sessions';
+import { sessionSourceId } from '../../functions/core/model';
+import { keys } from '../../functions/adapters/dynamodb/keys';
+import { parseWork, runWork } from '../../functions/worker/dispatch';
 
-const deps = container();
-const worker = workerDeps(deps);
+const deps = testDeps(testConfig({ KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' }));
+const worker = deps.worker;
 afterAll(() => deps.documentClient.destroy());
 
 const TEXTS = [

@@ -8,36 +8,33 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { drainQueue } from '../support/drain-queue';
-import { storeEnvironment } from '../support/stores';
+import { testConfig, testDeps } from '../support/stores';
 import { chatAnswer, chatCompletion, chatQuestion, serverError } from '../contract/answers/support/replies';
 import { type Reply, startJsonServer } from '../contract/graph-extraction/support/json-server';
+import { keys } from '../../functions/adapters/dynamodb/keys';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { createFile, uploadFile } from '../../functions/core/use-cases/files';
+import { createMemory } from '../../functions/core/use-cases/memories';
+import { addFiles } from '../../functions/core/use-cases/memory-files';
+import { startIngestion } from '../../functions/core/use-cases/ingestion';
+import { queryMemory } from '../../functions/core/use-cases/query-memory';
+import { retrieveFromMemory } from '../../functions/core/use-cases/retrieve-memory';
 
 let reply: Reply = chatAnswer('unset');
 const server = await startJsonServer(() => reply);
 const requests = server.requests;
 
-Object.assign(process.env, storeEnvironment(), {
+const settings = {
   KMEM_ANSWER_MODEL_PROVIDER: 'openai',
   KMEM_ANSWER_MODEL: 'test-model',
   KMEM_ANSWER_MODEL_URL: `${server.url}/v1`,
   KMEM_GRAPH_WORD_VECTORS: 'false',
   KMEM_EMBEDDER: 'none',
-});
-const { container } = await import('../../functions/adapters/container');
-const { createRetrievalIndexing } = await import('../../functions/adapters/indexing');
-const { answerGeneratorFactory } = await import('../../functions/adapters/answers/factory');
-const { keys } = await import('../../functions/adapters/dynamodb/keys');
-const { createAccount } = await import('../../functions/core/use-cases/accounts');
-const { createFile, uploadFile } = await import('../../functions/core/use-cases/files');
-const { createMemory } = await import('../../functions/core/use-cases/memories');
-const { addFiles } = await import('../../functions/core/use-cases/memory-files');
-const { startIngestion } = await import('../../functions/core/use-cases/ingestion');
-const { queryMemory } = await import('../../functions/core/use-cases/query-memory');
-const { retrieveFromMemory } = await import('../../functions/core/use-cases/retrieve-memory');
+};
 
-const base = container();
-/** What the retrieval route composes: the container, the index cache and embedder, the answer model. */
-const deps = { ...base, ...createRetrievalIndexing(base.config, base.objects), answers: { generator: answerGeneratorFactory(base.config) } };
+const base = testDeps(testConfig(settings));
+/** Composed as the local runtime composes: with the retrieval route's index cache, embedder and answer model. */
+const deps = base;
 afterAll(async () => {
   await server.close();
   base.documentClient.destroy();

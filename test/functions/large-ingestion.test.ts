@@ -14,12 +14,9 @@ import { createMemory } from '../../functions/core/use-cases/memories';
 import { FAILED_FILES_LISTED } from '../../functions/core/ingest/ingest-memory';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { drainQueue } from '../support/drain-queue';
-import { storeEnvironment } from '../support/stores';
+import { testDeps } from '../support/stores';
 
-Object.assign(process.env, storeEnvironment());
-const { container } = await import('../../functions/adapters/container');
-
-const deps = container();
+const deps = testDeps();
 let account: Account;
 
 beforeAll(async () => {

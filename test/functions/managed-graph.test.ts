@@ -7,7 +7,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainQueue } from '../support/drain-queue';
-import { storeEnvironment } from '../support/stores';
+import { testConfig, testDeps } from '../support/stores';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { createFile, uploadFile } from '../../functions/core/use-cases/files';
+import { createMemory } from '../../functions/core/use-cases/memories';
+import { addFiles } from '../../functions/core/use-cases/memory-files';
+import { startIngestion } from '../../functions/core/use-cases/ingestion';
 
 const TOKENS_PER_ANSWER = 1234;
 let calls = 0;
@@ -21,21 +26,15 @@ const server = createServer((req, res) => {
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
-Object.assign(process.env, storeEnvironment(), {
+const settings = {
   KMEM_GRAPH_EXTRACTOR: 'openai',
   KMEM_GRAPH_EXTRACTOR_MODEL: 'test-model',
   KMEM_GRAPH_EXTRACTOR_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
   KMEM_GRAPH_WORD_VECTORS: 'false',
   KMEM_EMBEDDER: 'none',
-});
-const { container } = await import('../../functions/adapters/container');
-const { createAccount } = await import('../../functions/core/use-cases/accounts');
-const { createFile, uploadFile } = await import('../../functions/core/use-cases/files');
-const { createMemory } = await import('../../functions/core/use-cases/memories');
-const { addFiles } = await import('../../functions/core/use-cases/memory-files');
-const { startIngestion } = await import('../../functions/core/use-cases/ingestion');
+};
 
-const deps = container();
+const deps = testDeps(testConfig(settings));
 afterAll(() => {
   server.close();
   deps.documentClient.destroy();

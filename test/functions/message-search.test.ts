@@ -5,18 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainQueue } from '../support/drain-queue';
-import { storeEnvironment } from '../support/stores';
+import { testDeps } from '../support/stores';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { createSession } from '../../functions/core/use-cases/sessions';
+import { createMessage } from '../../functions/core/use-cases/messages';
+import { searchMessages } from '../../functions/core/use-cases/message-search';
+import { mapConcurrently } from '../../functions/core/concurrency';
 
-Object.assign(process.env, storeEnvironment());
-const { container } = await import('../../functions/adapters/container');
-const { retrievalIndexingOf } = await import('../../functions/adapters/indexing');
-const { createAccount } = await import('../../functions/core/use-cases/accounts');
-const { createSession } = await import('../../functions/core/use-cases/sessions');
-const { createMessage } = await import('../../functions/core/use-cases/messages');
-const { searchMessages } = await import('../../functions/core/use-cases/message-search');
-const { mapConcurrently } = await import('../../functions/core/concurrency');
-
-const deps = container();
+const deps = testDeps();
 const commands: string[] = [];
 let accountId: string;
 
@@ -42,7 +38,7 @@ describe('message search', () => {
     });
     await drainQueue(deps);
     commands.length = 0;
-    const found = await searchMessages({ ...deps, ...retrievalIndexingOf(deps) }, accountId, { query: 'when does the ferry leave', topK: 5 });
+    const found = await searchMessages(deps, accountId, { query: 'when does the ferry leave', topK: 5 });
     expect(found[0]?.message.content).toBe('The harbour ferry leaves at seven.');
     expect(commands.filter((name) => name === 'QueryCommand')).toEqual([]);
     expect(commands.length).toBeLessThanOrEqual(1 + 2 * 5 + 2 * 15); // pointer, hits and their sessions (with headroom)

@@ -11,26 +11,23 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../functions/local/lambda-context';
 import { QueuePump } from '../../functions/local/queue-pump';
-import { storeEnvironment } from '../support/stores';
 
 const deadPort = await unusedPort();
-Object.assign(process.env, storeEnvironment(), {
-  KMEM_S3_ENDPOINT: `http://127.0.0.1:${deadPort}`,
-  KMEM_WORK_RETRY_SECONDS: '1',
-  KMEM_WORK_MAX_ATTEMPTS: '3',
-  POWERTOOLS_METRICS_DISABLED: 'false',
-  POWERTOOLS_LOG_LEVEL: 'WARN',
-});
-const { container } = await import('../../functions/adapters/container');
-const { handler } = await import('../../functions/worker/handler');
+// Powertools reads its settings when its logger and metrics are made: set before the worker's modules load
+Object.assign(process.env, { POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOG_LEVEL: 'WARN' });
+const { testConfig, testDeps } = await import('../support/stores');
+const { createWorkerHandler } = await import('../../functions/worker/handler');
 const { createAccount } = await import('../../functions/core/use-cases/accounts');
 const { createMemory } = await import('../../functions/core/use-cases/memories');
 const { createSession } = await import('../../functions/core/use-cases/sessions');
 const { addSessions } = await import('../../functions/core/use-cases/conversations');
 const { emitWebhookEvent } = await import('../../functions/core/use-cases/webhooks');
 
-const deps = container();
-const queue = deps.localQueue!;
+const deps = testDeps(
+  testConfig({ KMEM_S3_ENDPOINT: `http://127.0.0.1:${deadPort}`, KMEM_WORK_RETRY_SECONDS: '1', KMEM_WORK_MAX_ATTEMPTS: '3' }),
+);
+const queue = deps.localQueue;
+const handler = createWorkerHandler(() => deps.worker);
 let accountId: string;
 let slow: Server;
 /** What the process wrote (Powertools logs and metrics), one JSON document a line. */

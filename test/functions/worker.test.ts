@@ -19,14 +19,12 @@ import { deserializeRetrievalIndex } from '../../functions/engine/retrieval/inde
 import { lambdaContext } from '../../functions/local/lambda-context';
 import { QueuePump } from '../../functions/local/queue-pump';
 import type { WorkMessage } from '../../functions/core/work';
-import { storeEnvironment } from '../support/stores';
+import { createWorkerHandler } from '../../functions/worker/handler';
+import { storeEnvironment, testConfig, testDeps } from '../support/stores';
 
-const environment = storeEnvironment();
-Object.assign(process.env, environment, { KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS: '1', KMEM_DEFAULT_TOKEN_LIMIT: '1000' });
-const { container } = await import('../../functions/adapters/container');
-const { handler } = await import('../../functions/worker/handler');
-
-const deps = container();
+const environment = { ...storeEnvironment(), KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS: '1', KMEM_DEFAULT_TOKEN_LIMIT: '1000' };
+const deps = testDeps(testConfig(environment));
+const handler = createWorkerHandler(() => deps.worker);
 let account: Account;
 
 beforeAll(async () => {
@@ -103,7 +101,7 @@ describe('the worker', () => {
   it('finishes a file whose worker was killed halfway, with nothing duplicated', async () => {
     const file = await textFileRecord(account.id, 'long.txt', 'The river delta floods each spring and feeds the rice fields. '.repeat(40_000));
     const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../support/worker-process.ts')], {
-      env: { ...process.env },
+      env: { ...process.env, ...environment },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let state: string | undefined;

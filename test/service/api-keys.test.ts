@@ -20,7 +20,7 @@ let runtime: Runtime;
 
 const startHere = async () => {
   const { startRuntime } = await import('../../functions/local/runtime');
-  return startRuntime({ env: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_API_KEY: BOOTSTRAP, KMEM_AUTH_CACHE_SECONDS: '1' } });
+  return startRuntime({ settings: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_API_KEY: BOOTSTRAP, KMEM_AUTH_CACHE_SECONDS: '1' } });
 };
 
 async function kmem(...args: string[]): Promise<string[]> {

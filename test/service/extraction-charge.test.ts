@@ -4,18 +4,14 @@
  * whole second, a quick one nothing, and an account with no budget left gets no extraction.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { storeEnvironment } from '../support/stores';
-
-Object.assign(process.env, storeEnvironment(), { KMEM_EXTRACTION_TOKENS_PER_SECOND: '100', KMEM_DEFAULT_TOKEN_LIMIT: '10000' });
-const { container } = await import('../../functions/adapters/container');
-const { workerDeps } = await import('../../functions/worker/deps');
-const { processFile } = await import('../../functions/core/ingest/process-file');
-const { createAccount } = await import('../../functions/core/use-cases/accounts');
-const { createFile, uploadFile } = await import('../../functions/core/use-cases/files');
+import { testConfig, testDeps } from '../support/stores';
 import type { ContentExtractor } from '../../functions/core/ingest/ports';
+import { processFile } from '../../functions/core/ingest/process-file';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { createFile, uploadFile } from '../../functions/core/use-cases/files';
 
-const base = container();
-const worker = workerDeps(base);
+const base = testDeps(testConfig({ KMEM_EXTRACTION_TOKENS_PER_SECOND: '100', KMEM_DEFAULT_TOKEN_LIMIT: '10000' }));
+const { worker } = base;
 afterAll(() => base.documentClient.destroy());
 
 /** The worker's extractor, taking `ms` longer (as OCR or speech recognition of a real file would). */

@@ -6,9 +6,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { GRAPH_ITEMS_LEASE_MS, writeGraphItems } from '../../functions/core/ingest/graph-items-sync';
 import type { GraphItemStore } from '../../functions/core/ports';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 
-const deps = testContainer();
+const deps = testDeps();
 afterAll(() => deps.documentClient.destroy());
 
 const SPEED = 20;

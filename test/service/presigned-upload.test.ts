@@ -7,9 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { S3ObjectStore } from '../../functions/adapters/s3/object-store';
 import { S3Client } from '@aws-sdk/client-s3';
 import { get, post, waitFor } from '../support/api';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 
-const stores = testContainer();
+const stores = testDeps();
 afterAll(() => stores.documentClient.destroy());
 
 const put = (url: string, body: string) => fetch(url, { method: 'PUT', body, headers: { 'content-type': 'text/plain' } });

@@ -16,7 +16,7 @@ let runtime: Runtime;
 beforeAll(async () => {
   const { startRuntime } = await import('../../functions/local/runtime');
   runtime = await startRuntime({
-    env: { KMEM_DATA_DIR: dataDir, KMEM_HOST: '127.0.0.2', KMEM_PORT: '0', KMEM_API_KEY: KEY },
+    settings: { KMEM_DATA_DIR: dataDir, KMEM_HOST: '127.0.0.2', KMEM_PORT: '0', KMEM_API_KEY: KEY },
   });
 });
 afterAll(async () => {

@@ -15,10 +15,9 @@ let keys: string[];
 
 beforeAll(async () => {
   const { startRuntime } = await import('../../functions/local/runtime');
-  const { container } = await import('../../functions/adapters/container');
   const { createAccount } = await import('../../functions/core/use-cases/accounts');
-  runtime = await startRuntime({ env: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_RATE_LIMIT_PER_MINUTE: '20' } });
-  keys = [(await createAccount(container(), 'busy')).apiKey, (await createAccount(container(), 'quiet')).apiKey];
+  runtime = await startRuntime({ settings: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_RATE_LIMIT_PER_MINUTE: '20' } });
+  keys = [(await createAccount(runtime.deps, 'busy')).apiKey, (await createAccount(runtime.deps, 'quiet')).apiKey];
 });
 afterAll(async () => {
   await runtime?.stop();

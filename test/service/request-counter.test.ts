@@ -1,9 +1,9 @@
 /** The batched request counter against the real table: exact counts, one table write per batch. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { BatchedRequestCounter, RequestCounterRepository } from '../../functions/adapters/dynamodb/repositories/request-counter-repository';
-import { testContainer } from '../support/stores';
+import { testDeps } from '../support/stores';
 
-const deps = testContainer();
+const deps = testDeps();
 afterAll(() => deps.documentClient.destroy());
 
 describe('batched request counter', () => {

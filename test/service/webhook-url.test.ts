@@ -5,14 +5,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContainer } from '../../functions/adapters/container';
-import { loadConfig } from '../../functions/config';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';
 import { get, ingest, post, textFile, waitFor } from '../support/api';
-import { storeEnvironment } from '../support/stores';
+import { testConfig, testDeps } from '../support/stores';
 
-const strict = createContainer(loadConfig({ ...process.env, ...storeEnvironment(), KMEM_ALLOW_PRIVATE_URLS: 'false' }));
+const strict = testDeps(testConfig({ KMEM_ALLOW_PRIVATE_URLS: 'false' }));
 const failing = createServer((req, res) => {
   req.resume();
   req.on('end', () => res.writeHead(500).end('receiver is broken'));

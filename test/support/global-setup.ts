@@ -6,7 +6,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { container } from '../../functions/adapters/container';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { startRuntime } from '../../functions/local/runtime';
 import { ensureConsoleBuilt } from '../../lib/console-build';
@@ -38,7 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   ensureConsoleBuilt(); // the console's browser tests and the stack's asset read console/dist
   const dataDir = mkdtempSync(join(tmpdir(), 'kmem-test-'));
   const runtime = await startRuntime({
-    env: {
+    settings: {
       KMEM_DATA_DIR: dataDir,
       KMEM_PORT: '0',
       KMEM_ALLOW_PRIVATE_URLS: 'true',
@@ -48,10 +47,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
       KMEM_IMPORT_MAX_MEMBERS: '1000',
     },
   });
-  const a = await createAccount(container(), 'tenant-a');
-  const b = await createAccount(container(), 'tenant-b');
-  const consoleAccount = await createAccount(container(), 'tenant-console');
-  const trafficAccount = await createAccount(container(), 'tenant-traffic');
+  const a = await createAccount(runtime.deps, 'tenant-a');
+  const b = await createAccount(runtime.deps, 'tenant-b');
+  const consoleAccount = await createAccount(runtime.deps, 'tenant-console');
+  const trafficAccount = await createAccount(runtime.deps, 'tenant-traffic');
   project.provide('kmem', {
     url: runtime.url,
     keyA: a.apiKey,

@@ -1,16 +1,20 @@
 /**
  * Direct access to the test runtime's stores (dynalite and s3rver over HTTP, through the real SDK
- * clients), for tests that check what is stored or run the worker's handler themselves. Its queue is a
- * private directory, so nothing it sends reaches the runtime's own worker.
+ * clients), for tests that check what is stored or run the worker's handler themselves: deps built from
+ * a config object, never from the process environment. Each has a private queue directory, so nothing
+ * it sends reaches the runtime's own worker.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { createContainer } from '../../functions/adapters/container';
-import { loadConfig } from '../../functions/config';
+import { type Config, loadConfig } from '../../functions/config';
+import { composeLocalDeps, type LocalDeps } from '../../functions/local/compose';
+import type { RuntimeSettings } from '../../functions/local/runtime';
+import { type ComposedWorkerDeps, composeWorkerDeps } from '../../functions/worker/deps';
 
-export function storeEnvironment(): Record<string, string> {
+/** The settings that point at the test runtime's stores, with a fresh private queue directory. */
+export function storeEnvironment(): RuntimeSettings {
   const env = inject('kmem');
   return {
     KMEM_DYNAMODB_ENDPOINT: env.dynamodbEndpoint,
@@ -22,12 +26,21 @@ export function storeEnvironment(): Record<string, string> {
   };
 }
 
-export function testContainer() {
-  return createContainer(loadConfig({ ...process.env, ...storeEnvironment() }));
+/** A configuration over the test runtime's stores, with `settings` over the defaults (and the process's). */
+export function testConfig(settings: RuntimeSettings = {}): Config {
+  return loadConfig({ ...process.env, ...storeEnvironment(), ...settings });
+}
+
+/** Deps as the local runtime composes them, plus the worker's, made once beside them. */
+export type TestDeps = LocalDeps & { worker: ComposedWorkerDeps };
+
+export function testDeps(config: Config = testConfig()): TestDeps {
+  const deps = composeLocalDeps(config);
+  return { ...deps, worker: composeWorkerDeps(deps) };
 }
 
 /** Every table item whose partition key starts with `A#<accountId>#` and mentions `text`. */
-export async function itemsMentioning(deps: ReturnType<typeof testContainer>, accountId: string, text: string) {
+export async function itemsMentioning(deps: TestDeps, accountId: string, text: string) {
   const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
   const out = await deps.documentClient.send(new ScanCommand({ TableName: deps.config.tableName }));
   return (out.Items ?? []).filter(

@@ -2,11 +2,14 @@
  * A worker in its own process, for tests that kill one halfway: it pumps the queue directory given in
  * the environment (KMEM_LOCAL_QUEUE_DIR) into the real worker handler until it is killed.
  */
-import { container } from '../../functions/adapters/container';
+import { loadConfig } from '../../functions/config';
+import { composeLocalDeps } from '../../functions/local/compose';
 import { QueuePump } from '../../functions/local/queue-pump';
-import { handler } from '../../functions/worker/handler';
+import { composeWorkerDeps } from '../../functions/worker/deps';
+import { createWorkerHandler } from '../../functions/worker/handler';
 
-const queue = container().localQueue;
-if (!queue) throw new Error('the worker process needs the local queue');
-new QueuePump({ queue, handler, log: (line) => process.stderr.write(`${line}\n`) }).start();
+const deps = composeLocalDeps(loadConfig());
+const worker = composeWorkerDeps(deps);
+const handler = createWorkerHandler(() => worker);
+new QueuePump({ queue: deps.localQueue, handler, log: (line) => process.stderr.write(`${line}\n`) }).start();
 process.stdout.write('ready\n');

@@ -48,9 +48,29 @@ describe('readPage', () => {
   it('falls back to the body text when readability finds no article', () => {
     const bare = readPage('<html><body><aside>Opening hours: 9 to 5</aside><footer>Call us</footer></body></html>', 'http://shop.test/');
     expect(bare.extractedBy).toBe('body');
-    expect(bare.text).toBe('Opening hours: 9 to 5\n\nCall us');
+    expect(bare.text).toBe('Opening hours: 9 to 5\nCall us'); // an aside and a footer are lines, not paragraphs
     expect(bare.title).toBe('http://shop.test/');
     expect(bare.canonicalUrl).toBe('http://shop.test/');
+  });
+
+  it('keeps the whole body when the article readability finds is a small part of the page', () => {
+    const branches = Array.from({ length: 30 }, (_, i) => `<span>Branch ${i} opens on weekdays from nine to five. </span>`);
+    const teaser = readPage(
+      `<html><body><nav>${branches.join('')}</nav><article><p>Welcome, friends, to our shop of bread, cakes and pies.</p></article></body></html>`,
+      'http://teaser.test/',
+    );
+    expect(teaser.extractedBy).toBe('body');
+    expect(teaser.text).toContain('Welcome, friends');
+    expect(teaser.text).toContain('Branch 29 opens');
+  });
+
+  it('writes table cells tab-separated, list items as lines and <pre> as it is', () => {
+    const read = readPage(
+      '<html><body><table><tr><th>City</th><th>Visitors</th></tr><tr><td>Porto</td><td>1200</td></tr></table>' +
+        '<ul><li>Monday</li><li>Tuesday</li></ul><pre>a  = 1\n  b = 2</pre></body></html>',
+      'http://table.test/',
+    );
+    expect(read.text).toBe('City\tVisitors\nPorto\t1200\n\nMonday\nTuesday\n\na  = 1\n  b = 2');
   });
 
   it('copes with fragments of HTML and honours <base href>', () => {
@@ -70,6 +90,7 @@ describe('fetchPage', () => {
         send(res, 200, 'text/html; charset=iso-8859-1', Buffer.from(page('Caf\u00e9', '<p>Cr\u00e8me br\u00fbl\u00e9e</p>'), 'latin1')),
       '/meta-charset': (_req, res) =>
         send(res, 200, 'text/html', Buffer.from(`<html><head><meta charset="windows-1252"></head><body><p>\u00e9t\u00e9</p></body></html>`, 'latin1')),
+      '/undeclared': (_req, res) => send(res, 200, 'text/html', Buffer.from('<html><body><p>Cr\u00e8me br\u00fbl\u00e9e</p></body></html>', 'latin1')),
       '/logo.png': (_req, res) => send(res, 200, 'image/png', Buffer.from([0x89, 0x50])),
     });
   });
@@ -88,6 +109,8 @@ describe('fetchPage', () => {
     expect([latin1.title, latin1.text]).toEqual(['Caf\u00e9', 'Cr\u00e8me br\u00fbl\u00e9e']);
     const meta = await fetchPage(`${site.origin}/meta-charset`, { allowPrivate: true });
     expect(meta.text).toBe('\u00e9t\u00e9');
+    const undeclared = await fetchPage(`${site.origin}/undeclared`, { allowPrivate: true });
+    expect(undeclared.text).toBe('Cr\u00e8me br\u00fbl\u00e9e'); // not UTF-8, so Windows-1252, as for an uploaded file
   });
 
   it('refuses what is not an HTML page', async () => {

@@ -24,7 +24,7 @@ export class FileContentExtractor implements ContentExtractor {
 
   constructor(config: Config, s3: S3Client) {
     const { isolation, memoryMb, timeoutMs } = config.hostileInput;
-    this.extraction = isolation === 'thread' ? new ExtractionSandbox({ memoryMb, timeoutMs }) : inline(config, s3);
+    this.extraction = isolation === 'thread' ? new ExtractionSandbox({ memoryMb, timeoutMs, config }) : inline(config, s3);
   }
 
   /** Stops the OCR and speech engines' workers (the local runtime does this when it stops). */

@@ -51,7 +51,9 @@ export class WebFetcher implements RemoteFetcher {
   fetch(url: string): Promise<FetchedResource> {
     return asFileFailure(async () => {
       const fetched = await fetchUrl(url, fetchOptions(this.config));
-      const contentType = fetched.mediaType?.type ?? null;
+      // the charset the server declared goes with the bytes, so extraction decodes them as a page fetched by address is
+      const media = fetched.mediaType;
+      const contentType = media ? (media.charset ? `${media.type}; charset=${media.charset}` : media.type) : null;
       return { bytes: fetched.body, contentType, url: fetched.url };
     });
   }

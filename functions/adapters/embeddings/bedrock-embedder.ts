@@ -10,6 +10,7 @@
 import { Agent } from 'node:https';
 import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { mapConcurrently } from '../../core/concurrency';
 import type { Embedder } from '../../engine/retrieval/embedder';
 import { EmbedderError, toUnitVector } from './embedding-answers';
 
@@ -57,18 +58,8 @@ export class BedrockEmbedder implements Embedder {
       });
   }
 
-  async embed(texts: readonly string[]): Promise<Float32Array[]> {
-    const out = new Array<Float32Array>(texts.length);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < texts.length) {
-        const index = next++;
-        out[index] = await this.embedOne(texts[index] ?? '');
-      }
-    };
-    const workers = Math.max(1, Math.min(this.options.concurrency ?? 8, texts.length));
-    await Promise.all(Array.from({ length: workers }, worker));
-    return out;
+  embed(texts: readonly string[]): Promise<Float32Array[]> {
+    return mapConcurrently(texts, this.options.concurrency ?? 8, (text) => this.embedOne(text));
   }
 
   private async embedOne(text: string): Promise<Float32Array> {

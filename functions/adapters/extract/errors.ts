@@ -2,6 +2,7 @@
  * The one error `extractText` throws. Its message is a reason a person understands ("the PDF is
  * encrypted"); the library error that caused it, if any, is kept as `cause` for the logs.
  */
+import { awsFailure } from '../aws-errors';
 
 import { InternalError } from '../../core/errors';
 
@@ -40,4 +41,12 @@ export async function withReason<T>(reason: string, work: () => Promise<T>): Pro
     if (error instanceof ExtractionError) throw error;
     throw new ExtractionError(reason, { cause: error });
   }
+}
+
+/** An AWS service call's failure (functions/adapters/aws-errors.ts), retryable when it may pass, said to last a while otherwise. */
+export function serviceError(service: string, action: string, error: unknown): ExtractionError {
+  if (error instanceof ExtractionError) return error;
+  const { message, retryable } = awsFailure(service, error, action);
+  const temporary = retryable ? ' (a temporary failure; try again later)' : '';
+  return new ExtractionError(`${message}${temporary}`, { cause: error, retryable });
 }

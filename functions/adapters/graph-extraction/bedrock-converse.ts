@@ -10,8 +10,8 @@
 import { Agent } from 'node:https';
 import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput, type ConverseCommandOutput, type ToolInputSchema } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { awsCallError } from './aws-errors';
 import { estimateCallTokens, type StructuredModel, type StructuredReply, type StructuredRequest } from './structured-model';
+import { awsCallError } from './retry';
 
 export interface BedrockConverseModelOptions {
   /** A model id or inference profile id/ARN, e.g. `anthropic.claude-3-5-haiku-20241022-v1:0`, `us.amazon.nova-lite-v1:0`. */

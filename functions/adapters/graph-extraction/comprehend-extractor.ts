@@ -9,11 +9,12 @@
  */
 import { ComprehendClient, DetectEntitiesCommand, type Entity, type LanguageCode } from '@aws-sdk/client-comprehend';
 import type { ChunkExtraction, GraphFileInput } from '../../engine/graph';
-import { awsCallError } from './aws-errors';
 import { comprehendChunkExtraction } from './comprehend-mentions';
 import { offlineChunks, type IndexedChunk } from './offline';
-import { GraphExtractionError, type ExtractionContext, type GraphExtractionResult, type ManagedGraphExtractor, type ServiceFailurePolicy } from './port';
-import { mapConcurrent, resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
+import type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/memory-graph';
+import { GraphExtractionError, type ServiceFailurePolicy } from './service-failure';
+import { mapConcurrently } from '../../core/concurrency';
+import { awsCallError, resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
 
 export interface ComprehendExtractorOptions {
   readonly region: string;
@@ -39,7 +40,7 @@ const MAX_TEXT_BYTES = 100_000;
 
 type ChunkOutcome = { readonly made?: ChunkExtraction; readonly problem?: string };
 
-export class ComprehendGraphExtractor implements ManagedGraphExtractor {
+export class ComprehendGraphExtractor implements GraphExtractor {
   readonly name = 'comprehend';
   private readonly client: ComprehendClient;
   private readonly retry: ResolvedRetryPolicy;
@@ -59,9 +60,9 @@ export class ComprehendGraphExtractor implements ManagedGraphExtractor {
   async extract(input: GraphFileInput, context: ExtractionContext): Promise<GraphExtractionResult> {
     const usage = { calls: 0, units: 0 };
     const chunks: IndexedChunk[] = input.chunks.map((chunk, index) => ({ ...chunk, index }));
-    const outcomes = await mapConcurrent(chunks, this.options.concurrency ?? 4, (chunk) => this.extractChunk(chunk, context, usage));
+    const outcomes = await mapConcurrently(chunks, this.options.concurrency ?? 4, (chunk) => this.extractChunk(chunk, context, usage));
     const offline = chunks.filter((_, position) => outcomes[position]?.made === undefined);
-    const made = [...outcomes.flatMap((outcome) => (outcome.made ? [outcome.made] : [])), ...offlineChunks(input.fileId, offline, context)];
+    const made = [...outcomes.flatMap((outcome) => (outcome.made ? [outcome.made] : [])), ...(await offlineChunks(input.fileId, offline, context))];
     made.sort((a, b) => a.index - b.index);
     const problem = outcomes.find((outcome) => outcome.problem !== undefined)?.problem;
     const fellBack = problem !== undefined;

@@ -17,7 +17,7 @@ import { parseText } from '../../engine/graph/nlp';
 import { isGenericType, personTypes, type OntologySchema } from '../../engine/graph/ontology';
 import { extractRelations } from '../../engine/graph/relations';
 import { inTextOrder, mentionAt, occurrences, type ExtractedMention, type Span } from './mention-build';
-import type { ExtractionContext } from './port';
+import type { ExtractionContext } from '../../core/ingest/memory-graph';
 
 const TYPE_CHOICES: Readonly<Record<string, readonly string[]>> = {
   LOCATION: ['place'],

@@ -3,12 +3,12 @@
  * hands these over): offline, an OpenAI-compatible endpoint, Amazon Bedrock, or Amazon Comprehend.
  */
 import type { LanguageCode } from '@aws-sdk/client-comprehend';
+import { type GraphExtractor, OFFLINE_GRAPH_EXTRACTOR } from '../../core/ingest/memory-graph';
 import { BedrockConverseModel } from './bedrock-converse';
 import { ComprehendGraphExtractor } from './comprehend-extractor';
 import { ModelGraphExtractor } from './model-extractor';
-import { OfflineGraphExtractor } from './offline';
 import { OpenAiChatModel } from './openai-chat';
-import type { ManagedGraphExtractor, ServiceFailurePolicy } from './port';
+import type { ServiceFailurePolicy } from './service-failure';
 import type { RetryPolicy } from './retry';
 
 /** Settings every managed extractor takes. */
@@ -38,10 +38,10 @@ export type GraphExtractorSettings =
     })
   | (CommonSettings & { readonly kind: 'comprehend'; readonly region: string; readonly languageCode?: LanguageCode; readonly minScore?: number; readonly endpoint?: string });
 
-export function createGraphExtractor(settings: GraphExtractorSettings): ManagedGraphExtractor {
+export function createGraphExtractor(settings: GraphExtractorSettings): GraphExtractor {
   switch (settings.kind) {
     case 'offline':
-      return new OfflineGraphExtractor();
+      return OFFLINE_GRAPH_EXTRACTOR;
     case 'openai': {
       const { kind: _kind, url, model, apiKey, timeoutMs, ...rest } = settings;
       const chat = new OpenAiChatModel({ baseUrl: url, model, ...(apiKey ? { apiKey } : {}), ...(timeoutMs ? { timeoutMs } : {}) });

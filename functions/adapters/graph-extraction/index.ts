@@ -1,7 +1,9 @@
 /**
- * Managed graph extraction: per file, the same `FileExtraction` the offline `extractFile` makes (so
- * `mergeFile` resolves it unchanged), made by a language model (OpenAI-compatible or Amazon Bedrock)
- * or Amazon Comprehend, with the tokens used and whether (and why) the offline extractor stood in.
+ * Managed graph extraction behind core's `GraphExtractor` port (functions/core/ingest/memory-graph.ts):
+ * per file, the same `FileExtraction` the offline `extractFile` makes (so `mergeFile` resolves it
+ * unchanged), made by a language model (OpenAI-compatible or Amazon Bedrock) or Amazon Comprehend, with
+ * the tokens used and whether (and why) the offline extractor stood in. The `offline` setting gives
+ * core's one OFFLINE_GRAPH_EXTRACTOR, the same one the managed extractors fall back to chunk by chunk.
  *
  *   const extractor = createGraphExtractor({ kind: 'bedrock', region, model: 'us.amazon.nova-lite-v1:0' });
  *   const { extraction, tokensUsed, fellBack, reason } = await extractor.extract(file, { schema, factExtraction });
@@ -11,15 +13,9 @@ export { BedrockConverseModel, type BedrockConverseModelOptions } from './bedroc
 export { ComprehendGraphExtractor, type ComprehendExtractorOptions } from './comprehend-extractor';
 export { createGraphExtractor, type GraphExtractorSettings } from './factory';
 export { ModelGraphExtractor, type ModelExtractorOptions } from './model-extractor';
-export { OfflineGraphExtractor } from './offline';
 export { OpenAiChatModel, type OpenAiChatModelOptions } from './openai-chat';
-export {
-  GraphExtractionError,
-  type ExtractionContext,
-  type GraphExtractionResult,
-  type ManagedGraphExtractor,
-  type ServiceFailurePolicy,
-} from './port';
+export type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/memory-graph';
+export { GraphExtractionError, type ServiceFailurePolicy } from './service-failure';
 export { answerJsonSchema } from './answer-schema';
 export type { RetryPolicy } from './retry';
 export type { StructuredModel, StructuredReply, StructuredRequest } from './structured-model';

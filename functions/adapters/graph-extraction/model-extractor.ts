@@ -15,9 +15,11 @@ import type { ChunkExtraction, GraphFileInput } from '../../engine/graph';
 import { answerJsonSchema, parseAnswer } from './answer-schema';
 import { groundChunk } from './ground-chunk';
 import { offlineChunks, type IndexedChunk } from './offline';
-import { GraphExtractionError, type ExtractionContext, type GraphExtractionResult, type ManagedGraphExtractor, type ServiceFailurePolicy } from './port';
+import type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/memory-graph';
+import { GraphExtractionError, type ServiceFailurePolicy } from './service-failure';
 import { systemPrompt, userPrompt } from './prompt';
-import { mapConcurrent, resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
+import { mapConcurrently } from '../../core/concurrency';
+import { resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
 import type { StructuredModel, StructuredReply } from './structured-model';
 
 export interface ModelExtractorOptions {
@@ -44,7 +46,7 @@ interface Usage {
 
 type BatchOutcome = { readonly made: ChunkExtraction[]; readonly offline: IndexedChunk[]; readonly problem?: string };
 
-export class ModelGraphExtractor implements ManagedGraphExtractor {
+export class ModelGraphExtractor implements GraphExtractor {
   readonly name: string;
   private readonly retry: ResolvedRetryPolicy;
 
@@ -58,9 +60,9 @@ export class ModelGraphExtractor implements ManagedGraphExtractor {
     const chunks = input.chunks.map((chunk, index) => ({ ...chunk, index }));
     const blank = chunks.filter((chunk) => chunk.text.trim() === '');
     const batches = this.batches(chunks.filter((chunk) => chunk.text.trim() !== ''));
-    const outcomes = await mapConcurrent(batches, this.options.concurrency ?? 4, (batch) => this.extractBatch(batch, context, usage));
+    const outcomes = await mapConcurrently(batches, this.options.concurrency ?? 4, (batch) => this.extractBatch(batch, context, usage));
     const offline = outcomes.flatMap((outcome) => outcome.offline);
-    const made = [...outcomes.flatMap((outcome) => outcome.made), ...offlineChunks(input.fileId, [...blank, ...offline], context)];
+    const made = [...outcomes.flatMap((outcome) => outcome.made), ...(await offlineChunks(input.fileId, [...blank, ...offline], context))];
     made.sort((a, b) => a.index - b.index);
     const problem = outcomes.find((outcome) => outcome.problem !== undefined)?.problem;
     const reason = problem === undefined ? undefined : `${this.name}: ${problem}; offline extractor used for ${offline.length} of ${chunks.length} chunks`;

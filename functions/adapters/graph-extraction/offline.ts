@@ -1,11 +1,11 @@
 /**
- * The offline extractor behind the port (no service, no cost), and the per-chunk fallback the
- * managed extractors use: the offline `extractFile` over some of a file's chunks, keeping each chunk's
- * position in the file (the offline extractor handles chunks independently, so this equals its answer
- * for the whole file, restricted to those chunks).
+ * The per-chunk fallback of the managed extractors: the one offline extractor (OFFLINE_GRAPH_EXTRACTOR,
+ * functions/core/ingest/memory-graph.ts) over some of a file's chunks, keeping each chunk's position in
+ * the file (the offline extractor handles chunks independently, so this equals its answer for the whole
+ * file, restricted to those chunks).
  */
-import { extractFile, type ChunkExtraction, type GraphFileInput } from '../../engine/graph';
-import type { ExtractionContext, GraphExtractionResult, ManagedGraphExtractor } from './port';
+import type { ChunkExtraction } from '../../engine/graph';
+import { type ExtractionContext, OFFLINE_GRAPH_EXTRACTOR } from '../../core/ingest/memory-graph';
 
 /** A chunk of a file with its position. */
 export interface IndexedChunk {
@@ -14,15 +14,7 @@ export interface IndexedChunk {
   readonly text: string;
 }
 
-export function offlineChunks(fileId: string, chunks: readonly IndexedChunk[], context: ExtractionContext): ChunkExtraction[] {
-  const extraction = extractFile({ fileId, chunks: chunks.map(({ id, text }) => ({ id, text })) }, context);
+export async function offlineChunks(fileId: string, chunks: readonly IndexedChunk[], context: ExtractionContext): Promise<ChunkExtraction[]> {
+  const { extraction } = await OFFLINE_GRAPH_EXTRACTOR.extract({ fileId, chunks: chunks.map(({ id, text }) => ({ id, text })) }, context);
   return extraction.chunks.map((chunk, position) => ({ ...chunk, index: chunks[position]?.index ?? chunk.index }));
-}
-
-export class OfflineGraphExtractor implements ManagedGraphExtractor {
-  readonly name = 'offline';
-
-  async extract(input: GraphFileInput, context: ExtractionContext): Promise<GraphExtractionResult> {
-    return { extraction: extractFile(input, context), tokensUsed: 0, fellBack: false, offlineChunks: input.chunks.length, calls: 0 };
-  }
 }

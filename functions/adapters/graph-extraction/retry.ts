@@ -3,6 +3,7 @@
  * `ServiceCallError` that says whether it is worth another try (throttling, 5xx, time-outs, broken
  * connections) and, when the service said so, how long to wait (Retry-After).
  */
+import { awsFailure } from '../aws-errors';
 
 import { InternalError } from '../../core/errors';
 
@@ -16,6 +17,12 @@ export class ServiceCallError extends InternalError {
     this.retryable = options.retryable;
     this.retryAfterMs = options.retryAfterMs;
   }
+}
+
+/** An AWS SDK failure (Bedrock, Comprehend) as a ServiceCallError, retryable as functions/adapters/aws-errors.ts says. */
+export function awsCallError(service: string, error: unknown): ServiceCallError {
+  const { message, retryable } = awsFailure(service, error);
+  return new ServiceCallError(message, { retryable, cause: error });
 }
 
 export interface RetryPolicy {
@@ -80,17 +87,3 @@ export function retryAfterFromHeaders(headers: Headers): number | undefined {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Runs `work` over `items` with at most `limit` in flight; results in input order. */
-export async function mapConcurrent<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      out[index] = await work(items[index] as T, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
-}

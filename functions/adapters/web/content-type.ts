@@ -2,6 +2,7 @@
  * Content types: parsing a Content-Type header, and what each caller accepts (a page wants HTML, a
  * sitemap wants XML or text), so a PNG served where a page was expected fails with a clear message.
  */
+import { charsetOf } from '../text/charset';
 
 export interface MediaType {
   /** Lower-case `type/subtype`, without parameters. */
@@ -41,11 +42,9 @@ export const ROBOTS_TXT: ExpectedContent = { description: 'a robots.txt file', m
 /** `text/html; charset=UTF-8` -> {type: 'text/html', charset: 'utf-8'}; undefined for a missing header. */
 export function parseMediaType(header: string | undefined): MediaType | undefined {
   if (!header) return undefined;
-  const [typePart = '', ...parameters] = header.split(';');
-  const type = typePart.trim().toLowerCase();
+  const type = header.split(';')[0]?.trim().toLowerCase();
   if (!type) return undefined;
-  const charsetParameter = parameters.map((p) => p.trim()).find((p) => p.toLowerCase().startsWith('charset='));
-  const charset = charsetParameter?.slice('charset='.length).trim().replace(/^"|"$/g, '').toLowerCase();
+  const charset = charsetOf(header);
   return charset ? { type, charset } : { type };
 }
 

@@ -1,16 +1,16 @@
 /**
- * A web page as kmem keeps it: the main content as clean text (readability, or the whole body text when
- * readability finds no article), the title, the canonical address, and the page's links on the same host
- * (what the crawler follows).
+ * A web page as kmem keeps it: the main content as clean text (the one HTML-to-text pipeline,
+ * functions/adapters/text/html-reader.ts, shared with uploaded HTML files), the title, the canonical
+ * address, and the page's links on the same host (what the crawler follows).
  */
-import { Readability } from '@mozilla/readability';
-import { decodeText } from './charset';
+import { decodeText } from '../text/charset';
+import type { HtmlDocument } from '../text/html-document';
+import { HtmlTooDeepError, MAX_ELEMENT_DEPTH, parseHtml } from '../text/html-document';
+import { readHtml } from '../text/html-reader';
 import { HTML_PAGE } from './content-type';
 import type { FetchedResource } from './fetcher';
 import { fetchUrl } from './fetcher';
 import type { FetchOptions } from './fetch-options';
-import type { HtmlDocument } from './html-document';
-import { elementDepth, MAX_ELEMENT_DEPTH, parseHtml, visibleText } from './html-document';
 import { displayUrl, FetchError } from './errors';
 import { isSameHost, normaliseUrl } from './urls';
 
@@ -19,7 +19,7 @@ export interface WebPage {
   url: string;
   /** The page's <link rel=canonical>, or `url` when it names none. */
   canonicalUrl: string;
-  /** The article title, else <title>, else the first heading, else the address. */
+  /** The article title, else <title>, og:title or the first heading, else the address. */
   title: string;
   /** Main content, paragraphs separated by a blank line. */
   text: string;
@@ -35,35 +35,30 @@ export async function fetchPage(url: string, options: Omit<FetchOptions, 'expect
   return readFetchedPage(fetched);
 }
 
-/** Reads a fetched HTML resource, decoding it by its declared or <meta> charset. */
+/** Reads a fetched HTML resource, decoding it by its BOM, declared or <meta> charset (functions/adapters/text/charset.ts). */
 export function readFetchedPage(fetched: FetchedResource): WebPage {
-  return readPage(decodeText(fetched.body, fetched.mediaType?.charset, { html: true }), fetched.url);
+  return readPage(decodeText(fetched.body, { declaredCharset: fetched.mediaType?.charset }).text, fetched.url);
 }
 
 /** Reads the HTML `html` that `url` answered. Pure: no network. Throws a FetchError for a page nested too deep. */
 export function readPage(html: string, url: string): WebPage {
-  const document = parseHtml(html);
-  const depth = document.documentElement ? elementDepth(document.documentElement) : 0;
-  if (depth > MAX_ELEMENT_DEPTH) {
-    const message = `${displayUrl(url)} nests its elements ${depth} deep, more than the ${MAX_ELEMENT_DEPTH} a page can have to be read safely`;
-    throw new FetchError('unreadable', message, { url });
-  }
+  const document = parsePage(html, url);
   const base = baseUrl(document, url);
   // Readability rewrites the document, so everything else is read first.
   const links = sameHostLinks(document, base, url);
   const canonicalUrl = canonical(document, base) ?? url;
-  const fallbackTitle = plainTitle(document);
-  const bodyText = visibleText(document.body);
-  const article = new Readability(document, { charThreshold: 200 }).parse();
-  const articleText = article?.content ? visibleText(parseHtml(article.content).body) : '';
-  return {
-    url,
-    canonicalUrl,
-    title: article?.title?.trim() || fallbackTitle || url,
-    text: articleText || bodyText,
-    links,
-    extractedBy: articleText ? 'readability' : 'body',
-  };
+  const { text, title, extractedBy } = readHtml(document);
+  return { url, canonicalUrl, title: title ?? url, text, links, extractedBy };
+}
+
+function parsePage(html: string, url: string): HtmlDocument {
+  try {
+    return parseHtml(html);
+  } catch (error) {
+    if (!(error instanceof HtmlTooDeepError)) throw error;
+    const message = `${displayUrl(url)} nests its elements ${error.depth} deep, more than the ${MAX_ELEMENT_DEPTH} that can be read safely`;
+    throw new FetchError('unreadable', message, { url, cause: error });
+  }
 }
 
 /** The <base href> of the document when valid, else the page's own address. */
@@ -75,15 +70,6 @@ function baseUrl(document: HtmlDocument, url: string): string {
 function canonical(document: HtmlDocument, base: string): string | undefined {
   const href = document.querySelector('link[rel~="canonical"][href]')?.getAttribute('href');
   return href ? normaliseUrl(href, base) : undefined;
-}
-
-function plainTitle(document: HtmlDocument): string | undefined {
-  for (const selector of ['title', 'meta[property="og:title"]', 'h1']) {
-    const element = document.querySelector(selector);
-    const text = (element?.getAttribute('content') ?? element?.textContent ?? '').replace(/\s+/g, ' ').trim();
-    if (text) return text;
-  }
-  return undefined;
 }
 
 function sameHostLinks(document: HtmlDocument, base: string, pageUrl: string): string[] {

@@ -5,7 +5,7 @@
  */
 import robotsParser from 'robots-parser';
 import { ROBOTS_TXT } from './content-type';
-import { decodeText } from './charset';
+import { decodeText } from '../text/charset';
 import { FetchError } from './errors';
 import { fetchUrl } from './fetcher';
 import type { FetchOptions } from './fetch-options';
@@ -34,7 +34,7 @@ export async function fetchRobots(pageUrl: string, options: Omit<FetchOptions, '
   try {
     const limits = { ...options.limits, maxBytes: ROBOTS_MAX_BYTES };
     const fetched = await fetchUrl(url, { ...options, expect: ROBOTS_TXT, limits });
-    return { url, status: 'rules', text: decodeText(fetched.body, fetched.mediaType?.charset) };
+    return { url, status: 'rules', text: decodeText(fetched.body, { declaredCharset: fetched.mediaType?.charset }).text };
   } catch (error) {
     if (!(error instanceof FetchError) || error.reason === 'refused' || error.reason === 'unresolvable') throw error;
     if (isMissing(error)) return { url, status: 'rules', text: '' };

@@ -4,7 +4,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
-import { decodeText } from './charset';
+import { decodeText } from '../text/charset';
 import { displayUrl, FetchError, formatBytes } from './errors';
 import { normaliseUrl } from './urls';
 
@@ -28,7 +28,7 @@ const xmlParser = new XMLParser({
 
 /** Parses the sitemap `url` answered; addresses are normalised (invalid ones dropped), in file order. */
 export function parseSitemap(body: Buffer, url: string, maxBytes: number): ParsedSitemap {
-  const text = decodeText(isGzip(body) ? gunzip(body, url, maxBytes) : body).trim();
+  const text = decodeText(isGzip(body) ? gunzip(body, url, maxBytes) : body).text.trim();
   if (!text.startsWith('<')) return { kind: 'urlset', urls: plainTextUrls(text) };
   const document = record(parseXml(text, url));
   if (document.urlset !== undefined) return { kind: 'urlset', urls: urlsetUrls(record(document.urlset), url) };

@@ -41,17 +41,53 @@ export interface BuiltGraph {
   tokensUsed: number;
 }
 
-/** Extracts a file's entities, relations and facts: offline, or from a model (functions/adapters/graph-extraction). */
-export interface GraphExtractor {
-  extract(
-    input: GraphFileInput,
-    context: Parameters<typeof extractFile>[1],
-  ): Promise<{ extraction: FileExtraction; tokensUsed: number; fellBack: boolean; reason?: string }>;
+/** What every graph extractor gets: the memory's ontology schema, facts on/off, the optional vector typer. */
+export type ExtractionContext = Parameters<typeof extractFile>[1];
+
+/**
+ * A file's graph extraction, whoever made it: the same `FileExtraction` the offline `extractFile` makes
+ * (so `mergeFile` resolves it unchanged), plus what it cost and whether the offline extractor stood in.
+ */
+export interface GraphExtractionResult {
+  readonly extraction: FileExtraction;
+  /** Model tokens the file's calls consumed (prompt + completion, malformed answers included); 0 offline and for Comprehend. */
+  readonly tokensUsed: number;
+  /** Whether any chunk's extraction came from the offline extractor instead of the service. */
+  readonly fellBack: boolean;
+  /** Why it fell back (the first failure, and how many chunks it covered). */
+  readonly reason?: string;
+  /** Chunks the offline extractor made. */
+  readonly offlineChunks: number;
+  /** Requests sent to a service, retries included. */
+  readonly calls: number;
+  /** Amazon Comprehend billing units (100 characters each, at least 3 per request); Comprehend only. */
+  readonly billedUnits?: number;
 }
 
-/** The offline extractor, for builds that must not spend model tokens (conversation syncs, reindexing). */
+/**
+ * The graph-extractor port: a file's entities, relations and facts, made offline (OFFLINE_GRAPH_EXTRACTOR)
+ * or by a service (functions/adapters/graph-extraction: a language model, Amazon Comprehend).
+ */
+export interface GraphExtractor {
+  /** "offline", "openai-compatible/<model>", "bedrock/<model>", "comprehend". */
+  readonly name: string;
+  extract(input: GraphFileInput, context: ExtractionContext): Promise<GraphExtractionResult>;
+}
+
+/**
+ * The one offline extractor (the engine's `extractFile`, no service, no cost): for builds that must not
+ * spend model tokens (conversation syncs, reindexing), the `offline` setting, and the chunks a managed
+ * extractor hands back to it when its service fails.
+ */
 export const OFFLINE_GRAPH_EXTRACTOR: GraphExtractor = {
-  extract: async (input, context) => ({ extraction: extractFile(input, context), tokensUsed: 0, fellBack: false }),
+  name: 'offline',
+  extract: async (input, context) => ({
+    extraction: extractFile(input, context),
+    tokensUsed: 0,
+    fellBack: false,
+    offlineChunks: input.chunks.length,
+    calls: 0,
+  }),
 };
 
 export interface GraphChanges {

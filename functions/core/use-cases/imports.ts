@@ -3,12 +3,18 @@
  * (ingest/run-import.ts). An archive is an upload of this account, claimed by the import; an S3 prefix
  * must be in a bucket the service may read.
  */
-import type { ImportSettings } from '../../config';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { archiveFormatOfName, WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileImport, FileType, ImportSource } from '../model';
 import type { Clock, IdGenerator, ImportStore, MemoryStore, ObjectStore, QueuePort, UploadStore } from '../ports';
 import type { WorkMessage } from '../work';
+
+/** Bulk import's bounds: buckets an S3 import may read (`*`: any), archive limits, members handled at once. */
+export interface ImportSettings {
+  buckets: readonly string[];
+  archive: { maxArchiveBytes: number; maxMembers: number; maxMemberBytes: number; maxTotalBytes: number; maxRatio: number };
+  concurrency: number;
+}
 
 export interface ImportApiDeps {
   imports: ImportStore;

@@ -8,9 +8,10 @@ import { getHeapStatistics } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { SQSBatchResponse } from 'aws-lambda';
 import type { LocalQueue } from '../../adapters/queue/local-queue';
+import type { Config } from '../../config';
 import { quietThreadEnv, THREAD_ENTRY } from '../../worker/sandbox/extraction-sandbox';
 import type { SqsLambdaHandler } from '../queue-pump';
-import type { HostMessage, ThreadMessage } from './protocol';
+import type { HostMessage, ThreadData, ThreadMessage } from './protocol';
 import { emitMetric } from '../../core/metrics';
 
 const THREAD_MODULE = new URL('./thread.ts', import.meta.url).href;
@@ -29,8 +30,10 @@ export class WorkerThreadHost {
   private readonly invocations = new Map<number, Invocation>();
   private nextId = 0;
 
+  /** `config`: the runtime's settings, from which the thread composes its own deps. */
   constructor(
     private readonly queue: LocalQueue,
+    private readonly config: Config,
     private readonly log: (line: string) => void,
   ) {}
 
@@ -86,7 +89,7 @@ export class WorkerThreadHost {
     return new Promise<Worker>((resolve, reject) => {
       const heapMb = Math.round(getHeapStatistics().heap_size_limit / (1024 * 1024));
       const thread = new Worker(THREAD_ENTRY, {
-        workerData: { module: THREAD_MODULE },
+        workerData: { module: THREAD_MODULE, config: this.config } satisfies ThreadData,
         env: quietThreadEnv(),
         resourceLimits: { maxOldGenerationSizeMb: heapMb },
       });

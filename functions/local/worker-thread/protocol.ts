@@ -1,6 +1,13 @@
 /** The messages between the local runtime and its worker thread (functions/local/worker-thread). */
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Config } from '../../config';
 import type { MetricPoint } from '../../core/metrics';
+
+/** What the thread starts with: its module, and the runtime's settings it composes its deps from. */
+export interface ThreadData {
+  module: string;
+  config: Config;
+}
 
 /** Runtime to thread. */
 export type HostMessage =

@@ -1,18 +1,17 @@
 /**
- * The local worker thread: the worker handler with a container of its own, so extraction, indexing and
- * graph building run beside the API's event loop instead of on it. The queue stays with the runtime (it
- * owns the queue directory); messages the worker queues are handed to the runtime, which stores them.
+ * The local worker thread: the worker handler with deps of its own, composed from the runtime's settings
+ * (given as the thread's data), so extraction, indexing and graph building run beside the API's event
+ * loop instead of on it. The queue stays with the runtime (it owns the queue directory); messages the
+ * worker queues are handed to the runtime, which stores them.
  */
 import '../local-env';
-import { parentPort } from 'node:worker_threads';
-import { container, createContainer, useContainer } from '../../adapters/container';
-import { loadConfig } from '../../config';
+import { parentPort, workerData } from 'node:worker_threads';
+import { createContainer, type WorkQueue } from '../../adapters/container';
 import { addMetricSink } from '../../core/metrics';
-import type { QueuePort, RedeliveryPort } from '../../core/ports';
-import { releaseWorkerDeps } from '../../worker/deps';
-import { handler } from '../../worker/handler';
+import { composeWorkerDeps, releaseWorkerDeps } from '../../worker/deps';
+import { createWorkerHandler } from '../../worker/handler';
 import { lambdaContext } from '../lambda-context';
-import type { HostMessage, ThreadMessage } from './protocol';
+import type { HostMessage, ThreadData, ThreadMessage } from './protocol';
 
 const port = parentPort;
 if (!port) throw new Error('the local worker thread runs as a worker thread');
@@ -30,12 +29,14 @@ function callRuntimeQueue(message: DistributiveOmit<Extract<ThreadMessage, { kin
 }
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-const runtimeQueue: QueuePort & RedeliveryPort = {
+const runtimeQueue: WorkQueue = {
   send: (body, options) => callRuntimeQueue({ kind: 'send', body, ...(options ? { options } : {}) }),
   retryIn: (receiptHandle, seconds) => callRuntimeQueue({ kind: 'retry', receiptHandle, seconds }),
 };
 
-useContainer({ ...createContainer(loadConfig()), queue: runtimeQueue, localQueue: undefined });
+const { config } = workerData as ThreadData;
+const deps = composeWorkerDeps(createContainer(config, runtimeQueue));
+const handler = createWorkerHandler(() => deps);
 // the worker's metrics reach the runtime's summary (GET /metrics)
 addMetricSink({ record: (point) => post({ kind: 'metric', point }) });
 
@@ -52,7 +53,7 @@ port.on('message', (message: HostMessage) => {
       (error: unknown) => post({ kind: 'answered', id, response: undefined, error: describe(error) }),
     );
   } else {
-    void releaseWorkerDeps(container()).finally(() => post({ kind: 'closed' }));
+    void releaseWorkerDeps(deps).finally(() => post({ kind: 'closed' }));
   }
 });
 post({ kind: 'ready' });

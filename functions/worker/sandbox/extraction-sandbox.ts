@@ -6,7 +6,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { type Extracted, ExtractionError, type ExtractInput } from '../../adapters/extract';
-import type { SandboxReply, SandboxRequest } from './protocol';
+import type { Config } from '../../config';
+import type { SandboxData, SandboxReply, SandboxRequest } from './protocol';
 
 /** The entry of TypeScript threads, and the module this one runs. */
 export const THREAD_ENTRY = new URL('../thread-entry.mjs', import.meta.url);
@@ -22,6 +23,8 @@ export interface SandboxSettings {
   memoryMb: number;
   /** Longest one file may take. */
   timeoutMs: number;
+  /** The settings the thread makes its OCR and speech engines from. */
+  config: Config;
 }
 
 interface Running {
@@ -84,7 +87,7 @@ export class ExtractionSandbox {
   private start(): Promise<Worker> {
     this.ready ??= new Promise<Worker>((resolve, reject) => {
       const thread = new Worker(THREAD_ENTRY, {
-        workerData: { module: THREAD_MODULE },
+        workerData: { module: THREAD_MODULE, config: this.settings.config } satisfies SandboxData,
         resourceLimits: { maxOldGenerationSizeMb: this.settings.memoryMb },
         env: quietThreadEnv(),
       });

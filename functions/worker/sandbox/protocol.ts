@@ -1,5 +1,12 @@
 /** The messages between the worker and its extraction thread (functions/worker/sandbox). */
 import type { Extracted, ExtractInput } from '../../adapters/extract';
+import type { Config } from '../../config';
+
+/** What the thread starts with: its module, and the settings it makes its engines from. */
+export interface SandboxData {
+  module: string;
+  config: Config;
+}
 
 /** Parent to thread: extract one file, or release the engines and stop. */
 export type SandboxRequest = { kind: 'extract'; id: number; input: ExtractInput } | { kind: 'close' };

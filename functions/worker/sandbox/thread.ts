@@ -1,18 +1,17 @@
 /**
  * The extraction thread: runs extractText for one file at a time under the memory limit its parent
- * gave it (worker_threads resourceLimits), with the engines configuration chooses. Loaded by entry.mjs.
+ * gave it (worker_threads resourceLimits), with the engines the settings it was given choose. Loaded by entry.mjs.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { createS3Client } from '../../adapters/aws-clients';
-import { loadConfig } from '../../config';
 import { ExtractionError, extractText } from '../../adapters/extract';
 import { describeError } from '../../adapters/extract/errors';
 import { closeExtractDeps, createExtractDeps } from '../../adapters/content/extract-deps';
-import type { SandboxReply, SandboxRequest } from './protocol';
+import type { SandboxData, SandboxReply, SandboxRequest } from './protocol';
 
 const port = parentPort;
 if (!port) throw new Error('the extraction thread runs as a worker thread');
-const config = loadConfig();
+const { config } = workerData as SandboxData;
 const deps = createExtractDeps(config, createS3Client(config));
 const reply = (message: SandboxReply): void => port.postMessage(message);
 

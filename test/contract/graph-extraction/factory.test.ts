@@ -1,6 +1,7 @@
-/** The extractor factory: each kind of settings gives its extractor; offline is `extractFile` behind the port. */
+/** The extractor factory: each kind of settings gives its extractor; offline is core's one offline extractor (`extractFile` behind the port). */
 import { describe, expect, it } from 'vitest';
 import { createGraphExtractor } from '../../../functions/adapters/graph-extraction';
+import { OFFLINE_GRAPH_EXTRACTOR } from '../../../functions/core/ingest/memory-graph';
 import { CULTURE_CONTEXT, CURIE_FILE, mergeIntoFreshGraph, offlineExtraction } from './support/samples';
 
 describe('createGraphExtractor', () => {
@@ -12,7 +13,9 @@ describe('createGraphExtractor', () => {
   });
 
   it('gives the offline extraction at no cost', async () => {
-    const result = await createGraphExtractor({ kind: 'offline' }).extract(CURIE_FILE, CULTURE_CONTEXT);
+    const offline = createGraphExtractor({ kind: 'offline' });
+    expect(offline).toBe(OFFLINE_GRAPH_EXTRACTOR); // the one the index builds use when they must not spend tokens
+    const result = await offline.extract(CURIE_FILE, CULTURE_CONTEXT);
     expect(result).toMatchObject({ tokensUsed: 0, fellBack: false, calls: 0, offlineChunks: 2 });
     expect(result.extraction).toEqual(offlineExtraction(CURIE_FILE));
     expect(mergeIntoFreshGraph(result.extraction).violations).toEqual([]);

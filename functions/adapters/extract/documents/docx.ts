@@ -4,7 +4,7 @@
  */
 import mammoth from 'mammoth';
 import { ExtractionError } from '../errors';
-import { normaliseText, visibleLength } from '../text/normalise';
+import { tidyText, visibleLength } from '../../text/tidy';
 import type { Extracted } from '../types';
 import { openZip, readZipText } from '../zip-entries';
 
@@ -17,7 +17,7 @@ export async function extractDocx(bytes: Uint8Array): Promise<Extracted> {
   } catch (error) {
     throw new ExtractionError('the Word document is corrupt or unreadable', { cause: error });
   }
-  const text = normaliseText(result.value);
+  const text = tidyText(result.value);
   if (visibleLength(text) === 0) throw new ExtractionError('the Word document contains no text');
   const warnings = result.messages
     .filter((message) => message.type === 'warning')

@@ -4,7 +4,7 @@
  */
 import { OfficeParser } from 'officeparser';
 import { describeError, ExtractionError } from '../errors';
-import { normaliseText, visibleLength } from '../text/normalise';
+import { tidyText, visibleLength } from '../../text/tidy';
 import type { Extracted } from '../types';
 
 export type OfficeKind = 'pptx' | 'xlsx' | 'odt' | 'odp' | 'ods' | 'epub' | 'rtf' | 'markdown';
@@ -32,7 +32,7 @@ export async function extractOffice(bytes: Uint8Array, kind: OfficeKind): Promis
       cause: error,
     });
   }
-  const text = normaliseText(parsed.text);
+  const text = tidyText(parsed.text);
   if (visibleLength(text) === 0) throw new ExtractionError(`the ${description} contains no text`);
   const warnings = parsed.issues.slice(0, MAX_WARNINGS).map((issue) => `${description}: ${issue}`);
   return { text, kind, ...(parsed.title ? { title: parsed.title } : {}), warnings };

@@ -5,7 +5,7 @@
 import './pdf-runtime';
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
 import { ExtractionError } from '../errors';
-import { normaliseText, visibleLength } from '../text/normalise';
+import { tidyText, visibleLength } from '../../text/tidy';
 import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractLimits, type OcrEngine, type PdfOptions } from '../types';
 import { ocrPages, type PdfOcrOptions } from './pdf-ocr';
 
@@ -37,7 +37,7 @@ export async function extractPdf(
       const recognised = await ocrScannedPages(bytes, scanned, ocr, { ...options, maxPixels: limits.maxPixels }, warnings);
       for (const [pageNumber, text] of recognised) pages[pageNumber - 1] = text;
     }
-    const text = normaliseText(pages.join('\n\n'));
+    const text = tidyText(pages.join('\n\n'));
     if (visibleLength(text) === 0) throw new ExtractionError(emptyReason(warnings));
     const title = await readTitle(pdf);
     return { text, kind: 'pdf', ...(title ? { title } : {}), warnings };

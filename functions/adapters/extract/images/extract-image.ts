@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describeError, ExtractionError } from '../errors';
 import { FFMPEG_QUIET, ffmpegExecutable, runProcess } from '../media/ffmpeg';
 import { limitsOf } from '../limits';
-import { normaliseText, visibleLength } from '../text/normalise';
+import { tidyText, visibleLength } from '../../text/tidy';
 import { imageSize } from './image-size';
 import type { ExtractDeps, Extracted, ImageFormat, MediaToolOptions, OcrImage } from '../types';
 
@@ -24,7 +24,7 @@ export async function extractImage(bytes: Uint8Array, format: ImageFormat, deps:
     warnings.push(`image: converted from ${format.toUpperCase()} to PNG for ${deps.ocr.name}`);
   }
   const result = await recognise(deps, image);
-  const text = normaliseText(result.text);
+  const text = tidyText(result.text);
   if (visibleLength(text) === 0) throw new ExtractionError('no text was recognised in the image');
   if (result.confidence !== undefined && result.confidence < LOW_CONFIDENCE) {
     warnings.push(`image: OCR confidence is low (${Math.round(result.confidence)}%); the text may hold errors`);

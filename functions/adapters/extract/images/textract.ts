@@ -3,8 +3,7 @@
  * blocks in reading order. Textract reads PNG, JPEG and TIFF up to 10 MB.
  */
 import type { TextractClient } from '@aws-sdk/client-textract';
-import { serviceError } from '../aws-errors';
-import { ExtractionError } from '../errors';
+import { ExtractionError, serviceError } from '../errors';
 import type { ImageFormat, OcrEngine, OcrImage, OcrResult } from '../types';
 
 export interface TextractOptions {

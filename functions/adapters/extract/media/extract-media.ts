@@ -3,7 +3,7 @@
  * transcribed by the injected speech recogniser. A video also returns the WAV, to store.
  */
 import { describeError, ExtractionError } from '../errors';
-import { normaliseText, visibleLength } from '../text/normalise';
+import { tidyText, visibleLength } from '../../text/tidy';
 import { limitsOf } from '../limits';
 import type { ExtractDeps, Extracted } from '../types';
 import { transcodeToWav, type MediaStreams } from './transcode';
@@ -38,7 +38,7 @@ export async function extractMedia(bytes: Uint8Array, intent: MediaIntent, deps:
     kind === 'video' ? (streams.durationSeconds ?? pcm.lengthSeconds) : pcm.lengthSeconds,
   );
   const result = await recognise(deps, wav, pcm);
-  const text = normaliseText(result.text);
+  const text = tidyText(result.text);
   if (visibleLength(text) === 0) throw new ExtractionError(`no speech was recognised in ${subject}`);
   return {
     text,

@@ -10,8 +10,7 @@ import {
   StartTranscriptionJobCommand,
   type TranscriptionJob,
 } from '@aws-sdk/client-transcribe';
-import { serviceError } from '../aws-errors';
-import { ExtractionError } from '../errors';
+import { ExtractionError, serviceError } from '../errors';
 import type { PcmWav, SpeechResult } from '../types';
 import type { TranscribeOptions } from './transcribe';
 import { readTranscript, type TranscriptLocation } from './transcribe-output';

@@ -3,8 +3,7 @@
  * and a speaker count.
  */
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { serviceError } from '../aws-errors';
-import { describeError, ExtractionError } from '../errors';
+import { describeError, ExtractionError, serviceError } from '../errors';
 import type { SpeechResult } from '../types';
 
 export type TranscriptLocation =

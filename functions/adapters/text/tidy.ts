@@ -1,12 +1,14 @@
 /**
- * Tidies extracted text: one newline convention, no control characters, no trailing spaces,
- * at most one blank line in a row, no leading or trailing blank space.
+ * Tidies extracted text, whatever it came from (a page, a PDF, an OCR pass, a transcript): one newline
+ * convention, no control characters, no-break spaces as spaces, no trailing spaces, at most one blank
+ * line in a row, no leading or trailing blank space. (Entity names are normalised into matching keys
+ * elsewhere, by functions/engine/graph/normalize.ts: a different concern, hence a different name.)
  */
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\uFEFF]/g;
 
-export function normaliseText(text: string): string {
+export function tidyText(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(CONTROL_CHARACTERS, '')

@@ -1,22 +1,18 @@
 /**
- * A DOM subtree to readable text: block elements start new lines (paragraphs and headings a blank
- * line), table cells are tab-separated, `<pre>` keeps its spacing, scripts and styles are dropped.
+ * A DOM subtree to readable text, for fetched pages and uploaded HTML alike: paragraphs, headings, lists
+ * as a whole, tables and quotes are set off by a blank line; other blocks (divs, list items, table rows,
+ * <br>) start a new line; table cells are tab-separated; `<pre>` keeps its spacing; what is never shown
+ * (scripts, styles, <head>, <title>, form selects, embedded objects) is dropped. Recursion is safe:
+ * parseHtml refuses documents nested deeper than MAX_ELEMENT_DEPTH.
  */
-
-/** The part of a DOM node this module reads (linkedom's and the browser's nodes both fit). */
-export interface DomNodeLike {
-  nodeType: number;
-  nodeName: string;
-  nodeValue: string | null;
-  childNodes: ArrayLike<DomNodeLike>;
-}
+import type { DomNode } from './html-document';
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
 const DOCUMENT_NODE = 9;
 const DOCUMENT_FRAGMENT_NODE = 11;
 
-const SKIPPED = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'CANVAS', 'IFRAME', 'OBJECT', 'HEAD']);
+const SKIPPED = new Set('SCRIPT STYLE NOSCRIPT TEMPLATE SVG CANVAS IFRAME OBJECT HEAD TITLE SELECT'.split(' '));
 const PARAGRAPHS = new Set('P H1 H2 H3 H4 H5 H6 BLOCKQUOTE PRE TABLE UL OL DL FIGURE'.split(' '));
 const LINES = new Set([
   ...'DIV SECTION ARTICLE MAIN HEADER FOOTER ASIDE NAV LI TR DT DD'.split(' '),
@@ -57,15 +53,15 @@ class TextWriter {
   }
 }
 
-export function domToText(root: DomNodeLike): string {
+export function domToText(root: DomNode): string {
   const writer = new TextWriter();
   walk(root, writer, false);
   return writer.toString();
 }
 
-function walk(node: DomNodeLike, writer: TextWriter, preformatted: boolean): void {
+function walk(node: DomNode, writer: TextWriter, preformatted: boolean): void {
   if (node.nodeType === TEXT_NODE) {
-    writer.write(node.nodeValue ?? '', preformatted);
+    writer.write(node.textContent ?? '', preformatted);
     return;
   }
   if (node.nodeType !== ELEMENT_NODE && node.nodeType !== DOCUMENT_NODE && node.nodeType !== DOCUMENT_FRAGMENT_NODE)
