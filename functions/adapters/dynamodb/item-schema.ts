@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { StoredItemError } from '../../core/errors';
-import type { IndexKeys, TableKey } from './keys';
+import type { IndexName, TableKey } from './keys';
 import type { Item } from './table';
 
 export interface ItemSchema<T> {
@@ -69,8 +69,11 @@ export function readAll<T>(schema: ItemSchema<T>, items: readonly Item[]): T[] {
   return items.map((item) => schema.read(item));
 }
 
+/** The index keys an item may carry (gsi1pk, gsi1sk, ...). */
+type IndexAttributes = Partial<Record<`${IndexName}${'pk' | 'sk'}`, string>>;
+
 /** The whole item of a record: its keys (and index keys), then its attributes. */
-export function itemOf<T>(schema: ItemSchema<T>, key: TableKey & IndexKeys, record: T): Item & TableKey {
+export function itemOf<T>(schema: ItemSchema<T>, key: TableKey & IndexAttributes, record: T): Item & TableKey {
   return { ...key, ...schema.write(record) };
 }
 
