@@ -207,7 +207,7 @@ export interface MemoryStore {
    * Publishes a newly built index: applies `changes` only if the memory still has `expectedVersion`
    * (else ConflictError), and forgets the exclusions the build already left out.
    */
-  publishIndex(
+  commitIndexVersion(
     accountId: string,
     id: string,
     publication: { expectedVersion: number; changes: Partial<Memory>; excludedBuilt: string[] },

@@ -5,7 +5,7 @@ import { lookUpEntities } from '../core/use-cases/memory-entities';
 import type { Memory, MemoryFileLink } from '../core/model';
 import { startIngestion } from '../core/use-cases/ingestion';
 import { createMemory, deleteMemory, getMemory, listMemories } from '../core/use-cases/memories';
-import { addFiles, removeFile } from '../core/use-cases/memory-files';
+import { addFiles, removeFileFromMemory } from '../core/use-cases/memory-files';
 import { addSessions, removeSessions } from '../core/use-cases/conversations';
 import { viewMemoryGraph } from '../core/use-cases/memory-graph-view';
 import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
@@ -121,7 +121,7 @@ export const memoryRoutes = (deps: MemoriesDeps): BoundRoute[] => [
     return deletedAnswer(`memory '${params.id}' deleted`);
   }),
   bind(memoriesApi.deleteFile, async ({ query }, { accountId }) => {
-    await removeFile(deps, accountId, query.memoryID, query.fileID);
+    await removeFileFromMemory(deps, accountId, query.memoryID, query.fileID);
     return { body: { status: 'success' } };
   }),
 ];

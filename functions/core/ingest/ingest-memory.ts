@@ -11,7 +11,7 @@ import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
 import type { WorkMessage } from '../work';
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { chunkFile, encodeChunks, type StoredChunk } from './chunks';
-import { type IndexDeps, publishIndex } from './memory-index';
+import { type IndexDeps, buildAndPublishIndex } from './memory-index';
 import { emitMetric } from '../metrics';
 
 export interface IngestDeps extends IndexDeps, EmitDeps {
@@ -109,7 +109,7 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
     .map((o) => ({ fileID: o.file.id, error: (o.error ?? '').slice(0, FAILED_REASON_CHARS) }));
   const now = deps.clock.now().toISOString();
   const step = ingested.length === 0 ? 'failed' : 'ready';
-  const published = await publishIndex(deps, job.accountId, job.memoryId, {
+  const published = await buildAndPublishIndex(deps, job.accountId, job.memoryId, {
     managed: true,
     added: new Map(ingested.map((o) => [o.file.id, o.chunks ?? []])),
     changes: ({ chunkCount, fileCount }) => ({

@@ -85,7 +85,7 @@ async function link(deps: MemoryFileDeps, accountId: string, memoryId: string, f
  * Removes a file from a memory. Its chunks leave retrieval at once (the memory excludes the file) and
  * its derived objects are deleted; the worker then publishes an index without it.
  */
-export async function removeFile(deps: MemoryFileDeps, accountId: string, memoryId: string, fileId: string): Promise<void> {
+export async function removeFileFromMemory(deps: MemoryFileDeps, accountId: string, memoryId: string, fileId: string): Promise<void> {
   await linkableMemory(deps, accountId, memoryId);
   if (!(await deps.files.get(accountId, fileId))) throw NotFoundError.of('file', fileId);
   if (!(await deps.links.get(accountId, memoryId, fileId))) {

@@ -45,7 +45,7 @@ export interface Source {
   score: number;
 }
 
-export interface RetrievalAnswer {
+export interface RetrievalResult {
   /** Best first; `sourceID` names the entry of `sources` the passage comes from. */
   payload: Array<{ content: string; score: number; sourceID?: string }>;
   facts: Array<{ content: string }>;
@@ -54,23 +54,23 @@ export interface RetrievalAnswer {
 
 const GRAPH_CANDIDATES = 100;
 
-export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string, request: RetrievalQuery): Promise<RetrievalAnswer> {
+export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string, request: RetrievalQuery): Promise<RetrievalResult> {
   checkWindow(request);
   const started = performance.now();
   const memory = await deps.memories.get(accountId, request.memoryID);
   if (!memory) throw NotFoundError.of('memory', request.memoryID);
-  const answer = await answerOf(deps, accountId, memory, request);
+  const result = await retrieveFrom(deps, accountId, memory, request);
   const properties = { accountId, memoryId: memory.id, topK: request.topK };
   emitMetric('RetrievalMs', performance.now() - started, { dimension: memory.memoryType, properties });
-  return answer;
+  return result;
 }
 
-async function answerOf(deps: RetrievalDeps, accountId: string, memory: Memory, request: RetrievalQuery): Promise<RetrievalAnswer> {
+async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memory, request: RetrievalQuery): Promise<RetrievalResult> {
   const index = await deps.indexes.load(memory);
   if (!index || index.retrieval.chunks.ids.length === 0) return { payload: [], facts: [], sources: [] };
   const allow = allowedChunks(memory, index, request);
-  const outcome = await answerFromIndex(index, request, { allow, embedder: deps.indexing.embedder() });
-  const sources = await sourcesOf(deps, accountId, index, outcome.items);
+  const outcome = await retrieveFromIndex(index, request, { allow, embedder: deps.indexing.embedder() });
+  const sources = await payloadSources(deps, accountId, index, outcome.items);
   const described = new Set(sources.map((source) => source.id));
   const payload = outcome.payload.map((entry, i) => {
     const item = outcome.items[i];
@@ -85,7 +85,7 @@ async function answerOf(deps: RetrievalDeps, accountId: string, memory: Memory, 
  * walk for graph memories, fusion, facts and extracts. The route above and the quality benchmarks both
  * call it, so the benchmarks measure what the API answers.
  */
-export function answerFromIndex(
+export function retrieveFromIndex(
   index: Pick<LoadedIndex, 'retrieval' | 'graph'>,
   request: Pick<RetrievalQuery, 'query' | 'topK' | 'facts' | 'assisted'>,
   options: { allow?: ((ordinal: number) => boolean) | undefined; embedder: Embedder | null },
@@ -159,7 +159,7 @@ function graphFacts(graph: GraphSegment): MemoryFact[] {
 }
 
 /** The files (or sessions) behind the payload, best first, with an address to fetch them. */
-async function sourcesOf(
+async function payloadSources(
   deps: RetrievalDeps,
   accountId: string,
   index: LoadedIndex,

@@ -140,7 +140,7 @@ export class MemoryRepository implements MemoryStore {
     });
   }
 
-  async publishIndex(
+  async commitIndexVersion(
     accountId: string,
     id: string,
     publication: { expectedVersion: number; changes: Partial<Memory>; excludedBuilt: string[] },
