@@ -74,8 +74,8 @@ export interface SessionStore {
 }
 
 export interface MessageFilter {
-  sessionID?: string;
-  customerUserID?: string;
+  sessionId?: string;
+  customerUserId?: string;
   role?: MessageRole;
 }
 

@@ -35,7 +35,7 @@ const common = (file: FileRecord) => ({
 const presentCreated = (file: FileRecord) => ({
   ...common(file),
   organisationID: file.accountId,
-  externalURI: file.externalURI,
+  externalURI: file.externalUrl,
   originRegion: file.originRegion,
 });
 
@@ -70,10 +70,10 @@ export const fileRoutes = (deps: Container): BoundRoute[] => [
     const contentUrl = contentTruncated ? await contentAddress(deps, file, UPLOAD_URL_SECONDS) : null;
     return dataAnswer({
       ...presentListed(file),
-      externalURI: file.externalURI,
+      externalURI: file.externalUrl,
       memoryID,
       botID: null,
-      jobID: file.jobID,
+      jobID: file.jobId,
       source: file.source,
       originRegion: file.originRegion,
       silverTranscriptKey: file.silverTranscriptKey,

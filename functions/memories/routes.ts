@@ -45,7 +45,7 @@ const presentDetails = (memory: Memory) => ({
   relationCount: memory.relationCount,
   factCount: memory.factCount,
   indexVersion: memory.indexVersion,
-  failedFiles: memory.failedFiles,
+  failedFiles: memory.failedFiles.map(({ fileId, error }) => ({ fileID: fileId, error })),
   failedFileCount: memory.failedFileCount,
   lastError: memory.lastError,
   webhookDelivery: memory.webhookDelivery,

@@ -12,11 +12,11 @@ import { messagesApi } from './schemas';
 export function presentMessage(message: Message) {
   return {
     id: message.id,
-    sessionID: message.sessionID,
+    sessionID: message.sessionId,
     role: message.role,
     content: message.content,
     userID: message.accountId,
-    customerUserID: message.customerUserID,
+    customerUserID: message.customerUserId,
     createdAt: message.createdAt,
     updatedAt: message.updatedAt,
   };
@@ -34,7 +34,7 @@ export const messageRoutes = (deps: MessagesDeps): BoundRoute[] => [
   ),
   bind(messagesApi.list, async ({ query }, { accountId }) => {
     const { sessionID, customerUserID, role, ...page } = query;
-    const read = (request: typeof page) => listMessages(deps, accountId, { sessionID, customerUserID, role }, request);
+    const read = (request: typeof page) => listMessages(deps, accountId, { sessionId: sessionID, customerUserId: customerUserID, role }, request);
     const result = await fitPage(read, page, (message) => wireBytes(presentListed(message)));
     return listAnswer('messages', result, presentListed);
   }),

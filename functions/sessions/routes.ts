@@ -11,7 +11,7 @@ export function presentSession(session: Session) {
   return {
     id: session.id,
     userID: session.accountId,
-    customerUserID: session.customerUserID,
+    customerUserID: session.customerUserId,
     metadata: session.metadata,
     createdAt: session.createdAt,
     updatedAt: session.updatedAt,

@@ -117,7 +117,7 @@ export async function messagesOf(deps: Pick<SyncDeps, 'messages'>, accountId: st
   const all: Message[] = [];
   let nextToken: string | undefined;
   do {
-    const page = await deps.messages.list(accountId, { sessionID: sessionId }, { limit: PAGE, nextToken });
+    const page = await deps.messages.list(accountId, { sessionId }, { limit: PAGE, nextToken });
     all.push(...page.items);
     nextToken = page.nextToken ?? undefined;
   } while (nextToken);

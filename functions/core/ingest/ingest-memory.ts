@@ -66,7 +66,7 @@ async function chunkInto(deps: IngestDeps, memory: Memory, file: FileRecord | un
   if (!chunks) return { file, error: 'the extracted text is missing; create the file again' };
   const key = objectKeys.chunks(memory.accountId, memory.id, file.id);
   await deps.objects.put(key, encodeChunks(chunks), 'application/json');
-  await deps.files.update(memory.accountId, file.id, { goldChunkKey: key, jobID: memory.currentJobId });
+  await deps.files.update(memory.accountId, file.id, { goldChunkKey: key, jobId: memory.currentJobId });
   return { file, chunks };
 }
 
@@ -106,7 +106,7 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
   const failedFileCount = failed.length;
   const failedFiles = failed
     .slice(0, FAILED_FILES_LISTED)
-    .map((o) => ({ fileID: o.file.id, error: (o.error ?? '').slice(0, FAILED_REASON_CHARS) }));
+    .map((o) => ({ fileId: o.file.id, error: (o.error ?? '').slice(0, FAILED_REASON_CHARS) }));
   const now = deps.clock.now().toISOString();
   const step = ingested.length === 0 ? 'failed' : 'ready';
   const published = await buildAndPublishIndex(deps, job.accountId, job.memoryId, {
@@ -158,7 +158,11 @@ async function announce(
   await emitWebhookEvent(deps, {
     ...base,
     type: completed ? 'memory.ingestion.completed' : 'memory.ingestion.failed',
-    data: { memoryID: memory.id, jobID: job.id, chunkCount: memory.chunkCount, fileCount: memory.fileCount, ...failures },
+    data: {
+      memoryID: memory.id, jobID: job.id, chunkCount: memory.chunkCount, fileCount: memory.fileCount,
+      failedFiles: failures.failedFiles.map(({ fileId, error }) => ({ fileID: fileId, error })),
+      failedFileCount: failures.failedFileCount,
+    },
     eventId: `${job.id}.ended`,
   });
 }

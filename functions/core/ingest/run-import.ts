@@ -137,7 +137,7 @@ async function importMember(
   const extension = extensionOf(name);
   const bronzeKey = objectKeys.fetched(job.accountId, id, extension ? `original.${extension}` : 'original');
   const raw: Partial<FileRecord> = {
-    name, extension, fileType, category: categoryOf(fileType), source: 'import', bronzeKey, externalURI: null,
+    name, extension, fileType, category: categoryOf(fileType), source: 'import', bronzeKey, externalUrl: null,
     contentType: null, size: bytes.length, contentHash, sourceKey,
   };
   if (old) await deps.objects.deletePrefix(objectKeys.fetchedPrefix(job.accountId, id));

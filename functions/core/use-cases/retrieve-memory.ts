@@ -191,6 +191,6 @@ async function describeSource(deps: RetrievalDeps, accountId: string, id: string
   }
   const file: FileRecord | undefined = await deps.files.get(accountId, id);
   if (!file) return undefined;
-  return { id: file.id, name: file.name, url: file.externalURI ?? `/files/get/${file.id}`, score: rounded };
+  return { id: file.id, name: file.name, url: file.externalUrl ?? `/files/get/${file.id}`, score: rounded };
 }
 

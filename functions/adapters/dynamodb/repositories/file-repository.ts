@@ -5,7 +5,7 @@ import { count, itemOf, itemSchema, nullable, readAll, timestamp } from '../item
 import { byCreation, keys } from '../keys';
 import type { Table } from '../table';
 
-/** A file as stored. sourceKey, contentHash and validators came later: older files have none (null). */
+/** A file as stored (jobId and externalUrl under the names earlier versions wrote). sourceKey, contentHash and validators came later: older files have none (null). */
 const fileItem = itemSchema<FileRecord>(
   'file',
   z.object({
@@ -18,11 +18,11 @@ const fileItem = itemSchema<FileRecord>(
     state: z.enum(['pending', 'processing', 'ready', 'failed']),
     error: nullable(z.string()),
     bronzeKey: nullable(z.string()),
-    externalURI: nullable(z.string()),
+    externalUrl: nullable(z.string()),
     contentType: nullable(z.string()),
     source: z.string(),
     parentFileId: nullable(z.string()),
-    jobID: nullable(z.string()),
+    jobId: nullable(z.string()),
     originRegion: z.string(),
     silverTranscriptKey: nullable(z.string()),
     silverAudioKey: nullable(z.string()),
@@ -43,6 +43,7 @@ const fileItem = itemSchema<FileRecord>(
     createdAt: timestamp,
     updatedAt: timestamp,
   }),
+  { stored: { jobId: 'jobID', externalUrl: 'externalURI' } },
 );
 
 /** Files; hidden children of a sitemap or crawl are listed under their parent only. */

@@ -16,6 +16,12 @@ const lastDelivery = z.object({
   at: timestamp,
 });
 
+/** A failed file of the last ingestion: `fileId`, or `fileID` as versions before it wrote. */
+const failedFile = z
+  .object({ fileId: z.string().optional(), fileID: z.string().optional(), error: z.string() })
+  .refine((entry) => (entry.fileId ?? entry.fileID) !== undefined, 'names no file')
+  .transform(({ fileId, fileID, error }) => ({ fileId: fileId ?? fileID ?? '', error }));
+
 /**
  * A memory as stored. Counts, the index pointer, failures and the webhook status came with later issues:
  * older memories have none (0, null, []). `excludedFileIds` is a string set, absent when empty.
@@ -46,7 +52,7 @@ const memoryItem = itemSchema<Memory>(
       relationCount: count,
       factCount: count,
       currentJobId: nullable(z.string()),
-      failedFiles: z.array(z.object({ fileID: z.string(), error: z.string() })).default([]),
+      failedFiles: z.array(failedFile).default([]),
       failedFileCount: z.number().optional(),
       excludedFileIds: stringSet,
       lastError: nullable(z.string()),

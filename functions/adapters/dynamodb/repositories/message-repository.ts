@@ -11,14 +11,15 @@ const messageItem = itemSchema<Message>(
   z.object({
     id: z.string(),
     accountId: z.string(),
-    sessionID: z.string(),
+    sessionId: z.string(),
     role: z.enum(MESSAGE_ROLES),
     content: z.string(),
-    customerUserID: nullable(z.string()),
+    customerUserId: nullable(z.string()),
     createdAt: timestamp,
     updatedAt: timestamp,
     sequence: z.number().optional(),
   }),
+  { stored: { sessionId: 'sessionID', customerUserId: 'customerUserID' } },
 );
 
 export class MessageRepository implements MessageStore {
@@ -29,10 +30,10 @@ export class MessageRepository implements MessageStore {
     const listing = {
       gsi1pk: keys.messagesOf(message.accountId),
       gsi1sk: order,
-      gsi2pk: keys.messagesOfSession(message.accountId, message.sessionID),
+      gsi2pk: keys.messagesOfSession(message.accountId, message.sessionId),
       gsi2sk: order,
-      ...(message.customerUserID
-        ? { gsi3pk: keys.messagesOfCustomer(message.accountId, message.customerUserID), gsi3sk: order }
+      ...(message.customerUserId
+        ? { gsi3pk: keys.messagesOfCustomer(message.accountId, message.customerUserId), gsi3sk: order }
         : {}),
     };
     await this.table.create(itemOf(messageItem, { ...keys.message(message.accountId, message.id), ...listing }, message));
@@ -54,15 +55,15 @@ export class MessageRepository implements MessageStore {
       names['#role'] = messageItem.attribute('role');
       values[':role'] = filter.role;
     }
-    if (filter.sessionID && filter.customerUserID) {
+    if (filter.sessionId && filter.customerUserId) {
       conditions.push('#customer = :customer');
-      names['#customer'] = messageItem.attribute('customerUserID');
-      values[':customer'] = filter.customerUserID;
+      names['#customer'] = messageItem.attribute('customerUserId');
+      values[':customer'] = filter.customerUserId;
     }
     const queryFilter: QueryFilter | undefined = conditions.length
       ? { expression: conditions.join(' AND '), names, values }
       : undefined;
-    const scope = `messages|${partition}|${filter.role ?? ''}|${filter.customerUserID ?? ''}`;
+    const scope = `messages|${partition}|${filter.role ?? ''}|${filter.customerUserId ?? ''}`;
     const result = await this.table.queryPage({ index, partition, scope, page, filter: queryFilter });
     return { ...result, items: readAll(messageItem, result.items) };
   }
@@ -73,9 +74,9 @@ export class MessageRepository implements MessageStore {
 }
 
 function indexFor(accountId: string, filter: MessageFilter): { index: IndexName; partition: string } {
-  if (filter.sessionID) return { index: 'gsi2', partition: keys.messagesOfSession(accountId, filter.sessionID) };
-  if (filter.customerUserID) {
-    return { index: 'gsi3', partition: keys.messagesOfCustomer(accountId, filter.customerUserID) };
+  if (filter.sessionId) return { index: 'gsi2', partition: keys.messagesOfSession(accountId, filter.sessionId) };
+  if (filter.customerUserId) {
+    return { index: 'gsi3', partition: keys.messagesOfCustomer(accountId, filter.customerUserId) };
   }
   return { index: 'gsi1', partition: keys.messagesOf(accountId) };
 }

@@ -11,13 +11,14 @@ const sessionItem = itemSchema<Session>(
   z.object({
     id: z.string(),
     accountId: z.string(),
-    customerUserID: nullable(z.string()),
+    customerUserId: nullable(z.string()),
     metadata: z.array(z.object({ key: z.string(), value: z.string() })).default([]),
     createdAt: timestamp,
     updatedAt: timestamp,
     deletedAt: nullable(z.string()),
     endedAt: nullable(z.string()),
   }),
+  { stored: { customerUserId: 'customerUserID' } },
 );
 
 export class SessionRepository implements SessionStore {
