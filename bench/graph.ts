@@ -25,7 +25,8 @@ import { graphInvariantViolations } from '../functions/engine/graph/graph-invari
 import { buildGraphSegment, deserializeGraphSegment, linkQueryToEntities, personalizedPageRank, serializeGraphSegment, topChunks, type GraphSegment } from '../functions/engine/graph/graph-segment';
 import { parseText } from '../functions/engine/graph/nlp';
 import { isOntologyName, organizationHeads, personTypes, type OntologyName } from '../functions/engine/graph/ontology';
-import { loadGraphWordVectors, type WordVectors } from '../functions/engine/graph/word-vectors';
+import { loadGraphWordVectors } from '../functions/adapters/embeddings/word-vectors';
+import type { WordVectors } from '../functions/engine/graph/word-vectors';
 import { machineFacts } from './support/report';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -21,6 +21,8 @@ export interface BulkRun {
   apiKey: string;
   s3Endpoint: string;
   path: 'archive' | 's3';
+  /** The archive's folder and name (default `scifact`). */
+  folder?: string;
   /** Measures one stage (wall time, server CPU, store requests) under `name`. */
   timed<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
@@ -39,27 +41,42 @@ const REMOVED = 50;
 
 const body = (doc: BulkDoc) => `${doc.title}\n\n${doc.text}`;
 
-/** First import, then the re-import with changes; answers both imports' counts. */
+/**
+ * First import, then the re-import with changes; answers both imports' counts. Each is timed until a
+ * search finds its documents (the index is published), then until the memory is `ready` (each file's
+ * chunk artefact and link written after the publish). An S3 prefix is filled before the clock starts
+ * (a user's objects are there already); an archive is built and uploaded inside it.
+ */
 export async function runBulk(run: BulkRun, docs: BulkDoc[]): Promise<{ first: ImportCounts; second: ImportCounts }> {
   const memory = (await run.api.post('/memories/create', { name: 'bulk', memoryType: 'vector' })).data as { id: string };
+  const firstSource = run.path === 's3' ? await putObjects(run, docs, false) : undefined;
   const first = await run.timed('import + ingestion: corpus searchable', async () => {
-    const counts = await importDocs(run, docs, memory.id, false);
+    const counts = await importDocs(run, firstSource, docs, memory.id, false);
     await searchable(run.api, memory.id, docs.length, docs[docs.length - 1]?.title ?? '');
     return counts;
   });
+  await run.timed('  then memory ready', () => ready(run.api, memory.id));
   const changed = docs.slice(0, CHANGED).map((doc, i) => ({ ...doc, text: `${doc.text} Revised note zqrevision${i}.` }));
   const kept = [...changed, ...docs.slice(CHANGED, docs.length - REMOVED)];
+  const secondSource = run.path === 's3' ? await putObjects(run, kept, true) : undefined;
   const second = await run.timed(`re-import: ${CHANGED} changed, ${REMOVED} removed, searchable`, async () => {
-    const counts = await importDocs(run, kept, memory.id, true);
+    const counts = await importDocs(run, secondSource, kept, memory.id, true);
     await searchable(run.api, memory.id, kept.length, `zqrevision${CHANGED - 1}`);
     return counts;
   });
+  await run.timed('  then memory ready', () => ready(run.api, memory.id));
   return { first, second };
 }
 
-/** Sends the documents the chosen way and waits for the import to end. */
-async function importDocs(run: BulkRun, docs: BulkDoc[], memoryID: string, prune: boolean): Promise<ImportCounts> {
-  const source = run.path === 'archive' ? { archiveKey: await uploadArchive(run, docs) } : { s3: await putObjects(run, docs, prune) };
+/** Imports the prefix, or the documents as one uploaded archive, and waits for the import to end. */
+export async function importDocs(
+  run: BulkRun,
+  s3: { bucket: string; prefix: string } | undefined,
+  docs: BulkDoc[],
+  memoryID: string,
+  prune: boolean,
+): Promise<ImportCounts> {
+  const source = s3 ? { s3 } : { archiveKey: await uploadArchive(run, docs) };
   const started = (await run.api.post('/files/import', { ...source, memoryID, prune })).data as { importID: string };
   for (;;) {
     const status = (await run.api.get(`/files/import/${started.importID}`)).data as ImportCounts & { state: string; errors: unknown[] };
@@ -71,12 +88,13 @@ async function importDocs(run: BulkRun, docs: BulkDoc[], memoryID: string, prune
 
 async function uploadArchive(run: BulkRun, docs: BulkDoc[]): Promise<string> {
   const zip = new ZipFile();
-  for (const doc of docs) zip.addBuffer(Buffer.from(body(doc)), `scifact/${doc._id}.txt`);
+  const folder = run.folder ?? 'scifact';
+  for (const doc of docs) zip.addBuffer(Buffer.from(body(doc)), `${folder}/${doc._id}.txt`);
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   const form = new FormData();
-  form.append('file', new Blob([Buffer.concat(chunks)], { type: 'application/zip' }), 'scifact.zip');
+  form.append('file', new Blob([Buffer.concat(chunks)], { type: 'application/zip' }), `${folder}.zip`);
   const sent = await fetch(`${run.url}/files/upload`, { method: 'POST', headers: { 'X-API-Key': run.apiKey }, body: form });
   if (!sent.ok) throw new Error(`upload: ${sent.status} ${await sent.text()}`);
   return ((await sent.json()) as { data: { key: string } }).data.key;
@@ -104,15 +122,25 @@ async function putObjects(run: BulkRun, docs: BulkDoc[], resync: boolean): Promi
   return { bucket: BUCKET, prefix: PREFIX };
 }
 
-/** Waits until the memory is ready with `files` files and a search finds `probe`. */
+/** Waits until the memory's index holds `files` files and a search finds `probe`. */
 async function searchable(api: ApiClient, memoryId: string, files: number, probe: string): Promise<void> {
   for (;;) {
     const got = (await api.get(`/memories/get/${memoryId}`)).data as { step: string; fileCount: number };
     if (got.step === 'failed') throw new Error('ingestion failed');
-    if (got.step === 'ready' && got.fileCount === files) {
+    if (got.fileCount === files) {
       const hits = (await api.get(`/memory/?memoryID=${memoryId}&query=${encodeURIComponent(probe)}&topK=3`)) as { payload?: Array<{ content: string }> };
       if (JSON.stringify(hits.payload ?? []).includes(probe.split(' ')[0] ?? probe)) return;
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Waits until the memory is `ready` (its ingestion ended). */
+async function ready(api: ApiClient, memoryId: string): Promise<void> {
+  for (;;) {
+    const got = (await api.get(`/memories/get/${memoryId}`)).data as { step: string };
+    if (got.step === 'failed') throw new Error('ingestion failed');
+    if (got.step === 'ready') return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -18,7 +18,8 @@ import { resolve } from 'node:path';
 import type { RankParamOverrides } from '../functions/engine/retrieval/params';
 import type { RetrievalMode } from '../functions/engine/retrieval/rank';
 import { retrieve } from '../functions/engine/retrieval/retrieve';
-import { WordVectorEmbedder } from '../functions/engine/retrieval/word-vector-embedder';
+import type { WordVectorEmbedder } from '../functions/engine/retrieval/word-vector-embedder';
+import { loadWordVectorEmbedder } from '../functions/adapters/embeddings/word-vectors';
 import { retrieveFromIndex } from '../functions/core/use-cases/retrieve-memory';
 import { benchmarkMemory, type BenchmarkIndex, buildBenchmarkIndex } from './quality/corpus';
 import { type Benchmark, BENCHMARK_NAMES, type BenchmarkName, loadBenchmark } from './quality/datasets';
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
   const names = BENCHMARK_NAMES.filter((name) => !only || name === only);
   if (names.length === 0) throw new Error(`--only must be one of ${BENCHMARK_NAMES.join(', ')}`);
   const started = performance.now();
-  const embedder = WordVectorEmbedder.load();
+  const embedder = loadWordVectorEmbedder();
   console.log(`Offline default, Node ${process.version}; word vectors loaded in ${((performance.now() - started) / 1000).toFixed(1)} s.\n`);
   for (const name of names) await measure(dataDir, name, embedder);
 }

@@ -131,7 +131,7 @@ const hostileInputSettings = section({
   KMEM_EXTRACT_ISOLATION: z.enum(['thread', 'inline']).optional(),
 });
 
-export interface HostileInputConfig {
+interface HostileInputConfig {
   limits: ExtractLimits;
   isolation: 'thread' | 'inline';
   memoryMb: number;
@@ -232,7 +232,7 @@ const limitSettings = section({
 });
 
 /** Every section by name. */
-export const SETTINGS = {
+const SETTINGS = {
   store: storeSettings,
   http: httpSettings,
   accounts: accountSettings,
@@ -272,7 +272,7 @@ export const FUNCTION_SETTINGS = {
 export type FunctionSettingsName = keyof typeof FUNCTION_SETTINGS;
 
 /** Every section: the local runtime and the CLI. */
-export const ALL_SETTINGS = Object.keys(SETTINGS) as SettingsSection[];
+const ALL_SETTINGS = Object.keys(SETTINGS) as SettingsSection[];
 
 /** Every variable kmem reads (the local runtime's schema; each section's shape in one object). */
 export const environmentSchema = z.object({
@@ -303,7 +303,7 @@ export function settingsSchema(sections: readonly SettingsSection[]) {
 }
 
 /** The variables a set of sections reads. */
-export function variablesOf(sections: readonly SettingsSection[]): EnvironmentVariable[] {
+function variablesOf(sections: readonly SettingsSection[]): EnvironmentVariable[] {
   return sections.flatMap((name) => Object.keys(SETTINGS[name].shape) as EnvironmentVariable[]);
 }
 
@@ -313,7 +313,7 @@ export function requiredOnLambda(sections: readonly SettingsSection[]): Environm
 }
 
 /** Whether this process runs on AWS Lambda (Lambda sets the function name). */
-export const onLambda = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
+const onLambda = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
 
 export interface Config {
   stage: string;

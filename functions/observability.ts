@@ -8,9 +8,6 @@ import { Metrics, type MetricUnit } from '@aws-lambda-powertools/metrics';
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import { addMetricSink, METRICS, METRICS_NAMESPACE, type MetricPoint } from './core/metrics';
 
-export { METRICS_NAMESPACE };
-
-
 export const logger = new Logger({ serviceName: 'kmem' });
 /**
  * Metrics' own warnings, less "No application metrics to publish": on the local runtime many invocations

@@ -93,7 +93,7 @@ const answerModelSchema = z.discriminatedUnion('provider', [
 ]);
 
 /** Everything a stage can configure. */
-export const stageConfigSchema = z.object({
+const stageConfigSchema = z.object({
   stage: z.string().regex(/^[a-z][a-z0-9-]{0,19}$/, 'lowercase letters, digits and dashes, 20 at most'),
   logRetentionDays: retentionDays.default(RetentionDays.ONE_MONTH),
   logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LOCK_FILE, REPO_ROOT } from './paths';
 
-export const CONSOLE_DIR = join(REPO_ROOT, 'console');
+const CONSOLE_DIR = join(REPO_ROOT, 'console');
 export const CONSOLE_DIST = join(CONSOLE_DIR, 'dist');
 const BUILT_MARKER = join(CONSOLE_DIST, 'index.html');
 

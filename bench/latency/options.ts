@@ -27,7 +27,7 @@ export interface LatencyOptions {
   reuseDir?: string;
 }
 
-export const USAGE =
+const USAGE =
   'usage: npm run bench:latency -- [--data DIR] [--chunks 100000] [--files 200] [--chunk-size 200] [--queries 500] ' +
   '[--warmup 50] [--connections 4] [--duration 10] [--restarts 4] [--only on|off] [--cpu-prof DIR] [--reuse DIR]';
 

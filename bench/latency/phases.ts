@@ -30,7 +30,7 @@ export interface ColdSample {
   ms: number;
 }
 
-export interface WarmResult {
+interface WarmResult {
   sequential: LatencySummary;
   concurrent: LatencySummary;
   /** Server CPU per sequential query in ms (Linux), undefined elsewhere. */

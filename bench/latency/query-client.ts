@@ -19,7 +19,7 @@ export interface TimedRun {
 
 const TOP_K = 10;
 
-export function queryPath(memoryId: string, query: string): string {
+function queryPath(memoryId: string, query: string): string {
   const params = new URLSearchParams({ memoryID: memoryId, query, topK: String(TOP_K), facts: 'true' });
   return `/memory/?${params.toString()}`;
 }

@@ -27,7 +27,7 @@ export function summarise(run: TimedRun): LatencySummary {
 }
 
 /** Nearest-rank percentile of ascending samples. */
-export function percentile(sorted: readonly number[], share: number): number {
+function percentile(sorted: readonly number[], share: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))]!;
 }

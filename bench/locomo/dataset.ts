@@ -15,14 +15,14 @@ export interface Turn {
   caption?: string;
 }
 
-export interface LocomoSession {
+interface LocomoSession {
   number: number;
   /** `session_N_date_time` parsed as UTC. */
   startedAt: Date;
   turns: Turn[];
 }
 
-export interface Question {
+interface Question {
   question: string;
   evidence: string[];
   /** 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial. */
@@ -82,7 +82,7 @@ const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 
 const SESSION_TIME = /^(\d{1,2}):(\d{2})\s*(am|pm) on (\d{1,2}) ([A-Za-z]+),? (\d{4})$/i;
 
 /** `1:56 pm on 8 May, 2023` → 2023-05-08T13:56:00Z. */
-export function parseSessionTime(text: string): Date {
+function parseSessionTime(text: string): Date {
   const match = SESSION_TIME.exec(text.trim());
   const month = MONTHS.indexOf(match?.[5]?.toLowerCase() ?? '');
   if (!match || month < 0) throw new Error(`unreadable session time '${text}'`);

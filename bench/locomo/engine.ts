@@ -19,7 +19,7 @@ import { decodeChunks } from '../../functions/core/ingest/chunks';
 import { INDEX_FILES } from '../../functions/core/ingest/index-files';
 import type { ApiClient } from '../support/api';
 
-export interface RankedTurns {
+interface RankedTurns {
   /** Message ids of the ranked chunks, best first (chunk id `msg:<messageId>`). */
   messageIds: string[];
   /** Payload contents, as `GET /memory/` would answer them. */

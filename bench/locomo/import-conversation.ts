@@ -33,7 +33,7 @@ const CONCURRENCY = 8;
 const POLL_MS = 250;
 const TIMEOUT_MS = 600_000;
 
-export function messageIdOf(conversationId: string, diaId: string): string {
+function messageIdOf(conversationId: string, diaId: string): string {
   return `${conversationId}.${diaId}`.replace(/[^A-Za-z0-9._-]/g, '.');
 }
 

@@ -7,7 +7,7 @@ export const DEPTHS = [5, 10, 25, 50] as const;
 export type Depth = (typeof DEPTHS)[number];
 export type Recalls = Record<Depth, number>;
 
-export const CATEGORY_NAMES: Readonly<Record<number, string>> = {
+const CATEGORY_NAMES: Readonly<Record<number, string>> = {
   1: 'multi-hop',
   2: 'temporal',
   3: 'open-domain',

@@ -9,6 +9,7 @@
  * SciFact follows BEIR: a document's text is `title + " " + text`. HippoRAG passages are their text,
  * with the title as the chunk title (indexed in front of the text and as the title field).
  */
+import { loadGraphWordVectors } from '../../functions/adapters/embeddings/word-vectors';
 import { deserializeGraphSegment } from '../../functions/engine/graph/graph-segment-format';
 import type { GraphSegment } from '../../functions/engine/graph/graph-segment';
 import { chunkFile, type StoredChunk } from '../../functions/core/ingest/chunks';
@@ -57,7 +58,7 @@ export async function buildBenchmarkIndex(benchmark: Benchmark, memory: Memory, 
     memory,
     chunks,
     { previous: undefined, added, kept: new Set(benchmark.documents.map((doc) => doc.id)), managed: false },
-    { embedder: () => embedder, graphWordVectors: true, graphExtractor: () => OFFLINE_GRAPH_EXTRACTOR },
+    { embedder: () => embedder, graphWordVectors: loadGraphWordVectors, graphExtractor: () => OFFLINE_GRAPH_EXTRACTOR },
   );
   const buildMs = performance.now() - started;
   const graph = built.graph ? deserializeGraphSegment(built.graph.segment) : null;

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A benchmark document: what gets chunked and indexed. */
-export interface BenchDocument {
+interface BenchDocument {
   id: string;
   title: string;
   text: string;

@@ -14,7 +14,8 @@ import { buildHnsw } from '../../functions/engine/retrieval/hnsw';
 import { deserializeRetrievalIndex, serializeRetrievalIndex } from '../../functions/engine/retrieval/index-format';
 import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
 import { retrieve } from '../../functions/engine/retrieval/retrieve';
-import { WordVectorEmbedder } from '../../functions/engine/retrieval/word-vector-embedder';
+import type { WordVectorEmbedder } from '../../functions/engine/retrieval/word-vector-embedder';
+import { loadWordVectorEmbedder } from '../../functions/adapters/embeddings/word-vectors';
 import { benchmarkChunks } from './corpus';
 import { BENCHMARK_NAMES, loadBenchmark } from './datasets';
 
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
   const chunks = scaledChunks(named, target);
   const queries = benchmarks.flatMap((benchmark) => benchmark.queries.map((query) => query.text));
   const sample = queries.filter((_, position) => position % Math.max(1, Math.floor(queries.length / Number(argument('--queries', '300')))) === 0);
-  const embedder = WordVectorEmbedder.load();
+  const embedder = loadWordVectorEmbedder();
   let started = performance.now();
   const index = await buildRetrievalIndex(chunks, { embedder });
   const buildSeconds = (performance.now() - started) / 1000;

@@ -19,7 +19,8 @@ import { resolve } from 'node:path';
 import type { RankParamOverrides } from '../../functions/engine/retrieval/params';
 import { type ExternalList, rankChunks } from '../../functions/engine/retrieval/rank';
 import type { RetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
-import { WordVectorEmbedder } from '../../functions/engine/retrieval/word-vector-embedder';
+import type { WordVectorEmbedder } from '../../functions/engine/retrieval/word-vector-embedder';
+import { loadWordVectorEmbedder } from '../../functions/adapters/embeddings/word-vectors';
 import { benchmarkMemory, buildBenchmarkIndex } from './corpus';
 import { type Benchmark, BENCHMARK_NAMES, loadBenchmark } from './datasets';
 import { averageMetrics, evaluationDepth, type Metrics, queryMetrics } from './evaluate';
@@ -133,7 +134,7 @@ async function sweepGraphWeight(prepared: Prepared[]): Promise<void> {
 
 async function main(): Promise<void> {
   const dataDir = resolve(argument('--data', resolve(import.meta.dirname, '../../../shared/bench-data')));
-  encoder = WordVectorEmbedder.load();
+  encoder = loadWordVectorEmbedder();
   const prepared = await prepare(dataDir, encoder);
   if (process.argv.includes('--graph')) return sweepGraphWeight(prepared);
   const all = (): boolean => true;

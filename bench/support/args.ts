@@ -11,7 +11,7 @@ export interface LoadOptions {
   only?: string;
 }
 
-export const USAGE = `usage: npm run bench:load -- [--duration 10] [--connections 10] [--warmup 2] [--only "get user"] [--cpu-prof DIR]`;
+const USAGE = `usage: npm run bench:load -- [--duration 10] [--connections 10] [--warmup 2] [--only "get user"] [--cpu-prof DIR]`;
 
 export function parseLoadOptions(argv: string[] = process.argv.slice(2)): LoadOptions {
   const { values } = parseArgs({

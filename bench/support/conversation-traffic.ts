@@ -99,7 +99,7 @@ export async function messageBurst(api: ApiClient, tag: string, options: { sessi
   return { memoryId, messages, versionBefore, sentAt: performance.now() };
 }
 
-export async function indexVersion(api: ApiClient, memoryId: string): Promise<number> {
+async function indexVersion(api: ApiClient, memoryId: string): Promise<number> {
   return ((await api.get(`/memories/get/${memoryId}`)).data as { indexVersion: number }).indexVersion;
 }
 

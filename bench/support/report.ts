@@ -53,7 +53,7 @@ function errors(result: Result): string {
   return socket > 0 ? `${result.non2xx} (+${socket} socket)` : String(result.non2xx);
 }
 
-export function meetsTargets(result: Result, targets: Targets): boolean {
+function meetsTargets(result: Result, targets: Targets): boolean {
   return (
     result.requests.average >= targets.minRequestsPerSecond &&
     result.latency.p99 < targets.maxP99Ms &&

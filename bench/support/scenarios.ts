@@ -20,7 +20,7 @@ export interface Scenario {
 }
 
 /** The targets of the read scenarios. */
-export const READ_TARGETS: Targets = { minRequestsPerSecond: 500, maxP99Ms: 30 };
+const READ_TARGETS: Targets = { minRequestsPerSecond: 500, maxP99Ms: 30 };
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 

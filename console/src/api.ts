@@ -4,7 +4,7 @@
  * checked against them by the compiler. Only the bytes of an upload go by XHR (see `upload`).
  */
 import { createKmemClient, KmemApiError, type KmemResult, type OperationData, type OperationInit, type Schemas } from '../../packages/client/src';
-
+import { everyPage } from './paging';
 
 export interface Memory {
   id: string;
@@ -28,7 +28,7 @@ export interface MemoryDetails extends Memory {
   lastError: string | null;
 }
 
-export type FileState = 'pending' | 'processing' | 'ready' | 'failed';
+type FileState = 'pending' | 'processing' | 'ready' | 'failed';
 
 export interface KmemFile {
   id: string;
@@ -156,7 +156,7 @@ export class ApiError extends Error {
 }
 
 /** Files at most this large go through `/files/upload`; larger ones to the presigned address. */
-export const DIRECT_UPLOAD_BYTES = 5 * 1024 * 1024;
+const DIRECT_UPLOAD_BYTES = 5 * 1024 * 1024;
 
 type QueryOf<Id extends 'listMemories' | 'listFiles' | 'listMessages' | 'searchMemory' | 'searchMessages'> = NonNullable<
   NonNullable<OperationInit<Id>['params']>['query']
@@ -176,12 +176,17 @@ export function createApi(apiKey: string, base = '') {
     previousToken: body.previousToken ?? null,
   });
 
+  const listMemories = async (query: QueryOf<'listMemories'> = {}): Promise<Page<Memory>> => {
+    const body = ok(await kmem.listMemories({ params: { query: { limit: 100, ...query } } }));
+    return page(body.memories, body);
+  };
+
   return {
     account: async (): Promise<Account> => (ok(await kmem.getAccount())).data,
-    listMemories: async (query: QueryOf<'listMemories'> = {}): Promise<Page<Memory>> => {
-      const body = ok(await kmem.listMemories({ params: { query: { limit: 100, ...query } } }));
-      return page(body.memories, body);
-    },
+    listMemories,
+    /** Every memory (for the pickers), 100 a request. */
+    allMemories: (query: Omit<QueryOf<'listMemories'>, 'nextToken' | 'previousToken'> = {}): Promise<Memory[]> =>
+      everyPage((nextToken) => listMemories({ ...query, nextToken })),
     getMemory: async (id: string): Promise<MemoryDetails> => ok(await kmem.getMemory(path(id))).data,
     createMemory: async (memory: NewMemory): Promise<Memory> =>
       ok(await kmem.createMemory({ body: memory as Schemas['CreateMemoryRequest'] })).data,

@@ -32,7 +32,7 @@ interface SdkErrorShape {
   $metadata?: { httpStatusCode?: number };
 }
 
-export function isRetryableAwsError(error: unknown): boolean {
+function isRetryableAwsError(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const shape = error as SdkErrorShape;
   if (shape.$retryable) return true;

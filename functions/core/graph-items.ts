@@ -3,7 +3,7 @@
  * what GET /memories/graph/{id} pages through without loading the graph. The worker keeps the items equal
  * to the published graph by writing only what changed between two versions (graph-items-sync.ts).
  */
-import type { GraphSnapshot } from '../engine/graph/graph-snapshot';
+import type { GraphSnapshot } from '../engine';
 
 export interface GraphNode {
   id: string;

@@ -100,7 +100,7 @@ export type FileType = (typeof FILE_TYPES)[number];
 export const FILE_CATEGORIES = ['audio', 'video', 'web', 'document', 'other'] as const;
 export type FileCategory = (typeof FILE_CATEGORIES)[number];
 
-export type FileState = 'pending' | 'processing' | 'ready' | 'failed';
+type FileState = 'pending' | 'processing' | 'ready' | 'failed';
 
 /** A raw upload, handed out by POST /files/upload and consumed by one files/create. */
 export interface Upload {
@@ -240,7 +240,7 @@ export interface MemorySessionLink {
 /** The source id under which a session's messages sit in a memory's index (beside file ids). */
 export const sessionSourceId = (sessionId: string): string => `session:${sessionId}`;
 
-export type JobState = 'queued' | 'running' | 'completed' | 'failed';
+type JobState = 'queued' | 'running' | 'completed' | 'failed';
 
 export interface IngestionJob {
   id: string;

@@ -14,8 +14,11 @@ export const objectKeys = {
   fetched: (accountId: string, fileId: string, name: string): string => `bronze/${accountId}/files/${fileId}/${name}`,
   fetchedPrefix: (accountId: string, fileId: string): string => `bronze/${accountId}/files/${fileId}/`,
   fileSilverPrefix: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/`,
-  transcript: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/transcript.txt`,
-  audio: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/audio.wav`,
+  /** With a content hash (a file upserted by source), each content's text has a key of its own. */
+  transcript: (accountId: string, fileId: string, contentHash?: string | null): string =>
+    `silver/${accountId}/${fileId}/${contentVersion(contentHash)}transcript.txt`,
+  audio: (accountId: string, fileId: string, contentHash?: string | null): string =>
+    `silver/${accountId}/${fileId}/${contentVersion(contentHash)}audio.wav`,
   crawlState: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/crawl-state.json`,
   memoryPrefix: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/`,
   chunks: (accountId: string, memoryId: string, fileId: string): string =>
@@ -30,3 +33,8 @@ export const objectKeys = {
   messageIndexPrefix: (accountId: string, version: number, buildId: string): string =>
     `gold/${accountId}/messages/index/v${version}-${buildId}/`,
 } as const;
+
+/** The folder of one content of a file (two processings of different contents never write the same key). */
+function contentVersion(contentHash: string | null | undefined): string {
+  return contentHash ? `${contentHash.slice(0, 16)}/` : '';
+}

@@ -166,12 +166,16 @@ export interface FileStore {
   /** The files of `ids` that exist, by id (a few requests, not one per file). */
   getMany(accountId: string, ids: readonly string[]): Promise<Map<string, FileRecord>>;
   list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>>;
-  /** Applies changes; with `whenState`, only if the file is in one of those states (else ConflictError). */
+  /**
+   * Applies changes; with `whenState`, only if the file is in one of those states, and with `whenContentHash`,
+   * only while its content is still that one (else ConflictError).
+   */
   update(
     accountId: string,
     id: string,
     changes: Partial<FileRecord>,
     whenState?: FileRecord['state'][],
+    whenContentHash?: string,
   ): Promise<FileRecord | undefined>;
   delete(accountId: string, id: string): Promise<void>;
   /** The hidden children of a sitemap or crawl. */
@@ -224,7 +228,11 @@ export interface LinkStore {
   getMany(accountId: string, memoryId: string, fileIds: readonly string[]): Promise<Map<string, MemoryFileLink>>;
   listByMemory(accountId: string, memoryId: string): Promise<MemoryFileLink[]>;
   listByFile(accountId: string, fileId: string): Promise<MemoryFileLink[]>;
-  markIngested(accountId: string, memoryId: string, fileId: string, at: string): Promise<void>;
+  /**
+   * The file is in the memory's index. With `seenUpdatedAt` (the link as the ingestion read it, before the
+   * file), only while the link is unchanged since: a change made meanwhile keeps it waiting.
+   */
+  markIngested(accountId: string, memoryId: string, fileId: string, at: string, seenUpdatedAt?: string): Promise<void>;
   /** The file's content changed: it waits for the memory's next ingestion again. */
   markChanged(accountId: string, memoryId: string, fileId: string, at: string): Promise<void>;
   delete(accountId: string, memoryId: string, fileId: string): Promise<void>;
@@ -312,6 +320,8 @@ export interface ObjectStore {
   get(key: string): Promise<Uint8Array | undefined>;
   head(key: string): Promise<ObjectInfo | undefined>;
   delete(key: string): Promise<void>;
+  /** Deletes these objects (a missing one is no error), in as few requests as the store allows. */
+  deleteMany(keys: readonly string[]): Promise<void>;
   /** Deletes every object under the prefix; returns how many. */
   deletePrefix(prefix: string): Promise<number>;
   list(prefix: string): Promise<string[]>;

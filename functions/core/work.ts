@@ -14,5 +14,3 @@ export type WorkMessage =
   | { kind: 'messages.sync'; accountId: string; sessionId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };
-
-export type WorkKind = WorkMessage['kind'];

@@ -16,7 +16,7 @@ const UPLOAD_URL_SECONDS = 15 * 60;
  * Characters of extracted text files/get carries (at most ~3.5 MB on the wire whatever the text); a longer
  * text comes with `contentTruncated: true` and `contentUrl`, an address to GET it whole.
  */
-export const FILE_CONTENT_CHARS = 500_000;
+const FILE_CONTENT_CHARS = 500_000;
 
 const common = (file: FileRecord) => ({
   id: file.id,
@@ -39,7 +39,7 @@ const presentCreated = (file: FileRecord) => ({
   originRegion: file.originRegion,
 });
 
-export const presentListed = (file: FileRecord) => ({
+const presentListed = (file: FileRecord) => ({
   ...common(file),
   userID: file.accountId,
   length: file.length,

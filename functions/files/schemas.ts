@@ -9,7 +9,7 @@ const categoryFilter = z.enum([...FILE_CATEGORIES, 'all'], {
   error: rule(`must be one of ${[...FILE_CATEGORIES, 'all'].join(', ')}`),
 });
 
-export const createFileBody = z.object({
+const createFileBody = z.object({
   name: z.string().min(1).max(255),
   id: idString.optional(),
   key: z.string().min(1).max(1024).optional(),
@@ -22,7 +22,7 @@ export const createFileBody = z.object({
   example: { name: 'handbook.pdf', key: 'uploads/5b0c.../handbook.pdf', fileType: 'pdf' },
 });
 
-export const importBody = z.object({
+const importBody = z.object({
   archiveKey: z.string().min(1).max(1024).optional(),
   s3: z.object({ bucket: z.string().min(3).max(63), prefix: z.string().max(1024).default('') }).optional(),
   memoryID: issuedId.optional(),
@@ -45,7 +45,7 @@ const importSchema = z.object({
   updatedAt: timestamp,
 });
 
-export const uploadUrlBody = z.object({
+const uploadUrlBody = z.object({
   name: z.string().min(1).max(255),
   contentType: z.string().min(1).max(255).optional(),
   /** The exact size in bytes of what will be PUT (signed into the address; at most KMEM_MAX_UPLOAD_MB). */
@@ -71,7 +71,7 @@ const fileCommon = {
   error: nullableString,
 };
 
-export const createdFileSchema = z.object({
+const createdFileSchema = z.object({
   ...fileCommon,
   extension: z.string(),
   fileType,
@@ -83,7 +83,7 @@ export const createdFileSchema = z.object({
   numSpeakers: nullableNumber,
 }).meta({ id: 'CreatedFile' });
 
-export const listedFileSchema = z.object({
+const listedFileSchema = z.object({
   ...fileCommon,
   extension: z.string(),
   fileType,
@@ -96,7 +96,7 @@ export const listedFileSchema = z.object({
   numSpeakers: nullableNumber,
 }).meta({ id: 'FileSummary' });
 
-export const fileDetailsSchema = listedFileSchema.extend({
+const fileDetailsSchema = listedFileSchema.extend({
   externalURI: nullableString,
   memoryID: nullableString,
   botID: nullableString,

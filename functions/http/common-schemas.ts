@@ -10,7 +10,7 @@ export const rule = (message: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? 'is required' : message;
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-export const ID_RULE = 'must be 1-128 letters, digits, dots, dashes, colons or underscores';
+const ID_RULE = 'must be 1-128 letters, digits, dots, dashes, colons or underscores';
 
 /**
  * The one rule of ids. Kinds a caller may name (files, sessions, messages): `idString`, what kmem
@@ -20,7 +20,7 @@ export const ID_RULE = 'must be 1-128 letters, digits, dots, dashes, colons or u
  */
 export const idString = z.string({ error: rule(ID_RULE) }).regex(ID_PATTERN, { error: rule(ID_RULE) });
 
-export const ISSUED_ID_RULE = 'must be an id kmem issued (a UUID)';
+const ISSUED_ID_RULE = 'must be an id kmem issued (a UUID)';
 export const issuedId = z.uuid({ error: rule(ISSUED_ID_RULE) });
 
 export const idParams = z.object({ id: idString });

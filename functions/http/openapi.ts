@@ -92,7 +92,7 @@ function parametersOf(spec: RouteSpec, components: Components): Json[] {
 }
 
 /** `createMemory` when given; otherwise the method and the path's words (`postFilesImport`). */
-export function operationIdOf(spec: RouteSpec): string {
+function operationIdOf(spec: RouteSpec): string {
   if (spec.operationId) return spec.operationId;
   const words = [spec.method.toLowerCase(), ...spec.path.split(/[^A-Za-z0-9]+/).filter(Boolean)];
   return words.map((word, i) => (i === 0 ? word : word[0]?.toUpperCase() + word.slice(1))).join('');

@@ -8,7 +8,7 @@
 import type { Page, PageRequest } from '../core/model';
 
 /** What one answer may carry, with room to spare under Lambda's 6 MB. */
-export const RESPONSE_BUDGET_BYTES = 4 * 1024 * 1024;
+const RESPONSE_BUDGET_BYTES = 4 * 1024 * 1024;
 /** Characters of a long text a list item carries (the item's own route answers it whole). */
 export const LIST_CONTENT_CHARS = 10_000;
 
@@ -25,7 +25,7 @@ export function truncated(text: string, limit: number): { content: string; conte
 }
 
 /** How many of the items, in reading order (from the back when `fromEnd`), fit the budget; at least one. */
-export function fittingCount(sizes: readonly number[], budget: number, fromEnd = false): number {
+function fittingCount(sizes: readonly number[], budget: number, fromEnd = false): number {
   const ordered = fromEnd ? [...sizes].reverse() : sizes;
   let used = 0;
   let count = 0;

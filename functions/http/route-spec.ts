@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 
 export type Group = 'meta' | 'users' | 'sessions' | 'messages' | 'memories' | 'files' | 'retrieval' | 'mcp';
-export type Method = 'GET' | 'POST' | 'DELETE';
+type Method = 'GET' | 'POST' | 'DELETE';
 
 /** `status`: `{error, status}` bodies; `detail`: `{detail}` bodies (retrieval). */
 export type ErrorShape = 'status' | 'detail';

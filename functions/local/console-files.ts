@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
 
-export const CONSOLE_PATH = '/console/';
+const CONSOLE_PATH = '/console/';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

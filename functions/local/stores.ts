@@ -29,7 +29,7 @@ export interface LocalStores {
 }
 
 /** Where the stores listen: loopback only, always. */
-export const STORE_HOST = '127.0.0.1';
+const STORE_HOST = '127.0.0.1';
 
 /** Makes `path` (and missing parents) a directory only its owner can list, enter or change. */
 export function privateDirectory(path: string): void {

@@ -10,7 +10,7 @@ const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 type SearchResult = Schemas['SearchResult'];
 
 /** Passages best first, each with the source it comes from, then facts and the sources. */
-export function describeSearch(result: SearchResult): string {
+function describeSearch(result: SearchResult): string {
   const sources = new Map(result.sources.map((source) => [source.id, source]));
   const passages = result.payload.map((passage, i) => {
     const source = passage.sourceID ? sources.get(passage.sourceID) : undefined;

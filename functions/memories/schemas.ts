@@ -8,7 +8,7 @@ const memoryType = z.enum(MEMORY_TYPES, { error: rule(`must be one of ${MEMORY_T
 const ontology = z.enum(ONTOLOGIES, { error: rule(`must be one of ${ONTOLOGIES.join(', ')}`) });
 const webAddress = z.url({ protocol: /^https?$/, error: rule('must be an http or https address') }).max(2048);
 
-export const createMemoryBody = z.object({
+const createMemoryBody = z.object({
   name: z.string().min(1).max(200),
   description: z.string().max(2000).optional(),
   memoryType,
@@ -40,7 +40,7 @@ const memoryCommon = {
   updatedAt: timestamp,
 };
 
-export const createdMemorySchema = z.object({
+const createdMemorySchema = z.object({
   ...memoryCommon,
   userID: z.string(),
   graphDBName: z.string(),
@@ -49,9 +49,9 @@ export const createdMemorySchema = z.object({
   adapterVersion: z.number().int(),
 }).meta({ id: 'CreatedMemory' });
 
-export const listedMemorySchema = z.object({ ...memoryCommon, userID: z.string() }).meta({ id: 'MemorySummary' });
+const listedMemorySchema = z.object({ ...memoryCommon, userID: z.string() }).meta({ id: 'MemorySummary' });
 
-export const memoryDetailsSchema = z.object({
+const memoryDetailsSchema = z.object({
   ...memoryCommon,
   organizationID: z.string(),
   fileCount: z.number().int(),
@@ -88,7 +88,7 @@ const linkSchema = z.object({
 }).meta({ id: 'MemoryFileLink' });
 
 /** Nodes per page of GET /memories/graph/{id}: a 10,000-node graph comes in two requests. */
-export const GRAPH_PAGE_MAX = 5000;
+const GRAPH_PAGE_MAX = 5000;
 
 const entitySchema = z.object({
   id: z.string(),

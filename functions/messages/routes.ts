@@ -9,7 +9,7 @@ import { fitPage, fittingHead, LIST_CONTENT_CHARS, truncated, wireBytes } from '
 import { bind, type BoundRoute } from '../http/handler';
 import { messagesApi } from './schemas';
 
-export function presentMessage(message: Message) {
+function presentMessage(message: Message) {
   return {
     id: message.id,
     sessionID: message.sessionId,

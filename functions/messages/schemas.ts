@@ -6,7 +6,7 @@ import { route } from '../http/route-spec';
 
 const role = z.enum(MESSAGE_ROLES, { error: rule(`must be one of ${MESSAGE_ROLES.join(', ')}`) });
 
-export const createMessageBody = z.object({
+const createMessageBody = z.object({
   sessionID: idString,
   role,
   content: z.string().min(1).max(100_000),
@@ -16,7 +16,7 @@ export const createMessageBody = z.object({
   createdAt: instant.optional().meta({ description: 'Original time of an imported message (ISO 8601 with offset); now when absent' }),
 }).meta({ id: 'CreateMessageRequest', example: { sessionID: 'support-chat-42', role: 'user', content: 'My order 1234 arrived damaged.' } });
 
-export const messageSchema = z.object({
+const messageSchema = z.object({
   id: z.string(),
   sessionID: z.string(),
   role,
@@ -28,15 +28,15 @@ export const messageSchema = z.object({
 }).meta({ id: 'Message' });
 
 /** A message in a list or search answer: its content cut to LIST_CONTENT_CHARS (GET /messages/get/{id} has it whole). */
-export const listedMessageSchema = messageSchema.extend({ contentTruncated: z.boolean() });
+const listedMessageSchema = messageSchema.extend({ contentTruncated: z.boolean() });
 
-export const listMessagesQuery = pageQuery.extend({
+const listMessagesQuery = pageQuery.extend({
   sessionID: idString.optional(),
   customerUserID: z.string().min(1).max(256).optional(),
   role: role.optional(),
 });
 
-export const searchMessagesQuery = z.object({
+const searchMessagesQuery = z.object({
   query: z.string().min(1).max(2000),
   sessionID: idString.optional(),
   customerUserID: z.string().min(1).max(256).optional(),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { instant, issuedId, queryFlag, topKQuery } from '../http/common-schemas';
 import { route } from '../http/route-spec';
 
-export const retrieveQuery = z.object({
+const retrieveQuery = z.object({
   memoryID: issuedId,
   query: z.string().min(1).max(4000),
   assisted: queryFlag.optional().default(false),

@@ -7,7 +7,7 @@ import { bind, type BoundRoute } from '../http/handler';
 import { sessionsApi } from './schemas';
 
 /** `userID` of a session or message is the account that owns it. */
-export function presentSession(session: Session) {
+function presentSession(session: Session) {
   return {
     id: session.id,
     userID: session.accountId,

@@ -6,11 +6,11 @@ import { route } from '../http/route-spec';
 const metadataEntry = z.object({ key: z.string().min(1).max(256), value: z.string().max(4096) });
 
 /** A session is one table item (at most 400 KB): its metadata, keys and values in UTF-8, stays well under. */
-export const METADATA_MAX_BYTES = 64 * 1024;
+const METADATA_MAX_BYTES = 64 * 1024;
 const metadataBytes = (entries: ReadonlyArray<{ key: string; value: string }>): number =>
   entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.key) + Buffer.byteLength(entry.value), 0);
 
-export const createSessionBody = z.object({
+const createSessionBody = z.object({
   sessionID: idString.optional(),
   customerUserID: z.string().min(1).max(256).optional(),
   metadata: z
@@ -22,7 +22,7 @@ export const createSessionBody = z.object({
     .optional(),
 }).meta({ id: 'CreateSessionRequest', example: { sessionID: 'support-chat-42', customerUserID: 'customer-7', metadata: [{ key: 'channel', value: 'web' }] } });
 
-export const sessionSchema = z.object({
+const sessionSchema = z.object({
   id: z.string(),
   userID: z.string(),
   customerUserID: z.string().nullable(),

@@ -7,7 +7,7 @@ import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
 import { bind, type BoundRoute } from '../http/handler';
 import { usersApi } from './schemas';
 
-export function presentUser(user: User) {
+function presentUser(user: User) {
   return {
     id: user.id,
     firstName: user.firstName,

@@ -5,7 +5,7 @@ import { route } from '../http/route-spec';
 
 const name = z.string().trim().min(1).max(200);
 
-export const createUserBody = z.object({
+const createUserBody = z.object({
   firstName: name.optional(),
   lastName: name.optional(),
   email: z.email({ error: rule('must be an email address') }).max(320),
@@ -15,7 +15,7 @@ export const createUserBody = z.object({
     .optional(),
 }).meta({ id: 'CreateUserRequest', example: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' } });
 
-export const userSchema = z.object({
+const userSchema = z.object({
   id: z.string(),
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
@@ -27,7 +27,7 @@ export const userSchema = z.object({
 }).meta({ id: 'User' });
 
 /** The calling account's token budget (the console shows it; start-ingestion reserves from it). */
-export const accountSchema = z.object({
+const accountSchema = z.object({
   id: z.string(),
   name: z.string(),
   totalTokenLimit: z.number().int(),

@@ -1,5 +1,6 @@
-/** What the worker needs to build index versions: the embedder, word-vector setting and graph extractor. */
+/** What the worker needs to build index versions: the embedder, the graph's word vectors and graph extractor. */
 import { embedderFactory } from '../adapters/embeddings/select-embedder';
+import { loadGraphWordVectors } from '../adapters/embeddings/word-vectors';
 import { createGraphExtractor } from '../adapters/graph-extraction';
 import type { Config } from '../config';
 import type { IndexingSettings } from '../core/ingest/index-build';
@@ -9,7 +10,7 @@ export function createIndexingSettings(config: Config): IndexingSettings {
   let extractor: GraphExtractor | undefined;
   return {
     embedder: embedderFactory(config),
-    graphWordVectors: config.graphWordVectors,
+    graphWordVectors: () => (config.graphWordVectors ? loadGraphWordVectors() : undefined),
     graphExtractor: () => (extractor ??= graphExtractorOf(config)),
   };
 }

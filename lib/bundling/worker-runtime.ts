@@ -31,12 +31,12 @@ export type LambdaCpu = 'arm64' | 'x64';
 export const WORKER_RUNTIME_MODULES = ['@napi-rs/canvas', 'tesseract.js', '@tesseract.js-data/eng', '@ffmpeg-installer/ffmpeg'] as const;
 
 /** The platform packages the runtime modules must get on Lambda (and no others of their scopes). */
-export function platformPackages(cpu: LambdaCpu): string[] {
+function platformPackages(cpu: LambdaCpu): string[] {
   return ['@napi-rs/canvas', `@napi-rs/canvas-linux-${cpu}-gnu`, '@ffmpeg-installer/ffmpeg', `@ffmpeg-installer/linux-${cpu}`];
 }
 
 /** The lowest npm that honours `--os`, `--cpu` and `--libc`. */
-export const MIN_NPM_VERSION = [10, 3, 0] as const;
+const MIN_NPM_VERSION = [10, 3, 0] as const;
 
 /** Installs `modules` into `outputDir/node_modules` for linux/`cpu`/glibc; throws with what went wrong. */
 export function installRuntimeModules(repoRoot: string, outputDir: string, cpu: LambdaCpu, modules: readonly string[]): void {

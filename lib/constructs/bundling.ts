@@ -25,7 +25,7 @@ export const CREATE_REQUIRE_BANNER =
   "import { createRequire as __kmemCreateRequire } from 'node:module';const require = __kmemCreateRequire(import.meta.url);";
 
 /** The shared esbuild settings. */
-export const BUNDLE = {
+const BUNDLE = {
   target: 'node20',
   minify: true,
   treeShaking: true,

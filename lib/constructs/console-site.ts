@@ -35,7 +35,7 @@ export interface ConsoleSiteProps {
 }
 
 /** Where the console lives on the distribution (and under which prefix in its bucket). */
-export const CONSOLE_PREFIX = 'console';
+const CONSOLE_PREFIX = 'console';
 
 /** `/console` redirects to `/console/`, which serves `/console/index.html` (CloudFront Functions JS 2.0). */
 const INDEX_REWRITE = `function handler(event) {

@@ -23,7 +23,7 @@ import { lambdaBundling, SKIP_RUNTIME_MODULES_CONTEXT, SOURCE_MAP_NODE_OPTIONS, 
 export type FunctionEnvironment = Partial<Record<Exclude<EnvironmentVariable, 'AWS_REGION'>, string>>;
 
 /** The runtime of every function (see the `LambdaLatestVersion` acknowledgement below). */
-export const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
+const FUNCTION_RUNTIME = Runtime.NODEJS_22_X;
 
 /** Properties of a `ServiceFunction`. */
 export interface ServiceFunctionProps {

@@ -18,7 +18,7 @@ export interface ServiceMetricsOptions {
 }
 
 /** A service metric's total (every point, whatever its dimension value). */
-export function serviceMetric(name: MetricName, statistic: string, period: Duration): Metric {
+function serviceMetric(name: MetricName, statistic: string, period: Duration): Metric {
   return new Metric({ namespace: METRICS_NAMESPACE, metricName: name, dimensionsMap: { service: 'kmem' }, statistic, period, label: name });
 }
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { del, env, get, post } from '../support/api';
+import { del, env, get, listAll, post, textFile, waitFor } from '../support/api';
 import { browserUnavailableToThisUser, launchBrowser } from '../support/browser';
 
 const IBM_TEXT =
@@ -17,8 +17,9 @@ const MEMORY = `console-${Date.now().toString(36)}`;
 const SHOTS = process.env.KMEM_SCREENSHOTS;
 const WAIT = { timeout: 60_000 };
 
-/** The small web site of the web-address tests: a sitemap of two pages (anything else is a 404). */
+/** The small web site of the web-address tests: a home page linking two pages, a sitemap of them (anything else is a 404). */
 const SITE: Record<string, [string, string]> = {
+  '/': ['text/html', '<html><head><title>Home</title></head><body><main><p>The drive museum home page.</p><a href="/a.html">A</a> <a href="/b.html">B</a></main></body></html>'],
   '/sitemap.xml': [
     'application/xml',
     '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>BASE/a.html</loc></url><url><loc>BASE/b.html</loc></url></urlset>',
@@ -130,6 +131,26 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     await page.locator('pre.content').filter({ hasText: 'RAMAC drive stored five megabytes' }).waitFor(WAIT);
   });
 
+  it("shows the budget check's refusal in the API's words when the account's tokens do not suffice", async () => {
+    const key = env().keyConsole;
+    // more tokens than the account's whole budget (1,000,000), made through the API: only the refusal is the browser's
+    const big = await textFile('budget-buster.txt', 'word '.repeat(1_100_000), key);
+    await waitFor(`/files/get/${big.id}`, (body) => body.data.state !== 'pending' && body.data.state !== 'processing', key, 60_000);
+    const memory = (await post('/memories/create', { name: `${MEMORY}-budget`, memoryType: 'vector' }, key)).body.data;
+    expect((await post('/memories/add-files', { memoryID: memory.id, files: [big.id] }, key)).status).toBe(200);
+    const refused = await post('/memories/start-ingestion', { memoryID: memory.id }, key); // refusals change nothing
+    expect(refused.status).toBe(400);
+    await page.goto(`${env().url}/console/#/files`);
+    const ingest = page.getByRole('form', { name: 'add to a memory and ingest' });
+    // the picker was filled before the memory was made (through the API): focusing it reads the list again
+    await ingest.getByLabel('Memory', { exact: true }).focus();
+    await ingest.getByLabel('Memory', { exact: true }).selectOption({ label: `${MEMORY}-budget (vector)` });
+    await ingest.getByRole('button', { name: 'Start ingestion' }).click();
+    await expect.poll(() => ingest.getByRole('alert').textContent(), WAIT).toContain(refused.body.error);
+    expect(await ingest.getByRole('alert').textContent()).toMatch(/needs [\d,]+ tokens, [\d,]+ available/);
+    expect((await get(`/memories/get/${memory.id}`, key)).body.data.step).toBe('select');
+  });
+
   it('draws the graph with WebGL, finds an entity and shows its relations and passages', async () => {
     await page.goto(`${env().url}/console/#/graph`);
     await page.getByLabel('Memory', { exact: true }).selectOption({ label: MEMORY });
@@ -137,6 +158,8 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     // sigma mounts its canvases in an effect after the status has rendered: wait for them, do not race
     await expect.poll(() => page.locator('.graph-canvas canvas').count(), WAIT).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Run layout' }).waitFor(WAIT); // the worker's layout has settled
+    const layout = (await page.evaluate("performance.getEntriesByName('kmem.graph.layout')[0]?.detail")) as { iterations: number } | undefined;
+    expect(layout?.iterations).toBeGreaterThan(0); // ForceAtlas2 ran in the layout worker and its positions were applied
     await page.getByLabel('Find an entity', { exact: true }).fill('IBM');
     await page.getByRole('button', { name: 'Find' }).click();
     await expect.poll(() => page.getByTestId('entity-name').textContent(), WAIT).toBe('International Business Machines');
@@ -168,6 +191,21 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     const details = page.getByRole('complementary', { name: 'file details' });
     await details.getByText('2 of 2 processed').waitFor(WAIT);
     expect(await details.getByRole('progressbar', { name: 'pages processed' }).getAttribute('value')).toBe('1');
+  });
+
+  it("adds a crawl and shows its hidden pages' progress", async () => {
+    const port = (gone.address() as AddressInfo).port;
+    await page.goto(`${env().url}/console/#/files`);
+    await page.getByLabel('Address', { exact: true }).fill(`http://127.0.0.1:${port}/`);
+    await page.getByLabel('Kind', { exact: true }).selectOption('website_bulk');
+    await page.getByRole('button', { name: 'Add address' }).click();
+    const row = page.locator(`tr[data-file="127.0.0.1:${port}"]`);
+    await row.locator('td', { hasText: 'website_bulk' }).waitFor(WAIT);
+    await row.getByRole('button', { name: 'View' }).click();
+    const details = page.getByRole('complementary', { name: 'file details' });
+    await details.getByText('3 of 3 processed').waitFor(WAIT); // the home page and the two it links to
+    expect(await details.getByRole('progressbar', { name: 'pages processed' }).getAttribute('value')).toBe('1');
+    await row.locator('.badge', { hasText: 'ready' }).waitFor(WAIT);
   });
 
   it('lists conversations and searches messages', async () => {
@@ -213,5 +251,19 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     await row.getByRole('button', { name: 'Yes, delete' }).click();
     await row.waitFor({ state: 'detached', timeout: 10_000 });
     await page.locator(`tr[data-memory="${MEMORY}"]`).waitFor();
+  });
+
+  it('offers every memory in its pickers, past the first page of 100', async () => {
+    const key = env().keyConsole;
+    const names = Array.from({ length: 101 }, (_, i) => `${MEMORY}-many-${String(i).padStart(3, '0')}`);
+    for (let i = 0; i < names.length; i += 20) {
+      await Promise.all(names.slice(i, i + 20).map((name) => post('/memories/create', { name, memoryType: 'vector' }, key)));
+    }
+    const all = await listAll('/memories/list?limit=100', 'memories', key);
+    expect(all.length).toBeGreaterThan(100);
+    await page.goto(`${env().url}/console/#/ask`);
+    const picker = page.getByLabel('Memory', { exact: true });
+    await expect.poll(() => picker.locator('option').count(), WAIT).toBe(all.length);
+    for (const name of [names[0], names[100]]) await picker.selectOption({ label: `${name} (vector)` });
   });
 });

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
-export const CHROMIUM = process.env.KMEM_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.KMEM_CHROMIUM ?? '/usr/bin/chromium';
 
 const INSTALL_HINT = `as root run  sh scripts/install-browser.sh  (apt-get install chromium)`;
 
@@ -17,12 +17,19 @@ if (browserUnavailableToThisUser) {
   console.warn(`[kmem] skipping the console's browser tests: no chromium at ${CHROMIUM}; ${INSTALL_HINT}`);
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * SwiftShader gives headless chromium WebGL without a GPU (the graph view draws with WebGL). The page is
+ * composited in software, as chromium does on a machine without a GPU: compositing through SwiftShader too
+ * (what `--use-angle=swiftshader` alone gives) makes every frame of a page that redraws a WebGL canvas far
+ * slower, however little it draws (`npm run bench:console -- --gpu-compositing` measures that path).
+ */
+export const BROWSER_ARGS = ['--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--disable-gpu-compositing', '--no-sandbox'];
+
+export async function launchBrowser(args: string[] = BROWSER_ARGS): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
       `the console's browser tests need Debian's chromium at ${CHROMIUM}: ${INSTALL_HINT}`,
     );
   }
-  // SwiftShader gives headless chromium WebGL without a GPU (the graph view draws with WebGL).
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--no-sandbox'] });
+  return chromium.launch({ executablePath: CHROMIUM, args });
 }

@@ -20,7 +20,7 @@ export interface Parameter {
   schema: Schema;
 }
 
-export interface DeclaredResponse {
+interface DeclaredResponse {
   description: string;
   schema?: Schema;
 }
@@ -43,7 +43,7 @@ export interface Operation {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 
-export function resolveRef(root: Schema, ref: string): Schema {
+function resolveRef(root: Schema, ref: string): Schema {
   if (!ref.startsWith('#/')) throw new Error(`unsupported $ref ${ref}`);
   let node: any = root;
   for (const part of ref.slice(2).split('/')) {
@@ -60,7 +60,7 @@ export function deref(root: Schema, schema: Schema | undefined): Schema {
   return current;
 }
 
-export function templatePattern(path: string): { pattern: RegExp; names: string[] } {
+function templatePattern(path: string): { pattern: RegExp; names: string[] } {
   const names: string[] = [];
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
   const source = trimmed
@@ -138,7 +138,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const regexCache = new Map<string, RegExp>();
-export function patternRegex(pattern: string): RegExp {
+function patternRegex(pattern: string): RegExp {
   let regex = regexCache.get(pattern);
   if (!regex) {
     try {
@@ -151,7 +151,7 @@ export function patternRegex(pattern: string): RegExp {
   return regex;
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
+function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
@@ -358,7 +358,7 @@ const alnumString = (min: number, max: number) =>
 const two = (n: number) => String(n).padStart(2, '0');
 
 /** Date-times: ordinary ones, ones built from edge years and offsets, and ones from the schema's pattern. */
-export function dateTimeArb(pattern?: string): fc.Arbitrary<string> {
+function dateTimeArb(pattern?: string): fc.Arbitrary<string> {
   const ordinary = fc
     .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
     .map((d) => d.toISOString());
@@ -523,7 +523,7 @@ function objectArb(ctx: GenContext, s: Schema, depth: number): fc.Arbitrary<Reco
 }
 
 /** JSON values of a different type than the schema asks for. */
-export function wrongTypeArb(ctx: GenContext, raw: Schema | undefined): fc.Arbitrary<unknown> {
+function wrongTypeArb(ctx: GenContext, raw: Schema | undefined): fc.Arbitrary<unknown> {
   const s = deref(ctx.root, raw);
   const types: string[] = Array.isArray(s.type) ? s.type : s.type ? [s.type] : [];
   const candidates: Array<[string, fc.Arbitrary<unknown>]> = [

@@ -1,54 +1,101 @@
 /**
- * ForceAtlas2 off the main thread: the worker lays out a copy of the graph, and its positions are copied
- * into the drawn graph once a second, so a large graph is re-processed by sigma once a second rather
- * than on every layout step, and panning and zooming stay smooth meanwhile.
+ * ForceAtlas2 off the main thread: a web worker (layout-worker.ts) lays out typed-array copies of the
+ * positions and edges and answers the final positions once; they are written into the drawn graph in one
+ * update, so sigma reprocesses the graph once per layout run, never per layout step, and panning and
+ * zooming stay smooth while the worker runs.
  */
-import { inferSettings } from 'graphology-layout-forceatlas2';
-import FA2Layout from 'graphology-layout-forceatlas2/worker';
+import type { LayoutReport, LayoutRequest } from './layout-protocol';
 import type { EntityGraph } from './model';
 
-const SYNC_MS = 1000;
+/** A run stops after this many iterations or this long, whichever comes first (the user may stop it sooner). */
+const MAX_ITERATIONS = 600;
+const BUDGET_MS = 8000;
+
+export interface LayoutState {
+  running: boolean;
+  iterations: number;
+}
 
 export class BackgroundLayout {
-  private readonly shadow: EntityGraph;
-  private readonly worker: FA2Layout;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private worker: Worker | undefined;
+  private state: LayoutState = { running: false, iterations: 0 };
 
-  constructor(private readonly graph: EntityGraph) {
-    this.shadow = graph.copy();
-    this.worker = new FA2Layout(this.shadow, { settings: { ...inferSettings(this.shadow), barnesHutOptimize: graph.order > 1000 } });
-  }
+  constructor(
+    private readonly graph: EntityGraph,
+    private readonly onChange: (state: LayoutState) => void,
+  ) {}
 
   get running(): boolean {
-    return this.worker.isRunning();
+    return this.state.running;
   }
 
   start(): void {
-    this.worker.start();
-    this.timer ??= setInterval(() => this.sync(), SYNC_MS);
+    if (this.state.running || this.graph.order === 0) return;
+    this.worker ??= this.spawn();
+    performance.mark('kmem.graph.layout-start');
+    const request = this.request();
+    this.worker.postMessage(request, [request.positions.buffer, request.sizes.buffer, request.edges.buffer]);
+    this.report({ running: true, iterations: 0 });
   }
 
+  /** Stops the run early; the positions it reached are applied as when it ends. */
   stop(): void {
-    this.worker.stop();
-    clearInterval(this.timer);
-    this.timer = undefined;
-    this.sync();
+    this.worker?.postMessage({ type: 'stop' });
   }
 
   kill(): void {
-    clearInterval(this.timer);
-    this.worker.kill();
+    this.worker?.terminate();
+    this.worker = undefined;
   }
 
-  private sync(): void {
-    const shadow = this.shadow;
+  private spawn(): Worker {
+    const worker = new Worker(new URL('./layout-worker.ts', import.meta.url), { type: 'module', name: 'graph layout' });
+    worker.addEventListener('message', ({ data }: MessageEvent<LayoutReport>) => {
+      if (data.type === 'progress') return this.report({ running: true, iterations: data.iterations });
+      this.apply(data.positions);
+      performance.measure('kmem.graph.layout', { start: 'kmem.graph.layout-start', detail: { iterations: data.iterations, workerMs: data.ms } });
+      this.report({ running: false, iterations: data.iterations });
+    });
+    return worker;
+  }
+
+  private request(): LayoutRequest {
+    const graph = this.graph;
+    const index = new Map<string, number>();
+    const positions = new Float32Array(graph.order * 2);
+    const sizes = new Float32Array(graph.order);
+    graph.forEachNode((node, a) => {
+      const i = index.size;
+      index.set(node, i);
+      positions[2 * i] = a.x;
+      positions[2 * i + 1] = a.y;
+      sizes[i] = a.size;
+    });
+    const edges = new Uint32Array(graph.size * 2);
+    let e = 0;
+    graph.forEachEdge((_, __, source, target) => {
+      edges[e++] = index.get(source) ?? 0;
+      edges[e++] = index.get(target) ?? 0;
+    });
+    return { type: 'run', positions, sizes, edges, maxIterations: MAX_ITERATIONS, budgetMs: BUDGET_MS };
+  }
+
+  /** Writes the worker's positions into the graph in one update (one reprocessing by sigma). */
+  private apply(positions: Float32Array): void {
+    let i = 0;
     this.graph.updateEachNodeAttributes(
-      (node, attributes) => {
-        attributes.x = shadow.getNodeAttribute(node, 'x');
-        attributes.y = shadow.getNodeAttribute(node, 'y');
+      (_, attributes) => {
+        attributes.x = positions[2 * i] ?? attributes.x;
+        attributes.y = positions[2 * i + 1] ?? attributes.y;
+        i++;
         return attributes;
       },
       { attributes: ['x', 'y'] },
     );
+  }
+
+  private report(state: LayoutState): void {
+    this.state = state;
+    this.onChange(state);
   }
 }

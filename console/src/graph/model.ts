@@ -44,7 +44,7 @@ export async function loadGraph(api: Api, memoryID: string, onProgress: (nodes: 
   return buildGraph(nodes, edges);
 }
 
-export function buildGraph(nodes: GraphNode[], edges: GraphEdge[]): EntityGraph {
+function buildGraph(nodes: GraphNode[], edges: GraphEdge[]): EntityGraph {
   const graph: EntityGraph = new Graph({ multi: true, allowSelfLoops: false });
   const spread = Math.sqrt(nodes.length) * 10;
   for (const n of nodes) {

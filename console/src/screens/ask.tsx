@@ -8,7 +8,7 @@ import { ErrorLine, messageOf, useLoad } from '../ui';
 const isoOf = (value: FormDataEntryValue | null): string | undefined => (value ? new Date(String(value)).toISOString() : undefined);
 
 export function AskScreen({ api, memoryID }: { api: Api; memoryID: string }) {
-  const memories = useLoad(() => api.listMemories(), []);
+  const memories = useLoad(() => api.allMemories(), []);
   const [result, setResult] = useState<Retrieval | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
@@ -46,8 +46,10 @@ export function AskScreen({ api, memoryID }: { api: Api; memoryID: string }) {
         </label>
         <label class="field">
           <span>Memory</span>
-          <select aria-label="Memory" name="memoryID" defaultValue={memoryID}>
-            {memories.value?.items.map((m) => <option value={m.id} selected={m.id === memoryID}>{m.name} ({m.memoryType})</option>)}
+          <select aria-label="Memory" onFocus={memories.reload} name="memoryID" defaultValue={memoryID}>
+            {/* the memory the address names counts before the list has arrived: asking at once asks it */}
+            {!memories.value && memoryID && <option value={memoryID}>{memoryID}</option>}
+            {memories.value?.map((m) => <option value={m.id} selected={m.id === memoryID}>{m.name} ({m.memoryType})</option>)}
           </select>
         </label>
         <label class="field"><span>Top K</span><input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="5" /></label>

@@ -2,25 +2,25 @@
  * The graph view: WebGL (sigma.js) over the whole graph memory, laid out by ForceAtlas2 in a web worker,
  * coloured by entity type; search an entity, click a node for its details, expand its neighbours.
  */
-import Sigma from 'sigma';
-import { EdgeLineProgram } from 'sigma/rendering';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import type { RefObject } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Api } from '../api';
-import { colourOf, type EdgeAttributes, type EntityGraph, loadGraph, type NodeAttributes, typesOf } from '../graph/model';
+import { colourOf, type EntityGraph, loadGraph, typesOf } from '../graph/model';
 import { EntityPanel } from '../graph/entity-panel';
-import { BackgroundLayout } from '../graph/layout';
+import { BackgroundLayout, type LayoutState } from '../graph/layout';
+import { createRenderer, type Emphasis, type GraphRenderer, repaint } from '../graph/renderer';
 import { ErrorLine, messageOf, num, useLoad } from '../ui';
 
 export function GraphScreen({ api, memoryID }: { api: Api; memoryID: string }) {
-  const memories = useLoad(() => api.listMemories({ memoryType: 'graph' }), []);
-  const chosen = memoryID || memories.value?.items[0]?.id || '';
+  const memories = useLoad(() => api.allMemories({ memoryType: 'graph' }), []);
+  const chosen = memoryID || memories.value?.[0]?.id || '';
   return (
     <section aria-labelledby="graph-title" class="graph-screen">
       <h1 id="graph-title">Graph</h1>
       <label class="field inline">
         <span>Memory</span>
-        <select aria-label="Memory" value={chosen} onChange={(e) => (location.hash = `#/graph?memory=${(e.currentTarget as HTMLSelectElement).value}`)}>
-          {memories.value?.items.map((m) => <option value={m.id}>{m.name}</option>)}
+        <select aria-label="Memory" onFocus={memories.reload} value={chosen} onChange={(e) => (location.hash = `#/graph?memory=${(e.currentTarget as HTMLSelectElement).value}`)}>
+          {memories.value?.map((m) => <option value={m.id}>{m.name}</option>)}
         </select>
       </label>
       <ErrorLine error={memories.error} />
@@ -30,75 +30,78 @@ export function GraphScreen({ api, memoryID }: { api: Api; memoryID: string }) {
   );
 }
 
-function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
-  const container = useRef<HTMLDivElement>(null);
+/** The whole graph memory, fetched page after page, with how many nodes have arrived so far. */
+function useEntityGraph(api: Api, memoryID: string) {
   const [graph, setGraph] = useState<EntityGraph | undefined>(undefined);
   const [loaded, setLoaded] = useState(0);
   const [error, setError] = useState<string | undefined>(undefined);
-  const [selected, setSelected] = useState<{ id?: string; name: string } | undefined>(undefined);
-  const focus = useRef(new Set<string>());
-  const sigma = useRef<Sigma<NodeAttributes, EdgeAttributes> | undefined>(undefined);
-  const [layoutRunning, setLayoutRunning] = useState(false);
-  const layout = useRef<BackgroundLayout | undefined>(undefined);
-
   useEffect(() => {
-    loadGraph(api, memoryID, setLoaded).then(setGraph, (e: unknown) => setError(messageOf(e)));
+    performance.mark('kmem.graph.fetch-start');
+    loadGraph(api, memoryID, setLoaded).then((g) => {
+      performance.measure('kmem.graph.fetch', 'kmem.graph.fetch-start');
+      setGraph(g);
+    }, (e: unknown) => setError(messageOf(e)));
   }, [memoryID]);
+  return { graph, loaded, error };
+}
 
+/** sigma and the layout worker of a loaded graph: made once per graph, killed with the view. */
+function useRenderer(
+  graph: EntityGraph | undefined,
+  container: RefObject<HTMLDivElement | null>,
+  emphasis: Emphasis,
+  onSelect: (node: { id: string; name: string }) => void,
+) {
+  const [layoutState, setLayoutState] = useState<LayoutState>({ running: false, iterations: 0 });
+  const sigma = useRef<GraphRenderer | undefined>(undefined);
+  const layout = useRef<BackgroundLayout | undefined>(undefined);
   useEffect(() => {
     if (!graph || !container.current) return undefined;
-    const renderer = new Sigma<NodeAttributes, EdgeAttributes>(graph, container.current, {
-      labelRenderedSizeThreshold: graph.order < 500 ? 0 : 8,
-      hideEdgesOnMove: graph.size > 5000,
-      defaultEdgeType: 'line',
-      edgeProgramClasses: { line: EdgeLineProgram },
-      nodeReducer: (node, data) => {
-        if (!focus.current.size && node !== selectedRef.current) return data;
-        return { ...data, hidden: focus.current.size > 0 && !focus.current.has(node), highlighted: node === selectedRef.current };
-      },
-    });
-    renderer.on('clickNode', ({ node }) => setSelected({ id: node, name: graph.getNodeAttribute(node, 'label') }));
+    const renderer = createRenderer(graph, container.current, emphasis);
+    renderer.on('clickNode', ({ node }) => onSelect({ id: node, name: graph.getNodeAttribute(node, 'label') }));
     sigma.current = renderer;
-    const fa2 = new BackgroundLayout(graph);
+    const fa2 = new BackgroundLayout(graph, (state) => {
+      setLayoutState(state);
+      if (!state.running && !emphasis.selected) void renderer.getCamera().animatedReset({ duration: 300 });
+    });
     layout.current = fa2;
     fa2.start();
-    setLayoutRunning(true);
-    const stop = setTimeout(() => {
-      fa2.stop();
-      setLayoutRunning(false);
-      if (!selectedRef.current) void renderer.getCamera().animatedReset({ duration: 300 });
-    }, Math.min(10_000, 2000 + graph.order));
     return () => {
-      clearTimeout(stop);
       fa2.kill();
       renderer.kill();
     };
   }, [graph]);
+  return { sigma, layout, layoutState };
+}
 
-  const selectedRef = useRef<string | undefined>(undefined);
-  selectedRef.current = selected?.id;
+function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
+  const container = useRef<HTMLDivElement>(null);
+  const { graph, loaded, error } = useEntityGraph(api, memoryID);
+  const [selected, setSelected] = useState<{ id?: string; name: string } | undefined>(undefined);
+  // read by sigma's reducers, never a reason to re-render this component
+  const emphasis = useRef<Emphasis>({ selected: undefined, focus: new Set() });
+  const { sigma, layout, layoutState } = useRenderer(graph, container, emphasis.current, setSelected);
+
   useEffect(() => {
+    const previous = emphasis.current.selected;
+    emphasis.current.selected = selected?.id;
     const renderer = sigma.current;
-    if (!renderer || !graph || !selected?.id || !graph.hasNode(selected.id)) return;
-    renderer.refresh();
-    const position = renderer.getNodeDisplayData(selected.id);
-    if (position) void renderer.getCamera().animate({ x: position.x, y: position.y, ratio: graph.order > 300 ? 0.3 : 1 }, { duration: 400 });
+    if (!renderer || previous === selected?.id) return;
+    repaint(renderer, [previous, selected?.id].filter((n): n is string => !!n));
+    const position = selected?.id && graph?.hasNode(selected.id) ? renderer.getNodeDisplayData(selected.id) : undefined;
+    if (position) void renderer.getCamera().animate({ x: position.x, y: position.y, ratio: (graph?.order ?? 0) > 300 ? 0.3 : 1 }, { duration: 400 });
   }, [selected?.id]);
 
-  const expand = (id: string) => {
-    if (!graph?.hasNode(id)) return;
-    focus.current.add(id);
-    graph.forEachNeighbor(id, (n) => focus.current.add(n));
-    sigma.current?.refresh();
+  const refocus = (change: (focus: Set<string>) => void) => {
+    const renderer = sigma.current;
+    if (!renderer || !graph) return;
+    change(emphasis.current.focus);
+    repaint(renderer, graph.nodes(), graph.edges());
   };
-  const showAll = () => (focus.current.clear(), sigma.current?.refresh());
-  const toggleLayout = () => {
-    const fa2 = layout.current;
-    if (!fa2) return;
-    if (fa2.running) fa2.stop();
-    else fa2.start();
-    setLayoutRunning(fa2.running);
-  };
+  const expand = (id: string) =>
+    graph?.hasNode(id) && refocus((focus) => (focus.add(id), graph.forEachNeighbor(id, (n) => focus.add(n))));
+  const showAll = () => refocus((focus) => focus.clear());
+  const toggleLayout = () => (layout.current?.running ? layout.current.stop() : layout.current?.start());
 
   return (
     <div class="graph-layout">
@@ -108,17 +111,7 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
         </p>
         <ErrorLine error={error} />
         <EntitySearch onFind={(name) => setSelected({ name, id: findNode(graph, name) })} />
-        {graph && (
-          <>
-            <button type="button" onClick={toggleLayout}>{layoutRunning ? 'Stop layout' : 'Run layout'}</button>
-            <button type="button" onClick={showAll}>Show all</button>
-            <ul class="legend" aria-label="entity types">
-              {typesOf(graph).slice(0, 12).map(([type, count]) => (
-                <li><span class="swatch" style={{ background: colourOf(type) }} /> {type} ({num(count)})</li>
-              ))}
-            </ul>
-          </>
-        )}
+        {graph && <GraphTools graph={graph} layout={layoutState} onToggleLayout={toggleLayout} onShowAll={showAll} />}
       </div>
       <div class="graph-canvas" ref={container} aria-label="knowledge graph" role="img" />
       {selected && (
@@ -133,6 +126,29 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
         />
       )}
     </div>
+  );
+}
+
+interface ToolsProps {
+  graph: EntityGraph;
+  layout: LayoutState;
+  onToggleLayout: () => void;
+  onShowAll: () => void;
+}
+
+function GraphTools({ graph, layout, onToggleLayout, onShowAll }: ToolsProps) {
+  const legend = useMemo(() => typesOf(graph).slice(0, 12), [graph]);
+  return (
+    <>
+      <button type="button" onClick={onToggleLayout}>{layout.running ? 'Stop layout' : 'Run layout'}</button>
+      <button type="button" onClick={onShowAll}>Show all</button>
+      {layout.running && <p class="muted" data-testid="layout-status">laying out… {num(layout.iterations)} iterations</p>}
+      <ul class="legend" aria-label="entity types">
+        {legend.map(([type, count]) => (
+          <li><span class="swatch" style={{ background: colourOf(type) }} /> {type} ({num(count)})</li>
+        ))}
+      </ul>
+    </>
   );
 }
 

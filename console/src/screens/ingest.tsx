@@ -4,11 +4,11 @@ import type { Api, StartedIngestion } from '../api';
 import { ErrorLine, messageOf, num, toApiError, useLoad } from '../ui';
 
 export function IngestPanel({ api, fileIDs, onDone }: { api: Api; fileIDs: string[]; onDone: () => void }) {
-  const memories = useLoad(() => api.listMemories(), []);
+  const memories = useLoad(() => api.allMemories(), []);
   const [memoryID, setMemoryID] = useState('');
   const [answer, setAnswer] = useState<StartedIngestion | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
-  const chosen = memoryID || memories.value?.items[0]?.id || '';
+  const chosen = memoryID || memories.value?.[0]?.id || '';
   const run = async (event: Event) => {
     event.preventDefault();
     setAnswer(undefined);
@@ -25,8 +25,8 @@ export function IngestPanel({ api, fileIDs, onDone }: { api: Api; fileIDs: strin
     <form class="card ingest" onSubmit={run} aria-label="add to a memory and ingest">
       <label class="field">
         <span>Memory</span>
-        <select aria-label="Memory" value={chosen} onChange={(e) => setMemoryID((e.currentTarget as HTMLSelectElement).value)}>
-          {memories.value?.items.map((m) => <option value={m.id}>{m.name} ({m.memoryType})</option>)}
+        <select aria-label="Memory" onFocus={memories.reload} value={chosen} onChange={(e) => setMemoryID((e.currentTarget as HTMLSelectElement).value)}>
+          {memories.value?.map((m) => <option value={m.id}>{m.name} ({m.memoryType})</option>)}
         </select>
       </label>
       <button type="submit" disabled={!chosen}>

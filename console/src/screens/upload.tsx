@@ -11,7 +11,7 @@ interface Upload {
 }
 
 /** The file type kmem is told, from the browser's media type and the name. */
-export function fileTypeOf(file: File): string {
+function fileTypeOf(file: File): string {
   const type = file.type;
   if (type.startsWith('image/')) return 'image';
   if (type.startsWith('audio/')) return 'audio';

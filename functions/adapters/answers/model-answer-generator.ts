@@ -76,7 +76,7 @@ export class ModelAnswerGenerator implements AnswerGenerator {
 }
 
 /** The answer text of a reply: the `answer` of the JSON object (text or already parsed), or plain text. */
-export function answerText(content: unknown): string | undefined {
+function answerText(content: unknown): string | undefined {
   const value = typeof content === 'string' ? parseObject(content) ?? content : content;
   if (typeof value === 'string') return value.trim().startsWith('{') ? undefined : value.trim();
   if (typeof value !== 'object' || value === null) return undefined;

@@ -149,7 +149,7 @@ function refuse(reason: string): never {
 }
 
 /** A member path stays inside the archive: relative, no `..` segment, no drive, no control characters. */
-export function checkMemberPath(raw: string): string {
+function checkMemberPath(raw: string): string {
   const path = raw.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
   const problem =
     !path ? 'is empty'

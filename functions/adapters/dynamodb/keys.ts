@@ -16,15 +16,6 @@ export interface TableKey {
 
 export type IndexName = 'gsi1' | 'gsi2' | 'gsi3';
 
-export interface IndexKeys {
-  gsi1pk?: string;
-  gsi1sk?: string;
-  gsi2pk?: string;
-  gsi2sk?: string;
-  gsi3pk?: string;
-  gsi3sk?: string;
-}
-
 export const INDEX_NAMES: readonly IndexName[] = ['gsi1', 'gsi2', 'gsi3'];
 
 const tenant = (accountId: string): string => `A#${accountId}`;

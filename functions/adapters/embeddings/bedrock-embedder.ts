@@ -11,7 +11,7 @@ import { Agent } from 'node:https';
 import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { mapConcurrently } from '../../core/concurrency';
-import type { Embedder } from '../../engine/retrieval/embedder';
+import type { Embedder } from '../../engine';
 import { EmbedderError, toUnitVector } from './embedding-answers';
 
 export interface BedrockEmbedderOptions {

@@ -1,6 +1,6 @@
 /** What the remote embedders share: reading a service's vectors, batching texts, and their one error. */
 import { InternalError } from '../../core/errors';
-import { normalizeInPlace } from '../../engine/retrieval/embedder';
+import { normalizeInPlace } from '../../engine';
 
 /** Converts a parsed JSON number array into a unit-length Float32Array of `dimensions` values. */
 export function toUnitVector(values: unknown, dimensions: number, source: string): Float32Array {

@@ -4,7 +4,7 @@
  * `data[i].embedding` (ordered by `data[i].index`) are the vectors. Texts go in batches; vectors are
  * normalised to unit length. Settings come from the constructor (config.ts reads the environment).
  */
-import type { Embedder } from '../../engine/retrieval/embedder';
+import type { Embedder } from '../../engine';
 import { batches, EmbedderError, toUnitVector } from './embedding-answers';
 
 export interface OpenAiCompatibleEmbedderOptions {

@@ -1,9 +1,9 @@
 /** The configured embedder, made once per container (the offline word vectors take a second and ~300 MB). */
 import type { Config } from '../../config';
 import { BedrockEmbedder } from './bedrock-embedder';
-import type { Embedder } from '../../engine/retrieval/embedder';
+import type { Embedder } from '../../engine';
 import { OpenAiCompatibleEmbedder } from './openai-embedder';
-import { WordVectorEmbedder } from '../../engine/retrieval/word-vector-embedder';
+import { loadWordVectorEmbedder } from './word-vectors';
 
 export function embedderFactory(config: Config): () => Embedder | null {
   let made: Embedder | null | undefined;
@@ -19,7 +19,7 @@ function createEmbedder(config: Config): Embedder | null {
     case 'none':
       return null;
     case 'word-vectors':
-      return WordVectorEmbedder.load();
+      return loadWordVectorEmbedder();
     case 'openai':
       return new OpenAiCompatibleEmbedder({
         baseUrl: settings.url,

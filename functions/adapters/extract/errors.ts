@@ -33,16 +33,6 @@ export function describeError(error: unknown): string {
   return line.length > 200 ? `${line.slice(0, 197)}...` : line;
 }
 
-/** Runs `work`, turning anything but an ExtractionError into one with `reason`. */
-export async function withReason<T>(reason: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof ExtractionError) throw error;
-    throw new ExtractionError(reason, { cause: error });
-  }
-}
-
 /** An AWS service call's failure (functions/adapters/aws-errors.ts), retryable when it may pass, said to last a while otherwise. */
 export function serviceError(service: string, action: string, error: unknown): ExtractionError {
   if (error instanceof ExtractionError) return error;

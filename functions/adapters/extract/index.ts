@@ -11,13 +11,9 @@ import type { DeclaredFileType, ExtractDeps, Extracted, ExtractedKind, ExtractIn
 
 export { ExtractionError } from './errors';
 export type * from './types';
-export { createTesseractOcr, type TesseractOptions } from './images/tesseract';
-export { createTextractOcr, type TextractOptions } from './images/textract';
-export {
-  createPocketsphinxRecognizer,
-  POCKETSPHINX_INSTALL_HINT,
-  type PocketsphinxOptions,
-} from './speech/pocketsphinx';
+export { createTesseractOcr } from './images/tesseract';
+export { createTextractOcr } from './images/textract';
+export { createPocketsphinxRecognizer } from './speech/pocketsphinx';
 export { createTranscribeRecognizer, type TranscribeOptions } from './speech/transcribe';
 
 export async function extractText(input: ExtractInput, deps: ExtractDeps): Promise<Extracted> {

@@ -5,7 +5,7 @@
 import type { ImageFormat } from './types';
 import { isZip, openZip, readZipText, type ZipArchive } from './zip-entries';
 
-export type PackageKind = 'docx' | 'pptx' | 'xlsx' | 'odt' | 'odp' | 'ods' | 'epub';
+type PackageKind = 'docx' | 'pptx' | 'xlsx' | 'odt' | 'odp' | 'ods' | 'epub';
 
 export type Sniffed =
   | { family: 'pdf' }
@@ -46,7 +46,7 @@ function sniffImage(bytes: Uint8Array): Sniffed | null {
   return null;
 }
 
-export function imageFormatOf(bytes: Uint8Array): ImageFormat | null {
+function imageFormatOf(bytes: Uint8Array): ImageFormat | null {
   if (startsWithBytes(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
   if (startsWithBytes(bytes, [0xff, 0xd8, 0xff])) return 'jpeg';
   if (startsWith(bytes, 'GIF87a') || startsWith(bytes, 'GIF89a')) return 'gif';

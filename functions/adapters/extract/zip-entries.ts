@@ -10,7 +10,7 @@ const DIRECTORY_ENTRY = 0x02014b50;
 const LOCAL_HEADER = 0x04034b50;
 const MAX_ENTRY_BYTES = 1 << 20;
 
-export interface ZipEntry {
+interface ZipEntry {
   name: string;
   method: number;
   compressedSize: number;

@@ -12,7 +12,7 @@
  * keywords); grounding (`ground-chunk.ts`) bounds what it keeps.
  */
 import { z } from 'zod';
-import type { OntologySchema } from '../../engine/graph';
+import type { OntologySchema } from '../../engine';
 
 function buildAnswerSchema(schema: OntologySchema) {
   const types = Object.keys(schema.types) as [string, ...string[]];
@@ -36,8 +36,8 @@ function buildAnswerSchema(schema: OntologySchema) {
   return z.object({ chunks: z.array(chunk) });
 }
 
-export type AnswerSchema = ReturnType<typeof buildAnswerSchema>;
-export type ModelAnswer = z.infer<AnswerSchema>;
+type AnswerSchema = ReturnType<typeof buildAnswerSchema>;
+type ModelAnswer = z.infer<AnswerSchema>;
 export type ChunkAnswer = ModelAnswer['chunks'][number];
 
 const cache = new Map<string, { zod: AnswerSchema; json: Record<string, unknown> }>();
@@ -54,7 +54,7 @@ function compiled(schema: OntologySchema): { zod: AnswerSchema; json: Record<str
 }
 
 /** The zod schema answers are validated with. */
-export function answerSchema(schema: OntologySchema): AnswerSchema {
+function answerSchema(schema: OntologySchema): AnswerSchema {
   return compiled(schema).zod;
 }
 

@@ -11,11 +11,15 @@
  * Comprehend offsets count code points; they are turned into UTF-16 offsets and checked against the text.
  */
 import type { Entity } from '@aws-sdk/client-comprehend';
-import type { ChunkExtraction } from '../../engine/graph';
-import { extractMentions } from '../../engine/graph/extract-entities';
-import { parseText } from '../../engine/graph/nlp';
-import { isGenericType, personTypes, type OntologySchema } from '../../engine/graph/ontology';
-import { extractRelations } from '../../engine/graph/relations';
+import {
+  type ChunkExtraction,
+  extractMentions,
+  extractRelations,
+  isGenericType,
+  type OntologySchema,
+  parseText,
+  personTypes,
+} from '../../engine';
 import { inTextOrder, mentionAt, occurrences, type ExtractedMention, type Span } from './mention-build';
 import type { ExtractionContext } from '../../core/ingest/memory-graph';
 
@@ -29,7 +33,7 @@ const TYPE_CHOICES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The ontology type for a Comprehend entity type; undefined for types that are not entities here. */
-export function ontologyType(schema: OntologySchema, comprehendType: string): string | undefined {
+function ontologyType(schema: OntologySchema, comprehendType: string): string | undefined {
   if (comprehendType === 'QUANTITY') return undefined;
   if (comprehendType === 'DATE') return schema.rules.valueLabels.DATE;
   const choices = comprehendType === 'PERSON' ? [...personTypes(schema)] : (TYPE_CHOICES[comprehendType] ?? []);

@@ -5,8 +5,7 @@
  * elsewhere stays a mention for the resolver to join). Entities not found in the text are dropped,
  * and so are relations whose ends were dropped (see `ground-relations.ts`).
  */
-import type { ChunkExtraction, OntologySchema } from '../../engine/graph';
-import { parseText } from '../../engine/graph/nlp';
+import { type ChunkExtraction, type OntologySchema, parseText } from '../../engine';
 import type { ChunkAnswer } from './answer-schema';
 import { groundRelations } from './ground-relations';
 import { mentionAt, occurrences, type ExtractedMention, type Span } from './mention-build';

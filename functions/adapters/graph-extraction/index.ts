@@ -11,11 +11,8 @@
  */
 export { BedrockConverseModel, type BedrockConverseModelOptions } from './bedrock-converse';
 export { ComprehendGraphExtractor, type ComprehendExtractorOptions } from './comprehend-extractor';
-export { createGraphExtractor, type GraphExtractorSettings } from './factory';
+export { createGraphExtractor } from './factory';
 export { ModelGraphExtractor, type ModelExtractorOptions } from './model-extractor';
-export { OpenAiChatModel, type OpenAiChatModelOptions } from './openai-chat';
-export type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/memory-graph';
-export { GraphExtractionError, type ServiceFailurePolicy } from './service-failure';
-export { answerJsonSchema } from './answer-schema';
-export type { RetryPolicy } from './retry';
-export type { StructuredModel, StructuredReply, StructuredRequest } from './structured-model';
+export { OpenAiChatModel } from './openai-chat';
+export type { ExtractionContext } from '../../core/ingest/memory-graph';
+export { GraphExtractionError } from './service-failure';

@@ -8,10 +8,15 @@
  * (a pattern's canonical form, `singularKey` for phrases, `normalizeKey` otherwise), and the acronym a
  * name defines in "Name (ACR)".
  */
-import type { ChunkExtraction, OntologySchema } from '../../engine/graph';
-import type { TextPattern } from '../../engine/graph/ontology';
-import type { ParsedText } from '../../engine/graph/nlp';
-import { looksLikeAcronym, normalizeKey, singularKey } from '../../engine/graph/normalize';
+import {
+  type ChunkExtraction,
+  looksLikeAcronym,
+  normalizeKey,
+  type OntologySchema,
+  type ParsedText,
+  singularKey,
+  type TextPattern,
+} from '../../engine';
 
 export type ExtractedMention = ChunkExtraction['mentions'][number];
 export type RelationCandidate = ChunkExtraction['relations'][number];

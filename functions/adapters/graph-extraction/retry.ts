@@ -68,7 +68,7 @@ export async function withRetries<T>(call: () => Promise<T>, policy: ResolvedRet
 }
 
 /** The wait before try `attempt + 1`: the service's Retry-After, else base × 2^(attempt-1) with jitter; capped. */
-export function backoffMs(attempt: number, policy: ResolvedRetryPolicy, retryAfterMs?: number): number {
+function backoffMs(attempt: number, policy: ResolvedRetryPolicy, retryAfterMs?: number): number {
   if (retryAfterMs !== undefined && retryAfterMs >= 0) return Math.min(retryAfterMs, policy.maxDelayMs);
   const exponential = policy.baseDelayMs * 2 ** (attempt - 1);
   return Math.min(policy.maxDelayMs, exponential * (0.5 + Math.random()));

@@ -51,6 +51,10 @@ export class S3ObjectStore implements ObjectStore {
     await this.deleteKeys([key]);
   }
 
+  async deleteMany(keys: readonly string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += DELETE_BATCH) await this.deleteKeys(keys.slice(i, i + DELETE_BATCH));
+  }
+
   async deletePrefix(prefix: string): Promise<number> {
     const found = await this.list(prefix);
     for (let i = 0; i < found.length; i += DELETE_BATCH) await this.deleteKeys(found.slice(i, i + DELETE_BATCH));
@@ -90,7 +94,7 @@ export class S3ObjectStore implements ObjectStore {
     await this.s3.send(new CopyObjectCommand({ Bucket: this.bucket, Key: to, CopySource: source }));
   }
 
-  private async deleteKeys(keys: string[]): Promise<void> {
+  private async deleteKeys(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
     await this.s3.send(
       new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),

@@ -15,7 +15,7 @@ export interface DomNode {
   readonly childNodes: ArrayLike<DomNode>;
 }
 
-export interface DomElement extends DomNode {
+interface DomElement extends DomNode {
   getAttribute(name: string): string | null;
   querySelector(selectors: string): DomElement | null;
   querySelectorAll(selectors: string): ArrayLike<DomElement>;

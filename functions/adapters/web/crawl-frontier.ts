@@ -19,7 +19,7 @@ export interface CrawlLimits {
   maxKnown: number;
 }
 
-export const DEFAULT_CRAWL_LIMITS: CrawlLimits = { maxPages: 100, maxDepth: 3, maxFailures: 20, maxKnown: 5_000 };
+const DEFAULT_CRAWL_LIMITS: CrawlLimits = { maxPages: 100, maxDepth: 3, maxFailures: 20, maxKnown: 5_000 };
 
 export interface CrawlTarget {
   url: string;

@@ -9,7 +9,7 @@ import { withDefaults } from './defaults';
 /** Sent with every request; robots.txt groups for `kmem` apply to us. Keep the version in step with package.json. */
 export const KMEM_USER_AGENT = 'kmem/0.1.0 (knowledge memory service; self-hosted fetcher)';
 
-export interface FetchLimits {
+interface FetchLimits {
   /** Time allowed to open the connection of one hop. */
   connectTimeoutMs: number;
   /** Time allowed for the whole fetch: every redirect hop and the body. */
@@ -20,7 +20,7 @@ export interface FetchLimits {
   maxBytes: number;
 }
 
-export const DEFAULT_FETCH_LIMITS: FetchLimits = {
+const DEFAULT_FETCH_LIMITS: FetchLimits = {
   connectTimeoutMs: 5_000,
   totalTimeoutMs: 15_000,
   maxRedirects: 5,

@@ -21,7 +21,7 @@ export interface SitemapLimits {
   maxBytes: number;
 }
 
-export const DEFAULT_SITEMAP_LIMITS: SitemapLimits = { maxSitemaps: 50, maxUrls: 10_000, maxBytes: 50 * 1024 * 1024 };
+const DEFAULT_SITEMAP_LIMITS: SitemapLimits = { maxSitemaps: 50, maxUrls: 10_000, maxBytes: 50 * 1024 * 1024 };
 
 export interface SitemapReading {
   /** Page addresses, de-duplicated, in the order found. */

@@ -4,7 +4,7 @@
  * Chunk ids are `<fileId>:<n>`, so the same file cut the same way always yields the same ids.
  */
 import type { Memory } from '../model';
-import { chunkText, GRAPH_CHUNK_DEFAULTS, type ChunkOptions } from '../../engine/text/chunker';
+import { type ChunkOptions, chunkText, GRAPH_CHUNK_DEFAULTS } from '../../engine';
 
 export interface StoredChunk {
   id: string;
@@ -25,7 +25,7 @@ export interface StoredChunk {
 }
 
 /** Vector memories use their own chunkSize and chunkOverlap; graph memories the graph defaults. */
-export function chunkOptionsOf(memory: Memory): ChunkOptions {
+function chunkOptionsOf(memory: Memory): ChunkOptions {
   if (memory.memoryType === 'graph' || memory.chunkSize === null) return GRAPH_CHUNK_DEFAULTS;
   return { chunkSize: memory.chunkSize, overlapPercent: memory.chunkOverlap ?? 0 };
 }

@@ -16,7 +16,7 @@ export interface ExtractionChargeDeps {
 }
 
 /** Tokens an extraction of `seconds` costs. */
-export function extractionTokens(seconds: number, tokensPerSecond: number): number {
+function extractionTokens(seconds: number, tokensPerSecond: number): number {
   return Math.floor(Math.max(0, seconds)) * tokensPerSecond;
 }
 

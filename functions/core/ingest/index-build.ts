@@ -3,16 +3,15 @@
  * HNSW with `acceleration`) and, for graph memories, the knowledge graph. The worker stores what this
  * returns (memory-index.ts); the quality benchmarks call it directly, so they measure the same build.
  */
-import type { GraphSnapshot } from '../../engine/graph/graph-snapshot';
+import { buildRetrievalIndex, type Embedder, type GraphSnapshot, type RetrievalChunk, type RetrievalIndex, type WordVectors } from '../../engine';
 import type { Memory } from '../model';
-import type { Embedder } from '../../engine/retrieval/embedder';
-import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../engine/retrieval/retrieval-index';
 import type { StoredChunk } from './chunks';
 import { type BuiltGraph, buildMemoryGraph, type GraphExtractor, OFFLINE_GRAPH_EXTRACTOR } from './memory-graph';
 
 export interface IndexingSettings {
   embedder: () => Embedder | null;
-  graphWordVectors: boolean;
+  /** The graph's word vectors (loaded on first call), or none: entity typing and matching without them. */
+  graphWordVectors: () => WordVectors | undefined;
   /** The configured extractor for files entering a graph memory through an ingestion. */
   graphExtractor: () => GraphExtractor;
 }
@@ -44,7 +43,7 @@ export async function buildIndexVersion(
   const extractor = graphInputs.managed ? settings.graphExtractor() : OFFLINE_GRAPH_EXTRACTOR;
   const graph =
     memory.memoryType === 'graph'
-      ? await buildMemoryGraph(memory, graphInputs, { useWordVectors: settings.graphWordVectors, extractor })
+      ? await buildMemoryGraph(memory, graphInputs, { wordVectors: settings.graphWordVectors(), extractor })
       : null;
   return { retrieval, graph };
 }

@@ -4,6 +4,7 @@
  * safe at every step: chunk objects and index versions are rewritten whole, the publish is conditional,
  * the refund is recorded once per job, and events have stable ids.
  */
+import { ConflictError } from '../errors';
 import type { FileRecord, IngestionJob, Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import type { AccountStore, Clock, FileStore, JobStore, QueuePort } from '../ports';
@@ -32,6 +33,8 @@ interface FileOutcome {
   file: FileRecord;
   chunks?: StoredChunk[];
   error?: string;
+  /** The memory's link to the file as read before the file (its `updatedAt`). */
+  linkSeenAt?: string;
 }
 
 export async function ingestMemory(deps: IngestDeps, message: IngestMessage): Promise<void> {
@@ -40,6 +43,8 @@ export async function ingestMemory(deps: IngestDeps, message: IngestMessage): Pr
   if (!job || job.state === 'completed' || job.state === 'failed') return;
   const memory = await deps.memories.get(accountId, memoryId);
   if (!memory) return endJob(deps, job, 'failed', 0);
+  // the links first: a content change after this read (an upsert) keeps its link waiting (recordIngested)
+  const links = await deps.links.getMany(accountId, memoryId, job.fileIds);
   const found = await deps.files.getMany(accountId, job.fileIds);
   const files = job.fileIds.map((id) => found.get(id));
   if (files.some((file) => file?.state === 'pending' || file?.state === 'processing')) {
@@ -48,7 +53,10 @@ export async function ingestMemory(deps: IngestDeps, message: IngestMessage): Pr
     return;
   }
   await markRunning(deps, job);
-  const outcomes = await mapConcurrently(files, FILE_CONCURRENCY, (file, i) => chunkInto(deps, memory, file, job.fileIds[i] ?? ''));
+  const outcomes = await mapConcurrently(files, FILE_CONCURRENCY, async (file, i) => {
+    const fileId = job.fileIds[i] ?? '';
+    return { ...(await chunksOf(deps, memory, file, fileId)), linkSeenAt: links.get(fileId)?.updatedAt };
+  });
   await finish(deps, job, outcomes);
 }
 
@@ -59,15 +67,25 @@ async function markRunning(deps: IngestDeps, job: IngestionJob): Promise<void> {
   await deps.memories.update(job.accountId, job.memoryId, { step: 'ingesting', updatedAt: now }, { currentJobId: job.id });
 }
 
-async function chunkInto(deps: IngestDeps, memory: Memory, file: FileRecord | undefined, fileId: string): Promise<FileOutcome> {
+/** A file's chunks for the memory (read from its text); its gold artefact is written once the index is published. */
+async function chunksOf(deps: IngestDeps, memory: Memory, file: FileRecord | undefined, fileId: string): Promise<FileOutcome> {
   if (!file) return { file: { id: fileId } as FileRecord, error: 'the file was deleted before ingestion' };
   if (file.state === 'failed') return { file, error: file.error ?? 'processing failed' };
   const chunks = file.hiddenFilesTotal > 0 ? await chunkPages(deps, memory, file) : await chunkText(deps, memory, file);
   if (!chunks) return { file, error: 'the extracted text is missing; create the file again' };
-  const key = objectKeys.chunks(memory.accountId, memory.id, file.id);
-  await deps.objects.put(key, encodeChunks(chunks), 'application/json');
-  await deps.files.update(memory.accountId, file.id, { goldChunkKey: key, jobId: memory.currentJobId });
   return { file, chunks };
+}
+
+/**
+ * After the publish (the files are searchable): each file's chunks as its gold artefact, the file naming it
+ * and the job, and the memory's link marked ingested. A crash before the job ends redoes all of it on
+ * redelivery (objects are rewritten whole, the publish is a new version).
+ */
+async function recordIngested(deps: IngestDeps, job: IngestionJob, outcome: FileOutcome, at: string): Promise<void> {
+  const key = objectKeys.chunks(job.accountId, job.memoryId, outcome.file.id);
+  await deps.objects.put(key, encodeChunks(outcome.chunks ?? []), 'application/json');
+  await deps.files.update(job.accountId, outcome.file.id, { goldChunkKey: key, jobId: job.id });
+  await deps.links.markIngested(job.accountId, job.memoryId, outcome.file.id, at, outcome.linkSeenAt);
 }
 
 async function chunkText(deps: IngestDeps, memory: Memory, file: FileRecord): Promise<StoredChunk[] | undefined> {
@@ -109,23 +127,36 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
     .map((o) => ({ fileId: o.file.id, error: (o.error ?? '').slice(0, FAILED_REASON_CHARS) }));
   const now = deps.clock.now().toISOString();
   const step = ingested.length === 0 ? 'failed' : 'ready';
+  // searchable from here on; the memory turns `ready` once every file's gold artefact and link are written
   const published = await buildAndPublishIndex(deps, job.accountId, job.memoryId, {
     managed: true,
     added: new Map(ingested.map((o) => [o.file.id, o.chunks ?? []])),
-    changes: ({ chunkCount, fileCount }) => ({
-      step, chunkCount, fileCount, failedFiles, failedFileCount, currentJobId: null, updatedAt: now,
-      lastError: step === 'failed' ? 'no file of the ingestion could be processed' : null,
-    }),
+    changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount, updatedAt: now }),
   });
-  await mapConcurrently(ingested, FILE_CONCURRENCY, (o) => deps.links.markIngested(job.accountId, job.memoryId, o.file.id, now));
+  let memory = published.memory;
+  if (memory) {
+    await mapConcurrently(ingested, FILE_CONCURRENCY, (o) => recordIngested(deps, job, o, now));
+    const lastError = step === 'failed' ? 'no file of the ingestion could be processed' : null;
+    memory = await settleMemory(deps, job, { step, failedFiles, failedFileCount, currentJobId: null, lastError, updatedAt: now });
+  }
   const used = ingested.reduce((sum, o) => sum + (job.charge?.[o.file.id] ?? o.file.tokens ?? 0), 0) + published.extractionTokens;
   await endJob(deps, job, step === 'ready' ? 'completed' : 'failed', used);
   const properties = { accountId: job.accountId, memoryId: job.memoryId, jobId: job.id, files: outcomes.length, failed: failedFileCount };
   emitMetric('TokensIngested', used, { properties });
   emitMetric('TokensCharged', used, { dimension: 'ingestion', properties });
-  const memoryType = published.memory?.memoryType ?? 'unknown';
+  const memoryType = memory?.memoryType ?? 'unknown';
   emitMetric('IngestionSeconds', (Date.parse(now) - Date.parse(job.createdAt)) / 1000, { dimension: memoryType, properties });
-  if (published.memory) await announce(deps, published.memory, job, outcomes, { failedFiles, failedFileCount });
+  if (memory) await announce(deps, memory, job, outcomes, { failedFiles, failedFileCount });
+}
+
+/** The job's end on the memory item (its step, failures, no current job); a redelivered job finds it done. */
+async function settleMemory(deps: IngestDeps, job: IngestionJob, changes: Partial<Memory>): Promise<Memory | undefined> {
+  try {
+    return await deps.memories.update(job.accountId, job.memoryId, changes, { currentJobId: job.id });
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    return deps.memories.get(job.accountId, job.memoryId);
+  }
 }
 
 /** Ends a job and settles its reservation: unused tokens go back, extra ones are charged, once. */

@@ -6,13 +6,12 @@
  */
 import {
   buildGraphSegment,
+  createMemoryGraph,
   extractFile,
   type FileExtraction,
   type GraphFileInput,
-  createMemoryGraph,
-  type GraphSnapshot,
   graphInvariantViolations,
-  loadGraphWordVectors,
+  type GraphSnapshot,
   type MemoryGraph,
   mergeFile,
   removeFile,
@@ -20,12 +19,12 @@ import {
   serializeGraphSegment,
   snapshotGraph,
   type WordVectors,
-} from '../../engine/graph';
+} from '../../engine';
 import { graphItemsOf, type GraphItems } from '../graph-items';
 import type { Memory } from '../model';
 import type { StoredChunk } from './chunks';
 
-export interface GraphCounts {
+interface GraphCounts {
   entities: number;
   relations: number;
   facts: number;
@@ -101,10 +100,9 @@ export interface GraphChanges {
 export async function buildMemoryGraph(
   memory: GraphMemory,
   changes: GraphChanges,
-  options: { useWordVectors: boolean; extractor: GraphExtractor },
+  options: { wordVectors: WordVectors | undefined; extractor: GraphExtractor },
 ): Promise<BuiltGraph> {
-  const vectors = options.useWordVectors ? loadGraphWordVectors() : undefined;
-  const graph = startingGraph(memory, changes.previous, vectors);
+  const graph = startingGraph(memory, changes.previous, options.wordVectors);
   for (const fileId of [...graph.graph.files.keys()]) {
     if (!changes.kept.has(fileId) || changes.added.has(fileId)) removeFile(graph, fileId);
   }

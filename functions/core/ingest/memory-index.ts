@@ -9,7 +9,7 @@ import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
 import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
-import { serializeRetrievalIndex } from '../../engine/retrieval/index-format';
+import { serializeRetrievalIndex } from '../../engine';
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
 import { graphItemsOf, type GraphItems } from '../graph-items';

@@ -8,7 +8,7 @@ import { ConflictError } from '../errors';
 import { WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
-import { countTokens, loadTokenizer } from '../../engine/text/tokens';
+import { countTokens, loadTokenizer } from '../../engine';
 import { chargedExtraction, type ExtractionChargeDeps } from './extraction-charge';
 import { childSettled } from './hidden-files';
 import { emitMetric } from '../metrics';
@@ -71,23 +71,48 @@ async function settle(
   raw: { bronzeKey: string; size: number; validators?: FileRecord['validators'] },
 ): Promise<ProcessOutcome> {
   const ready = { ...(await storeContent(deps, file, content)), ...raw };
-  return (await settleOnce(deps, file, ready)) ? 'ready' : 'skipped';
+  if (await settleOnce(deps, file, ready)) {
+    await deps.objects.deleteMany(supersededText(file, ready)); // the previous content's text, kept until now
+    return 'ready';
+  }
+  await dropIfSuperseded(deps, file, ready);
+  return 'skipped';
+}
+
+/** The text objects `before` had that `after` no longer names (a file's previous content). */
+export function supersededText(
+  before: Pick<FileRecord, 'silverTranscriptKey' | 'silverAudioKey'>,
+  after: Partial<Pick<FileRecord, 'silverTranscriptKey' | 'silverAudioKey'>>,
+): string[] {
+  const kept = new Set([after.silverTranscriptKey, after.silverAudioKey]);
+  return [before.silverTranscriptKey, before.silverAudioKey].filter((key): key is string => Boolean(key) && !kept.has(key));
+}
+
+/**
+ * This run lost its settle: when the file's content changed meanwhile (an upsert), what it stored under
+ * its own content's keys goes; the run of the newer content stores and settles that one.
+ */
+async function dropIfSuperseded(deps: ProcessFileDeps, file: FileRecord, stored: Partial<FileRecord>): Promise<void> {
+  if (!file.contentHash) return;
+  const current = await deps.files.get(file.accountId, file.id);
+  if (current?.contentHash === file.contentHash) return; // settled by another run of this same content
+  await deps.objects.deleteMany([stored.silverTranscriptKey, stored.silverAudioKey].filter((key): key is string => Boolean(key)));
 }
 
 /** Stores a file's extracted text (and a video's audio) as its silver artefacts; answers the file's ready fields. */
 export async function storeContent(
   deps: Pick<ProcessFileDeps, 'objects' | 'clock'>,
-  file: Pick<FileRecord, 'accountId' | 'id'>,
+  file: Pick<FileRecord, 'accountId' | 'id' | 'contentHash'>,
   content: FileContent,
 ): Promise<Partial<FileRecord>> {
   const text = content.text.trim();
   if (!text) throw new FileProcessingError('no text could be extracted from the file');
   await loadTokenizer();
-  const transcriptKey = objectKeys.transcript(file.accountId, file.id);
+  const transcriptKey = objectKeys.transcript(file.accountId, file.id, file.contentHash);
   await deps.objects.put(transcriptKey, text, 'text/plain; charset=utf-8');
   let audioKey: string | null = null;
   if (content.audio) {
-    audioKey = objectKeys.audio(file.accountId, file.id);
+    audioKey = objectKeys.audio(file.accountId, file.id, file.contentHash);
     await deps.objects.put(audioKey, content.audio, 'audio/wav');
   }
   return {
@@ -107,9 +132,10 @@ export function failFile(deps: Pick<ProcessFileDeps, 'files' | 'clock'>, file: F
   return settleOnce(deps, file, { state: 'failed', error: reason, updatedAt: now(deps) });
 }
 
+/** Settles the file from `pending` or `processing`, and only while its content is the one this run read. */
 async function settleOnce(deps: Pick<ProcessFileDeps, 'files'>, file: FileRecord, changes: Partial<FileRecord>): Promise<boolean> {
   try {
-    await deps.files.update(file.accountId, file.id, changes, ['pending', 'processing']);
+    await deps.files.update(file.accountId, file.id, changes, ['pending', 'processing'], file.contentHash ?? undefined);
     return true;
   } catch (error) {
     if (error instanceof ConflictError) return false;

@@ -10,7 +10,7 @@ import { WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
 import type { LinkStore, UploadStore } from '../ports';
-import { countTokens, loadTokenizer } from '../../engine/text/tokens';
+import { countTokens, loadTokenizer } from '../../engine';
 import { refreshMemoriesOf } from '../use-cases/file-sources';
 import { removeFileData } from '../use-cases/files';
 import type { WorkMessage } from '../work';

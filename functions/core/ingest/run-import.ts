@@ -16,11 +16,10 @@ import type { ImportStore } from '../ports';
 import { emptyFile, type FileDeps, removeFileData } from '../use-cases/files';
 import { markLinksChanged } from '../use-cases/file-sources';
 import type { MemoryFileDeps } from '../use-cases/memory-files';
-import { detachFile } from '../use-cases/memories';
 import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
 import type { WorkMessage } from '../work';
 import { type ContentExtractor, FileProcessingError, type ImportMemberRef, type ImportReader, ImportRefusedError } from './ports';
-import { storeContent } from './process-file';
+import { storeContent, supersededText } from './process-file';
 
 export interface ImportDeps extends FileDeps, MemoryFileDeps, EmitDeps {
   imports: ImportStore;
@@ -32,7 +31,7 @@ export interface ImportDeps extends FileDeps, MemoryFileDeps, EmitDeps {
 /** Members handled between two progress writes. */
 const BATCH_MEMBERS = 200;
 /** Problems an import lists (it counts them all in `failed`). */
-export const IMPORT_ERRORS_LISTED = 100;
+const IMPORT_ERRORS_LISTED = 100;
 const INTERNAL_FAILURE = 'the member could not be processed because of an internal error; import again to retry';
 
 type Outcome =
@@ -140,13 +139,15 @@ async function importMember(
     name, extension, fileType, category: categoryOf(fileType), source: 'import', bronzeKey, externalUrl: null,
     contentType: null, size: bytes.length, contentHash, sourceKey,
   };
-  if (old) await deps.objects.deletePrefix(objectKeys.fetchedPrefix(job.accountId, id));
-  await deps.objects.put(bronzeKey, bytes, 'application/octet-stream');
   const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
-  const content = await extracted(deps, base, bytes);
-  if (!old) return { kind: 'created', file: { ...base, ...content }, ...(content.error ? { error: content.error } : {}) };
+  const [, content] = await Promise.all([deps.objects.put(bronzeKey, bytes, 'application/octet-stream'), extracted(deps, base, bytes)]);
+  const problem = content.error ? { error: content.error } : {};
+  if (!old) return { kind: 'created', file: { ...base, ...content }, ...problem };
   await deps.files.update(job.accountId, id, { ...raw, ...content, tokens: content.tokens ?? null });
-  return { kind: 'updated', id, ...(content.error ? { error: content.error } : {}) };
+  // the previous content's objects go once the file names the new ones (a same-named member overwrote its bytes)
+  const superseded = [old.source === 'import' ? (old.bronzeKey ?? '') : '', ...(content.state === 'ready' ? supersededText(old, content) : [])];
+  await deps.objects.deleteMany(superseded.filter((key) => key && key !== bronzeKey));
+  return { kind: 'updated', id, ...problem };
 }
 
 /** The file's ready fields (its text stored), or its failed state with the reason. */
@@ -178,7 +179,7 @@ async function prune(
   await mapConcurrently(gone, deps.config.imports.concurrency, async (file) => {
     for (const link of await deps.links.listByFile(job.accountId, file.id)) {
       await deps.memories.excludeFile(job.accountId, link.memoryId, file.id);
-      await detachFile(deps, job.accountId, link.memoryId, file.id);
+      await deps.links.delete(job.accountId, link.memoryId, file.id); // the file itself goes next
       await deps.objects.delete(objectKeys.chunks(job.accountId, link.memoryId, file.id));
       reindex.add(link.memoryId);
     }

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
 import type { QueuePort } from '../ports';
-import { countTokens, loadTokenizer } from '../../engine/text/tokens';
+import { countTokens, loadTokenizer } from '../../engine';
 import type { WorkMessage } from '../work';
 import { createPageChildren, createReadChild, finishParentIfDone, type HiddenFileDeps } from './hidden-files';
 import { FileProcessingError, type PageValidators, type ReadPage, type SiteReader } from './ports';
@@ -53,7 +53,7 @@ export const textHashOf = (text: string): string => createHash('sha256').update(
  * The address a crawled page is known by: its rel=canonical (on the same site) or its own, with a trailing
  * `index.html` (or `.htm`) and any fragment dropped, so `/` and `/index.html` are one page.
  */
-export function pageKeyOf(page: Pick<ReadPage, 'url' | 'canonicalUrl'>): string {
+function pageKeyOf(page: Pick<ReadPage, 'url' | 'canonicalUrl'>): string {
   const own = new URL(page.url);
   let key = own;
   try {

@@ -51,7 +51,7 @@ async function discardUpload(deps: FileDeps, accountId: string, key: string): Pr
  * state, fetched and uploaded bytes no longer used), the file is processed again, and the memories that
  * had ingested it are refreshed. The old text stays readable until the new one replaces it.
  */
-export async function replaceContent(deps: FileDeps, file: FileRecord, changes: Partial<FileRecord>): Promise<FileRecord> {
+async function replaceContent(deps: FileDeps, file: FileRecord, changes: Partial<FileRecord>): Promise<FileRecord> {
   const { accountId, id } = file;
   for (const child of await deps.files.listChildren(accountId, id)) await removeFileData(deps, child);
   await deps.objects.delete(objectKeys.crawlState(accountId, id));

@@ -249,11 +249,21 @@ export async function deleteFile(deps: FileDeps, accountId: string, id: string):
 }
 
 export async function removeFileData(deps: Pick<FileDeps, 'objects' | 'uploads' | 'files'>, file: FileRecord): Promise<void> {
-  await deps.objects.deletePrefix(objectKeys.fileSilverPrefix(file.accountId, file.id));
-  await deps.objects.deletePrefix(objectKeys.fetchedPrefix(file.accountId, file.id));
+  if (file.source === 'import') {
+    // an imported file's artefacts are exactly these keys: deleted in one request, with no listing
+    await deps.objects.deleteMany(importedArtefacts(file));
+  } else {
+    await deps.objects.deletePrefix(objectKeys.fileSilverPrefix(file.accountId, file.id));
+    await deps.objects.deletePrefix(objectKeys.fetchedPrefix(file.accountId, file.id));
+  }
   if (file.bronzeKey && file.source === 'upload') {
     await deps.objects.delete(file.bronzeKey);
     await deps.uploads.delete(file.accountId, file.bronzeKey);
   }
   await deps.files.delete(file.accountId, file.id);
+}
+
+/** The objects an imported file keeps: its member's bytes and its extracted text (and audio). */
+function importedArtefacts(file: Pick<FileRecord, 'bronzeKey' | 'silverTranscriptKey' | 'silverAudioKey'>): string[] {
+  return [file.bronzeKey, file.silverTranscriptKey, file.silverAudioKey].filter((key): key is string => Boolean(key));
 }

@@ -24,7 +24,14 @@ export interface ImportApiDeps {
   queue: QueuePort;
   clock: Clock;
   ids: IdGenerator;
-  config: { imports: ImportSettings };
+  config: { imports: ImportRules };
+}
+
+/** What the API checks an import against (the config's import settings hold them). */
+interface ImportRules {
+  /** Buckets an S3 import may read; `*` for any. */
+  buckets: readonly string[];
+  archive: { maxArchiveBytes: number };
 }
 
 export interface ImportRequest {

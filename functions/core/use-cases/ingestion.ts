@@ -6,13 +6,13 @@
 import { BadRequestError, ConflictError } from '../errors';
 import type { FileRecord, IngestionJob, Memory } from '../model';
 import type { AccountStore, FileStore, JobStore, LinkStore, MemoryStore, QueuePort } from '../ports';
-import { estimateTokens } from '../../engine/text/tokens';
+import { estimateTokens } from '../../engine';
 import type { WorkMessage } from '../work';
 import { type EmitDeps, emitWebhookEvent } from './webhooks';
 import { getMemory } from './memories';
 
 /** Tokens reserved for a web file not fetched yet (a page of text); reconciled once it is. */
-export const UNFETCHED_FILE_TOKEN_ESTIMATE = 2_000;
+const UNFETCHED_FILE_TOKEN_ESTIMATE = 2_000;
 /** File ids `memory.ingestion.started` lists (its `fileCount` counts them all): an event must fit one item. */
 const STARTED_FILES_LISTED = 1_000;
 
@@ -127,7 +127,7 @@ async function waitingFiles(deps: IngestionDeps, accountId: string, memoryId: st
   return links.flatMap((link) => files.get(link.fileId) ?? []);
 }
 
-export function tokensNeededFor(file: FileRecord): number {
+function tokensNeededFor(file: FileRecord): number {
   if (file.state === 'failed') return 0;
   if (file.tokens !== null) return file.tokens;
   return file.size ? estimateTokens(file.size) : UNFETCHED_FILE_TOKEN_ESTIMATE;

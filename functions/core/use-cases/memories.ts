@@ -14,11 +14,11 @@ import type {
   ObjectStore,
   SessionLinkStore,
 } from '../ports';
-import { VECTOR_CHUNK_DEFAULTS } from '../../engine/text/chunker';
+import { VECTOR_CHUNK_DEFAULTS } from '../../engine';
 import { checkWebhookUrl } from './webhooks';
 
 /** The extraction and indexing adapter that builds memories offline, and its index format version. */
-export const OFFLINE_ADAPTER = { repo: 'kmem/offline', version: 1 } as const;
+const OFFLINE_ADAPTER = { repo: 'kmem/offline', version: 1 } as const;
 
 export interface MemoryDeps {
   memories: MemoryStore;

@@ -7,7 +7,7 @@
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { BadRequestError } from '../errors';
-import { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from '../../engine/graph/entity-lookup';
+import { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from '../../engine';
 import type { GraphEdge, GraphNode } from '../graph-items';
 import type { Memory } from '../model';
 import type { GraphItemStore, MemoryStore } from '../ports';
@@ -20,7 +20,7 @@ export interface EntityDeps {
   indexes: Pick<IndexCache, 'loadGraph'>;
 }
 
-export interface EntityRelation {
+interface EntityRelation {
   relation: string;
   direction: 'outgoing' | 'incoming';
   target: { id: string; name: string };
@@ -37,7 +37,7 @@ export interface EntityView {
 }
 
 /** Per entity: relations, facts and passages listed at most. */
-export const ENTITY_VIEW_LIMITS = { relations: 20, facts: 10, passages: 3 } as const;
+const ENTITY_VIEW_LIMITS = { relations: 20, facts: 10, passages: 3 } as const;
 
 const COOCCURS = 'co-occurs with';
 

@@ -8,7 +8,7 @@ import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { detachFile, getMemory } from './memories';
 
 /** add-files and delete-file work only with memories created on or after this day (interface, 9.2). */
-export const FILE_LINKS_SINCE = '2024-12-17T00:00:00.000Z';
+const FILE_LINKS_SINCE = '2024-12-17T00:00:00.000Z';
 
 export interface MemoryFileDeps {
   memories: MemoryStore;

@@ -11,8 +11,6 @@ import type { GraphItemStore, MemoryStore, QueuePort } from '../ports';
 import type { WorkMessage } from '../work';
 import { getMemory } from './memories';
 
-export type { GraphEdge, GraphNode } from '../graph-items';
-
 export interface GraphPage {
   nodes: GraphNode[];
   edges: GraphEdge[];

@@ -12,8 +12,7 @@ import type { StoredChunk } from '../ingest/chunks';
 import type { Message, MessageRole } from '../model';
 import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../retrieval-cache';
-import type { Embedder } from '../../engine/retrieval/embedder';
-import { rankForQuery } from '../../engine/retrieval/retrieve';
+import { type Embedder, rankForQuery } from '../../engine';
 
 export interface MessageSearch {
   query: string;

@@ -8,16 +8,20 @@ import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { NotFoundError } from '../errors';
 import type { StoredChunk } from '../ingest/chunks';
 // the segment modules only: the graph barrel would bring the NLP model into the retrieval bundle
-import { personalizedPageRank, topChunks } from '../../engine/graph/graph-ppr';
-import type { GraphSegment } from '../../engine/graph/graph-segment';
-import { linkQueryToEntities } from '../../engine/graph/query-link';
+import {
+  type Embedder,
+  type ExternalList,
+  type GraphSegment,
+  linkQueryToEntities,
+  type MemoryFact,
+  personalizedPageRank,
+  type RetrievalOutcome,
+  retrieve,
+  topChunks,
+} from '../../engine';
 import type { FileRecord, Memory } from '../model';
 import type { FileStore, MemoryStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../retrieval-cache';
-import type { Embedder } from '../../engine/retrieval/embedder';
-import type { MemoryFact } from '../../engine/retrieval/facts';
-import type { ExternalList } from '../../engine/retrieval/rank';
-import { type RetrievalOutcome, retrieve } from '../../engine/retrieval/retrieve';
 import { emitMetric } from '../metrics';
 import { checkWindow, withinWindow } from './message-search';
 
@@ -38,7 +42,7 @@ export interface RetrievalQuery {
   before?: string;
 }
 
-export interface Source {
+interface Source {
   id: string;
   name: string;
   url: string;

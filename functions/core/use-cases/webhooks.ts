@@ -16,7 +16,7 @@ import type { WorkMessage } from '../work';
 /** The longest delay SQS accepts on a message. */
 export const MAX_DELAY_SECONDS = 900;
 /** Sent as `user-agent` with every webhook request. */
-export const WEBHOOK_USER_AGENT = 'kmem-webhooks/1';
+const WEBHOOK_USER_AGENT = 'kmem-webhooks/1';
 const MAX_ERROR_LENGTH = 500;
 
 /** What the webhook use cases need; the container satisfies it. */
@@ -172,7 +172,7 @@ async function tryOnce(deps: WebhookDeps, delivery: WebhookDelivery): Promise<Tr
 }
 
 /** The headers of one try: content type, user agent and the Standard Webhooks trio. */
-export function signedHeaders(secret: string, eventId: string, now: Date, body: string): Record<string, string> {
+function signedHeaders(secret: string, eventId: string, now: Date, body: string): Record<string, string> {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
     'content-type': 'application/json',

@@ -27,7 +27,7 @@ export interface WebhookEvent {
 }
 
 /** Where an outbox record is: waiting for a (further) try, received by the receiver, or given up on. */
-export type WebhookDeliveryState = 'pending' | 'delivered' | 'dead';
+type WebhookDeliveryState = 'pending' | 'delivered' | 'dead';
 
 /** The durable outbox record of one event to one receiver. */
 export interface WebhookDelivery {
@@ -46,9 +46,4 @@ export interface WebhookDelivery {
   createdAt: string;
   updatedAt: string;
   deliveredAt: string | null;
-}
-
-/** True when `value` names a webhook event type. */
-export function isWebhookEventType(value: unknown): value is WebhookEventType {
-  return typeof value === 'string' && (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
 }

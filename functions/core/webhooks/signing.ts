@@ -8,7 +8,7 @@ const SECRET_PREFIX = 'whsec_';
 const VERSION = 'v1';
 
 /** How far a signature's timestamp may be from now, either way, before verification refuses it. */
-export const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
+const DEFAULT_TOLERANCE_SECONDS = 5 * 60;
 
 /** What is signed: the message id, the Unix time in seconds and the exact body sent. */
 export interface SignedContent {

@@ -53,7 +53,7 @@ function aliasScore(alias: string, query: NameQuery): number {
 }
 
 /** How many chunks mention the entity. */
-export function mentionChunks(segment: GraphSegment, entity: number): number {
+function mentionChunks(segment: GraphSegment, entity: number): number {
   return (segment.entityChunkOffsets[entity + 1] ?? 0) - (segment.entityChunkOffsets[entity] ?? 0);
 }
 

@@ -85,14 +85,14 @@ export function matchReason(a: NameForm, b: NameForm, context: MatchContext): Ma
 }
 
 /** `short` is acronym-shaped and the initials of `long`. */
-export function isAcronymOf(short: NameForm, long: NameForm): boolean {
+function isAcronymOf(short: NameForm, long: NameForm): boolean {
   if (!short.acronymShaped || long.acronymShaped) return false;
   const initials = acronymOf(long.key);
   return initials !== '' && (initials === short.key || `${initials}s` === short.key);
 }
 
 /** `short` abbreviates `long` (see the module comment). */
-export function abbreviates(short: NameForm, long: NameForm, context: MatchContext): boolean {
+function abbreviates(short: NameForm, long: NameForm, context: MatchContext): boolean {
   const shortWords = keyWords(short.key);
   const longWords = keyWords(long.key);
   if (shortWords.length === 0 || shortWords.length >= longWords.length || short.acronymShaped) return false;
@@ -138,7 +138,7 @@ function isPrefix(short: readonly string[], long: readonly string[]): boolean {
  * Bay" is not "Irondequoit Bay Bridge"), and each word pair is equal or, when both are 5+ characters, reach `WORD_JARO_WINKLER` ("John Smith" is not
  * "Joan Smith"; "Nikolai Gogol" is "Nikolay Gogol").
  */
-export function isFuzzyMatch(a: string, b: string, thresholds: MatchThresholds): boolean {
+function isFuzzyMatch(a: string, b: string, thresholds: MatchThresholds): boolean {
   if (Math.min(a.length, b.length) < MIN_FUZZY_LENGTH) return false;
   if (jaroWinkler(a, b) < thresholds.jaroWinkler || trigramDice(a, b) < thresholds.trigramDice) return false;
   const aWords = keyWords(a);
@@ -187,7 +187,7 @@ const VETO_COSINE = 0.5;
  * only in their endings, are two things ("Columbia" / "Colombia", "Communist" / "Communism"). Without
  * word vectors (no frequencies) every ending variant is vetoed ("Nikolai" / "Nikolay" too).
  */
-export function vectorsDisagree(a: string, b: string, context: Pick<MatchContext, 'vectors'>): boolean {
+function vectorsDisagree(a: string, b: string, context: Pick<MatchContext, 'vectors'>): boolean {
   const { vectors } = context;
   const [aOnly, bOnly] = differingWords(a, b);
   const oneWordEach = aOnly.length === 1 && bOnly.length === 1;
@@ -214,13 +214,13 @@ const COUNTING_WORDS = new Set([
 ]);
 
 /** Same head word, and the differing modifiers are near-synonyms ("film" / "movie"); never counting words. */
-export function isVectorMatch(a: string, b: string, context: MatchContext): boolean {
+function isVectorMatch(a: string, b: string, context: MatchContext): boolean {
   const cosine = modifierCosine(a, b, context);
   return cosine !== undefined && cosine >= context.thresholds.vectorCosine;
 }
 
 /** Cosine of the words two phrases with the same head do not share, or undefined when not comparable. */
-export function modifierCosine(a: string, b: string, context: Pick<MatchContext, 'vectors'>): number | undefined {
+function modifierCosine(a: string, b: string, context: Pick<MatchContext, 'vectors'>): number | undefined {
   const aWords = keyWords(a);
   const bWords = keyWords(b);
   if (context.vectors === undefined || aWords[aWords.length - 1] !== bWords[bWords.length - 1]) return undefined;

@@ -173,7 +173,7 @@ function mention(parsed: ParsedText, parts: MentionParts): ExtractedMention {
 }
 
 /** The text from token `from` to the end of token `to - 1`, as written. */
-export function surfaceOf(parsed: ParsedText, from: number, to: number): string {
+function surfaceOf(parsed: ParsedText, from: number, to: number): string {
   return parsed.text.slice(parsed.tokens[from]?.start ?? 0, parsed.tokens[to - 1]?.end ?? 0);
 }
 

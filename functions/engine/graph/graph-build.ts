@@ -182,4 +182,4 @@ function recordMention(contribution: FileContribution, chunk: ChunkExtraction, m
   });
 }
 
-export { removeFile, type RemovalSummary } from './graph-remove';
+export { removeFile } from './graph-remove';

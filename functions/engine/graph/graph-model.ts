@@ -7,11 +7,11 @@
  * is never re-keyed: a later, longer name joins the existing node and becomes its display name.
  */
 import type { MentionKind } from './entity-match';
-import type { OntologyName, OntologySchema } from './ontology';
+import type { OntologySchema } from './ontology';
 import { isGenericType } from './ontology';
 
 /** One way a node is written, with how many mentions use it. */
-export interface AliasRecord {
+interface AliasRecord {
   surface: string;
   count: number;
   readonly acronymShaped: boolean;
@@ -102,8 +102,6 @@ export interface KnowledgeGraph {
   readonly chunks: Map<string, GraphChunk>;
   readonly files: Map<string, FileContribution>;
 }
-
-export type { OntologyName };
 
 /** Adds `delta` mentions of alias `key` (written `surface`) typed `type` from `fileId`. */
 export function countMention(

@@ -16,7 +16,7 @@
 import type { GraphSegment } from './graph-segment';
 
 /** Version of the layout written by `serializeGraphSegment`; bump on any change. */
-export const GRAPH_SEGMENT_FORMAT_VERSION = 1;
+const GRAPH_SEGMENT_FORMAT_VERSION = 1;
 
 const MAGIC = [0x4b, 0x4d, 0x47, 0x52]; // "KMGR"
 const HEADER_BYTES = 40;

@@ -9,9 +9,9 @@
  */
 import type { KnowledgeGraph } from './graph-model';
 
-export { deserializeGraphSegment, GRAPH_SEGMENT_FORMAT_VERSION, serializeGraphSegment } from './graph-segment-format';
-export { personalizedPageRank, topChunks, type PageRankOptions, type PageRankResult } from './graph-ppr';
-export { linkQueryToEntities, type EntityLink } from './query-link';
+export { deserializeGraphSegment, serializeGraphSegment } from './graph-segment-format';
+export { personalizedPageRank, topChunks } from './graph-ppr';
+export { linkQueryToEntities } from './query-link';
 
 export interface GraphSegment {
   readonly entityIds: readonly string[];
@@ -35,7 +35,7 @@ export interface GraphSegment {
 }
 
 /** Facts as parallel arrays; subjects, objects and chunks are ordinals. */
-export interface GraphSegmentFacts {
+interface GraphSegmentFacts {
   readonly texts: readonly string[];
   readonly predicates: readonly string[];
   readonly kinds: readonly string[];

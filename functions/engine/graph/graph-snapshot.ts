@@ -8,11 +8,11 @@ import type { MentionKind } from './entity-match';
 import type { FileContribution, GraphChunk, GraphEntity, GraphFact, GraphMention, GraphRelation, KnowledgeGraph, RelationKind } from './graph-model';
 import type { OntologyName } from './ontology';
 
-export const GRAPH_SNAPSHOT_VERSION = 1;
+const GRAPH_SNAPSHOT_VERSION = 1;
 
 type Pairs<V> = Array<[string, V]>;
 
-export interface EntitySnapshot {
+interface EntitySnapshot {
   id: string;
   kind: MentionKind;
   name: string;
@@ -24,7 +24,7 @@ export interface EntitySnapshot {
   support: Pairs<number>;
 }
 
-export interface RelationSnapshot {
+interface RelationSnapshot {
   id: string;
   kind: RelationKind;
   subjectId: string;
@@ -33,7 +33,7 @@ export interface RelationSnapshot {
   support: Pairs<number>;
 }
 
-export interface FileSnapshot {
+interface FileSnapshot {
   fileId: string;
   chunkIds: string[];
   mentions: GraphMention[];

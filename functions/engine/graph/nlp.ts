@@ -26,7 +26,7 @@ export interface ParsedToken {
 }
 
 /** A range of tokens, end exclusive. */
-export interface TokenSpan {
+interface TokenSpan {
   readonly tokenStart: number;
   readonly tokenEnd: number;
 }
@@ -38,7 +38,7 @@ export interface ParsedSentence extends TokenSpan {
 }
 
 /** An entity found by wink's recogniser, e.g. DATE, CARDINAL, MONEY, URL. */
-export interface ValueSpan extends TokenSpan {
+interface ValueSpan extends TokenSpan {
   readonly label: string;
 }
 
@@ -53,7 +53,7 @@ export interface ParsedText {
 let nlpInstance: WinkMethods | undefined;
 
 /** The wink-nlp instance (sentence boundaries, part of speech, value entities), created once. */
-export function winkInstance(): WinkMethods {
+function winkInstance(): WinkMethods {
   nlpInstance ??= winkNLP(model, ['sbd', 'pos', 'ner']);
   return nlpInstance;
 }

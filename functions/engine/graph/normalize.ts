@@ -26,7 +26,7 @@ const LEADING_ABBREVIATION = /^(st|mt|ft) (?=\p{L})/u;
 const DOTTED_INITIALS = /(?<![\p{L}\p{N}])(?:\p{L}\.){2,}/gu;
 
 /** Lowercase, fold diacritics to ASCII where a base letter exists. */
-export function foldText(text: string): string {
+function foldText(text: string): string {
   const lower = text.toLowerCase();
   // eslint-disable-next-line no-control-regex
   if (!/[^\x00-\x7f]/.test(lower)) return lower;

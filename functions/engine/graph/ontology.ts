@@ -9,11 +9,11 @@
  * built by `sharedRules`). To add an ontology: add its name to `ONTOLOGIES` and a schema to `SCHEMAS`.
  */
 
-export const ONTOLOGIES = ['culture', 'essays', 'support_requests'] as const;
+const ONTOLOGIES = ['culture', 'essays', 'support_requests'] as const;
 export type OntologyName = (typeof ONTOLOGIES)[number];
 
 /** A lookup from lowercase words to a type name. */
-export type WordTypes = Readonly<Record<string, string>>;
+type WordTypes = Readonly<Record<string, string>>;
 
 /** A pattern found in raw text before parsing (codes, versions); its matches become mentions. */
 export interface TextPattern {
@@ -25,7 +25,7 @@ export interface TextPattern {
 }
 
 /** The rules that give a mention a type; see the module comment for their order. */
-export interface TypingRules {
+interface TypingRules {
   /** Matched in the raw text first; a match is a mention of that type. */
   readonly textPatterns: readonly TextPattern[];
   /** Checked first, on the mention's surface. */
@@ -51,7 +51,7 @@ export interface TypingRules {
 }
 
 /** A fact kind: facts whose predicate verb lemma is listed get that kind (e.g. claims in essays). */
-export interface FactKindRule {
+interface FactKindRule {
   readonly kind: string;
   readonly verbs: readonly string[];
 }

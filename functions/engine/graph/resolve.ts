@@ -15,7 +15,7 @@
  * "Unambiguous" means one candidate node, or one among those the current file already mentions.
  * Types are compatible when equal or when either is the ontology's generic type.
  */
-import { DEFAULT_MATCH_THRESHOLDS, matchReason, type MatchContext, type MatchReason, type MentionKind, type NameForm } from './entity-match';
+import { matchReason, type MatchContext, type MatchReason, type MentionKind, type NameForm } from './entity-match';
 import { EntityIndex } from './entity-index';
 import { countMention, refreshEntity, stableId, type GraphEntity, type KnowledgeGraph } from './graph-model';
 import { acronymOf, keyWords } from './normalize';
@@ -207,5 +207,3 @@ function subKeys(words: readonly string[]): string[] {
   }
   return out;
 }
-
-export { DEFAULT_MATCH_THRESHOLDS };

@@ -3,7 +3,7 @@
  */
 
 /** Jaro similarity of two strings, 0..1. */
-export function jaro(a: string, b: string): number {
+function jaro(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length === 0 || b.length === 0) return 0;
   const window = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);

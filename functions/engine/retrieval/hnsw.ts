@@ -33,7 +33,7 @@ export interface HnswIndex {
 
 export { prefixStarts } from './hnsw-layout';
 
-export const HNSW_DEFAULTS = Object.freeze({ m: 16, efConstruction: 100, seed: 1, efSearch: 80 });
+const HNSW_DEFAULTS = Object.freeze({ m: 16, efConstruction: 100, seed: 1, efSearch: 80 });
 
 type Similarity = (node: number) => number;
 

@@ -11,7 +11,7 @@ import { bytesOf, readSections, sectionArray, writeSections } from './sections';
 import { buildTitleLinks } from './title-links';
 import { deserializeVectors, serializeVectors } from './vector-format';
 
-export const INDEX_FORMAT_VERSION = 1;
+const INDEX_FORMAT_VERSION = 1;
 const MAGIC = 'KMRI';
 
 interface IndexHeader {

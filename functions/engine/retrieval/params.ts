@@ -5,7 +5,7 @@
  */
 import type { FieldParams } from './lexical-scorer';
 
-export type FusionMethod = 'weighted' | 'rrf';
+type FusionMethod = 'weighted' | 'rrf';
 
 export interface RankParams {
   /** BM25 of the title + text field. */

@@ -72,7 +72,7 @@ export interface BuildOptions {
 }
 
 /** The text that is indexed (lexical and semantic) for a chunk: title, then context, then text. */
-export function indexedText(text: string, title: string, context = ''): string {
+function indexedText(text: string, title: string, context = ''): string {
   const body = context ? `${context}\n${text}` : text;
   if (!title || text.startsWith(title)) return body;
   return `${title}\n${body}`;

@@ -43,7 +43,7 @@ export function buildTitleLinks(titles: readonly string[], analyzer: AnalyzerOpt
 }
 
 /** Ordinals of the chunks whose title is mentioned in `terms` (an analyzed chunk text). */
-export function mentionedChunks(table: TitleLinkTable, terms: readonly string[]): Set<number> {
+function mentionedChunks(table: TitleLinkTable, terms: readonly string[]): Set<number> {
   const found = new Set<number>();
   for (let position = 0; position < terms.length; position++) {
     for (const title of table.byFirstTerm.get(terms[position] ?? '') ?? []) {

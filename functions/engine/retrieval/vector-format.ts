@@ -8,7 +8,7 @@ import { type HnswIndex, prefixStarts } from './hnsw';
 import { bytesOf, readSections, sectionArray, type SectionFile, writeSections } from './sections';
 import type { VectorEncoding, VectorSegment } from './vector-segment';
 
-export const VECTOR_FORMAT_VERSION = 1;
+const VECTOR_FORMAT_VERSION = 1;
 const MAGIC = 'KMVX';
 
 interface VectorHeader {

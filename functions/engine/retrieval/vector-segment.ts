@@ -12,7 +12,7 @@ import { searchExactScan } from './exact-scan';
 import { searchInt8Bounded } from './int8-bounded-search';
 import { int8DotKernel } from './int8-dot-kernel';
 
-export { scoreAllRows, searchExactScan } from './exact-scan';
+export { searchExactScan } from './exact-scan';
 
 export type VectorEncoding = 'float32' | 'int8';
 

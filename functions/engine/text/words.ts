@@ -9,7 +9,7 @@
 import { isWhitespace, splitSentences } from './sentences';
 
 /** Separator before a word in normalised text: none (a piece of a longer word), a space, or a newline. */
-export type Separator = '' | ' ' | '\n';
+type Separator = '' | ' ' | '\n';
 
 /** A text's words in order; every array is indexed by word. */
 export interface WordTable {

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { BedrockConverseModel, ModelGraphExtractor, type BedrockConverseModelOptions } from '../../../functions/adapters/graph-extraction';
-import { ontologySchema } from '../../../functions/engine/graph';
+import { ontologySchema } from '../../../functions/engine/graph/ontology';
 import { startJsonServer, TEST_CREDENTIALS, TEST_RETRY, type Handler, type JsonServer, type RecordedRequest } from './support/json-server';
 import { chunksAsked, CULTURE_CONTEXT, CURIE_FILE, curieAnswer, entityNamed, mergeIntoFreshGraph, offlineExtraction } from './support/samples';
 

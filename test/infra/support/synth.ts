@@ -35,7 +35,7 @@ export interface SynthOptions {
 }
 
 /** The context `npx cdk synth` gets from cdk.json. */
-export function cdkJsonContext(): Record<string, unknown> {
+function cdkJsonContext(): Record<string, unknown> {
   const cdkJson = JSON.parse(readFileSync(join(REPO_ROOT, 'cdk.json'), 'utf8')) as { context: Record<string, unknown> };
   return cdkJson.context;
 }

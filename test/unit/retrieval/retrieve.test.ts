@@ -7,7 +7,7 @@ import { deserializeRetrievalIndex, serializeRetrievalIndex } from '../../../fun
 import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';
 import { retrieve } from '../../../functions/engine/retrieval/retrieve';
 import { WordVectorEmbedder } from '../../../functions/engine/retrieval/word-vector-embedder';
-import { loadWordVectors } from '../../../functions/engine/retrieval/word-vectors';
+import { loadWordVectorEmbedder, loadWordVectors } from '../../../functions/adapters/embeddings/word-vectors';
 import { chunkText } from '../../../functions/engine/text/chunker';
 
 const DOCUMENTS: Array<{ id: string; title: string; text: string }> = [
@@ -44,7 +44,7 @@ let embedder: WordVectorEmbedder;
 let index: RetrievalIndex;
 
 beforeAll(async () => {
-  embedder = WordVectorEmbedder.load();
+  embedder = loadWordVectorEmbedder();
   index = await buildRetrievalIndex(chunks(), { embedder });
 }, 60_000);
 

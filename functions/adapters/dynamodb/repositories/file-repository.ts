@@ -3,7 +3,7 @@ import { FILE_CATEGORIES, FILE_TYPES, type FileCategory, type FileRecord, type P
 import type { FileStore } from '../../../core/ports';
 import { count, itemOf, itemSchema, nullable, readAll, timestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
-import type { Table } from '../table';
+import type { QueryFilter, Table } from '../table';
 
 /** A file as stored (jobId and externalUrl under the names earlier versions wrote). sourceKey, contentHash and validators came later: older files have none (null). */
 const fileItem = itemSchema<FileRecord>(
@@ -92,8 +92,9 @@ export class FileRepository implements FileStore {
     id: string,
     changes: Partial<FileRecord>,
     whenState?: FileRecord['state'][],
+    whenContentHash?: string,
   ): Promise<FileRecord | undefined> {
-    const condition = whenState ? stateIn(whenState) : undefined;
+    const condition = allOf([whenState ? stateIn(whenState) : undefined, whenContentHash ? contentIs(whenContentHash) : undefined]);
     const listing = changes.category ? { gsi2pk: keys.filesOfCategory(accountId, changes.category) } : {};
     const item = await this.table.update(keys.file(accountId, id), { ...fileItem.changes(changes), ...listing }, condition);
     return item ? fileItem.read(item) : undefined;
@@ -134,6 +135,20 @@ function toItem(file: FileRecord) {
         ...(file.sourceKey ? { gsi3pk: keys.filesBySource(file.accountId), gsi3sk: keys.sourceSortKey(file.sourceKey) } : {}),
       };
   return itemOf(fileItem, { ...keys.file(file.accountId, file.id), ...listing }, file);
+}
+
+function contentIs(contentHash: string): QueryFilter {
+  return { expression: '#contentHash = :contentHash', names: { '#contentHash': 'contentHash' }, values: { ':contentHash': contentHash } };
+}
+
+function allOf(conditions: Array<QueryFilter | undefined>): QueryFilter | undefined {
+  const present = conditions.filter((c): c is QueryFilter => c !== undefined);
+  if (present.length === 0) return undefined;
+  return {
+    expression: present.map((c) => c.expression).join(' AND '), // each is a comparison or IN: no parentheses needed
+    names: Object.assign({}, ...present.map((c) => c.names)),
+    values: Object.assign({}, ...present.map((c) => c.values)),
+  };
 }
 
 function stateIn(states: string[]) {

@@ -29,7 +29,7 @@ const fileListItem = itemSchema<{ fileIds: string[] }>('jobFiles', z.object({ fi
  * File ids kept in one part of a job's file list: 4,000 ids of 36 characters are about 150 KB, well
  * under DynamoDB's 400 KB an item, so a job may hold any number of files.
  */
-export const FILES_PER_PART = 4_000;
+const FILES_PER_PART = 4_000;
 
 /**
  * Ingestion jobs. The job item (indexed under its memory on gsi1) carries the state and the budget; its

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConflictError } from '../../../core/errors';
 import type { MemoryFileLink } from '../../../core/model';
 import type { LinkStore } from '../../../core/ports';
 import { itemOf, itemSchema, nullable, readAll, timestamp } from '../item-schema';
@@ -49,8 +50,15 @@ export class LinkRepository implements LinkStore {
     return readAll(linkItem, await this.table.queryAll(keys.memoriesOfFile(accountId, fileId), undefined, 'gsi2'));
   }
 
-  async markIngested(accountId: string, memoryId: string, fileId: string, at: string): Promise<void> {
-    await this.table.update(keys.memoryFile(accountId, memoryId, fileId), linkItem.changes({ ingestedAt: at, updatedAt: at }));
+  async markIngested(accountId: string, memoryId: string, fileId: string, at: string, seenUpdatedAt?: string): Promise<void> {
+    const unchanged = seenUpdatedAt === undefined
+      ? undefined
+      : { expression: '#seen = :seen', names: { '#seen': 'updatedAt' }, values: { ':seen': seenUpdatedAt } };
+    try {
+      await this.table.update(keys.memoryFile(accountId, memoryId, fileId), linkItem.changes({ ingestedAt: at, updatedAt: at }), unchanged);
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error; // changed since the ingestion read it: it waits again
+    }
   }
 
   async markChanged(accountId: string, memoryId: string, fileId: string, at: string): Promise<void> {
@@ -61,7 +69,6 @@ export class LinkRepository implements LinkStore {
     await this.table.delete(keys.memoryFile(accountId, memoryId, fileId));
   }
 }
-
 
 function storedLink(link: MemoryFileLink) {
   const reverse = { gsi2pk: keys.memoriesOfFile(link.accountId, link.fileId), gsi2sk: link.memoryId };

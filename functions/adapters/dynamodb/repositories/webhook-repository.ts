@@ -7,7 +7,7 @@ import { keys } from '../keys';
 import type { Table } from '../table';
 
 /** How long an outbox record is kept after it was created (DynamoDB TTL on `expiresAt`). */
-export const WEBHOOK_RETENTION_SECONDS = 30 * 24 * 60 * 60;
+const WEBHOOK_RETENTION_SECONDS = 30 * 24 * 60 * 60;
 
 /** The webhook outbox on the single table: one item per event, expiring 30 days after creation. */
 /** An outbox record as stored (with `expiresAt`, its TTL). */

@@ -20,7 +20,7 @@ export interface TesseractOptions {
 const LSTM_ONLY = 1;
 const FORMATS: ReadonlySet<ImageFormat> = new Set<ImageFormat>(['png', 'jpeg', 'bmp', 'tiff']);
 
-export function bundledEnglishModelPath(): string {
+function bundledEnglishModelPath(): string {
   const packageJson = createRequire(import.meta.url).resolve('@tesseract.js-data/eng/package.json');
   return join(dirname(packageJson), '4.0.0_best_int');
 }

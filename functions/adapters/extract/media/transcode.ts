@@ -9,7 +9,7 @@ import { ExtractionError } from '../errors';
 import type { MediaToolOptions } from '../types';
 import { FFMPEG_QUIET, ffmpegExecutable, runProcess } from './ffmpeg';
 
-export const RECOGNITION_SAMPLE_RATE = 16_000;
+const RECOGNITION_SAMPLE_RATE = 16_000;
 
 export interface MediaStreams {
   hasAudio: boolean;

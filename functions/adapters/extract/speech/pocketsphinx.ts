@@ -19,7 +19,7 @@ export interface PocketsphinxOptions {
   timeoutMs?: number;
 }
 
-export const POCKETSPHINX_INSTALL_HINT =
+const POCKETSPHINX_INSTALL_HINT =
   'offline speech recognition is not installed: run `scripts/install-speech.sh` as root ' +
   '(it installs the Debian packages pocketsphinx and pocketsphinx-en-us), or configure Amazon Transcribe';
 

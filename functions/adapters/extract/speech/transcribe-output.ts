@@ -29,7 +29,7 @@ export async function readTranscript(location: TranscriptLocation): Promise<Spee
   return parseTranscript(document);
 }
 
-export function parseTranscript(document: TranscriptDocument): SpeechResult {
+function parseTranscript(document: TranscriptDocument): SpeechResult {
   const results = document.results ?? {};
   const text = (results.transcripts ?? []).map((part) => part.transcript ?? '').join('\n');
   const numSpeakers = speakerCount(results.speaker_labels);

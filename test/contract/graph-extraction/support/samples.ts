@@ -9,9 +9,8 @@ import {
   type GraphFileInput,
   graphInvariantViolations,
   mergeFile,
-  ontologySchema,
-  type OntologyName,
-} from '../../../../functions/engine/graph';
+} from '../../../../functions/engine';
+import { ontologySchema, type OntologyName } from '../../../../functions/engine/graph/ontology';
 import type { ExtractionContext } from '../../../../functions/adapters/graph-extraction';
 
 export const CURIE_FILE: GraphFileInput = {
