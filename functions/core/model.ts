@@ -194,8 +194,11 @@ export interface Memory {
   failedFiles: Array<{ fileId: string; error: string }>;
   /** How many files of the last ingestion failed, listed or not. */
   failedFileCount: number;
-  /** Files removed by delete-file whose chunks may still be in the published index: never returned. */
-  excludedFileIds: string[];
+  /**
+   * Sources (files, and sessions as `session:<id>`: see SourceId) removed from the memory whose chunks may
+   * still be in the published index: never returned. Its stored name, from when only files were excluded.
+   */
+  excludedFileIds: SourceId[];
   lastError: string | null;
   /** The last try to deliver one of this memory's webhook events, and how many events were given up on. */
   webhookDelivery: WebhookDeliveryStatus | null;
@@ -237,8 +240,31 @@ export interface MemorySessionLink {
   createdAt: string;
 }
 
+/** What a memory's index holds chunks of: one of its files, or the messages of one of its attached sessions. */
+export type SourceRef = { kind: 'file'; fileId: string } | { kind: 'session'; sessionId: string };
+
+/**
+ * A source as the stored forms name it (a chunk's `fileId`, `Memory.excludedFileIds`, the index's per-chunk
+ * source): a file's id as is, a session as `session:<id>`. Composed and read here only: code that needs to
+ * know which kind of source it holds asks `sourceOf`.
+ */
+export type SourceId = string;
+
+const SESSION_SOURCE = 'session:';
+
+export function sourceIdOf(source: SourceRef): SourceId {
+  return source.kind === 'session' ? `${SESSION_SOURCE}${source.sessionId}` : source.fileId;
+}
+
+export function sourceOf(id: SourceId): SourceRef {
+  return id.startsWith(SESSION_SOURCE) ? { kind: 'session', sessionId: id.slice(SESSION_SOURCE.length) } : { kind: 'file', fileId: id };
+}
+
+export const fileSource = (fileId: string): SourceRef => ({ kind: 'file', fileId });
+export const sessionSource = (sessionId: string): SourceRef => ({ kind: 'session', sessionId });
+
 /** The source id under which a session's messages sit in a memory's index (beside file ids). */
-export const sessionSourceId = (sessionId: string): string => `session:${sessionId}`;
+export const sessionSourceId = (sessionId: string): SourceId => sourceIdOf(sessionSource(sessionId));
 
 type JobState = 'queued' | 'running' | 'completed' | 'failed';
 

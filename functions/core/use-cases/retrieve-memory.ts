@@ -19,7 +19,7 @@ import {
   retrieve,
   topChunks,
 } from '../../engine';
-import type { FileRecord, Memory } from '../model';
+import { type FileRecord, type Memory, type SourceId, sourceOf } from '../model';
 import type { FileStore, MemoryStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../retrieval-cache';
 import { emitMetric } from '../metrics';
@@ -178,22 +178,26 @@ async function payloadSources(
   return sources.filter((source): source is Source => source !== undefined).sort((a, b) => b.score - a.score);
 }
 
-/** The file (or the page of a sitemap or crawl, or `session:<id>`) a payload item comes from. */
+/** The source (a file, the page of a sitemap or crawl, or a session) a payload item comes from. */
 function sourceIdOf(index: LoadedIndex, item: { fileId: string; ordinals: readonly number[] }): string {
   const chunk = index.chunks.get(index.retrieval.chunks.ids[item.ordinals[0] ?? 0] ?? '');
   return chunk?.pageId ?? item.fileId;
 }
 
 /** A source's id as `sources` shows it: a session's own id. */
-const publicSourceId = (id: string): string => (id.startsWith('session:') ? id.slice('session:'.length) : id);
+const publicSourceId = (id: SourceId): string => {
+  const source = sourceOf(id);
+  return source.kind === 'session' ? source.sessionId : source.fileId;
+};
 
-async function describeSource(deps: RetrievalDeps, accountId: string, id: string, score: number): Promise<Source | undefined> {
+async function describeSource(deps: RetrievalDeps, accountId: string, id: SourceId, score: number): Promise<Source | undefined> {
   const rounded = Math.round(score * 1e6) / 1e6;
-  if (id.startsWith('session:')) {
-    const sessionId = id.slice('session:'.length);
+  const source = sourceOf(id);
+  if (source.kind === 'session') {
+    const { sessionId } = source;
     return { id: sessionId, name: `session ${sessionId}`, url: `/sessions/get/${sessionId}`, score: rounded };
   }
-  const file: FileRecord | undefined = await deps.files.get(accountId, id);
+  const file: FileRecord | undefined = await deps.files.get(accountId, source.fileId);
   if (!file) return undefined;
   return { id: file.id, name: file.name, url: file.externalUrl ?? `/files/get/${file.id}`, score: rounded };
 }

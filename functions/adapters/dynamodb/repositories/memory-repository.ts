@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MEMORY_TYPES, type Memory, type MemoryStep, type MemoryType, ONTOLOGIES, type Page, type PageRequest, type WebhookDeliveryStatus } from '../../../core/model';
+import { MEMORY_TYPES, type Memory, type MemoryStep, type MemoryType, ONTOLOGIES, type Page, type PageRequest, type SourceRef, sourceIdOf, type WebhookDeliveryStatus } from '../../../core/model';
 import type { MemoryStore } from '../../../core/ports';
 import { count, itemOf, itemSchema, nullable, readAll, stringSet, timestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
@@ -129,20 +129,20 @@ export class MemoryRepository implements MemoryStore {
     });
   }
 
-  async excludeFile(accountId: string, id: string, fileId: string): Promise<void> {
+  async excludeSource(accountId: string, id: string, source: SourceRef): Promise<void> {
     await this.table.apply(keys.memory(accountId, id), {
-      expression: 'ADD excludedFileIds :file',
+      expression: 'ADD excludedFileIds :source',
       names: {},
-      values: { ':file': new Set([fileId]) },
+      values: { ':source': new Set([sourceIdOf(source)]) },
     });
   }
 
-  async includeFiles(accountId: string, id: string, sourceIds: readonly string[]): Promise<void> {
-    if (sourceIds.length === 0) return;
+  async includeSources(accountId: string, id: string, sources: readonly SourceRef[]): Promise<void> {
+    if (sources.length === 0) return;
     await this.table.apply(keys.memory(accountId, id), {
       expression: 'DELETE excludedFileIds :sources',
       names: {},
-      values: { ':sources': new Set(sourceIds) },
+      values: { ':sources': new Set(sources.map(sourceIdOf)) },
     });
   }
 
