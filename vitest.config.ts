@@ -15,6 +15,10 @@ export default defineConfig({
       include: ['functions/**/*.{ts,mts,mjs}', 'lib/**/*.ts'],
       exclude: ['**/*.d.ts'],
       reporter: ['text-summary', 'json-summary'],
+      // Today's figure, rounded down about a point for noise: 69.27% statements and lines, 80.32% branches,
+      // 86.59% functions (11-24, measured by the unit, contract, extract, web and function tests, a lower
+      // bound of the whole suite's). Raise them when the figure rises; never lower them to let a change in.
+      thresholds: { statements: 68, lines: 68, branches: 79, functions: 85 },
     },
   },
 });

@@ -17,7 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import type { Browser, } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { createAccount } from '../functions/core/use-cases/accounts';
 import { startRuntime } from '../functions/local/runtime';
 import { CONSOLE_DIST, ensureConsoleBuilt } from '../lib/console-build';

@@ -4,6 +4,8 @@
  * for what failed. Each caller wraps the result in its own error class (ExtractionError for file
  * extraction, ServiceCallError for graph extraction); the classification and the wording live only here.
  */
+import { describeError } from './text/wording';
+
 const RETRYABLE_NAMES = new Set([
   'ThrottlingException',
   'TooManyRequestsException',
@@ -54,8 +56,6 @@ export function awsFailure(service: string, error: unknown, action?: string): Aw
   const status = shape.$metadata?.httpStatusCode;
   const name = shape.name && shape.name !== 'Error' ? shape.name : undefined;
   const detail = [name, status === undefined ? undefined : `HTTP ${status}`].filter(Boolean).join(', ');
-  const text = (shape.message ?? String(error)).split('\n')[0] ?? '';
-  const said = text.length > 200 ? `${text.slice(0, 197)}...` : text;
-  const message = `${service} failed${action ? ` to ${action}` : ''}${detail ? ` (${detail})` : ''}: ${said}`;
+  const message = `${service} failed${action ? ` to ${action}` : ''}${detail ? ` (${detail})` : ''}: ${describeError(shape.message ?? error)}`;
   return { message, retryable: isRetryableAwsError(error) };
 }

@@ -1,8 +1,10 @@
 /**
- * The engine's public surface: everything the service (core, adapters, entry points) uses of the search
- * and graph engine, and nothing more. Code outside `functions/engine/` imports from here only (the
- * layering rule in .dependency-cruiser.cjs holds it so); the rooms behind it (graph/, retrieval/,
- * lexical/, text/) are free to change shape. Pure: the engine does no I/O; what it reads is handed to it.
+ * The engine's public surface: what the service (core, adapters, entry points) uses of the search and
+ * graph engine to chunk, index and query, and nothing more. Building a memory's knowledge graph (and the
+ * text analysis graph extractors ground mentions with) has its own door, `./graph/index.ts`, used by the
+ * worker alone: it loads the NLP model, which the API functions' bundles then do not carry. Code outside
+ * `functions/engine/` imports from these two files only (the layering rule in .dependency-cruiser.cjs holds
+ * it so); the rooms behind them are free to change shape. Pure: the engine does no I/O.
  */
 
 // text: chunking and token counts
@@ -19,29 +21,11 @@ export type { MemoryFact } from './retrieval/facts';
 export { WordVectorEmbedder } from './retrieval/word-vector-embedder';
 export { parseWordVectors, type WordVectorTable } from './retrieval/word-vectors';
 
-// graph: a memory's knowledge graph, built per file and walked at query time
-export {
-  createMemoryGraph,
-  extractFile,
-  mergeFile,
-  removeFile,
-  type ChunkExtraction,
-  type FileExtraction,
-  type GraphFileInput,
-  type MemoryGraph,
-} from './graph/graph-build';
-export { graphInvariantViolations } from './graph/graph-invariants';
-export { restoreMemoryGraph, snapshotGraph, type GraphSnapshot } from './graph/graph-snapshot';
+// graph: walked at query time
+export type { GraphSnapshot } from './graph/graph-snapshot';
 export { buildGraphSegment, type GraphSegment } from './graph/graph-segment';
 export { deserializeGraphSegment, serializeGraphSegment } from './graph/graph-segment-format';
 export { personalizedPageRank, topChunks } from './graph/graph-ppr';
 export { linkQueryToEntities } from './graph/query-link';
 export { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from './graph/entity-lookup';
 export { graphWordVectors, type WordVectors } from './graph/word-vectors';
-
-// graph: the text analysis that model-backed and Comprehend extractors ground their mentions with
-export { parseText, type ParsedText } from './graph/nlp';
-export { extractMentions } from './graph/extract-entities';
-export { extractRelations } from './graph/relations';
-export { isGenericType, personTypes, type OntologySchema, type TextPattern } from './graph/ontology';
-export { looksLikeAcronym, normalizeKey, singularKey } from './graph/normalize';

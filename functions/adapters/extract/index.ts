@@ -3,7 +3,8 @@
  * ZIP entries, text sniffing); the declared type only breaks ties and earns a warning when it is wrong.
  * Every failure leaves as an ExtractionError whose message a person understands.
  */
-import { describeError, ExtractionError } from './errors';
+import { ExtractionError } from './errors';
+import { describeError } from '../text/wording';
 import { assertPackageBounded, limitsOf } from './limits';
 import type { MediaIntent } from './media/extract-media';
 import { sniffContent, type Sniffed } from './sniff';

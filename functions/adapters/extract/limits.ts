@@ -3,6 +3,7 @@
  * one. Each is measured on what the file really holds as it is read, so a small file that explodes (a ZIP
  * bomb, a PDF of 20,000 pages, a page the size of a wall, hours of silence) fails early and cheaply.
  */
+import { formatBytes } from '../text/wording';
 import { ExtractionError } from './errors';
 import { DEFAULT_EXTRACT_LIMITS, type ExtractDeps, type ExtractLimits } from './types';
 import { measureInflated, openZip } from './zip-entries';
@@ -12,12 +13,6 @@ const RATIO_FLOOR_BYTES = 10 * 1024 * 1024;
 
 export function limitsOf(deps: Pick<ExtractDeps, 'limits'>): ExtractLimits {
   return { ...DEFAULT_EXTRACT_LIMITS, ...deps.limits };
-}
-
-/** `12.5 MB`, `512 KB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1).replace(/\.0$/, '')} MB`;
-  return `${Math.ceil(bytes / 1024)} KB`;
 }
 
 /** Throws unless the package's entries really inflate to at most the limits (total and ratio). */

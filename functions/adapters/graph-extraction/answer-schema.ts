@@ -12,7 +12,7 @@
  * keywords); grounding (`ground-chunk.ts`) bounds what it keeps.
  */
 import { z } from 'zod';
-import type { OntologySchema } from '../../engine';
+import type { OntologySchema } from '../../engine/graph';
 
 function buildAnswerSchema(schema: OntologySchema) {
   const types = Object.keys(schema.types) as [string, ...string[]];

@@ -8,7 +8,7 @@
  * (100 characters, at least 3 per request).
  */
 import { ComprehendClient, DetectEntitiesCommand, type Entity, type LanguageCode } from '@aws-sdk/client-comprehend';
-import type { ChunkExtraction, GraphFileInput } from '../../engine';
+import type { ChunkExtraction, GraphFileInput } from '../../engine/graph';
 import { comprehendChunkExtraction } from './comprehend-mentions';
 import { offlineChunks, type IndexedChunk } from './offline';
 import type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/memory-graph';

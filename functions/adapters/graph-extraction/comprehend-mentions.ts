@@ -19,7 +19,7 @@ import {
   type OntologySchema,
   parseText,
   personTypes,
-} from '../../engine';
+} from '../../engine/graph';
 import { inTextOrder, mentionAt, occurrences, type ExtractedMention, type Span } from './mention-build';
 import type { ExtractionContext } from '../../core/ingest/memory-graph';
 

@@ -5,7 +5,7 @@
  * elsewhere stays a mention for the resolver to join). Entities not found in the text are dropped,
  * and so are relations whose ends were dropped (see `ground-relations.ts`).
  */
-import { type ChunkExtraction, type OntologySchema, parseText } from '../../engine';
+import { type ChunkExtraction, type OntologySchema, parseText } from '../../engine/graph';
 import type { ChunkAnswer } from './answer-schema';
 import { groundRelations } from './ground-relations';
 import { mentionAt, occurrences, type ExtractedMention, type Span } from './mention-build';

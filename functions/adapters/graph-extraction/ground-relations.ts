@@ -9,7 +9,7 @@
  * characters, the clause from subject to object), or for ends in different sentences the span between
  * them when short enough. Relations whose ends were not grounded, or are one mention, are dropped.
  */
-import type { ParsedText } from '../../engine';
+import type { ParsedText } from '../../engine/graph';
 import type { ChunkAnswer } from './answer-schema';
 import { occurrences, sentenceAt, type ExtractedMention, type RelationCandidate } from './mention-build';
 

@@ -16,7 +16,7 @@ import {
   type ParsedText,
   singularKey,
   type TextPattern,
-} from '../../engine';
+} from '../../engine/graph';
 
 export type ExtractedMention = ChunkExtraction['mentions'][number];
 export type RelationCandidate = ChunkExtraction['relations'][number];

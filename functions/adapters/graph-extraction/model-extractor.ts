@@ -11,7 +11,7 @@
  *    made by the offline extractor: `fellBack: true` with the reason.
  * Every token the service billed is reported, malformed answers included.
  */
-import type { ChunkExtraction, GraphFileInput } from '../../engine';
+import type { ChunkExtraction, GraphFileInput } from '../../engine/graph';
 import { answerJsonSchema, parseAnswer } from './answer-schema';
 import { groundChunk } from './ground-chunk';
 import { offlineChunks, type IndexedChunk } from './offline';

@@ -4,7 +4,7 @@
  * the file (the offline extractor handles chunks independently, so this equals its answer for the whole
  * file, restricted to those chunks).
  */
-import type { ChunkExtraction } from '../../engine';
+import type { ChunkExtraction } from '../../engine/graph';
 import { type ExtractionContext, OFFLINE_GRAPH_EXTRACTOR } from '../../core/ingest/memory-graph';
 
 /** A chunk of a file with its position. */

@@ -3,7 +3,7 @@
  * types and fact kinds; the user text numbers the chunks of one batch. Entities and sentences must be
  * copied from the text, because they are located there (`ground-chunk.ts`): what is not found is dropped.
  */
-import type { OntologySchema } from '../../engine';
+import type { OntologySchema } from '../../engine/graph';
 
 /** A chunk as sent: its number within the file and its text. */
 export interface PromptChunk {

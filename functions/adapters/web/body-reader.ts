@@ -6,7 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
-import { displayUrl, FetchError, formatBytes } from './errors';
+import { displayUrl, FetchError } from './errors';
+import { formatBytes } from '../text/wording';
 
 /** The Accept-Encoding we send: what decoderFor understands. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';

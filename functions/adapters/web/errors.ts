@@ -5,6 +5,7 @@
  */
 
 import { InternalError } from '../../core/errors';
+import { shorten } from '../text/wording';
 
 /** Why a fetch failed. */
 export type FetchFailure =
@@ -45,19 +46,5 @@ export class FetchError extends InternalError {
 
 /** An address shortened for messages: long query strings should not drown the problem. */
 export function displayUrl(url: string | URL): string {
-  const text = String(url);
-  return text.length <= 200 ? text : `${text.slice(0, 197)}...`;
-}
-
-/** `10 MB`, `512 KB`, `300 bytes`. */
-export function formatBytes(bytes: number): string {
-  const mb = 1024 * 1024;
-  if (bytes >= mb) return `${Number((bytes / mb).toFixed(1))} MB`;
-  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`;
-  return `${bytes} bytes`;
-}
-
-/** `15 s`, `1.5 s`, `200 ms`. */
-export function formatDuration(ms: number): string {
-  return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} s` : `${ms} ms`;
+  return shorten(String(url));
 }

@@ -4,8 +4,7 @@
  * address, and the page's links on the same host (what the crawler follows).
  */
 import { decodeText } from '../text/charset';
-import type { HtmlDocument } from '../text/html-document';
-import { HtmlTooDeepError, MAX_ELEMENT_DEPTH, parseHtml } from '../text/html-document';
+import { type HtmlDocument, HtmlTooDeepError, MAX_ELEMENT_DEPTH, parseHtml } from '../text/html-document';
 import { readHtml } from '../text/html-reader';
 import { HTML_PAGE } from './content-type';
 import type { FetchedResource } from './fetcher';
@@ -25,7 +24,7 @@ export interface WebPage {
   text: string;
   /** Normalised same-host links, de-duplicated, in document order. */
   links: string[];
-  /** Where `text` came from: readability's article, or the whole body when readability found none. */
+  /** Where `text` came from: Readability's article, or the whole body when it found none or too small a part (html-reader.ts). */
   extractedBy: 'readability' | 'body';
 }
 

@@ -8,7 +8,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { displayUrl, FetchError, formatDuration } from './errors';
+import { displayUrl, FetchError } from './errors';
+import { formatDuration } from '../text/wording';
 
 export interface PinnedRequest {
   url: URL;

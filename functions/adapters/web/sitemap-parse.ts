@@ -5,7 +5,8 @@
 import { gunzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
 import { decodeText } from '../text/charset';
-import { displayUrl, FetchError, formatBytes } from './errors';
+import { displayUrl, FetchError } from './errors';
+import { formatBytes } from '../text/wording';
 import { normaliseUrl } from './urls';
 
 export interface SitemapUrl {

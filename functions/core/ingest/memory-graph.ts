@@ -4,22 +4,19 @@
  * facts go when nothing else supports them), changed sources are added again, and the next version gets
  * the new snapshot and the compact segment retrieval walks.
  */
+import { buildGraphSegment, type GraphSnapshot, serializeGraphSegment, type WordVectors } from '../../engine';
 import {
-  buildGraphSegment,
   createMemoryGraph,
   extractFile,
   type FileExtraction,
   type GraphFileInput,
   graphInvariantViolations,
-  type GraphSnapshot,
   type MemoryGraph,
   mergeFile,
   removeFile,
   restoreMemoryGraph,
-  serializeGraphSegment,
   snapshotGraph,
-  type WordVectors,
-} from '../../engine';
+} from '../../engine/graph';
 import { graphItemsOf, type GraphItems } from '../graph-items';
 import type { Memory } from '../model';
 import type { StoredChunk } from './chunks';

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createS3Client } from '../../adapters/aws-clients';
 import { ExtractionError, extractText } from '../../adapters/extract';
-import { describeError } from '../../adapters/extract/errors';
+import { describeError } from '../../adapters/text/wording';
 import { closeExtractDeps, createExtractDeps } from '../../adapters/content/extract-deps';
 import type { SandboxData, SandboxReply, SandboxRequest } from './protocol';
 

@@ -17,17 +17,20 @@ const TREE: Record<string, string> = {
   'functions/observability.ts': 'export const logger = 1;',
   'functions/files/routes.ts': "import { use } from '../core/use-cases/use';\nexport const routes = use;",
   'functions/engine/index.ts': "export { deep } from './graph/deep';",
-  'functions/engine/graph/deep.ts': "import { kind } from '../../core/files/kinds';\nimport { connect } from 'node:net';\nexport const deep = [kind, connect];",
+  'functions/engine/graph/index.ts': "export { deep } from './deep';",
+  'functions/engine/graph/deep.ts':
+    "import { kind } from '../../core/files/kinds';\nimport { connect } from 'node:net';\nexport const deep = [kind, connect];",
   'functions/core/files/kinds.ts': 'export const kind = 1;',
   'functions/core/use-cases/use.ts': [
     "import { kind } from '../files/kinds';", // core's own files/ folder: allowed
     "import { deep } from '../../engine';", // the engine's surface: allowed
+    "import { deep as built } from '../../engine/graph';", // its graph-building door: allowed
     "import { deep as inner } from '../../engine/graph/deep';", // past the surface
     "import { routes } from '../../files/routes';", // an entry point
     "import { config } from '../../config';",
     "import { store } from '../../adapters/store';",
     "import { readFileSync } from 'node:fs';",
-    'export const use = [kind, deep, inner, routes, config, store, readFileSync];',
+    'export const use = [kind, deep, built, inner, routes, config, store, readFileSync];',
   ].join('\n'),
   'functions/adapters/store.ts': [
     "import { config } from '../config';", // allowed

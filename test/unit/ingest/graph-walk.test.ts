@@ -5,7 +5,8 @@
  * MuSiQue rows of `npm run bench:quality`.)
  */
 import { describe, expect, it } from 'vitest';
-import { buildGraphSegment, createMemoryGraph, linkQueryToEntities, personalizedPageRank, topChunks } from '../../../functions/engine';
+import { buildGraphSegment, linkQueryToEntities, personalizedPageRank, topChunks } from '../../../functions/engine';
+import { createMemoryGraph } from '../../../functions/engine/graph';
 import { addFile } from '../../../functions/engine/graph/graph-build';
 import { rankChunks } from '../../../functions/engine/retrieval/rank';
 import { buildRetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';

@@ -6,8 +6,8 @@
 import { type HtmlDocument, HtmlTooDeepError, parseHtml } from '../../text/html-document';
 import { readHtml } from '../../text/html-reader';
 import { visibleLength } from '../../text/tidy';
+import { formatBytes } from '../../text/wording';
 import { ExtractionError } from '../errors';
-import { formatBytes } from '../limits';
 import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractLimits } from '../types';
 
 export function extractHtml(html: string, limits: Pick<ExtractLimits, 'maxHtmlBytes'> = DEFAULT_EXTRACT_LIMITS): Extracted {

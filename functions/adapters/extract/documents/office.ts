@@ -3,7 +3,8 @@
  * its plain-text output. Its own OCR stays off: images are the image extractor's business.
  */
 import { OfficeParser } from 'officeparser';
-import { describeError, ExtractionError } from '../errors';
+import { ExtractionError } from '../errors';
+import { describeError } from '../../text/wording';
 import { tidyText, visibleLength } from '../../text/tidy';
 import type { Extracted } from '../types';
 

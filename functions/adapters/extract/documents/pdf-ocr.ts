@@ -4,7 +4,8 @@
  */
 import './pdf-runtime';
 import { renderPageAsImage } from 'unpdf';
-import { describeError, ExtractionError } from '../errors';
+import { ExtractionError } from '../errors';
+import { describeError } from '../../text/wording';
 import type { OcrEngine, PdfOptions } from '../types';
 
 type PdfSource = Extract<Parameters<typeof renderPageAsImage>[0], { numPages: number }>;

@@ -2,11 +2,11 @@
  * Images: OCR through the injected engine, after converting formats the engine cannot read to PNG
  * with ffmpeg. An image without readable text is a failure with a reason, not an empty result.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describeError, ExtractionError } from '../errors';
-import { FFMPEG_QUIET, ffmpegExecutable, runProcess } from '../media/ffmpeg';
+import { ExtractionError } from '../errors';
+import { describeError } from '../../text/wording';
+import { FFMPEG_QUIET, runProcess, withFfmpegInput } from '../media/ffmpeg';
 import { limitsOf } from '../limits';
 import { tidyText, visibleLength } from '../../text/tidy';
 import { imageSize } from './image-size';
@@ -53,29 +53,12 @@ async function recognise(deps: ExtractDeps, image: OcrImage): ReturnType<Extract
 }
 
 /** The first frame of an image as PNG, through ffmpeg. */
-async function convertToPng(bytes: Uint8Array, options: MediaToolOptions): Promise<Uint8Array> {
-  const ffmpeg = await ffmpegExecutable(options.ffmpegPath);
-  const directory = await mkdtemp(join(tmpdir(), 'kmem-image-'));
-  try {
-    const input = join(directory, 'input');
+function convertToPng(bytes: Uint8Array, options: MediaToolOptions): Promise<Uint8Array> {
+  return withFfmpegInput(bytes, 'image', options.ffmpegPath, async ({ ffmpeg, input, directory }) => {
     const output = join(directory, 'image.png');
-    await writeFile(input, bytes);
-    const args = [
-      ...FFMPEG_QUIET,
-      '-i',
-      input,
-      '-frames:v',
-      '1',
-      '-c:v',
-      'png',
-      '-f',
-      'image2',
-      output,
-    ];
+    const args = [...FFMPEG_QUIET, '-i', input, '-frames:v', '1', '-c:v', 'png', '-f', 'image2', output];
     const { exitCode } = await runProcess(ffmpeg, args, { timeoutMs: options.timeoutMs, label: 'ffmpeg' });
     if (exitCode !== 0) throw new ExtractionError('the image is corrupt or unreadable');
     return new Uint8Array(await readFile(output));
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-  }
+  });
 }

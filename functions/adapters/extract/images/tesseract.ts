@@ -7,7 +7,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
-import { describeError, ExtractionError } from '../errors';
+import { ExtractionError } from '../errors';
+import { describeError } from '../../text/wording';
 import type { ImageFormat, OcrEngine, OcrImage, OcrResult } from '../types';
 
 export interface TesseractOptions {

@@ -2,7 +2,8 @@
  * Audio and video: the audio track as 16 kHz mono WAV, checked for emptiness and silence, then
  * transcribed by the injected speech recogniser. A video also returns the WAV, to store.
  */
-import { describeError, ExtractionError } from '../errors';
+import { ExtractionError } from '../errors';
+import { describeError } from '../../text/wording';
 import { tidyText, visibleLength } from '../../text/tidy';
 import { limitsOf } from '../limits';
 import type { ExtractDeps, Extracted } from '../types';

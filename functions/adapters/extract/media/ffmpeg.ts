@@ -1,24 +1,46 @@
 /**
  * The ffmpeg binary @ffmpeg-installer ships, made executable at first use (npm here skips install
  * scripts, and Lambda's code directory is read-only, so it may be copied to the temp dir first), and
- * a runner with a time limit that keeps the tail of stderr for error reasons.
+ * a runner with a time limit that keeps the tail of stderr for error reasons, and the temp folder every
+ * conversion reads its input from (MP4s need seeking, so input goes through a file, removed afterwards).
  */
 import { spawn } from 'node:child_process';
-import { access, chmod, copyFile, constants } from 'node:fs/promises';
+import { access, chmod, copyFile, constants, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeError, ExtractionError } from '../errors';
+import { ExtractionError } from '../errors';
+import { describeError } from '../../text/wording';
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 const STDERR_TAIL_BYTES = 16_384;
 
 const resolved = new Map<string, Promise<string>>();
 
-/** An executable path to ffmpeg: `override`, or the bundled binary. */
 /** Every conversion's opening arguments: no banner, no stdin, errors only, overwrite the output. */
 export const FFMPEG_QUIET = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y'] as const;
 
+/** Where one conversion runs: the ffmpeg to call, its input file, and the folder for its output. */
+export interface FfmpegRun {
+  ffmpeg: string;
+  input: string;
+  directory: string;
+}
+
+/** Runs `work` with `bytes` written to a fresh temp folder (named after `prefix`), which is removed afterwards. */
+export async function withFfmpegInput<T>(bytes: Uint8Array, prefix: string, ffmpegPath: string | undefined, work: (run: FfmpegRun) => Promise<T>): Promise<T> {
+  const ffmpeg = await ffmpegExecutable(ffmpegPath);
+  const directory = await mkdtemp(join(tmpdir(), `kmem-${prefix}-`));
+  try {
+    const input = join(directory, 'input');
+    await writeFile(input, bytes);
+    return await work({ ffmpeg, input, directory });
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+/** An executable path to ffmpeg: `override`, or the bundled binary. */
 export function ffmpegExecutable(override?: string): Promise<string> {
   const key = override ?? '';
   let path = resolved.get(key);

@@ -1,13 +1,12 @@
 /**
  * Audio and video files to 16 kHz mono 16-bit PCM WAV with ffmpeg, after a probe that says which
- * streams the file holds. Input goes through a temp file (MP4s need seeking), removed afterwards.
+ * streams the file holds. Input goes through a temp file (withFfmpegInput: MP4s need seeking).
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ExtractionError } from '../errors';
 import type { MediaToolOptions } from '../types';
-import { FFMPEG_QUIET, ffmpegExecutable, runProcess } from './ffmpeg';
+import { FFMPEG_QUIET, runProcess, withFfmpegInput } from './ffmpeg';
 
 const RECOGNITION_SAMPLE_RATE = 16_000;
 
@@ -24,24 +23,18 @@ export interface TranscodedMedia {
 }
 
 /** Probes `bytes` and, when it holds audio, converts the audio to WAV; `noAudio` gives the reason when not. */
-export async function transcodeToWav(
+export function transcodeToWav(
   bytes: Uint8Array,
   options: MediaToolOptions & { maxSeconds?: number },
   noAudio: (streams: MediaStreams) => string,
 ): Promise<TranscodedMedia> {
-  const ffmpeg = await ffmpegExecutable(options.ffmpegPath);
-  const directory = await mkdtemp(join(tmpdir(), 'kmem-media-'));
-  try {
-    const input = join(directory, 'input');
+  return withFfmpegInput(bytes, 'media', options.ffmpegPath, async ({ ffmpeg, input, directory }) => {
     const output = join(directory, 'audio.wav');
-    await writeFile(input, bytes);
     const streams = await probe(ffmpeg, input, options);
     if (!streams.hasAudio) throw new ExtractionError(noAudio(streams));
     await convert(ffmpeg, input, output, options);
     return { streams, wav: new Uint8Array(await readFile(output)) };
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-  }
+  });
 }
 
 async function probe(ffmpeg: string, input: string, options: MediaToolOptions): Promise<MediaStreams> {

@@ -6,7 +6,8 @@
 import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeError, ExtractionError } from '../errors';
+import { ExtractionError } from '../errors';
+import { describeError } from '../../text/wording';
 import { runProcess } from '../media/ffmpeg';
 import type { PcmWav, SpeechRecognizer, SpeechResult } from '../types';
 

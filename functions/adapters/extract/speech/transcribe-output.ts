@@ -3,7 +3,8 @@
  * and a speaker count.
  */
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { describeError, ExtractionError, serviceError } from '../errors';
+import { ExtractionError, serviceError } from '../errors';
+import { describeError } from '../../text/wording';
 import type { SpeechResult } from '../types';
 
 export type TranscriptLocation =

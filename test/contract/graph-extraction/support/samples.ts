@@ -9,7 +9,7 @@ import {
   type GraphFileInput,
   graphInvariantViolations,
   mergeFile,
-} from '../../../../functions/engine';
+} from '../../../../functions/engine/graph';
 import { ontologySchema, type OntologyName } from '../../../../functions/engine/graph/ontology';
 import type { ExtractionContext } from '../../../../functions/adapters/graph-extraction';
 

@@ -1,0 +1,21 @@
+/**
+ * The engine's second door: building a memory's knowledge graph per file, and the text analysis (wink-nlp)
+ * that graph extractors ground their mentions with. The worker's alone; the query side is `../index.ts`.
+ */
+export {
+  createMemoryGraph,
+  extractFile,
+  mergeFile,
+  removeFile,
+  type ChunkExtraction,
+  type FileExtraction,
+  type GraphFileInput,
+  type MemoryGraph,
+} from './graph-build';
+export { graphInvariantViolations } from './graph-invariants';
+export { restoreMemoryGraph, snapshotGraph } from './graph-snapshot';
+export { parseText, type ParsedText } from './nlp';
+export { extractMentions } from './extract-entities';
+export { extractRelations } from './relations';
+export { isGenericType, personTypes, type OntologySchema, type TextPattern } from './ontology';
+export { looksLikeAcronym, normalizeKey, singularKey } from './normalize';
