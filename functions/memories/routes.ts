@@ -8,7 +8,7 @@ import { createMemory, deleteMemory, getMemory, listMemories } from '../core/use
 import { addFiles, removeFileFromMemory } from '../core/use-cases/memory-files';
 import { addSessions, removeSessions } from '../core/use-cases/conversations';
 import { viewMemoryGraph } from '../core/use-cases/memory-graph-view';
-import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
+import { dataResponse, deletedResponse, listResponse } from '../http/responses';
 import { bind, type BoundRoute } from '../http/handler';
 import { memoriesApi } from './schemas';
 
@@ -73,7 +73,7 @@ export function withEntityIndexes<D extends Container>(base: D): D & MemoriesDep
 }
 
 export const memoryRoutes = (deps: MemoriesDeps): BoundRoute[] => [
-  bind(memoriesApi.create, async ({ body }, { accountId }) => dataAnswer(presentCreated(await createMemory(deps, accountId, body)))),
+  bind(memoriesApi.create, async ({ body }, { accountId }) => dataResponse(presentCreated(await createMemory(deps, accountId, body)))),
   bind(memoriesApi.addFiles, async ({ body }, { accountId }) => {
     const links = (await addFiles(deps, accountId, body.memoryID, body.files)).map(presentLink);
     return { body: { status: 'success', data: links[0], links } };
@@ -98,16 +98,16 @@ export const memoryRoutes = (deps: MemoriesDeps): BoundRoute[] => [
   }),
   bind(memoriesApi.addSessions, async ({ body }, { accountId }) => {
     const links = await addSessions(deps, accountId, body.memoryID, body.sessions);
-    return dataAnswer(links.map((l) => ({ memoryID: l.memoryId, sessionID: l.sessionId, createdAt: l.createdAt })));
+    return dataResponse(links.map((l) => ({ memoryID: l.memoryId, sessionID: l.sessionId, createdAt: l.createdAt })));
   }),
   bind(memoriesApi.removeSessions, async ({ body }, { accountId }) => {
     await removeSessions(deps, accountId, body.memoryID, body.sessions);
-    return deletedAnswer(`${body.sessions.length} session(s) removed from memory '${body.memoryID}'`);
+    return deletedResponse(`${body.sessions.length} session(s) removed from memory '${body.memoryID}'`);
   }),
   bind(memoriesApi.list, async ({ query }, { accountId }) =>
-    listAnswer('memories', await listMemories(deps, accountId, query.memoryType, query), presentListed),
+    listResponse('memories', await listMemories(deps, accountId, query.memoryType, query), presentListed),
   ),
-  bind(memoriesApi.get, async ({ params }, { accountId }) => dataAnswer(presentDetails(await getMemory(deps, accountId, params.id)))),
+  bind(memoriesApi.get, async ({ params }, { accountId }) => dataResponse(presentDetails(await getMemory(deps, accountId, params.id)))),
   bind(memoriesApi.graph, async ({ params, query }, { accountId }) => {
     const page = await viewMemoryGraph(deps, accountId, params.id, query);
     return { body: { status: 'success', ...page, count: page.nodes.length } };
@@ -118,7 +118,7 @@ export const memoryRoutes = (deps: MemoriesDeps): BoundRoute[] => [
   }),
   bind(memoriesApi.delete, async ({ params }, { accountId }) => {
     await deleteMemory(deps, accountId, params.id);
-    return deletedAnswer(`memory '${params.id}' deleted`);
+    return deletedResponse(`memory '${params.id}' deleted`);
   }),
   bind(memoriesApi.deleteFile, async ({ query }, { accountId }) => {
     await removeFileFromMemory(deps, accountId, query.memoryID, query.fileID);
