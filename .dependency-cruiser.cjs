@@ -60,9 +60,6 @@ module.exports = {
         pathNot: [
           '^functions/config(?:\\.ts$|/)',
           '^functions/observability\\.ts$',
-          // TODO(#16): the extraction sandbox (a thread that runs extractors under memory and time limits) is an
-          // adapter living in functions/worker/sandbox/; once it moves under functions/adapters/, drop this line.
-          '^functions/worker/sandbox/extraction-sandbox\\.ts$',
         ],
       },
     },

@@ -6,15 +6,15 @@
 import type { Config } from '../config';
 import { IndexCache } from '../core/retrieval-cache';
 import type { ObjectStore } from '../core/ports';
-import { embedderFactory } from './embeddings/select-embedder';
+import { embedderOf } from './providers/embedder';
 
 export interface RetrievalIndexing {
-  indexing: { embedder: ReturnType<typeof embedderFactory> };
+  indexing: { embedder: ReturnType<typeof embedderOf> };
   indexes: IndexCache;
 }
 
 export function createRetrievalIndexing(config: Config, objects: ObjectStore): RetrievalIndexing {
-  return { indexing: { embedder: embedderFactory(config) }, indexes: new IndexCache(objects, config.indexCacheSize) };
+  return { indexing: { embedder: embedderOf(config) }, indexes: new IndexCache(objects, config.indexCacheSize) };
 }
 
 /** A function's deps plus the retrieval indexing made from its settings (memory retrieval, message search). */

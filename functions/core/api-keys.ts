@@ -1,7 +1,7 @@
 /**
  * API keys: random secrets shown once, stored as a salted SHA-256 verifier, found by a lookup id
  * derived from the key and compared in constant time. Generated keys carry 256 random bits; an operator's
- * KMEM_API_KEY must be 32 characters or more (functions/config.ts), so a fast hash cannot be searched.
+ * KMEM_API_KEY must be 32 characters or more (functions/config/), so a fast hash cannot be searched.
  * Keys stored before that rule still verify: the verifier's form is unchanged.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';

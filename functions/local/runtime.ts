@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { LocalQueue } from '../adapters/queue/local-queue';
-import { type Config, type EnvironmentVariable, loadConfig } from '../config';
+import { type Config, localConfig, type Settings } from '../config';
 import { authenticate, ensureAccountWithKey } from '../core/use-cases/accounts';
 import { catalog } from '../http/catalog';
 import { parseWork } from '../worker/dispatch';
@@ -44,17 +44,13 @@ export interface Runtime {
 
 export interface RuntimeOptions {
   /** Settings over those of the process environment (tests give ports, data directories, limits here). */
-  settings?: RuntimeSettings;
+  settings?: Settings;
   log?: (line: string) => void;
 }
 
-/** Settings by variable name, as the environment would give them. */
-export type RuntimeSettings = Partial<Record<EnvironmentVariable, string>>;
-
 export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
   const log = options.log ?? (() => undefined);
-  const settings: NodeJS.ProcessEnv = { ...process.env, ...options.settings };
-  const base = loadConfig(settings);
+  const base = localConfig(options.settings);
   const dataDir = resolve(base.dataDir);
   // every tenant's data is under here: the owner's alone (directories 0700, files 0600)
   const umask = process.umask(0o077);
@@ -62,7 +58,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   log(`starting stores in ${dataDir}`);
   const stores = await startStoresClearly(dataDir, base);
-  const deps = composeLocalDeps(loadConfig({ ...settings, ...storeSettings(dataDir, stores) }));
+  const deps = composeLocalDeps(localConfig({ ...options.settings, ...storeSettings(dataDir, stores) }));
   await ensureTable(deps.documentClient, deps.config.tableName);
   if (deps.config.bootstrapApiKey) {
     const account = await ensureAccountWithKey(deps, deps.config.bootstrapApiKey);
@@ -102,7 +98,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 }
 
 /** The store settings of the stores this runtime started (its queue is a directory beside them). */
-function storeSettings(dataDir: string, stores: LocalStores): RuntimeSettings {
+function storeSettings(dataDir: string, stores: LocalStores): Settings {
   return {
     KMEM_DATA_DIR: dataDir,
     KMEM_DYNAMODB_ENDPOINT: stores.dynamodbEndpoint,

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Environment, loadConfig } from '../config';
+import { localConfig, type Settings } from '../config';
 import { composeLocalDeps, type LocalDeps } from './compose';
 import { ensureTable, startStores } from './stores';
 
@@ -18,18 +18,18 @@ export type Target = { kind: 'local' } | { kind: 'aws'; tableName: string; regio
 
 export async function openStores(target: Target): Promise<StoreSession> {
   if (target.kind === 'aws') {
-    const deps = composeLocalDeps(loadConfig({ ...process.env, KMEM_TABLE_NAME: target.tableName, AWS_REGION: target.region }));
+    const deps = composeLocalDeps(localConfig({ KMEM_TABLE_NAME: target.tableName, AWS_REGION: target.region }));
     return { deps, where: `table ${target.tableName} in ${target.region}`, close: async () => undefined };
   }
-  const base = loadConfig();
+  const base = localConfig();
   const dataDir = resolve(base.dataDir);
   const running = runningRuntime(dataDir);
   if (running) {
-    const deps = composeLocalDeps(loadConfig(localEnv(dataDir, running)));
+    const deps = composeLocalDeps(localConfig(localSettings(dataDir, running)));
     return { deps, where: `the running local runtime (${dataDir})`, close: async () => undefined };
   }
   const stores = await startStores({ dataDir, bucketName: base.bucketName });
-  const deps = composeLocalDeps(loadConfig(localEnv(dataDir, stores)));
+  const deps = composeLocalDeps(localConfig(localSettings(dataDir, stores)));
   await ensureTable(deps.documentClient, deps.config.tableName);
   return { deps, where: `local data in ${dataDir}`, close: () => stores.close() };
 }
@@ -39,14 +39,13 @@ interface Endpoints {
   s3Endpoint: string;
 }
 
-function localEnv(dataDir: string, endpoints: Endpoints): NodeJS.ProcessEnv {
-  const overrides: Partial<Record<keyof Environment, string>> = {
+function localSettings(dataDir: string, endpoints: Endpoints): Settings {
+  return {
     KMEM_DATA_DIR: dataDir,
     KMEM_DYNAMODB_ENDPOINT: endpoints.dynamodbEndpoint,
     KMEM_S3_ENDPOINT: endpoints.s3Endpoint,
     AWS_REGION: 'local',
   };
-  return { ...process.env, ...overrides };
 }
 
 function runningRuntime(dataDir: string): Endpoints | undefined {

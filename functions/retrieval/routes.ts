@@ -1,7 +1,7 @@
 /** The retrieval group: GET /memory/ calls one use case and answers the retrieval result. */
-import { answerGeneratorFactory } from '../adapters/answers/factory';
 import type { Container } from '../adapters/container';
 import { type RetrievalIndexing, withRetrievalIndexing } from '../adapters/indexing';
+import { answerGeneratorOf } from '../adapters/providers/answer-model';
 import { queryMemory, type QueryMemoryDeps } from '../core/use-cases/query-memory';
 import { bind, type BoundRoute } from '../http/handler';
 import { fittingHead, wireBytes } from '../http/response-budget';
@@ -13,7 +13,7 @@ export type RetrievalDeps = Container & RetrievalIndexing & Pick<QueryMemoryDeps
 
 /** Adds to a container what retrieval needs, made from its settings (once per container: the handler keeps them). */
 export function withRetrieval<D extends Container>(base: D): D & RetrievalDeps {
-  return { ...withRetrievalIndexing(base), answers: { generator: answerGeneratorFactory(base.config) } };
+  return { ...withRetrievalIndexing(base), answers: { generator: answerGeneratorOf(base.config) } };
 }
 
 export const retrievalRoutes = (deps: RetrievalDeps): BoundRoute[] => [

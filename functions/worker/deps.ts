@@ -1,22 +1,30 @@
-/** The worker's dependencies: a container plus the extractors and web readers, composed once per container. */
+/** The worker's dependencies: a container plus the extractors, web readers and index builders, composed once per container. */
 import type { Container } from '../adapters/container';
-import { createIndexingSettings } from './indexing';
 import { FileContentExtractor } from '../adapters/content/content';
-import type { WorkerDeps } from './dispatch';
 import { SourceImportReader } from '../adapters/content/import-reader';
 import { WebFetcher, WebSiteReader } from '../adapters/content/web-reader';
+import { loadGraphWordVectors } from '../adapters/embeddings/word-vectors';
+import { embedderOf } from '../adapters/providers/embedder';
+import { graphExtractorOf } from '../adapters/providers/graph-extractor';
+import type { WorkerDeps } from './dispatch';
 
 /** The worker's deps as composed here: the extractor is the one that holds OCR workers open. */
 export type ComposedWorkerDeps = WorkerDeps & { extractor: FileContentExtractor };
 
 export function composeWorkerDeps(base: Container): ComposedWorkerDeps {
+  const { config } = base;
   return {
     ...base,
-    indexing: createIndexingSettings(base.config),
-    extractor: new FileContentExtractor(base.config, base.s3),
-    fetcher: new WebFetcher(base.config),
-    site: new WebSiteReader(base.config),
-    importReader: new SourceImportReader(base.objects, base.bucket, base.config.imports),
+    // what building index versions needs: the embedder, the graph's word vectors, the graph extractor
+    indexing: {
+      embedder: embedderOf(config),
+      graphWordVectors: () => (config.graphWordVectors ? loadGraphWordVectors() : undefined),
+      graphExtractor: graphExtractorOf(config),
+    },
+    extractor: new FileContentExtractor(config, base.s3),
+    fetcher: new WebFetcher(config),
+    site: new WebSiteReader(config),
+    importReader: new SourceImportReader(base.objects, base.bucket, config.imports),
   };
 }
 

@@ -2,7 +2,7 @@
  * A Lambda function with kmem's defaults: Node.js 22 on ARM64, the shared esbuild bundling, X-Ray
  * tracing, its own log group with a retention, a role of its own that may write only to that log group
  * (grants add the rest), Powertools settings, and a `KMEM_*` environment typed by the functions' own
- * environment schema (functions/config.ts) and checked against it at synth time.
+ * environment schema (functions/config/) and checked against it at synth time.
  */
 import { type Duration, Size, Token, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -98,7 +98,7 @@ function definedOnly(environment: FunctionEnvironment): Record<string, string> {
 
 /**
  * Fails the synth on an environment the function would refuse at cold start (by its own settings schema,
- * functions/config.ts): a variable it requires on Lambda left out, a value it would reject (tokens resolve
+ * functions/config/): a variable it requires on Lambda left out, a value it would reject (tokens resolve
  * at deploy), or a variable it does not read.
  */
 function checkEnvironment(name: FunctionName, environment: FunctionEnvironment): void {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExtractionError } from '../../functions/adapters/extract';
 import { loadConfig } from '../../functions/config';
-import { ExtractionSandbox } from '../../functions/worker/sandbox/extraction-sandbox';
+import { ExtractionSandbox } from '../../functions/adapters/sandbox/extraction-sandbox';
 import { largeHtml } from '../support/hostile-files';
 
 const sandboxes: ExtractionSandbox[] = [];

@@ -5,6 +5,7 @@
  */
 import type { APIGatewayProxyEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { createContainer } from '../../functions/adapters/container';
 import { ConfigError, FUNCTION_SETTINGS, loadConfig } from '../../functions/config';
 import { lambdaContext } from '../../functions/local/lambda-context';
 import { handler as usersHandler } from '../../functions/users/handler';
@@ -39,6 +40,12 @@ describe('loadConfig', () => {
     })();
     for (const name of ['KMEM_STAGE', 'KMEM_TABLE_NAME', 'KMEM_BUCKET_NAME', 'KMEM_QUEUE_URL']) expect(error).toContain(name);
     expect(loadConfig(ON_LAMBDA, FUNCTION_SETTINGS.users)).toMatchObject({ tableName: 'kmem-qa-table', queue: { kind: 'sqs' } });
+  });
+
+  it('composes a deployed function over SQS only: without a queue URL it names the setting (the file queue is the local runtime\'s)', () => {
+    expect(() => createContainer(loadConfig({}, FUNCTION_SETTINGS.users))).toThrow(ConfigError);
+    expect(() => createContainer(loadConfig({}, FUNCTION_SETTINGS.users))).toThrow(/KMEM_QUEUE_URL: not set/);
+    expect(createContainer(loadConfig(ON_LAMBDA, FUNCTION_SETTINGS.users)).config.queue).toEqual({ kind: 'sqs', url: ON_LAMBDA.KMEM_QUEUE_URL });
   });
 
   it('validates only the sections a function reads', () => {

@@ -66,6 +66,16 @@ describe('function bundles', () => {
   });
 });
 
+describe('what the bundles leave out', () => {
+  it('carries nothing of the local runtime: no file queue, no module of functions/local', () => {
+    for (const fn of functions) {
+      const map = JSON.parse(readFileSync(join(bundleDir(fn), 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      const local = map.sources.filter((source) => /functions\/local\/|adapters\/queue\/local-queue/.test(source));
+      expect({ fn: fn.node.id, local }).toEqual({ fn: fn.node.id, local: [] });
+    }
+  });
+});
+
 describe('bundling options', () => {
   it('builds the same bundle in CDK and in the bench', () => {
     const cdk = lambdaBundling();

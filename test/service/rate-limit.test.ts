@@ -1,7 +1,8 @@
 /**
  * Per-account request rate limits on a runtime of its own (KMEM_RATE_LIMIT_PER_MINUTE=20): the account
  * over its limit is answered 429 `rate_limited` with Retry-After, another account is not, and the
- * unauthenticated health check never counts.
+ * unauthenticated health check never counts. The limit comes from the settings object the runtime was
+ * started with, which reaches its handlers without being written into the process environment.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,11 +13,14 @@ import type { Runtime } from '../../functions/local/runtime';
 const dataDir = mkdtempSync(join(tmpdir(), 'kmem-rate-'));
 let runtime: Runtime;
 let keys: string[];
+let environment: { before: NodeJS.ProcessEnv; after: NodeJS.ProcessEnv };
 
 beforeAll(async () => {
   const { startRuntime } = await import('../../functions/local/runtime');
   const { createAccount } = await import('../../functions/core/use-cases/accounts');
+  const before = { ...process.env };
   runtime = await startRuntime({ settings: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_RATE_LIMIT_PER_MINUTE: '20' } });
+  environment = { before, after: { ...process.env } };
   keys = [(await createAccount(runtime.deps, 'busy')).apiKey, (await createAccount(runtime.deps, 'quiet')).apiKey];
 });
 afterAll(async () => {
@@ -25,6 +29,13 @@ afterAll(async () => {
 });
 
 const users = (key: string) => fetch(`${runtime.url}/users/list`, { headers: { 'X-API-Key': key } });
+
+describe('the runtime\'s settings', () => {
+  it('reach its handlers from the settings object, leaving the process environment as it was', () => {
+    expect(runtime.config.limits.requestsPerMinute).toBe(20);
+    expect(environment.after).toEqual(environment.before);
+  });
+});
 
 describe('per-account rate limit', () => {
   it('answers 429 rate_limited past the limit, for that account only', async () => {

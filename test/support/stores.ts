@@ -8,13 +8,12 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
-import { type Config, loadConfig } from '../../functions/config';
+import { type Config, localConfig, type Settings } from '../../functions/config';
 import { composeLocalDeps, type LocalDeps } from '../../functions/local/compose';
-import type { RuntimeSettings } from '../../functions/local/runtime';
 import { type ComposedWorkerDeps, composeWorkerDeps } from '../../functions/worker/deps';
 
 /** The settings that point at the test runtime's stores, with a fresh private queue directory. */
-export function storeEnvironment(): RuntimeSettings {
+export function storeEnvironment(): Settings {
   const env = inject('kmem');
   return {
     KMEM_DYNAMODB_ENDPOINT: env.dynamodbEndpoint,
@@ -27,8 +26,8 @@ export function storeEnvironment(): RuntimeSettings {
 }
 
 /** A configuration over the test runtime's stores, with `settings` over the defaults (and the process's). */
-export function testConfig(settings: RuntimeSettings = {}): Config {
-  return loadConfig({ ...process.env, ...storeEnvironment(), ...settings });
+export function testConfig(settings: Settings = {}): Config {
+  return localConfig({ ...storeEnvironment(), ...settings });
 }
 
 /** Deps as the local runtime composes them, plus the worker's, made once beside them. */

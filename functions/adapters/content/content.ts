@@ -1,7 +1,7 @@
 /**
  * How the worker turns raw bytes into text: functions/adapters/extract decides the kind from the content (PDF,
  * Office, HTML, images, audio, video, text) with the OCR engine and speech recogniser configured here.
- * Off Lambda, extraction runs in a thread with memory and time limits (sandbox/), so a runaway file fails
+ * Off Lambda, extraction runs in a thread with memory and time limits (adapters/sandbox/), so a runaway file fails
  * alone; on Lambda, inline, the function's own limits and the extractors' bounds confine it.
  */
 import type { S3Client } from '@aws-sdk/client-s3';
@@ -12,7 +12,7 @@ import { type ContentExtractor, type FileContent, FileProcessingError, RefusedFi
 import { type Extracted, ExtractionError, type ExtractInput, extractText } from '../extract';
 import { logger } from '../../observability';
 import { closeExtractDeps, createExtractDeps } from './extract-deps';
-import { ExtractionSandbox } from '../../worker/sandbox/extraction-sandbox';
+import { ExtractionSandbox } from '../sandbox/extraction-sandbox';
 
 interface Extraction {
   extract(input: ExtractInput): Promise<Extracted>;

@@ -2,7 +2,7 @@
  * Embedder adapter for any OpenAI-compatible endpoint: `POST {baseUrl}/embeddings` with
  * `{model, input: [texts], dimensions?}` and an optional `Authorization: Bearer` key; the answer's
  * `data[i].embedding` (ordered by `data[i].index`) are the vectors. Texts go in batches; vectors are
- * normalised to unit length. Settings come from the constructor (config.ts reads the environment).
+ * normalised to unit length. Settings come from the constructor (functions/config/ reads the environment).
  */
 import type { Embedder } from '../../engine';
 import { batches, EmbedderError, toUnitVector } from './embedding-answers';

@@ -1,5 +1,5 @@
 /**
- * The configured graph extractor from plain settings (functions/config.ts reads the environment and
+ * The configured graph extractor from plain settings (functions/config/ reads the environment and
  * hands these over): offline, an OpenAI-compatible endpoint, Amazon Bedrock, or Amazon Comprehend.
  */
 import type { LanguageCode } from '@aws-sdk/client-comprehend';

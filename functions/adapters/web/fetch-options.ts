@@ -1,6 +1,6 @@
 /**
  * What a caller of the fetcher decides: whether private addresses are allowed, the limits, the content it
- * accepts. Callers build this from Config (functions/config.ts); nothing here reads the environment.
+ * accepts. Callers build this from Config (functions/config/); nothing here reads the environment.
  */
 import { resolveHost } from '../net/dns-resolver';
 import type { ExpectedContent } from './content-type';

@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { SQSBatchResponse } from 'aws-lambda';
 import type { LocalQueue } from '../../adapters/queue/local-queue';
 import type { Config } from '../../config';
-import { quietThreadEnv, THREAD_ENTRY } from '../../worker/sandbox/extraction-sandbox';
+import { quietThreadEnv, THREAD_ENTRY } from '../../adapters/sandbox/extraction-sandbox';
 import type { SqsLambdaHandler } from '../queue-pump';
 import type { HostMessage, ThreadData, ThreadMessage } from './protocol';
 import { emitMetric } from '../../core/metrics';

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelAnswerGenerator } from '../../../functions/adapters/answers/model-answer-generator';
-import { createAnswerGenerator } from '../../../functions/adapters/answers/factory';
+import { createAnswerGenerator } from '../../../functions/adapters/providers/answer-model';
 import { BedrockConverseModel } from '../../../functions/adapters/graph-extraction/bedrock-converse';
 import { OpenAiChatModel } from '../../../functions/adapters/graph-extraction/openai-chat';
 import { AnswerModelError, type EvidenceItem } from '../../../functions/core/answers/port';

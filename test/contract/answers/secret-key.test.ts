@@ -4,7 +4,7 @@
  * bearer key, and a failed read is tried again on the next answer.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAnswerGenerator } from '../../../functions/adapters/answers/factory';
+import { createAnswerGenerator } from '../../../functions/adapters/providers/answer-model';
 import { loadConfig } from '../../../functions/config';
 import { startJsonServer, TEST_CREDENTIALS, type JsonServer, type Reply } from '../graph-extraction/support/json-server';
 import { chatAnswer } from './support/replies';

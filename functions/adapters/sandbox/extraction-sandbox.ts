@@ -5,12 +5,12 @@
  * the next file. Files go through one at a time, so a death is always the fault of the file being read.
  */
 import { Worker } from 'node:worker_threads';
-import { type Extracted, ExtractionError, type ExtractInput } from '../../adapters/extract';
+import { type Extracted, ExtractionError, type ExtractInput } from '../extract';
 import type { Config } from '../../config';
 import type { SandboxData, SandboxReply, SandboxRequest } from './protocol';
 
 /** The entry of TypeScript threads, and the module this one runs. */
-export const THREAD_ENTRY = new URL('../thread-entry.mjs', import.meta.url);
+export const THREAD_ENTRY = new URL('./thread-entry.mjs', import.meta.url);
 const THREAD_MODULE = new URL('./thread.ts', import.meta.url).href;
 
 /** The process's environment, less a second copy of the AWS SDK's Node version notice (the process gives it). */

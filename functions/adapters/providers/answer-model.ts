@@ -1,21 +1,15 @@
-/**
- * The configured answer generator, made once per container (its SDK client or HTTP settings with it):
- * none, an OpenAI-compatible chat endpoint, or Amazon Bedrock Converse. functions/config.ts reads the
- * environment; this turns the typed settings into the adapter.
- */
+/** Settings to answer generator: none, an OpenAI-compatible chat endpoint, or Amazon Bedrock Converse. */
 import type { Config } from '../../config';
 import type { AnswerGenerator } from '../../core/answers/port';
+import { ModelAnswerGenerator } from '../answers/model-answer-generator';
 import { BedrockConverseModel } from '../graph-extraction/bedrock-converse';
 import { OpenAiChatModel } from '../graph-extraction/openai-chat';
 import { secretReader } from '../secrets/secret-reader';
-import { ModelAnswerGenerator } from './model-answer-generator';
+import { once } from './once';
 
-export function answerGeneratorFactory(config: Pick<Config, 'answerModel' | 'region'>): () => AnswerGenerator | null {
-  let made: AnswerGenerator | null | undefined;
-  return () => {
-    if (made === undefined) made = createAnswerGenerator(config);
-    return made;
-  };
+/** The configured answer generator, made once (its SDK client or HTTP settings with it). */
+export function answerGeneratorOf(config: Pick<Config, 'answerModel' | 'region'>): () => AnswerGenerator | null {
+  return once(() => createAnswerGenerator(config));
 }
 
 export function createAnswerGenerator(config: Pick<Config, 'answerModel' | 'region'>): AnswerGenerator | null {

@@ -1,18 +1,10 @@
 /**
- * The one module that reads the environment. Every other module receives a typed `Config`.
- *
- * Settings come in small sections (one concern each); a deployed function reads only the sections it
- * needs (`FUNCTION_SETTINGS`), validated at cold start by the schema composed from them, so a setting it
- * does not read can neither break nor steer it. On AWS Lambda (`AWS_LAMBDA_FUNCTION_NAME` set) the
- * values the stack always sets are required: a function started without its table, bucket or queue fails
- * loudly instead of falling back to a local default. The local runtime and the CLI read every section,
- * with local defaults. The same schemas type the Lambda `environment` in the CDK stack (see
- * lib/constructs/service-function.ts) and check it at synth time.
+ * The settings kmem reads from the environment, in small sections (one concern each), and the sections
+ * each deployed function reads (`FUNCTION_SETTINGS`). The same schemas type the Lambda `environment` in
+ * the CDK stack (see lib/constructs/service-function.ts) and check it at synth time; ./index.ts reads
+ * them into a typed `Config`.
  */
-import { InternalError } from './core/errors';
 import { z } from 'zod';
-import type { ExtractLimits } from './adapters/extract/types';
-import type { ImportSettings } from './core/use-cases/imports';
 
 const flag = z
   .enum(['true', 'false', '1', '0'])
@@ -131,30 +123,6 @@ const hostileInputSettings = section({
   KMEM_EXTRACT_ISOLATION: z.enum(['thread', 'inline']).optional(),
 });
 
-interface HostileInputConfig {
-  limits: ExtractLimits;
-  isolation: 'thread' | 'inline';
-  memoryMb: number;
-  timeoutMs: number;
-}
-
-function hostileInputOf(e: z.output<z.ZodObject<typeof hostileInputSettings.shape>>, lambda: boolean): HostileInputConfig {
-  const mb = 1024 * 1024;
-  return {
-    limits: {
-      maxUnzippedBytes: e.KMEM_EXTRACT_MAX_UNZIPPED_MB * mb,
-      maxZipRatio: e.KMEM_EXTRACT_MAX_ZIP_RATIO,
-      maxPdfPages: e.KMEM_EXTRACT_MAX_PDF_PAGES,
-      maxPixels: e.KMEM_EXTRACT_MAX_MEGAPIXELS * 1_000_000,
-      maxMediaSeconds: e.KMEM_EXTRACT_MAX_MEDIA_MINUTES * 60,
-      maxHtmlBytes: e.KMEM_EXTRACT_MAX_HTML_MB * mb,
-    },
-    isolation: e.KMEM_EXTRACT_ISOLATION ?? (lambda ? 'inline' : 'thread'),
-    memoryMb: e.KMEM_EXTRACT_MEMORY_MB,
-    timeoutMs: e.KMEM_EXTRACT_TIMEOUT_SECONDS * 1000,
-  };
-}
-
 /** Vectors: the embedder, word vectors in graphs, the warm index cache. */
 const embeddingSettings = section({
   /**
@@ -272,7 +240,7 @@ export const FUNCTION_SETTINGS = {
 export type FunctionSettingsName = keyof typeof FUNCTION_SETTINGS;
 
 /** Every section: the local runtime and the CLI. */
-const ALL_SETTINGS = Object.keys(SETTINGS) as SettingsSection[];
+export const ALL_SETTINGS = Object.keys(SETTINGS) as SettingsSection[];
 
 /** Every variable kmem reads (the local runtime's schema; each section's shape in one object). */
 export const environmentSchema = z.object({
@@ -293,7 +261,7 @@ export const environmentSchema = z.object({
   ...limitSettings.shape,
 });
 
-export type Environment = z.input<typeof environmentSchema>;
+type Environment = z.input<typeof environmentSchema>;
 export type EnvironmentVariable = keyof Environment & string;
 
 /** The schema of the variables a set of sections reads (a function's own schema). */
@@ -303,7 +271,7 @@ export function settingsSchema(sections: readonly SettingsSection[]) {
 }
 
 /** The variables a set of sections reads. */
-function variablesOf(sections: readonly SettingsSection[]): EnvironmentVariable[] {
+export function variablesOf(sections: readonly SettingsSection[]): EnvironmentVariable[] {
   return sections.flatMap((name) => Object.keys(SETTINGS[name].shape) as EnvironmentVariable[]);
 }
 
@@ -313,239 +281,4 @@ export function requiredOnLambda(sections: readonly SettingsSection[]): Environm
 }
 
 /** Whether this process runs on AWS Lambda (Lambda sets the function name). */
-const onLambda = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
-
-export interface Config {
-  stage: string;
-  region: string;
-  tableName: string;
-  bucketName: string;
-  queue: { kind: 'sqs'; url: string } | { kind: 'local'; directory: string; visibilityTimeoutSeconds: number };
-  /** `originRegion` of files: the AWS region, or `local` on the local runtime. */
-  originRegion: string;
-  work: { maxAttempts: number; retrySeconds: number; ingestWaitSeconds: number; crawlStretchMs: number };
-  embeddings:
-    | { kind: 'word-vectors' | 'none' }
-    | { kind: 'openai'; url: string; model: string; dimensions: number; apiKey?: string }
-    | { kind: 'bedrock'; model?: string; dimensions?: number };
-  graphWordVectors: boolean;
-  graphExtractor:
-    | { kind: 'offline' | 'comprehend' }
-    | { kind: 'openai'; url: string; model: string; apiKey?: string }
-    | { kind: 'bedrock'; model: string };
-  answerModel:
-    | { kind: 'none' }
-    | { kind: 'openai'; url: string; model: string; apiKey?: string; apiKeySecret?: string; timeoutMs: number }
-    | { kind: 'bedrock'; model: string; endpoint?: string; timeoutMs: number };
-  indexCacheSize: number;
-  extraction: { ocr: 'tesseract' | 'textract'; speech: 'pocketsphinx' | 'transcribe'; pdfMaxOcrPages: number; mediaTimeoutMs: number };
-  web: {
-    timeoutMs: number;
-    maxRedirects: number;
-    maxBytes: number;
-    sitemapMaxUrls: number;
-    crawlMaxPages: number;
-    crawlMaxDepth: number;
-  };
-  dynamodbEndpoint?: string;
-  s3Endpoint?: string;
-  defaultTokenLimit: number;
-  bootstrapApiKey?: string;
-  dataDir: string;
-  host: string;
-  port: number;
-  allowPrivateUrls: boolean;
-  maxBodyBytes: number;
-  maxUploadBytes: number;
-  authCacheMs: number;
-  accessLog: boolean;
-  webhooks: { maxAttempts: number; backoffSeconds: number; timeoutMs: number };
-  hostileInput: HostileInputConfig;
-  limits: { requestsPerMinute: number; extractionTokensPerSecond: number };
-  imports: ImportSettings;
-}
-
-/** Bulk import's settings: a shape the use cases declare (core knows no config module). */
-export type { ImportSettings };
-
-export class ConfigError extends InternalError {
-  override readonly name: string = 'ConfigError';
-}
-
-/**
- * Reads the settings of `sections` from `env` (every section by default: the local runtime, the CLI).
- * Variables of other sections are not read: those parts of the `Config` hold their defaults.
- */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: readonly SettingsSection[] = ALL_SETTINGS): Config {
-  const problems = onLambda(env) ? missingOnLambda(env, sections) : [];
-  const read = Object.fromEntries(variablesOf(sections).map((name) => [name, env[name]]));
-  const parsed = environmentSchema.safeParse(read);
-  if (!parsed.success) problems.push(...parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
-  if (problems.length || !parsed.success) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
-  const e = parsed.data;
-  return {
-    stage: e.KMEM_STAGE,
-    region: e.AWS_REGION,
-    tableName: e.KMEM_TABLE_NAME,
-    bucketName: e.KMEM_BUCKET_NAME,
-    queue: queueOf(e),
-    originRegion: e.KMEM_DYNAMODB_ENDPOINT ? 'local' : e.AWS_REGION,
-    work: {
-      maxAttempts: e.KMEM_WORK_MAX_ATTEMPTS,
-      retrySeconds: e.KMEM_WORK_RETRY_SECONDS,
-      ingestWaitSeconds: e.KMEM_INGEST_WAIT_SECONDS,
-      crawlStretchMs: e.KMEM_CRAWL_STRETCH_SECONDS * 1000,
-    },
-    embeddings: embeddingsOf(e),
-    graphWordVectors: e.KMEM_GRAPH_WORD_VECTORS,
-    graphExtractor: graphExtractorOf(e),
-    answerModel: answerModelOf(e),
-    indexCacheSize: e.KMEM_INDEX_CACHE_SIZE,
-    extraction: extractionOf(e),
-    web: webOf(e),
-    dynamodbEndpoint: e.KMEM_DYNAMODB_ENDPOINT,
-    s3Endpoint: e.KMEM_S3_ENDPOINT,
-    defaultTokenLimit: e.KMEM_DEFAULT_TOKEN_LIMIT,
-    bootstrapApiKey: e.KMEM_API_KEY,
-    dataDir: e.KMEM_DATA_DIR,
-    host: e.KMEM_HOST,
-    port: e.KMEM_PORT,
-    allowPrivateUrls: e.KMEM_ALLOW_PRIVATE_URLS,
-    maxBodyBytes: e.KMEM_MAX_BODY_KB * 1024,
-    maxUploadBytes: e.KMEM_MAX_UPLOAD_MB * 1024 * 1024,
-    authCacheMs: e.KMEM_AUTH_CACHE_SECONDS * 1000,
-    accessLog: e.KMEM_ACCESS_LOG,
-    webhooks: {
-      maxAttempts: e.KMEM_WEBHOOK_MAX_ATTEMPTS,
-      backoffSeconds: e.KMEM_WEBHOOK_BACKOFF_SECONDS,
-      timeoutMs: e.KMEM_WEBHOOK_TIMEOUT_MS,
-    },
-    hostileInput: hostileInputOf(e, onLambda(env)),
-    limits: { requestsPerMinute: e.KMEM_RATE_LIMIT_PER_MINUTE, extractionTokensPerSecond: e.KMEM_EXTRACTION_TOKENS_PER_SECOND },
-    imports: importsOf(e),
-  };
-}
-
-function importsOf(e: Parsed): ImportSettings {
-  const listed = (e.KMEM_IMPORT_BUCKETS ?? (e.KMEM_S3_ENDPOINT ? '*' : '')).split(',').map((b) => b.trim());
-  const mb = 1024 * 1024;
-  return {
-    buckets: listed.filter(Boolean),
-    archive: {
-      maxArchiveBytes: e.KMEM_IMPORT_MAX_ARCHIVE_MB * mb,
-      maxMembers: e.KMEM_IMPORT_MAX_MEMBERS,
-      maxMemberBytes: e.KMEM_IMPORT_MAX_MEMBER_MB * mb,
-      maxTotalBytes: e.KMEM_IMPORT_MAX_TOTAL_MB * mb,
-      maxRatio: e.KMEM_IMPORT_MAX_RATIO,
-    },
-    concurrency: e.KMEM_IMPORT_CONCURRENCY,
-  };
-}
-
-function missingOnLambda(env: NodeJS.ProcessEnv, sections: readonly SettingsSection[]): string[] {
-  return requiredOnLambda(sections)
-    .filter((name) => !env[name])
-    .map((name) => `${name}: not set (required on AWS Lambda, where the stack sets it)`);
-}
-
-type Parsed = z.output<typeof environmentSchema>;
-
-function queueOf(e: Parsed): Config['queue'] {
-  if (e.KMEM_QUEUE_URL) return { kind: 'sqs', url: e.KMEM_QUEUE_URL };
-  return {
-    kind: 'local',
-    directory: e.KMEM_LOCAL_QUEUE_DIR ?? `${e.KMEM_DATA_DIR}/queue`,
-    visibilityTimeoutSeconds: e.KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS,
-  };
-}
-
-function extractionOf(e: Parsed): Config['extraction'] {
-  return {
-    ocr: e.KMEM_OCR,
-    speech: e.KMEM_SPEECH,
-    pdfMaxOcrPages: e.KMEM_PDF_MAX_OCR_PAGES,
-    mediaTimeoutMs: e.KMEM_MEDIA_TIMEOUT_SECONDS * 1000,
-  };
-}
-
-function webOf(e: Parsed): Config['web'] {
-  return {
-    timeoutMs: e.KMEM_FETCH_TIMEOUT_MS,
-    maxRedirects: e.KMEM_FETCH_MAX_REDIRECTS,
-    maxBytes: e.KMEM_FETCH_MAX_MB * 1024 * 1024,
-    sitemapMaxUrls: e.KMEM_SITEMAP_MAX_URLS,
-    crawlMaxPages: e.KMEM_CRAWL_MAX_PAGES,
-    crawlMaxDepth: e.KMEM_CRAWL_MAX_DEPTH,
-  };
-}
-
-function embeddingsOf(e: Parsed): Config['embeddings'] {
-  if (e.KMEM_EMBEDDER === 'openai') {
-    if (!e.KMEM_EMBEDDING_URL || !e.KMEM_EMBEDDING_MODEL || !e.KMEM_EMBEDDING_DIMENSIONS) {
-      throw new ConfigError(
-        'invalid configuration: KMEM_EMBEDDER=openai needs KMEM_EMBEDDING_URL, KMEM_EMBEDDING_MODEL and KMEM_EMBEDDING_DIMENSIONS',
-      );
-    }
-    return {
-      kind: 'openai',
-      url: e.KMEM_EMBEDDING_URL,
-      model: e.KMEM_EMBEDDING_MODEL,
-      dimensions: e.KMEM_EMBEDDING_DIMENSIONS,
-      ...(e.KMEM_EMBEDDING_API_KEY ? { apiKey: e.KMEM_EMBEDDING_API_KEY } : {}),
-    };
-  }
-  if (e.KMEM_EMBEDDER === 'bedrock') {
-    return {
-      kind: 'bedrock',
-      ...(e.KMEM_EMBEDDING_MODEL ? { model: e.KMEM_EMBEDDING_MODEL } : {}),
-      ...(e.KMEM_EMBEDDING_DIMENSIONS ? { dimensions: e.KMEM_EMBEDDING_DIMENSIONS } : {}),
-    };
-  }
-  return { kind: e.KMEM_EMBEDDER };
-}
-
-function graphExtractorOf(e: Parsed): Config['graphExtractor'] {
-  const kind = e.KMEM_GRAPH_EXTRACTOR;
-  if (kind === 'offline' || kind === 'comprehend') return { kind };
-  if (!e.KMEM_GRAPH_EXTRACTOR_MODEL) throw new ConfigError(`invalid configuration: KMEM_GRAPH_EXTRACTOR=${kind} needs KMEM_GRAPH_EXTRACTOR_MODEL`);
-  if (kind === 'bedrock') return { kind, model: e.KMEM_GRAPH_EXTRACTOR_MODEL };
-  if (!e.KMEM_GRAPH_EXTRACTOR_URL) throw new ConfigError('invalid configuration: KMEM_GRAPH_EXTRACTOR=openai needs KMEM_GRAPH_EXTRACTOR_URL');
-  return {
-    kind,
-    url: e.KMEM_GRAPH_EXTRACTOR_URL,
-    model: e.KMEM_GRAPH_EXTRACTOR_MODEL,
-    ...(e.KMEM_GRAPH_EXTRACTOR_API_KEY ? { apiKey: e.KMEM_GRAPH_EXTRACTOR_API_KEY } : {}),
-  };
-}
-
-function answerModelOf(e: Parsed): Config['answerModel'] {
-  const kind = e.KMEM_ANSWER_MODEL_PROVIDER;
-  if (kind === 'none') {
-    const stray = (['KMEM_ANSWER_MODEL', 'KMEM_ANSWER_MODEL_URL', 'KMEM_ANSWER_MODEL_API_KEY', 'KMEM_ANSWER_MODEL_API_KEY_SECRET'] as const).filter((name) => e[name] !== undefined);
-    if (stray.length) throw new ConfigError(`invalid configuration: ${stray.join(', ')} set but KMEM_ANSWER_MODEL_PROVIDER is none (set it to openai or bedrock)`);
-    return { kind };
-  }
-  if (!e.KMEM_ANSWER_MODEL) throw new ConfigError(`invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=${kind} needs KMEM_ANSWER_MODEL`);
-  const timeoutMs = e.KMEM_ANSWER_TIMEOUT_MS;
-  if (kind === 'bedrock') {
-    if (e.KMEM_ANSWER_MODEL_API_KEY || e.KMEM_ANSWER_MODEL_API_KEY_SECRET) {
-      throw new ConfigError('invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=bedrock takes no KMEM_ANSWER_MODEL_API_KEY (it signs with AWS credentials)');
-    }
-    return { kind, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...(e.KMEM_ANSWER_MODEL_URL ? { endpoint: e.KMEM_ANSWER_MODEL_URL } : {}) };
-  }
-  if (!e.KMEM_ANSWER_MODEL_URL) throw new ConfigError('invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=openai needs KMEM_ANSWER_MODEL_URL');
-  const apiKey = e.KMEM_ANSWER_MODEL_API_KEY;
-  const apiKeySecret = e.KMEM_ANSWER_MODEL_API_KEY_SECRET;
-  if (apiKey && apiKeySecret) throw new ConfigError('invalid configuration: set KMEM_ANSWER_MODEL_API_KEY or KMEM_ANSWER_MODEL_API_KEY_SECRET, not both');
-  const key = apiKey ? { apiKey } : apiKeySecret ? { apiKeySecret } : {};
-  return { kind, url: e.KMEM_ANSWER_MODEL_URL, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...key };
-}
-
-/**
- * A deployed function's settings: only the sections it reads (`FUNCTION_SETTINGS`), from `env`. Its
- * handler composes its deps from them once, on its first call; invalid or missing settings throw a
- * `ConfigError` on every call until fixed, so no store is ever reached with a wrong name.
- */
-export function functionConfig(name: FunctionSettingsName, env: NodeJS.ProcessEnv = process.env): Config {
-  return loadConfig(env, FUNCTION_SETTINGS[name]);
-}
+export const onLambda = (env: NodeJS.ProcessEnv): boolean => Boolean(env.AWS_LAMBDA_FUNCTION_NAME);

@@ -3,10 +3,10 @@
  * gave it (worker_threads resourceLimits), with the engines the settings it was given choose. Loaded by entry.mjs.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createS3Client } from '../../adapters/aws-clients';
-import { ExtractionError, extractText } from '../../adapters/extract';
-import { describeError } from '../../adapters/text/wording';
-import { closeExtractDeps, createExtractDeps } from '../../adapters/content/extract-deps';
+import { createS3Client } from '../aws-clients';
+import { closeExtractDeps, createExtractDeps } from '../content/extract-deps';
+import { ExtractionError, extractText } from '../extract';
+import { describeError } from '../text/wording';
 import type { SandboxData, SandboxReply, SandboxRequest } from './protocol';
 
 const port = parentPort;

@@ -1,19 +1,17 @@
-/** The configured embedder, made once per container (the offline word vectors take a second and ~300 MB). */
+/** Settings to embedder: offline word vectors, an OpenAI-compatible endpoint, Amazon Bedrock, or none. */
 import type { Config } from '../../config';
-import { BedrockEmbedder } from './bedrock-embedder';
 import type { Embedder } from '../../engine';
-import { OpenAiCompatibleEmbedder } from './openai-embedder';
-import { loadWordVectorEmbedder } from './word-vectors';
+import { BedrockEmbedder } from '../embeddings/bedrock-embedder';
+import { OpenAiCompatibleEmbedder } from '../embeddings/openai-embedder';
+import { loadWordVectorEmbedder } from '../embeddings/word-vectors';
+import { once } from './once';
 
-export function embedderFactory(config: Config): () => Embedder | null {
-  let made: Embedder | null | undefined;
-  return () => {
-    made ??= createEmbedder(config);
-    return made;
-  };
+/** The configured embedder, made once (the offline word vectors take a second and ~300 MB). */
+export function embedderOf(config: Pick<Config, 'embeddings' | 'region'>): () => Embedder | null {
+  return once(() => createEmbedder(config));
 }
 
-function createEmbedder(config: Config): Embedder | null {
+function createEmbedder(config: Pick<Config, 'embeddings' | 'region'>): Embedder | null {
   const settings = config.embeddings;
   switch (settings.kind) {
     case 'none':

@@ -1,5 +1,5 @@
-/** The messages between the worker and its extraction thread (functions/worker/sandbox). */
-import type { Extracted, ExtractInput } from '../../adapters/extract';
+/** The messages between the worker and its extraction thread (functions/adapters/sandbox). */
+import type { Extracted, ExtractInput } from '../extract';
 import type { Config } from '../../config';
 
 /** What the thread starts with: its module, and the settings it makes its engines from. */
