@@ -1,7 +1,7 @@
 /** The memories group: each route calls one use case and shapes the answer. */
 import type { Container } from '../adapters/container';
 import { IndexCache } from '../core/retrieval-cache';
-import { lookUpEntities } from '../core/use-cases/memory-entities';
+import { type EntityView, lookUpEntities } from '../core/use-cases/memory-entities';
 import type { Memory, MemoryFileLink } from '../core/model';
 import { startIngestion } from '../core/use-cases/ingestion';
 import { createMemory, deleteMemory, getMemory, listMemories } from '../core/use-cases/memories';
@@ -49,6 +49,11 @@ const presentDetails = (memory: Memory) => ({
   failedFileCount: memory.failedFileCount,
   lastError: memory.lastError,
   webhookDelivery: memory.webhookDelivery,
+});
+
+const presentEntity = (entity: EntityView) => ({
+  ...entity,
+  passages: entity.passages.map(({ content, fileId }) => ({ content, fileID: fileId })),
 });
 
 const presentLink = (link: MemoryFileLink) => ({
@@ -114,7 +119,7 @@ export const memoryRoutes = (deps: MemoriesDeps): BoundRoute[] => [
   }),
   bind(memoriesApi.entities, async ({ params, query }, { accountId }) => {
     const entities = await lookUpEntities({ ...deps, indexes: deps.entityIndexes }, accountId, params.id, query);
-    return { body: { status: 'success', entities, count: entities.length } };
+    return { body: { status: 'success', entities: entities.map(presentEntity), count: entities.length } };
   }),
   bind(memoriesApi.delete, async ({ params }, { accountId }) => {
     await deleteMemory(deps, accountId, params.id);
