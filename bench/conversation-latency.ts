@@ -102,10 +102,10 @@ async function seedMessages(dataDir: string, accountId: string, sessions: readon
     const message: Message = {
       id: `large-${n}`,
       accountId,
-      sessionID: sessions[s] ?? '',
+      sessionId: sessions[s] ?? '',
       role: n % 2 ? 'assistant' : 'user',
       content: `${turns[n % turns.length] ?? ''} (${n})`,
-      customerUserID: null,
+      customerUserId: null,
       createdAt: new Date(base + s * 86_400_000 + sequence * 1000).toISOString(),
       updatedAt: new Date().toISOString(),
       sequence,

@@ -39,7 +39,7 @@ export function benchmarkChunks(benchmark: Benchmark, memory: Memory = benchmark
 export interface BenchmarkIndex {
   chunks: StoredChunk[];
   built: BuiltIndex;
-  /** What `answerFromIndex` takes: the retrieval index and, for a graph memory, the deserialized graph. */
+  /** What `retrieveFromIndex` takes: the retrieval index and, for a graph memory, the deserialized graph. */
   loaded: { retrieval: RetrievalIndex; graph: GraphSegment | null };
   buildMs: number;
 }

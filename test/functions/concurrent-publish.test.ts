@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { testConfig, testDeps } from '../support/stores';
-import { publishIndex } from '../../functions/core/ingest/memory-index';
+import { buildAndPublishIndex } from '../../functions/core/ingest/memory-index';
 import { decodeChunks } from '../../functions/core/ingest/chunks';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';
@@ -27,7 +27,7 @@ describe('publishing an index', () => {
     const chunk = (sessionId: string, n: number) => ({ id: `msg:${sessionId}.${n}`, fileId: sessionSourceId(sessionId), text: `message ${n} of ${sessionId}`, start: 0, end: 10 });
     await Promise.all(
       sessions.map((session) =>
-        publishIndex(worker, accountId, memory.id, {
+        buildAndPublishIndex(worker, accountId, memory.id, {
           added: new Map([[sessionSourceId(session.id), [chunk(session.id, 1), chunk(session.id, 2)]]]),
           changes: ({ chunkCount }) => ({ chunkCount }),
         }),

@@ -82,7 +82,7 @@ describe('grounded answers', () => {
     reply = chatAnswer('The Radium Institute was founded in 1909 [1].', 432);
     const before = await remaining();
 
-    const { answer, report } = await ask();
+    const { retrieval: answer, report } = await ask();
 
     expect(answer.payload).toEqual([{ content: 'The Radium Institute was founded in 1909 [1].', score: offline.payload[0]?.score }, ...offline.payload]);
     expect(answer.facts).toEqual(offline.facts);
@@ -106,7 +106,7 @@ describe('grounded answers', () => {
     const offline = await retrieveFromMemory(deps, accountId, { memoryID: memoryId, query: QUESTION, topK: 2, facts: true, assisted: true });
     reply = answerReply;
     const before = await remaining();
-    const { answer, report } = await ask();
+    const { retrieval: answer, report } = await ask();
     expect(answer).toEqual(offline);
     expect(report).toMatchObject({ outcome: 'fell-back', reason: expect.stringMatching(reason), tokensUsed: tokens });
     expect(before - (await remaining())).toBe(tokens);
@@ -117,9 +117,9 @@ describe('grounded answers', () => {
     reply = chatAnswer('Never asked [1].');
     const raw = await ask({ assisted: false });
     expect(raw.report).toBeUndefined();
-    expect(raw.answer.payload[0]?.content).toBe(DOCS['institute.txt']);
+    expect(raw.retrieval.payload[0]?.content).toBe(DOCS['institute.txt']);
     const nothing = await ask({ query: 'quantum chromodynamics lattice' });
-    expect(nothing).toEqual({ answer: { payload: [], facts: [], sources: [] } });
+    expect(nothing).toEqual({ retrieval: { payload: [], facts: [], sources: [] } });
     expect(requests).toHaveLength(0);
   });
 
@@ -128,7 +128,7 @@ describe('grounded answers', () => {
     await base.accounts.reserveTokens(accountId, left - 100);
     reply = chatAnswer('Too expensive [1].');
     const offline = await retrieveFromMemory(deps, accountId, { memoryID: memoryId, query: QUESTION, topK: 2, facts: true, assisted: true });
-    const { answer, report } = await ask();
+    const { retrieval: answer, report } = await ask();
     expect(answer).toEqual(offline);
     expect(report).toMatchObject({ outcome: 'fell-back', reason: expect.stringMatching(/token budget cannot cover/), tokensUsed: 0 });
     expect(requests).toHaveLength(0);

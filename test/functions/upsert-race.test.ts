@@ -83,7 +83,7 @@ it('keeps the newer content when the older processing ends last', async () => {
   releaseOld();
   await run;
   const stored = await storedTexts(file.id);
-  expect(stored.file).toMatchObject({ state: 'ready', externalURI: `${base}/new` });
+  expect(stored.file).toMatchObject({ state: 'ready', externalUrl: `${base}/new` });
   expect(stored.text).toBe(NEW_TEXT);
   expect(stored.texts).toEqual([NEW_TEXT]); // the older run's text did not overwrite it, nor stay behind
 });
@@ -95,7 +95,7 @@ it('keeps the newer content when the older processing ends first', async () => {
   await run; // ends while the file waits for its newer content: it must not settle the file
   await drainQueue(deps);
   const stored = await storedTexts(file.id);
-  expect(stored.file).toMatchObject({ state: 'ready', externalURI: `${base}/new` });
+  expect(stored.file).toMatchObject({ state: 'ready', externalUrl: `${base}/new` });
   expect(stored.text).toBe(NEW_TEXT);
   expect(stored.texts).toEqual([NEW_TEXT]);
 });

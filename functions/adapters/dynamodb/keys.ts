@@ -92,7 +92,7 @@ export const keys = {
     return `${head}#~${createHash('sha256').update(sourceKey).digest('hex')}`;
   },
 
-  // ---- bulk imports (one item each; gsi1 lists an account's imports) ---------------------------
+  // ---- bulk imports (one item each, read by id) ------------------------------------------------
   fileImport: (accountId: string, importId: string): TableKey => ({
     pk: `${tenant(accountId)}#IMPORT#${importId}`,
     sk: 'IMPORT',

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { mapConcurrently } from '../concurrency';
 import { categoryOf, extensionOf } from '../files/file-kinds';
-import { type FileImport, type FileRecord, type ImportError, importSourcePrefix } from '../model';
+import { type FileImport, type FileRecord, fileSource, type ImportError, importSourcePrefix } from '../model';
 import { objectKeys } from '../object-keys';
 import type { ImportStore } from '../ports';
 import { emptyFile, type FileDeps, removeFileData } from '../use-cases/files';
@@ -142,7 +142,7 @@ async function importMember(
   const extension = extensionOf(name);
   const bronzeKey = objectKeys.fetched(job.accountId, id, extension ? `original.${extension}` : 'original');
   const raw: Partial<FileRecord> = {
-    name, extension, fileType, category: categoryOf(fileType), source: 'import', bronzeKey, externalURI: null,
+    name, extension, fileType, category: categoryOf(fileType), source: 'import', bronzeKey, externalUrl: null,
     contentType: null, size: bytes.length, contentHash, sourceKey, validators: member.etag ? { etag: member.etag } : null,
   };
   const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
@@ -184,7 +184,7 @@ async function prune(
   const reindex = new Set<string>();
   await mapConcurrently(gone, deps.config.imports.concurrency, async (file) => {
     for (const link of await deps.links.listByFile(job.accountId, file.id)) {
-      await deps.memories.excludeFile(job.accountId, link.memoryId, file.id);
+      await deps.memories.excludeSource(job.accountId, link.memoryId, fileSource(file.id));
       await deps.links.delete(job.accountId, link.memoryId, file.id); // the file itself goes next
       await deps.objects.delete(objectKeys.chunks(job.accountId, link.memoryId, file.id));
       reindex.add(link.memoryId);
@@ -211,7 +211,7 @@ async function intoMemory(deps: ImportDeps, job: FileImport, memoryId: string): 
     id: deps.ids.uuid(), accountId: job.accountId, memoryId, fileId, type: 'file', ingestedAt: null, createdAt: at, updatedAt: at,
   })));
   const excluded = new Set((await deps.memories.get(job.accountId, memoryId))?.excludedFileIds ?? []);
-  await deps.memories.includeFiles(job.accountId, memoryId, missing.filter((id) => excluded.has(id)));
+  await deps.memories.includeSources(job.accountId, memoryId, missing.filter((id) => excluded.has(id)).map(fileSource));
   await deps.queue.send({ kind: 'memory.refresh', accountId: job.accountId, memoryId } satisfies WorkMessage);
 }
 

@@ -115,7 +115,7 @@ export function contentFields(name: string, fileType: FileType, source: FileSour
     fileType,
     category: categoryOf(fileType),
     bronzeKey: source.upload?.key ?? null,
-    externalURI: source.url?.href ?? null,
+    externalUrl: source.url?.href ?? null,
     contentType: source.upload?.contentType ?? null,
     source: source.upload ? ('upload' as const) : ('url' as const),
     size: source.upload?.size ?? null,
@@ -194,8 +194,8 @@ async function measuredUpload(deps: FileDeps, upload: Upload, fileId: string, st
 export function emptyFile(accountId: string, id: string, now: string, originRegion: string): FileRecord {
   return {
     id, accountId, name: '', extension: '', fileType: 'other', category: 'other', state: 'pending', error: null,
-    bronzeKey: null, externalURI: null, contentType: null, source: 'upload', parentFileId: null,
-    jobID: null, originRegion, silverTranscriptKey: null, silverAudioKey: null,
+    bronzeKey: null, externalUrl: null, contentType: null, source: 'upload', parentFileId: null,
+    jobId: null, originRegion, silverTranscriptKey: null, silverAudioKey: null,
     goldChunkKey: null, length: null, size: null, tokens: null, numSpeakers: null,
     hiddenFilesTotal: 0, hiddenFilesCreated: 0, hiddenFilesProcessed: 0, hiddenFilesIngested: 0,
     sourceKey: null, contentHash: null, validators: null, createdAt: now, updatedAt: now,

@@ -33,7 +33,7 @@ export interface EntityView {
   aliases: string[];
   relations: EntityRelation[];
   facts: Array<{ content: string }>;
-  passages: Array<{ content: string; fileID: string }>;
+  passages: Array<{ content: string; fileId: string }>;
 }
 
 /** Per entity: relations, facts and passages listed at most. */
@@ -91,7 +91,7 @@ async function viewOf(reader: Reader, entity: number): Promise<EntityView> {
   const facts = [...new Set(factsOf(graph, entity).filter((fact) => kept(fact.chunkId)).map((fact) => fact.text))];
   const passages = mentioningChunks(graph, entity).flatMap((chunkId) => {
     const chunk = kept(chunkId);
-    return chunk ? [{ content: chunk.text, fileID: chunk.pageId ?? chunk.fileId }] : [];
+    return chunk ? [{ content: chunk.text, fileId: chunk.pageId ?? chunk.fileId }] : [];
   });
   return {
     id,

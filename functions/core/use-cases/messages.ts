@@ -34,10 +34,10 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
   const message: Message = {
     id: input.id ?? deps.ids.uuid(),
     accountId,
-    sessionID: session.id,
+    sessionId: session.id,
     role: input.role,
     content: input.content,
-    customerUserID: input.customerUserID ?? session.customerUserID,
+    customerUserId: input.customerUserID ?? session.customerUserId,
     createdAt: input.createdAt ?? now,
     updatedAt: now,
     ...(sequence === undefined ? {} : { sequence }),
@@ -71,5 +71,5 @@ export async function getMessage(deps: Pick<MessageDeps, 'messages'>, accountId:
 export async function deleteMessage(deps: MessageDeps, accountId: string, id: string): Promise<void> {
   const message = await deps.messages.get(accountId, id);
   if (!message || !(await deps.messages.delete(accountId, id))) throw NotFoundError.of('message', id);
-  await conversationChanged(deps, accountId, message.sessionID);
+  await conversationChanged(deps, accountId, message.sessionId);
 }
