@@ -63,7 +63,13 @@ function argument(name: string): string | undefined {
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
-async function rankedFiles(benchmark: Benchmark, built: BenchmarkIndex, embedder: WordVectorEmbedder, run: ModeRun, query: string): Promise<string[]> {
+async function rankedFiles(
+  benchmark: Benchmark,
+  built: BenchmarkIndex,
+  embedder: WordVectorEmbedder,
+  run: ModeRun,
+  query: string,
+): Promise<string[]> {
   const { retrieval, graph } = built.loaded;
   const topK = evaluationDepth(benchmark);
   if (run.graphAlone) {
@@ -83,7 +89,8 @@ async function runMode(benchmark: Benchmark, built: BenchmarkIndex | undefined, 
   if (!built) return { label: `${run.label}: skipped (--no-graph)`, metrics: null, queryMs: Number.NaN };
   const perQuery: Metrics[] = [];
   const started = performance.now();
-  for (const query of benchmark.queries) perQuery.push(queryMetrics(benchmark, query, await rankedFiles(benchmark, built, embedder, run, query.text)));
+  for (const query of benchmark.queries)
+    perQuery.push(queryMetrics(benchmark, query, await rankedFiles(benchmark, built, embedder, run, query.text)));
   return { label: run.label, metrics: averageMetrics(perQuery), queryMs: (performance.now() - started) / benchmark.queries.length };
 }
 

@@ -84,17 +84,7 @@ export interface Page<T> {
   previousToken: string | null;
 }
 
-export const FILE_TYPES = [
-  'website',
-  'sitemap',
-  'website_bulk',
-  'document',
-  'text',
-  'image',
-  'audio',
-  'video',
-  'other',
-] as const;
+export const FILE_TYPES = ['website', 'sitemap', 'website_bulk', 'document', 'text', 'image', 'audio', 'video', 'other'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
 export const FILE_CATEGORIES = ['audio', 'video', 'web', 'document', 'other'] as const;

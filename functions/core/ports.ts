@@ -303,12 +303,7 @@ export interface JobStore {
   /** The job with its whole file list. */
   get(accountId: string, id: string): Promise<IngestionJob | undefined>;
   /** Applies changes, optionally only when the job is in one of `whenState` (else ConflictError). */
-  update(
-    accountId: string,
-    id: string,
-    changes: Partial<JobSummary>,
-    whenState?: IngestionJob['state'][],
-  ): Promise<void>;
+  update(accountId: string, id: string, changes: Partial<JobSummary>, whenState?: IngestionJob['state'][]): Promise<void>;
   /** The memory's jobs, without their file lists. */
   listByMemory(accountId: string, memoryId: string): Promise<JobSummary[]>;
   /** Deletes the job and its file list. */

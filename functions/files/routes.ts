@@ -58,9 +58,7 @@ export const fileRoutes = (deps: Container): BoundRoute[] => [
     const expiresAt = new Date(deps.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000).toISOString();
     return dataResponse({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType, uploadUrl, expiresAt });
   }),
-  bind(filesApi.create, async ({ body }, { accountId }) =>
-    dataResponse(presentCreated(await createOrUpdateFile(deps, accountId, body))),
-  ),
+  bind(filesApi.create, async ({ body }, { accountId }) => dataResponse(presentCreated(await createOrUpdateFile(deps, accountId, body)))),
   bind(filesApi.list, async ({ query }, { accountId }) =>
     listResponse('files', await listFiles(deps, accountId, query.category, query), presentListed),
   ),
@@ -92,20 +90,26 @@ export const fileRoutes = (deps: Container): BoundRoute[] => [
       hiddenFilesIngested: file.hiddenFilesIngested,
     });
   }),
-  bind(filesApi.import, async ({ body }, { accountId }) =>
-    dataResponse({ importID: (await startImport(deps, accountId, body)).id }),
-  ),
+  bind(filesApi.import, async ({ body }, { accountId }) => dataResponse({ importID: (await startImport(deps, accountId, body)).id })),
   bind(filesApi.importStatus, async ({ params }, { accountId }) => {
     const found = await getImport(deps, accountId, params.id);
     const { total, created, updated, unchanged, deleted, failed, errors, state, createdAt, updatedAt } = found;
     return dataResponse({
-      importID: found.id, state, total, created, updated, unchanged, deleted, failed, errors,
-      memoryID: found.memoryId, createdAt, updatedAt,
+      importID: found.id,
+      state,
+      total,
+      created,
+      updated,
+      unchanged,
+      deleted,
+      failed,
+      errors,
+      memoryID: found.memoryId,
+      createdAt,
+      updatedAt,
     });
   }),
-  bind(filesApi.resync, async ({ params }, { accountId }) =>
-    dataResponse(presentCreated(await resyncFile(deps, accountId, params.id))),
-  ),
+  bind(filesApi.resync, async ({ params }, { accountId }) => dataResponse(presentCreated(await resyncFile(deps, accountId, params.id)))),
   bind(filesApi.delete, async ({ params }, { accountId }) => {
     await deleteFile(deps, accountId, params.id);
     return deletedResponse(`file '${params.id}' deleted`);

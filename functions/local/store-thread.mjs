@@ -36,7 +36,13 @@ function closeServer(server) {
 async function start() {
   const dynamo = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   const dynamoPort = await listen(dynamo);
-  const s3 = new S3rver({ address: host, port: 0, directory: s3Dir, silent: true, configureBuckets: [{ name: bucketName, configs: [UPLOAD_CORS] }] });
+  const s3 = new S3rver({
+    address: host,
+    port: 0,
+    directory: s3Dir,
+    silent: true,
+    configureBuckets: [{ name: bucketName, configs: [UPLOAD_CORS] }],
+  });
   let s3Port;
   try {
     s3Port = (await s3.run()).port;
@@ -75,7 +81,13 @@ function serveSingleDes() {
 function countRequests(dynamo, s3) {
   const counts = new Map();
   const bump = (name) => counts.set(name, (counts.get(name) ?? 0) + 1);
-  dynamo.on('request', (request) => bump(`DynamoDB ${String(request.headers['x-amz-target'] ?? '').split('.').pop()}`));
+  dynamo.on('request', (request) =>
+    bump(
+      `DynamoDB ${String(request.headers['x-amz-target'] ?? '')
+        .split('.')
+        .pop()}`,
+    ),
+  );
   s3.on('request', (request) => bump(/[?&]list-type=/.test(request.url ?? '') ? 'S3 LIST' : `S3 ${request.method}`));
   return counts;
 }

@@ -29,12 +29,11 @@ const presentListed = (message: Message) => ({ ...presentMessage(message), ...tr
 export type MessagesDeps = Container & RetrievalIndexing;
 
 export const messageRoutes = (deps: MessagesDeps): BoundRoute[] => [
-  bind(messagesApi.create, async ({ body }, { accountId }) =>
-    dataResponse(presentMessage(await createMessage(deps, accountId, body))),
-  ),
+  bind(messagesApi.create, async ({ body }, { accountId }) => dataResponse(presentMessage(await createMessage(deps, accountId, body)))),
   bind(messagesApi.list, async ({ query }, { accountId }) => {
     const { sessionID, customerUserID, role, ...page } = query;
-    const read = (request: typeof page) => listMessages(deps, accountId, { sessionId: sessionID, customerUserId: customerUserID, role }, request);
+    const read = (request: typeof page) =>
+      listMessages(deps, accountId, { sessionId: sessionID, customerUserId: customerUserID, role }, request);
     const result = await fitPage(read, page, (message) => wireBytes(presentListed(message)));
     return listResponse('messages', result, presentListed);
   }),

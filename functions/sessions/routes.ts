@@ -21,15 +21,9 @@ function presentSession(session: Session) {
 }
 
 export const sessionRoutes = (deps: Container): BoundRoute[] => [
-  bind(sessionsApi.create, async ({ body }, { accountId }) =>
-    dataResponse(presentSession(await createSession(deps, accountId, body))),
-  ),
-  bind(sessionsApi.get, async ({ params }, { accountId }) =>
-    dataResponse(presentSession(await getSession(deps, accountId, params.id))),
-  ),
-  bind(sessionsApi.end, async ({ params }, { accountId }) =>
-    dataResponse(presentSession(await endSession(deps, accountId, params.id))),
-  ),
+  bind(sessionsApi.create, async ({ body }, { accountId }) => dataResponse(presentSession(await createSession(deps, accountId, body)))),
+  bind(sessionsApi.get, async ({ params }, { accountId }) => dataResponse(presentSession(await getSession(deps, accountId, params.id)))),
+  bind(sessionsApi.end, async ({ params }, { accountId }) => dataResponse(presentSession(await endSession(deps, accountId, params.id)))),
   bind(sessionsApi.delete, async ({ params }, { accountId }) => {
     await deleteSession(deps, accountId, params.id);
     return deletedResponse(`session '${params.id}' deleted`);

@@ -30,12 +30,8 @@ export const userRoutes = (deps: Container): BoundRoute[] => [
     const user = await createUser(deps, accountId, body);
     return dataResponse({ ...presentUser(user), userID: user.id });
   }),
-  bind(usersApi.list, async ({ query }, { accountId }) =>
-    listResponse('users', await listUsers(deps, accountId, query), presentUser),
-  ),
-  bind(usersApi.get, async ({ params }, { accountId }) =>
-    dataResponse(presentUser(await getUser(deps, accountId, params.id))),
-  ),
+  bind(usersApi.list, async ({ query }, { accountId }) => listResponse('users', await listUsers(deps, accountId, query), presentUser)),
+  bind(usersApi.get, async ({ params }, { accountId }) => dataResponse(presentUser(await getUser(deps, accountId, params.id)))),
   bind(usersApi.delete, async ({ params }, { accountId }) => {
     await deleteUser(deps, accountId, params.id);
     return deletedResponse(`user '${params.id}' deleted`);

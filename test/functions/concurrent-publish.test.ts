@@ -24,7 +24,13 @@ describe('publishing an index', () => {
       await deps.sessionLinks.create({ accountId, memoryId: memory.id, sessionId: session.id, createdAt: new Date().toISOString() });
     }
     const worker = deps.worker;
-    const chunk = (sessionId: string, n: number) => ({ id: `msg:${sessionId}.${n}`, fileId: sessionSourceId(sessionId), text: `message ${n} of ${sessionId}`, start: 0, end: 10 });
+    const chunk = (sessionId: string, n: number) => ({
+      id: `msg:${sessionId}.${n}`,
+      fileId: sessionSourceId(sessionId),
+      text: `message ${n} of ${sessionId}`,
+      start: 0,
+      end: 10,
+    });
     await Promise.all(
       sessions.map((session) =>
         buildAndPublishIndex(worker, accountId, memory.id, {

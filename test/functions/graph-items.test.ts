@@ -81,7 +81,13 @@ describe('graph items in the table', () => {
       ...keys.graphNode(accountId, memoryId, 'e-stray'),
       gsi1pk: keys.graphNodesOf(accountId, memoryId),
       gsi1sk: 'e-stray',
-      kind: 'graphNode', id: 'e-stray', name: 'Stray', type: 'thing', aliases: ['Stray'], mentions: 1, support: 1,
+      kind: 'graphNode',
+      id: 'e-stray',
+      name: 'Stray',
+      type: 'thing',
+      aliases: ['Stray'],
+      mentions: 1,
+      support: 1,
     });
     await buildAndPublishIndex(worker, accountId, memoryId, { added: new Map(), changes: () => ({}) });
     expect(sorted(await deps.graphItems.readAll(accountId, memoryId))).toEqual(sorted(await publishedItems(accountId, memoryId)));
@@ -107,7 +113,10 @@ describe('graph items in the table', () => {
   it('are written for a graph published before graphs had items when it is first viewed', async () => {
     const { accountId, memoryId, sourceIds } = await graphMemoryWithSessions(1);
     const sourceId = sourceIds[0] ?? '';
-    await buildAndPublishIndex(worker, accountId, memoryId, { added: new Map([[sourceId, [chunkOf(sourceId, TEXTS[0] ?? '')]]]), changes: () => ({}) });
+    await buildAndPublishIndex(worker, accountId, memoryId, {
+      added: new Map([[sourceId, [chunkOf(sourceId, TEXTS[0] ?? '')]]]),
+      changes: () => ({}),
+    });
     await deps.graphItems.deleteAll(accountId, memoryId); // as an earlier version left it: a graph, no items
 
     const first = await viewMemoryGraph(deps, accountId, memoryId, { limit: 100 });

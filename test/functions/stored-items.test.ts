@@ -21,15 +21,51 @@ describe('stored items', () => {
     const id = randomUUID();
     await deps.table.put({
       ...keys.file(account.id, id),
-      kind: 'file', id, accountId: account.id, name: 'a.txt', extension: 'txt', fileType: 'text', category: 'document',
-      state: 'ready', error: null, bronzeKey: 'bronze/a', externalURI: null, contentType: 'text/plain', source: 'upload',
-      parentFileId: null, memoryID: null, jobID: 'job-1', originRegion: 'local', silverTranscriptKey: 'silver/a',
-      silverAudioKey: null, goldAudioKey: null, goldChunkKey: null, goldGraphKey: null, aiKey: null, length: 12,
-      size: 12, tokens: 3, numSpeakers: null, hiddenFilesTotal: 0, hiddenFilesCreated: 0, hiddenFilesProcessed: 0,
-      hiddenFilesIngested: 0, createdAt: now, updatedAt: now,
+      kind: 'file',
+      id,
+      accountId: account.id,
+      name: 'a.txt',
+      extension: 'txt',
+      fileType: 'text',
+      category: 'document',
+      state: 'ready',
+      error: null,
+      bronzeKey: 'bronze/a',
+      externalURI: null,
+      contentType: 'text/plain',
+      source: 'upload',
+      parentFileId: null,
+      memoryID: null,
+      jobID: 'job-1',
+      originRegion: 'local',
+      silverTranscriptKey: 'silver/a',
+      silverAudioKey: null,
+      goldAudioKey: null,
+      goldChunkKey: null,
+      goldGraphKey: null,
+      aiKey: null,
+      length: 12,
+      size: 12,
+      tokens: 3,
+      numSpeakers: null,
+      hiddenFilesTotal: 0,
+      hiddenFilesCreated: 0,
+      hiddenFilesProcessed: 0,
+      hiddenFilesIngested: 0,
+      createdAt: now,
+      updatedAt: now,
     });
     const file = await deps.files.get(account.id, id);
-    expect(file).toMatchObject({ id, name: 'a.txt', jobId: 'job-1', externalUrl: null, sourceKey: null, contentHash: null, validators: null, tokens: 3 });
+    expect(file).toMatchObject({
+      id,
+      name: 'a.txt',
+      jobId: 'job-1',
+      externalUrl: null,
+      sourceKey: null,
+      contentHash: null,
+      validators: null,
+      tokens: 3,
+    });
     expect(file).not.toHaveProperty('memoryID');
     expect(file).not.toHaveProperty('aiKey');
   });
@@ -37,29 +73,76 @@ describe('stored items', () => {
   it('reads a memory written before counts, failure counts and webhook status existed, and one with them', async () => {
     const id = randomUUID();
     const base = {
-      kind: 'memory', id, accountId: account.id, name: 'm', memoryType: 'vector', ontology: null, chunkSize: null,
-      chunkOverlap: null, webhookUrl: null, acceleration: false, factExtraction: false, step: 'ready',
-      adapterRepo: 'none', adapterVersion: 1, currentJobId: null, lastError: null, createdAt: now, updatedAt: now,
+      kind: 'memory',
+      id,
+      accountId: account.id,
+      name: 'm',
+      memoryType: 'vector',
+      ontology: null,
+      chunkSize: null,
+      chunkOverlap: null,
+      webhookUrl: null,
+      acceleration: false,
+      factExtraction: false,
+      step: 'ready',
+      adapterRepo: 'none',
+      adapterVersion: 1,
+      currentJobId: null,
+      lastError: null,
+      createdAt: now,
+      updatedAt: now,
     };
     await deps.table.put({ ...keys.memory(account.id, id), ...base, failedFiles: [{ fileID: 'f1', error: 'no text' }] });
     expect(await deps.memories.get(account.id, id)).toMatchObject({
-      description: '', indexVersion: 0, chunkCount: 0, entityCount: 0, failedFiles: [{ fileId: 'f1', error: 'no text' }],
-      failedFileCount: 1, excludedFileIds: [], webhookDelivery: null,
+      description: '',
+      indexVersion: 0,
+      chunkCount: 0,
+      entityCount: 0,
+      failedFiles: [{ fileId: 'f1', error: 'no text' }],
+      failedFileCount: 1,
+      excludedFileIds: [],
+      webhookDelivery: null,
     });
 
     const delivery = { eventId: 'e1', eventType: 'file.ready', outcome: 'dead', attempts: 3, lastStatus: 500, lastError: 'boom', at: now };
-    await deps.table.put({ ...keys.memory(account.id, id), ...base, excludedFileIds: new Set(['f2']), webhookDelivery: delivery, webhookDeadEvents: 2 });
-    expect(await deps.memories.get(account.id, id)).toMatchObject({ excludedFileIds: ['f2'], webhookDelivery: { ...delivery, deadEvents: 2 } });
+    await deps.table.put({
+      ...keys.memory(account.id, id),
+      ...base,
+      excludedFileIds: new Set(['f2']),
+      webhookDelivery: delivery,
+      webhookDeadEvents: 2,
+    });
+    expect(await deps.memories.get(account.id, id)).toMatchObject({
+      excludedFileIds: ['f2'],
+      webhookDelivery: { ...delivery, deadEvents: 2 },
+    });
   });
 
   it('reads a message as stored (wire-cased attributes, with and without a sequence)', async () => {
     const id = randomUUID();
     await deps.table.put({
       ...keys.message(account.id, id),
-      kind: 'message', id, accountId: account.id, sessionID: 's1', role: 'user', content: 'hi', customerUserID: 'c1', createdAt: now, updatedAt: now,
+      kind: 'message',
+      id,
+      accountId: account.id,
+      sessionID: 's1',
+      role: 'user',
+      content: 'hi',
+      customerUserID: 'c1',
+      createdAt: now,
+      updatedAt: now,
     });
     const message = await deps.messages.get(account.id, id);
-    expect(message).toEqual({ id, accountId: account.id, sessionId: 's1', role: 'user', content: 'hi', customerUserId: 'c1', createdAt: now, updatedAt: now });
+    expect(message).toEqual({
+      id,
+      accountId: account.id,
+      sessionId: 's1',
+      role: 'user',
+      content: 'hi',
+      customerUserId: 'c1',
+      createdAt: now,
+      updatedAt: now,
+    });
   });
 
   it('refuses a malformed item with an error naming the item and the field', async () => {

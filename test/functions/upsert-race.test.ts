@@ -48,12 +48,18 @@ function releaseOld(): void {
 
 /** Starts the queued processing of the first content; answers its run, which waits at the held address. */
 async function startOldProcessing(sourceKey: string) {
-  const file = await createOrUpdateFile(deps, accountId, { name: 'ferry.txt', fileType: 'text', external_uri: `${base}/old-${sourceKey}`, sourceKey });
+  const file = await createOrUpdateFile(deps, accountId, {
+    name: 'ferry.txt',
+    fileType: 'text',
+    external_uri: `${base}/old-${sourceKey}`,
+    sourceKey,
+  });
   const [message] = await deps.localQueue.receive(1, 60);
   if (!message) throw new Error('no processing queued');
   const asked = heldAsked;
-  const run = runWork(deps.worker, JSON.parse(message.body), { attempt: 1, workId: message.messageId })
-    .then(() => deps.localQueue.delete(message.receiptHandle));
+  const run = runWork(deps.worker, JSON.parse(message.body), { attempt: 1, workId: message.messageId }).then(() =>
+    deps.localQueue.delete(message.receiptHandle),
+  );
   while (heldAsked === asked) await new Promise((resolve) => setTimeout(resolve, 20));
   return { file, run };
 }

@@ -104,7 +104,4 @@ export const count = z.number().default(0);
 export const timestamp = z.string().min(1);
 
 /** A DynamoDB string set (absent when empty: an empty set cannot be stored) as a list. */
-export const stringSet = z.preprocess(
-  (value) => (value instanceof Set ? [...value] : (value ?? [])),
-  z.array(z.string()),
-);
+export const stringSet = z.preprocess((value) => (value instanceof Set ? [...value] : (value ?? [])), z.array(z.string()));

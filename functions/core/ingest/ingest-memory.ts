@@ -107,7 +107,10 @@ async function chunkPages(deps: IngestDeps, memory: Memory, parent: FileRecord):
 
 /** A file name as a title: without its extension, separators as spaces. */
 function titleOf(name: string): string {
-  return name.replace(/\.[A-Za-z0-9]{1,8}$/, '').replace(/[_-]+/g, ' ').trim();
+  return name
+    .replace(/\.[A-Za-z0-9]{1,8}$/, '')
+    .replace(/[_-]+/g, ' ')
+    .trim();
 }
 
 /**
@@ -190,7 +193,10 @@ async function announce(
     ...base,
     type: completed ? 'memory.ingestion.completed' : 'memory.ingestion.failed',
     data: {
-      memoryID: memory.id, jobID: job.id, chunkCount: memory.chunkCount, fileCount: memory.fileCount,
+      memoryID: memory.id,
+      jobID: job.id,
+      chunkCount: memory.chunkCount,
+      fileCount: memory.fileCount,
       failedFiles: failures.failedFiles.map(({ fileId, error }) => ({ fileID: fileId, error })),
       failedFileCount: failures.failedFileCount,
     },

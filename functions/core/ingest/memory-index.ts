@@ -94,9 +94,7 @@ async function nextChunks(
   linked: ReadonlySet<string>,
   added: ReadonlyMap<string, readonly StoredChunk[]>,
 ): Promise<StoredChunk[]> {
-  const previous = memory.indexPrefix
-    ? decodeChunks(await deps.objects.get(memory.indexPrefix + INDEX_FILES.chunks))
-    : [];
+  const previous = memory.indexPrefix ? decodeChunks(await deps.objects.get(memory.indexPrefix + INDEX_FILES.chunks)) : [];
   const excluded = new Set(memory.excludedFileIds); // cleared by this publish: build without them
   const kept = previous.filter((chunk) => linked.has(chunk.fileId) && !added.has(chunk.fileId) && !excluded.has(chunk.fileId));
   const fresh = [...added.entries()].filter(([fileId]) => linked.has(fileId)).flatMap(([, chunks]) => chunks);

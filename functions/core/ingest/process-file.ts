@@ -56,7 +56,12 @@ async function readAndStore(deps: ProcessFileDeps, file: FileRecord): Promise<Pr
   if (WEB_FILE_TYPES.has(file.fileType)) {
     const web = await readWebSource(deps, file);
     if (web.kind === 'parent') return 'waiting';
-    return settle(deps, file, { text: web.text, title: web.title }, { bronzeKey: web.bronzeKey, size: web.size, validators: web.validators });
+    return settle(
+      deps,
+      file,
+      { text: web.text, title: web.title },
+      { bronzeKey: web.bronzeKey, size: web.size, validators: web.validators },
+    );
   }
   const raw = await rawBytes(deps, file);
   const { result: content } = await chargedExtraction(deps, file, () => deps.extractor.extract(file, raw.bytes, raw.contentType));

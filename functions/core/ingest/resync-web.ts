@@ -85,8 +85,14 @@ async function resyncPage(deps: ResyncDeps, file: FileRecord, url: string, lastm
   const bronzeKey = file.parentFileId ? file.bronzeKey : await storePageHtml(deps, file, read);
   const tokens = countTokens(read.text.trim());
   await deps.files.update(file.accountId, file.id, {
-    state: 'ready', error: null, silverTranscriptKey: transcriptKey, bronzeKey, validators: next,
-    tokens, length: read.text.trim().length, size: (read.html ?? read.text).length,
+    state: 'ready',
+    error: null,
+    silverTranscriptKey: transcriptKey,
+    bronzeKey,
+    validators: next,
+    tokens,
+    length: read.text.trim().length,
+    size: (read.html ?? read.text).length,
     updatedAt: deps.clock.now().toISOString(),
   });
   return tokens;
@@ -117,7 +123,12 @@ async function addPage(deps: ResyncDeps, parent: FileRecord, url: string, lastmo
   return addRead(deps, parent, { ...page, url }, { ...page.validators, ...(lastmod ? { lastmod } : {}), textHash: textHashOf(page.text) });
 }
 
-async function addRead(deps: ResyncDeps, parent: FileRecord, page: ReadPage, validators: FileRecord['validators']): Promise<number | undefined> {
+async function addRead(
+  deps: ResyncDeps,
+  parent: FileRecord,
+  page: ReadPage,
+  validators: FileRecord['validators'],
+): Promise<number | undefined> {
   const tokens = countTokens(page.text.trim());
   return (await createReadChild(deps, parent, { ...page, text: page.text.trim(), tokens, validators })) ? tokens : undefined;
 }

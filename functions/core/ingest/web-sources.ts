@@ -68,7 +68,10 @@ function pageKeyOf(page: Pick<ReadPage, 'url' | 'canonicalUrl'>): string {
 }
 
 /** The crawled pages that are new to this crawl: one per address key and per text (the same bytes twice are one page). */
-export function distinctPages(pages: readonly ReadPage[], known: readonly FileRecord[] = []): Array<ReadPage & { key: string; textHash: string }> {
+export function distinctPages(
+  pages: readonly ReadPage[],
+  known: readonly FileRecord[] = [],
+): Array<ReadPage & { key: string; textHash: string }> {
   const keys = new Set(known.map((child) => child.externalUrl ?? ''));
   const texts = new Set(known.map((child) => child.validators?.textHash ?? ''));
   const out: Array<ReadPage & { key: string; textHash: string }> = [];

@@ -48,7 +48,8 @@ export async function addSessions(
     try {
       await deps.sessionLinks.create(link);
     } catch (error) {
-      if (error instanceof ConflictError) throw BadRequestError.forField('sessions', `session '${sessionId}' is already in memory '${memoryId}'`);
+      if (error instanceof ConflictError)
+        throw BadRequestError.forField('sessions', `session '${sessionId}' is already in memory '${memoryId}'`);
       throw error;
     }
     links.push(link);
@@ -59,12 +60,7 @@ export async function addSessions(
 }
 
 /** Detaches sessions: what they contributed leaves retrieval at once and the index is rebuilt without it. */
-export async function removeSessions(
-  deps: ConversationDeps,
-  accountId: string,
-  memoryId: string,
-  sessionIds: string[],
-): Promise<void> {
+export async function removeSessions(deps: ConversationDeps, accountId: string, memoryId: string, sessionIds: string[]): Promise<void> {
   await getMemory(deps, accountId, memoryId);
   for (const sessionId of sessionIds) {
     if (!(await deps.sessionLinks.get(accountId, memoryId, sessionId))) {

@@ -29,17 +29,9 @@ async function linkableMemory(deps: MemoryFileDeps, accountId: string, memoryId:
 }
 
 /** Links files to a memory. Every id is checked before anything is written. */
-export async function addFiles(
-  deps: MemoryFileDeps,
-  accountId: string,
-  memoryId: string,
-  fileIds: string[],
-): Promise<MemoryFileLink[]> {
+export async function addFiles(deps: MemoryFileDeps, accountId: string, memoryId: string, fileIds: string[]): Promise<MemoryFileLink[]> {
   await linkableMemory(deps, accountId, memoryId);
-  const [files, linked] = await Promise.all([
-    deps.files.getMany(accountId, fileIds),
-    deps.links.getMany(accountId, memoryId, fileIds),
-  ]);
+  const [files, linked] = await Promise.all([deps.files.getMany(accountId, fileIds), deps.links.getMany(accountId, memoryId, fileIds)]);
   const seen = new Set<string>();
   for (const [i, fileId] of fileIds.entries()) {
     if (seen.has(fileId)) throw BadRequestError.forField(`files.${i}`, `file '${fileId}' is listed twice`);
@@ -59,7 +51,11 @@ export async function addFiles(
   );
   const links = outcomes.flatMap((outcome) => ('created' in outcome ? [outcome.created] : []));
   // a file removed earlier and linked again leaves the exclusion only once its link exists
-  await deps.memories.includeSources(accountId, memoryId, links.map((created) => fileSource(created.fileId)));
+  await deps.memories.includeSources(
+    accountId,
+    memoryId,
+    links.map((created) => fileSource(created.fileId)),
+  );
   const failed = outcomes.find((outcome) => 'error' in outcome);
   if (failed && 'error' in failed) throw failed.error;
   return links;
@@ -68,7 +64,14 @@ export async function addFiles(
 async function link(deps: MemoryFileDeps, accountId: string, memoryId: string, fileId: string): Promise<MemoryFileLink> {
   const now = deps.clock.now().toISOString();
   const created: MemoryFileLink = {
-    id: deps.ids.uuid(), accountId, memoryId, fileId, type: 'file', ingestedAt: null, createdAt: now, updatedAt: now,
+    id: deps.ids.uuid(),
+    accountId,
+    memoryId,
+    fileId,
+    type: 'file',
+    ingestedAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
   try {
     await deps.links.create(created);

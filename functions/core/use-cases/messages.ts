@@ -1,7 +1,16 @@
 /** Messages inside sessions. */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Message, MessageRole, Page, PageRequest } from '../model';
-import type { Clock, ConversationSyncStore, IdGenerator, MessageFilter, MessageStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
+import type {
+  Clock,
+  ConversationSyncStore,
+  IdGenerator,
+  MessageFilter,
+  MessageStore,
+  QueuePort,
+  SessionLinkStore,
+  SessionStore,
+} from '../ports';
 import { conversationChanged } from './conversations';
 
 export interface MessageDeps {
@@ -52,12 +61,7 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
   return message;
 }
 
-export function listMessages(
-  deps: MessageDeps,
-  accountId: string,
-  filter: MessageFilter,
-  page: PageRequest,
-): Promise<Page<Message>> {
+export function listMessages(deps: MessageDeps, accountId: string, filter: MessageFilter, page: PageRequest): Promise<Page<Message>> {
   return deps.messages.list(accountId, filter, page);
 }
 

@@ -114,11 +114,7 @@ export function retrieveFromIndex(
  * time window. Undefined when every chunk may: retrieval then skips the per-chunk check (it runs over
  * every chunk of the index on each query).
  */
-function allowedChunks(
-  memory: Memory,
-  index: LoadedIndex,
-  request: RetrievalQuery,
-): ((ordinal: number) => boolean) | undefined {
+function allowedChunks(memory: Memory, index: LoadedIndex, request: RetrievalQuery): ((ordinal: number) => boolean) | undefined {
   const view = chunkView(index);
   // removed files, detached and deleted sessions are excluded on the memory until an index without them is out
   const excluded = new Set(memory.excludedFileIds);
@@ -155,7 +151,10 @@ export function graphList(graph: GraphSegment, query: string): ExternalList {
   const seeds = new Map(linkQueryToEntities(graph, query).map((link) => [link.entity, link.weight] as const));
   if (seeds.size === 0) return { name: 'graph', hits: [] };
   const { chunkScores } = personalizedPageRank(graph, seeds);
-  return { name: 'graph', hits: topChunks(graph, chunkScores, GRAPH_CANDIDATES).map((hit) => ({ chunkId: hit.chunkId, score: hit.score })) };
+  return {
+    name: 'graph',
+    hits: topChunks(graph, chunkScores, GRAPH_CANDIDATES).map((hit) => ({ chunkId: hit.chunkId, score: hit.score })),
+  };
 }
 
 function graphFacts(graph: GraphSegment): MemoryFact[] {
@@ -201,4 +200,3 @@ async function describeSource(deps: RetrievalDeps, accountId: string, id: Source
   if (!file) return undefined;
   return { id: file.id, name: file.name, url: file.externalUrl ?? `/files/get/${file.id}`, score: rounded };
 }
-

@@ -77,7 +77,11 @@ export class AccountRepository implements AccountStore {
   }
 
   async chargeTokens(accountId: string, tokens: number): Promise<void> {
-    await this.table.apply(keys.account(accountId), { expression: 'SET tokensRemaining = tokensRemaining - :n', names: {}, values: { ':n': tokens } });
+    await this.table.apply(keys.account(accountId), {
+      expression: 'SET tokensRemaining = tokensRemaining - :n',
+      names: {},
+      values: { ':n': tokens },
+    });
   }
 
   /**

@@ -128,7 +128,8 @@ const pendingItem = itemSchema<PendingSync>(
     .looseObject({ generation: z.number().default(0) })
     .superRefine((item, context) => {
       for (const [name, value] of Object.entries(item)) {
-        if (name.startsWith(SESSION_PREFIX) && typeof value !== 'number') context.addIssue({ code: 'custom', path: [name], message: 'is not a count' });
+        if (name.startsWith(SESSION_PREFIX) && typeof value !== 'number')
+          context.addIssue({ code: 'custom', path: [name], message: 'is not a count' });
       }
     })
     .transform(({ generation, ...attributes }) => ({

@@ -39,7 +39,12 @@ const fileItem = itemSchema<FileRecord>(
     sourceKey: nullable(z.string()),
     contentHash: nullable(z.string()),
     validators: nullable(
-      z.object({ etag: z.string().optional(), lastModified: z.string().optional(), lastmod: z.string().optional(), textHash: z.string().optional() }),
+      z.object({
+        etag: z.string().optional(),
+        lastModified: z.string().optional(),
+        lastmod: z.string().optional(),
+        textHash: z.string().optional(),
+      }),
     ),
     createdAt: timestamp,
     updatedAt: timestamp,

@@ -35,10 +35,7 @@ const edgeItem = itemSchema<GraphEdge>(
 );
 
 /** The version and build the items hold, as the STATE item keeps them (a first lease finds none: 0, null). */
-const stateItem = itemSchema<GraphItemsState>(
-  'graphState',
-  z.object({ version: z.number().default(0), prefix: nullable(z.string()) }),
-);
+const stateItem = itemSchema<GraphItemsState>('graphState', z.object({ version: z.number().default(0), prefix: nullable(z.string()) }));
 
 /**
  * A graph memory's nodes and edges as items of its GRAPH partition (edges sorted under their source node,
@@ -59,11 +56,15 @@ export class GraphItemRepository implements GraphItemStore {
 
   async renew(accountId: string, memoryId: string, holder: string, untilMs: number): Promise<boolean> {
     try {
-      const item = await this.table.update(keys.graphState(accountId, memoryId), { leaseUntil: untilMs }, {
-        expression: 'holder = :holder',
-        names: {},
-        values: { ':holder': holder },
-      });
+      const item = await this.table.update(
+        keys.graphState(accountId, memoryId),
+        { leaseUntil: untilMs },
+        {
+          expression: 'holder = :holder',
+          names: {},
+          values: { ':holder': holder },
+        },
+      );
       return item !== undefined;
     } catch (error) {
       if (error instanceof ConflictError) return false;

@@ -51,9 +51,10 @@ export class LinkRepository implements LinkStore {
   }
 
   async markIngested(accountId: string, memoryId: string, fileId: string, at: string, seenUpdatedAt?: string): Promise<void> {
-    const unchanged = seenUpdatedAt === undefined
-      ? undefined
-      : { expression: '#seen = :seen', names: { '#seen': 'updatedAt' }, values: { ':seen': seenUpdatedAt } };
+    const unchanged =
+      seenUpdatedAt === undefined
+        ? undefined
+        : { expression: '#seen = :seen', names: { '#seen': 'updatedAt' }, values: { ':seen': seenUpdatedAt } };
     try {
       await this.table.update(keys.memoryFile(accountId, memoryId, fileId), linkItem.changes({ ingestedAt: at, updatedAt: at }), unchanged);
     } catch (error) {

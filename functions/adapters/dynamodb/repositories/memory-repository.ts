@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { MEMORY_TYPES, type Memory, type MemoryStep, type MemoryType, ONTOLOGIES, type Page, type PageRequest, type SourceRef, sourceIdOf, type WebhookDeliveryStatus } from '../../../core/model';
+import {
+  MEMORY_TYPES,
+  type Memory,
+  type MemoryStep,
+  type MemoryType,
+  ONTOLOGIES,
+  type Page,
+  type PageRequest,
+  type SourceRef,
+  sourceIdOf,
+  type WebhookDeliveryStatus,
+} from '../../../core/model';
 import type { MemoryStore } from '../../../core/ports';
 import { count, itemOf, itemSchema, nullable, readAll, stringSet, timestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';

@@ -32,9 +32,7 @@ export class MessageRepository implements MessageStore {
       gsi1sk: order,
       gsi2pk: keys.messagesOfSession(message.accountId, message.sessionId),
       gsi2sk: order,
-      ...(message.customerUserId
-        ? { gsi3pk: keys.messagesOfCustomer(message.accountId, message.customerUserId), gsi3sk: order }
-        : {}),
+      ...(message.customerUserId ? { gsi3pk: keys.messagesOfCustomer(message.accountId, message.customerUserId), gsi3sk: order } : {}),
     };
     await this.table.create(itemOf(messageItem, { ...keys.message(message.accountId, message.id), ...listing }, message));
   }
@@ -60,9 +58,7 @@ export class MessageRepository implements MessageStore {
       names['#customer'] = messageItem.attribute('customerUserId');
       values[':customer'] = filter.customerUserId;
     }
-    const queryFilter: QueryFilter | undefined = conditions.length
-      ? { expression: conditions.join(' AND '), names, values }
-      : undefined;
+    const queryFilter: QueryFilter | undefined = conditions.length ? { expression: conditions.join(' AND '), names, values } : undefined;
     const scope = `messages|${partition}|${filter.role ?? ''}|${filter.customerUserId ?? ''}`;
     const result = await this.table.queryPage({ index, partition, scope, page, filter: queryFilter });
     return { ...result, items: readAll(messageItem, result.items) };

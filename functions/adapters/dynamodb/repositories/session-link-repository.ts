@@ -16,7 +16,9 @@ export class SessionLinkRepository implements SessionLinkStore {
 
   async create(link: MemorySessionLink): Promise<void> {
     const reverse = { gsi2pk: keys.memoriesOfSession(link.accountId, link.sessionId), gsi2sk: link.memoryId };
-    await this.table.create(itemOf(sessionLinkItem, { ...keys.memorySession(link.accountId, link.memoryId, link.sessionId), ...reverse }, link));
+    await this.table.create(
+      itemOf(sessionLinkItem, { ...keys.memorySession(link.accountId, link.memoryId, link.sessionId), ...reverse }, link),
+    );
   }
 
   async get(accountId: string, memoryId: string, sessionId: string): Promise<MemorySessionLink | undefined> {

@@ -45,7 +45,11 @@ export class SessionRepository implements SessionStore {
   }
 
   async nextMessageSequence(accountId: string, id: string): Promise<number | undefined> {
-    const item = await this.table.apply(keys.session(accountId, id), { expression: 'ADD messageSequence :one', names: {}, values: { ':one': 1 } });
+    const item = await this.table.apply(keys.session(accountId, id), {
+      expression: 'ADD messageSequence :one',
+      names: {},
+      values: { ':one': 1 },
+    });
     return item ? Number(item.messageSequence) : undefined;
   }
 

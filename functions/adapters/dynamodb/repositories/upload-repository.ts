@@ -28,20 +28,28 @@ export class UploadRepository implements UploadStore {
   }
 
   async claim(accountId: string, key: string, fileId: string): Promise<Upload | undefined> {
-    const item = await this.table.update(keys.upload(accountId, key), { fileId }, {
-      expression: 'attribute_not_exists(fileId) OR attribute_type(fileId, :nullType) OR fileId = :mine',
-      names: {},
-      values: { ':nullType': 'NULL', ':mine': fileId },
-    });
+    const item = await this.table.update(
+      keys.upload(accountId, key),
+      { fileId },
+      {
+        expression: 'attribute_not_exists(fileId) OR attribute_type(fileId, :nullType) OR fileId = :mine',
+        names: {},
+        values: { ':nullType': 'NULL', ':mine': fileId },
+      },
+    );
     return item ? uploadItem.read(item) : undefined;
   }
 
   async release(accountId: string, key: string, fileId: string): Promise<void> {
-    await this.table.update(keys.upload(accountId, key), { fileId: null }, {
-      expression: 'fileId = :mine',
-      names: {},
-      values: { ':mine': fileId },
-    });
+    await this.table.update(
+      keys.upload(accountId, key),
+      { fileId: null },
+      {
+        expression: 'fileId = :mine',
+        names: {},
+        values: { ':mine': fileId },
+      },
+    );
   }
 
   async delete(accountId: string, key: string): Promise<void> {
