@@ -57,10 +57,7 @@ module.exports = {
       from: { path: '^functions/adapters/' },
       to: {
         path: ENTRY,
-        pathNot: [
-          '^functions/config(?:\\.ts$|/)',
-          '^functions/observability\\.ts$',
-        ],
+        pathNot: ['^functions/config(?:\\.ts$|/)', '^functions/observability\\.ts$'],
       },
     },
     {

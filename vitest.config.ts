@@ -15,10 +15,10 @@ export default defineConfig({
       include: ['functions/**/*.{ts,mts,mjs}', 'lib/**/*.ts'],
       exclude: ['**/*.d.ts'],
       reporter: ['text-summary', 'json-summary'],
-      // Today's figure, rounded down about a point for noise: 69.27% statements and lines, 80.32% branches,
-      // 86.59% functions (11-24, measured by the unit, contract, extract, web and function tests, a lower
-      // bound of the whole suite's). Raise them when the figure rises; never lower them to let a change in.
-      thresholds: { statements: 68, lines: 68, branches: 79, functions: 85 },
+      // Today's figure over the whole suite (11-24, `vitest run --coverage` at c3d6f46: 85.93% statements and
+      // lines, 81.84% branches, 87.59% functions), rounded down about a point for noise. Raise them when the
+      // figure rises; never lower them to let a change in.
+      thresholds: { statements: 85, lines: 85, branches: 80, functions: 86 },
     },
   },
 });

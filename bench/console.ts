@@ -64,7 +64,13 @@ async function timeFirstScreen(browser: Browser, url: string, apiKey: string | u
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, 'graph-entities': { type: 'string', default: '10000' }, 'gpu-compositing': { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '5' },
+      'graph-entities': { type: 'string', default: '10000' },
+      'gpu-compositing': { type: 'boolean', default: false },
+    },
+  });
   const runs = Math.max(1, Number(values.runs));
   const entities = Number(values['graph-entities']);
   ensureConsoleBuilt((line) => console.error(`[bench] ${line}`));

@@ -61,7 +61,9 @@ try {
   progress(`${MESSAGES} messages seeded in ${(seededMs / 1000).toFixed(1)} s`);
   const rows: Row[] = [];
   for (const acceleration of settings) {
-    const memoryId = idOf(await api.post('/memories/create', { name: `large-${acceleration ? 'on' : 'off'}`, memoryType: 'vector', acceleration }));
+    const memoryId = idOf(
+      await api.post('/memories/create', { name: `large-${acceleration ? 'on' : 'off'}`, memoryType: 'vector', acceleration }),
+    );
     const started = performance.now();
     await api.post('/memories/add-sessions', { memoryID: memoryId, sessions: sessionIds });
     await untilIndexed(api, memoryId, MESSAGES);
@@ -92,26 +94,36 @@ async function accountOf(api: ReturnType<typeof apiClient>): Promise<string> {
 async function seedMessages(dataDir: string, accountId: string, sessions: readonly string[]): Promise<number> {
   const endpoints = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as { dynamodbEndpoint: string; s3Endpoint: string };
   const deps = composeLocalDeps(
-    loadConfig({ ...process.env, KMEM_DATA_DIR: dataDir, KMEM_DYNAMODB_ENDPOINT: endpoints.dynamodbEndpoint, KMEM_S3_ENDPOINT: endpoints.s3Endpoint, AWS_REGION: 'local' }),
+    loadConfig({
+      ...process.env,
+      KMEM_DATA_DIR: dataDir,
+      KMEM_DYNAMODB_ENDPOINT: endpoints.dynamodbEndpoint,
+      KMEM_S3_ENDPOINT: endpoints.s3Endpoint,
+      AWS_REGION: 'local',
+    }),
   );
   const started = performance.now();
   const base = Date.parse('2023-01-01T00:00:00Z');
-  await mapConcurrently(Array.from({ length: MESSAGES }, (_, n) => n), 32, async (n) => {
-    const s = n % sessions.length;
-    const sequence = Math.floor(n / sessions.length) + 1;
-    const message: Message = {
-      id: `large-${n}`,
-      accountId,
-      sessionID: sessions[s] ?? '',
-      role: n % 2 ? 'assistant' : 'user',
-      content: `${turns[n % turns.length] ?? ''} (${n})`,
-      customerUserID: null,
-      createdAt: new Date(base + s * 86_400_000 + sequence * 1000).toISOString(),
-      updatedAt: new Date().toISOString(),
-      sequence,
-    };
-    await deps.messages.create(message);
-  });
+  await mapConcurrently(
+    Array.from({ length: MESSAGES }, (_, n) => n),
+    32,
+    async (n) => {
+      const s = n % sessions.length;
+      const sequence = Math.floor(n / sessions.length) + 1;
+      const message: Message = {
+        id: `large-${n}`,
+        accountId,
+        sessionId: sessions[s] ?? '',
+        role: n % 2 ? 'assistant' : 'user',
+        content: `${turns[n % turns.length] ?? ''} (${n})`,
+        customerUserId: null,
+        createdAt: new Date(base + s * 86_400_000 + sequence * 1000).toISOString(),
+        updatedAt: new Date().toISOString(),
+        sequence,
+      };
+      await deps.messages.create(message);
+    },
+  );
   deps.documentClient.destroy();
   return performance.now() - started;
 }
@@ -121,7 +133,8 @@ async function untilIndexed(api: ReturnType<typeof apiClient>, memoryId: string,
   for (;;) {
     const memory = (await api.get(`/memories/get/${memoryId}`)).data as { chunkCount: number };
     if (memory.chunkCount >= expected) return;
-    if (performance.now() > deadline) throw new Error(`memory ${memoryId} holds ${memory.chunkCount} of ${expected} messages after an hour`);
+    if (performance.now() > deadline)
+      throw new Error(`memory ${memoryId} holds ${memory.chunkCount} of ${expected} messages after an hour`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
 }

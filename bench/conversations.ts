@@ -33,7 +33,14 @@ try {
     const scenario = await run();
     const version = await untilSearchable(api, scenario, 600_000);
     const searchableMs = performance.now() - scenario.sentAt;
-    rows.push({ scenario: name, messages: scenario.messages.length, sendMs: scenario.sentAt - started, searchableMs, builds: version - scenario.versionBefore, targetMs });
+    rows.push({
+      scenario: name,
+      messages: scenario.messages.length,
+      sendMs: scenario.sentAt - started,
+      searchableMs,
+      builds: version - scenario.versionBefore,
+      targetMs,
+    });
     process.stderr.write(`[conversations] ${name} done\n`);
   };
   await measure('import: 29 sessions, 629 messages, attached in one call', 15_000, () =>

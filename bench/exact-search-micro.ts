@@ -53,7 +53,8 @@ function clusteredSegment(count: number, dimensions: number, centres: Float32Arr
     const vector = noisyUnit(centres[row % centres.length] as Float32Array, 0.8, next);
     const largest = vector.reduce((top, value) => Math.max(top, Math.abs(value)), 0);
     scales[row] = largest / 127;
-    for (let index = 0; index < dimensions; index++) values[row * dimensions + index] = Math.round((vector[index] as number) / (scales[row] as number));
+    for (let index = 0; index < dimensions; index++)
+      values[row * dimensions + index] = Math.round((vector[index] as number) / (scales[row] as number));
   }
   return { dimensions, count, encoding: 'int8', values, scales };
 }
@@ -103,16 +104,28 @@ function main(): void {
   });
   const rows = Number(values.rows);
   const k = Number(values.k);
-  console.log(`Exact top-${k} over ${rows.toLocaleString('en')} int8 rows; Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`);
-  console.log(`load average at start: ${loadavg().map((value) => value.toFixed(2)).join(', ')}\n`);
-  console.log('| dims | JS scan ms/query | SIMD kernel ms/query | speed-up | integer pass ms | one-time set-up ms | same hits and scores |');
+  console.log(
+    `Exact top-${k} over ${rows.toLocaleString('en')} int8 rows; Node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
+  );
+  console.log(
+    `load average at start: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(', ')}\n`,
+  );
+  console.log(
+    '| dims | JS scan ms/query | SIMD kernel ms/query | speed-up | integer pass ms | one-time set-up ms | same hits and scores |',
+  );
   console.log('|---:|---:|---:|---:|---:|---:|---|');
   for (const dims of values.dims.split(',').map(Number)) {
     const row = measure(rows, dims, Number(values.queries), k);
     const cells = [row.dims, row.scanMs.toFixed(2), row.kernelMs.toFixed(2), `${(row.scanMs / row.kernelMs).toFixed(1)}×`];
     console.log(`| ${[...cells, row.integerPassMs.toFixed(2), row.setupMs.toFixed(0), row.identical ? 'yes' : 'NO'].join(' | ')} |`);
   }
-  console.log(`\nload average at end: ${loadavg().map((value) => value.toFixed(2)).join(', ')}`);
+  console.log(
+    `\nload average at end: ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(', ')}`,
+  );
 }
 
 main();

@@ -20,9 +20,24 @@ import { parseArgs } from 'node:util';
 import { chunkText, GRAPH_CHUNK_DEFAULTS } from '../functions/engine/text/chunker';
 import { DEFAULT_MATCH_THRESHOLDS, matchReason, type MatchThresholds } from '../functions/engine/graph/entity-match';
 import { explainPairs, scorePairs, thresholdGrid, type CalibrationOptions, type PairScore } from '../functions/engine/graph/calibrate';
-import { createMemoryGraph, extractFile, mergeFile, removeFile, type FileExtraction, type MemoryGraph } from '../functions/engine/graph/graph-build';
+import {
+  createMemoryGraph,
+  extractFile,
+  mergeFile,
+  removeFile,
+  type FileExtraction,
+  type MemoryGraph,
+} from '../functions/engine/graph/graph-build';
 import { graphInvariantViolations } from '../functions/engine/graph/graph-invariants';
-import { buildGraphSegment, deserializeGraphSegment, linkQueryToEntities, personalizedPageRank, serializeGraphSegment, topChunks, type GraphSegment } from '../functions/engine/graph/graph-segment';
+import {
+  buildGraphSegment,
+  deserializeGraphSegment,
+  linkQueryToEntities,
+  personalizedPageRank,
+  serializeGraphSegment,
+  topChunks,
+  type GraphSegment,
+} from '../functions/engine/graph/graph-segment';
 import { parseText } from '../functions/engine/graph/nlp';
 import { isOntologyName, organizationHeads, personTypes, type OntologyName } from '../functions/engine/graph/ontology';
 import { loadGraphWordVectors } from '../functions/adapters/embeddings/word-vectors';
@@ -97,8 +112,14 @@ function main(): void {
       return { fileId: `p${index}`, chunks };
     }),
   );
-  const extractOptions = { schema: memory.graph.schema, factExtraction: options.facts, ...(memory.vectorTyper ? { vectorTyper: memory.vectorTyper } : {}) };
-  const extractions: FileExtraction[] = timed(stages, 'extract (parse, mentions, relations)', () => files.map((file) => extractFile(file, extractOptions)));
+  const extractOptions = {
+    schema: memory.graph.schema,
+    factExtraction: options.facts,
+    ...(memory.vectorTyper ? { vectorTyper: memory.vectorTyper } : {}),
+  };
+  const extractions: FileExtraction[] = timed(stages, 'extract (parse, mentions, relations)', () =>
+    files.map((file) => extractFile(file, extractOptions)),
+  );
   const merges = new Map<string, number>();
   let newEntities = 0;
   timed(stages, 'merge (resolve, record)', () => {
@@ -115,11 +136,22 @@ function main(): void {
     '# Graph benchmark',
     '',
     ...machineFacts(),
-    `- command: \`npx tsx bench/graph.ts${process.argv.slice(2).map((arg) => ` ${arg}`).join('')}\``,
+    `- command: \`npx tsx bench/graph.ts${process.argv
+      .slice(2)
+      .map((arg) => ` ${arg}`)
+      .join('')}\``,
     `- corpus: ${options.corpus} (${passages.length} passages)`,
     `- ontology: ${options.ontology}; facts: ${options.facts}; word vectors: ${options.vectors}; titles: ${options.titles}`,
     '',
-    ...resultTable(memory, { passages: passages.length, files, stages, merges, newEntities, segmentBytes: segmentBytes.length, peakRss: peakAfterBuild }),
+    ...resultTable(memory, {
+      passages: passages.length,
+      files,
+      stages,
+      merges,
+      newEntities,
+      segmentBytes: segmentBytes.length,
+      peakRss: peakAfterBuild,
+    }),
     '',
     ...publishedTable(stages),
     '',
@@ -146,7 +178,10 @@ interface BuildFacts {
 }
 
 function indexingMs(stages: Map<string, number>): number {
-  return ['chunk', 'extract (parse, mentions, relations)', 'merge (resolve, record)', 'segment (build, serialize)'].reduce((sum, name) => sum + (stages.get(name) ?? 0), 0);
+  return ['chunk', 'extract (parse, mentions, relations)', 'merge (resolve, record)', 'segment (build, serialize)'].reduce(
+    (sum, name) => sum + (stages.get(name) ?? 0),
+    0,
+  );
 }
 
 function resultTable(memory: MemoryGraph, facts: BuildFacts): string[] {
@@ -192,18 +227,24 @@ function publishedTable(stages: Map<string, number>): string[] {
 
 function typeTable(memory: MemoryGraph): string[] {
   const counts = new Map<string, number>();
-  for (const entity of memory.graph.entities.values()) counts.set(`${entity.kind}:${entity.type}`, (counts.get(`${entity.kind}:${entity.type}`) ?? 0) + 1);
+  for (const entity of memory.graph.entities.values())
+    counts.set(`${entity.kind}:${entity.type}`, (counts.get(`${entity.kind}:${entity.type}`) ?? 0) + 1);
   const sorted = [...counts].sort((a, b) => b[1] - a[1]);
   return ['| entity kind:type | nodes |', '|---|---:|', ...sorted.map(([type, count]) => `| ${type} | ${count} |`)];
 }
 
 function calibrationTables(vectors: WordVectors | undefined, memory: MemoryGraph): string[] {
   const { schema } = memory.graph;
-  const options: CalibrationOptions = { organizationHeads: organizationHeads(schema), personTypes: personTypes(schema), ...(vectors ? { vectors } : {}) };
+  const options: CalibrationOptions = {
+    organizationHeads: organizationHeads(schema),
+    personTypes: personTypes(schema),
+    ...(vectors ? { vectors } : {}),
+  };
   const row = (label: string, score: PairScore): string =>
     `| ${label} | ${score.precision.toFixed(2)} | ${score.recall.toFixed(2)} | ${score.f1.toFixed(2)} | ${score.truePositives} | ${score.falsePositives} | ${score.falseNegatives} |`;
   const chosen = scorePairs(DEFAULT_MATCH_THRESHOLDS, options);
-  const describe = (thresholds: MatchThresholds): string => `JW ${thresholds.jaroWinkler}, Dice ${thresholds.trigramDice}, cosine ${thresholds.vectorCosine}`;
+  const describe = (thresholds: MatchThresholds): string =>
+    `JW ${thresholds.jaroWinkler}, Dice ${thresholds.trigramDice}, cosine ${thresholds.vectorCosine}`;
   const errors = explainPairs(DEFAULT_MATCH_THRESHOLDS, options).filter((pair) => (pair.reason !== undefined) !== pair.same);
   return [
     `Entity matching on ${explainPairs(DEFAULT_MATCH_THRESHOLDS, options).length} labelled pairs (functions/engine/graph/alias-pairs.ts); one threshold varied at a time, others at the defaults:`,
@@ -232,13 +273,18 @@ function retrievalCheck(corpusPath: string, passages: readonly Passage[], segmen
   let linked = 0;
   const started = performance.now();
   for (const question of questions) {
-    const gold = new Set(question.paragraphs.filter((paragraph) => paragraph.is_supporting).map((paragraph) => passageIndex.get(`${paragraph.title}\u0000${paragraph.paragraph_text}`)));
+    const gold = new Set(
+      question.paragraphs
+        .filter((paragraph) => paragraph.is_supporting)
+        .map((paragraph) => passageIndex.get(`${paragraph.title}\u0000${paragraph.paragraph_text}`)),
+    );
     const links = linkQueryToEntities(segment, question.question);
     if (links.length > 0) linked++;
     const seeds = new Map(links.map((link) => [link.entity, link.weight]));
     const ranked = topChunks(segment, personalizedPageRank(segment, seeds).chunkScores, 50);
     const passagesRanked = [...new Set(ranked.map((hit) => Number(/^p(\d+)#/.exec(hit.chunkId)?.[1])))];
-    for (const k of [2, 5] as const) recalls[k] += passagesRanked.slice(0, k).filter((index) => gold.has(index)).length / Math.max(1, gold.size);
+    for (const k of [2, 5] as const)
+      recalls[k] += passagesRanked.slice(0, k).filter((index) => gold.has(index)).length / Math.max(1, gold.size);
   }
   const perQuery = (performance.now() - started) / Math.max(1, questions.length);
   return [
@@ -308,10 +354,16 @@ function samples(memory: MemoryGraph, count: number, vectors: WordVectors | unde
     ...similar.slice(0, count),
     '',
     `Sample of ${count} nodes with several aliases (of ${merged.length}):`,
-    ...merged.filter((_, index) => index % step === 0).slice(0, count).map((entity) => `- ${entity.type}: ${[...entity.aliases.values()].map((alias) => alias.surface).join(' | ')}`),
+    ...merged
+      .filter((_, index) => index % step === 0)
+      .slice(0, count)
+      .map((entity) => `- ${entity.type}: ${[...entity.aliases.values()].map((alias) => alias.surface).join(' | ')}`),
     '',
     `Sample of ${count} facts (of ${facts.length}):`,
-    ...facts.filter((_, index) => index % factStep === 0).slice(0, count).map((fact) => `- (${name(fact.subjectId)}; ${fact.predicate}; ${name(fact.objectId)}) ← "${fact.text}"`),
+    ...facts
+      .filter((_, index) => index % factStep === 0)
+      .slice(0, count)
+      .map((fact) => `- (${name(fact.subjectId)}; ${fact.predicate}; ${name(fact.objectId)}) ← "${fact.text}"`),
   ];
 }
 

@@ -108,14 +108,18 @@ let stored = new Set<string>();
 /** Writes the documents as objects under one prefix; on a re-sync only the new or changed ones, and deletes the rest. */
 async function putObjects(run: BulkRun, docs: BulkDoc[], resync: boolean): Promise<{ bucket: string; prefix: string }> {
   s3 ??= new S3Client({
-    endpoint: run.s3Endpoint, region: 'local', forcePathStyle: true,
+    endpoint: run.s3Endpoint,
+    region: 'local',
+    forcePathStyle: true,
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
   });
   const client = s3;
   if (!resync) await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
   const wanted = new Map(docs.map((doc) => [`${PREFIX}${doc._id}.txt`, body(doc)]));
   const writes = [...wanted].filter(([key, text]) => !resync || !stored.has(`${key}\n${text}`));
-  await inParallel(writes.length, 16, (i) => client.send(new PutObjectCommand({ Bucket: BUCKET, Key: writes[i]![0], Body: writes[i]![1] })));
+  await inParallel(writes.length, 16, (i) =>
+    client.send(new PutObjectCommand({ Bucket: BUCKET, Key: writes[i]![0], Body: writes[i]![1] })),
+  );
   const gone = [...stored].map((entry) => entry.split('\n')[0] ?? '').filter((key) => !wanted.has(key));
   await inParallel(gone.length, 16, (i) => client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: gone[i] })));
   stored = new Set([...wanted].map(([key, text]) => `${key}\n${text}`));
@@ -128,7 +132,9 @@ async function searchable(api: ApiClient, memoryId: string, files: number, probe
     const got = (await api.get(`/memories/get/${memoryId}`)).data as { step: string; fileCount: number };
     if (got.step === 'failed') throw new Error('ingestion failed');
     if (got.fileCount === files) {
-      const hits = (await api.get(`/memory/?memoryID=${memoryId}&query=${encodeURIComponent(probe)}&topK=3`)) as { payload?: Array<{ content: string }> };
+      const hits = (await api.get(`/memory/?memoryID=${memoryId}&query=${encodeURIComponent(probe)}&topK=3`)) as {
+        payload?: Array<{ content: string }>;
+      };
       if (JSON.stringify(hits.payload ?? []).includes(probe.split(' ')[0] ?? probe)) return;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

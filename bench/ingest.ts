@@ -158,8 +158,8 @@ async function bulk(path: 'archive' | 's3'): Promise<void> {
   const counts = await runBulk({ api, url, apiKey, s3Endpoint, path, timed: timedStage }, docs);
   const afterReady = difference(await settledRequests(), requestsAtStart);
   bulkNotes.push(
-    `- path: ${path === 'archive' ? 'one .zip, built and uploaded inside the timed stage' : 'an S3 prefix of the runtime\'s store, filled before the clock starts'}, through POST /files/import with memoryID`,
-    '- searchable: a search finds the last document and the index holds every file; ready: the ingestion ended (each file\'s chunk artefact and link written after the publish)',
+    `- path: ${path === 'archive' ? 'one .zip, built and uploaded inside the timed stage' : "an S3 prefix of the runtime's store, filled before the clock starts"}, through POST /files/import with memoryID`,
+    "- searchable: a search finds the last document and the index holds every file; ready: the ingestion ended (each file's chunk artefact and link written after the publish)",
     `- first import: ${JSON.stringify(counts.first)}`,
     `- re-import (prune): ${JSON.stringify(counts.second)}; docs/s of that stage counts the 100 changed or removed documents`,
   );
@@ -249,7 +249,9 @@ function report(peakMb: number | undefined, memory: MemoryCounts, allRequests: R
 /** Store requests per document, by operation and stage; the last column also counts work after `ready`. */
 function requestTable(all: Requests): string[] {
   const measured = stages.filter((s) => s.requests);
-  const names = Object.keys(all).filter((name) => (all[name] ?? 0) > 0).sort();
+  const names = Object.keys(all)
+    .filter((name) => (all[name] ?? 0) > 0)
+    .sort();
   const perDoc = (n: number | undefined) => ((n ?? 0) / docs.length).toFixed(2);
   const total = (requests: Requests) => Object.values(requests).reduce((sum, n) => sum + n, 0);
   return [

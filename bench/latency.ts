@@ -28,7 +28,9 @@ async function main(options: LatencyOptions): Promise<void> {
   const wall = performance.now();
   const corpus = benchCorpus(options.dataDir, options);
   const claims = loadClaims(options.dataDir);
-  progress(`${corpus.files.length} files, ${corpus.passes.toFixed(2)} passes, ${corpus.expectedChunks} chunks expected; ${claims.length} claims`);
+  progress(
+    `${corpus.files.length} files, ${corpus.passes.toFixed(2)} passes, ${corpus.expectedChunks} chunks expected; ${claims.length} claims`,
+  );
   const saved = options.reuseDir ? loadSavedBuild(options.reuseDir, options) : undefined;
   const apiKey = saved?.apiKey ?? `kmem_latency_${randomBytes(24).toString('base64url')}`;
   configureServers(apiKey);

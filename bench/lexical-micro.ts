@@ -177,10 +177,14 @@ function main(): void {
   const chunkCount = (text: string): number => chunkText(text, VECTOR_CHUNK_DEFAULTS).length;
   const chunks = timeBest(RUNS, () => texts.reduce((sum, text) => sum + chunkCount(text), 0));
   const corpusChars = texts.reduce((sum, text) => sum + text.length, 0);
-  printTables(rows, [
-    ['splitSentences per abstract', sentences.ms, sentences.result],
-    ['chunkText per abstract (1000 chars, 10%)', chunks.ms, chunks.result],
-  ], corpusChars);
+  printTables(
+    rows,
+    [
+      ['splitSentences per abstract', sentences.ms, sentences.result],
+      ['chunkText per abstract (1000 chars, 10%)', chunks.ms, chunks.result],
+    ],
+    corpusChars,
+  );
 }
 
 main();

@@ -31,7 +31,9 @@ async function main(options: LoadOptions): Promise<void> {
     const { url, apiKey, pid } = server.info;
     progress(`server pid ${pid} at ${url}, data in ${server.dataDir}; seeding…`);
     const seeded = await seed(apiClient(url, apiKey), DEFAULT_SEED);
-    progress(`seeded ${seeded.userIds.length} users, ${seeded.sessionIds.length} sessions, ${seeded.messages} messages in ${(seeded.ms / 1000).toFixed(1)} s`);
+    progress(
+      `seeded ${seeded.userIds.length} users, ${seeded.sessionIds.length} sessions, ${seeded.messages} messages in ${(seeded.ms / 1000).toFixed(1)} s`,
+    );
     const settings: RunSettings = { url, apiKey, ...options, signal: interrupt.signal, serverCpuMs: server.cpuMs };
     const selected = scenarios(seeded, Date.now().toString(36)).filter((s) => !options.only || s.name.includes(options.only));
     const measurements: Measurement[] = [];

@@ -83,11 +83,21 @@ try {
       for (const question of memory.conversation.questions) {
         const ranked = await engine.rank(memory.accountId, memory.memoryId, question.question, DEPTH, params);
         const byMemory = diaIds(ranked.messageIds);
-        memoryAsked.push({ ...question, conversation: memory.conversation.id, ranked: byMemory, recalls: questionRecalls(question.evidence, byMemory) });
+        memoryAsked.push({
+          ...question,
+          conversation: memory.conversation.id,
+          ranked: byMemory,
+          recalls: questionRecalls(question.evidence, byMemory),
+        });
         parity.merged += ranked.mergedItems;
         if (!params) parity[(await samePayload(api, memory.memoryId, question.question, ranked.payload)) ? 'same' : 'differ']++;
         const bySearch = diaIds(await searchedMessageIds(api, memory.customerUserID, question.question, DEPTH));
-        searchAsked.push({ ...question, conversation: memory.conversation.id, ranked: bySearch, recalls: questionRecalls(question.evidence, bySearch) });
+        searchAsked.push({
+          ...question,
+          conversation: memory.conversation.id,
+          ranked: bySearch,
+          recalls: questionRecalls(question.evidence, bySearch),
+        });
       }
     }
     queryMs += performance.now() - started;
@@ -98,7 +108,9 @@ try {
   }
   if (values.dump) writeFileSync(values.dump, JSON.stringify(dumped, null, 1));
   const notes = [
-    params ? `Ranking overrides: \`${JSON.stringify(params)}\` (parity check skipped).` : `HTTP parity (GET /memory/ topK=${DEPTH}): ${parity.same} identical payloads, ${parity.differ} different.`,
+    params
+      ? `Ranking overrides: \`${JSON.stringify(params)}\` (parity check skipped).`
+      : `HTTP parity (GET /memory/ topK=${DEPTH}): ${parity.same} identical payloads, ${parity.differ} different.`,
     `Payload items merging more than one turn: ${parity.merged}.`,
     `Message search: \`GET /messages/search?customerUserID=<the conversation>&topK=${DEPTH}\` over HTTP (overall row only).`,
   ];

@@ -7,7 +7,7 @@
  * code (bench/quality/corpus.ts): every document is a file cut by `chunkFile`, and the index version is
  * built by `buildIndexVersion` with the worker's settings, for a vector memory (1,000 / 10), the same
  * memory with acceleration (HNSW), and a graph memory (culture ontology, graph chunk defaults).
- * The headline rows ("API path") run every query through `answerFromIndex`, the ranking `GET /memory/`
+ * The headline rows ("API path") run every query through `retrieveFromIndex`, the ranking `GET /memory/`
  * runs (the graph walk included for the graph memory). The per-mode rows (lexical, links, semantic) run
  * `retrieve` with a mode or parameter overrides over the same built vector index, and the "graph (PPR)"
  * row is the graph memory's graph list alone (bench/quality/graph-hook.ts); `--no-graph` skips the graph
@@ -20,7 +20,7 @@ import type { RetrievalMode } from '../functions/engine/retrieval/rank';
 import { retrieve } from '../functions/engine/retrieval/retrieve';
 import type { WordVectorEmbedder } from '../functions/engine/retrieval/word-vector-embedder';
 import { loadWordVectorEmbedder } from '../functions/adapters/embeddings/word-vectors';
-import { answerFromIndex } from '../functions/core/use-cases/retrieve-memory';
+import { retrieveFromIndex } from '../functions/core/use-cases/retrieve-memory';
 import { benchmarkMemory, type BenchmarkIndex, buildBenchmarkIndex } from './quality/corpus';
 import { type Benchmark, BENCHMARK_NAMES, type BenchmarkName, loadBenchmark } from './quality/datasets';
 import { averageMetrics, evaluationDepth, type Metrics, metricNames, queryMetrics } from './quality/evaluate';
@@ -32,7 +32,7 @@ type IndexName = 'vector' | 'accelerated' | 'graph';
 interface ModeRun {
   label: string;
   index: IndexName;
-  /** API path: `answerFromIndex` (with the index's graph, if any); 'no-graph': the same without the graph. */
+  /** API path: `retrieveFromIndex` (with the index's graph, if any); 'no-graph': the same without the graph. */
   api?: 'full' | 'no-graph';
   /** Mode rows: `retrieve` with this mode and parameter overrides. */
   mode?: RetrievalMode;
@@ -63,7 +63,13 @@ function argument(name: string): string | undefined {
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
-async function rankedFiles(benchmark: Benchmark, built: BenchmarkIndex, embedder: WordVectorEmbedder, run: ModeRun, query: string): Promise<string[]> {
+async function rankedFiles(
+  benchmark: Benchmark,
+  built: BenchmarkIndex,
+  embedder: WordVectorEmbedder,
+  run: ModeRun,
+  query: string,
+): Promise<string[]> {
   const { retrieval, graph } = built.loaded;
   const topK = evaluationDepth(benchmark);
   if (run.graphAlone) {
@@ -72,7 +78,7 @@ async function rankedFiles(benchmark: Benchmark, built: BenchmarkIndex, embedder
   }
   if (run.api) {
     const index = { retrieval, graph: run.api === 'full' ? graph : null };
-    const outcome = await answerFromIndex(index, { query, topK, facts: false, assisted: false }, { embedder });
+    const outcome = await retrieveFromIndex(index, { query, topK, facts: false, assisted: false }, { embedder });
     return outcome.items.map((item) => item.fileId);
   }
   const outcome = await retrieve(retrieval, { query, topK, mode: run.mode, params: run.params }, { embedder });
@@ -83,7 +89,8 @@ async function runMode(benchmark: Benchmark, built: BenchmarkIndex | undefined, 
   if (!built) return { label: `${run.label}: skipped (--no-graph)`, metrics: null, queryMs: Number.NaN };
   const perQuery: Metrics[] = [];
   const started = performance.now();
-  for (const query of benchmark.queries) perQuery.push(queryMetrics(benchmark, query, await rankedFiles(benchmark, built, embedder, run, query.text)));
+  for (const query of benchmark.queries)
+    perQuery.push(queryMetrics(benchmark, query, await rankedFiles(benchmark, built, embedder, run, query.text)));
   return { label: run.label, metrics: averageMetrics(perQuery), queryMs: (performance.now() - started) / benchmark.queries.length };
 }
 

@@ -79,7 +79,9 @@ const COMMANDS: Record<string, { args: number; run: Command }> = {
     args: 2,
     run: async ({ deps }, [name, keyId]) => {
       const { apiKey, key, revoked } = await rotateKey(deps, name as string, keyId as string);
-      console.error(`[kmem] new key ${key.keyId}; revoked ${revoked.keyId} (accepted for ${deps.config.authCacheMs / 1000} s more at most); the key below is shown once`);
+      console.error(
+        `[kmem] new key ${key.keyId}; revoked ${revoked.keyId} (accepted for ${deps.config.authCacheMs / 1000} s more at most); the key below is shown once`,
+      );
       console.log(apiKey);
       return 0;
     },

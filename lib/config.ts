@@ -16,7 +16,10 @@ const positiveInt = z.number().int().positive();
 
 const apiSchema = z.object({
   /** Name of the API Gateway stage (the first path segment of the URL). */
-  stageName: z.string().regex(/^[a-zA-Z0-9_]+$/).default('v1'),
+  stageName: z
+    .string()
+    .regex(/^[a-zA-Z0-9_]+$/)
+    .default('v1'),
   throttleRateLimit: z.number().positive().default(50),
   throttleBurstLimit: positiveInt.default(100),
   memoryMb: z.number().int().min(128).max(10_240).default(1024),
@@ -86,49 +89,59 @@ const answerModelSchema = z.discriminatedUnion('provider', [
     provider: z.literal('openai'),
     model: z.string().min(1),
     url: z.url(),
-    apiKeySecret: z.string().regex(/^[A-Za-z0-9/_+=.@-]{1,512}$/, 'a Secrets Manager secret name').optional(),
-    apiKey: z.never({ error: 'a key is not stored in the template: put it in Secrets Manager and name the secret in answerModel.apiKeySecret' }).optional(),
+    apiKeySecret: z
+      .string()
+      .regex(/^[A-Za-z0-9/_+=.@-]{1,512}$/, 'a Secrets Manager secret name')
+      .optional(),
+    apiKey: z
+      .never({ error: 'a key is not stored in the template: put it in Secrets Manager and name the secret in answerModel.apiKeySecret' })
+      .optional(),
     timeoutSeconds: positiveInt.optional(),
   }),
 ]);
 
 /** Everything a stage can configure. */
-const stageConfigSchema = z.object({
-  stage: z.string().regex(/^[a-z][a-z0-9-]{0,19}$/, 'lowercase letters, digits and dashes, 20 at most'),
-  logRetentionDays: retentionDays.default(RetentionDays.ONE_MONTH),
-  logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
-  /**
-   * The semantic side of retrieval on AWS: `none` (lexical and graph; no model bill), or `bedrock` (Titan
-   * text embeddings; enable the model in the account first). The offline word vectors (~300 MB) do not fit
-   * a Lambda package.
-   */
-  embedder: z.enum(['none', 'bedrock']).default('none'),
-  answerModel: answerModelSchema.default({ provider: 'none' }),
-  /**
-   * Buckets of this account that `POST /files/import` may read (`{s3: {bucket, prefix}}`): the worker gets
-   * read and list access to exactly these; an import naming another bucket is refused.
-   */
-  importBuckets: z.array(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name')).default([]),
-  /**
-   * When set, an EventBridge rule on this schedule (`rate(1 day)`, `cron(0 3 * * ? *)`) has the worker
-   * sync every ready `website`, `sitemap` and `website_bulk` file of every account again (as
-   * `POST /files/resync/{id}` does: unchanged pages cost nothing). Finding them reads the whole table once
-   * per tick (a Scan), so pick an interval of hours or days.
-   */
-  webResyncSchedule: z
-    .string()
-    .regex(/^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(\S+( \S+){5}\))$/, 'an EventBridge schedule expression: rate(N unit) or cron(6 fields)')
-    .optional(),
-  /** Run functions with `--enable-source-maps`: TypeScript files and lines in logged stack traces. */
-  sourceMapStackTraces: z.boolean().default(true),
-  storage: storageSchema.prefault({}),
-  api: apiSchema.prefault({}),
-  worker: workerSchema.prefault({}),
-  alarms: alarmsSchema.prefault({}),
-}).refine(
-  (config) => config.answerModel.provider === 'none' || (config.answerModel.timeoutSeconds ?? 0) < config.api.timeoutSeconds,
-  { path: ['answerModel', 'timeoutSeconds'], message: 'must be shorter than api.timeoutSeconds' },
-);
+const stageConfigSchema = z
+  .object({
+    stage: z.string().regex(/^[a-z][a-z0-9-]{0,19}$/, 'lowercase letters, digits and dashes, 20 at most'),
+    logRetentionDays: retentionDays.default(RetentionDays.ONE_MONTH),
+    logLevel: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+    /**
+     * The semantic side of retrieval on AWS: `none` (lexical and graph; no model bill), or `bedrock` (Titan
+     * text embeddings; enable the model in the account first). The offline word vectors (~300 MB) do not fit
+     * a Lambda package.
+     */
+    embedder: z.enum(['none', 'bedrock']).default('none'),
+    answerModel: answerModelSchema.default({ provider: 'none' }),
+    /**
+     * Buckets of this account that `POST /files/import` may read (`{s3: {bucket, prefix}}`): the worker gets
+     * read and list access to exactly these; an import naming another bucket is refused.
+     */
+    importBuckets: z.array(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name')).default([]),
+    /**
+     * When set, an EventBridge rule on this schedule (`rate(1 day)`, `cron(0 3 * * ? *)`) has the worker
+     * sync every ready `website`, `sitemap` and `website_bulk` file of every account again (as
+     * `POST /files/resync/{id}` does: unchanged pages cost nothing). Finding them reads the whole table once
+     * per tick (a Scan), so pick an interval of hours or days.
+     */
+    webResyncSchedule: z
+      .string()
+      .regex(
+        /^(rate\(\d+ (minute|minutes|hour|hours|day|days)\)|cron\(\S+( \S+){5}\))$/,
+        'an EventBridge schedule expression: rate(N unit) or cron(6 fields)',
+      )
+      .optional(),
+    /** Run functions with `--enable-source-maps`: TypeScript files and lines in logged stack traces. */
+    sourceMapStackTraces: z.boolean().default(true),
+    storage: storageSchema.prefault({}),
+    api: apiSchema.prefault({}),
+    worker: workerSchema.prefault({}),
+    alarms: alarmsSchema.prefault({}),
+  })
+  .refine((config) => config.answerModel.provider === 'none' || (config.answerModel.timeoutSeconds ?? 0) < config.api.timeoutSeconds, {
+    path: ['answerModel', 'timeoutSeconds'],
+    message: 'must be shorter than api.timeoutSeconds',
+  });
 
 export type StageConfig = z.output<typeof stageConfigSchema>;
 type StageInput = z.input<typeof stageConfigSchema>;

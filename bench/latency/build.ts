@@ -73,7 +73,15 @@ export async function buildMemory(
   });
   const buildMs = performance.now() - started;
   if (ready.failedFiles.length > 0) throw new Error(`memory ${plan.label}: ${ready.failedFiles.length} files failed to ingest`);
-  return { label: plan.label, acceleration: plan.acceleration, memoryId, chunkCount: ready.chunkCount, indexVersion: ready.indexVersion, addFilesMs, buildMs };
+  return {
+    label: plan.label,
+    acceleration: plan.acceleration,
+    memoryId,
+    chunkCount: ready.chunkCount,
+    indexVersion: ready.indexVersion,
+    addFilesMs,
+    buildMs,
+  };
 }
 
 interface MemoryState {

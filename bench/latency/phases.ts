@@ -85,7 +85,10 @@ export async function queryPhase(
   for (let restart = 1; restart <= options.restarts; restart++) {
     const last = restart === options.restarts;
     const started = performance.now();
-    const server = await startServerProcess({ dataDir, ...(last && options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {}) });
+    const server = await startServerProcess({
+      dataDir,
+      ...(last && options.cpuProfileDir ? { cpuProfileDir: options.cpuProfileDir } : {}),
+    });
     const startMs = performance.now() - started;
     try {
       const order = restart % 2 === 1 ? runs : [...runs].reverse();
@@ -94,7 +97,9 @@ export async function queryPhase(
         const ms = await client.time(claims[(restart * 7919 + position) % claims.length]!);
         client.close();
         run.cold.push({ restart, startMs, kind: position === 0 ? 'container' : 'index', ms });
-        progress(`restart ${restart}: ${run.memory.label} first query ${ms.toFixed(0)} ms (${position === 0 ? 'cold container' : 'cold index'})`);
+        progress(
+          `restart ${restart}: ${run.memory.label} first query ${ms.toFixed(0)} ms (${position === 0 ? 'cold container' : 'cold index'})`,
+        );
       }
       if (last) for (const run of runs) run.warm = await warmRuns(options, server, run.memory, claims, progress);
     } finally {
@@ -104,7 +109,13 @@ export async function queryPhase(
   return runs;
 }
 
-async function warmRuns(options: LatencyOptions, server: ServerProcess, memory: BuiltMemory, claims: readonly string[], progress: Progress): Promise<WarmResult> {
+async function warmRuns(
+  options: LatencyOptions,
+  server: ServerProcess,
+  memory: BuiltMemory,
+  claims: readonly string[],
+  progress: Progress,
+): Promise<WarmResult> {
   const client = new QueryClient({ ...server.info, memoryId: memory.memoryId });
   try {
     const cycle = (from: number, count: number) => Array.from({ length: count }, (_, i) => claims[(from + i) % claims.length]!);
@@ -114,7 +125,11 @@ async function warmRuns(options: LatencyOptions, server: ServerProcess, memory: 
     const sequentialRun = await client.sequential(cycle(options.warmup, options.queries));
     const cpuAfter = server.cpuMs();
     progress(`${memory.label}: ${options.connections} concurrent clients for ${options.durationSeconds} s…`);
-    const concurrentRun = await client.concurrent(cycle(options.warmup + options.queries, claims.length), options.connections, options.durationSeconds);
+    const concurrentRun = await client.concurrent(
+      cycle(options.warmup + options.queries, claims.length),
+      options.connections,
+      options.durationSeconds,
+    );
     return {
       sequential: summarise(sequentialRun),
       concurrent: summarise(concurrentRun),

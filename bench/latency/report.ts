@@ -29,7 +29,10 @@ export function latencyReport(
     '',
     '| memory | chunks | add-files s | build s (start-ingestion → ready) |',
     '|---|---:|---:|---:|',
-    ...runs.map(({ memory }) => `| ${memory.label} | ${memory.chunkCount.toLocaleString('en')} | ${seconds(memory.addFilesMs)} | ${seconds(memory.buildMs)} |`),
+    ...runs.map(
+      ({ memory }) =>
+        `| ${memory.label} | ${memory.chunkCount.toLocaleString('en')} | ${seconds(memory.addFilesMs)} | ${seconds(memory.buildMs)} |`,
+    ),
     '',
     ...runs.flatMap((run) => memoryTable(run)),
     `Server restarts (process start to API listening): ${restartTimes(runs)} s.`,
@@ -42,29 +45,34 @@ export function latencyReport(
 }
 
 function memoryTable({ memory, cold, warm }: MemoryRun): string[] {
-  const rows = warm
-    ? [
-        row('warm, sequential', warm.sequential, warm.serverCpuMsPerQuery),
-        row('warm, concurrent', warm.concurrent),
-      ]
-    : [];
+  const rows = warm ? [row('warm, sequential', warm.sequential, warm.serverCpuMsPerQuery), row('warm, concurrent', warm.concurrent)] : [];
   return [
     `### ${memory.label} (${memory.chunkCount.toLocaleString('en')} chunks)`,
     '',
     '| run | queries | p50 ms | p95 ms | p99 ms | max ms | req/s | server CPU ms/query |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
-    ...coldRow('cold container (first query after restart)', cold.filter((sample) => sample.kind === 'container')),
-    ...coldRow('cold index (first query of the version, warm container)', cold.filter((sample) => sample.kind === 'index')),
+    ...coldRow(
+      'cold container (first query after restart)',
+      cold.filter((sample) => sample.kind === 'container'),
+    ),
+    ...coldRow(
+      'cold index (first query of the version, warm container)',
+      cold.filter((sample) => sample.kind === 'index'),
+    ),
     '',
-    ...(warm ? [`machine load during the warm runs (1-minute load average, ${cpus().length} cpus): ${warm.loadAverage.toFixed(1)}`, ''] : []),
+    ...(warm
+      ? [`machine load during the warm runs (1-minute load average, ${cpus().length} cpus): ${warm.loadAverage.toFixed(1)}`, '']
+      : []),
     `verdict: ${verdict(memory.chunkCount, warm?.sequential)}`,
     '',
   ];
 }
 
 function row(name: string, summary: LatencySummary, cpuMs?: number): string {
-  const cells = [summary.count, summary.p50, summary.p95, summary.p99, summary.max].map((value, i) => (i === 0 ? String(value) : value.toFixed(1)));
+  const cells = [summary.count, summary.p50, summary.p95, summary.p99, summary.max].map((value, i) =>
+    i === 0 ? String(value) : value.toFixed(1),
+  );
   return `| ${name} | ${cells.join(' | ')} | ${summary.perSecond.toFixed(0)} | ${cpuMs === undefined ? '' : cpuMs.toFixed(1)} |`;
 }
 

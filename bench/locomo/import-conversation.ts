@@ -81,7 +81,8 @@ async function untilIndexed(api: ApiClient, memoryId: string, expected: number):
   for (;;) {
     const memory = (await api.get(`/memories/get/${memoryId}`)).data as { chunkCount: number };
     if (memory.chunkCount >= expected) return;
-    if (Date.now() > deadline) throw new Error(`memory ${memoryId} holds ${memory.chunkCount} of ${expected} turns after ${TIMEOUT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new Error(`memory ${memoryId} holds ${memory.chunkCount} of ${expected} turns after ${TIMEOUT_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

@@ -9,7 +9,10 @@ interface Reference {
 
 /** Published and measured figures from ../shared/bench-data/README.md (as fractions). */
 const REFERENCES: readonly Reference[] = [
-  { system: 'DRAGON dense retriever (LoCoMo paper, Table 3; all 10 conversations)', recalls: { 5: 0.588, 10: 0.675, 25: 0.799, 50: 0.848 } },
+  {
+    system: 'DRAGON dense retriever (LoCoMo paper, Table 3; all 10 conversations)',
+    recalls: { 5: 0.588, 10: 0.675, 25: 0.799, 50: 0.848 },
+  },
   { system: 'plain BM25 over turns (measured; dev + held-out, all 10)', recalls: { 5: 0.556, 10: 0.623, 25: 0.694, 50: 0.742 } },
 ];
 
@@ -53,7 +56,9 @@ export function renderReport(report: LocomoReport): string {
     '',
     `| system | questions | ${header.join(' | ')} |`,
     `|---|---:|${header.map(() => '---:').join('|')}|`,
-    ...REFERENCES.map((reference) => `| ${reference.system} | | ${DEPTHS.map((depth) => fraction(reference.recalls[depth])).join(' | ')} |`),
+    ...REFERENCES.map(
+      (reference) => `| ${reference.system} | | ${DEPTHS.map((depth) => fraction(reference.recalls[depth])).join(' | ')} |`,
+    ),
     ...report.systems.flatMap((system) =>
       system.rows.map((row, i) => {
         const label = i === 0 ? `**${system.name}, ${row.label}**` : `${system.name}, ${row.label}`;

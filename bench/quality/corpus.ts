@@ -24,7 +24,8 @@ import type { Benchmark } from './datasets';
 /** A memory as the API creates it: a vector memory (1,000 / 10) or a graph memory (culture ontology, no facts). */
 export function benchmarkMemory(kind: 'vector' | 'graph', overrides: Partial<Memory> = {}): Memory {
   const identity = { id: `bench-${kind}`, accountId: 'bench', now: new Date(0).toISOString() };
-  const input = kind === 'graph' ? { name: 'bench graph', memoryType: kind, ontology: 'culture' as const } : { name: 'bench vector', memoryType: kind };
+  const input =
+    kind === 'graph' ? { name: 'bench graph', memoryType: kind, ontology: 'culture' as const } : { name: 'bench vector', memoryType: kind };
   return { ...newMemory(identity, input), ...overrides };
 }
 
@@ -39,7 +40,7 @@ export function benchmarkChunks(benchmark: Benchmark, memory: Memory = benchmark
 export interface BenchmarkIndex {
   chunks: StoredChunk[];
   built: BuiltIndex;
-  /** What `answerFromIndex` takes: the retrieval index and, for a graph memory, the deserialized graph. */
+  /** What `retrieveFromIndex` takes: the retrieval index and, for a graph memory, the deserialized graph. */
   loaded: { retrieval: RetrievalIndex; graph: GraphSegment | null };
   buildMs: number;
 }

@@ -40,7 +40,11 @@ async function main(): Promise<void> {
           benchmark.queries.map((query, position) => {
             const request = { query: query.text, queryVector: vectors[position], sentenceEncoder: embedder, mode };
             const hits = rankChunks(index, { ...request, limit: 3 * evaluationDepth(benchmark) });
-            return queryMetrics(benchmark, query, hits.map((hit) => index.chunks.fileIds[hit.ordinal] ?? ''));
+            return queryMetrics(
+              benchmark,
+              query,
+              hits.map((hit) => index.chunks.fileIds[hit.ordinal] ?? ''),
+            );
           }),
         );
         return Object.entries(metrics)

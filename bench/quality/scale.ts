@@ -65,11 +65,17 @@ async function main(): Promise<void> {
   const target = Number(argument('--chunks', '100000'));
   const benchmarks = BENCHMARK_NAMES.map((name) => loadBenchmark(dataDir, name));
   const named = benchmarks.flatMap((benchmark) =>
-    benchmarkChunks(benchmark).map((chunk) => ({ ...chunk, id: `${benchmark.name}:${chunk.id}`, fileId: `${benchmark.name}:${chunk.fileId}` })),
+    benchmarkChunks(benchmark).map((chunk) => ({
+      ...chunk,
+      id: `${benchmark.name}:${chunk.id}`,
+      fileId: `${benchmark.name}:${chunk.fileId}`,
+    })),
   );
   const chunks = scaledChunks(named, target);
   const queries = benchmarks.flatMap((benchmark) => benchmark.queries.map((query) => query.text));
-  const sample = queries.filter((_, position) => position % Math.max(1, Math.floor(queries.length / Number(argument('--queries', '300')))) === 0);
+  const sample = queries.filter(
+    (_, position) => position % Math.max(1, Math.floor(queries.length / Number(argument('--queries', '300')))) === 0,
+  );
   const embedder = loadWordVectorEmbedder();
   let started = performance.now();
   const index = await buildRetrievalIndex(chunks, { embedder });

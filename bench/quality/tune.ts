@@ -60,7 +60,13 @@ function evaluate(item: Prepared, params: RankParamOverrides, keep: (position: n
     const external = item.graphLists?.[position] ? [item.graphLists[position]] : [];
     const request = { query: query.text, queryVector: vectors[position], sentenceEncoder: encoder, params, external };
     const hits = rankChunks(index, { ...request, limit: 3 * evaluationDepth(benchmark) });
-    return [queryMetrics(benchmark, query, hits.map((hit) => index.chunks.fileIds[hit.ordinal] ?? ''))];
+    return [
+      queryMetrics(
+        benchmark,
+        query,
+        hits.map((hit) => index.chunks.fileIds[hit.ordinal] ?? ''),
+      ),
+    ];
   });
   return averageMetrics(perQuery);
 }
@@ -83,7 +89,11 @@ type Coordinate = { name: string; values: number[]; apply: (params: RankParamOve
 const COORDINATES: Coordinate[] = [
   { name: 'text.k1', values: [0.6, 0.9, 1.2, 1.5], apply: (p, v) => ({ ...p, text: { ...p.text, k1: v } }) },
   { name: 'text.b', values: [0.3, 0.4, 0.5, 0.6, 0.75], apply: (p, v) => ({ ...p, text: { ...p.text, b: v } }) },
-  { name: 'idfExponent', values: [1, 1.15, 1.3, 1.5, 1.7], apply: (p, v) => ({ ...p, text: { ...p.text, idfExponent: v }, title: { ...p.title, idfExponent: v } }) },
+  {
+    name: 'idfExponent',
+    values: [1, 1.15, 1.3, 1.5, 1.7],
+    apply: (p, v) => ({ ...p, text: { ...p.text, idfExponent: v }, title: { ...p.title, idfExponent: v } }),
+  },
   { name: 'titleWeight', values: [0, 0.15, 0.3, 0.5, 0.8], apply: (p, v) => ({ ...p, titleWeight: v }) },
   { name: 'links.weight', values: [0, 0.2, 0.3, 0.4, 0.6], apply: (p, v) => ({ ...p, links: { ...p.links, weight: v } }) },
   { name: 'links.feedbackChunks', values: [1, 2, 3, 5], apply: (p, v) => ({ ...p, links: { ...p.links, feedbackChunks: v } }) },
@@ -92,7 +102,12 @@ const COORDINATES: Coordinate[] = [
   { name: 'sentences.depth', values: [10, 20, 30, 50], apply: (p, v) => ({ ...p, sentences: { ...p.sentences, depth: v } }) },
 ];
 
-function coordinateSearch(prepared: Prepared[], start: RankParamOverrides, keep: (position: number) => boolean, log: boolean): RankParamOverrides {
+function coordinateSearch(
+  prepared: Prepared[],
+  start: RankParamOverrides,
+  keep: (position: number) => boolean,
+  log: boolean,
+): RankParamOverrides {
   let best = start;
   let bestValue = objective(prepared, best, keep).value;
   for (let round = 0; round < 2; round++) {

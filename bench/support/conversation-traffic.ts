@@ -33,7 +33,16 @@ export interface HistoryOptions {
   concurrency?: number;
 }
 
-const TOPICS = ['the garden', 'a trip to Lisbon', 'the new job', 'piano lessons', 'the dog', 'a birthday dinner', 'the marathon', 'a leaking roof'];
+const TOPICS = [
+  'the garden',
+  'a trip to Lisbon',
+  'the new job',
+  'piano lessons',
+  'the dog',
+  'a birthday dinner',
+  'the marathon',
+  'a leaking roof',
+];
 const DAY_MS = 86_400_000;
 const HISTORY_START = Date.parse('2023-01-02T09:00:00Z');
 
@@ -83,7 +92,11 @@ export async function importHistory(api: ApiClient, tag: string, options: Histor
 }
 
 /** Sessions attached (and built) first, then `messages` written across them with `concurrency` requests in flight. */
-export async function messageBurst(api: ApiClient, tag: string, options: { sessions: number; messages: number; concurrency: number }): Promise<Scenario> {
+export async function messageBurst(
+  api: ApiClient,
+  tag: string,
+  options: { sessions: number; messages: number; concurrency: number },
+): Promise<Scenario> {
   const memoryId = await vectorMemory(api, `burst-${tag}`);
   const sessionIds = await sessions(api, options.sessions, 8);
   await api.post('/memories/add-sessions', { memoryID: memoryId, sessions: sessionIds });
@@ -116,7 +129,9 @@ export async function untilSearchable(api: ApiClient, scenario: Scenario, timeou
       if (!last || (await searchFinds(api, scenario.memoryId, last))) return memory.indexVersion;
     }
     if (performance.now() > deadline) {
-      throw new Error(`memory ${scenario.memoryId} holds ${memory.chunkCount} of ${scenario.messages.length} messages after ${timeoutMs} ms`);
+      throw new Error(
+        `memory ${scenario.memoryId} holds ${memory.chunkCount} of ${scenario.messages.length} messages after ${timeoutMs} ms`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

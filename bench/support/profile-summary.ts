@@ -40,7 +40,9 @@ export function areaOf(url: string, functionName: string): string {
 
 function frameName(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
-  const where = url ? `${url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*\/(functions|bench)\//, '$1/')}:${lineNumber + 1}` : '';
+  const where = url
+    ? `${url.replace(/^.*\/node_modules\//, '').replace(/^file:\/\/.*\/(functions|bench)\//, '$1/')}:${lineNumber + 1}`
+    : '';
   return `${functionName || '(anonymous)'} ${where}`.trim();
 }
 

@@ -21,16 +21,12 @@ const ROLES = ['user', 'assistant'] as const;
 
 export async function seed(api: ApiClient, plan: SeedPlan = DEFAULT_SEED): Promise<Seeded> {
   const started = performance.now();
-  const userIds = await inParallel(plan.users, plan.concurrency, (i) =>
-    api.post('/users/create', seedUser(i)).then(idOf),
-  );
+  const userIds = await inParallel(plan.users, plan.concurrency, (i) => api.post('/users/create', seedUser(i)).then(idOf));
   const sessionIds = await inParallel(plan.sessions, plan.concurrency, (i) =>
     api.post('/sessions/create', { sessionID: `bench-session-${i}` }).then(idOf),
   );
   const total = plan.sessions * plan.messagesPerSession;
-  await inParallel(total, plan.concurrency, (i) =>
-    api.post('/messages/create', seedMessage(sessionIds[i % plan.sessions]!, i)),
-  );
+  await inParallel(total, plan.concurrency, (i) => api.post('/messages/create', seedMessage(sessionIds[i % plan.sessions]!, i)));
   return { userIds, sessionIds, messages: total, ms: performance.now() - started };
 }
 

@@ -19,7 +19,12 @@ async function main(dataDir: string | undefined): Promise<void> {
   if (!dataDir) throw new Error('usage: serve.ts <data-dir>');
   const runtime = await startRuntime({
     // one account drives the benchmarks far past any per-account rate limit; the counter stays on, so its cost is measured
-    settings: { KMEM_DATA_DIR: dataDir, KMEM_PORT: '0', KMEM_ACCESS_LOG: 'false', KMEM_RATE_LIMIT_PER_MINUTE: process.env.KMEM_RATE_LIMIT_PER_MINUTE ?? '1000000000' },
+    settings: {
+      KMEM_DATA_DIR: dataDir,
+      KMEM_PORT: '0',
+      KMEM_ACCESS_LOG: 'false',
+      KMEM_RATE_LIMIT_PER_MINUTE: process.env.KMEM_RATE_LIMIT_PER_MINUTE ?? '1000000000',
+    },
     log: (line) => process.stderr.write(`${line}\n`),
   });
   // a bootstrap key (KMEM_API_KEY) is already an account's (the runtime made sure): keep serving it across restarts

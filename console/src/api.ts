@@ -3,7 +3,14 @@
  * same origin, the key in `X-API-Key`. The types below are what the screens read; the client's answers are
  * checked against them by the compiler. Only the bytes of an upload go by XHR (see `upload`).
  */
-import { createKmemClient, KmemApiError, type KmemResult, type OperationData, type OperationInit, type Schemas } from '../../packages/client/src';
+import {
+  createKmemClient,
+  KmemApiError,
+  type KmemResult,
+  type OperationData,
+  type OperationInit,
+  type Schemas,
+} from '../../packages/client/src';
 import { everyPage } from './paging';
 
 export interface Memory {
@@ -182,7 +189,7 @@ export function createApi(apiKey: string, base = '') {
   };
 
   return {
-    account: async (): Promise<Account> => (ok(await kmem.getAccount())).data,
+    account: async (): Promise<Account> => ok(await kmem.getAccount()).data,
     listMemories,
     /** Every memory (for the pickers), 100 a request. */
     allMemories: (query: Omit<QueryOf<'listMemories'>, 'nextToken' | 'previousToken'> = {}): Promise<Memory[]> =>

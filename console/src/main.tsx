@@ -32,7 +32,9 @@ function Console({ api, onSignOut }: { api: Api; onSignOut: () => void }) {
         <strong class="brand">kmem</strong>
         <nav aria-label="screens">
           {SCREENS.map((s) => (
-            <a href={`#/${s}`} aria-current={route.screen === s ? 'page' : undefined}>{s[0]?.toUpperCase() + s.slice(1)}</a>
+            <a href={`#/${s}`} aria-current={route.screen === s ? 'page' : undefined}>
+              {s[0]?.toUpperCase() + s.slice(1)}
+            </a>
           ))}
         </nav>
         <span class="budget" title="token budget" data-testid="budget">
@@ -44,7 +46,9 @@ function Console({ api, onSignOut }: { api: Api; onSignOut: () => void }) {
             account.error
           )}
         </span>
-        <button type="button" class="link" onClick={onSignOut}>Sign out</button>
+        <button type="button" class="link" onClick={onSignOut}>
+          Sign out
+        </button>
       </header>
       <main>
         <Body api={api} screen={route.screen} params={route.params} onBudgetChange={account.reload} />

@@ -30,7 +30,11 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], every?: numb
 }
 
 export function ErrorLine({ error }: { error: string | undefined }) {
-  return error ? <p class="error" role="alert">{error}</p> : null;
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
 }
 
 /** A labelled control with the API's complaint about this field under it. */
@@ -40,7 +44,11 @@ export function Field(props: { label: string; name: string; error?: ApiError | u
     <label class="field">
       <span>{props.label}</span>
       {props.children}
-      {own && <span class="error" role="alert" data-field-error={props.name}>{own}</span>}
+      {own && (
+        <span class="error" role="alert" data-field-error={props.name}>
+          {own}
+        </span>
+      )}
     </label>
   );
 }
@@ -48,7 +56,11 @@ export function Field(props: { label: string; name: string; error?: ApiError | u
 /** The form-level error: shown when the API's message names no field of this form. */
 export function FormError({ error, fields }: { error: ApiError | undefined; fields: string[] }) {
   if (!error || (error.field && fields.includes(error.field))) return null;
-  return <p class="error" role="alert">{error.message}</p>;
+  return (
+    <p class="error" role="alert">
+      {error.message}
+    </p>
+  );
 }
 
 export function Progress({ value, label }: { value: number; label: string }) {
@@ -73,13 +85,21 @@ export function usePages() {
   };
 }
 
-export function Pager(props: { page: { nextToken: string | null; previousToken: string | null } | undefined; pages: ReturnType<typeof usePages>; label: string }) {
+export function Pager(props: {
+  page: { nextToken: string | null; previousToken: string | null } | undefined;
+  pages: ReturnType<typeof usePages>;
+  label: string;
+}) {
   const { page, pages } = props;
   if (!page?.nextToken && !page?.previousToken) return null;
   return (
     <nav class="pager" aria-label={`${props.label} pages`}>
-      <button type="button" disabled={!page.previousToken} onClick={() => page.previousToken && pages.previous(page.previousToken)}>Previous page</button>
-      <button type="button" disabled={!page.nextToken} onClick={() => page.nextToken && pages.next(page.nextToken)}>Next page</button>
+      <button type="button" disabled={!page.previousToken} onClick={() => page.previousToken && pages.previous(page.previousToken)}>
+        Previous page
+      </button>
+      <button type="button" disabled={!page.nextToken} onClick={() => page.nextToken && pages.next(page.nextToken)}>
+        Next page
+      </button>
     </nav>
   );
 }

@@ -29,31 +29,35 @@ function withoutSdkLogging<C extends { middlewareStack: { remove(name: string): 
 }
 
 export function createDocumentClient(config: Config): DynamoDBDocumentClient {
-  const client = withoutSdkLogging(new DynamoDBClient({
-    region: config.region,
-    requestHandler: requestHandler(),
-    ...(config.dynamodbEndpoint
-      ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-  }));
+  const client = withoutSdkLogging(
+    new DynamoDBClient({
+      region: config.region,
+      requestHandler: requestHandler(),
+      ...(config.dynamodbEndpoint
+        ? { endpoint: config.dynamodbEndpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {}),
+    }),
+  );
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 }
 
 export function createS3Client(config: Config): S3Client {
-  return withoutSdkLogging(new S3Client({
-    region: config.region,
-    requestHandler: requestHandler(),
-    ...(config.s3Endpoint
-      ? {
-          endpoint: config.s3Endpoint,
-          forcePathStyle: true,
-          credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-          // s3rver stores streamed uploads corrupted when the SDK adds its default checksums
-          requestChecksumCalculation: 'WHEN_REQUIRED',
-          responseChecksumValidation: 'WHEN_REQUIRED',
-        }
-      : {}),
-  }));
+  return withoutSdkLogging(
+    new S3Client({
+      region: config.region,
+      requestHandler: requestHandler(),
+      ...(config.s3Endpoint
+        ? {
+            endpoint: config.s3Endpoint,
+            forcePathStyle: true,
+            credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+            // s3rver stores streamed uploads corrupted when the SDK adds its default checksums
+            requestChecksumCalculation: 'WHEN_REQUIRED',
+            responseChecksumValidation: 'WHEN_REQUIRED',
+          }
+        : {}),
+    }),
+  );
 }
 
 /**
@@ -63,7 +67,9 @@ export function createS3Client(config: Config): S3Client {
 export function createS3PresignClient(config: Config): S3Client {
   return new S3Client({
     region: config.region,
-    ...(config.s3Endpoint ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } } : {}),
+    ...(config.s3Endpoint
+      ? { endpoint: config.s3Endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } }
+      : {}),
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });

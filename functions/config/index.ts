@@ -249,9 +249,11 @@ function embeddingsOf(e: Parsed): Config['embeddings'] {
 function graphExtractorOf(e: Parsed): Config['graphExtractor'] {
   const kind = e.KMEM_GRAPH_EXTRACTOR;
   if (kind === 'offline' || kind === 'comprehend') return { kind };
-  if (!e.KMEM_GRAPH_EXTRACTOR_MODEL) throw new ConfigError(`invalid configuration: KMEM_GRAPH_EXTRACTOR=${kind} needs KMEM_GRAPH_EXTRACTOR_MODEL`);
+  if (!e.KMEM_GRAPH_EXTRACTOR_MODEL)
+    throw new ConfigError(`invalid configuration: KMEM_GRAPH_EXTRACTOR=${kind} needs KMEM_GRAPH_EXTRACTOR_MODEL`);
   if (kind === 'bedrock') return { kind, model: e.KMEM_GRAPH_EXTRACTOR_MODEL };
-  if (!e.KMEM_GRAPH_EXTRACTOR_URL) throw new ConfigError('invalid configuration: KMEM_GRAPH_EXTRACTOR=openai needs KMEM_GRAPH_EXTRACTOR_URL');
+  if (!e.KMEM_GRAPH_EXTRACTOR_URL)
+    throw new ConfigError('invalid configuration: KMEM_GRAPH_EXTRACTOR=openai needs KMEM_GRAPH_EXTRACTOR_URL');
   return {
     kind,
     url: e.KMEM_GRAPH_EXTRACTOR_URL,
@@ -263,22 +265,31 @@ function graphExtractorOf(e: Parsed): Config['graphExtractor'] {
 function answerModelOf(e: Parsed): Config['answerModel'] {
   const kind = e.KMEM_ANSWER_MODEL_PROVIDER;
   if (kind === 'none') {
-    const stray = (['KMEM_ANSWER_MODEL', 'KMEM_ANSWER_MODEL_URL', 'KMEM_ANSWER_MODEL_API_KEY', 'KMEM_ANSWER_MODEL_API_KEY_SECRET'] as const).filter((name) => e[name] !== undefined);
-    if (stray.length) throw new ConfigError(`invalid configuration: ${stray.join(', ')} set but KMEM_ANSWER_MODEL_PROVIDER is none (set it to openai or bedrock)`);
+    const stray = (
+      ['KMEM_ANSWER_MODEL', 'KMEM_ANSWER_MODEL_URL', 'KMEM_ANSWER_MODEL_API_KEY', 'KMEM_ANSWER_MODEL_API_KEY_SECRET'] as const
+    ).filter((name) => e[name] !== undefined);
+    if (stray.length)
+      throw new ConfigError(
+        `invalid configuration: ${stray.join(', ')} set but KMEM_ANSWER_MODEL_PROVIDER is none (set it to openai or bedrock)`,
+      );
     return { kind };
   }
   if (!e.KMEM_ANSWER_MODEL) throw new ConfigError(`invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=${kind} needs KMEM_ANSWER_MODEL`);
   const timeoutMs = e.KMEM_ANSWER_TIMEOUT_MS;
   if (kind === 'bedrock') {
     if (e.KMEM_ANSWER_MODEL_API_KEY || e.KMEM_ANSWER_MODEL_API_KEY_SECRET) {
-      throw new ConfigError('invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=bedrock takes no KMEM_ANSWER_MODEL_API_KEY (it signs with AWS credentials)');
+      throw new ConfigError(
+        'invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=bedrock takes no KMEM_ANSWER_MODEL_API_KEY (it signs with AWS credentials)',
+      );
     }
     return { kind, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...(e.KMEM_ANSWER_MODEL_URL ? { endpoint: e.KMEM_ANSWER_MODEL_URL } : {}) };
   }
-  if (!e.KMEM_ANSWER_MODEL_URL) throw new ConfigError('invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=openai needs KMEM_ANSWER_MODEL_URL');
+  if (!e.KMEM_ANSWER_MODEL_URL)
+    throw new ConfigError('invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=openai needs KMEM_ANSWER_MODEL_URL');
   const apiKey = e.KMEM_ANSWER_MODEL_API_KEY;
   const apiKeySecret = e.KMEM_ANSWER_MODEL_API_KEY_SECRET;
-  if (apiKey && apiKeySecret) throw new ConfigError('invalid configuration: set KMEM_ANSWER_MODEL_API_KEY or KMEM_ANSWER_MODEL_API_KEY_SECRET, not both');
+  if (apiKey && apiKeySecret)
+    throw new ConfigError('invalid configuration: set KMEM_ANSWER_MODEL_API_KEY or KMEM_ANSWER_MODEL_API_KEY_SECRET, not both');
   const key = apiKey ? { apiKey } : apiKeySecret ? { apiKeySecret } : {};
   return { kind, url: e.KMEM_ANSWER_MODEL_URL, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...key };
 }

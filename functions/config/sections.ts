@@ -6,9 +6,7 @@
  */
 import { z } from 'zod';
 
-const flag = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((value) => value === 'true' || value === '1');
+const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -234,7 +232,19 @@ export const FUNCTION_SETTINGS = {
   retrieval: [...API_SETTINGS, 'embeddings', 'answers'],
   /** POST /mcp: checks the key, then its tools call the API itself. */
   mcp: API_SETTINGS,
-  worker: ['store', 'work', 'addresses', 'webhooks', 'web', 'extraction', 'hostileInput', 'embeddings', 'graphExtractor', 'imports', 'limits'],
+  worker: [
+    'store',
+    'work',
+    'addresses',
+    'webhooks',
+    'web',
+    'extraction',
+    'hostileInput',
+    'embeddings',
+    'graphExtractor',
+    'imports',
+    'limits',
+  ],
 } as const satisfies Record<string, readonly SettingsSection[]>;
 
 export type FunctionSettingsName = keyof typeof FUNCTION_SETTINGS;

@@ -11,14 +11,7 @@
  * (a programming error: the tokenizer was not loaded first), stays outside; the wire maps it, like any
  * error that is not a KmemError, as internal.
  */
-export type ErrorKind =
-  | 'bad_request'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'payload_too_large'
-  | 'rate_limited'
-  | 'internal';
+export type ErrorKind = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'payload_too_large' | 'rate_limited' | 'internal';
 
 export abstract class KmemError extends Error {
   abstract readonly kind: ErrorKind;

@@ -54,7 +54,11 @@ export function addMetricSink(sink: MetricSink): () => void {
 }
 
 /** Records one value of `name`; a sink that fails is never the caller's problem. */
-export function emitMetric(name: MetricName, value: number, options: { dimension?: string; properties?: Record<string, string | number> } = {}): void {
+export function emitMetric(
+  name: MetricName,
+  value: number,
+  options: { dimension?: string; properties?: Record<string, string | number> } = {},
+): void {
   const point: MetricPoint = { name, unit: METRICS[name].unit, value, ...options };
   for (const sink of sinks) {
     try {

@@ -1,4 +1,8 @@
-/** Domain records, as the use cases see them. Storage and wire shapes live in the adapters and handlers. */
+/**
+ * Domain records, as the use cases see them, in one casing (`memoryId`, `externalUrl`). Storage shapes live
+ * in the adapters (functions/adapters/dynamodb: item schemas, which keep the attribute names earlier
+ * versions wrote), wire shapes (`memoryID`, `externalURI`) in the presenters of the route groups.
+ */
 
 export const MESSAGE_ROLES = ['norole', 'system', 'assistant', 'user', 'function', 'tool'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
@@ -43,7 +47,7 @@ export interface MetadataEntry {
 export interface Session {
   id: string;
   accountId: string;
-  customerUserID: string | null;
+  customerUserId: string | null;
   metadata: MetadataEntry[];
   createdAt: string;
   updatedAt: string;
@@ -54,10 +58,10 @@ export interface Session {
 export interface Message {
   id: string;
   accountId: string;
-  sessionID: string;
+  sessionId: string;
   role: MessageRole;
   content: string;
-  customerUserID: string | null;
+  customerUserId: string | null;
   createdAt: string;
   updatedAt: string;
   /**
@@ -80,17 +84,7 @@ export interface Page<T> {
   previousToken: string | null;
 }
 
-export const FILE_TYPES = [
-  'website',
-  'sitemap',
-  'website_bulk',
-  'document',
-  'text',
-  'image',
-  'audio',
-  'video',
-  'other',
-] as const;
+export const FILE_TYPES = ['website', 'sitemap', 'website_bulk', 'document', 'text', 'image', 'audio', 'video', 'other'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
 
 export const FILE_CATEGORIES = ['audio', 'video', 'web', 'document', 'other'] as const;
@@ -121,12 +115,14 @@ export interface FileRecord {
   state: FileState;
   error: string | null;
   bronzeKey: string | null;
-  externalURI: string | null;
+  /** The web address of a website or sitemap file (its page, for a hidden child). */
+  externalUrl: string | null;
   contentType: string | null;
   /** `upload`, `url`, or the id of the sitemap or crawl that created this file. */
   source: string;
   parentFileId: string | null;
-  jobID: string | null;
+  /** The ingestion job that last chunked the file. */
+  jobId: string | null;
   originRegion: string;
   silverTranscriptKey: string | null;
   silverAudioKey: string | null;
@@ -185,11 +181,14 @@ export interface Memory {
   factCount: number;
   currentJobId: string | null;
   /** The first files of the last ingestion that failed (at most FAILED_FILES_LISTED), with why. */
-  failedFiles: Array<{ fileID: string; error: string }>;
+  failedFiles: Array<{ fileId: string; error: string }>;
   /** How many files of the last ingestion failed, listed or not. */
   failedFileCount: number;
-  /** Files removed by delete-file whose chunks may still be in the published index: never returned. */
-  excludedFileIds: string[];
+  /**
+   * Sources (files, and sessions as `session:<id>`: see SourceId) removed from the memory whose chunks may
+   * still be in the published index: never returned. Its stored name, from when only files were excluded.
+   */
+  excludedFileIds: SourceId[];
   lastError: string | null;
   /** The last try to deliver one of this memory's webhook events, and how many events were given up on. */
   webhookDelivery: WebhookDeliveryStatus | null;
@@ -231,8 +230,31 @@ export interface MemorySessionLink {
   createdAt: string;
 }
 
+/** What a memory's index holds chunks of: one of its files, or the messages of one of its attached sessions. */
+export type SourceRef = { kind: 'file'; fileId: string } | { kind: 'session'; sessionId: string };
+
+/**
+ * A source as the stored forms name it (a chunk's `fileId`, `Memory.excludedFileIds`, the index's per-chunk
+ * source): a file's id as is, a session as `session:<id>`. Composed and read here only: code that needs to
+ * know which kind of source it holds asks `sourceOf`.
+ */
+export type SourceId = string;
+
+const SESSION_SOURCE = 'session:';
+
+export function sourceIdOf(source: SourceRef): SourceId {
+  return source.kind === 'session' ? `${SESSION_SOURCE}${source.sessionId}` : source.fileId;
+}
+
+export function sourceOf(id: SourceId): SourceRef {
+  return id.startsWith(SESSION_SOURCE) ? { kind: 'session', sessionId: id.slice(SESSION_SOURCE.length) } : { kind: 'file', fileId: id };
+}
+
+export const fileSource = (fileId: string): SourceRef => ({ kind: 'file', fileId });
+export const sessionSource = (sessionId: string): SourceRef => ({ kind: 'session', sessionId });
+
 /** The source id under which a session's messages sit in a memory's index (beside file ids). */
-export const sessionSourceId = (sessionId: string): string => `session:${sessionId}`;
+export const sessionSourceId = (sessionId: string): SourceId => sourceIdOf(sessionSource(sessionId));
 
 type JobState = 'queued' | 'running' | 'completed' | 'failed';
 

@@ -21,8 +21,7 @@ export const objectKeys = {
     `silver/${accountId}/${fileId}/${contentVersion(contentHash)}audio.wav`,
   crawlState: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/crawl-state.json`,
   memoryPrefix: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/`,
-  chunks: (accountId: string, memoryId: string, fileId: string): string =>
-    `gold/${accountId}/memories/${memoryId}/chunks/${fileId}.json`,
+  chunks: (accountId: string, memoryId: string, fileId: string): string => `gold/${accountId}/memories/${memoryId}/chunks/${fileId}.json`,
   chunksPrefix: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/chunks/`,
   indexRoot: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/index/`,
   /** One build of version `version`: concurrent builds of a version never share a folder. */

@@ -22,6 +22,7 @@ import type {
   Page,
   PageRequest,
   Session,
+  SourceRef,
   Upload,
   User,
 } from './model';
@@ -74,8 +75,8 @@ export interface SessionStore {
 }
 
 export interface MessageFilter {
-  sessionID?: string;
-  customerUserID?: string;
+  sessionId?: string;
+  customerUserId?: string;
   role?: MessageRole;
 }
 
@@ -208,15 +209,15 @@ export interface MemoryStore {
   delete(accountId: string, id: string): Promise<void>;
   /** Records the last webhook try of the memory (counting a dead event); nothing when the memory is gone. */
   recordWebhookDelivery(accountId: string, id: string, status: Omit<WebhookDeliveryStatus, 'deadEvents'>): Promise<void>;
-  /** Hides a removed file's chunks from retrieval until an index without them is published. */
-  excludeFile(accountId: string, id: string, fileId: string): Promise<void>;
+  /** Hides a removed source's chunks (a file, a detached or deleted session) from retrieval until an index without them is published. */
+  excludeSource(accountId: string, id: string, source: SourceRef): Promise<void>;
   /** Lifts those exclusions again (the sources are linked anew), in one write. */
-  includeFiles(accountId: string, id: string, sourceIds: readonly string[]): Promise<void>;
+  includeSources(accountId: string, id: string, sources: readonly SourceRef[]): Promise<void>;
   /**
    * Publishes a newly built index: applies `changes` only if the memory still has `expectedVersion`
    * (else ConflictError), and forgets the exclusions the build already left out.
    */
-  publishIndex(
+  commitIndexVersion(
     accountId: string,
     id: string,
     publication: { expectedVersion: number; changes: Partial<Memory>; excludedBuilt: string[] },
@@ -302,12 +303,7 @@ export interface JobStore {
   /** The job with its whole file list. */
   get(accountId: string, id: string): Promise<IngestionJob | undefined>;
   /** Applies changes, optionally only when the job is in one of `whenState` (else ConflictError). */
-  update(
-    accountId: string,
-    id: string,
-    changes: Partial<JobSummary>,
-    whenState?: IngestionJob['state'][],
-  ): Promise<void>;
+  update(accountId: string, id: string, changes: Partial<JobSummary>, whenState?: IngestionJob['state'][]): Promise<void>;
   /** The memory's jobs, without their file lists. */
   listByMemory(accountId: string, memoryId: string): Promise<JobSummary[]>;
   /** Deletes the job and its file list. */

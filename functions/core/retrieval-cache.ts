@@ -36,7 +36,12 @@ export class IndexCache {
   load(memory: Memory): Promise<LoadedIndex> | undefined {
     const prefix = memory.indexPrefix;
     if (!prefix) return undefined;
-    return this.loadBuild(`${memory.accountId}/${memory.id}@${memory.indexVersion}`, prefix, memory.indexVersion, memory.memoryType === 'graph');
+    return this.loadBuild(
+      `${memory.accountId}/${memory.id}@${memory.indexVersion}`,
+      prefix,
+      memory.indexVersion,
+      memory.memoryType === 'graph',
+    );
   }
 
   /** A published build by its prefix, kept under `key` (unique per build: an owner and a version). */
@@ -89,7 +94,10 @@ export class IndexCache {
   }
 
   private async readGraph(prefix: string, version: number): Promise<LoadedGraph | undefined> {
-    const [segment, chunks] = await Promise.all([this.objects.get(prefix + INDEX_FILES.segment), this.objects.get(prefix + INDEX_FILES.chunks)]);
+    const [segment, chunks] = await Promise.all([
+      this.objects.get(prefix + INDEX_FILES.segment),
+      this.objects.get(prefix + INDEX_FILES.chunks),
+    ]);
     if (!segment) return undefined;
     return { version, graph: deserializeGraphSegment(segment), chunks: new Map(decodeChunks(chunks).map((chunk) => [chunk.id, chunk])) };
   }

@@ -4,7 +4,7 @@ import type { FileRecord } from '../core/model';
 import { createOrUpdateFile, resyncFile } from '../core/use-cases/file-sources';
 import { getImport, startImport } from '../core/use-cases/imports';
 import { contentAddress, createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
-import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
+import { dataResponse, deletedResponse, listResponse } from '../http/responses';
 import { truncated } from '../http/response-budget';
 import { bind, type BoundRoute } from '../http/handler';
 import { readFilePart } from '../http/multipart';
@@ -35,7 +35,7 @@ const common = (file: FileRecord) => ({
 const presentCreated = (file: FileRecord) => ({
   ...common(file),
   organisationID: file.accountId,
-  externalURI: file.externalURI,
+  externalURI: file.externalUrl,
   originRegion: file.originRegion,
 });
 
@@ -51,29 +51,27 @@ export const fileRoutes = (deps: Container): BoundRoute[] => [
   bind(filesApi.upload, async ({ raw, headers }, { accountId }) => {
     const part = await readFilePart(raw, headers['content-type'], deps.config.maxUploadBytes);
     const upload = await uploadFile(deps, accountId, part);
-    return dataAnswer({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType });
+    return dataResponse({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType });
   }),
   bind(filesApi.uploadUrl, async ({ body }, { accountId }) => {
     const { upload, uploadUrl } = await createUploadUrl(deps, accountId, body, UPLOAD_URL_SECONDS);
     const expiresAt = new Date(deps.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000).toISOString();
-    return dataAnswer({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType, uploadUrl, expiresAt });
+    return dataResponse({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType, uploadUrl, expiresAt });
   }),
-  bind(filesApi.create, async ({ body }, { accountId }) =>
-    dataAnswer(presentCreated(await createOrUpdateFile(deps, accountId, body))),
-  ),
+  bind(filesApi.create, async ({ body }, { accountId }) => dataResponse(presentCreated(await createOrUpdateFile(deps, accountId, body)))),
   bind(filesApi.list, async ({ query }, { accountId }) =>
-    listAnswer('files', await listFiles(deps, accountId, query.category, query), presentListed),
+    listResponse('files', await listFiles(deps, accountId, query.category, query), presentListed),
   ),
   bind(filesApi.get, async ({ params }, { accountId }) => {
     const { file, content: whole, memoryID } = await getFile(deps, accountId, params.id);
     const { content, contentTruncated } = truncated(whole ?? '', FILE_CONTENT_CHARS);
     const contentUrl = contentTruncated ? await contentAddress(deps, file, UPLOAD_URL_SECONDS) : null;
-    return dataAnswer({
+    return dataResponse({
       ...presentListed(file),
-      externalURI: file.externalURI,
+      externalURI: file.externalUrl,
       memoryID,
       botID: null,
-      jobID: file.jobID,
+      jobID: file.jobId,
       source: file.source,
       originRegion: file.originRegion,
       silverTranscriptKey: file.silverTranscriptKey,
@@ -92,22 +90,28 @@ export const fileRoutes = (deps: Container): BoundRoute[] => [
       hiddenFilesIngested: file.hiddenFilesIngested,
     });
   }),
-  bind(filesApi.import, async ({ body }, { accountId }) =>
-    dataAnswer({ importID: (await startImport(deps, accountId, body)).id }),
-  ),
+  bind(filesApi.import, async ({ body }, { accountId }) => dataResponse({ importID: (await startImport(deps, accountId, body)).id })),
   bind(filesApi.importStatus, async ({ params }, { accountId }) => {
     const found = await getImport(deps, accountId, params.id);
     const { total, created, updated, unchanged, deleted, failed, errors, state, createdAt, updatedAt } = found;
-    return dataAnswer({
-      importID: found.id, state, total, created, updated, unchanged, deleted, failed, errors,
-      memoryID: found.memoryId, createdAt, updatedAt,
+    return dataResponse({
+      importID: found.id,
+      state,
+      total,
+      created,
+      updated,
+      unchanged,
+      deleted,
+      failed,
+      errors,
+      memoryID: found.memoryId,
+      createdAt,
+      updatedAt,
     });
   }),
-  bind(filesApi.resync, async ({ params }, { accountId }) =>
-    dataAnswer(presentCreated(await resyncFile(deps, accountId, params.id))),
-  ),
+  bind(filesApi.resync, async ({ params }, { accountId }) => dataResponse(presentCreated(await resyncFile(deps, accountId, params.id)))),
   bind(filesApi.delete, async ({ params }, { accountId }) => {
     await deleteFile(deps, accountId, params.id);
-    return deletedAnswer(`file '${params.id}' deleted`);
+    return deletedResponse(`file '${params.id}' deleted`);
   }),
 ];

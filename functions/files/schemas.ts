@@ -9,18 +9,21 @@ const categoryFilter = z.enum([...FILE_CATEGORIES, 'all'], {
   error: rule(`must be one of ${[...FILE_CATEGORIES, 'all'].join(', ')}`),
 });
 
-const createFileBody = z.object({
-  name: z.string().min(1).max(255),
-  id: idString.optional(),
-  key: z.string().min(1).max(1024).optional(),
-  external_uri: z.string().min(1).max(2048).optional(),
-  fileType,
-  sourceKey: z.string().min(1).max(1024).optional(),
-}).meta({
-  id: 'CreateFileRequest',
-  description: 'Give `key` (from files/upload or files/upload-url) for uploaded bytes, or `external_uri` for a web address; `website`, `sitemap` and `website_bulk` files take `external_uri` only.',
-  example: { name: 'handbook.pdf', key: 'uploads/5b0c.../handbook.pdf', fileType: 'pdf' },
-});
+const createFileBody = z
+  .object({
+    name: z.string().min(1).max(255),
+    id: idString.optional(),
+    key: z.string().min(1).max(1024).optional(),
+    external_uri: z.string().min(1).max(2048).optional(),
+    fileType,
+    sourceKey: z.string().min(1).max(1024).optional(),
+  })
+  .meta({
+    id: 'CreateFileRequest',
+    description:
+      'Give `key` (from files/upload or files/upload-url) for uploaded bytes, or `external_uri` for a web address; `website`, `sitemap` and `website_bulk` files take `external_uri` only.',
+    example: { name: 'handbook.pdf', key: 'uploads/5b0c.../handbook.pdf', fileType: 'pdf' },
+  });
 
 const importBody = z.object({
   archiveKey: z.string().min(1).max(1024).optional(),
@@ -52,12 +55,14 @@ const uploadUrlBody = z.object({
   size: z.number().int().min(1, { error: 'must be the file size in bytes (at least 1)' }),
 });
 
-const uploaded = z.object({
-  key: z.string(),
-  name: z.string(),
-  size: z.number().int().min(0),
-  contentType: z.string(),
-}).meta({ id: 'Upload' });
+const uploaded = z
+  .object({
+    key: z.string(),
+    name: z.string(),
+    size: z.number().int().min(0),
+    contentType: z.string(),
+  })
+  .meta({ id: 'Upload' });
 
 const nullableString = z.string().nullable();
 const nullableNumber = z.number().nullable();
@@ -71,54 +76,60 @@ const fileCommon = {
   error: nullableString,
 };
 
-const createdFileSchema = z.object({
-  ...fileCommon,
-  extension: z.string(),
-  fileType,
-  category: z.string(),
-  bronzeKey: nullableString,
-  organisationID: z.string(),
-  externalURI: nullableString,
-  originRegion: z.string(),
-  numSpeakers: nullableNumber,
-}).meta({ id: 'CreatedFile' });
+const createdFileSchema = z
+  .object({
+    ...fileCommon,
+    extension: z.string(),
+    fileType,
+    category: z.string(),
+    bronzeKey: nullableString,
+    organisationID: z.string(),
+    externalURI: nullableString,
+    originRegion: z.string(),
+    numSpeakers: nullableNumber,
+  })
+  .meta({ id: 'CreatedFile' });
 
-const listedFileSchema = z.object({
-  ...fileCommon,
-  extension: z.string(),
-  fileType,
-  category: z.string(),
-  bronzeKey: nullableString,
-  userID: z.string(),
-  length: nullableNumber,
-  size: nullableNumber,
-  tokens: nullableNumber,
-  numSpeakers: nullableNumber,
-}).meta({ id: 'FileSummary' });
+const listedFileSchema = z
+  .object({
+    ...fileCommon,
+    extension: z.string(),
+    fileType,
+    category: z.string(),
+    bronzeKey: nullableString,
+    userID: z.string(),
+    length: nullableNumber,
+    size: nullableNumber,
+    tokens: nullableNumber,
+    numSpeakers: nullableNumber,
+  })
+  .meta({ id: 'FileSummary' });
 
-const fileDetailsSchema = listedFileSchema.extend({
-  externalURI: nullableString,
-  memoryID: nullableString,
-  botID: nullableString,
-  jobID: nullableString,
-  source: z.string(),
-  originRegion: z.string(),
-  silverTranscriptKey: nullableString,
-  silverAudioKey: nullableString,
-  goldAudioKey: nullableString,
-  goldChunkKey: nullableString,
-  goldGraphKey: nullableString,
-  aiKey: nullableString,
-  content: nullableString,
-  /** True when `content` is the first FILE_CONTENT_CHARS characters only; `contentUrl` then has it whole. */
-  contentTruncated: z.boolean(),
-  contentUrl: nullableString,
-  sourceKey: nullableString,
-  hiddenFilesTotal: z.number().int(),
-  hiddenFilesProcessed: z.number().int(),
-  hiddenFilesCreated: z.number().int(),
-  hiddenFilesIngested: z.number().int(),
-}).meta({ id: 'File', description: 'A file with its processing state (pending, processing, ready, failed) and extracted text' });
+const fileDetailsSchema = listedFileSchema
+  .extend({
+    externalURI: nullableString,
+    memoryID: nullableString,
+    botID: nullableString,
+    jobID: nullableString,
+    source: z.string(),
+    originRegion: z.string(),
+    silverTranscriptKey: nullableString,
+    silverAudioKey: nullableString,
+    goldAudioKey: nullableString,
+    goldChunkKey: nullableString,
+    goldGraphKey: nullableString,
+    aiKey: nullableString,
+    content: nullableString,
+    /** True when `content` is the first FILE_CONTENT_CHARS characters only; `contentUrl` then has it whole. */
+    contentTruncated: z.boolean(),
+    contentUrl: nullableString,
+    sourceKey: nullableString,
+    hiddenFilesTotal: z.number().int(),
+    hiddenFilesProcessed: z.number().int(),
+    hiddenFilesCreated: z.number().int(),
+    hiddenFilesIngested: z.number().int(),
+  })
+  .meta({ id: 'File', description: 'A file with its processing state (pending, processing, ready, failed) and extracted text' });
 
 export const filesApi = {
   upload: route({
@@ -194,7 +205,8 @@ export const filesApi = {
     group: 'files',
     method: 'POST',
     path: '/files/resync/{id}',
-    summary: 'Fetch a website, sitemap or website_bulk file again: unchanged pages cost nothing, changed ones update, new ones are added, vanished ones removed',
+    summary:
+      'Fetch a website, sitemap or website_bulk file again: unchanged pages cost nothing, changed ones update, new ones are added, vanished ones removed',
     params: idParams,
     response: success(createdFileSchema),
     errors: [400, 401, 403, 404, 500],

@@ -11,6 +11,15 @@ import { type Group, type RouteSpec, specsOf } from './route-spec';
 
 export const API_VERSION = '1.0.0';
 
-export const catalog: readonly RouteSpec[] = [metaApi, usersApi, sessionsApi, messagesApi, filesApi, memoriesApi, retrievalApi, mcpApi].flatMap(specsOf);
+export const catalog: readonly RouteSpec[] = [
+  metaApi,
+  usersApi,
+  sessionsApi,
+  messagesApi,
+  filesApi,
+  memoriesApi,
+  retrievalApi,
+  mcpApi,
+].flatMap(specsOf);
 
 export const groups = (): Group[] => [...new Set(catalog.map((spec) => spec.group))];

@@ -6,8 +6,7 @@ z.config({
 });
 
 /** An error message for a rule, keeping 'is required' for absent values. */
-export const rule = (message: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? 'is required' : message;
+export const rule = (message: string) => (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : message);
 
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const ID_RULE = 'must be 1-128 letters, digits, dots, dashes, colons or underscores';
@@ -79,8 +78,11 @@ export const listOf = <K extends string, T extends z.ZodType>(name: K, item: T) 
     previousToken: z.string().nullable(),
   } as Record<K | 'status' | 'count' | 'nextToken' | 'previousToken', z.ZodType>);
 
-export const errorBody = z
-  .object({ error: z.string(), status: z.string(), data: z.record(z.string(), z.unknown()).optional() })
-  .meta({ id: 'Error', description: '`status` is bad_request, unauthorized, forbidden, not_found, rate_limited, error or internal server error; `error` names the field and the problem' });
-export const detailBody = z.object({ detail: z.string() }).meta({ id: 'RetrievalError', description: 'Errors of GET /memory keep the `{detail}` body' });
-
+export const errorBody = z.object({ error: z.string(), status: z.string(), data: z.record(z.string(), z.unknown()).optional() }).meta({
+  id: 'Error',
+  description:
+    '`status` is bad_request, unauthorized, forbidden, not_found, rate_limited, error or internal server error; `error` names the field and the problem',
+});
+export const detailBody = z
+  .object({ detail: z.string() })
+  .meta({ id: 'RetrievalError', description: 'Errors of GET /memory keep the `{detail}` body' });

@@ -84,7 +84,11 @@ export function createHttpHandler<D extends Container>(fn: HttpFunction<D>): Htt
     try {
       const result = await runRoute(ready(), key, event, requestId);
       if (result.text === undefined) return json(result.statusCode ?? 200, result.body);
-      return { statusCode: result.statusCode ?? 200, headers: { 'content-type': 'application/json', ...result.headers }, body: result.text };
+      return {
+        statusCode: result.statusCode ?? 200,
+        headers: { 'content-type': 'application/json', ...result.headers },
+        body: result.text,
+      };
     } catch (error) {
       report(error, spec);
       return toWire(error, wire(spec, requestId));
@@ -97,13 +101,16 @@ export function createHttpHandler<D extends Container>(fn: HttpFunction<D>): Htt
     .handler(dispatch);
 }
 
-async function runRoute<D extends Container>(bound: Bound<D>, key: string, event: APIGatewayProxyEvent, requestId: string): Promise<RouteResult> {
+async function runRoute<D extends Container>(
+  bound: Bound<D>,
+  key: string,
+  event: APIGatewayProxyEvent,
+  requestId: string,
+): Promise<RouteResult> {
   const { deps } = bound;
   const route = bound.routes.get(key);
   if (!route) throw new InternalError(`route ${key} has no implementation`);
-  const accountId = route.spec.authenticated
-    ? await authenticate(deps.apiKeys, apiKeyOf(headerMap(event)))
-    : '';
+  const accountId = route.spec.authenticated ? await authenticate(deps.apiKeys, apiKeyOf(headerMap(event))) : '';
   if (accountId) {
     logger.appendKeys({ accountId });
     await enforceRateLimit(deps, accountId);

@@ -16,7 +16,11 @@ export function readFilePart(body: Buffer | undefined, contentType: string | und
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fileSize: maxBytes, parts: 20 }, preservePath: true });
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { files: 1, fileSize: maxBytes, parts: 20 },
+        preservePath: true,
+      });
     } catch {
       reject(BadRequestError.forField('body', 'is not a valid multipart/form-data body (check the boundary)'));
       return;

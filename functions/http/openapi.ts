@@ -15,7 +15,7 @@ const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid input (bad_request): the message names the field and the problem',
   401: 'API key missing (unauthorized)',
   403: 'API key invalid (forbidden)',
-  404: 'Not found (not_found), also for another account\'s ids',
+  404: "Not found (not_found), also for another account's ids",
   413: 'Body too large (bad_request)',
   429: 'Rate limited (rate_limited)',
   500: 'Internal failure (error, or internal server error on lists)',
@@ -56,7 +56,8 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Compone
 /** zod drops the default of a value parsed by a preprocess step (query integers and flags); put it back. */
 function keepDefault(ctx: { zodSchema: unknown; jsonSchema: Json }): void {
   const def = (ctx.zodSchema as { _zod: { def: { type: string; defaultValue?: unknown } } })._zod.def;
-  if (def.type === 'default' && ['number', 'boolean', 'string'].includes(typeof def.defaultValue)) ctx.jsonSchema.default = def.defaultValue;
+  if (def.type === 'default' && ['number', 'boolean', 'string'].includes(typeof def.defaultValue))
+    ctx.jsonSchema.default = def.defaultValue;
 }
 
 /** zod refers to named schemas under `#/definitions/`; the document keeps them in `components/schemas`. */
@@ -101,7 +102,9 @@ function operationIdOf(spec: RouteSpec): string {
 const UPLOAD_BODY = {
   type: 'object',
   required: ['file'],
-  properties: { file: { type: 'string', format: 'binary', description: 'The bytes, with the file name in the part\'s content-disposition' } },
+  properties: {
+    file: { type: 'string', format: 'binary', description: "The bytes, with the file name in the part's content-disposition" },
+  },
 };
 
 function operationOf(spec: RouteSpec, components: Components): Json {

@@ -13,11 +13,7 @@ export type ErrorShape = 'status' | 'detail';
 
 type AnyObject = z.ZodObject;
 
-export interface RouteSpec<
-  P extends AnyObject = AnyObject,
-  Q extends AnyObject = AnyObject,
-  B extends z.ZodType = z.ZodType,
-> {
+export interface RouteSpec<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends z.ZodType = z.ZodType> {
   group: Group;
   method: Method;
   /** API Gateway resource path, with `{name}` path parameters. */
@@ -50,11 +46,9 @@ type SpecInput<P extends AnyObject, Q extends AnyObject, B extends z.ZodType> = 
 > &
   Partial<Pick<RouteSpec, 'authenticated' | 'errorShape' | 'list'>>;
 
-export function route<
-  P extends AnyObject = AnyObject,
-  Q extends AnyObject = AnyObject,
-  B extends z.ZodType = z.ZodType,
->(spec: SpecInput<P, Q, B>): RouteSpec<P, Q, B> {
+export function route<P extends AnyObject = AnyObject, Q extends AnyObject = AnyObject, B extends z.ZodType = z.ZodType>(
+  spec: SpecInput<P, Q, B>,
+): RouteSpec<P, Q, B> {
   // every authenticated route may answer 429 rate_limited (the per-account rate limit)
   const limited = spec.authenticated === false ? [] : [429];
   const errors = [...new Set([...spec.errors, ...ANY_ROUTE_ERRORS, ...limited])].sort((a, b) => a - b);

@@ -28,12 +28,9 @@ export function toWire(error: unknown, context: WireContext): APIGatewayProxyRes
   const kind: ErrorKind = error instanceof KmemError ? error.kind : 'internal';
   const { statusCode } = WIRE[kind];
   const status = kind === 'internal' && context.list ? 'internal server error' : WIRE[kind].status;
-  const message = isExpected(error)
-    ? error.message
-    : `internal error; quote request id ${context.requestId} when reporting it`;
+  const message = isExpected(error) ? error.message : `internal error; quote request id ${context.requestId} when reporting it`;
   const data = isExpected(error) ? error.data : undefined;
-  const body =
-    context.shape === 'detail' ? { detail: message } : { error: message, status, ...(data ? { data } : {}) };
+  const body = context.shape === 'detail' ? { detail: message } : { error: message, status, ...(data ? { data } : {}) };
   const answer = json(statusCode, body);
   const retryAfter = kind === 'rate_limited' ? data?.retryAfterSeconds : undefined;
   return typeof retryAfter === 'number' ? { ...answer, headers: { ...answer.headers, 'retry-after': String(retryAfter) } } : answer;

@@ -22,7 +22,15 @@ export class MetricsSummary implements MetricSink {
 
   record(point: MetricPoint): void {
     const key = `${point.name}|${point.dimension ?? ''}`;
-    const tally = this.tallies.get(key) ?? { name: point.name, dimension: point.dimension ?? null, unit: point.unit, count: 0, sum: 0, min: Infinity, max: -Infinity };
+    const tally = this.tallies.get(key) ?? {
+      name: point.name,
+      dimension: point.dimension ?? null,
+      unit: point.unit,
+      count: 0,
+      sum: 0,
+      min: Infinity,
+      max: -Infinity,
+    };
     tally.count += 1;
     tally.sum += point.value;
     tally.min = Math.min(tally.min, point.value);
@@ -42,7 +50,11 @@ export class MetricsSummary implements MetricSink {
     if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://local').pathname !== '/metrics') return false;
     const local = /^(127\.|::1$|::ffff:127\.)/.test(req.socket.remoteAddress ?? '');
     res.writeHead(local ? 200 : 403, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(local ? { status: 'success', ...this.snapshot() } : { error: 'metrics: only for callers on this machine', status: 'forbidden' }));
+    res.end(
+      JSON.stringify(
+        local ? { status: 'success', ...this.snapshot() } : { error: 'metrics: only for callers on this machine', status: 'forbidden' },
+      ),
+    );
     return true;
   }
 }

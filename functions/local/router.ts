@@ -60,7 +60,9 @@ export function createRouter(options: RouterOptions): (req: IncomingMessage, res
       .then((result) => write(res, result))
       .catch((error: unknown) => {
         const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
-        (options.onError ?? ((line: string) => process.stderr.write(`${line}\n`)))(`local router: ${req.method} ${req.url} failed: ${reason}`);
+        (options.onError ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+          `local router: ${req.method} ${req.url} failed: ${reason}`,
+        );
         write(res, json(500, { error: 'local router failure', status: 'error' }));
       })
       .finally(() => {
@@ -70,11 +72,7 @@ export function createRouter(options: RouterOptions): (req: IncomingMessage, res
   };
 }
 
-async function handle(
-  req: IncomingMessage,
-  options: RouterOptions,
-  routes: CompiledRoute[],
-): Promise<APIGatewayProxyResult> {
+async function handle(req: IncomingMessage, options: RouterOptions, routes: CompiledRoute[]): Promise<APIGatewayProxyResult> {
   const url = new URL(req.url ?? '/', 'http://local');
   const path = trimSlash(url.pathname);
   const matches = routes.map((r) => ({ route: r, match: r.pattern.exec(path) })).filter((m) => m.match);

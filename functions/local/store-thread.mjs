@@ -40,7 +40,13 @@ function closeServer(server) {
 async function start() {
   const dynamo = dynalite({ path: dynamoDir, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   const dynamoPort = await listen(dynamo);
-  const s3 = new S3rver({ address: host, port: 0, directory: s3Dir, silent: true, configureBuckets: [{ name: bucketName, configs: [UPLOAD_CORS] }] });
+  const s3 = new S3rver({
+    address: host,
+    port: 0,
+    directory: s3Dir,
+    silent: true,
+    configureBuckets: [{ name: bucketName, configs: [UPLOAD_CORS] }],
+  });
   let s3Port;
   try {
     s3Port = (await s3.run()).port;
@@ -90,7 +96,10 @@ function removeEmptyFoldersWithoutListing() {
     const parts = key.split('/');
     parts.pop(); // the last part is the object's file name, not a folder
     for (; parts.length; parts.pop()) {
-      const removed = await rmdir(path.join(this.getBucketPath(bucket), ...parts)).then(() => true, (error) => ignore(error, 'ENOTEMPTY', 'EEXIST', 'ENOENT'));
+      const removed = await rmdir(path.join(this.getBucketPath(bucket), ...parts)).then(
+        () => true,
+        (error) => ignore(error, 'ENOTEMPTY', 'EEXIST', 'ENOENT'),
+      );
       if (!removed) return;
     }
   };
@@ -106,7 +115,13 @@ function ignore(error, ...codes) {
 function countRequests(dynamo, s3) {
   const counts = new Map();
   const bump = (name) => counts.set(name, (counts.get(name) ?? 0) + 1);
-  dynamo.on('request', (request) => bump(`DynamoDB ${String(request.headers['x-amz-target'] ?? '').split('.').pop()}`));
+  dynamo.on('request', (request) =>
+    bump(
+      `DynamoDB ${String(request.headers['x-amz-target'] ?? '')
+        .split('.')
+        .pop()}`,
+    ),
+  );
   s3.on('request', (request) => bump(/[?&]list-type=/.test(request.url ?? '') ? 'S3 LIST' : `S3 ${request.method}`));
   return counts;
 }

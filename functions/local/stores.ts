@@ -9,12 +9,7 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  type DynamoDBClient,
-  ResourceNotFoundException,
-} from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY } from '../adapters/dynamodb/table-definition';
 
 /** dynalite and s3rver run on a thread of their own (see store-thread.mjs). */
@@ -86,7 +81,10 @@ type StoreThreadMessage =
   | { kind: 'closed' };
 
 /** The thread's next message of `kind`; rejects on a failure it reports, an error, or its exit. */
-function nextMessage<K extends 'ready' | 'requests' | 'closed'>(thread: Worker, kind: K): Promise<Extract<StoreThreadMessage, { kind: K }>> {
+function nextMessage<K extends 'ready' | 'requests' | 'closed'>(
+  thread: Worker,
+  kind: K,
+): Promise<Extract<StoreThreadMessage, { kind: K }>> {
   return new Promise((resolve, reject) => {
     const settle = (action: () => void) => {
       thread.off('message', onMessage).off('error', onError).off('exit', onExit);

@@ -28,7 +28,9 @@ export function registerConversationTools(server: McpServer, kmem: KmemClient): 
     },
     (args) =>
       present(kmem.searchMessages({ params: { query: args } }), (found) => {
-        const lines = found.messages.map((m, i) => `[${i + 1}] ${m.createdAt} session ${m.sessionID} ${m.role}: ${m.content} (score ${m.score.toFixed(3)})`);
+        const lines = found.messages.map(
+          (m, i) => `[${i + 1}] ${m.createdAt} session ${m.sessionID} ${m.role}: ${m.content} (score ${m.score.toFixed(3)})`,
+        );
         return answered(lines.length ? lines.join('\n') : 'No message matches.', { messages: found.messages, count: found.count });
       }),
   );
@@ -52,7 +54,9 @@ export function registerConversationTools(server: McpServer, kmem: KmemClient): 
     async (args) => {
       let result = await kmem.createMessage({ body: args });
       if (!result.ok && /^sessionID: session '.*' does not exist/.test(result.error.message)) {
-        const session = await kmem.createSession({ body: { sessionID: args.sessionID, ...(args.customerUserID ? { customerUserID: args.customerUserID } : {}) } });
+        const session = await kmem.createSession({
+          body: { sessionID: args.sessionID, ...(args.customerUserID ? { customerUserID: args.customerUserID } : {}) },
+        });
         if (!session.ok) return refused(session.error);
         result = await kmem.createMessage({ body: args });
       }

@@ -44,7 +44,11 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
     (args) =>
       present(kmem.searchMemory({ params: { query: args } }), (result) => {
         const sources = new Map(result.sources.map((source) => [source.id, source]));
-        const passages = result.payload.map((p) => ({ content: p.content, score: p.score, source: (p.sourceID && sources.get(p.sourceID)) || null }));
+        const passages = result.payload.map((p) => ({
+          content: p.content,
+          score: p.score,
+          source: (p.sourceID && sources.get(p.sourceID)) || null,
+        }));
         return answered(describeSearch(result), { passages, facts: result.facts, sources: result.sources });
       }),
   );
@@ -53,7 +57,8 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
     'list_memories',
     {
       title: 'List memories',
-      description: 'Lists the memories of this kmem account (id, name, type, ingestion step), oldest first; pass nextToken for the next page.',
+      description:
+        'Lists the memories of this kmem account (id, name, type, ingestion step), oldest first; pass nextToken for the next page.',
       inputSchema: z.object({
         memoryType: z.enum(['graph', 'vector']).optional().describe('Only graph or only vector memories'),
         limit: z.number().int().min(1).max(100).optional().describe('Memories per page (1-100, default 20)'),
@@ -63,9 +68,14 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
     },
     (args) =>
       present(kmem.listMemories({ params: { query: { limit: 20, ...args } } }), (page) => {
-        const lines = page.memories.map((m) => `${m.id}: ${m.name} (${m.memoryType}, ${m.step})${m.description ? ` ${m.description}` : ''}`);
+        const lines = page.memories.map(
+          (m) => `${m.id}: ${m.name} (${m.memoryType}, ${m.step})${m.description ? ` ${m.description}` : ''}`,
+        );
         const more = page.nextToken ? `\nMore: call again with nextToken ${page.nextToken}` : '';
-        return answered(`${lines.length ? lines.join('\n') : 'No memories yet.'}${more}`, { memories: page.memories, nextToken: page.nextToken });
+        return answered(`${lines.length ? lines.join('\n') : 'No memories yet.'}${more}`, {
+          memories: page.memories,
+          nextToken: page.nextToken,
+        });
       }),
   );
 
@@ -85,7 +95,7 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
     {
       title: 'Ingestion status of a memory',
       description:
-        "Whether what was added to a memory is searchable yet: its step (select, queued, ingesting, ready, failed; ready means every added file is searchable), counts and the files that failed with why.",
+        'Whether what was added to a memory is searchable yet: its step (select, queued, ingesting, ready, failed; ready means every added file is searchable), counts and the files that failed with why.',
       inputSchema: z.object({ memoryID }),
       annotations: READ_ONLY,
     },
@@ -121,11 +131,25 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
 
 function statusOf(memory: Schemas['Memory']): Record<string, unknown> {
   const { id, step, fileCount, chunkCount, entityCount, factCount, failedFiles, failedFileCount, lastError, indexVersion } = memory;
-  return { memoryID: id, step, ready: step === 'ready', fileCount, chunkCount, entityCount, factCount, failedFiles, failedFileCount, lastError, indexVersion };
+  return {
+    memoryID: id,
+    step,
+    ready: step === 'ready',
+    fileCount,
+    chunkCount,
+    entityCount,
+    factCount,
+    failedFiles,
+    failedFileCount,
+    lastError,
+    indexVersion,
+  };
 }
 
 function describeEntity(entity: Schemas['Entity']): string {
-  const relations = entity.relations.map((r) => (r.direction === 'incoming' ? `- ${r.target.name} ${r.relation} ${entity.name}` : `- ${entity.name} ${r.relation} ${r.target.name}`));
+  const relations = entity.relations.map((r) =>
+    r.direction === 'incoming' ? `- ${r.target.name} ${r.relation} ${entity.name}` : `- ${entity.name} ${r.relation} ${r.target.name}`,
+  );
   const facts = entity.facts.map((fact) => `- ${fact.content}`);
   const passages = entity.passages.map((p) => `- (file ${p.fileID}) ${p.content}`);
   return [

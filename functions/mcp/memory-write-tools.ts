@@ -23,7 +23,13 @@ export function registerMemoryWriteTools(server: McpServer, kmem: KmemClient): v
         memoryID,
         text: z.string().min(1).max(1_000_000).describe('The text to remember'),
         title: z.string().min(1).max(200).optional().describe('A name for it (default: note-<time>.txt)'),
-        waitSeconds: z.number().int().min(0).max(MAX_WAIT_SECONDS).optional().describe('Wait up to this long for it to become searchable (default 0)'),
+        waitSeconds: z
+          .number()
+          .int()
+          .min(0)
+          .max(MAX_WAIT_SECONDS)
+          .optional()
+          .describe('Wait up to this long for it to become searchable (default 0)'),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -44,7 +50,10 @@ export function registerMemoryWriteTools(server: McpServer, kmem: KmemClient): v
         'kmem fetches them itself; check ingestion_status for when they are searchable.',
       inputSchema: z.object({
         memoryID,
-        url: z.url({ protocol: /^https?$/ }).max(2048).describe('An http or https address'),
+        url: z
+          .url({ protocol: /^https?$/ })
+          .max(2048)
+          .describe('An http or https address'),
         kind: z.enum(['page', 'sitemap', 'crawl']).optional().describe('page (default), sitemap or crawl'),
         name: z.string().min(1).max(255).optional().describe('A name for the source (default: the address)'),
       }),
@@ -74,7 +83,9 @@ export function registerMemoryWriteTools(server: McpServer, kmem: KmemClient): v
     async ({ fileID, memoryID: id }) => {
       if (id) {
         const removed = await kmem.removeMemoryFile({ params: { query: { fileID, memoryID: id } } });
-        return removed.ok ? answered(`Removed file ${fileID} from memory ${id}.`, { fileID, memoryID: id, removed: true }) : refused(removed.error);
+        return removed.ok
+          ? answered(`Removed file ${fileID} from memory ${id}.`, { fileID, memoryID: id, removed: true })
+          : refused(removed.error);
       }
       const deleted = await kmem.deleteFile({ params: { path: { id: fileID } } });
       return deleted.ok ? answered(`Deleted file ${fileID}.`, { fileID, deleted: true }) : refused(deleted.error);
@@ -91,7 +102,11 @@ async function ingestInto(kmem: KmemClient, memoryId: string, fileId: string, do
   const started = await kmem.startIngestion({ body: { memoryID: memoryId } });
   if (!started.ok) return refused(started.error, `The file ${fileId} is in the memory; start ingestion again later.`);
   const summary = { fileID: fileId, memoryID: memoryId, jobID: started.data.data.jobID };
-  if (waitSeconds === 0) return answered(`${done}; ingestion ${started.data.data.jobID} started. Check ingestion_status for when it is searchable.`, { ...summary, step: 'queued' });
+  if (waitSeconds === 0)
+    return answered(`${done}; ingestion ${started.data.data.jobID} started. Check ingestion_status for when it is searchable.`, {
+      ...summary,
+      step: 'queued',
+    });
   const deadline = Date.now() + waitSeconds * 1000;
   for (;;) {
     const memory = await kmem.getMemory({ params: { path: { id: memoryId } } });
@@ -99,7 +114,11 @@ async function ingestInto(kmem: KmemClient, memoryId: string, fileId: string, do
     const { step, indexVersion, lastError } = memory.data.data;
     const finished = step === 'failed' || (step === 'ready' && indexVersion > before.data.data.indexVersion);
     if (finished || Date.now() >= deadline) {
-      const state = finished ? (step === 'ready' ? 'it is searchable now' : `ingestion failed: ${lastError ?? 'see ingestion_status'}`) : `still ${step}`;
+      const state = finished
+        ? step === 'ready'
+          ? 'it is searchable now'
+          : `ingestion failed: ${lastError ?? 'see ingestion_status'}`
+        : `still ${step}`;
       return answered(`${done}; ${state}.`, { ...summary, step });
     }
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));

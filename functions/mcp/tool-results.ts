@@ -14,7 +14,10 @@ export function refused(error: { status: number; code: string; message: string }
 }
 
 /** Runs a client call and presents its data, or answers its error. */
-export async function present<T>(call: Promise<KmemResult<T>>, show: (data: T) => CallToolResult | Promise<CallToolResult>): Promise<CallToolResult> {
+export async function present<T>(
+  call: Promise<KmemResult<T>>,
+  show: (data: T) => CallToolResult | Promise<CallToolResult>,
+): Promise<CallToolResult> {
   const result = await call;
   return result.ok ? show(result.data) : refused(result.error);
 }

@@ -6,7 +6,8 @@ import { type MemoriesDeps, memoryRoutes, withEntityIndexes } from './routes';
 import { memoriesApi } from './schemas';
 
 /** The handler over `deps` (the local runtime hands the deps it composed for every handler). */
-export const createMemoriesHandler = (deps: () => MemoriesDeps): HttpHandler => createHttpHandler({ api: memoriesApi, deps, routes: memoryRoutes });
+export const createMemoriesHandler = (deps: () => MemoriesDeps): HttpHandler =>
+  createHttpHandler({ api: memoriesApi, deps, routes: memoryRoutes });
 
 /** The deployed function: deps from its own settings (`FUNCTION_SETTINGS.memories`), SQS for work. */
 export const handler = createMemoriesHandler(() => withEntityIndexes(createContainer(functionConfig('memories'))));

@@ -1,14 +1,14 @@
 /** The memories group: each route calls one use case and shapes the answer. */
 import type { Container } from '../adapters/container';
 import { IndexCache } from '../core/retrieval-cache';
-import { lookUpEntities } from '../core/use-cases/memory-entities';
+import { type EntityView, lookUpEntities } from '../core/use-cases/memory-entities';
 import type { Memory, MemoryFileLink } from '../core/model';
 import { startIngestion } from '../core/use-cases/ingestion';
 import { createMemory, deleteMemory, getMemory, listMemories } from '../core/use-cases/memories';
-import { addFiles, removeFile } from '../core/use-cases/memory-files';
+import { addFiles, removeFileFromMemory } from '../core/use-cases/memory-files';
 import { addSessions, removeSessions } from '../core/use-cases/conversations';
 import { viewMemoryGraph } from '../core/use-cases/memory-graph-view';
-import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
+import { dataResponse, deletedResponse, listResponse } from '../http/responses';
 import { bind, type BoundRoute } from '../http/handler';
 import { memoriesApi } from './schemas';
 
@@ -45,10 +45,15 @@ const presentDetails = (memory: Memory) => ({
   relationCount: memory.relationCount,
   factCount: memory.factCount,
   indexVersion: memory.indexVersion,
-  failedFiles: memory.failedFiles,
+  failedFiles: memory.failedFiles.map(({ fileId, error }) => ({ fileID: fileId, error })),
   failedFileCount: memory.failedFileCount,
   lastError: memory.lastError,
   webhookDelivery: memory.webhookDelivery,
+});
+
+const presentEntity = (entity: EntityView) => ({
+  ...entity,
+  passages: entity.passages.map(({ content, fileId }) => ({ content, fileID: fileId })),
 });
 
 const presentLink = (link: MemoryFileLink) => ({
@@ -73,7 +78,7 @@ export function withEntityIndexes<D extends Container>(base: D): D & MemoriesDep
 }
 
 export const memoryRoutes = (deps: MemoriesDeps): BoundRoute[] => [
-  bind(memoriesApi.create, async ({ body }, { accountId }) => dataAnswer(presentCreated(await createMemory(deps, accountId, body)))),
+  bind(memoriesApi.create, async ({ body }, { accountId }) => dataResponse(presentCreated(await createMemory(deps, accountId, body)))),
   bind(memoriesApi.addFiles, async ({ body }, { accountId }) => {
     const links = (await addFiles(deps, accountId, body.memoryID, body.files)).map(presentLink);
     return { body: { status: 'success', data: links[0], links } };
@@ -98,30 +103,30 @@ export const memoryRoutes = (deps: MemoriesDeps): BoundRoute[] => [
   }),
   bind(memoriesApi.addSessions, async ({ body }, { accountId }) => {
     const links = await addSessions(deps, accountId, body.memoryID, body.sessions);
-    return dataAnswer(links.map((l) => ({ memoryID: l.memoryId, sessionID: l.sessionId, createdAt: l.createdAt })));
+    return dataResponse(links.map((l) => ({ memoryID: l.memoryId, sessionID: l.sessionId, createdAt: l.createdAt })));
   }),
   bind(memoriesApi.removeSessions, async ({ body }, { accountId }) => {
     await removeSessions(deps, accountId, body.memoryID, body.sessions);
-    return deletedAnswer(`${body.sessions.length} session(s) removed from memory '${body.memoryID}'`);
+    return deletedResponse(`${body.sessions.length} session(s) removed from memory '${body.memoryID}'`);
   }),
   bind(memoriesApi.list, async ({ query }, { accountId }) =>
-    listAnswer('memories', await listMemories(deps, accountId, query.memoryType, query), presentListed),
+    listResponse('memories', await listMemories(deps, accountId, query.memoryType, query), presentListed),
   ),
-  bind(memoriesApi.get, async ({ params }, { accountId }) => dataAnswer(presentDetails(await getMemory(deps, accountId, params.id)))),
+  bind(memoriesApi.get, async ({ params }, { accountId }) => dataResponse(presentDetails(await getMemory(deps, accountId, params.id)))),
   bind(memoriesApi.graph, async ({ params, query }, { accountId }) => {
     const page = await viewMemoryGraph(deps, accountId, params.id, query);
     return { body: { status: 'success', ...page, count: page.nodes.length } };
   }),
   bind(memoriesApi.entities, async ({ params, query }, { accountId }) => {
     const entities = await lookUpEntities({ ...deps, indexes: deps.entityIndexes }, accountId, params.id, query);
-    return { body: { status: 'success', entities, count: entities.length } };
+    return { body: { status: 'success', entities: entities.map(presentEntity), count: entities.length } };
   }),
   bind(memoriesApi.delete, async ({ params }, { accountId }) => {
     await deleteMemory(deps, accountId, params.id);
-    return deletedAnswer(`memory '${params.id}' deleted`);
+    return deletedResponse(`memory '${params.id}' deleted`);
   }),
   bind(memoriesApi.deleteFile, async ({ query }, { accountId }) => {
-    await removeFile(deps, accountId, query.memoryID, query.fileID);
+    await removeFileFromMemory(deps, accountId, query.memoryID, query.fileID);
     return { body: { status: 'success' } };
   }),
 ];

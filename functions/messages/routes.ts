@@ -4,7 +4,7 @@ import type { RetrievalIndexing } from '../adapters/indexing';
 import type { Message } from '../core/model';
 import { searchMessages } from '../core/use-cases/message-search';
 import { createMessage, deleteMessage, getMessage, listMessages } from '../core/use-cases/messages';
-import { dataAnswer, deletedAnswer, listAnswer } from '../http/answers';
+import { dataResponse, deletedResponse, listResponse } from '../http/responses';
 import { fitPage, fittingHead, LIST_CONTENT_CHARS, truncated, wireBytes } from '../http/response-budget';
 import { bind, type BoundRoute } from '../http/handler';
 import { messagesApi } from './schemas';
@@ -12,11 +12,11 @@ import { messagesApi } from './schemas';
 function presentMessage(message: Message) {
   return {
     id: message.id,
-    sessionID: message.sessionID,
+    sessionID: message.sessionId,
     role: message.role,
     content: message.content,
     userID: message.accountId,
-    customerUserID: message.customerUserID,
+    customerUserID: message.customerUserId,
     createdAt: message.createdAt,
     updatedAt: message.updatedAt,
   };
@@ -29,14 +29,13 @@ const presentListed = (message: Message) => ({ ...presentMessage(message), ...tr
 export type MessagesDeps = Container & RetrievalIndexing;
 
 export const messageRoutes = (deps: MessagesDeps): BoundRoute[] => [
-  bind(messagesApi.create, async ({ body }, { accountId }) =>
-    dataAnswer(presentMessage(await createMessage(deps, accountId, body))),
-  ),
+  bind(messagesApi.create, async ({ body }, { accountId }) => dataResponse(presentMessage(await createMessage(deps, accountId, body)))),
   bind(messagesApi.list, async ({ query }, { accountId }) => {
     const { sessionID, customerUserID, role, ...page } = query;
-    const read = (request: typeof page) => listMessages(deps, accountId, { sessionID, customerUserID, role }, request);
+    const read = (request: typeof page) =>
+      listMessages(deps, accountId, { sessionId: sessionID, customerUserId: customerUserID, role }, request);
     const result = await fitPage(read, page, (message) => wireBytes(presentListed(message)));
-    return listAnswer('messages', result, presentListed);
+    return listResponse('messages', result, presentListed);
   }),
   bind(messagesApi.search, async ({ query }, { accountId }) => {
     const found = await searchMessages(deps, accountId, query);
@@ -44,9 +43,9 @@ export const messageRoutes = (deps: MessagesDeps): BoundRoute[] => [
     const messages = fittingHead(presented, wireBytes);
     return { body: { status: 'success', messages, count: messages.length } };
   }),
-  bind(messagesApi.get, async ({ params }, { accountId }) => dataAnswer(presentMessage(await getMessage(deps, accountId, params.id)))),
+  bind(messagesApi.get, async ({ params }, { accountId }) => dataResponse(presentMessage(await getMessage(deps, accountId, params.id)))),
   bind(messagesApi.delete, async ({ params }, { accountId }) => {
     await deleteMessage(deps, accountId, params.id);
-    return deletedAnswer(`message '${params.id}' deleted`);
+    return deletedResponse(`message '${params.id}' deleted`);
   }),
 ];

@@ -6,26 +6,30 @@ import { route } from '../http/route-spec';
 
 const role = z.enum(MESSAGE_ROLES, { error: rule(`must be one of ${MESSAGE_ROLES.join(', ')}`) });
 
-const createMessageBody = z.object({
-  sessionID: idString,
-  role,
-  content: z.string().min(1).max(100_000),
-  id: idString.optional(),
-  customerUserID: z.string().min(1).max(256).optional(),
-  /** Original time of an imported message (ISO 8601); stored normalised to UTC. */
-  createdAt: instant.optional().meta({ description: 'Original time of an imported message (ISO 8601 with offset); now when absent' }),
-}).meta({ id: 'CreateMessageRequest', example: { sessionID: 'support-chat-42', role: 'user', content: 'My order 1234 arrived damaged.' } });
+const createMessageBody = z
+  .object({
+    sessionID: idString,
+    role,
+    content: z.string().min(1).max(100_000),
+    id: idString.optional(),
+    customerUserID: z.string().min(1).max(256).optional(),
+    /** Original time of an imported message (ISO 8601); stored normalised to UTC. */
+    createdAt: instant.optional().meta({ description: 'Original time of an imported message (ISO 8601 with offset); now when absent' }),
+  })
+  .meta({ id: 'CreateMessageRequest', example: { sessionID: 'support-chat-42', role: 'user', content: 'My order 1234 arrived damaged.' } });
 
-const messageSchema = z.object({
-  id: z.string(),
-  sessionID: z.string(),
-  role,
-  content: z.string(),
-  userID: z.string(),
-  customerUserID: z.string().nullable(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-}).meta({ id: 'Message' });
+const messageSchema = z
+  .object({
+    id: z.string(),
+    sessionID: z.string(),
+    role,
+    content: z.string(),
+    userID: z.string(),
+    customerUserID: z.string().nullable(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'Message' });
 
 /** A message in a list or search answer: its content cut to LIST_CONTENT_CHARS (GET /messages/get/{id} has it whole). */
 const listedMessageSchema = messageSchema.extend({ contentTruncated: z.boolean() });

@@ -6,7 +6,8 @@ import { type RetrievalDeps, retrievalRoutes, withRetrieval } from './routes';
 import { retrievalApi } from './schemas';
 
 /** The handler over `deps` (the local runtime hands the deps it composed for every handler). */
-export const createRetrievalHandler = (deps: () => RetrievalDeps): HttpHandler => createHttpHandler({ api: retrievalApi, deps, routes: retrievalRoutes });
+export const createRetrievalHandler = (deps: () => RetrievalDeps): HttpHandler =>
+  createHttpHandler({ api: retrievalApi, deps, routes: retrievalRoutes });
 
 /** The deployed function: deps from its own settings (`FUNCTION_SETTINGS.retrieval`), SQS for work. */
 export const handler = createRetrievalHandler(() => withRetrieval(createContainer(functionConfig('retrieval'))));

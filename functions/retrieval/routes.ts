@@ -18,9 +18,9 @@ export function withRetrieval<D extends Container>(base: D): D & RetrievalDeps {
 
 export const retrievalRoutes = (deps: RetrievalDeps): BoundRoute[] => [
   bind(retrievalApi.retrieve, async ({ query }, { accountId }) => {
-    const { answer, report } = await queryMemory(deps, accountId, query);
+    const { retrieval, report } = await queryMemory(deps, accountId, query);
     if (report) recordAnswer(report);
     // passages are best first: a payload too large for one answer drops its weakest (never in practice: chunks are short)
-    return { body: { status: 'success', ...answer, payload: fittingHead(answer.payload, wireBytes) } };
+    return { body: { status: 'success', ...retrieval, payload: fittingHead(retrieval.payload, wireBytes) } };
   }),
 ];

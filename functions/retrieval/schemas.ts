@@ -22,16 +22,29 @@ export const retrievalApi = {
     summary: 'Query a memory: the best passages, optionally three supporting facts, and their sources',
     errorShape: 'detail',
     query: retrieveQuery,
-    response: z.object({
-      status: z.literal('success'),
-      payload: z.array(z.object({
-        content: z.string(),
-        score: z.number(),
-        sourceID: z.string().optional().meta({ description: 'The id of the entry of `sources` this passage comes from (absent on a generated answer)' }),
-      }).meta({ id: 'Passage' })),
-      facts: z.array(z.object({ content: z.string() }).meta({ id: 'Fact' })),
-      sources: z.array(z.object({ id: z.string(), name: z.string(), url: z.string(), score: z.number() }).meta({ id: 'Source', description: 'A file (or session) behind the passages, best first, with an address to fetch it' })),
-    }).meta({ id: 'SearchResult' }),
+    response: z
+      .object({
+        status: z.literal('success'),
+        payload: z.array(
+          z
+            .object({
+              content: z.string(),
+              score: z.number(),
+              sourceID: z
+                .string()
+                .optional()
+                .meta({ description: 'The id of the entry of `sources` this passage comes from (absent on a generated answer)' }),
+            })
+            .meta({ id: 'Passage' }),
+        ),
+        facts: z.array(z.object({ content: z.string() }).meta({ id: 'Fact' })),
+        sources: z.array(
+          z
+            .object({ id: z.string(), name: z.string(), url: z.string(), score: z.number() })
+            .meta({ id: 'Source', description: 'A file (or session) behind the passages, best first, with an address to fetch it' }),
+        ),
+      })
+      .meta({ id: 'SearchResult' }),
     errors: [400, 401, 403, 404, 500],
   }),
 };

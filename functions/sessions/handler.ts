@@ -6,7 +6,8 @@ import { sessionRoutes } from './routes';
 import { sessionsApi } from './schemas';
 
 /** The handler over `deps` (the local runtime hands the deps it composed for every handler). */
-export const createSessionsHandler = (deps: () => Container): HttpHandler => createHttpHandler({ api: sessionsApi, deps, routes: sessionRoutes });
+export const createSessionsHandler = (deps: () => Container): HttpHandler =>
+  createHttpHandler({ api: sessionsApi, deps, routes: sessionRoutes });
 
 /** The deployed function: deps from its own settings (`FUNCTION_SETTINGS.sessions`), SQS for work. */
 export const handler = createSessionsHandler(() => createContainer(functionConfig('sessions')));

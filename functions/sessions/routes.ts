@@ -2,7 +2,7 @@
 import type { Container } from '../adapters/container';
 import type { Session } from '../core/model';
 import { createSession, deleteSession, endSession, getSession } from '../core/use-cases/sessions';
-import { dataAnswer, deletedAnswer } from '../http/answers';
+import { dataResponse, deletedResponse } from '../http/responses';
 import { bind, type BoundRoute } from '../http/handler';
 import { sessionsApi } from './schemas';
 
@@ -11,7 +11,7 @@ function presentSession(session: Session) {
   return {
     id: session.id,
     userID: session.accountId,
-    customerUserID: session.customerUserID,
+    customerUserID: session.customerUserId,
     metadata: session.metadata,
     createdAt: session.createdAt,
     updatedAt: session.updatedAt,
@@ -21,17 +21,11 @@ function presentSession(session: Session) {
 }
 
 export const sessionRoutes = (deps: Container): BoundRoute[] => [
-  bind(sessionsApi.create, async ({ body }, { accountId }) =>
-    dataAnswer(presentSession(await createSession(deps, accountId, body))),
-  ),
-  bind(sessionsApi.get, async ({ params }, { accountId }) =>
-    dataAnswer(presentSession(await getSession(deps, accountId, params.id))),
-  ),
-  bind(sessionsApi.end, async ({ params }, { accountId }) =>
-    dataAnswer(presentSession(await endSession(deps, accountId, params.id))),
-  ),
+  bind(sessionsApi.create, async ({ body }, { accountId }) => dataResponse(presentSession(await createSession(deps, accountId, body)))),
+  bind(sessionsApi.get, async ({ params }, { accountId }) => dataResponse(presentSession(await getSession(deps, accountId, params.id)))),
+  bind(sessionsApi.end, async ({ params }, { accountId }) => dataResponse(presentSession(await endSession(deps, accountId, params.id)))),
   bind(sessionsApi.delete, async ({ params }, { accountId }) => {
     await deleteSession(deps, accountId, params.id);
-    return deletedAnswer(`session '${params.id}' deleted`);
+    return deletedResponse(`session '${params.id}' deleted`);
   }),
 ];

@@ -10,28 +10,35 @@ const METADATA_MAX_BYTES = 64 * 1024;
 const metadataBytes = (entries: ReadonlyArray<{ key: string; value: string }>): number =>
   entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.key) + Buffer.byteLength(entry.value), 0);
 
-const createSessionBody = z.object({
-  sessionID: idString.optional(),
-  customerUserID: z.string().min(1).max(256).optional(),
-  metadata: z
-    .array(metadataEntry)
-    .max(100)
-    .refine((entries) => metadataBytes(entries) <= METADATA_MAX_BYTES, {
-      error: `keys and values together must be at most ${METADATA_MAX_BYTES / 1024} KB (UTF-8)`,
-    })
-    .optional(),
-}).meta({ id: 'CreateSessionRequest', example: { sessionID: 'support-chat-42', customerUserID: 'customer-7', metadata: [{ key: 'channel', value: 'web' }] } });
+const createSessionBody = z
+  .object({
+    sessionID: idString.optional(),
+    customerUserID: z.string().min(1).max(256).optional(),
+    metadata: z
+      .array(metadataEntry)
+      .max(100)
+      .refine((entries) => metadataBytes(entries) <= METADATA_MAX_BYTES, {
+        error: `keys and values together must be at most ${METADATA_MAX_BYTES / 1024} KB (UTF-8)`,
+      })
+      .optional(),
+  })
+  .meta({
+    id: 'CreateSessionRequest',
+    example: { sessionID: 'support-chat-42', customerUserID: 'customer-7', metadata: [{ key: 'channel', value: 'web' }] },
+  });
 
-const sessionSchema = z.object({
-  id: z.string(),
-  userID: z.string(),
-  customerUserID: z.string().nullable(),
-  metadata: z.array(z.object({ key: z.string(), value: z.string() })),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-  deletedAt: timestamp.nullable(),
-  endedAt: timestamp.nullable(),
-}).meta({ id: 'Session' });
+const sessionSchema = z
+  .object({
+    id: z.string(),
+    userID: z.string(),
+    customerUserID: z.string().nullable(),
+    metadata: z.array(z.object({ key: z.string(), value: z.string() })),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    deletedAt: timestamp.nullable(),
+    endedAt: timestamp.nullable(),
+  })
+  .meta({ id: 'Session' });
 
 export const sessionsApi = {
   create: route({

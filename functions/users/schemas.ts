@@ -5,26 +5,30 @@ import { route } from '../http/route-spec';
 
 const name = z.string().trim().min(1).max(200);
 
-const createUserBody = z.object({
-  firstName: name.optional(),
-  lastName: name.optional(),
-  email: z.email({ error: rule('must be an email address') }).max(320),
-  phone: z
-    .string()
-    .regex(/^\+?[0-9 ().-]{3,32}$/, { error: rule('must be a phone number (digits, spaces, + ( ) . -)') })
-    .optional(),
-}).meta({ id: 'CreateUserRequest', example: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' } });
+const createUserBody = z
+  .object({
+    firstName: name.optional(),
+    lastName: name.optional(),
+    email: z.email({ error: rule('must be an email address') }).max(320),
+    phone: z
+      .string()
+      .regex(/^\+?[0-9 ().-]{3,32}$/, { error: rule('must be a phone number (digits, spaces, + ( ) . -)') })
+      .optional(),
+  })
+  .meta({ id: 'CreateUserRequest', example: { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' } });
 
-const userSchema = z.object({
-  id: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  email: z.string(),
-  phone: z.string().nullable(),
-  owner: z.string(),
-  createdAt: timestamp,
-  updatedAt: timestamp,
-}).meta({ id: 'User' });
+const userSchema = z
+  .object({
+    id: z.string(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    owner: z.string(),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'User' });
 
 /** The calling account's token budget (the console shows it; start-ingestion reserves from it). */
 const accountSchema = z.object({
@@ -41,7 +45,7 @@ export const usersApi = {
     group: 'users',
     method: 'GET',
     path: '/account',
-    summary: "The calling account: its name and token budget (total, remaining, used)",
+    summary: 'The calling account: its name and token budget (total, remaining, used)',
     response: success(accountSchema),
     errors: [401, 403, 500],
   }),

@@ -43,10 +43,23 @@ export function installRuntimeModules(repoRoot: string, outputDir: string, cpu: 
   checkNpmVersion(npm(['--version'], outputDir).trim());
   const rootPackage = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
   const dependencies = Object.fromEntries(modules.map((name) => [name, versionOf(rootPackage.dependencies, name)]));
-  writeFileSync(join(outputDir, 'package.json'), `${JSON.stringify({ name: 'kmem-worker-runtime', private: true, dependencies }, null, 2)}\n`);
+  writeFileSync(
+    join(outputDir, 'package.json'),
+    `${JSON.stringify({ name: 'kmem-worker-runtime', private: true, dependencies }, null, 2)}\n`,
+  );
   copyFileSync(join(repoRoot, 'package-lock.json'), join(outputDir, 'package-lock.json'));
   npm(
-    ['install', '--os=linux', `--cpu=${cpu}`, '--libc=glibc', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+    [
+      'install',
+      '--os=linux',
+      `--cpu=${cpu}`,
+      '--libc=glibc',
+      '--omit=dev',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+    ],
     outputDir,
   );
   checkPlatformPackages(join(outputDir, 'node_modules'), cpu);
@@ -82,7 +95,9 @@ function checkPlatformPackages(modules: string, cpu: LambdaCpu): void {
   const missing = expected.filter((name) => !installed.includes(name));
   const foreign = installed.filter((name) => !expected.includes(name));
   if (missing.length || foreign.length) {
-    throw new Error(`worker modules for linux/${cpu}: missing ${missing.join(', ') || 'none'}; not for Lambda ${foreign.join(', ') || 'none'}`);
+    throw new Error(
+      `worker modules for linux/${cpu}: missing ${missing.join(', ') || 'none'}; not for Lambda ${foreign.join(', ') || 'none'}`,
+    );
   }
 }
 

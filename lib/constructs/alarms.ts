@@ -1,11 +1,5 @@
 /** Alarm creation with kmem's defaults: no data is not a breach, and every alarm notifies the same action. */
-import {
-  Alarm,
-  ComparisonOperator,
-  type IAlarmAction,
-  type IMetric,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, type IAlarmAction, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
 
 /** What one alarm watches. */
@@ -23,9 +17,7 @@ export function addAlarm(scope: Construct, id: string, spec: AlarmSpec, action?:
   const alarm = new Alarm(scope, id, {
     metric: spec.metric,
     threshold: spec.threshold,
-    comparisonOperator: spec.above
-      ? ComparisonOperator.GREATER_THAN_THRESHOLD
-      : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    comparisonOperator: spec.above ? ComparisonOperator.GREATER_THAN_THRESHOLD : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
     evaluationPeriods: spec.evaluationPeriods,
     treatMissingData: TreatMissingData.NOT_BREACHING,
     alarmDescription: spec.description,

@@ -156,15 +156,17 @@ function acknowledgeFindings(api: RestApi): void {
     { id: 'AwsSolutions-COG4', reason: keyAuth },
     {
       id: 'AwsSolutions-APIG2',
-      reason: 'Requests are validated in the function by the route catalog\'s zod schemas, which answer in the interface\'s {error, status} shape; a gateway validator would answer in another shape.',
+      reason:
+        "Requests are validated in the function by the route catalog's zod schemas, which answer in the interface's {error, status} shape; a gateway validator would answer in another shape.",
     },
     {
       id: 'AwsSolutions-APIG3',
-      reason: 'No WAF by default: a web ACL bills monthly even when idle and its rules are the operator\'s choice; stage throttling limits abuse, and a web ACL can be associated with the stage after deploying.',
+      reason:
+        "No WAF by default: a web ACL bills monthly even when idle and its rules are the operator's choice; stage throttling limits abuse, and a web ACL can be associated with the stage after deploying.",
     },
     {
       id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      reason: 'API Gateway\'s account-level logging role uses the AWS-managed policy made for it, which only writes CloudWatch logs.',
+      reason: "API Gateway's account-level logging role uses the AWS-managed policy made for it, which only writes CloudWatch logs.",
     },
   );
 }

@@ -101,6 +101,8 @@ function installHooks(cpu: LambdaCpu, modules: readonly string[]): ICommandHooks
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
-    afterBundling: (_inputDir, outputDir) => [`${quote(process.execPath)} ${quote(tsx)} ${quote(script)} ${quote(outputDir)} ${cpu} ${modules.map(quote).join(' ')}`],
+    afterBundling: (_inputDir, outputDir) => [
+      `${quote(process.execPath)} ${quote(tsx)} ${quote(script)} ${quote(outputDir)} ${cpu} ${modules.map(quote).join(' ')}`,
+    ],
   };
 }

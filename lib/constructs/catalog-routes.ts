@@ -16,11 +16,7 @@ export function resourcePath(path: string): string {
 }
 
 /** Adds one method per catalog route, integrated with its group's function; returns them in order. */
-export function addCatalogRoutes(
-  api: RestApi,
-  routes: readonly RouteSpec[],
-  integrationFor: (group: Group) => Integration,
-): Method[] {
+export function addCatalogRoutes(api: RestApi, routes: readonly RouteSpec[], integrationFor: (group: Group) => Integration): Method[] {
   return routes.map((route) => {
     const path = resourcePath(route.path);
     const resource = path === '/' ? api.root : api.root.resourceForPath(path);

@@ -141,15 +141,18 @@ function acknowledgeFindings(site: ConsoleSite): void {
   Validations.of(site.distribution).acknowledge(
     {
       id: 'AwsSolutions-CFR1',
-      reason: 'kmem serves its own account holders wherever they are; a geographic restriction is the operator\'s choice and can be added to the distribution.',
+      reason:
+        "kmem serves its own account holders wherever they are; a geographic restriction is the operator's choice and can be added to the distribution.",
     },
     {
       id: 'AwsSolutions-CFR2',
-      reason: 'No WAF by default, as for the REST API: a web ACL bills monthly even when idle and its rules are the operator\'s choice; API Gateway throttles the API behind this distribution.',
+      reason:
+        "No WAF by default, as for the REST API: a web ACL bills monthly even when idle and its rules are the operator's choice; API Gateway throttles the API behind this distribution.",
     },
     {
       id: 'AwsSolutions-CFR4',
-      reason: 'The distribution uses its default *.cloudfront.net certificate, for which CloudFront fixes the TLS policy; a custom domain with its own certificate sets TLSv1.2_2021.',
+      reason:
+        'The distribution uses its default *.cloudfront.net certificate, for which CloudFront fixes the TLS policy; a custom domain with its own certificate sets TLSv1.2_2021.',
     },
   );
   // The bucket deployment's provider (one function per stack, at the stack's root) copies the build into the bucket.
@@ -180,11 +183,19 @@ const bucketDeploymentFindings = (bucketArn: string) => [
     'Resource::arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*',
   ].map((finding) => ({
     id: `AwsSolutions-IAM5[${finding}]`,
-    reason: deploymentReason("CDK's grants to read the build from the CDK asset bucket and replace the console bucket's objects (keys unknown before deployment), and to invalidate the distribution's console paths."),
+    reason: deploymentReason(
+      "CDK's grants to read the build from the CDK asset bucket and replace the console bucket's objects (keys unknown before deployment), and to invalidate the distribution's console paths.",
+    ),
   })),
   { id: 'AwsSolutions-L1', reason: deploymentReason('CDK pins its runtime to the AWS CLI layer it bundles.') },
-  { id: 'Serverless-LambdaDLQ', reason: deploymentReason('CloudFormation invokes it synchronously and reports its failure on the stack; there is nothing to redrive.') },
-  { id: 'Serverless-LambdaAsyncFailureDestination', reason: deploymentReason('invoked synchronously by CloudFormation, which reports failures.') },
+  {
+    id: 'Serverless-LambdaDLQ',
+    reason: deploymentReason('CloudFormation invokes it synchronously and reports its failure on the stack; there is nothing to redrive.'),
+  },
+  {
+    id: 'Serverless-LambdaAsyncFailureDestination',
+    reason: deploymentReason('invoked synchronously by CloudFormation, which reports failures.'),
+  },
   { id: 'Serverless-LambdaDefaultTimeout', reason: deploymentReason('CDK sets its timeout (15 minutes) for copying the build.') },
   { id: 'Serverless-LambdaTracing', reason: deploymentReason('a deploy-time copy with no request to trace.') },
   { id: 'Serverless-LambdaLatestVersion', reason: deploymentReason('CDK chooses its runtime.') },

@@ -9,8 +9,7 @@ import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 const GATEWAY_MESSAGE = '$context.error.messageString';
 
 /** Internal failures never carry details; the request id lets an operator find the logs. */
-const internal = (what: string): string =>
-  JSON.stringify(`${what}; quote request id $context.requestId when reporting it`);
+const internal = (what: string): string => JSON.stringify(`${what}; quote request id $context.requestId when reporting it`);
 
 /** One gateway response: its type, the HTTP status (absent: API Gateway's own), the body's fields. */
 export interface WireGatewayResponse {
@@ -42,8 +41,7 @@ export const GATEWAY_RESPONSES: readonly WireGatewayResponse[] = [
 ];
 
 /** The `application/json` body template of a gateway response. */
-export const gatewayBody = (response: WireGatewayResponse): string =>
-  `{"error":${response.error},"status":"${response.status}"}`;
+export const gatewayBody = (response: WireGatewayResponse): string => `{"error":${response.error},"status":"${response.status}"}`;
 
 /** Adds every response of `GATEWAY_RESPONSES` to `api`. */
 export function addGatewayResponses(api: RestApi): void {

@@ -27,7 +27,7 @@ export function grantTable(table: Table, fn: ServiceFunction, access: TableAcces
   else table.grantReadWriteData(fn.role);
   Validations.of(fn.role).acknowledge({
     id: `AwsSolutions-IAM5[Resource::${arnReference(table)}/index/*]`,
-    reason: 'Queries through the table\'s own global secondary indexes (gsi1..gsi3); no other table is reachable.',
+    reason: "Queries through the table's own global secondary indexes (gsi1..gsi3); no other table is reachable.",
   });
 }
 
@@ -44,7 +44,8 @@ export function grantObjects(bucket: Bucket, fn: ServiceFunction, access: Bucket
   fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
   Validations.of(fn.role).acknowledge({
     id: `AwsSolutions-IAM5[Resource::${arnReference(bucket)}/*]`,
-    reason: 'Object keys are generated per account and artefact at run time (functions/core/object-keys.ts); the grant covers this one bucket\'s objects.',
+    reason:
+      "Object keys are generated per account and artefact at run time (functions/core/object-keys.ts); the grant covers this one bucket's objects.",
   });
 }
 
@@ -83,7 +84,10 @@ export function grantAnswerModel(fn: ServiceFunction, model: string): void {
   const resources = model.startsWith('arn:')
     ? [model]
     : profile
-      ? [`arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:inference-profile/${model}`, `arn:${stack.partition}:bedrock:*::foundation-model/${profile[2]}`]
+      ? [
+          `arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:inference-profile/${model}`,
+          `arn:${stack.partition}:bedrock:*::foundation-model/${profile[2]}`,
+        ]
       : [`arn:${stack.partition}:bedrock:${stack.region}::foundation-model/${model}`];
   fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources }));
   if (profile) {

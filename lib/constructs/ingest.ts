@@ -31,7 +31,11 @@ export class Ingest extends Construct {
     super(scope, id);
     this.queueWorker = new QueueWorker(this, 'Ingestion', {
       entry: props.workerEntry,
-      environment: { ...sharedEnvironment(props.config, props.data), ...embeddingEnvironment(props.config), ...importEnvironment(props.config) },
+      environment: {
+        ...sharedEnvironment(props.config, props.data),
+        ...embeddingEnvironment(props.config),
+        ...importEnvironment(props.config),
+      },
       config: props.config,
       alarmAction: props.alarmAction,
     });
@@ -52,7 +56,12 @@ export class Ingest extends Construct {
       description: 'kmem: sync every ready web source (website, sitemap, crawl) of every account again',
       schedule: Schedule.expression(expression),
       // a tick EventBridge cannot deliver lands beside the work that failed (alarmed), not nowhere
-      targets: [new SqsQueue(this.queueWorker.queue, { message: RuleTargetInput.fromObject(work), deadLetterQueue: this.queueWorker.deadLetterQueue })],
+      targets: [
+        new SqsQueue(this.queueWorker.queue, {
+          message: RuleTargetInput.fromObject(work),
+          deadLetterQueue: this.queueWorker.deadLetterQueue,
+        }),
+      ],
     });
   }
 }

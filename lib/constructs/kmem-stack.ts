@@ -61,11 +61,10 @@ export class KmemStack extends Stack {
   }
 
   private addOutputs(): void {
-    const output = (id: string, value: string, description: string): CfnOutput =>
-      new CfnOutput(this, id, { value, description });
+    const output = (id: string, value: string, description: string): CfnOutput => new CfnOutput(this, id, { value, description });
     output('ApiUrl', this.api.restApi.url, 'Base URL of the API (stage included)');
     output('ConsoleUrl', this.console.url, 'The web console (its API is the same origin)');
-    output('ConsoleApiUrl', this.console.apiUrl, 'The API through CloudFront, on the console\'s origin');
+    output('ConsoleApiUrl', this.console.apiUrl, "The API through CloudFront, on the console's origin");
     output('TableName', this.data.table.tableName, 'The single table (kmem accounts create NAME --table ...)');
     output('BucketName', this.data.bucket.bucketName, 'The artefact bucket');
     output('QueueUrl', this.ingest.queueWorker.queue.queueUrl, 'The ingestion queue');

@@ -39,7 +39,11 @@ export class Observability extends Construct {
   readonly alarms: Alarm[] = [];
   private readonly period: Duration;
 
-  constructor(scope: Construct, id: string, private readonly props: ObservabilityProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: ObservabilityProps,
+  ) {
     super(scope, id);
     this.period = Duration.minutes(props.config.alarms.periodMinutes);
     this.addApiAlarms();
@@ -97,8 +101,16 @@ export class Observability extends Construct {
       graph('API latency', [this.apiMetric('Latency', 'p50'), this.apiMetric('Latency', 'p99')]),
     );
     this.dashboard.addWidgets(
-      graph('p99 latency by route', routes.map((route) => this.routeMetric('Latency', 'p99', route)), 12),
-      graph('5XX by route', routes.map((route) => this.routeMetric('5XXError', 'Sum', route)), 12),
+      graph(
+        'p99 latency by route',
+        routes.map((route) => this.routeMetric('Latency', 'p99', route)),
+        12,
+      ),
+      graph(
+        '5XX by route',
+        routes.map((route) => this.routeMetric('5XXError', 'Sum', route)),
+        12,
+      ),
     );
     this.addFunctionWidgets();
     this.addQueueWidgets();
@@ -122,8 +134,14 @@ export class Observability extends Construct {
     const each = (metric: (fn: ServiceFunction, options: MetricOptions) => IMetric): IMetric[] =>
       functions.map((fn) => metric(fn, { period: this.period, label: fn.node.id }));
     this.dashboard.addWidgets(
-      graph('Function errors', each((fn, options) => fn.function.metricErrors(options))),
-      graph('Function throttles', each((fn, options) => fn.function.metricThrottles(options))),
+      graph(
+        'Function errors',
+        each((fn, options) => fn.function.metricErrors(options)),
+      ),
+      graph(
+        'Function throttles',
+        each((fn, options) => fn.function.metricThrottles(options)),
+      ),
       graph(
         'Function p99 duration',
         each((fn, options) => fn.function.metricDuration({ ...options, statistic: 'p99' })),
@@ -144,5 +162,4 @@ export class Observability extends Construct {
 
 const routeName = (route: RouteSpec): string => `${route.method} ${resourcePath(route.path)}`;
 
-const graph = (title: string, left: IMetric[], width = 8): GraphWidget =>
-  new GraphWidget({ title, left, width, height: 6 });
+const graph = (title: string, left: IMetric[], width = 8): GraphWidget => new GraphWidget({ title, left, width, height: 6 });

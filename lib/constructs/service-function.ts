@@ -133,6 +133,7 @@ const RUNTIME_ACKNOWLEDGEMENTS = [
   { id: 'Serverless-LambdaLatestVersion', reason: RUNTIME_PINNED },
   {
     id: 'Serverless-LambdaDLQ',
-    reason: 'Never invoked asynchronously: API Gateway and the SQS event source invoke synchronously, and failed ingestion messages go to the queue\'s own dead-letter queue.',
+    reason:
+      "Never invoked asynchronously: API Gateway and the SQS event source invoke synchronously, and failed ingestion messages go to the queue's own dead-letter queue.",
   },
 ];

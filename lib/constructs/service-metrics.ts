@@ -4,7 +4,15 @@
  * the failure-rate alarms: files failing and webhook events given up on, as percentages of their totals.
  */
 import type { Duration } from 'aws-cdk-lib';
-import { type Alarm, type Dashboard, GraphWidget, type IAlarmAction, type IMetric, MathExpression, Metric } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  type Alarm,
+  type Dashboard,
+  GraphWidget,
+  type IAlarmAction,
+  type IMetric,
+  MathExpression,
+  Metric,
+} from 'aws-cdk-lib/aws-cloudwatch';
 import type { Construct } from 'constructs';
 import { METRICS, METRICS_NAMESPACE, type MetricName } from '../../functions/core/metrics';
 import { addAlarm } from './alarms';
@@ -58,7 +66,11 @@ export function addServiceMetrics(scope: Construct, dashboard: Dashboard, option
   );
   dashboard.addWidgets(
     graph('Retrieval latency by memory type (ms, p99)', [byDimension('RetrievalMs', 'p99', p)]),
-    graph('Conversation syncs and lag (s, max)', [serviceMetric('ConversationSyncs', 'Sum', p)], [serviceMetric('ConversationSyncLagSeconds', 'Maximum', p)]),
+    graph(
+      'Conversation syncs and lag (s, max)',
+      [serviceMetric('ConversationSyncs', 'Sum', p)],
+      [serviceMetric('ConversationSyncLagSeconds', 'Maximum', p)],
+    ),
     graph(
       'Webhooks and rate limits',
       ['WebhookDeliveries', 'WebhookRetries', 'WebhookDead'].map((name) => serviceMetric(name as MetricName, 'Sum', p)),
@@ -70,7 +82,17 @@ export function addServiceMetrics(scope: Construct, dashboard: Dashboard, option
   const files = failureRate(serviceMetric('FilesFailed', 'Sum', p), serviceMetric('FilesProcessed', 'Sum', p), 5, 'file failure %');
   const hooks = failureRate(serviceMetric('WebhookDead', 'Sum', p), serviceMetric('WebhookDeliveries', 'Sum', p), 1, 'webhook dead %');
   return [
-    alarm('FileFailureRateAlarm', files, options.fileFailurePercent, `More than ${options.fileFailurePercent}% of processed files failed (5 files at least).`),
-    alarm('WebhookDeadRateAlarm', hooks, options.webhookDeadPercent, `More than ${options.webhookDeadPercent}% of webhook events were given up on.`),
+    alarm(
+      'FileFailureRateAlarm',
+      files,
+      options.fileFailurePercent,
+      `More than ${options.fileFailurePercent}% of processed files failed (5 files at least).`,
+    ),
+    alarm(
+      'WebhookDeadRateAlarm',
+      hooks,
+      options.webhookDeadPercent,
+      `More than ${options.webhookDeadPercent}% of webhook events were given up on.`,
+    ),
   ];
 }

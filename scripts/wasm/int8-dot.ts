@@ -22,26 +22,20 @@
  *     store(out, acc[0] + acc[1] + acc[2] + acc[3]); out += 4; rows += stride
  *     br_if $rows (count -= 1)
  */
-import {
-  type Bytes,
-  KIND,
-  memarg,
-  MODULE_HEADER,
-  name,
-  OP,
-  s32,
-  section,
-  SECTION,
-  SIMD,
-  simd,
-  TYPE,
-  u32,
-  vec,
-} from './encoding';
+import { type Bytes, KIND, memarg, MODULE_HEADER, name, OP, s32, section, SECTION, SIMD, simd, TYPE, u32, vec } from './encoding';
 
 // Parameters, then locals, by index.
-const ROWS = 0, COUNT = 1, STRIDE = 2, BLOCKS = 3, QUERY = 4, OUT = 5;
-const P = 6, Q = 7, B = 8, ACC = 9, V = 10;
+const ROWS = 0,
+  COUNT = 1,
+  STRIDE = 2,
+  BLOCKS = 3,
+  QUERY = 4,
+  OUT = 5;
+const P = 6,
+  Q = 7,
+  B = 8,
+  ACC = 9,
+  V = 10;
 
 const get = (local: number): number[] => [OP.local_get, ...u32(local)];
 const set = (local: number): number[] => [OP.local_set, ...u32(local)];
@@ -61,39 +55,65 @@ function accumulateHalf(extend: number, queryOffset: number): number[] {
 
 function blockLoop(): number[] {
   return [
-    OP.loop, TYPE.emptyBlock,
-    ...get(P), ...loadV128(0), ...set(V),
+    OP.loop,
+    TYPE.emptyBlock,
+    ...get(P),
+    ...loadV128(0),
+    ...set(V),
     ...get(ACC),
     ...accumulateHalf(SIMD.i16x8_extend_low_i8x16_s, 0),
     ...accumulateHalf(SIMD.i16x8_extend_high_i8x16_s, 16),
     ...set(ACC),
     ...advance(P, 16),
     ...advance(Q, 32),
-    ...decrement(B), OP.br_if, 0,
+    ...decrement(B),
+    OP.br_if,
+    0,
     OP.end,
   ];
 }
 
 function rowLoop(): number[] {
   return [
-    OP.loop, TYPE.emptyBlock,
-    ...get(ROWS), ...set(P),
-    ...get(QUERY), ...set(Q),
-    ...get(BLOCKS), ...set(B),
-    ...simd(SIMD.v128_const), ...new Array<number>(16).fill(0), ...set(ACC),
+    OP.loop,
+    TYPE.emptyBlock,
+    ...get(ROWS),
+    ...set(P),
+    ...get(QUERY),
+    ...set(Q),
+    ...get(BLOCKS),
+    ...set(B),
+    ...simd(SIMD.v128_const),
+    ...new Array<number>(16).fill(0),
+    ...set(ACC),
     ...blockLoop(),
     ...get(OUT),
-    ...lane(0), ...lane(1), OP.i32_add, ...lane(2), OP.i32_add, ...lane(3), OP.i32_add,
-    OP.i32_store, ...memarg(2, 0),
+    ...lane(0),
+    ...lane(1),
+    OP.i32_add,
+    ...lane(2),
+    OP.i32_add,
+    ...lane(3),
+    OP.i32_add,
+    OP.i32_store,
+    ...memarg(2, 0),
     ...advance(OUT, 4),
-    ...get(ROWS), ...get(STRIDE), OP.i32_add, ...set(ROWS),
-    ...decrement(COUNT), OP.br_if, 0,
+    ...get(ROWS),
+    ...get(STRIDE),
+    OP.i32_add,
+    ...set(ROWS),
+    ...decrement(COUNT),
+    OP.br_if,
+    0,
     OP.end,
   ];
 }
 
 function dotsBody(): number[] {
-  const locals = vec([[...u32(3), TYPE.i32], [...u32(2), TYPE.v128]]);
+  const locals = vec([
+    [...u32(3), TYPE.i32],
+    [...u32(2), TYPE.v128],
+  ]);
   const code = [...locals, ...rowLoop(), OP.end];
   return [...u32(code.length), ...code];
 }

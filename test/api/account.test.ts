@@ -32,7 +32,10 @@ describe('GET /account', () => {
   });
 
   it('needs a valid key', async () => {
-    expect((await get('/account', null)).body).toMatchObject({ error: expect.stringMatching(/^X-API-Key: header is missing/), status: 'unauthorized' });
+    expect((await get('/account', null)).body).toMatchObject({
+      error: expect.stringMatching(/^X-API-Key: header is missing/),
+      status: 'unauthorized',
+    });
     expect((await get('/account', 'nope')).status).toBe(403);
   });
 });

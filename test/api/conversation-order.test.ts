@@ -77,7 +77,9 @@ async function ranked(loaded: Loaded, query: string): Promise<{ memory: string[]
 }
 
 describe('turns of equal time', () => {
-  it('keep the order they were written in: listing, indexing context and ranking match turns a second apart', { timeout: 60_000 }, async () => {
+  it('keep the order they were written in: listing, indexing context and ranking match turns a second apart', {
+    timeout: 60_000,
+  }, async () => {
     const spaced = await load(1000);
     const equal = await load(0);
     expect(await listed(equal)).toEqual(TURNS);

@@ -80,8 +80,7 @@ describe('conversation memory', () => {
     const memory = (await post('/memories/create', { name: 'diary', memoryType: 'vector' })).body.data;
     await post('/memories/add-sessions', { memoryID: memory.id, sessions: [s.id] });
     await eventually(async () => (await indexedMessages(memory)).length === 2, 'both messages');
-    const ask = async (extra: string) =>
-      (await get(`/memory/?memoryID=${memory.id}&query=cherry%20tree&topK=5${extra}`)).body as Json;
+    const ask = async (extra: string) => (await get(`/memory/?memoryID=${memory.id}&query=cherry%20tree&topK=5${extra}`)).body as Json;
     const all = await ask('');
     expect(all.payload).toHaveLength(2);
     expect(all.sources[0]).toMatchObject({ id: s.id, url: `/sessions/get/${s.id}` });
@@ -119,7 +118,12 @@ describe('message search', () => {
     await eventually(async () => (await search('query=lake')).count === 3, 'the message index', 300);
     // ranked by the engine memory retrieval uses: the lexical matches first, then what the vectors find
     const all = await search('query=lake');
-    expect(all.messages.slice(0, 2).map((m: { id: string }) => m.id).sort()).toEqual([hike.id, lake.id].sort());
+    expect(
+      all.messages
+        .slice(0, 2)
+        .map((m: { id: string }) => m.id)
+        .sort(),
+    ).toEqual([hike.id, lake.id].sort());
     expect(all.messages[0].score).toBeGreaterThanOrEqual(all.messages[1].score);
     expect(all.messages[1].score).toBeGreaterThan(all.messages[2].score);
     // filters are exact: nothing outside them ranks at all
@@ -128,7 +132,7 @@ describe('message search', () => {
     expect((await ids('query=lake&customerUserID=alice'))[0]).toBe(hike.id);
     expect(await ids('query=bread&role=user')).not.toContain(bake.id);
     for (const m of (await search('query=bread&role=user')).messages) expect(m.role).toBe('user');
-    expect((await ids('query=bread&role=assistant'))).toEqual([bake.id]);
+    expect(await ids('query=bread&role=assistant')).toEqual([bake.id]);
     expect(await ids('query=lake&after=2023-12-31T00:00:00Z')).toEqual([lake.id]);
     expect((await ids('query=lake&before=2023-12-31T00:00:00Z'))[0]).toBe(hike.id);
     expect(await ids('query=lake&before=2023-12-31T00:00:00Z')).not.toContain(lake.id);

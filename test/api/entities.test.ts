@@ -14,7 +14,8 @@ describe('entity look-up', () => {
   beforeAll(async () => {
     ibmFile = await textFile('ibm.txt', IBM_TEXT);
     zurichFile = await textFile('zurich.txt', ZURICH_TEXT);
-    memory = (await post('/memories/create', { name: 'entities', memoryType: 'graph', ontology: 'essays', factExtraction: true })).body.data;
+    memory = (await post('/memories/create', { name: 'entities', memoryType: 'graph', ontology: 'essays', factExtraction: true })).body
+      .data;
     // one file after the other, as the graph test does: which name a node shows can depend on the order
     expect(await ingest(memory, [ibmFile.id])).toMatchObject({ step: 'ready' });
     expect(await ingest(memory, [zurichFile.id])).toMatchObject({ step: 'ready' });
@@ -52,14 +53,20 @@ describe('entity look-up', () => {
   });
 
   it('refuses bad input, vector memories and other accounts', async () => {
-    expect(await get(`/memories/entities/${memory.id}`)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^name: is required/) } });
+    expect(await get(`/memories/entities/${memory.id}`)).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/^name: is required/) },
+    });
     expect(await get(`/memories/entities/${memory.id}?name=IBM&limit=0`)).toMatchObject({
       status: 400,
       body: { error: 'limit: must be an integer from 1 to 100' },
     });
     expect((await get(`/memories/entities/${memory.id}?name=IBM&limit=101`)).status).toBe(400);
     const vector = (await post('/memories/create', { name: 'v', memoryType: 'vector' })).body.data;
-    expect(await get(`/memories/entities/${vector.id}?name=IBM`)).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^id: .*vector memory/) } });
+    expect(await get(`/memories/entities/${vector.id}?name=IBM`)).toMatchObject({
+      status: 400,
+      body: { error: expect.stringMatching(/^id: .*vector memory/) },
+    });
     expect((await get(`/memories/entities/${memory.id}?name=IBM`, env().keyB)).status).toBe(404);
     expect((await get(`/memories/entities/${memory.id}?name=IBM`, null)).status).toBe(401);
   });

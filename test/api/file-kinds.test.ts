@@ -19,8 +19,13 @@ beforeAll(async () => {
   site = await startSite({
     '/article': article('Tidal power', 'Tidal barrages turn the rise of the sea into electricity'),
     '/sitemap.xml': (_req, res) =>
-      send(res, 200, 'application/xml', `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-        <url><loc>${site.origin}/a</loc></url><url><loc>${site.origin}/b</loc></url><url><loc>${site.origin}/gone</loc></url></urlset>`),
+      send(
+        res,
+        200,
+        'application/xml',
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+        <url><loc>${site.origin}/a</loc></url><url><loc>${site.origin}/b</loc></url><url><loc>${site.origin}/gone</loc></url></urlset>`,
+      ),
     '/a': article('Orchards', 'Apple orchards need cold winters to fruit well'),
     '/b': article('Beekeeping', 'Beekeepers smoke the hive before opening it'),
     '/robots.txt': (_req, res) => send(res, 200, 'text/plain', 'User-agent: *\nDisallow: /private\n'),
@@ -47,21 +52,59 @@ describe('every file kind', () => {
   it('extracts, processes and ingests documents, pages, sitemaps, crawls, images, audio and video', async () => {
     const speech = pocketsphinxInstalled();
     const files: Array<{ file: Json; expect: string | RegExp; kind: string }> = [
-      { kind: 'pdf', file: await uploaded('report.pdf', buildTextPdf([['Quarterly revenue grew in the northern region']]), 'document'), expect: 'Quarterly revenue grew' },
+      {
+        kind: 'pdf',
+        file: await uploaded('report.pdf', buildTextPdf([['Quarterly revenue grew in the northern region']]), 'document'),
+        expect: 'Quarterly revenue grew',
+      },
       { kind: 'scanned pdf', file: await uploaded('scan.pdf', buildScannedPdf(fixture('ocr-text.png')), 'document'), expect: /\w{4,}/ },
-      { kind: 'docx', file: await uploaded('memo.docx', buildDocx(['The ferry leaves at nine every morning'], 'Memo'), 'document'), expect: 'ferry leaves at nine' },
-      { kind: 'pptx', file: await uploaded('deck.pptx', buildPptx([['Roadmap', 'Ship the glacier release in spring']]), 'document'), expect: 'glacier release' },
+      {
+        kind: 'docx',
+        file: await uploaded('memo.docx', buildDocx(['The ferry leaves at nine every morning'], 'Memo'), 'document'),
+        expect: 'ferry leaves at nine',
+      },
+      {
+        kind: 'pptx',
+        file: await uploaded('deck.pptx', buildPptx([['Roadmap', 'Ship the glacier release in spring']]), 'document'),
+        expect: 'glacier release',
+      },
       { kind: 'xlsx', file: await uploaded('budget.xlsx', buildXlsx([['Lanterns', 42]]), 'document'), expect: 'Lanterns' },
-      { kind: 'epub', file: await uploaded('book.epub', buildEpub('Tales', [['Chapter one', 'The lighthouse stood alone on the cliff']]), 'document'), expect: 'lighthouse stood alone' },
-      { kind: 'html', file: await uploaded('page.html', new TextEncoder().encode(page('Owls', '<p>Barn owls hunt at dusk over the meadow</p>')), 'document', 'text/html'), expect: 'Barn owls hunt' },
+      {
+        kind: 'epub',
+        file: await uploaded('book.epub', buildEpub('Tales', [['Chapter one', 'The lighthouse stood alone on the cliff']]), 'document'),
+        expect: 'lighthouse stood alone',
+      },
+      {
+        kind: 'html',
+        file: await uploaded(
+          'page.html',
+          new TextEncoder().encode(page('Owls', '<p>Barn owls hunt at dusk over the meadow</p>')),
+          'document',
+          'text/html',
+        ),
+        expect: 'Barn owls hunt',
+      },
       { kind: 'image', file: await uploaded('shot.png', fixture('ocr-text.png'), 'image', 'image/png'), expect: /\w{4,}/ },
       { kind: 'website', file: await fromAddress('tidal', 'website', '/article'), expect: 'Tidal barrages' },
-      { kind: 'other (text)', file: await uploaded('notes.bin', new TextEncoder().encode('Plain notes about compost heaps'), 'other'), expect: 'compost heaps' },
+      {
+        kind: 'other (text)',
+        file: await uploaded('notes.bin', new TextEncoder().encode('Plain notes about compost heaps'), 'other'),
+        expect: 'compost heaps',
+      },
     ];
     const sitemap = await fromAddress('garden sitemap', 'sitemap', '/sitemap.xml');
     const crawl = await fromAddress('garden club', 'website_bulk', '/');
     const audio = await uploaded('speech.ogg', fixture('speech.ogg'), 'audio', 'audio/ogg');
-    const video = await uploaded('clip.mp4', await ffmpegMake(['-f', 'lavfi', '-i', 'color=c=blue:s=64x64:d=4.6', '-i', '{in}', '-shortest', '-c:v', 'libx264', '-c:a', 'aac', '{out}'], 'clip.mp4', fixture('speech.ogg')), 'video', 'video/mp4');
+    const video = await uploaded(
+      'clip.mp4',
+      await ffmpegMake(
+        ['-f', 'lavfi', '-i', 'color=c=blue:s=64x64:d=4.6', '-i', '{in}', '-shortest', '-c:v', 'libx264', '-c:a', 'aac', '{out}'],
+        'clip.mp4',
+        fixture('speech.ogg'),
+      ),
+      'video',
+      'video/mp4',
+    );
 
     for (const { file, expect: wanted, kind } of files) {
       const done = (await settled(file.id)).data;
@@ -84,7 +127,9 @@ describe('every file kind', () => {
     if (speech) {
       expect(audioDone.state, audioDone.error).toBe('ready');
       expect(audioDone.length).toBeCloseTo(4.6, 0);
-      expect(wordRecall(audioDone.content, 'the quick brown fox jumps over the lazy dog memory is the treasury of knowledge')).toBeGreaterThan(0.5);
+      expect(
+        wordRecall(audioDone.content, 'the quick brown fox jumps over the lazy dog memory is the treasury of knowledge'),
+      ).toBeGreaterThan(0.5);
       expect(videoDone.state, videoDone.error).toBe('ready');
       expect(videoDone.silverAudioKey).toMatch(/audio\.wav$/);
     } else {

@@ -13,15 +13,26 @@ describe('files', () => {
     expect(created.status).toBe(200);
     const file = created.body.data;
     expect(file).toMatchObject({
-      name: 'notes.md', extension: 'md', fileType: 'text', category: 'document', bronzeKey: key,
-      externalURI: null, originRegion: 'local', numSpeakers: null,
+      name: 'notes.md',
+      extension: 'md',
+      fileType: 'text',
+      category: 'document',
+      bronzeKey: key,
+      externalURI: null,
+      originRegion: 'local',
+      numSpeakers: null,
     });
     expect(file.organisationID).toMatch(/^[0-9a-f-]{36}$/);
 
     const ready = await waitFor(`/files/get/${file.id}`, (b) => b.data?.state === 'ready');
     expect(ready.data).toMatchObject({
-      id: file.id, size: 52, length: (ready.data.content as string).length,
-      source: 'upload', memoryID: null, userID: file.organisationID, hiddenFilesTotal: 0,
+      id: file.id,
+      size: 52,
+      length: (ready.data.content as string).length,
+      source: 'upload',
+      memoryID: null,
+      userID: file.organisationID,
+      hiddenFilesTotal: 0,
     });
     expect(ready.data.content).toMatch(/^Notes\s+The lighthouse keeper counts ships at dawn\.$/); // Markdown read as text
     expect(ready.data.tokens).toBeGreaterThan(5);

@@ -26,7 +26,8 @@ describe('graph memories', () => {
       'ibm.txt',
       'International Business Machines (IBM) built the first hard disk drive in San Jose. IBM sold the RAMAC drive to many companies. The RAMAC drive stored five megabytes of data.',
     );
-    const memory = (await post('/memories/create', { name: 'tech', memoryType: 'graph', ontology: 'essays', factExtraction: true })).body.data;
+    const memory = (await post('/memories/create', { name: 'tech', memoryType: 'graph', ontology: 'essays', factExtraction: true })).body
+      .data;
     const ready = await ingest(memory, [first.id]);
     expect(ready).toMatchObject({ step: 'ready', failedFiles: [] });
     expect(ready.entityCount).toBeGreaterThan(1);
@@ -40,11 +41,15 @@ describe('graph memories', () => {
     const ids = new Set(before.nodes.map((node) => node.id));
     for (const edge of before.edges) expect(ids.has(edge.source) && ids.has(edge.target)).toBe(true);
 
-    const facts = (await get(`/memory/?memoryID=${memory.id}&query=${encodeURIComponent('who built the hard disk drive')}&facts=true`)).body.facts;
+    const facts = (await get(`/memory/?memoryID=${memory.id}&query=${encodeURIComponent('who built the hard disk drive')}&facts=true`)).body
+      .facts;
     expect(facts).toHaveLength(3);
     expect(facts.map((f: Json) => f.content).join(' ')).toMatch(/hard disk drive/);
 
-    const second = await textFile('zurich.txt', 'IBM opened a research laboratory in Zurich. The Zurich laboratory invented the scanning tunneling microscope.');
+    const second = await textFile(
+      'zurich.txt',
+      'IBM opened a research laboratory in Zurich. The Zurich laboratory invented the scanning tunneling microscope.',
+    );
     await ingest(memory, [second.id]);
     const grown = await wholeGraph(memory.id);
     const ibmAfter = grown.nodes.filter((node) => node.aliases.includes('IBM'));

@@ -35,7 +35,8 @@ async function textFile(name: string, text: string): Promise<string> {
   return (await call('POST', '/files/create', { name, key: data.key, fileType: 'text' })).body.data.id as string;
 }
 
-const ask = (extra: string) => call('GET', `/memory/?memoryID=${memoryId}&query=${encodeURIComponent('Who designed the Analytical Engine?')}&topK=2${extra}`);
+const ask = (extra: string) =>
+  call('GET', `/memory/?memoryID=${memoryId}&query=${encodeURIComponent('Who designed the Analytical Engine?')}&topK=2${extra}`);
 
 beforeAll(async () => {
   bedrock = await startJsonServer(() => reply);
@@ -90,7 +91,10 @@ describe('grounded answers over HTTP (Amazon Bedrock)', () => {
     const payload = answered.body.payload as Array<Record<string, unknown>>;
     expect(payload.every((item) => ['content,score', 'content,score,sourceID'].includes(Object.keys(item).sort().join()))).toBe(true);
     expect(payload[0]?.sourceID).toBeUndefined(); // the generated answer has no single source
-    expect(payload[0]).toEqual({ content: 'Charles Babbage designed it [1]; Ada Lovelace programmed it [2].', score: offline.body.payload[0].score });
+    expect(payload[0]).toEqual({
+      content: 'Charles Babbage designed it [1]; Ada Lovelace programmed it [2].',
+      score: offline.body.payload[0].score,
+    });
     expect(payload.slice(1)).toEqual(offline.body.payload);
     expect(answered.body.sources).toEqual(offline.body.sources);
     expect(answered.body.facts).toEqual(offline.body.facts);

@@ -9,8 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { post, upload, waitFor, type Json } from '../support/api';
 import { send, startSite, type TestSite } from '../web/site-server';
 
-const PARAGRAPH =
-  'The café on the quay serves crème brûlée to the ferry crews, who cross to the sister port of Zürich twice a day. ';
+const PARAGRAPH = 'The café on the quay serves crème brûlée to the ferry crews, who cross to the sister port of Zürich twice a day. ';
 const PAGE = `<!doctype html><html><head><meta charset="windows-1252"><title>The quay café | Harbour notes</title>
   <style>body { font-family: serif }</style><script>var tracking = "not text";</script></head>
 <body>

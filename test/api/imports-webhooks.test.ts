@@ -51,12 +51,26 @@ async function eventOf(type: string, importID: string): Promise<Received> {
 
 it('delivers file.import.completed and file.import.failed to the memory webhook, signed', async () => {
   const memory = (await post('/memories/create', { name: 'imported', memoryType: 'vector', webhookUrl: url })).body.data as Json;
-  const good = await importInto(memory.id, `hooked-${Date.now()}.zip`, await makeZip({
-    'a.txt': 'Lighthouses guide ships along rocky coasts at night.',
-    'b.txt': 'Beekeepers smoke the hive to calm the bees before opening it.',
-  }));
+  const good = await importInto(
+    memory.id,
+    `hooked-${Date.now()}.zip`,
+    await makeZip({
+      'a.txt': 'Lighthouses guide ships along rocky coasts at night.',
+      'b.txt': 'Beekeepers smoke the hive to calm the bees before opening it.',
+    }),
+  );
   const completed = await eventOf('file.import.completed', good);
-  expect(completed.data).toMatchObject({ importID: good, memoryID: memory.id, total: 2, created: 2, updated: 0, unchanged: 0, deleted: 0, failed: 0, errors: [] });
+  expect(completed.data).toMatchObject({
+    importID: good,
+    memoryID: memory.id,
+    total: 2,
+    created: 2,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    failed: 0,
+    errors: [],
+  });
   expect((await get(`/files/import/${good}`)).body.data).toMatchObject({ state: 'completed', created: 2 });
 
   const bomb = await importInto(memory.id, `bomb-${Date.now()}.zip`, await makeZip({ 'zeros.bin': new Uint8Array(8 << 20) }));
@@ -72,7 +86,10 @@ it('delivers file.import.completed and file.import.failed to the memory webhook,
     expect(() => verifier.verify(event.body, event.headers as Record<string, string>)).not.toThrow();
     expect(event.headers['webhook-id']).toBe(event.id);
   }
-  expect(received.filter((event) => event.type.startsWith('file.import.')).map((event) => event.type).sort()).toEqual([
-    'file.import.completed', 'file.import.failed',
-  ]);
+  expect(
+    received
+      .filter((event) => event.type.startsWith('file.import.'))
+      .map((event) => event.type)
+      .sort(),
+  ).toEqual(['file.import.completed', 'file.import.failed']);
 }, 60_000);

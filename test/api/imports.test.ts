@@ -35,15 +35,37 @@ const MEMBERS: Members = {
 };
 
 describe('bulk import from archives', () => {
-  for (const [name, make] of [['zip', makeZip], ['tar', makeTar], ['tar.gz', makeTarGz]] as const) {
+  for (const [name, make] of [
+    ['zip', makeZip],
+    ['tar', makeTar],
+    ['tar.gz', makeTarGz],
+  ] as const) {
     it(`imports every member of a .${name} as an ordinary ready file`, async () => {
       const archive = `corpus-${name}-${Date.now()}.${name}`;
       const result = await importArchive(archive, await make(MEMBERS));
-      expect(result).toMatchObject({ state: 'completed', total: 3, created: 3, updated: 0, unchanged: 0, deleted: 0, failed: 0, errors: [] });
+      expect(result).toMatchObject({
+        state: 'completed',
+        total: 3,
+        created: 3,
+        updated: 0,
+        unchanged: 0,
+        deleted: 0,
+        failed: 0,
+        errors: [],
+      });
       const files = await filesOf(`archive:${archive}/`);
-      expect(files.map((f) => f.sourceKey).sort()).toEqual(Object.keys(MEMBERS).map((p) => `archive:${archive}/${p}`).sort());
+      expect(files.map((f) => f.sourceKey).sort()).toEqual(
+        Object.keys(MEMBERS)
+          .map((p) => `archive:${archive}/${p}`)
+          .sort(),
+      );
       const kettles = files.find((f) => f.name === 'kettles.txt');
-      expect(kettles).toMatchObject({ state: 'ready', fileType: 'text', source: 'import', size: Buffer.byteLength(MEMBERS['guide/kettles.txt'] as string) });
+      expect(kettles).toMatchObject({
+        state: 'ready',
+        fileType: 'text',
+        source: 'import',
+        size: Buffer.byteLength(MEMBERS['guide/kettles.txt'] as string),
+      });
       expect(kettles?.content).toContain('electric kettle');
       expect((await del(`/files/delete/${kettles?.id}`)).status).toBe(200);
       expect((await get(`/files/get/${kettles?.id}`)).status).toBe(404);
@@ -57,11 +79,15 @@ describe('bulk import from archives', () => {
     expect(first).toMatchObject({ state: 'completed', created: 3 });
     await waitFor(`/memories/get/${memory.id}`, (b) => b.data?.step === 'ready' && b.data?.fileCount === 3);
 
-    const second = await importArchive(archive, await makeZip({
-      'guide/kettles.txt': MEMBERS['guide/kettles.txt'] as string,
-      'guide/tyres.md': '# Tyres\n\nTubeless tyres seal small punctures themselves with liquid sealant.',
-      'glaciers.txt': 'Glaciers carve valleys as compacted snow slowly flows downhill.',
-    }), { memoryID: memory.id, prune: true });
+    const second = await importArchive(
+      archive,
+      await makeZip({
+        'guide/kettles.txt': MEMBERS['guide/kettles.txt'] as string,
+        'guide/tyres.md': '# Tyres\n\nTubeless tyres seal small punctures themselves with liquid sealant.',
+        'glaciers.txt': 'Glaciers carve valleys as compacted snow slowly flows downhill.',
+      }),
+      { memoryID: memory.id, prune: true },
+    );
     expect(second).toMatchObject({ state: 'completed', total: 3, created: 1, updated: 1, unchanged: 1, deleted: 1, failed: 0 });
     const files = await filesOf(`archive:${archive}/`);
     expect(files.map((f) => f.name).sort()).toEqual(['glaciers.txt', 'kettles.txt', 'tyres.md']);
@@ -122,7 +148,11 @@ describe('bulk import from an S3 prefix', () => {
     const result = await runImport({ s3: { bucket, prefix: 'corpus/' } });
     expect(result).toMatchObject({ state: 'completed', total: 3, created: 3, failed: 0 });
     const files = await filesOf(`s3://${bucket}/`);
-    expect(files.map((f) => f.sourceKey).sort()).toEqual(Object.keys(MEMBERS).map((k) => `s3://${bucket}/corpus/${k}`).sort());
+    expect(files.map((f) => f.sourceKey).sort()).toEqual(
+      Object.keys(MEMBERS)
+        .map((k) => `s3://${bucket}/corpus/${k}`)
+        .sort(),
+    );
     expect(files.every((f) => f.state === 'ready')).toBe(true);
     const again = await runImport({ s3: { bucket, prefix: 'corpus/' } });
     expect(again).toMatchObject({ state: 'completed', total: 3, created: 0, unchanged: 3 });

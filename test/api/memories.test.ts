@@ -25,8 +25,16 @@ describe('memories', () => {
     expect(created.status).toBe(200);
     const memory = created.body.data;
     expect(memory).toMatchObject({
-      name: 'notes', description: 'team notes', memoryType: 'vector', step: 'select', chunkSize: 500,
-      chunkOverlap: 20, acceleration: true, factExtraction: false, adapterRepo: 'kmem/offline', adapterVersion: 1,
+      name: 'notes',
+      description: 'team notes',
+      memoryType: 'vector',
+      step: 'select',
+      chunkSize: 500,
+      chunkOverlap: 20,
+      acceleration: true,
+      factExtraction: false,
+      adapterRepo: 'kmem/offline',
+      adapterVersion: 1,
     });
     expect(memory.userID).toMatch(/^[0-9a-f-]{36}$/);
     expect(memory.graphDBName).toContain(memory.id);

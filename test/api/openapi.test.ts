@@ -27,14 +27,40 @@ describe('OpenAPI document', () => {
     const ids = operations.map((op) => op.operation.operationId as string);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z]+[A-Z][A-Za-z]*$/);
-    for (const id of ['createMemory', 'searchMemory', 'listMemories', 'getMemory', 'findMemoryEntities', 'uploadFile', 'createUploadUrl', 'searchMessages', 'createMessage', 'createSession', 'listUsers']) {
+    for (const id of [
+      'createMemory',
+      'searchMemory',
+      'listMemories',
+      'getMemory',
+      'findMemoryEntities',
+      'uploadFile',
+      'createUploadUrl',
+      'searchMessages',
+      'createMessage',
+      'createSession',
+      'listUsers',
+    ]) {
       expect(byId.has(id), id).toBe(true);
     }
     expect((doc.tags as Json[]).map((tag) => tag.name)).toEqual(expect.arrayContaining(['memories', 'files', 'retrieval']));
   });
 
   it('publishes named component schemas and refers to them', () => {
-    for (const name of ['Memory', 'MemorySummary', 'File', 'FileSummary', 'Session', 'Message', 'User', 'Entity', 'Source', 'Passage', 'Error', 'RetrievalError', 'CreateMemoryRequest']) {
+    for (const name of [
+      'Memory',
+      'MemorySummary',
+      'File',
+      'FileSummary',
+      'Session',
+      'Message',
+      'User',
+      'Entity',
+      'Source',
+      'Passage',
+      'Error',
+      'RetrievalError',
+      'CreateMemoryRequest',
+    ]) {
       expect(schemaRef(name), name).toMatchObject({ type: 'object' });
     }
     const get = byId.get('getMemory')?.operation as Json;
@@ -58,7 +84,9 @@ describe('OpenAPI document', () => {
   });
 
   it('enforces each documented query maximum: at it the call is taken, past it refused naming the parameter', async () => {
-    const lists = operations.filter((op) => op.method === 'GET' && !op.path.includes('{') && op.operation.parameters.every((p: Json) => !p.required));
+    const lists = operations.filter(
+      (op) => op.method === 'GET' && !op.path.includes('{') && op.operation.parameters.every((p: Json) => !p.required),
+    );
     expect(lists.length).toBeGreaterThanOrEqual(4);
     for (const op of lists) {
       const limit = (op.operation.parameters as Json[]).find((p) => p.name === 'limit');
@@ -86,7 +114,9 @@ describe('OpenAPI document', () => {
     const vectorWith = await call('POST', '/memories/create', { body: { name: 'v', memoryType: 'vector', ontology: 'essays' } });
     expect(vectorWith).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^ontology: applies to graph memories only/) } });
     expect(body.properties.chunkSize.description).toMatch(/vector memories only/);
-    const graphChunked = await call('POST', '/memories/create', { body: { name: 'g', memoryType: 'graph', ontology: 'essays', chunkSize: 500 } });
+    const graphChunked = await call('POST', '/memories/create', {
+      body: { name: 'g', memoryType: 'graph', ontology: 'essays', chunkSize: 500 },
+    });
     expect(graphChunked).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^chunkSize: /) } });
   });
 

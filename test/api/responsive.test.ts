@@ -31,7 +31,12 @@ function p99Bound(): number {
 it('answers /healthz and a user get within 100 ms (p99) while the worker extracts and processes a large page', async () => {
   const key = env().keyA;
   const bound = p99Bound();
-  const user = await post('/users/create', { firstName: 'Responsive', lastName: 'Reader', email: 'reader@example.com', phone: '+1 555 0100' });
+  const user = await post('/users/create', {
+    firstName: 'Responsive',
+    lastName: 'Reader',
+    email: 'reader@example.com',
+    phone: '+1 555 0100',
+  });
   expect(user.status).toBe(200);
   const probe = startProbe(env().url, ['/healthz', `/users/get/${user.body.data.id}`], key);
   try {

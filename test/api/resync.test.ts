@@ -28,13 +28,17 @@ function servePage(path: string) {
   };
 }
 
-const sitemap = () => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[...pages]
-  .filter(([path]) => path.startsWith('/docs/'))
-  .map(([path, p]) => `<url><loc>${site.origin}${path}</loc><lastmod>${p.lastmod}</lastmod></url>`)
-  .join('')}</urlset>`;
+const sitemap = () =>
+  `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[...pages]
+    .filter(([path]) => path.startsWith('/docs/'))
+    .map(([path, p]) => `<url><loc>${site.origin}${path}</loc><lastmod>${p.lastmod}</lastmod></url>`)
+    .join('')}</urlset>`;
 
 beforeAll(async () => {
-  const home = page('Home', '<main><p>The rowing club meets on Saturdays at the boathouse by the river.</p><a href="/index.html">home</a> <a href="/about">about</a> <a href="/copy">copy</a></main>');
+  const home = page(
+    'Home',
+    '<main><p>The rowing club meets on Saturdays at the boathouse by the river.</p><a href="/index.html">home</a> <a href="/about">about</a> <a href="/copy">copy</a></main>',
+  );
   site = await startSite({
     '/sitemap.xml': (_req, res) => send(res, 200, 'application/xml', sitemap()),
     '/docs/a': servePage('/docs/a'),
@@ -43,9 +47,18 @@ beforeAll(async () => {
     '/docs/d': servePage('/docs/d'),
     '/': (_req, res) => send(res, 200, 'text/html', home),
     '/index.html': (_req, res) => send(res, 200, 'text/html', home),
-    '/about': (_req, res) => send(res, 200, 'text/html', page('About', '<main><p>Founded in 1911, the club trains novice rowers every spring.</p></main>')),
+    '/about': (_req, res) =>
+      send(res, 200, 'text/html', page('About', '<main><p>Founded in 1911, the club trains novice rowers every spring.</p></main>')),
     '/copy': (_req, res) =>
-      send(res, 200, 'text/html', page('Copy', `<link rel="canonical" href="/about"><main><p>Founded in 1911, the club trains novice rowers every spring.</p></main>`)),
+      send(
+        res,
+        200,
+        'text/html',
+        page(
+          'Copy',
+          `<link rel="canonical" href="/about"><main><p>Founded in 1911, the club trains novice rowers every spring.</p></main>`,
+        ),
+      ),
   });
   pages.set('/docs/a', { text: 'Apricots ripen in late July on the south wall of the orchard.', lastmod: '2026-01-01' });
   pages.set('/docs/b', { text: 'Beehives are inspected weekly from April to September.', lastmod: '2026-01-01' });
@@ -100,10 +113,16 @@ describe('re-sync of web sources', () => {
     const parent = await childrenOf(file.id);
     expect(parent).toMatchObject({ state: 'ready', hiddenFilesTotal: 3 });
     // the refresh is charged the changed and the new page's tokens only
-    const tokensOf = async (path: string) => (await get(`/files/get/${childIdOf(file.id, `${site.origin}${path}`)}`)).body.data.tokens as number;
+    const tokensOf = async (path: string) =>
+      (await get(`/files/get/${childIdOf(file.id, `${site.origin}${path}`)}`)).body.data.tokens as number;
     const jobs = await stores.jobs.listByMemory(parent.userID as string, memory.id);
-    await until(async () => (await stores.jobs.listByMemory(parent.userID as string, memory.id)).every((job) => job.reconciled), 'the refresh job to settle');
-    const refresh = (await stores.jobs.listByMemory(parent.userID as string, memory.id)).sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
+    await until(
+      async () => (await stores.jobs.listByMemory(parent.userID as string, memory.id)).every((job) => job.reconciled),
+      'the refresh job to settle',
+    );
+    const refresh = (await stores.jobs.listByMemory(parent.userID as string, memory.id))
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt))
+      .at(-1);
     expect(jobs.length).toBe(2);
     expect(refresh?.usedTokens).toBe((await tokensOf('/docs/a')) + (await tokensOf('/docs/d')));
     expect(refresh?.usedTokens).toBeLessThan(parent.tokens as number);

@@ -20,7 +20,10 @@ describe('retrieval over a vector memory', () => {
   beforeAll(async () => {
     for (const [name, text] of Object.entries(DOCS)) files[name] = await textFile(name, text);
     memory = (await post('/memories/create', { name: 'howto', memoryType: 'vector' })).body.data;
-    await ingest(memory, Object.values(files).map((f) => f.id as string));
+    await ingest(
+      memory,
+      Object.values(files).map((f) => f.id as string),
+    );
   });
 
   it('puts the right passage first for a paraphrased question, with its source', async () => {
@@ -29,7 +32,11 @@ describe('retrieval over a vector memory', () => {
     expect(answer.body.payload).toHaveLength(2);
     expect(answer.body.payload[0].content).toContain('flat bicycle tyre');
     expect(answer.body.payload[0].score).toBeGreaterThanOrEqual(answer.body.payload[1].score);
-    expect(answer.body.sources[0]).toMatchObject({ id: files['bicycles.txt']?.id, name: 'bicycles.txt', url: `/files/get/${files['bicycles.txt']?.id}` });
+    expect(answer.body.sources[0]).toMatchObject({
+      id: files['bicycles.txt']?.id,
+      name: 'bicycles.txt',
+      url: `/files/get/${files['bicycles.txt']?.id}`,
+    });
     expect(answer.body.facts).toEqual([]);
   });
 
@@ -69,10 +76,17 @@ describe('retrieval over a vector memory', () => {
 
 describe('retrieval over a graph memory', () => {
   it('answers a two-hop question through the graph walk', async () => {
-    const a = await textFile('laboratory.txt', 'Marie Curie worked at the Radium Institute in Paris for most of her career. She studied radioactivity there.');
-    const b = await textFile('institute.txt', 'The Radium Institute was founded in 1909 and later became the Curie Institute. Its laboratories still stand.');
+    const a = await textFile(
+      'laboratory.txt',
+      'Marie Curie worked at the Radium Institute in Paris for most of her career. She studied radioactivity there.',
+    );
+    const b = await textFile(
+      'institute.txt',
+      'The Radium Institute was founded in 1909 and later became the Curie Institute. Its laboratories still stand.',
+    );
     const c = await textFile('noise.txt', 'Tomatoes grow best in warm sunny gardens with regular watering.');
-    const memory = (await post('/memories/create', { name: 'science', memoryType: 'graph', ontology: 'culture', factExtraction: true })).body.data;
+    const memory = (await post('/memories/create', { name: 'science', memoryType: 'graph', ontology: 'culture', factExtraction: true }))
+      .body.data;
     const done = await ingest(memory, [a.id, b.id, c.id]);
     expect(done.step).toBe('ready');
     expect(done.entityCount).toBeGreaterThan(2);

@@ -23,8 +23,7 @@ async function createFromSource(sourceKey: string, name: string, text: string): 
   return { ...created.body.data, uploadKey: uploaded.body.data.key };
 }
 
-const ask = (memoryId: string, query: string) =>
-  get(`/memory/?memoryID=${memoryId}&query=${encodeURIComponent(query)}&topK=10`, key);
+const ask = (memoryId: string, query: string) => get(`/memory/?memoryID=${memoryId}&query=${encodeURIComponent(query)}&topK=10`, key);
 const remaining = async () => (await stores.accounts.get(accountId))?.tokensRemaining ?? NaN;
 const readyFile = (id: string) => waitFor(`/files/get/${id}`, (b) => b.data?.state === 'ready' || b.data?.state === 'failed', key);
 const graphNames = async (id: string) =>
@@ -52,7 +51,11 @@ describe('files/create with sourceKey', () => {
 
   it('refuses a sourceKey longer than 1,024 characters, naming the field', async () => {
     const uploaded = await upload('long.txt', 'x', key);
-    const answer = await post('/files/create', { name: 'long.txt', key: uploaded.body.data.key, fileType: 'text', sourceKey: 'k'.repeat(1025) }, key);
+    const answer = await post(
+      '/files/create',
+      { name: 'long.txt', key: uploaded.body.data.key, fileType: 'text', sourceKey: 'k'.repeat(1025) },
+      key,
+    );
     expect(answer.status).toBe(400);
     expect(answer.body.error).toMatch(/^sourceKey: /);
   });
@@ -62,7 +65,8 @@ describe('files/create with sourceKey', () => {
     const file = await createFromSource('kb/lighthouse', 'lighthouse.txt', oldText);
     await readyFile(file.id);
     const vector = (await post('/memories/create', { name: 'v', memoryType: 'vector' }, key)).body.data as Json;
-    const graph = (await post('/memories/create', { name: 'g', memoryType: 'graph', ontology: 'essays', factExtraction: true }, key)).body.data as Json;
+    const graph = (await post('/memories/create', { name: 'g', memoryType: 'graph', ontology: 'essays', factExtraction: true }, key)).body
+      .data as Json;
     await ingest(vector, [file.id], key);
     await ingest(graph, [file.id], key);
     expect(JSON.stringify((await ask(vector.id, 'lighthouse ships')).body.payload)).toContain('Vlieland lighthouse');

@@ -70,7 +70,9 @@ describe('typed client', () => {
   it('files, memories and retrieval: small and presigned uploads, ingestion, a search with typed flags', async () => {
     const small = unwrap(await kmem.addFile('Saturn has 146 known moons; Titan is the largest.', { name: 'saturn.txt', fileType: 'text' }));
     const presigned = createKmemClient({ baseUrl: url, apiKey: keyA, largeFileBytes: 16 });
-    const uploaded = unwrap(await presigned.upload('Jupiter has 95 known moons; Ganymede is the largest moon in the solar system.', { name: 'jupiter.txt' }));
+    const uploaded = unwrap(
+      await presigned.upload('Jupiter has 95 known moons; Ganymede is the largest moon in the solar system.', { name: 'jupiter.txt' }),
+    );
     expect(uploaded).toMatchObject({ name: 'jupiter.txt', size: 77 });
     const large = unwrap(await kmem.createFile({ body: { name: 'jupiter.txt', key: uploaded.key, fileType: 'text' } })).data;
     const memory = unwrap(await kmem.createMemory({ body: { name: 'moons', memoryType: 'vector' } })).data;
@@ -82,7 +84,9 @@ describe('typed client', () => {
     const files = [];
     for await (const listed of kmem.paginate('listFiles', { params: { query: { limit: 1 } } })) files.push(listed.id);
     expect(files).toEqual(expect.arrayContaining([small.id, large.id]));
-    const result = unwrap(await kmem.searchMemory({ params: { query: { memoryID: memory.id, query: 'largest moon of Jupiter', topK: 1, facts: false } } }));
+    const result = unwrap(
+      await kmem.searchMemory({ params: { query: { memoryID: memory.id, query: 'largest moon of Jupiter', topK: 1, facts: false } } }),
+    );
     expect(result.payload[0]?.content).toMatch(/Ganymede/);
     expect(result.sources[0]).toMatchObject({ id: large.id, name: 'jupiter.txt' });
     expect(result.payload[0]?.sourceID).toBe(large.id);

@@ -19,7 +19,10 @@ const WAIT = { timeout: 60_000 };
 
 /** The small web site of the web-address tests: a home page linking two pages, a sitemap of them (anything else is a 404). */
 const SITE: Record<string, [string, string]> = {
-  '/': ['text/html', '<html><head><title>Home</title></head><body><main><p>The drive museum home page.</p><a href="/a.html">A</a> <a href="/b.html">B</a></main></body></html>'],
+  '/': [
+    'text/html',
+    '<html><head><title>Home</title></head><body><main><p>The drive museum home page.</p><a href="/a.html">A</a> <a href="/b.html">B</a></main></body></html>',
+  ],
   '/sitemap.xml': [
     'application/xml',
     '<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>BASE/a.html</loc></url><url><loc>BASE/b.html</loc></url></urlset>',
@@ -64,7 +67,7 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     gone?.close();
   });
 
-  it('refuses a wrong key in the API\'s words, then signs in and shows the token budget', async () => {
+  it("refuses a wrong key in the API's words, then signs in and shows the token budget", async () => {
     await page.goto(`${env().url}/console/`);
     await page.getByLabel('API key', { exact: true }).fill('not-a-key');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -72,12 +75,15 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     await shot('sign-in');
     await page.getByLabel('API key', { exact: true }).fill(env().keyConsole);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByTestId('budget').filter({ hasText: /tenant-console: 0 used \/ [\d,]+ remaining/ }).waitFor();
+    await page
+      .getByTestId('budget')
+      .filter({ hasText: /tenant-console: 0 used \/ [\d,]+ remaining/ })
+      .waitFor();
     expect(page.url()).not.toContain(env().keyConsole);
     expect(await page.evaluate("sessionStorage.getItem('kmem.apiKey')")).toBe(env().keyConsole);
   });
 
-  it('creates a graph memory, showing the API\'s error next to its field first', async () => {
+  it("creates a graph memory, showing the API's error next to its field first", async () => {
     await page.getByRole('button', { name: 'Create memory' }).click();
     await expect.poll(() => page.locator('[data-field-error=name]').textContent()).toMatch(/^name: /);
     await page.getByLabel('Name', { exact: true }).fill(MEMORY);
@@ -99,7 +105,9 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     await row.getByRole('checkbox').check();
     await page.getByLabel('Memory', { exact: true }).selectOption({ label: `${MEMORY} (graph)` });
     await page.getByRole('button', { name: 'Add 1 file(s) and start ingestion' }).click();
-    await expect.poll(() => page.getByTestId('ingestion-started').textContent(), WAIT).toMatch(/1 file\(s\), [\d,]+ tokens; [\d,]+ of [\d,]+ remain/);
+    await expect
+      .poll(() => page.getByTestId('ingestion-started').textContent(), WAIT)
+      .toMatch(/1 file\(s\), [\d,]+ tokens; [\d,]+ of [\d,]+ remain/);
     await shot('files');
     await page.getByRole('link', { name: 'Memories' }).click();
     await page.locator(`tr[data-memory="${MEMORY}"]`).locator('.badge', { hasText: 'ready' }).waitFor(WAIT);
@@ -154,11 +162,16 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
   it('draws the graph with WebGL, finds an entity and shows its relations and passages', async () => {
     await page.goto(`${env().url}/console/#/graph`);
     await page.getByLabel('Memory', { exact: true }).selectOption({ label: MEMORY });
-    await page.getByTestId('graph-status').filter({ hasText: /\d+ entities, \d+ relations/ }).waitFor(WAIT);
+    await page
+      .getByTestId('graph-status')
+      .filter({ hasText: /\d+ entities, \d+ relations/ })
+      .waitFor(WAIT);
     // sigma mounts its canvases in an effect after the status has rendered: wait for them, do not race
     await expect.poll(() => page.locator('.graph-canvas canvas').count(), WAIT).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Run layout' }).waitFor(WAIT); // the worker's layout has settled
-    const layout = (await page.evaluate("performance.getEntriesByName('kmem.graph.layout')[0]?.detail")) as { iterations: number } | undefined;
+    const layout = (await page.evaluate("performance.getEntriesByName('kmem.graph.layout')[0]?.detail")) as
+      | { iterations: number }
+      | undefined;
     expect(layout?.iterations).toBeGreaterThan(0); // ForceAtlas2 ran in the layout worker and its positions were applied
     await page.getByLabel('Find an entity', { exact: true }).fill('IBM');
     await page.getByRole('button', { name: 'Find' }).click();
@@ -245,7 +258,10 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     const asked = await post('/memories/create', { name: `${MEMORY}-asked`, memoryType: 'vector' }, key);
     const id = String(asked.body.data.id);
     await page.goto(`${env().url}/console/#/ask?memory=${id}`);
-    await page.getByLabel('Memory', { exact: true }).locator(`option[value="${id}"]`).waitFor({ state: 'attached', ...WAIT });
+    await page
+      .getByLabel('Memory', { exact: true })
+      .locator(`option[value="${id}"]`)
+      .waitFor({ state: 'attached', ...WAIT });
     expect((await del(`/memories/delete/${id}`, key)).status).toBe(200); // deleted while the form is open
     const refused = await get(`/memory?memoryID=${id}&query=RAMAC`, key);
     expect(refused.status).toBeGreaterThanOrEqual(400);

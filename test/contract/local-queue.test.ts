@@ -234,9 +234,7 @@ describe('QueuePump', () => {
       attributes: { ApproximateReceiveCount: '1', MessageGroupId: 'g1' },
     });
     expect(Number(record.attributes.SentTimestamp)).toBeGreaterThan(0);
-    expect(Number(record.attributes.ApproximateFirstReceiveTimestamp)).toBeGreaterThanOrEqual(
-      Number(record.attributes.SentTimestamp),
-    );
+    expect(Number(record.attributes.ApproximateFirstReceiveTimestamp)).toBeGreaterThanOrEqual(Number(record.attributes.SentTimestamp));
     expect(contextName).toContain('worker');
     expect(await queue.depth()).toEqual({ visible: 0, inFlight: 0, delayed: 0, dead: 0 });
   });

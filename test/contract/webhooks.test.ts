@@ -284,9 +284,7 @@ describe('webhook delivery', () => {
     const id = await emit(deps, `http://127.0.0.1:${port}/hook`);
 
     const results = await drain(deps, queue);
-    expect(results).toEqual([
-      { outcome: 'dead', attempts: 0, lastStatus: null, lastError: 'url: is a private address (127.0.0.1)' },
-    ]);
+    expect(results).toEqual([{ outcome: 'dead', attempts: 0, lastStatus: null, lastError: 'url: is a private address (127.0.0.1)' }]);
     expect(queue.sent).toHaveLength(1);
     expect(receiver.received).toEqual([]);
     const stored = await repository.get(account.id, id);

@@ -69,26 +69,15 @@ describe('audio pipeline', () => {
 
   it('fails on silent, empty and corrupt audio with reasons', async () => {
     const deps: ExtractDeps = { ocr: unusedOcr, speech: recordingRecognizer('never used') };
-    const silent = await ffmpegMake(
-      ['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '2', '{out}'],
-      'silence.wav',
-    );
+    const silent = await ffmpegMake(['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '2', '{out}'], 'silence.wav');
     expect((await failure(extractText(input(silent, 'audio', 'silence.wav'), deps))).message).toMatch(
       /^the audio is silent: no speech was recognised/,
     );
 
-    const headerOnly = await ffmpegMake(
-      ['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '0', '{out}'],
-      'empty.wav',
-    );
-    expect((await failure(extractText(input(headerOnly, 'audio', 'empty.wav'), deps))).message).toMatch(
-      /^the audio is empty/,
-    );
+    const headerOnly = await ffmpegMake(['-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '0', '{out}'], 'empty.wav');
+    expect((await failure(extractText(input(headerOnly, 'audio', 'empty.wav'), deps))).message).toMatch(/^the audio is empty/);
 
-    const corrupt = new Uint8Array([
-      ...Buffer.from('RIFF\u0024\u0000\u0000\u0000WAVEjunk'),
-      ...new Array<number>(64).fill(7),
-    ]);
+    const corrupt = new Uint8Array([...Buffer.from('RIFF\u0024\u0000\u0000\u0000WAVEjunk'), ...new Array<number>(64).fill(7)]);
     expect((await failure(extractText(input(corrupt, 'audio', 'bad.wav'), deps))).message).toMatch(
       /^the audio or video is corrupt or in an unsupported format/,
     );
@@ -96,9 +85,7 @@ describe('audio pipeline', () => {
 
   it('fails when the recogniser hears nothing', async () => {
     const deps: ExtractDeps = { ocr: unusedOcr, speech: recordingRecognizer('  ') };
-    expect((await failure(extractText(input(speech, 'audio'), deps))).message).toBe(
-      'no speech was recognised in the audio',
-    );
+    expect((await failure(extractText(input(speech, 'audio'), deps))).message).toBe('no speech was recognised in the audio');
   });
 });
 
@@ -108,9 +95,7 @@ describe('PocketSphinx (offline)', () => {
     const missingModel = createPocketsphinxRecognizer({ modelDir: '/nonexistent/model' });
     for (const recognizer of [missingBinary, missingModel]) {
       const error = await failure(extractText(input(speech, 'audio'), { ocr: unusedOcr, speech: recognizer }));
-      expect(error.message).toMatch(
-        /^offline speech recognition is not installed: run `scripts\/install-speech.sh` as root/,
-      );
+      expect(error.message).toMatch(/^offline speech recognition is not installed: run `scripts\/install-speech.sh` as root/);
     }
   });
 

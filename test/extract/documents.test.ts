@@ -44,20 +44,14 @@ describe('PDF', () => {
 
 describe('Office and e-book packages', () => {
   it('reads a Word document and its title', async () => {
-    const docx = buildDocx(
-      ['The onboarding guide explains badges.', 'Ask the front desk for a visitor pass.'],
-      'Onboarding & Badges',
-    );
+    const docx = buildDocx(['The onboarding guide explains badges.', 'Ask the front desk for a visitor pass.'], 'Onboarding & Badges');
     const result = await extractText(input(docx, 'document', 'guide.docx'), documentDeps);
     expect(result).toMatchObject({ kind: 'docx', title: 'Onboarding & Badges' });
     expect(result.text).toBe('The onboarding guide explains badges.\n\nAsk the front desk for a visitor pass.');
   });
 
   it('reads PowerPoint slides, Excel cells, EPUB chapters and OpenDocument text', async () => {
-    const pptx = await extractText(
-      input(buildPptx([['Roadmap for the memory service'], ['Launch in March']]), 'document'),
-      documentDeps,
-    );
+    const pptx = await extractText(input(buildPptx([['Roadmap for the memory service'], ['Launch in March']]), 'document'), documentDeps);
     expect(pptx.kind).toBe('pptx');
     expect(pptx.text).toContain('Roadmap for the memory service');
     expect(pptx.text).toContain('Launch in March');
@@ -96,16 +90,13 @@ describe('Office and e-book packages', () => {
 
   it('refuses legacy Office files and plain ZIP archives with advice', async () => {
     const ole = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, ...new Array<number>(504).fill(0)]);
-    expect((await failure(extractText(input(ole, 'document', 'old.doc'), documentDeps))).message).toMatch(
-      /save it as \.docx/,
-    );
+    expect((await failure(extractText(input(ole, 'document', 'old.doc'), documentDeps))).message).toMatch(/save it as \.docx/);
   });
 });
 
 describe('HTML', () => {
   it('keeps the article and drops navigation, scripts and styles', async () => {
-    const paragraph =
-      'Lighthouses guided ships along the rocky coast for two centuries, and their keepers logged every passing vessel. ';
+    const paragraph = 'Lighthouses guided ships along the rocky coast for two centuries, and their keepers logged every passing vessel. ';
     const html = `<!DOCTYPE html><html><head><title>Coastal History</title><style>p{color:red}</style>
       <script>var tracking = "should not appear";</script></head><body>
       <nav><a href="/">Home</a> | <a href="/shop">Shop the store</a></nav>
@@ -127,17 +118,13 @@ describe('HTML', () => {
   });
 
   it('separates table cells with tabs and rows with lines', async () => {
-    const html =
-      '<html><body><table><tr><th>City</th><th>Visitors</th></tr><tr><td>Porto</td><td>1200</td></tr></table></body></html>';
+    const html = '<html><body><table><tr><th>City</th><th>Visitors</th></tr><tr><td>Porto</td><td>1200</td></tr></table></body></html>';
     const result = await extractText(input(utf8(html), 'document', 'table.html'), documentDeps);
     expect(result.text).toBe('City\tVisitors\nPorto\t1200');
   });
 
   it('honours the charset an HTML page declares', async () => {
-    const html = Buffer.from(
-      '<html><head><meta charset="iso-8859-1"></head><body><p>Café crème à Genève</p></body></html>',
-      'latin1',
-    );
+    const html = Buffer.from('<html><head><meta charset="iso-8859-1"></head><body><p>Café crème à Genève</p></body></html>', 'latin1');
     const result = await extractText(input(new Uint8Array(html), 'document', 'cafe.html'), documentDeps);
     expect(result.text).toContain('Café crème à Genève');
   });
@@ -145,8 +132,7 @@ describe('HTML', () => {
 
 describe('Markdown, RTF and plain text', () => {
   it('strips Markdown syntax and takes the first heading as title', async () => {
-    const markdown =
-      '# Release notes\n\nThe **importer** now reads [EPUB](https://example.org) files.\n\n- faster OCR\n- fewer errors\n';
+    const markdown = '# Release notes\n\nThe **importer** now reads [EPUB](https://example.org) files.\n\n- faster OCR\n- fewer errors\n';
     const result = await extractText(input(utf8(markdown), 'text', 'NOTES.md'), documentDeps);
     expect(result).toMatchObject({ kind: 'markdown', title: 'Release notes' });
     expect(result.text).toContain('The importer now reads EPUB files.');
@@ -163,41 +149,26 @@ describe('Markdown, RTF and plain text', () => {
   });
 
   it('reads UTF-8, UTF-16 and Latin-1 text, CSV and JSON', async () => {
-    const utf16 = new Uint8Array(
-      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Zoë’s notes\r\nline two', 'utf16le')]),
-    );
+    const utf16 = new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Zoë’s notes\r\nline two', 'utf16le')]));
     expect(await extractText(input(utf16, 'text', 'notes.txt'), documentDeps)).toMatchObject({
       kind: 'text',
       text: 'Zoë’s notes\nline two',
     });
 
     const latin1 = new Uint8Array(Buffer.from('Prix: 12 €? non, 12 francs. Déjà payé.', 'latin1'));
-    const decoded = await extractText(
-      input(latin1, 'text', 'prix.txt', 'text/plain; charset=iso-8859-1'),
-      documentDeps,
-    );
+    const decoded = await extractText(input(latin1, 'text', 'prix.txt', 'text/plain; charset=iso-8859-1'), documentDeps);
     expect(decoded.text).toContain('Déjà payé.');
 
-    const csv = await extractText(
-      input(utf8('name,city\nAda,London\n'), 'text', 'people.csv', 'text/csv'),
-      documentDeps,
-    );
+    const csv = await extractText(input(utf8('name,city\nAda,London\n'), 'text', 'people.csv', 'text/csv'), documentDeps);
     expect(csv).toMatchObject({ kind: 'text', text: 'name,city\nAda,London' });
 
-    const json = await extractText(
-      input(utf8('{"title": "kmem", "tags": ["memory"]}'), 'text', 'meta.json'),
-      documentDeps,
-    );
+    const json = await extractText(input(utf8('{"title": "kmem", "tags": ["memory"]}'), 'text', 'meta.json'), documentDeps);
     expect(json.text).toContain('"tags": ["memory"]');
   });
 
   it('fails on empty and blank files', async () => {
-    expect((await failure(extractText(input(new Uint8Array(), 'text', 'empty.txt'), documentDeps))).message).toBe(
-      'the file is empty',
-    );
-    expect((await failure(extractText(input(utf8(' \n\t\n'), 'text', 'blank.txt'), documentDeps))).message).toMatch(
-      /empty/,
-    );
+    expect((await failure(extractText(input(new Uint8Array(), 'text', 'empty.txt'), documentDeps))).message).toBe('the file is empty');
+    expect((await failure(extractText(input(utf8(' \n\t\n'), 'text', 'blank.txt'), documentDeps))).message).toMatch(/empty/);
   });
 });
 

@@ -24,9 +24,7 @@ describe('ffmpeg', () => {
   });
 
   it('stops a process that outlives its time limit', async () => {
-    const error = await runProcess('sleep', ['5'], { timeoutMs: 100, label: 'sleep' }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await runProcess('sleep', ['5'], { timeoutMs: 100, label: 'sleep' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExtractionError);
     expect((error as Error).message).toBe('sleep took longer than 0.1 s and was stopped');
   });

@@ -7,15 +7,7 @@ import { ExtractionError, type ExtractLimits, extractText, type OcrEngine, type 
 import { imageSize } from '../../functions/adapters/extract/images/image-size';
 import { FetchError } from '../../functions/adapters/web/errors';
 import { readPage } from '../../functions/adapters/web/page';
-import {
-  deepHtml,
-  giantPagePdf,
-  largeHtml,
-  longToneOpus,
-  manyPagePdf,
-  pixelBombPng,
-  zipBombDocx,
-} from '../support/hostile-files';
+import { deepHtml, giantPagePdf, largeHtml, longToneOpus, manyPagePdf, pixelBombPng, zipBombDocx } from '../support/hostile-files';
 import { documentDeps, input } from './support/deps';
 
 async function refusal(limits: Partial<ExtractLimits>, ...args: Parameters<typeof input>): Promise<ExtractionError> {

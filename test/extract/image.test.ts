@@ -47,10 +47,7 @@ describe('OCR with tesseract.js', () => {
   });
 
   it('fails with a reason on an image without text, and keeps working afterwards', async () => {
-    const blank = await ffmpegMake(
-      ['-f', 'lavfi', '-i', 'color=c=white:s=320x200', '-frames:v', '1', '{out}'],
-      'blank.png',
-    );
+    const blank = await ffmpegMake(['-f', 'lavfi', '-i', 'color=c=white:s=320x200', '-frames:v', '1', '{out}'], 'blank.png');
     const error = await extractText(input(blank, 'image', 'blank.png'), deps).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExtractionError);
     expect((error as Error).message).toBe('no text was recognised in the image');

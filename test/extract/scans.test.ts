@@ -14,12 +14,16 @@ afterAll(() => ocr.close?.());
 const LINES = ['The quarterly harvest report', 'lists seven orchards by the river'];
 
 describe('scanned PDFs', () => {
-  it.each(['flate-rgb', 'dct-jpeg'] as const)('reads back the words of a %s scan', async (encoding) => {
-    const pdf = await buildScan(LINES, encoding);
-    const result = await extractText(input(pdf, 'document', `scan-${encoding}.pdf`), { ...documentDeps, ocr });
-    expect(wordRecall(result.text, LINES.join(' '))).toBeGreaterThanOrEqual(0.9);
-    expect(result.warnings).toContain('OCR read 1 of 1 page(s) that had no text layer (tesseract.js-7/eng)');
-  }, 60_000);
+  it.each(['flate-rgb', 'dct-jpeg'] as const)(
+    'reads back the words of a %s scan',
+    async (encoding) => {
+      const pdf = await buildScan(LINES, encoding);
+      const result = await extractText(input(pdf, 'document', `scan-${encoding}.pdf`), { ...documentDeps, ocr });
+      expect(wordRecall(result.text, LINES.join(' '))).toBeGreaterThanOrEqual(0.9);
+      expect(result.warnings).toContain('OCR read 1 of 1 page(s) that had no text layer (tesseract.js-7/eng)');
+    },
+    60_000,
+  );
 
   it('turns a page that cannot be rendered into a warning on the file', async () => {
     const good = Buffer.from(await buildScan(LINES, 'flate-rgb'));

@@ -77,9 +77,7 @@ describe('textFlavour', () => {
     expect(textFlavour('<!DOCTYPE html><html><body>x</body></html>', hints)).toBe('html');
     expect(textFlavour('  <html lang="en"><p>x</p></html>', hints)).toBe('html');
     expect(textFlavour('{\\rtf1\\ansi hello}', hints)).toBe('rtf');
-    expect(
-      textFlavour('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><text>x</text></svg>', hints),
-    ).toBe('svg');
+    expect(textFlavour('<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><text>x</text></svg>', hints)).toBe('svg');
   });
 
   it('uses the name or Content-Type for Markdown, and Markdown signs when neither says', () => {

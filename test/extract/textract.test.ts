@@ -68,9 +68,7 @@ describe('Amazon Textract adapter', () => {
     });
     const error = await extractText(input(fixture('ocr-text.png'), 'image'), deps).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExtractionError);
-    expect((error as ExtractionError).message).toMatch(
-      /Amazon Textract could not read the image \(UnsupportedDocumentException\)/,
-    );
+    expect((error as ExtractionError).message).toMatch(/Amazon Textract could not read the image \(UnsupportedDocumentException\)/);
     expect((error as ExtractionError).retryable).toBe(false);
   });
 

@@ -55,8 +55,7 @@ function transcribeService(target: string, body: Record<string, unknown>): JsonR
   if (!job) return { status: 400, body: { __type: 'NotFoundException', message: 'no such job' } };
   if (target === 'Transcribe.DeleteTranscriptionJob') return { body: {} };
   job.polls += 1;
-  if (job.polls < 2)
-    return { body: { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'IN_PROGRESS' } } };
+  if (job.polls < 2) return { body: { TranscriptionJob: { TranscriptionJobName: name, TranscriptionJobStatus: 'IN_PROGRESS' } } };
   if (job.outcome === 'FAILED') {
     return {
       body: {
@@ -157,17 +156,13 @@ describe('Amazon Transcribe adapter', () => {
     outcome = 'FAILED';
     const error = await extractText(input(fixture('speech.ogg'), 'audio'), deps()).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExtractionError);
-    expect((error as Error).message).toBe(
-      'Amazon Transcribe could not transcribe the audio: The media format is invalid.',
-    );
+    expect((error as Error).message).toBe('Amazon Transcribe could not transcribe the audio: The media format is invalid.');
     expect(server.s3Requests.filter((request) => request.startsWith('DELETE'))).toHaveLength(2);
     expect(server.calls.at(-1)?.target).toBe('Transcribe.DeleteTranscriptionJob');
   });
 
   it('gives up after its time limit with a retryable error', async () => {
-    const error = await extractText(input(fixture('speech.ogg'), 'audio'), deps({ timeoutMs: 0 })).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await extractText(input(fixture('speech.ogg'), 'audio'), deps({ timeoutMs: 0 })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExtractionError);
     expect((error as ExtractionError).retryable).toBe(true);
     expect((error as Error).message).toMatch(/did not finish the transcription in time/);
@@ -180,9 +175,7 @@ describe('Amazon Transcribe adapter', () => {
       credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
       maxAttempts: 1,
     });
-    const error = await extractText(input(fixture('speech.ogg'), 'audio'), deps({ transcribe: closed })).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await extractText(input(fixture('speech.ogg'), 'audio'), deps({ transcribe: closed })).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ExtractionError);
     expect((error as ExtractionError).retryable).toBe(true);
     expect((error as Error).message).toMatch(/^Amazon Transcribe failed to start a transcription job/);

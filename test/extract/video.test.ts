@@ -1,11 +1,6 @@
 /** Video through extractText: the audio track extracted to WAV (returned to store), then transcribed. */
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPocketsphinxRecognizer,
-  ExtractionError,
-  extractText,
-  type SpeechRecognizer,
-} from '../../functions/adapters/extract';
+import { createPocketsphinxRecognizer, ExtractionError, extractText, type SpeechRecognizer } from '../../functions/adapters/extract';
 import { readPcmWav } from '../../functions/adapters/extract/media/wav';
 import { fixture, input, pocketsphinxInstalled, unusedOcr, wordRecall } from './support/deps';
 import { ffmpegMake } from './support/media';
@@ -18,16 +13,8 @@ let webm: Uint8Array;
 
 beforeAll(async () => {
   const picture = ['-f', 'lavfi', '-i', 'color=c=navy:s=160x120:r=10', '-i', '{in}', '-t', '4.64'];
-  mp4 = await ffmpegMake(
-    [...picture, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '{out}'],
-    'talk.mp4',
-    fixture('speech.ogg'),
-  );
-  webm = await ffmpegMake(
-    [...picture, '-c:v', 'libvpx', '-b:v', '50k', '-c:a', 'libopus', '{out}'],
-    'talk.webm',
-    fixture('speech.ogg'),
-  );
+  mp4 = await ffmpegMake([...picture, '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '{out}'], 'talk.mp4', fixture('speech.ogg'));
+  webm = await ffmpegMake([...picture, '-c:v', 'libvpx', '-b:v', '50k', '-c:a', 'libopus', '{out}'], 'talk.webm', fixture('speech.ogg'));
 });
 
 describe('video', () => {
@@ -55,9 +42,7 @@ describe('video', () => {
       ['-f', 'lavfi', '-i', 'color=c=red:s=160x120:r=10', '-t', '1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '{out}'],
       'mute.mp4',
     );
-    const error = await extractText(input(mute, 'video', 'mute.mp4'), { ocr: unusedOcr, speech: cannedSpeech }).catch(
-      (e: unknown) => e,
-    );
+    const error = await extractText(input(mute, 'video', 'mute.mp4'), { ocr: unusedOcr, speech: cannedSpeech }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ExtractionError);
     expect((error as Error).message).toBe('the video has no audio track, so there is no speech to transcribe');
   });

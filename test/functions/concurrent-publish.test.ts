@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { testConfig, testDeps } from '../support/stores';
-import { publishIndex } from '../../functions/core/ingest/memory-index';
+import { buildAndPublishIndex } from '../../functions/core/ingest/memory-index';
 import { decodeChunks } from '../../functions/core/ingest/chunks';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';
@@ -24,10 +24,16 @@ describe('publishing an index', () => {
       await deps.sessionLinks.create({ accountId, memoryId: memory.id, sessionId: session.id, createdAt: new Date().toISOString() });
     }
     const worker = deps.worker;
-    const chunk = (sessionId: string, n: number) => ({ id: `msg:${sessionId}.${n}`, fileId: sessionSourceId(sessionId), text: `message ${n} of ${sessionId}`, start: 0, end: 10 });
+    const chunk = (sessionId: string, n: number) => ({
+      id: `msg:${sessionId}.${n}`,
+      fileId: sessionSourceId(sessionId),
+      text: `message ${n} of ${sessionId}`,
+      start: 0,
+      end: 10,
+    });
     await Promise.all(
       sessions.map((session) =>
-        publishIndex(worker, accountId, memory.id, {
+        buildAndPublishIndex(worker, accountId, memory.id, {
           added: new Map([[sessionSourceId(session.id), [chunk(session.id, 1), chunk(session.id, 2)]]]),
           changes: ({ chunkCount }) => ({ chunkCount }),
         }),

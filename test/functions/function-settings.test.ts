@@ -42,10 +42,13 @@ describe('loadConfig', () => {
     expect(loadConfig(ON_LAMBDA, FUNCTION_SETTINGS.users)).toMatchObject({ tableName: 'kmem-qa-table', queue: { kind: 'sqs' } });
   });
 
-  it('composes a deployed function over SQS only: without a queue URL it names the setting (the file queue is the local runtime\'s)', () => {
+  it("composes a deployed function over SQS only: without a queue URL it names the setting (the file queue is the local runtime's)", () => {
     expect(() => createContainer(loadConfig({}, FUNCTION_SETTINGS.users))).toThrow(ConfigError);
     expect(() => createContainer(loadConfig({}, FUNCTION_SETTINGS.users))).toThrow(/KMEM_QUEUE_URL: not set/);
-    expect(createContainer(loadConfig(ON_LAMBDA, FUNCTION_SETTINGS.users)).config.queue).toEqual({ kind: 'sqs', url: ON_LAMBDA.KMEM_QUEUE_URL });
+    expect(createContainer(loadConfig(ON_LAMBDA, FUNCTION_SETTINGS.users)).config.queue).toEqual({
+      kind: 'sqs',
+      url: ON_LAMBDA.KMEM_QUEUE_URL,
+    });
   });
 
   it('validates only the sections a function reads', () => {
@@ -86,7 +89,7 @@ describe('a deployed function started without its settings', () => {
     expect(line).toContain('KMEM_TABLE_NAME: not set');
   });
 
-  it('fails the worker\'s record (for a retry) and logs the missing setting', async () => {
+  it("fails the worker's record (for a retry) and logs the missing setting", async () => {
     const { KMEM_TABLE_NAME: _table, ...withoutTable } = ON_LAMBDA;
     process.env = { ...saved, ...withoutTable, AWS_LAMBDA_FUNCTION_NAME: 'kmem-qa-worker' };
     delete process.env.KMEM_TABLE_NAME;

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { testConfig, testDeps } from '../support/stores';
 import type { GraphItems } from '../../functions/core/graph-items';
-import { publishIndex } from '../../functions/core/ingest/memory-index';
+import { buildAndPublishIndex } from '../../functions/core/ingest/memory-index';
 import { parseGraphState } from '../../functions/core/ingest/graph-state';
 import { graphItemsOf } from '../../functions/core/graph-items';
 import { createAccount } from '../../functions/core/use-cases/accounts';
@@ -54,7 +54,7 @@ describe('graph items in the table', () => {
     const { accountId, memoryId, sourceIds } = await graphMemoryWithSessions(3);
     await Promise.all(
       sourceIds.map((sourceId, i) =>
-        publishIndex(worker, accountId, memoryId, {
+        buildAndPublishIndex(worker, accountId, memoryId, {
           added: new Map([[sourceId, [chunkOf(sourceId, TEXTS[i] ?? '')]]]),
           changes: ({ chunkCount }) => ({ chunkCount }),
         }),
@@ -68,7 +68,7 @@ describe('graph items in the table', () => {
     // the source that alone mentions Einstein leaves: its entities and edges leave the table too
     const einsteinSource = sourceIds[2] ?? '';
     await deps.sessionLinks.delete(accountId, memoryId, einsteinSource.replace(/^session:/, ''));
-    await publishIndex(worker, accountId, memoryId, { added: new Map(), changes: () => ({}) });
+    await buildAndPublishIndex(worker, accountId, memoryId, { added: new Map(), changes: () => ({}) });
     const after = await deps.graphItems.readAll(accountId, memoryId);
     expect(sorted(after)).toEqual(sorted(await publishedItems(accountId, memoryId)));
     expect(after.nodes.some((node) => node.name === 'Albert Einstein')).toBe(false);
@@ -81,9 +81,15 @@ describe('graph items in the table', () => {
       ...keys.graphNode(accountId, memoryId, 'e-stray'),
       gsi1pk: keys.graphNodesOf(accountId, memoryId),
       gsi1sk: 'e-stray',
-      kind: 'graphNode', id: 'e-stray', name: 'Stray', type: 'thing', aliases: ['Stray'], mentions: 1, support: 1,
+      kind: 'graphNode',
+      id: 'e-stray',
+      name: 'Stray',
+      type: 'thing',
+      aliases: ['Stray'],
+      mentions: 1,
+      support: 1,
     });
-    await publishIndex(worker, accountId, memoryId, { added: new Map(), changes: () => ({}) });
+    await buildAndPublishIndex(worker, accountId, memoryId, { added: new Map(), changes: () => ({}) });
     expect(sorted(await deps.graphItems.readAll(accountId, memoryId))).toEqual(sorted(await publishedItems(accountId, memoryId)));
 
     // the view pages through the items: every node once, every edge once, under its source
@@ -107,7 +113,10 @@ describe('graph items in the table', () => {
   it('are written for a graph published before graphs had items when it is first viewed', async () => {
     const { accountId, memoryId, sourceIds } = await graphMemoryWithSessions(1);
     const sourceId = sourceIds[0] ?? '';
-    await publishIndex(worker, accountId, memoryId, { added: new Map([[sourceId, [chunkOf(sourceId, TEXTS[0] ?? '')]]]), changes: () => ({}) });
+    await buildAndPublishIndex(worker, accountId, memoryId, {
+      added: new Map([[sourceId, [chunkOf(sourceId, TEXTS[0] ?? '')]]]),
+      changes: () => ({}),
+    });
     await deps.graphItems.deleteAll(accountId, memoryId); // as an earlier version left it: a graph, no items
 
     const first = await viewMemoryGraph(deps, accountId, memoryId, { limit: 100 });

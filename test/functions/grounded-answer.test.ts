@@ -53,7 +53,13 @@ let accountId = '';
 let memoryId = '';
 const remaining = async (): Promise<number> => (await base.accounts.get(accountId))?.tokensRemaining ?? Number.NaN;
 const ask = (extra: { assisted?: boolean; query?: string } = {}) =>
-  queryMemory(deps, accountId, { memoryID: memoryId, query: extra.query ?? QUESTION, topK: 2, facts: true, assisted: extra.assisted ?? true });
+  queryMemory(deps, accountId, {
+    memoryID: memoryId,
+    query: extra.query ?? QUESTION,
+    topK: 2,
+    facts: true,
+    assisted: extra.assisted ?? true,
+  });
 
 beforeAll(async () => {
   accountId = (await createAccount(base, `answers-${process.pid}-${Date.now()}`)).account.id;
@@ -76,21 +82,38 @@ beforeEach(() => {
 
 describe('grounded answers', () => {
   it('puts a cited answer first, the extracts it cites after it, and charges the tokens once', async () => {
-    const offline = await retrieveFromMemory(deps, accountId, { memoryID: memoryId, query: QUESTION, topK: 2, facts: true, assisted: true });
+    const offline = await retrieveFromMemory(deps, accountId, {
+      memoryID: memoryId,
+      query: QUESTION,
+      topK: 2,
+      facts: true,
+      assisted: true,
+    });
     expect(offline.payload).toHaveLength(2);
     expect(offline.payload[0]?.content).toMatch(/founded in 1909/);
     reply = chatAnswer('The Radium Institute was founded in 1909 [1].', 432);
     const before = await remaining();
 
-    const { answer, report } = await ask();
+    const { retrieval: answer, report } = await ask();
 
-    expect(answer.payload).toEqual([{ content: 'The Radium Institute was founded in 1909 [1].', score: offline.payload[0]?.score }, ...offline.payload]);
+    expect(answer.payload).toEqual([
+      { content: 'The Radium Institute was founded in 1909 [1].', score: offline.payload[0]?.score },
+      ...offline.payload,
+    ]);
     expect(answer.facts).toEqual(offline.facts);
     expect(answer.sources).toEqual(offline.sources);
-    expect(report).toMatchObject({ outcome: 'answered', model: 'openai-compatible/test-model', tokensUsed: 432, evidence: 2, citations: [1] });
+    expect(report).toMatchObject({
+      outcome: 'answered',
+      model: 'openai-compatible/test-model',
+      tokensUsed: 432,
+      evidence: 2,
+      citations: [1],
+    });
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({ method: 'POST', path: '/v1/chat/completions' });
-    expect(chatQuestion(requests[0])).toBe(`Question: ${QUESTION}\n\nEvidence:\n[1] ${offline.payload[0]?.content}\n\n[2] ${offline.payload[1]?.content}`);
+    expect(chatQuestion(requests[0])).toBe(
+      `Question: ${QUESTION}\n\nEvidence:\n[1] ${offline.payload[0]?.content}\n\n[2] ${offline.payload[1]?.content}`,
+    );
     expect(before - (await remaining())).toBe(432);
     const item = await base.documentClient.send(new GetCommand({ TableName: base.config.tableName, Key: keys.account(accountId) }));
     expect([...((item.Item?.refundedJobs as Set<string> | undefined) ?? [])].filter((id) => id.startsWith('answer-'))).toEqual([]);
@@ -98,15 +121,26 @@ describe('grounded answers', () => {
 
   it.each([
     ['an answer citing nothing', chatAnswer('It was founded in 1909.', 150), /cites no evidence item/, 150],
-    ['an answer citing an item that is not there', chatAnswer('It was founded in 1909 [7].', 150), /cites \[7\], outside the 2 evidence items/, 150],
+    [
+      'an answer citing an item that is not there',
+      chatAnswer('It was founded in 1909 [7].', 150),
+      /cites \[7\], outside the 2 evidence items/,
+      150,
+    ],
     ['an empty answer (the evidence does not answer)', chatAnswer('', 60), /empty answer/, 60],
     ['an answer that is not the {answer} object', chatCompletion(JSON.stringify({ reply: 'x [1]' }), 70), /not the \{answer\} object/, 70],
     ['a model answering 500', serverError, /answered 500/, 0],
   ])('returns the extracts for %s', async (_, answerReply, reason, tokens) => {
-    const offline = await retrieveFromMemory(deps, accountId, { memoryID: memoryId, query: QUESTION, topK: 2, facts: true, assisted: true });
+    const offline = await retrieveFromMemory(deps, accountId, {
+      memoryID: memoryId,
+      query: QUESTION,
+      topK: 2,
+      facts: true,
+      assisted: true,
+    });
     reply = answerReply;
     const before = await remaining();
-    const { answer, report } = await ask();
+    const { retrieval: answer, report } = await ask();
     expect(answer).toEqual(offline);
     expect(report).toMatchObject({ outcome: 'fell-back', reason: expect.stringMatching(reason), tokensUsed: tokens });
     expect(before - (await remaining())).toBe(tokens);
@@ -117,9 +151,9 @@ describe('grounded answers', () => {
     reply = chatAnswer('Never asked [1].');
     const raw = await ask({ assisted: false });
     expect(raw.report).toBeUndefined();
-    expect(raw.answer.payload[0]?.content).toBe(DOCS['institute.txt']);
+    expect(raw.retrieval.payload[0]?.content).toBe(DOCS['institute.txt']);
     const nothing = await ask({ query: 'quantum chromodynamics lattice' });
-    expect(nothing).toEqual({ answer: { payload: [], facts: [], sources: [] } });
+    expect(nothing).toEqual({ retrieval: { payload: [], facts: [], sources: [] } });
     expect(requests).toHaveLength(0);
   });
 
@@ -127,8 +161,14 @@ describe('grounded answers', () => {
     const left = await remaining();
     await base.accounts.reserveTokens(accountId, left - 100);
     reply = chatAnswer('Too expensive [1].');
-    const offline = await retrieveFromMemory(deps, accountId, { memoryID: memoryId, query: QUESTION, topK: 2, facts: true, assisted: true });
-    const { answer, report } = await ask();
+    const offline = await retrieveFromMemory(deps, accountId, {
+      memoryID: memoryId,
+      query: QUESTION,
+      topK: 2,
+      facts: true,
+      assisted: true,
+    });
+    const { retrieval: answer, report } = await ask();
     expect(answer).toEqual(offline);
     expect(report).toMatchObject({ outcome: 'fell-back', reason: expect.stringMatching(/token budget cannot cover/), tokensUsed: 0 });
     expect(requests).toHaveLength(0);

@@ -33,9 +33,24 @@ async function importZip(accountId: string, members: Members) {
   await deps.objects.put(key, await makeZip(members), 'application/zip');
   const at = new Date().toISOString();
   const job: FileImport = {
-    id, accountId, source: { kind: 'archive', key, name: 'docs.zip' }, memoryId: null, fileType: null, prune: false,
-    state: 'running', total: 0, created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, errors: [], position: 0,
-    refreshMemoryIds: [], createdAt: at, updatedAt: at,
+    id,
+    accountId,
+    source: { kind: 'archive', key, name: 'docs.zip' },
+    memoryId: null,
+    fileType: null,
+    prune: false,
+    state: 'running',
+    total: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    failed: 0,
+    errors: [],
+    position: 0,
+    refreshMemoryIds: [],
+    createdAt: at,
+    updatedAt: at,
   };
   await deps.imports.create(job);
   await runWork(worker, { kind: 'file.import', accountId, importId: id }, { attempt: 1, workId: id });
@@ -44,7 +59,11 @@ async function importZip(accountId: string, members: Members) {
 
 it('decompresses only the changed member on a re-import, and counts the rest unchanged', async () => {
   const accountId = (await createAccount(deps, `zipfp-${process.pid}-${Date.now()}`)).account.id;
-  const first = { 'a.txt': 'Hedgehogs hibernate through the winter.', 'b.txt': 'Swifts sleep while flying.', 'c.txt': 'Moles dig at dawn.' };
+  const first = {
+    'a.txt': 'Hedgehogs hibernate through the winter.',
+    'b.txt': 'Swifts sleep while flying.',
+    'c.txt': 'Moles dig at dawn.',
+  };
   expect(await importZip(accountId, first)).toMatchObject({ state: 'completed', created: 3 });
   expect(loads.sort()).toEqual(['a.txt', 'b.txt', 'c.txt']);
 

@@ -27,8 +27,16 @@ afterAll(() => deps.documentClient.destroy());
 function job(fileIds: string[]): IngestionJob {
   const now = new Date().toISOString();
   return {
-    id: randomUUID(), accountId: account.id, memoryId: randomUUID(), fileIds, reservedTokens: 10, usedTokens: 0,
-    state: 'queued', reconciled: false, createdAt: now, updatedAt: now,
+    id: randomUUID(),
+    accountId: account.id,
+    memoryId: randomUUID(),
+    fileIds,
+    reservedTokens: 10,
+    usedTokens: 0,
+    state: 'queued',
+    reconciled: false,
+    createdAt: now,
+    updatedAt: now,
   };
 }
 
@@ -65,13 +73,23 @@ describe('an ingestion of many broken files', () => {
     const now = new Date().toISOString();
     const files = Array.from({ length: broken }, (_, i) => ({
       ...emptyFile(account.id, randomUUID(), now, 'local'),
-      name: `broken-${i}.pdf`, fileType: 'document' as const, category: 'document' as const, state: 'failed' as const, error: reason,
+      name: `broken-${i}.pdf`,
+      fileType: 'document' as const,
+      category: 'document' as const,
+      state: 'failed' as const,
+      error: reason,
     }));
     await mapConcurrently(files, 16, async (file) => {
       await deps.files.create(file);
       await deps.links.create({
-        id: randomUUID(), accountId: account.id, memoryId: memory.id, fileId: file.id, type: 'file', ingestedAt: null,
-        createdAt: now, updatedAt: now,
+        id: randomUUID(),
+        accountId: account.id,
+        memoryId: memory.id,
+        fileId: file.id,
+        type: 'file',
+        ingestedAt: null,
+        createdAt: now,
+        updatedAt: now,
       });
     });
 

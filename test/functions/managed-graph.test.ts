@@ -21,7 +21,12 @@ const server = createServer((req, res) => {
   req.on('end', () => {
     calls += 1;
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'not json at all' }, finish_reason: 'stop' }], usage: { total_tokens: TOKENS_PER_ANSWER } }));
+    res.end(
+      JSON.stringify({
+        choices: [{ message: { role: 'assistant', content: 'not json at all' }, finish_reason: 'stop' }],
+        usage: { total_tokens: TOKENS_PER_ANSWER },
+      }),
+    );
   });
 });
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -32,10 +32,14 @@ describe('message search', () => {
   it('ranks over the message index without reading the account messages', { timeout: 120_000 }, async () => {
     const sessions = [await createSession(deps, accountId, {}), await createSession(deps, accountId, {})];
     // more than one page of the account's messages (100): reading them would take several queries
-    await mapConcurrently(Array.from({ length: 150 }, (_, i) => i), 10, (i) => {
-      const content = i === 120 ? 'The harbour ferry leaves at seven.' : `Routine status update number ${i} about the weekly report.`;
-      return createMessage(deps, accountId, { sessionID: sessions[i % 2]!.id, role: 'user', content });
-    });
+    await mapConcurrently(
+      Array.from({ length: 150 }, (_, i) => i),
+      10,
+      (i) => {
+        const content = i === 120 ? 'The harbour ferry leaves at seven.' : `Routine status update number ${i} about the weekly report.`;
+        return createMessage(deps, accountId, { sessionID: sessions[i % 2]!.id, role: 'user', content });
+      },
+    );
     await drainQueue(deps);
     commands.length = 0;
     const found = await searchMessages(deps, accountId, { query: 'when does the ferry leave', topK: 5 });

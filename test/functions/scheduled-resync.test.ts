@@ -18,7 +18,12 @@ beforeAll(async () => {
   site = await startSite({
     '/news': (_req, res) => send(res, 200, 'text/html', page('News', '<main><p>The harbour reopens after the storm repairs.</p></main>')),
     '/sitemap.xml': (_req, res) =>
-      send(res, 200, 'application/xml', `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.origin}/news</loc></url></urlset>`),
+      send(
+        res,
+        200,
+        'application/xml',
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${site.origin}/news</loc></url></urlset>`,
+      ),
   });
 });
 afterAll(async () => {

@@ -48,12 +48,18 @@ function releaseOld(): void {
 
 /** Starts the queued processing of the first content; answers its run, which waits at the held address. */
 async function startOldProcessing(sourceKey: string) {
-  const file = await createOrUpdateFile(deps, accountId, { name: 'ferry.txt', fileType: 'text', external_uri: `${base}/old-${sourceKey}`, sourceKey });
+  const file = await createOrUpdateFile(deps, accountId, {
+    name: 'ferry.txt',
+    fileType: 'text',
+    external_uri: `${base}/old-${sourceKey}`,
+    sourceKey,
+  });
   const [message] = await deps.localQueue.receive(1, 60);
   if (!message) throw new Error('no processing queued');
   const asked = heldAsked;
-  const run = runWork(deps.worker, JSON.parse(message.body), { attempt: 1, workId: message.messageId })
-    .then(() => deps.localQueue.delete(message.receiptHandle));
+  const run = runWork(deps.worker, JSON.parse(message.body), { attempt: 1, workId: message.messageId }).then(() =>
+    deps.localQueue.delete(message.receiptHandle),
+  );
   while (heldAsked === asked) await new Promise((resolve) => setTimeout(resolve, 20));
   return { file, run };
 }
@@ -83,7 +89,7 @@ it('keeps the newer content when the older processing ends last', async () => {
   releaseOld();
   await run;
   const stored = await storedTexts(file.id);
-  expect(stored.file).toMatchObject({ state: 'ready', externalURI: `${base}/new` });
+  expect(stored.file).toMatchObject({ state: 'ready', externalUrl: `${base}/new` });
   expect(stored.text).toBe(NEW_TEXT);
   expect(stored.texts).toEqual([NEW_TEXT]); // the older run's text did not overwrite it, nor stay behind
 });
@@ -95,7 +101,7 @@ it('keeps the newer content when the older processing ends first', async () => {
   await run; // ends while the file waits for its newer content: it must not settle the file
   await drainQueue(deps);
   const stored = await storedTexts(file.id);
-  expect(stored.file).toMatchObject({ state: 'ready', externalURI: `${base}/new` });
+  expect(stored.file).toMatchObject({ state: 'ready', externalUrl: `${base}/new` });
   expect(stored.text).toBe(NEW_TEXT);
   expect(stored.texts).toEqual([NEW_TEXT]);
 });

@@ -72,13 +72,16 @@ function logged(memoryId: string): Array<Record<string, unknown>> {
 }
 
 function parsed(): Array<Record<string, unknown>> {
-  return output.join('').split('\n').flatMap((line) => {
-    try {
-      return [JSON.parse(line) as Record<string, unknown>];
-    } catch {
-      return [];
-    }
-  });
+  return output
+    .join('')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
 }
 
 async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
@@ -152,8 +155,14 @@ function event(records: SQSEvent['Records']): SQSEvent {
 
 function record(body: string, messageId: string): SQSEvent['Records'][number] {
   return {
-    messageId, receiptHandle: messageId, body, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:0:test', awsRegion: 'local',
+    messageId,
+    receiptHandle: messageId,
+    body,
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:local:0:test',
+    awsRegion: 'local',
     attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'TEST', ApproximateFirstReceiveTimestamp: '0' },
   };
 }

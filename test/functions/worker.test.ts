@@ -58,8 +58,14 @@ async function runQueued(times: number): Promise<WorkMessage[]> {
 
 function sqsRecord(body: string, messageId: string): SQSEvent['Records'][number] {
   return {
-    messageId, receiptHandle: messageId, body, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:0:test', awsRegion: 'local',
+    messageId,
+    receiptHandle: messageId,
+    body,
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:local:0:test',
+    awsRegion: 'local',
     attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'TEST', ApproximateFirstReceiveTimestamp: '0' },
   };
 }
@@ -99,7 +105,11 @@ describe('the worker', () => {
   });
 
   it('finishes a file whose worker was killed halfway, with nothing duplicated', async () => {
-    const file = await textFileRecord(account.id, 'long.txt', 'The river delta floods each spring and feeds the rice fields. '.repeat(40_000));
+    const file = await textFileRecord(
+      account.id,
+      'long.txt',
+      'The river delta floods each spring and feeds the rice fields. '.repeat(40_000),
+    );
     const child = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../support/worker-process.ts')], {
       env: { ...process.env, ...environment },
       stdio: ['ignore', 'pipe', 'inherit'],

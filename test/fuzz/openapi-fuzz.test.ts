@@ -94,7 +94,8 @@ const shorten = (value: unknown): unknown => {
   if (typeof value === 'string') return value.length > 160 ? `${value.slice(0, 80)}…(${value.length} chars)` : value;
   if (value instanceof Uint8Array) return `bytes(${value.length}):${Buffer.from(value.subarray(0, 48)).toString('hex')}`;
   if (value instanceof PoolRef) return value;
-  if (Array.isArray(value)) return value.length > 20 ? [...value.slice(0, 20).map(shorten), `…(${value.length} items)`] : value.map(shorten);
+  if (Array.isArray(value))
+    return value.length > 20 ? [...value.slice(0, 20).map(shorten), `…(${value.length} items)`] : value.map(shorten);
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v)]));
   return value;
 };
@@ -160,9 +161,39 @@ const keyArb: fc.Arbitrary<KeyChoice> = fc.oneof(
 );
 
 const RAW_SEGMENTS = [
-  '%', '%zz', '%E0%A4%A', '%C3%28', '%00', '%2F', '%2f..', '%2e%2e', '..', '.', '%FF%FE', 'a%20b', '%25', ';',
-  '~', "'", 'a+b', '%uD800', '%ED%A0%80', '\\', '..\\list', '..%2F..%2Fopenapi.json', '%0A', '%0D%0Aset-cookie:x',
-  '*', '$', '@', ':', 'a:b', '%3A%3A', 'CON', '-', '_',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%C3%28',
+  '%00',
+  '%2F',
+  '%2f..',
+  '%2e%2e',
+  '..',
+  '.',
+  '%FF%FE',
+  'a%20b',
+  '%25',
+  ';',
+  '~',
+  "'",
+  'a+b',
+  '%uD800',
+  '%ED%A0%80',
+  '\\',
+  '..\\list',
+  '..%2F..%2Fopenapi.json',
+  '%0A',
+  '%0D%0Aset-cookie:x',
+  '*',
+  '$',
+  '@',
+  ':',
+  'a:b',
+  '%3A%3A',
+  'CON',
+  '-',
+  '_',
 ];
 const NUMERIC_JUNK = ['0', '101', '-1', 'abc', '1.5', '1e2', '', ' 5', '0x10', '99999999999999999999', '١٢', 'NaN', '+5', '05'];
 const RAW_QUERIES = ['limit=%ZZ', '%', '&&&', '=x', 'limit', 'limit=1&limit=abc', '%E0%A4%A=1', 'nextToken=%00', 'a[b]=c', 'limit[]=1'];
@@ -174,7 +205,19 @@ const RAW_QUERIES = ['limit=%ZZ', '%', '&&&', '=x', 'limit', 'limit=1&limit=abc'
 const URL_LONG = 2_000;
 
 /** Header names that are plain tokens to HTTP but special to JavaScript objects, and some ordinary ones. */
-const HEADER_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', 'accept', 'x-forwarded-for', 'x-amzn-trace-id', 'content-encoding', 'x-api-key-2', 'origin'];
+const HEADER_NAMES = [
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '__proto__',
+  'accept',
+  'x-forwarded-for',
+  'x-amzn-trace-id',
+  'content-encoding',
+  'x-api-key-2',
+  'origin',
+];
 
 const extraHeadersArb: fc.Arbitrary<Array<[string, string]>> = fc.oneof(
   { weight: 12, arbitrary: fc.constant<Array<[string, string]>>([]) },
@@ -182,8 +225,13 @@ const extraHeadersArb: fc.Arbitrary<Array<[string, string]>> = fc.oneof(
     weight: 1,
     arbitrary: fc.uniqueArray(
       fc.tuple(
-        fc.oneof(fc.constantFrom(...HEADER_NAMES), fc.stringMatching(/^x-[a-z0-9-]{1,16}$/).filter((n) => n !== 'x-api-key')),
-        fc.oneof(fc.constantFrom('gzip', '*/*', '1.2.3.4', 'x'), fc.string({ unit: 'binary-ascii', maxLength: 20 })).map((v) => v.replace(/[\u0000-\u001f\u007f]/g, '').trim()),
+        fc.oneof(
+          fc.constantFrom(...HEADER_NAMES),
+          fc.stringMatching(/^x-[a-z0-9-]{1,16}$/).filter((n) => n !== 'x-api-key'),
+        ),
+        fc
+          .oneof(fc.constantFrom('gzip', '*/*', '1.2.3.4', 'x'), fc.string({ unit: 'binary-ascii', maxLength: 20 }))
+          .map((v) => v.replace(/[\u0000-\u001f\u007f]/g, '').trim()),
       ),
       { minLength: 1, maxLength: 3, selector: ([name]) => name.toLowerCase() },
     ),
@@ -210,7 +258,12 @@ function pathValueArb(op: Operation, p: Parameter, fresh: boolean): fc.Arbitrary
   const valid = validArb(ctx, p.schema, p.name).map(asQueryString);
   return fc.oneof(
     { weight: 4, arbitrary: value(valid) },
-    { weight: 4, arbitrary: fc.tuple(fc.nat(1000), valid).map(([pick, fallback]): PathValue => ({ kind: 'value', value: new PoolRef(group, pick, fallback) })) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(fc.nat(1000), valid)
+        .map(([pick, fallback]): PathValue => ({ kind: 'value', value: new PoolRef(group, pick, fallback) })),
+    },
     ...(fresh ? [{ weight: 5, arbitrary: valid.map((fallback): PathValue => ({ kind: 'fresh', fallback })) }] : []),
     { weight: 2, arbitrary: value(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 })) },
     { weight: 1, arbitrary: value(fc.string({ unit: 'binary', minLength: 1, maxLength: 20 })) },
@@ -220,7 +273,7 @@ function pathValueArb(op: Operation, p: Parameter, fresh: boolean): fc.Arbitrary
       arbitrary: fc
         .oneof(
           fc.constantFrom(...RAW_SEGMENTS),
-          fc.string({ unit: fc.constantFrom(...'abc019%.-_~!$&\'()*+,;=:@\\'.split('')), minLength: 1, maxLength: 12 }),
+          fc.string({ unit: fc.constantFrom(..."abc019%.-_~!$&'()*+,;=:@\\".split('')), minLength: 1, maxLength: 12 }),
         )
         .map((v): PathValue => ({ kind: 'raw', value: v })),
     },
@@ -232,7 +285,10 @@ function tokenArb(): fc.Arbitrary<string | PoolRef> {
     { weight: 4, arbitrary: fc.nat(1000).map((pick) => new PoolRef(TOKEN_POOL, pick, 'v1.nothing-yet')) },
     { weight: 2, arbitrary: fc.uint8Array({ minLength: 0, maxLength: 96 }).map((b) => `v1.${Buffer.from(b).toString('base64url')}`) },
     { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
-    { weight: 1, arbitrary: fc.constantFrom('', 'v1.', 'v1', 'v2.AAAA', '.', 'v1.!!!!', 'null', 'x'.repeat(2049), `v1.${'A'.repeat(3000)}`) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('', 'v1.', 'v1', 'v2.AAAA', '.', 'v1.!!!!', 'null', 'x'.repeat(2049), `v1.${'A'.repeat(3000)}`),
+    },
   );
 }
 
@@ -256,7 +312,14 @@ function queryArb(op: Operation): fc.Arbitrary<{ query: Array<[string, string | 
     { weight: 18, arbitrary: fc.constant<Array<[string, string]>>([]) },
     { weight: 1, arbitrary: fc.array(fc.tuple(fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })), { minLength: 1, maxLength: 3 }) },
     ...(op.queryParams.length
-      ? [{ weight: 1, arbitrary: fc.tuple(fc.constantFrom(...op.queryParams.map((p) => p.name)), fc.constantFrom(...NUMERIC_JUNK)).map((pair) => [pair]) }]
+      ? [
+          {
+            weight: 1,
+            arbitrary: fc
+              .tuple(fc.constantFrom(...op.queryParams.map((p) => p.name)), fc.constantFrom(...NUMERIC_JUNK))
+              .map((pair) => [pair]),
+          },
+        ]
       : []),
   );
   const raw = fc.oneof({ weight: 19, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom(...RAW_QUERIES) });
@@ -268,8 +331,27 @@ function queryArb(op: Operation): fc.Arbitrary<{ query: Array<[string, string | 
 
 const INVALID_UTF8 = [[0xc3, 0x28], [0xff], [0xfe, 0xff], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0x80], [0xe2, 0x82]];
 const MALFORMED = [
-  '{', '{{{{', '{"a":}', '{"a":1,}', "{'a':1}", 'NaN', 'undefined', '[1,2', '{"a":"\\x"}', '\u0000', '\ufeff{}', '1e999',
-  '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}', 'null', 'true', '"a string"', '[]', '0', '-', ' ',
+  '{',
+  '{{{{',
+  '{"a":}',
+  '{"a":1,}',
+  "{'a':1}",
+  'NaN',
+  'undefined',
+  '[1,2',
+  '{"a":"\\x"}',
+  '\u0000',
+  '\ufeff{}',
+  '1e999',
+  '{"__proto__":{"polluted":true}}',
+  '{"constructor":{"prototype":{"polluted":true}}}',
+  'null',
+  'true',
+  '"a string"',
+  '[]',
+  '0',
+  '-',
+  ' ',
 ];
 
 function jsonBodyArb(op: Operation, schema: Schema | undefined): fc.Arbitrary<Body> {
@@ -285,7 +367,9 @@ function jsonBodyArb(op: Operation, schema: Schema | undefined): fc.Arbitrary<Bo
       weight: 7,
       arbitrary: fc
         .oneof(
-          valid.map((v) => JSON.stringify(resolvePoolRefs(v, pools.A)) ?? '').chain((t) => fc.nat(Math.max(0, t.length - 1)).map((k) => t.slice(0, k))),
+          valid
+            .map((v) => JSON.stringify(resolvePoolRefs(v, pools.A)) ?? '')
+            .chain((t) => fc.nat(Math.max(0, t.length - 1)).map((k) => t.slice(0, k))),
           fc.constantFrom(...MALFORMED),
           fc.string({ unit: 'binary', maxLength: 50 }),
           fc.integer({ min: 1_000, max: 20_000 }).map((n) => `${'['.repeat(n)}${']'.repeat(n)}`),
@@ -297,7 +381,8 @@ function jsonBodyArb(op: Operation, schema: Schema | undefined): fc.Arbitrary<Bo
       weight: 5,
       arbitrary: fc.tuple(valid, fc.constantFrom(...INVALID_UTF8)).map(([v, bad]): Body => {
         const value = resolvePoolRefs(v, pools.A);
-        const holder = value && typeof value === 'object' && !Array.isArray(value) ? { ...value, zz: '\u0001MARK\u0001' } : { zz: '\u0001MARK\u0001' };
+        const holder =
+          value && typeof value === 'object' && !Array.isArray(value) ? { ...value, zz: '\u0001MARK\u0001' } : { zz: '\u0001MARK\u0001' };
         const [before, after] = JSON.stringify(holder).split('\\u0001MARK\\u0001');
         const bytes = Buffer.concat([Buffer.from(before ?? ''), Buffer.from(bad), Buffer.from(after ?? '')]);
         return { kind: 'bytes', note: 'invalid UTF-8', bytes: new Uint8Array(bytes) };
@@ -306,12 +391,19 @@ function jsonBodyArb(op: Operation, schema: Schema | undefined): fc.Arbitrary<Bo
     {
       weight: 3,
       arbitrary: fc
-        .tuple(fc.constantFrom(MAX_BODY_BYTES - 64, MAX_BODY_BYTES, MAX_BODY_BYTES + 1, MAX_BODY_BYTES + 1000, 300 * 1024, 1024 * 1024), valid)
+        .tuple(
+          fc.constantFrom(MAX_BODY_BYTES - 64, MAX_BODY_BYTES, MAX_BODY_BYTES + 1, MAX_BODY_BYTES + 1000, 300 * 1024, 1024 * 1024),
+          valid,
+        )
         .map(([size, value]): Body => ({ kind: 'huge', note: `padded to ${size} bytes`, size, value })),
     },
     {
       weight: 4,
-      arbitrary: fc.constantFrom<Body>({ kind: 'none' }, { kind: 'text', note: 'empty', text: '' }, { kind: 'text', note: 'whitespace', text: ' \n' }),
+      arbitrary: fc.constantFrom<Body>(
+        { kind: 'none' },
+        { kind: 'text', note: 'empty', text: '' },
+        { kind: 'text', note: 'whitespace', text: ' \n' },
+      ),
     },
   );
 }
@@ -330,7 +422,10 @@ function multipartBodyArb(op: Operation, schema: Schema | undefined): fc.Arbitra
       field: fc.constantFrom(...(fileFields.length ? fileFields : ['file']), 'other'),
       filename: fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('a.txt', 'a.pdf', '../../etc/passwd', 'x'.repeat(300), '')),
       type: fc.constantFrom('text/plain', 'application/pdf', 'application/octet-stream', 'text/markdown', 'image/png', ''),
-      bytes: fc.oneof(fc.uint8Array({ maxLength: 2000 }), fc.string({ maxLength: 500 }).map((t) => new Uint8Array(Buffer.from(t)))),
+      bytes: fc.oneof(
+        fc.uint8Array({ maxLength: 2000 }),
+        fc.string({ maxLength: 500 }).map((t) => new Uint8Array(Buffer.from(t))),
+      ),
       others: fc.tuple(...otherFields.map(([name, p]) => fc.option(validArb(ctx, p, name).map((v) => [name, v] as const)))),
     })
     .map(({ boundary, field, filename, type, bytes, others }) => {
@@ -346,14 +441,34 @@ function multipartBodyArb(op: Operation, schema: Schema | undefined): fc.Arbitra
         Buffer.from(bytes),
         Buffer.from(`\r\n--${boundary}--\r\n`),
       );
-      return { body: { kind: 'bytes', note: 'multipart form', bytes: new Uint8Array(Buffer.concat(parts)) } as Body, contentType: `multipart/form-data; boundary=${boundary}` };
+      return {
+        body: { kind: 'bytes', note: 'multipart form', bytes: new Uint8Array(Buffer.concat(parts)) } as Body,
+        contentType: `multipart/form-data; boundary=${boundary}`,
+      };
     });
   return fc.oneof(
     { weight: 6, arbitrary: form },
-    { weight: 2, arbitrary: fc.uint8Array({ maxLength: 3000 }).map((bytes) => ({ body: { kind: 'bytes', note: 'random bytes', bytes } as Body, contentType: 'multipart/form-data; boundary=fuzz' })) },
-    { weight: 1, arbitrary: fc.constantFrom<Body>({ kind: 'none' }, { kind: 'text', note: 'empty', text: '' }).map((body) => ({ body, contentType: 'multipart/form-data; boundary=fuzz' })) },
+    {
+      weight: 2,
+      arbitrary: fc.uint8Array({ maxLength: 3000 }).map((bytes) => ({
+        body: { kind: 'bytes', note: 'random bytes', bytes } as Body,
+        contentType: 'multipart/form-data; boundary=fuzz',
+      })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom<Body>({ kind: 'none' }, { kind: 'text', note: 'empty', text: '' })
+        .map((body) => ({ body, contentType: 'multipart/form-data; boundary=fuzz' })),
+    },
     { weight: 1, arbitrary: jsonBodyArb(op, undefined).map((body) => ({ body, contentType: 'application/json' })) },
-    { weight: 1, arbitrary: fc.constantFrom(MAX_BODY_BYTES + 1, 2 * 1024 * 1024).map((size) => ({ body: { kind: 'huge', note: `padded to ${size} bytes`, size, value: {} } as Body, contentType: 'multipart/form-data; boundary=fuzz' })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(MAX_BODY_BYTES + 1, 2 * 1024 * 1024).map((size) => ({
+        body: { kind: 'huge', note: `padded to ${size} bytes`, size, value: {} } as Body,
+        contentType: 'multipart/form-data; boundary=fuzz',
+      })),
+    },
   );
 }
 
@@ -364,8 +479,18 @@ function strayBodyArb(op: Operation): fc.Arbitrary<Body> {
     { weight: 40, arbitrary: fc.constant<Body>({ kind: 'none' }) },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((value): Body => ({ kind: 'json', note: 'unexpected JSON', value })) },
     { weight: 1, arbitrary: fc.constantFrom(...MALFORMED).map((text): Body => ({ kind: 'text', note: 'unexpected text', text })) },
-    { weight: 1, arbitrary: fc.constantFrom(...INVALID_UTF8).map((b): Body => ({ kind: 'bytes', note: 'unexpected invalid UTF-8', bytes: new Uint8Array(b) })) },
-    { weight: 1, arbitrary: fc.constantFrom(MAX_BODY_BYTES, MAX_BODY_BYTES + 1).map((size): Body => ({ kind: 'huge', note: `unexpected body of ${size} bytes`, size, value: {} })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...INVALID_UTF8)
+        .map((b): Body => ({ kind: 'bytes', note: 'unexpected invalid UTF-8', bytes: new Uint8Array(b) })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(MAX_BODY_BYTES, MAX_BODY_BYTES + 1)
+        .map((size): Body => ({ kind: 'huge', note: `unexpected body of ${size} bytes`, size, value: {} })),
+    },
   );
 }
 
@@ -375,7 +500,16 @@ function bodyAndTypeArb(op: Operation): fc.Arbitrary<{ body: Body; contentType: 
   const body = op.body ? jsonBodyArb(op, op.body.schema) : strayBodyArb(op);
   const contentType = fc.oneof(
     { weight: 12, arbitrary: fc.constant<string | null | undefined>(undefined) },
-    { weight: 1, arbitrary: fc.constantFrom<string | null>(null, 'text/plain', 'application/json; charset=latin1', 'multipart/form-data', 'application/x-www-form-urlencoded') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom<string | null>(
+        null,
+        'text/plain',
+        'application/json; charset=latin1',
+        'multipart/form-data',
+        'application/x-www-form-urlencoded',
+      ),
+    },
   );
   return fc.record({ body, contentType });
 }
@@ -412,12 +546,19 @@ function caseArb(op: Operation): fc.Arbitrary<FuzzCase> {
     ) as Record<string, fc.Arbitrary<PathValue>>,
   );
   const setup = creator ? validArb(contextFor(creator), creator.body?.schema) : fc.constant(undefined);
-  return fc
-    .record({ key: keyArb, params, q: queryArb(op), bt: bodyAndTypeArb(op), extraHeaders: extraHeadersArb, setup })
-    .map(
-      ({ key, params, q, bt, extraHeaders, setup }) =>
-        new FuzzCase(op, { key, params, query: q.query, rawQuery: q.rawQuery, contentType: bt.contentType, extraHeaders, body: bt.body, setup }),
-    );
+  return fc.record({ key: keyArb, params, q: queryArb(op), bt: bodyAndTypeArb(op), extraHeaders: extraHeadersArb, setup }).map(
+    ({ key, params, q, bt, extraHeaders, setup }) =>
+      new FuzzCase(op, {
+        key,
+        params,
+        query: q.query,
+        rawQuery: q.rawQuery,
+        contentType: bt.contentType,
+        extraHeaders,
+        body: bt.body,
+        setup,
+      }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -544,7 +685,7 @@ function stackLeaks(received: Received, sent: Sent): string[] {
   const walk = (node: unknown): void => {
     if (typeof node === 'string') strings.push(node);
     else if (Array.isArray(node)) node.forEach(walk);
-    else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) (strings.push(k), walk(v));
+    else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) strings.push(k), walk(v);
   };
   walk(received.json ?? received.text);
   for (const s of strings) {
@@ -593,14 +734,18 @@ function judge(sent: Sent, received: Received): Verdict {
   // When the path normalised onto another operation (dot segments), that one's contract applies.
   const declared = Object.keys(op.responses);
   const allowed = new Set(declared);
-  if (op.authenticated) (allowed.add('401'), allowed.add('403'));
+  if (op.authenticated) allowed.add('401'), allowed.add('403');
   if (!allowed.has(String(status)) && !allowed.has('default')) {
     problems.push(`status ${status} is not declared by ${op.label} (declared: ${[...allowed].join(', ')})`);
   }
   const response = op.responses[String(status)] ?? op.responses.default;
   const schema = response?.schema ?? (AUTH_STATUS[status] ? errorSchemaOf(op) : undefined);
   if (schema && received.json !== undefined) {
-    problems.push(...checkSchema(doc, schema, received.json).slice(0, 8).map((e) => `body does not match the ${status} schema: ${e}`));
+    problems.push(
+      ...checkSchema(doc, schema, received.json)
+        .slice(0, 8)
+        .map((e) => `body does not match the ${status} schema: ${e}`),
+    );
   }
   const word = response?.description.match(/\((\w+)\)$/)?.[1] ?? AUTH_STATUS[status];
   const body = received.json as Record<string, unknown> | undefined;
@@ -631,9 +776,7 @@ function describeExchange(sent: Sent, received: Received | undefined, problems: 
   const body = sent.body
     ? `${sent.body.length} bytes: ${JSON.stringify(sent.bodyText.length > 300 ? `${sent.bodyText.slice(0, 300)}…` : sent.bodyText)}`
     : '(none)';
-  const headers = Object.fromEntries(
-    Object.entries(sent.headers).map(([k, v]) => [k, v === keyA ? '<keyA>' : v === keyB ? '<keyB>' : v]),
-  );
+  const headers = Object.fromEntries(Object.entries(sent.headers).map(([k, v]) => [k, v === keyA ? '<keyA>' : v === keyB ? '<keyB>' : v]));
   return [
     ...problems.map((p) => `✗ ${p}`),
     `request:  ${sent.method} ${shortText(sent.url.replace(BASE, ''), 400)}`,
@@ -707,12 +850,22 @@ async function runCase(c: FuzzCase): Promise<void> {
   const creator = creatorOf(op);
   if (creator && c.usesFresh()) {
     const setupSent: Sent = materialize(
-      new FuzzCase(creator, { key: { kind: 'A' }, params: {}, query: [], rawQuery: '', contentType: undefined, extraHeaders: [], body: { kind: 'json', note: 'setup', value: c.setup }, setup: undefined }),
+      new FuzzCase(creator, {
+        key: { kind: 'A' },
+        params: {},
+        query: [],
+        rawQuery: '',
+        contentType: undefined,
+        extraHeaders: [],
+        body: { kind: 'json', note: 'setup', value: c.setup },
+        setup: undefined,
+      }),
       pools.A,
       undefined,
     );
     const setup = await exchange(setupSent);
-    if (setup.verdict.problems.length) throw new Error(`setup request:\n${describeExchange(setupSent, setup.received, setup.verdict.problems)}`);
+    if (setup.verdict.problems.length)
+      throw new Error(`setup request:\n${describeExchange(setupSent, setup.received, setup.verdict.problems)}`);
     const id = setup.received.status === 200 ? idOf(creator, setup.received.json) : undefined;
     freshId = typeof id === 'string' ? id : undefined;
   }
@@ -727,8 +880,7 @@ async function runCase(c: FuzzCase): Promise<void> {
       if (foreign) problems.push(`account B reached account A's ${op.tag} '${foreign.value}'`);
     }
     // The owner can reach what it created a moment ago (nothing else in the request can be wrong).
-    const onlyFresh =
-      op.pathParams.length > 0 && ownIds.length === op.pathParams.length && ownIds.every((id) => id.origin === 'fresh');
+    const onlyFresh = op.pathParams.length > 0 && ownIds.length === op.pathParams.length && ownIds.every((id) => id.origin === 'fresh');
     const readable = !refusesByDesign(op, c.setup);
     if (sent.keyKind === 'A' && onlyFresh && readable && c.query.length === 0 && !c.rawQuery && !sent.body && received.status !== 200) {
       problems.push(`the resource '${ownIds[0]?.value}' was just created by ${creator?.label} but ${op.label} answered ${received.status}`);
@@ -753,7 +905,16 @@ describe('OpenAPI fuzz', () => {
       for (const creator of creators) {
         for (const value of fc.sample(validArb(contextFor(creator), creator.body?.schema), { numRuns: 4, seed: SEED + pass })) {
           const sent = materialize(
-            new FuzzCase(creator, { key: { kind: 'A' }, params: {}, query: [], rawQuery: '', contentType: undefined, extraHeaders: [], body: { kind: 'json', note: 'seed', value }, setup: undefined }),
+            new FuzzCase(creator, {
+              key: { kind: 'A' },
+              params: {},
+              query: [],
+              rawQuery: '',
+              contentType: undefined,
+              extraHeaders: [],
+              body: { kind: 'json', note: 'seed', value },
+              setup: undefined,
+            }),
             pools.A,
             undefined,
           );
@@ -766,8 +927,13 @@ describe('OpenAPI fuzz', () => {
 
   afterAll(() => {
     const histogram = (m: Map<number, number>) =>
-      [...m.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`).join(' ');
-    const lines = [...stats.entries()].map(([label, s]) => `  ${label.padEnd(34)} ${String(s.runs).padStart(5)} requests  ${histogram(s.statuses)}`);
+      [...m.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}:${n}`)
+        .join(' ');
+    const lines = [...stats.entries()].map(
+      ([label, s]) => `  ${label.padEnd(34)} ${String(s.runs).padStart(5)} requests  ${histogram(s.statuses)}`,
+    );
     const total = [...overall.values()].reduce((a, b) => a + b, 0);
     console.log(
       [

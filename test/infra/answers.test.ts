@@ -46,19 +46,31 @@ describe('answer model on AWS', () => {
     expect(update[0]).toMatchObject({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['A#*#ACCOUNT'] } } });
 
     const functions = synth.template.findResources('AWS::Lambda::Function');
-    const withAnswers = Object.entries(functions).filter(([, fn]) => JSON.stringify(fn.Properties.Environment ?? {}).includes('KMEM_ANSWER_MODEL'));
-    expect(withAnswers.map(([id]) => id)).toEqual([logicalId(synth.stack, synth.stack.api.functions.get('retrieval')?.function ?? synth.stack)]);
+    const withAnswers = Object.entries(functions).filter(([, fn]) =>
+      JSON.stringify(fn.Properties.Environment ?? {}).includes('KMEM_ANSWER_MODEL'),
+    );
+    expect(withAnswers.map(([id]) => id)).toEqual([
+      logicalId(synth.stack, synth.stack.api.functions.get('retrieval')?.function ?? synth.stack),
+    ]);
   });
 
   it('grants an inference profile and its model in the regions it routes to', () => {
-    const { statements } = retrievalOf(synthesize({ config: { answerModel: { provider: 'bedrock', model: 'us.amazon.nova-lite-v1:0', timeoutSeconds: 10 } } }));
+    const { statements } = retrievalOf(
+      synthesize({ config: { answerModel: { provider: 'bedrock', model: 'us.amazon.nova-lite-v1:0', timeoutSeconds: 10 } } }),
+    );
     const resources = JSON.stringify(withAction(statements, 'bedrock:InvokeModel')[0]?.Resource);
     expect(resources).toContain(':inference-profile/us.amazon.nova-lite-v1:0');
     expect(resources).toContain(':bedrock:*::foundation-model/amazon.nova-lite-v1:0');
   });
 
   it('passes an OpenAI-compatible endpoint without any Bedrock grant', () => {
-    const answerModel = { provider: 'openai', model: 'gpt-4o-mini', url: 'https://llm.example.com/v1', apiKeySecret: 'kmem/answer-key', timeoutSeconds: 12 };
+    const answerModel = {
+      provider: 'openai',
+      model: 'gpt-4o-mini',
+      url: 'https://llm.example.com/v1',
+      apiKeySecret: 'kmem/answer-key',
+      timeoutSeconds: 12,
+    };
     const { variables, statements } = retrievalOf(synthesize({ config: { answerModel } }));
     expect(variables).toMatchObject({
       KMEM_ANSWER_MODEL_PROVIDER: 'openai',
@@ -74,6 +86,8 @@ describe('answer model on AWS', () => {
   it('refuses a model without its settings, or a wait as long as the API allows', () => {
     expect(() => stageConfig('qa', { answerModel: { provider: 'bedrock' } })).toThrow(/answerModel\.model/);
     expect(() => stageConfig('qa', { answerModel: { provider: 'openai', model: 'm' } })).toThrow(/answerModel\.url/);
-    expect(() => stageConfig('qa', { answerModel: { provider: 'bedrock', model: 'm', timeoutSeconds: 28 } })).toThrow(/answerModel\.timeoutSeconds: must be shorter/);
+    expect(() => stageConfig('qa', { answerModel: { provider: 'bedrock', model: 'm', timeoutSeconds: 28 } })).toThrow(
+      /answerModel\.timeoutSeconds: must be shorter/,
+    );
   });
 });

@@ -61,7 +61,9 @@ describe('routes', () => {
     expect(actions).toContain('dynamodb:GetItem');
     expect(actions.filter((a) => /^(sqs|s3|bedrock):|dynamodb:(PutItem|DeleteItem)/.test(a))).toEqual([]);
     // its one write: the per-account request counters of the rate limit
-    const updates = statementsOfRole(synth.template, logicalId(synth.stack, mcp?.role ?? synth.stack)).filter((s) => JSON.stringify(s.Action).includes('dynamodb:UpdateItem'));
+    const updates = statementsOfRole(synth.template, logicalId(synth.stack, mcp?.role ?? synth.stack)).filter((s) =>
+      JSON.stringify(s.Action).includes('dynamodb:UpdateItem'),
+    );
     expect(updates.map((s) => JSON.stringify(s))).toEqual([expect.stringContaining('"dynamodb:LeadingKeys":["A#*#RATE#*"]')]);
   });
 

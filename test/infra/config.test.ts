@@ -36,7 +36,12 @@ describe('stageConfig', () => {
 
 describe('function environment', () => {
   const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Env');
-  const data = { KMEM_STAGE: 'qa', KMEM_TABLE_NAME: 'kmem-qa', KMEM_BUCKET_NAME: 'kmem-qa-artefacts', KMEM_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/1/q' };
+  const data = {
+    KMEM_STAGE: 'qa',
+    KMEM_TABLE_NAME: 'kmem-qa',
+    KMEM_BUCKET_NAME: 'kmem-qa-artefacts',
+    KMEM_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/1/q',
+  };
   const worker = (id: string, environment: FunctionEnvironment) => () =>
     new ServiceFunction(stack, id, {
       name: 'worker',

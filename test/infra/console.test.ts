@@ -23,7 +23,12 @@ describe('console site', () => {
     const bucketId = synth.stack.resolve((synth.stack.console.bucket.node.defaultChild as CfnResource).logicalId);
     const bucket = synth.template.toJSON().Resources[bucketId] as Resource;
     expect(bucket.Properties).toMatchObject({
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
       LoggingConfiguration: { LogFilePrefix: 'console-bucket/' },
     });
     const deployment = only('Custom::CDKBucketDeployment');
@@ -36,8 +41,8 @@ describe('console site', () => {
 
   it('routes /console* to the bucket through origin access control and everything else to API Gateway', () => {
     const config = only('AWS::CloudFront::Distribution').Properties.DistributionConfig;
-    const [apiOrigin, bucketOrigin] = [config.DefaultCacheBehavior.TargetOriginId, config.CacheBehaviors[0].TargetOriginId].map((id: string) =>
-      config.Origins.find((o: { Id: string }) => o.Id === id),
+    const [apiOrigin, bucketOrigin] = [config.DefaultCacheBehavior.TargetOriginId, config.CacheBehaviors[0].TargetOriginId].map(
+      (id: string) => config.Origins.find((o: { Id: string }) => o.Id === id),
     );
     expect(JSON.stringify(apiOrigin.DomainName)).toContain('execute-api');
     expect(JSON.stringify(apiOrigin.OriginPath)).toContain(synth.stack.config.api.stageName);
@@ -53,7 +58,9 @@ describe('console site', () => {
     expect(bucketOrigin.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
     expect(config.Logging).toMatchObject({ Prefix: 'cloudfront/' });
     synth.template.hasResourceProperties('AWS::S3::BucketPolicy', {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject' })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject' })]),
+      },
     });
   });
 

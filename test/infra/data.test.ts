@@ -1,12 +1,7 @@
 /** The stored data: the single table's shape (from the functions' table definition) and the buckets. */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  GLOBAL_INDEXES,
-  PARTITION_KEY,
-  SORT_KEY,
-  TTL_ATTRIBUTE,
-} from '../../functions/adapters/dynamodb/table-definition';
+import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from '../../functions/adapters/dynamodb/table-definition';
 import { logicalId, type Synthesized, synthesize } from './support/synth';
 
 let synth: Synthesized;
@@ -89,9 +84,7 @@ describe('buckets', () => {
     const policies = synth.template.findResources('AWS::S3::BucketPolicy', {
       Properties: {
         PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
       },
     });

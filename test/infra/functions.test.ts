@@ -16,7 +16,9 @@ beforeAll(() => {
 /** The service's own functions: all but CDK's provider that copies the console build (a function CDK owns). */
 const ownFunctions = (): Template => {
   const all = synth.template.findResources('AWS::Lambda::Function');
-  return Template.fromJSON({ Resources: Object.fromEntries(Object.entries(all).filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'))) });
+  return Template.fromJSON({
+    Resources: Object.fromEntries(Object.entries(all).filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'))),
+  });
 };
 
 const fnOf = (group: Group) => {
@@ -56,7 +58,7 @@ describe('every function', () => {
     });
   });
 
-  it('sets only KMEM_ variables the functions\' environment schema knows', () => {
+  it("sets only KMEM_ variables the functions' environment schema knows", () => {
     const known = new Set(Object.keys(environmentSchema.shape));
     const functions = ownFunctions().findResources('AWS::Lambda::Function');
     for (const fn of Object.values(functions)) {

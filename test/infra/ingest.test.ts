@@ -30,9 +30,7 @@ describe('queues', () => {
     const policies = synth.template.findResources('AWS::SQS::QueuePolicy', {
       Properties: {
         PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
       },
     });
@@ -132,11 +130,13 @@ describe('scheduled re-sync of web sources', () => {
     scheduled.template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 day)',
       State: 'ENABLED',
-      Targets: [Match.objectLike({
-        Arn: { 'Fn::GetAtt': [queueId, 'Arn'] },
-        Input: JSON.stringify({ kind: 'web.resync-due' }),
-        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [dlqId, 'Arn'] } },
-      })],
+      Targets: [
+        Match.objectLike({
+          Arn: { 'Fn::GetAtt': [queueId, 'Arn'] },
+          Input: JSON.stringify({ kind: 'web.resync-due' }),
+          DeadLetterConfig: { Arn: { 'Fn::GetAtt': [dlqId, 'Arn'] } },
+        }),
+      ],
     });
     const policies = JSON.stringify(scheduled.template.findResources('AWS::SQS::QueuePolicy'));
     expect(policies).toContain('events.amazonaws.com');
@@ -145,6 +145,8 @@ describe('scheduled re-sync of web sources', () => {
   });
 
   it('refuses a schedule EventBridge would not take, naming the option', () => {
-    expect(() => synthesize({ config: { webResyncSchedule: 'every day' } })).toThrow(/webResyncSchedule: an EventBridge schedule expression/);
+    expect(() => synthesize({ config: { webResyncSchedule: 'every day' } })).toThrow(
+      /webResyncSchedule: an EventBridge schedule expression/,
+    );
   });
 });

@@ -15,7 +15,12 @@ const apiDimensions = (route?: (typeof catalog)[number]) => {
   const api = synth.stack.api.restApi;
   const dimensions = [
     { Name: 'ApiName', Value: api.restApiName },
-    ...(route ? [{ Name: 'Method', Value: route.method }, { Name: 'Resource', Value: resourcePath(route.path) }] : []),
+    ...(route
+      ? [
+          { Name: 'Method', Value: route.method },
+          { Name: 'Resource', Value: resourcePath(route.path) },
+        ]
+      : []),
     { Name: 'Stage', Value: { Ref: logicalId(synth.stack, api.deploymentStage) } },
   ];
   return Match.arrayEquals(dimensions);

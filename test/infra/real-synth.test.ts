@@ -49,7 +49,7 @@ describe('npx cdk synth from a clean copy', () => {
     expect(readFileSync(join(copy, 'package-lock.json'), 'utf8')).toBe(readFileSync(join(REPO_ROOT, 'package-lock.json'), 'utf8'));
   });
 
-  it('ships the worker with the Lambda platform\'s canvas addon, ffmpeg and OCR model, and no other platform\'s', () => {
+  it("ships the worker with the Lambda platform's canvas addon, ffmpeg and OCR model, and no other platform's", () => {
     const worker = functions.find((fn) => fn.service === 'kmem-worker');
     expect(worker?.architecture).toBe(WORKER_ARCHITECTURE === 'arm64' ? 'arm64' : 'x86_64');
     const modules = join(worker?.assetDir ?? '', 'node_modules');
@@ -69,7 +69,7 @@ describe('npx cdk synth from a clean copy', () => {
     console.log(`worker asset: ${(size / 1048576).toFixed(1)} MB; ${addon.slice(modules.length + 1)}, ${ffmpeg.slice(modules.length + 1)}`);
   });
 
-  it('keeps every API function\'s asset (the zip Lambda receives) and its bundle under 2 MB', () => {
+  it("keeps every API function's asset (the zip Lambda receives) and its bundle under 2 MB", () => {
     const api = functions.filter((fn) => fn.service !== 'kmem-worker');
     expect(api.length).toBeGreaterThanOrEqual(7);
     for (const fn of api) {
@@ -83,7 +83,10 @@ describe('npx cdk synth from a clean copy', () => {
 /** The repository's files (tracked, plus new ones not ignored) copied to a temp dir, node_modules linked. */
 function cleanCopy(): string {
   const target = mkdtempSync(join(tmpdir(), 'kmem-clean-'));
-  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO_ROOT, encoding: 'utf8' });
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  });
   for (const file of listed.split('\0').filter(Boolean)) {
     // deleted in the working tree, or a directory (a node_modules symlink that `node_modules/` does not ignore)
     if (!existsSync(join(REPO_ROOT, file)) || statSync(join(REPO_ROOT, file)).isDirectory()) continue;
@@ -97,7 +100,12 @@ function cleanCopy(): string {
 /** Runs a command without blocking the test worker; its status and output. */
 async function run(command: string, args: string[], cwd: string): Promise<{ status: number | null; output: string }> {
   try {
-    const { stdout, stderr } = await promisify(execFile)(command, args, { cwd, env: userEnv(), timeout: SYNTH_TIMEOUT_MS, maxBuffer: 64 * 1048576 });
+    const { stdout, stderr } = await promisify(execFile)(command, args, {
+      cwd,
+      env: userEnv(),
+      timeout: SYNTH_TIMEOUT_MS,
+      maxBuffer: 64 * 1048576,
+    });
     return { status: 0, output: `${stdout}\n${stderr}` };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -121,7 +129,9 @@ function userEnv(): NodeJS.ProcessEnv {
 function lambdaFunctions(outdir: string) {
   const templateFile = readdirSync(outdir).find((name) => name.endsWith('.template.json'));
   if (!templateFile) throw new Error(`no template in ${outdir}`);
-  const template = JSON.parse(readFileSync(join(outdir, templateFile), 'utf8')) as { Resources: Record<string, { Type: string } & LambdaResource> };
+  const template = JSON.parse(readFileSync(join(outdir, templateFile), 'utf8')) as {
+    Resources: Record<string, { Type: string } & LambdaResource>;
+  };
   return Object.values(template.Resources)
     .filter((resource) => resource.Type === 'AWS::Lambda::Function' && resource.Metadata?.['aws:asset:path'])
     .map((resource) => ({

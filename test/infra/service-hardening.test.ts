@@ -18,14 +18,16 @@ describe('service hardening in the stack', () => {
 
   it('expires presigned uploads that no files/create took', () => {
     synthesize().template.hasResourceProperties('AWS::S3::Bucket', {
-      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ Prefix: 'incoming/', ExpirationInDays: 1, Status: 'Enabled' })]) },
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([Match.objectLike({ Prefix: 'incoming/', ExpirationInDays: 1, Status: 'Enabled' })]),
+      },
     });
   });
 
   it('keeps the answer model key out of the template and lets retrieval read that one secret', () => {
-    expect(() => stageConfig('qa', { answerModel: { provider: 'openai', model: 'm', url: 'https://llm.example.com/v1', apiKey: 'sk-live-123' } })).toThrow(
-      /answerModel\.apiKey: a key is not stored in the template/,
-    );
+    expect(() =>
+      stageConfig('qa', { answerModel: { provider: 'openai', model: 'm', url: 'https://llm.example.com/v1', apiKey: 'sk-live-123' } }),
+    ).toThrow(/answerModel\.apiKey: a key is not stored in the template/);
     const answerModel = { provider: 'openai', model: 'gpt-4o-mini', url: 'https://llm.example.com/v1', apiKeySecret: 'kmem/answer-key' };
     const synth = synthesize({ config: { answerModel } });
     const template = JSON.stringify(synth.template.toJSON());

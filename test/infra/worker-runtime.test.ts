@@ -4,7 +4,8 @@ import { checkNpmVersion } from '../../lib/bundling/worker-runtime';
 
 describe('checkNpmVersion', () => {
   it('takes npm 10.3 and later', () => {
-    for (const version of ['10.3.0', '10.5.0', '10.8.2', '11.0.0', '11.19.1']) expect(() => checkNpmVersion(version), version).not.toThrow();
+    for (const version of ['10.3.0', '10.5.0', '10.8.2', '11.0.0', '11.19.1'])
+      expect(() => checkNpmVersion(version), version).not.toThrow();
   });
 
   it('refuses older npm, saying what is needed', () => {

@@ -16,12 +16,28 @@ import { createKmemClient, unwrap, type KmemClient } from '../../packages/client
 
 const { url, keyA, keyB } = inject('kmem');
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const TOOLS = ['add_message', 'add_source', 'explore_entity', 'forget_file', 'get_memory', 'ingestion_status', 'list_memories', 'remember_text', 'search_memory', 'search_messages'];
+const TOOLS = [
+  'add_message',
+  'add_source',
+  'explore_entity',
+  'forget_file',
+  'get_memory',
+  'ingestion_status',
+  'list_memories',
+  'remember_text',
+  'search_memory',
+  'search_messages',
+];
 
 /** A transport, and the client generation speaking over it. */
 type Transport = 'http' | 'stdio' | 'http, client v2';
 type ToolAnswer = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, any> };
-type Tool = { name: string; description?: string; inputSchema: { type: string; required?: string[] }; annotations?: Record<string, unknown> };
+type Tool = {
+  name: string;
+  description?: string;
+  inputSchema: { type: string; required?: string[] };
+  annotations?: Record<string, unknown>;
+};
 interface McpClient {
   listTools(): Promise<{ tools: Tool[] }>;
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
@@ -71,14 +87,21 @@ let foreignMemoryId: string;
 
 beforeAll(async () => {
   const kmemA = createKmemClient({ baseUrl: url, apiKey: keyA });
-  moons = await readyMemory(kmemA, { name: 'mcp moons', memoryType: 'vector' }, 'Titan is the largest moon of Saturn. Its thick atmosphere is mostly nitrogen.', 'saturn-moons.txt');
+  moons = await readyMemory(
+    kmemA,
+    { name: 'mcp moons', memoryType: 'vector' },
+    'Titan is the largest moon of Saturn. Its thick atmosphere is mostly nitrogen.',
+    'saturn-moons.txt',
+  );
   graph = await readyMemory(
     kmemA,
     { name: 'mcp graph', memoryType: 'graph', ontology: 'essays', factExtraction: true },
     'International Business Machines (IBM) built the first hard disk drive in San Jose. IBM sold the RAMAC drive to many companies.',
     'ibm.txt',
   );
-  foreignMemoryId = unwrap(await createKmemClient({ baseUrl: url, apiKey: keyB }).createMemory({ body: { name: 'b private', memoryType: 'vector' } })).data.id;
+  foreignMemoryId = unwrap(
+    await createKmemClient({ baseUrl: url, apiKey: keyB }).createMemory({ body: { name: 'b private', memoryType: 'vector' } }),
+  ).data.id;
 }, 90_000);
 
 describe.each<Transport>(['http', 'stdio', 'http, client v2'])('MCP over %s', (kind) => {
@@ -124,7 +147,11 @@ describe.each<Transport>(['http', 'stdio', 'http, client v2'])('MCP over %s', (k
     expect(textOf(remembered)).toMatch(/it is searchable now/);
     const status = await call('ingestion_status', { memoryID: moons.memory.id });
     expect(status.structuredContent).toMatchObject({ step: 'ready', ready: true });
-    const found = await call('search_memory', { memoryID: moons.memory.id, query: `where does cluster number ${place.length}${place[0]} run`, topK: 1 });
+    const found = await call('search_memory', {
+      memoryID: moons.memory.id,
+      query: `where does cluster number ${place.length}${place[0]} run`,
+      topK: 1,
+    });
     expect(textOf(found)).toContain(fact);
     expect(textOf(found)).toContain(`source: ${title}`);
   }, 40_000);
@@ -137,7 +164,7 @@ describe.each<Transport>(['http', 'stdio', 'http, client v2'])('MCP over %s', (k
     expect(answer.structuredContent?.entities[0].passages[0]).toMatchObject({ fileID: graph.file.id });
   });
 
-  it('keeps to its account: another account\'s memory answers not_found in the API words', async () => {
+  it("keeps to its account: another account's memory answers not_found in the API words", async () => {
     const answer = await call('search_memory', { memoryID: foreignMemoryId, query: 'anything' });
     expect(answer.isError).toBe(true);
     expect(textOf(answer)).toMatch(/^kmem answered 404 not_found: .*memory/);
@@ -184,7 +211,11 @@ describe('MCP conversation and file tools over HTTP', () => {
       expect(textOf(bad)).toMatch(/^kmem answered 400 bad_request: sessionID: /);
       const forgot = await call('forget_file', { fileID: moons.file.id, memoryID: moons.memory.id });
       expect(forgot.isError, textOf(forgot)).toBeFalsy();
-      const after = await call('search_memory', { memoryID: moons.memory.id, query: 'largest moon of Saturn atmosphere nitrogen', topK: 5 });
+      const after = await call('search_memory', {
+        memoryID: moons.memory.id,
+        query: 'largest moon of Saturn atmosphere nitrogen',
+        topK: 5,
+      });
       expect(textOf(after)).not.toMatch(/Titan is the largest moon/);
     } finally {
       await client.close();

@@ -31,12 +31,11 @@ describe('graph item lease', () => {
       },
     });
     const started = Date.now();
-    await writeGraphItems(
-      { objects: deps.objects, graphItems: counting, clock: fastClock, ids: deps.ids },
-      accountId,
-      memoryId,
-      { items: { nodes: [], edges: [] }, version: 1, prefix: 'lease-test/' },
-    );
+    await writeGraphItems({ objects: deps.objects, graphItems: counting, clock: fastClock, ids: deps.ids }, accountId, memoryId, {
+      items: { nodes: [], edges: [] },
+      version: 1,
+      prefix: 'lease-test/',
+    });
     expect(Date.now() - started).toBeLessThan(GRAPH_ITEMS_LEASE_MS / SPEED + 2_500);
     expect(looks).toBeLessThanOrEqual(8);
   }, 15_000);

@@ -14,7 +14,8 @@ interface Tally {
 }
 
 const summary = async (): Promise<Tally[]> => ((await (await fetch(`${env().url}/metrics`)).json()) as { metrics: Tally[] }).metrics;
-const find = (tallies: Tally[], name: string, dimension: string | null) => tallies.find((t) => t.name === name && t.dimension === dimension);
+const find = (tallies: Tally[], name: string, dimension: string | null) =>
+  tallies.find((t) => t.name === name && t.dimension === dimension);
 
 describe('local metrics summary', () => {
   it('counts what the service did, by kind and memory type, at GET /metrics', async () => {
@@ -24,7 +25,8 @@ describe('local metrics summary', () => {
     expect((await ingest(memory, [file.id])).step).toBe('ready');
     expect((await get(`/memory/?memoryID=${memory.id}&query=operators`)).status).toBe(200);
     const after = await summary();
-    const grew = (name: string, dimension: string | null) => (find(after, name, dimension)?.count ?? 0) - (find(before, name, dimension)?.count ?? 0);
+    const grew = (name: string, dimension: string | null) =>
+      (find(after, name, dimension)?.count ?? 0) - (find(before, name, dimension)?.count ?? 0);
     for (const [name, dimension] of [
       ['FilesProcessed', 'text'],
       ['ExtractionSeconds', 'text'],

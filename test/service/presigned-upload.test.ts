@@ -26,7 +26,15 @@ describe('presigned uploads', () => {
 
   it('sign the content length and carry no checksum of an empty body, on AWS too', async () => {
     const local = new URL((await post('/files/upload-url', { name: 'a.txt', size: 5 })).body.data.uploadUrl);
-    const aws = new S3ObjectStore(new S3Client({}), 'bucket', new S3Client({ region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' }, requestChecksumCalculation: 'WHEN_REQUIRED' }));
+    const aws = new S3ObjectStore(
+      new S3Client({}),
+      'bucket',
+      new S3Client({
+        region: 'eu-west-1',
+        credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' },
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+      }),
+    );
     const signed = new URL(await aws.presignPut('incoming/a/b/c.txt', 'text/plain', 5, 60));
     for (const url of [local, signed]) {
       expect(url.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-length');
@@ -39,7 +47,9 @@ describe('presigned uploads', () => {
     expect((await put(asked.uploadUrl, 'x'.repeat(5_000))).status).toBe(200); // s3rver checks no signature
     const created = await post('/files/create', { name: 'small.txt', key: asked.key, fileType: 'text' });
     expect(created.status).toBe(400);
-    expect(created.body.error).toBe('key: the uploaded object (5000 bytes) is not the 10 bytes the upload address was made for; upload it again');
+    expect(created.body.error).toBe(
+      'key: the uploaded object (5000 bytes) is not the 10 bytes the upload address was made for; upload it again',
+    );
   });
 
   it('keep what files/create took when the address is used again', async () => {

@@ -30,7 +30,7 @@ afterAll(async () => {
 
 const users = (key: string) => fetch(`${runtime.url}/users/list`, { headers: { 'X-API-Key': key } });
 
-describe('the runtime\'s settings', () => {
+describe("the runtime's settings", () => {
   it('reach its handlers from the settings object, leaving the process environment as it was', () => {
     expect(runtime.config.limits.requestsPerMinute).toBe(20);
     expect(environment.after).toEqual(environment.before);
@@ -45,7 +45,10 @@ describe('per-account rate limit', () => {
     for (let i = 0; i < 20; i++) expect((await users(busy)).status).toBe(200);
     const refused = await users(busy);
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toMatchObject({ status: 'rate_limited', error: expect.stringMatching(/^rate limit: at most 20 requests a minute/) });
+    expect(await refused.json()).toMatchObject({
+      status: 'rate_limited',
+      error: expect.stringMatching(/^rate limit: at most 20 requests a minute/),
+    });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await users(quiet)).status).toBe(200);
     for (let i = 0; i < 25; i++) expect((await fetch(`${runtime.url}/healthz`)).status).toBe(200);

@@ -29,9 +29,17 @@ afterAll(() => {
 describe('webhookUrl', () => {
   it('is refused on loopback, private ranges, internal names or with credentials, naming webhookUrl', async () => {
     const { account } = await createAccount(strict, `hooks-${process.pid}-${Date.now()}`);
-    const refused = ['http://127.0.0.1:9/hook', 'http://localhost/hook', 'http://10.1.2.3/hook', 'http://[::1]/hook', 'https://user:secret@example.com/hook'];
+    const refused = [
+      'http://127.0.0.1:9/hook',
+      'http://localhost/hook',
+      'http://10.1.2.3/hook',
+      'http://[::1]/hook',
+      'https://user:secret@example.com/hook',
+    ];
     for (const webhookUrl of refused) {
-      await expect(createMemory(strict, account.id, { name: 'm', memoryType: 'vector', webhookUrl }), webhookUrl).rejects.toThrow(/^webhookUrl: /);
+      await expect(createMemory(strict, account.id, { name: 'm', memoryType: 'vector', webhookUrl }), webhookUrl).rejects.toThrow(
+        /^webhookUrl: /,
+      );
     }
     // over HTTP the refusal is a 400 naming the field (the test runtime allows private addresses, not credentials)
     const answer = await post('/memories/create', { name: 'm', memoryType: 'vector', webhookUrl: 'http://user:pw@127.0.0.1/hook' });

@@ -71,12 +71,60 @@ async function hostileFiles(): Promise<HostileFile[]> {
   const docx = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
   const kinds: Array<Omit<HostileFile, 'name'> & { count: number; extension: string }> = [
     { label: 'ZIP bomb', count: 4, extension: 'docx', bytes: bomb, fileType: 'document', contentType: docx, reason: /ZIP bomb/ },
-    { label: 'PDF pages', count: 3, extension: 'pdf', bytes: pages, fileType: 'document', contentType: 'application/pdf', reason: /2,500 pages, more than/ },
-    { label: 'giant page', count: 2, extension: 'pdf', bytes: giantPagePdf(15_000), fileType: 'document', contentType: 'application/pdf', reason: /no text/ },
-    { label: 'pixel bomb', count: 3, extension: 'png', bytes: png, fileType: 'image', contentType: 'image/png', reason: /megapixels that can be read safely/ },
-    { label: 'long audio', count: 2, extension: 'ogg', bytes: tone, fileType: 'audio', contentType: 'audio/ogg', reason: /lasts more than a minute/ },
-    { label: 'large HTML', count: 3, extension: 'html', bytes: large, fileType: 'document', contentType: 'text/html', reason: /HTML page is 6 MB/ },
-    { label: 'deep HTML', count: 3, extension: 'html', bytes: deep, fileType: 'document', contentType: 'text/html', reason: /nests its elements 5001 deep/ },
+    {
+      label: 'PDF pages',
+      count: 3,
+      extension: 'pdf',
+      bytes: pages,
+      fileType: 'document',
+      contentType: 'application/pdf',
+      reason: /2,500 pages, more than/,
+    },
+    {
+      label: 'giant page',
+      count: 2,
+      extension: 'pdf',
+      bytes: giantPagePdf(15_000),
+      fileType: 'document',
+      contentType: 'application/pdf',
+      reason: /no text/,
+    },
+    {
+      label: 'pixel bomb',
+      count: 3,
+      extension: 'png',
+      bytes: png,
+      fileType: 'image',
+      contentType: 'image/png',
+      reason: /megapixels that can be read safely/,
+    },
+    {
+      label: 'long audio',
+      count: 2,
+      extension: 'ogg',
+      bytes: tone,
+      fileType: 'audio',
+      contentType: 'audio/ogg',
+      reason: /lasts more than a minute/,
+    },
+    {
+      label: 'large HTML',
+      count: 3,
+      extension: 'html',
+      bytes: large,
+      fileType: 'document',
+      contentType: 'text/html',
+      reason: /HTML page is 6 MB/,
+    },
+    {
+      label: 'deep HTML',
+      count: 3,
+      extension: 'html',
+      bytes: deep,
+      fileType: 'document',
+      contentType: 'text/html',
+      reason: /nests its elements 5001 deep/,
+    },
   ];
   return kinds.flatMap(({ count, extension, ...kind }) =>
     Array.from({ length: count }, (_, i) => ({ ...kind, name: `hostile-${kind.label.replace(' ', '-')}-${i}.${extension}` })),
@@ -86,9 +134,24 @@ async function hostileFiles(): Promise<HostileFile[]> {
 function honestFiles(): Array<Omit<HostileFile, 'reason' | 'label'>> {
   return [
     { name: 'notes.txt', bytes: utf8('The lighthouse keeper logs the tides every morning.'), fileType: 'text', contentType: 'text/plain' },
-    { name: 'brief.docx', bytes: buildDocx(['The orchard ships apples in October.']), fileType: 'document', contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
-    { name: 'report.pdf', bytes: buildTextPdf([['Quarterly revenue grew by 12 percent.']]), fileType: 'document', contentType: 'application/pdf' },
-    { name: 'page.html', bytes: utf8('<html><head><title>Ferry</title></head><body><p>The ferry leaves at noon.</p></body></html>'), fileType: 'document', contentType: 'text/html' },
+    {
+      name: 'brief.docx',
+      bytes: buildDocx(['The orchard ships apples in October.']),
+      fileType: 'document',
+      contentType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    },
+    {
+      name: 'report.pdf',
+      bytes: buildTextPdf([['Quarterly revenue grew by 12 percent.']]),
+      fileType: 'document',
+      contentType: 'application/pdf',
+    },
+    {
+      name: 'page.html',
+      bytes: utf8('<html><head><title>Ferry</title></head><body><p>The ferry leaves at noon.</p></body></html>'),
+      fileType: 'document',
+      contentType: 'text/html',
+    },
   ];
 }
 
@@ -124,7 +187,12 @@ async function settled(ids: string[], deadline: number): Promise<Map<string, Rec
 it('keeps answering within a second while twenty hostile files fail with their reasons and honest ones succeed', async () => {
   const hostile = await hostileFiles();
   expect(hostile).toHaveLength(20);
-  const user = await api('POST', '/users/create', { firstName: 'Soak', lastName: 'Reader', email: 'soak@example.com', phone: '+1 555 0101' });
+  const user = await api('POST', '/users/create', {
+    firstName: 'Soak',
+    lastName: 'Reader',
+    email: 'soak@example.com',
+    phone: '+1 555 0101',
+  });
   const probe = startProbe(runtime.url, ['/healthz', `/users/get/${user.data.id}`], KEY);
   let readings: Awaited<ReturnType<typeof probe.stop>> = [];
   let files: Map<string, Record<string, any>>;

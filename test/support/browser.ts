@@ -27,9 +27,7 @@ export const BROWSER_ARGS = ['--enable-unsafe-swiftshader', '--use-angle=swiftsh
 
 export async function launchBrowser(args: string[] = BROWSER_ARGS): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `the console's browser tests need Debian's chromium at ${CHROMIUM}: ${INSTALL_HINT}`,
-    );
+    throw new Error(`the console's browser tests need Debian's chromium at ${CHROMIUM}: ${INSTALL_HINT}`);
   }
   return chromium.launch({ executablePath: CHROMIUM, args });
 }

@@ -301,9 +301,7 @@ export class Pools {
 
   resolve(ref: PoolRef): string {
     const list =
-      ref.group === '*'
-        ? [...this.ids.entries()].filter(([g]) => g !== TOKEN_POOL).flatMap(([, v]) => v)
-        : (this.ids.get(ref.group) ?? []);
+      ref.group === '*' ? [...this.ids.entries()].filter(([g]) => g !== TOKEN_POOL).flatMap(([, v]) => v) : (this.ids.get(ref.group) ?? []);
     if (list.length === 0) return ref.fallback;
     // Lean towards recent values: they are likelier to still exist.
     return list[list.length - 1 - (ref.pick % Math.min(list.length, 50))] as string;
@@ -405,8 +403,7 @@ function safeStringMatching(pattern: string): fc.Arbitrary<string> | undefined {
 
 function lengthOk(s: Schema) {
   return (v: string): boolean =>
-    (typeof s.minLength !== 'number' || codePoints(v) >= s.minLength) &&
-    (typeof s.maxLength !== 'number' || codePoints(v) <= s.maxLength);
+    (typeof s.minLength !== 'number' || codePoints(v) >= s.minLength) && (typeof s.maxLength !== 'number' || codePoints(v) <= s.maxLength);
 }
 
 function stringArb(s: Schema): fc.Arbitrary<string> {
@@ -416,16 +413,19 @@ function stringArb(s: Schema): fc.Arbitrary<string> {
   if (s.format === 'uuid') return fc.uuid();
   if (typeof s.pattern === 'string' && /^\^(\\d|\[0-9\])[+*]\$$/.test(s.pattern)) {
     // Digit strings (a `limit` parsed by the service): mostly small numbers, where the ranges usually are.
-    return fc.oneof({ weight: 4, arbitrary: fc.nat(120).map(String) }, { weight: 1, arbitrary: fc.stringMatching(patternRegex(s.pattern)) });
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.nat(120).map(String) },
+      { weight: 1, arbitrary: fc.stringMatching(patternRegex(s.pattern)) },
+    );
   }
   if (typeof s.pattern === 'string') {
     const matching = safeStringMatching(s.pattern);
     if (matching) return matching.filter(lengthOk(s));
   }
   if (s.format === 'email') {
-    return fc.tuple(alnumString(1, 12), alnumString(1, 12), fc.constantFrom('com', 'org', 'io', 'example')).map(
-      ([local, domain, tld]) => `${local}@${domain}.${tld}`,
-    );
+    return fc
+      .tuple(alnumString(1, 12), alnumString(1, 12), fc.constantFrom('com', 'org', 'io', 'example'))
+      .map(([local, domain, tld]) => `${local}@${domain}.${tld}`);
   }
   return fc.oneof(
     { weight: 4, arbitrary: alnumString(min, max) },
@@ -458,7 +458,10 @@ function validArbInner(ctx: GenContext, s: Schema, name: string, depth: number):
   if ('const' in s) return fc.constant(s.const);
   if (Array.isArray(s.enum) && s.enum.length > 0) return fc.constantFrom(...(s.enum as unknown[]));
   if (Array.isArray(s.allOf) && s.allOf.length > 0) {
-    const merged = (s.allOf as Schema[]).reduce<Schema>((acc, part) => mergeSchemas(acc, deref(ctx.root, part)), { ...s, allOf: undefined });
+    const merged = (s.allOf as Schema[]).reduce<Schema>((acc, part) => mergeSchemas(acc, deref(ctx.root, part)), {
+      ...s,
+      allOf: undefined,
+    });
     return validArb(ctx, merged, name, depth);
   }
   const options = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
@@ -555,7 +558,24 @@ const BAD_DATE_TIMES = [
   '',
 ];
 const BAD_EMAILS = ['a', 'a@', '@b.co', 'a@b', 'a b@c.de', 'a@@b.co', 'a@b..co', '.a@b.co', 'ü@b.co'];
-const JUNK_STRINGS = ['', ' ', '\t', '..', '.', '-a', 'a/b', '%', '%zz', '\u0000', '😀', '\u202e', 'a'.repeat(129), 'null', 'undefined', '<script>'];
+const JUNK_STRINGS = [
+  '',
+  ' ',
+  '\t',
+  '..',
+  '.',
+  '-a',
+  'a/b',
+  '%',
+  '%zz',
+  '\u0000',
+  '😀',
+  '\u202e',
+  'a'.repeat(129),
+  'null',
+  'undefined',
+  '<script>',
+];
 
 /** Values of the right JSON type that break one of the schema's constraints, or of a wrong type. */
 export function invalidArb(ctx: GenContext, raw: Schema | undefined, maxUnbounded = 20_000): fc.Arbitrary<unknown> {
@@ -564,10 +584,12 @@ export function invalidArb(ctx: GenContext, raw: Schema | undefined, maxUnbounde
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   if (Array.isArray(s.enum)) {
     options.push(
-      fc.oneof(
-        fc.string({ maxLength: 12 }),
-        fc.constantFrom(...(s.enum as unknown[]).map((e) => (typeof e === 'string' ? e.toUpperCase() : `${String(e)}x`)), '', ' '),
-      ).filter((v) => !(s.enum as unknown[]).includes(v)),
+      fc
+        .oneof(
+          fc.string({ maxLength: 12 }),
+          fc.constantFrom(...(s.enum as unknown[]).map((e) => (typeof e === 'string' ? e.toUpperCase() : `${String(e)}x`)), '', ' '),
+        )
+        .filter((v) => !(s.enum as unknown[]).includes(v)),
     );
   } else if (type === 'string') {
     if (typeof s.maxLength === 'number') {
@@ -636,10 +658,14 @@ export function withUnknownPropertiesArb(ctx: GenContext, raw: Schema | undefine
   return fc
     .tuple(
       validArb(ctx, raw),
-      fc.dictionary(fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'status', 'accountId', 'owner')), fc.jsonValue({ maxDepth: 1 }), {
-        minKeys: 1,
-        maxKeys: 3,
-      }),
+      fc.dictionary(
+        fc.oneof(fc.string({ maxLength: 10 }), fc.constantFrom('__proto__', 'constructor', 'status', 'accountId', 'owner')),
+        fc.jsonValue({ maxDepth: 1 }),
+        {
+          minKeys: 1,
+          maxKeys: 3,
+        },
+      ),
     )
     .map(([value, extra]) => (value && typeof value === 'object' && !Array.isArray(value) ? { ...value, ...extra } : value));
 }

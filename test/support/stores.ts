@@ -42,7 +42,5 @@ export function testDeps(config: Config = testConfig()): TestDeps {
 export async function itemsMentioning(deps: TestDeps, accountId: string, text: string) {
   const { ScanCommand } = await import('@aws-sdk/lib-dynamodb');
   const out = await deps.documentClient.send(new ScanCommand({ TableName: deps.config.tableName }));
-  return (out.Items ?? []).filter(
-    (item) => String(item.pk).startsWith(`A#${accountId}#`) && JSON.stringify(item).includes(text),
-  );
+  return (out.Items ?? []).filter((item) => String(item.pk).startsWith(`A#${accountId}#`) && JSON.stringify(item).includes(text));
 }

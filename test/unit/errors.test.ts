@@ -24,7 +24,11 @@ describe('the error tree', () => {
   it('has one root: no error class of the service but KmemError extends Error directly (the engine imports nothing of it)', () => {
     const strays = sources(ROOT)
       .filter((path) => !relative(ROOT, path).startsWith('engine/'))
-      .flatMap((path) => [...readFileSync(path, 'utf8').matchAll(/class (\w+) extends (Error|TypeError|RangeError)\b/g)].map((m) => `${relative(ROOT, path)}: ${m[1]}`));
+      .flatMap((path) =>
+        [...readFileSync(path, 'utf8').matchAll(/class (\w+) extends (Error|TypeError|RangeError)\b/g)].map(
+          (m) => `${relative(ROOT, path)}: ${m[1]}`,
+        ),
+      );
     expect(strays).toEqual(['core/errors.ts: KmemError']);
   });
 
@@ -42,7 +46,14 @@ describe('the error tree', () => {
       expect(error).toBeInstanceOf(InternalError);
       expect(error.kind).toBe('internal');
     }
-    expect(errors.map((error) => error.name)).toEqual(['ConflictError', 'StoredItemError', 'ConfigError', 'RefusedFileError', 'ExtractionError', 'FetchError']);
+    expect(errors.map((error) => error.name)).toEqual([
+      'ConflictError',
+      'StoredItemError',
+      'ConfigError',
+      'RefusedFileError',
+      'ExtractionError',
+      'FetchError',
+    ]);
     expect(new RefusedFileError('x')).toBeInstanceOf(FileProcessingError);
   });
 

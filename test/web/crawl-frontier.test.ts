@@ -36,7 +36,11 @@ describe('CrawlFrontier', () => {
 
   it('remembers at most maxKnown addresses', () => {
     const start = createFrontier('https://example.com/', { maxKnown: 3 });
-    const after = recordPage(start, 'https://example.com/', ['/1', '/2', '/3', '/4'].map((p) => `https://example.com${p}`));
+    const after = recordPage(
+      start,
+      'https://example.com/',
+      ['/1', '/2', '/3', '/4'].map((p) => `https://example.com${p}`),
+    );
     expect(after.known).toEqual(['https://example.com/', 'https://example.com/1', 'https://example.com/2']);
   });
 

@@ -19,7 +19,10 @@ beforeAll(async () => {
   site = await startSite({
     '/robots.txt': (_req, res) => send(res, 200, 'text/plain', ROBOTS),
     '/': (_req, res) =>
-      html(linking('home', '/a', '/b', '/#top', '/private/secret', 'http://other.test/', '/report.pdf', '/to-other-host', '/not-html'))(_req, res),
+      html(linking('home', '/a', '/b', '/#top', '/private/secret', 'http://other.test/', '/report.pdf', '/to-other-host', '/not-html'))(
+        _req,
+        res,
+      ),
     '/a': html(linking('a', '/a/b', '/')),
     '/b': html(linking('b', '/a', '/a/b')),
     '/a/b': html(linking('a-b', '/a/b/c')),
@@ -60,7 +63,10 @@ describe('crawl', () => {
     const skipped = outcomes.flatMap((outcome) => (outcome.kind === 'skipped' ? [outcome] : []));
     expect(skipped.map((outcome) => [new URL(outcome.url).pathname, outcome.reason])).toEqual([
       ['/private/secret', 'disallowed by robots.txt'],
-      ['/to-other-host', `refused: ${site.origin}/to-other-host redirected to http://other.test/landing, which leaves 127.0.0.1:${site.port}`],
+      [
+        '/to-other-host',
+        `refused: ${site.origin}/to-other-host redirected to http://other.test/landing, which leaves 127.0.0.1:${site.port}`,
+      ],
       ['/not-html', `${site.origin}/not-html is not an HTML page (content-type image/png)`],
     ]);
     const hits = site.hits.slice(hitsBefore);
@@ -137,7 +143,11 @@ describe('crawl with an unreadable robots.txt', () => {
 });
 
 describe('RobotsPolicy', () => {
-  const file = { url: 'https://example.com/robots.txt', status: 'rules', text: 'User-agent: kmem\nCrawl-delay: 2\nDisallow: /drafts\n' } as const;
+  const file = {
+    url: 'https://example.com/robots.txt',
+    status: 'rules',
+    text: 'User-agent: kmem\nCrawl-delay: 2\nDisallow: /drafts\n',
+  } as const;
 
   it('applies the group of our user agent, whatever the scheme of the address', () => {
     const policy = new RobotsPolicy(file);

@@ -133,7 +133,10 @@ describe('fetchUrl', () => {
 
   it('lets the caller refuse redirect targets', async () => {
     const error = await failure(
-      fetchUrl(`${site.origin}/r1`, { ...open, checkRedirect: (target) => (target.pathname === '/r3' ? 'which is off limits' : undefined) }),
+      fetchUrl(`${site.origin}/r1`, {
+        ...open,
+        checkRedirect: (target) => (target.pathname === '/r3' ? 'which is off limits' : undefined),
+      }),
     );
     expect(error.reason).toBe('refused');
     expect(error.message).toBe(`refused: ${site.origin}/r2 redirected to ${site.origin}/r3, which is off limits`);
@@ -234,7 +237,13 @@ describe('fetchUrl name resolution', () => {
     lookup('anything.test', { family: 4 }, (error, address, family) => answers.push([error, address, family]));
     lookup('anything.test', { family: 6, all: true }, (error, address) => answers.push([error, address]));
     expect(answers).toEqual([
-      [null, [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }]],
+      [
+        null,
+        [
+          { address: '::1', family: 6 },
+          { address: '127.0.0.1', family: 4 },
+        ],
+      ],
       [null, '127.0.0.1', 4],
       [null, [{ address: '::1', family: 6 }]],
     ]);
@@ -305,7 +314,10 @@ describe('conditional requests', () => {
       const first = await fetchUrl(`${local.origin}/doc`, { allowPrivate: true });
       expect(first.status).toBe(200);
       expect(first.headers.etag).toBe('"v1"');
-      const second = await fetchUrl(`${local.origin}/doc`, { allowPrivate: true, conditional: { etag: '"v1"', lastModified: 'Tue, 01 Sep 2026 10:00:00 GMT' } });
+      const second = await fetchUrl(`${local.origin}/doc`, {
+        allowPrivate: true,
+        conditional: { etag: '"v1"', lastModified: 'Tue, 01 Sep 2026 10:00:00 GMT' },
+      });
       expect(second.status).toBe(304);
       expect(second.body.length).toBe(0);
       expect(local.headers.get('/doc')?.['if-modified-since']).toBe('Tue, 01 Sep 2026 10:00:00 GMT');

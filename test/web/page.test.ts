@@ -38,11 +38,7 @@ describe('readPage', () => {
   });
 
   it('lists same-host links once each, normalised, without fragments', () => {
-    expect(read.links).toEqual([
-      'http://blog.test/',
-      'http://blog.test/about',
-      'http://blog.test/posts/posts/next?page=2',
-    ]);
+    expect(read.links).toEqual(['http://blog.test/', 'http://blog.test/about', 'http://blog.test/posts/posts/next?page=2']);
   });
 
   it('falls back to the body text when readability finds no article', () => {
@@ -89,8 +85,14 @@ describe('fetchPage', () => {
       '/latin1': (_req, res) =>
         send(res, 200, 'text/html; charset=iso-8859-1', Buffer.from(page('Caf\u00e9', '<p>Cr\u00e8me br\u00fbl\u00e9e</p>'), 'latin1')),
       '/meta-charset': (_req, res) =>
-        send(res, 200, 'text/html', Buffer.from(`<html><head><meta charset="windows-1252"></head><body><p>\u00e9t\u00e9</p></body></html>`, 'latin1')),
-      '/undeclared': (_req, res) => send(res, 200, 'text/html', Buffer.from('<html><body><p>Cr\u00e8me br\u00fbl\u00e9e</p></body></html>', 'latin1')),
+        send(
+          res,
+          200,
+          'text/html',
+          Buffer.from(`<html><head><meta charset="windows-1252"></head><body><p>\u00e9t\u00e9</p></body></html>`, 'latin1'),
+        ),
+      '/undeclared': (_req, res) =>
+        send(res, 200, 'text/html', Buffer.from('<html><body><p>Cr\u00e8me br\u00fbl\u00e9e</p></body></html>', 'latin1')),
       '/logo.png': (_req, res) => send(res, 200, 'image/png', Buffer.from([0x89, 0x50])),
     });
   });

@@ -49,12 +49,17 @@ export function send(response: ServerResponse, status: number, contentType: stri
   response.end(body);
 }
 
-export const html = (body: string): Route => (_request, response) => send(response, 200, 'text/html; charset=utf-8', body);
+export const html =
+  (body: string): Route =>
+  (_request, response) =>
+    send(response, 200, 'text/html; charset=utf-8', body);
 
-export const redirect = (location: string, status = 302): Route => (_request, response) => {
-  response.writeHead(status, { location });
-  response.end();
-};
+export const redirect =
+  (location: string, status = 302): Route =>
+  (_request, response) => {
+    response.writeHead(status, { location });
+    response.end();
+  };
 
 /** A small HTML page whose body holds `content`. */
 export function page(title: string, content: string): string {

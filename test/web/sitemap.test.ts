@@ -23,7 +23,12 @@ let site: TestSite;
 beforeAll(async () => {
   site = await startSite({
     '/sitemap_index.xml': (_req, res) =>
-      send(res, 200, 'application/xml', sitemapIndex([`${site.origin}/sitemap-1.xml`, `${site.origin}/sitemap-2.xml.gz`, `${site.origin}/sitemap-1.xml`])),
+      send(
+        res,
+        200,
+        'application/xml',
+        sitemapIndex([`${site.origin}/sitemap-1.xml`, `${site.origin}/sitemap-2.xml.gz`, `${site.origin}/sitemap-1.xml`]),
+      ),
     '/sitemap-1.xml': (_req, res) =>
       send(res, 200, 'text/xml; charset=utf-8', urlset([`${site.origin}/a`, `${site.origin}/b#top`, `${site.origin}/c`])),
     '/sitemap-2.xml.gz': (_req, res) =>
@@ -109,12 +114,14 @@ describe('parseSitemap', () => {
   });
 
   it('reads RSS and Atom feeds', () => {
-    const rss = '<rss version="2.0"><channel><link>https://example.com/</link><item><link>https://example.com/p1</link><pubDate>Mon, 01 Jan 2024 00:00:00 GMT</pubDate></item></channel></rss>';
+    const rss =
+      '<rss version="2.0"><channel><link>https://example.com/</link><item><link>https://example.com/p1</link><pubDate>Mon, 01 Jan 2024 00:00:00 GMT</pubDate></item></channel></rss>';
     expect(parseSitemap(Buffer.from(rss), base, MB)).toEqual({
       kind: 'urlset',
       urls: [{ url: 'https://example.com/p1', lastModified: 'Mon, 01 Jan 2024 00:00:00 GMT' }],
     });
-    const atom = '<feed xmlns="http://www.w3.org/2005/Atom"><entry><link rel="self" href="https://example.com/self"/><link href="https://example.com/a1"/><updated>2024-01-01</updated></entry></feed>';
+    const atom =
+      '<feed xmlns="http://www.w3.org/2005/Atom"><entry><link rel="self" href="https://example.com/self"/><link href="https://example.com/a1"/><updated>2024-01-01</updated></entry></feed>';
     expect(parseSitemap(Buffer.from(atom), base, MB)).toEqual({
       kind: 'urlset',
       urls: [{ url: 'https://example.com/a1', lastModified: '2024-01-01' }],

@@ -49,15 +49,34 @@ export function AskScreen({ api, memoryID }: { api: Api; memoryID: string }) {
           <select aria-label="Memory" onFocus={memories.reload} name="memoryID" defaultValue={memoryID}>
             {/* the memory the address names counts before the list has arrived: asking at once asks it */}
             {!memories.value && memoryID && <option value={memoryID}>{memoryID}</option>}
-            {memories.value?.map((m) => <option value={m.id} selected={m.id === memoryID}>{m.name} ({m.memoryType})</option>)}
+            {memories.value?.map((m) => (
+              <option value={m.id} selected={m.id === memoryID}>
+                {m.name} ({m.memoryType})
+              </option>
+            ))}
           </select>
         </label>
-        <label class="field"><span>Top K</span><input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="5" /></label>
-        <label class="field"><span>After</span><input aria-label="After" name="after" type="datetime-local" /></label>
-        <label class="field"><span>Before</span><input aria-label="Before" name="before" type="datetime-local" /></label>
-        <label class="check"><input type="checkbox" name="facts" defaultChecked /> Facts</label>
-        <label class="check"><input type="checkbox" name="assisted" /> Assisted</label>
-        <button type="submit" disabled={busy}>Ask</button>
+        <label class="field">
+          <span>Top K</span>
+          <input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="5" />
+        </label>
+        <label class="field">
+          <span>After</span>
+          <input aria-label="After" name="after" type="datetime-local" />
+        </label>
+        <label class="field">
+          <span>Before</span>
+          <input aria-label="Before" name="before" type="datetime-local" />
+        </label>
+        <label class="check">
+          <input type="checkbox" name="facts" defaultChecked /> Facts
+        </label>
+        <label class="check">
+          <input type="checkbox" name="assisted" /> Assisted
+        </label>
+        <button type="submit" disabled={busy}>
+          Ask
+        </button>
       </form>
       <ErrorLine error={error ?? memories.error} />
       {result && <Results result={result} />}
@@ -72,13 +91,19 @@ function Results({ result }: { result: Retrieval }) {
       {!result.payload.length && <p>Nothing matched.</p>}
       <ol class="passages">
         {result.payload.map((p) => (
-          <li><span class="score">{p.score.toFixed(3)}</span> <span class="passage">{p.content}</span></li>
+          <li>
+            <span class="score">{p.score.toFixed(3)}</span> <span class="passage">{p.content}</span>
+          </li>
         ))}
       </ol>
       {result.facts.length > 0 && (
         <>
           <h2>Facts</h2>
-          <ul>{result.facts.map((f) => <li>{f.content}</li>)}</ul>
+          <ul>
+            {result.facts.map((f) => (
+              <li>{f.content}</li>
+            ))}
+          </ul>
         </>
       )}
       <h2>Sources</h2>

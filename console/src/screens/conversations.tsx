@@ -26,7 +26,8 @@ function Sessions({ api, current }: { api: Api; current: string }) {
     let nextToken: string | undefined;
     for (let i = 0; i < 5; i++) {
       const page = await api.listMessages({ nextToken });
-      for (const m of page.items) if (!seen.has(m.sessionID) || (seen.get(m.sessionID) ?? '') < m.createdAt) seen.set(m.sessionID, m.createdAt);
+      for (const m of page.items)
+        if (!seen.has(m.sessionID) || (seen.get(m.sessionID) ?? '') < m.createdAt) seen.set(m.sessionID, m.createdAt);
       if (!page.nextToken) break;
       nextToken = page.nextToken;
     }
@@ -38,7 +39,12 @@ function Sessions({ api, current }: { api: Api; current: string }) {
       <ErrorLine error={sessions.error} />
       <ul class="plain">
         {sessions.value?.map(([id, last]) => (
-          <li><a href={href('conversations', { session: id })} aria-current={id === current ? 'true' : undefined}>{id}</a> <small>{last}</small></li>
+          <li>
+            <a href={href('conversations', { session: id })} aria-current={id === current ? 'true' : undefined}>
+              {id}
+            </a>{' '}
+            <small>{last}</small>
+          </li>
         ))}
       </ul>
     </nav>
@@ -56,7 +62,13 @@ function SessionMessages({ api, sessionID }: { api: Api; sessionID: string }) {
     <div class="card" aria-label="session messages">
       <h2>Session {sessionID}</h2>
       <ErrorLine error={loaded.error} />
-      {s && <p>customer {s.customerUserID || '–'} · started {s.createdAt}{s.endedAt && ` · ended ${s.endedAt}`}{s.deletedAt && ` · deleted ${s.deletedAt}`}</p>}
+      {s && (
+        <p>
+          customer {s.customerUserID || '–'} · started {s.createdAt}
+          {s.endedAt && ` · ended ${s.endedAt}`}
+          {s.deletedAt && ` · deleted ${s.deletedAt}`}
+        </p>
+      )}
       {loaded.value && <MessageList messages={loaded.value.messages} />}
       <Pager page={loaded.value?.page} pages={pages} label="message" />
     </div>
@@ -68,8 +80,17 @@ function MessageList({ messages }: { messages: Message[] }) {
     <ol class="messages">
       {messages.map((m) => (
         <li class={`role-${m.role}`}>
-          <b>{m.role}</b> <small>{m.createdAt}{m.score !== undefined && ` · score ${m.score.toFixed(3)}`}</small>
-          {m.score !== undefined && <> · <a href={href('conversations', { session: m.sessionID })}>{m.sessionID}</a></>}
+          <b>{m.role}</b>{' '}
+          <small>
+            {m.createdAt}
+            {m.score !== undefined && ` · score ${m.score.toFixed(3)}`}
+          </small>
+          {m.score !== undefined && (
+            <>
+              {' '}
+              · <a href={href('conversations', { session: m.sessionID })}>{m.sessionID}</a>
+            </>
+          )}
           <div>{m.content}</div>
         </li>
       ))}
@@ -88,8 +109,13 @@ function Search({ api }: { api: Api }) {
     try {
       setFound(
         await api.searchMessages({
-          query: text('query'), sessionID: text('sessionID'), customerUserID: text('customerUserID'), role: text('role'),
-          after: iso('after'), before: iso('before'), topK: text('topK'),
+          query: text('query'),
+          sessionID: text('sessionID'),
+          customerUserID: text('customerUserID'),
+          role: text('role'),
+          after: iso('after'),
+          before: iso('before'),
+          topK: text('topK'),
         }),
       );
       setError(undefined);
@@ -101,13 +127,38 @@ function Search({ api }: { api: Api }) {
     <div>
       <form class="card grid" onSubmit={submit} aria-label="search messages">
         <h2 class="wide">Search messages</h2>
-        <label class="field wide"><span>Query</span><input aria-label="Query" name="query" /></label>
-        <label class="field"><span>Session</span><input aria-label="Session" name="sessionID" /></label>
-        <label class="field"><span>Customer user</span><input aria-label="Customer user" name="customerUserID" /></label>
-        <label class="field"><span>Role</span><select aria-label="Role" name="role">{ROLES.map((r) => <option value={r}>{r || 'any'}</option>)}</select></label>
-        <label class="field"><span>After</span><input aria-label="After" name="after" type="datetime-local" /></label>
-        <label class="field"><span>Before</span><input aria-label="Before" name="before" type="datetime-local" /></label>
-        <label class="field"><span>Top K</span><input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="10" /></label>
+        <label class="field wide">
+          <span>Query</span>
+          <input aria-label="Query" name="query" />
+        </label>
+        <label class="field">
+          <span>Session</span>
+          <input aria-label="Session" name="sessionID" />
+        </label>
+        <label class="field">
+          <span>Customer user</span>
+          <input aria-label="Customer user" name="customerUserID" />
+        </label>
+        <label class="field">
+          <span>Role</span>
+          <select aria-label="Role" name="role">
+            {ROLES.map((r) => (
+              <option value={r}>{r || 'any'}</option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>After</span>
+          <input aria-label="After" name="after" type="datetime-local" />
+        </label>
+        <label class="field">
+          <span>Before</span>
+          <input aria-label="Before" name="before" type="datetime-local" />
+        </label>
+        <label class="field">
+          <span>Top K</span>
+          <input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="10" />
+        </label>
         <button type="submit">Search</button>
       </form>
       <ErrorLine error={error} />

@@ -7,25 +7,43 @@ export function FileDetailsPanel({ api, fileID, onClose }: { api: Api; fileID: s
   const f = file.value;
   return (
     <aside class="card panel" aria-label="file details">
-      <button type="button" class="close" onClick={onClose} aria-label="close details">×</button>
+      <button type="button" class="close" onClick={onClose} aria-label="close details">
+        ×
+      </button>
       <ErrorLine error={file.error} />
       {f && (
         <>
           <h2>{f.name}</h2>
           <p>
             <StateBadge state={f.state} /> {f.fileType} · {num(f.length)} characters · {num(f.tokens)} tokens · source {f.source}
-            {f.externalURI && <> · <a href={f.externalURI} rel="noreferrer noopener" target="_blank">{f.externalURI}</a></>}
+            {f.externalURI && (
+              <>
+                {' '}
+                ·{' '}
+                <a href={f.externalURI} rel="noreferrer noopener" target="_blank">
+                  {f.externalURI}
+                </a>
+              </>
+            )}
           </p>
-          {f.error && <p class="error" data-testid="file-error">{f.error}</p>}
+          {f.error && (
+            <p class="error" data-testid="file-error">
+              {f.error}
+            </p>
+          )}
           {f.hiddenFilesTotal > 0 && (
             <div class="hidden-pages">
               <h3>Pages</h3>
-              <p>{f.hiddenFilesProcessed} of {f.hiddenFilesTotal} processed, {f.hiddenFilesCreated} created, {f.hiddenFilesIngested} ingested</p>
+              <p>
+                {f.hiddenFilesProcessed} of {f.hiddenFilesTotal} processed, {f.hiddenFilesCreated} created, {f.hiddenFilesIngested} ingested
+              </p>
               <Progress value={f.hiddenFilesProcessed / f.hiddenFilesTotal} label="pages processed" />
             </div>
           )}
           <h3>Extracted text</h3>
-          <pre class="content" tabIndex={0}>{f.content ?? '(none yet)'}</pre>
+          <pre class="content" tabIndex={0}>
+            {f.content ?? '(none yet)'}
+          </pre>
         </>
       )}
     </aside>

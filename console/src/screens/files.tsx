@@ -46,19 +46,28 @@ interface TableProps {
 function FileTable({ files, selected, onToggle, onOpen, api, onChange }: TableProps) {
   const [error, setError] = useState<string | undefined>(undefined);
   if (!files.length) return <p>No files yet: drop one above or add a web address.</p>;
-  const remove = (id: string) =>
-    api.deleteFile(id).then(onChange, (e: unknown) => setError(messageOf(e)));
+  const remove = (id: string) => api.deleteFile(id).then(onChange, (e: unknown) => setError(messageOf(e)));
   return (
     <div class="scroll">
       <ErrorLine error={error} />
       <table>
         <thead>
-          <tr><th>Add</th><th>Name</th><th>Type</th><th>State</th><th>Size</th><th>Tokens</th><th /></tr>
+          <tr>
+            <th>Add</th>
+            <th>Name</th>
+            <th>Type</th>
+            <th>State</th>
+            <th>Size</th>
+            <th>Tokens</th>
+            <th />
+          </tr>
         </thead>
         <tbody>
           {files.map((f) => (
             <tr data-file={f.name}>
-              <td><input type="checkbox" aria-label={`select ${f.name}`} checked={selected.has(f.id)} onChange={() => onToggle(f.id)} /></td>
+              <td>
+                <input type="checkbox" aria-label={`select ${f.name}`} checked={selected.has(f.id)} onChange={() => onToggle(f.id)} />
+              </td>
               <td title={f.id}>{f.name}</td>
               <td>{f.fileType}</td>
               <td>
@@ -68,8 +77,12 @@ function FileTable({ files, selected, onToggle, onOpen, api, onChange }: TablePr
               <td>{num(f.size)}</td>
               <td>{num(f.tokens)}</td>
               <td class="actions">
-                <button type="button" onClick={() => onOpen(f.id)}>View</button>
-                <button type="button" onClick={() => remove(f.id)}>Delete</button>
+                <button type="button" onClick={() => onOpen(f.id)}>
+                  View
+                </button>
+                <button type="button" onClick={() => remove(f.id)}>
+                  Delete
+                </button>
               </td>
             </tr>
           ))}
@@ -89,7 +102,10 @@ const WEB_KINDS = [
 function nameOf(uri: string): string {
   try {
     const url = new URL(uri);
-    return `${url.host}${url.pathname}`.replace(/[/\\]+/g, '_').replace(/_$/, '').slice(0, 255);
+    return `${url.host}${url.pathname}`
+      .replace(/[/\\]+/g, '_')
+      .replace(/_$/, '')
+      .slice(0, 255);
   } catch {
     return uri;
   }
@@ -103,7 +119,11 @@ function WebAddressForm({ api, onCreated }: { api: Api; onCreated: () => void })
     const values = new FormData(form);
     const uri = String(values.get('external_uri') ?? '').trim();
     try {
-      await api.createFile({ name: String(values.get('name') || nameOf(uri)), fileType: String(values.get('fileType')), external_uri: uri });
+      await api.createFile({
+        name: String(values.get('name') || nameOf(uri)),
+        fileType: String(values.get('fileType')),
+        external_uri: uri,
+      });
       setError(undefined);
       form.reset();
       onCreated();
@@ -114,11 +134,21 @@ function WebAddressForm({ api, onCreated }: { api: Api; onCreated: () => void })
   return (
     <form class="card" onSubmit={submit} aria-label="add a web address">
       <h2>Web address</h2>
-      <label class="field"><span>Address</span><input aria-label="Address" name="external_uri" type="url" placeholder="https://…" required /></label>
-      <label class="field"><span>Name (optional)</span><input aria-label="Name (optional)" name="name" /></label>
+      <label class="field">
+        <span>Address</span>
+        <input aria-label="Address" name="external_uri" type="url" placeholder="https://…" required />
+      </label>
+      <label class="field">
+        <span>Name (optional)</span>
+        <input aria-label="Name (optional)" name="name" />
+      </label>
       <label class="field">
         <span>Kind</span>
-        <select aria-label="Kind" name="fileType">{WEB_KINDS.map(([value, label]) => <option value={value}>{label}</option>)}</select>
+        <select aria-label="Kind" name="fileType">
+          {WEB_KINDS.map(([value, label]) => (
+            <option value={value}>{label}</option>
+          ))}
+        </select>
       </label>
       <button type="submit">Add address</button>
       <ErrorLine error={error} />

@@ -19,8 +19,15 @@ export function GraphScreen({ api, memoryID }: { api: Api; memoryID: string }) {
       <h1 id="graph-title">Graph</h1>
       <label class="field inline">
         <span>Memory</span>
-        <select aria-label="Memory" onFocus={memories.reload} value={chosen} onChange={(e) => (location.hash = `#/graph?memory=${(e.currentTarget as HTMLSelectElement).value}`)}>
-          {memories.value?.map((m) => <option value={m.id}>{m.name}</option>)}
+        <select
+          aria-label="Memory"
+          onFocus={memories.reload}
+          value={chosen}
+          onChange={(e) => (location.hash = `#/graph?memory=${(e.currentTarget as HTMLSelectElement).value}`)}
+        >
+          {memories.value?.map((m) => (
+            <option value={m.id}>{m.name}</option>
+          ))}
         </select>
       </label>
       <ErrorLine error={memories.error} />
@@ -37,10 +44,13 @@ function useEntityGraph(api: Api, memoryID: string) {
   const [error, setError] = useState<string | undefined>(undefined);
   useEffect(() => {
     performance.mark('kmem.graph.fetch-start');
-    loadGraph(api, memoryID, setLoaded).then((g) => {
-      performance.measure('kmem.graph.fetch', 'kmem.graph.fetch-start');
-      setGraph(g);
-    }, (e: unknown) => setError(messageOf(e)));
+    loadGraph(api, memoryID, setLoaded).then(
+      (g) => {
+        performance.measure('kmem.graph.fetch', 'kmem.graph.fetch-start');
+        setGraph(g);
+      },
+      (e: unknown) => setError(messageOf(e)),
+    );
   }, [memoryID]);
   return { graph, loaded, error };
 }
@@ -90,9 +100,13 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
     emphasis.current.selected = selected?.id;
     const renderer = sigma.current;
     if (!renderer || previous === selected?.id) return;
-    repaint(renderer, [previous, selected?.id].filter((n): n is string => !!n));
+    repaint(
+      renderer,
+      [previous, selected?.id].filter((n): n is string => !!n),
+    );
     const position = selected?.id && graph?.hasNode(selected.id) ? renderer.getNodeDisplayData(selected.id) : undefined;
-    if (position) void renderer.getCamera().animate({ x: position.x, y: position.y, ratio: (graph?.order ?? 0) > 300 ? 0.3 : 1 }, { duration: 400 });
+    if (position)
+      void renderer.getCamera().animate({ x: position.x, y: position.y, ratio: (graph?.order ?? 0) > 300 ? 0.3 : 1 }, { duration: 400 });
   }, [selected?.id]);
 
   const refocus = (change: (focus: Set<string>) => void) => {
@@ -101,8 +115,7 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
     change(emphasis.current.focus);
     repaint(renderer, graph.nodes(), graph.edges());
   };
-  const expand = (id: string) =>
-    graph?.hasNode(id) && refocus((focus) => (focus.add(id), graph.forEachNeighbor(id, (n) => focus.add(n))));
+  const expand = (id: string) => graph?.hasNode(id) && refocus((focus) => (focus.add(id), graph.forEachNeighbor(id, (n) => focus.add(n))));
   const showAll = () => refocus((focus) => focus.clear());
   const toggleLayout = () => (layout.current?.running ? layout.current.stop() : layout.current?.start());
 
@@ -143,12 +156,22 @@ function GraphTools({ graph, layout, onToggleLayout, onShowAll }: ToolsProps) {
   const legend = useMemo(() => typesOf(graph).slice(0, 12), [graph]);
   return (
     <>
-      <button type="button" onClick={onToggleLayout}>{layout.running ? 'Stop layout' : 'Run layout'}</button>
-      <button type="button" onClick={onShowAll}>Show all</button>
-      {layout.running && <p class="muted" data-testid="layout-status">laying out… {num(layout.iterations)} iterations</p>}
+      <button type="button" onClick={onToggleLayout}>
+        {layout.running ? 'Stop layout' : 'Run layout'}
+      </button>
+      <button type="button" onClick={onShowAll}>
+        Show all
+      </button>
+      {layout.running && (
+        <p class="muted" data-testid="layout-status">
+          laying out… {num(layout.iterations)} iterations
+        </p>
+      )}
       <ul class="legend" aria-label="entity types">
         {legend.map(([type, count]) => (
-          <li><span class="swatch" style={{ background: colourOf(type) }} /> {type} ({num(count)})</li>
+          <li>
+            <span class="swatch" style={{ background: colourOf(type) }} /> {type} ({num(count)})
+          </li>
         ))}
       </ul>
     </>
@@ -169,7 +192,10 @@ function EntitySearch({ onFind }: { onFind: (name: string) => void }) {
   };
   return (
     <form onSubmit={submit} role="search" aria-label="find an entity">
-      <label class="field"><span>Find an entity</span><input aria-label="Find an entity" name="entity" /></label>
+      <label class="field">
+        <span>Find an entity</span>
+        <input aria-label="Find an entity" name="entity" />
+      </label>
       <button type="submit">Find</button>
     </form>
   );

@@ -25,8 +25,17 @@ export function IngestPanel({ api, fileIDs, onDone }: { api: Api; fileIDs: strin
     <form class="card ingest" onSubmit={run} aria-label="add to a memory and ingest">
       <label class="field">
         <span>Memory</span>
-        <select aria-label="Memory" onFocus={memories.reload} value={chosen} onChange={(e) => setMemoryID((e.currentTarget as HTMLSelectElement).value)}>
-          {memories.value?.map((m) => <option value={m.id}>{m.name} ({m.memoryType})</option>)}
+        <select
+          aria-label="Memory"
+          onFocus={memories.reload}
+          value={chosen}
+          onChange={(e) => setMemoryID((e.currentTarget as HTMLSelectElement).value)}
+        >
+          {memories.value?.map((m) => (
+            <option value={m.id}>
+              {m.name} ({m.memoryType})
+            </option>
+          ))}
         </select>
       </label>
       <button type="submit" disabled={!chosen}>

@@ -9,10 +9,14 @@ const FIELDS = ['name', 'description', 'memoryType', 'ontology', 'chunkSize', 'c
 
 export function MemoriesScreen({ api }: { api: Api }) {
   const pages = usePages();
-  const memories = useLoad(async () => {
-    const page = await api.listMemories({ limit: 25, ...pages.query });
-    return { ...page, details: await Promise.all(page.items.map((m) => api.getMemory(m.id))) };
-  }, [pages.query], 4000);
+  const memories = useLoad(
+    async () => {
+      const page = await api.listMemories({ limit: 25, ...pages.query });
+      return { ...page, details: await Promise.all(page.items.map((m) => api.getMemory(m.id))) };
+    },
+    [pages.query],
+    4000,
+  );
   return (
     <section aria-labelledby="memories-title">
       <h1 id="memories-title">Memories</h1>
@@ -31,11 +35,21 @@ function MemoryTable({ api, memories, onChange }: { api: Api; memories: MemoryDe
       <table>
         <thead>
           <tr>
-            <th>Name</th><th>Type</th><th>Step</th><th>Files</th><th>Chunks</th><th>Entities</th><th>Relations</th><th>Facts</th><th />
+            <th>Name</th>
+            <th>Type</th>
+            <th>Step</th>
+            <th>Files</th>
+            <th>Chunks</th>
+            <th>Entities</th>
+            <th>Relations</th>
+            <th>Facts</th>
+            <th />
           </tr>
         </thead>
         <tbody>
-          {memories.map((m) => <MemoryRow key={m.id} api={api} memory={m} onChange={onChange} />)}
+          {memories.map((m) => (
+            <MemoryRow key={m.id} api={api} memory={m} onChange={onChange} />
+          ))}
         </tbody>
       </table>
     </div>
@@ -60,7 +74,9 @@ function MemoryRow({ api, memory: m, onChange }: { api: Api; memory: MemoryDetai
       <tr data-memory={m.name}>
         <td title={m.id}>{m.name}</td>
         <td>{m.memoryType}</td>
-        <td><StateBadge state={m.step} /></td>
+        <td>
+          <StateBadge state={m.step} />
+        </td>
         <td>{num(m.fileCount)}</td>
         <td>{num(m.chunkCount)}</td>
         <td>{num(m.entityCount)}</td>
@@ -71,11 +87,18 @@ function MemoryRow({ api, memory: m, onChange }: { api: Api; memory: MemoryDetai
           {m.memoryType === 'graph' && <a href={href('graph', { memory: m.id })}>Graph</a>}
           {confirming ? (
             <span role="group" aria-label={`confirm deleting ${m.name}`}>
-              Delete “{m.name}”? <button type="button" class="danger" onClick={remove}>Yes, delete</button>
-              <button type="button" ref={cancel} onClick={() => setConfirming(false)}>Cancel</button>
+              Delete “{m.name}”?{' '}
+              <button type="button" class="danger" onClick={remove}>
+                Yes, delete
+              </button>
+              <button type="button" ref={cancel} onClick={() => setConfirming(false)}>
+                Cancel
+              </button>
             </span>
           ) : (
-            <button type="button" onClick={() => setConfirming(true)}>Delete</button>
+            <button type="button" onClick={() => setConfirming(true)}>
+              Delete
+            </button>
           )}
         </td>
       </tr>
@@ -88,7 +111,11 @@ function MemoryRow({ api, memory: m, onChange }: { api: Api; memory: MemoryDetai
               <details open>
                 <summary>{m.failedFileCount} failed file(s)</summary>
                 <ul class="failed">
-                  {m.failedFiles.map((f) => <li><code>{f.fileID}</code>: <span class="error">{f.error}</span></li>)}
+                  {m.failedFiles.map((f) => (
+                    <li>
+                      <code>{f.fileID}</code>: <span class="error">{f.error}</span>
+                    </li>
+                  ))}
                 </ul>
               </details>
             )}
@@ -125,25 +152,44 @@ function CreateMemory({ api, onCreated }: { api: Api; onCreated: () => void }) {
   };
   return (
     <form class="card grid" onSubmit={submit} aria-label="create a memory">
-      <Field label="Name" name="name" error={error}><input aria-label="Name" name="name" /></Field>
-      <Field label="Description" name="description" error={error}><input aria-label="Description" name="description" /></Field>
+      <Field label="Name" name="name" error={error}>
+        <input aria-label="Name" name="name" />
+      </Field>
+      <Field label="Description" name="description" error={error}>
+        <input aria-label="Description" name="description" />
+      </Field>
       <Field label="Type" name="memoryType" error={error}>
-        <select aria-label="Type" name="memoryType" value={type} onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value as 'graph' | 'vector')}>
+        <select
+          aria-label="Type"
+          name="memoryType"
+          value={type}
+          onChange={(e) => setType((e.currentTarget as HTMLSelectElement).value as 'graph' | 'vector')}
+        >
           <option value="graph">graph</option>
           <option value="vector">vector</option>
         </select>
       </Field>
       {type === 'graph' ? (
         <Field label="Ontology" name="ontology" error={error}>
-          <select aria-label="Ontology" name="ontology">{ONTOLOGIES.map((o) => <option value={o}>{o}</option>)}</select>
+          <select aria-label="Ontology" name="ontology">
+            {ONTOLOGIES.map((o) => (
+              <option value={o}>{o}</option>
+            ))}
+          </select>
         </Field>
       ) : (
         <>
-          <Field label="Chunk size (characters)" name="chunkSize" error={error}><input aria-label="Chunk size (characters)" name="chunkSize" inputMode="numeric" placeholder="default" /></Field>
-          <Field label="Chunk overlap (percent, 1-50)" name="chunkOverlap" error={error}><input aria-label="Chunk overlap (percent, 1-50)" name="chunkOverlap" inputMode="numeric" placeholder="default" /></Field>
+          <Field label="Chunk size (characters)" name="chunkSize" error={error}>
+            <input aria-label="Chunk size (characters)" name="chunkSize" inputMode="numeric" placeholder="default" />
+          </Field>
+          <Field label="Chunk overlap (percent, 1-50)" name="chunkOverlap" error={error}>
+            <input aria-label="Chunk overlap (percent, 1-50)" name="chunkOverlap" inputMode="numeric" placeholder="default" />
+          </Field>
         </>
       )}
-      <label class="check"><input type="checkbox" name="factExtraction" defaultChecked /> Fact extraction</label>
+      <label class="check">
+        <input type="checkbox" name="factExtraction" defaultChecked /> Fact extraction
+      </label>
       <button type="submit">Create memory</button>
       <FormError error={error} fields={FIELDS} />
     </form>

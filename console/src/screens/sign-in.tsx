@@ -29,7 +29,9 @@ export function SignIn({ onSignedIn }: { onSignedIn: (key: string) => void }) {
           <span>API key</span>
           <input aria-label="API key" name="apiKey" type="password" autoComplete="off" required autoFocus />
         </label>
-        <button type="submit" disabled={busy}>Sign in</button>
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
         <ErrorLine error={error} />
         <p class="hint">The key stays in this tab only (session storage) and is sent as X-API-Key to this origin.</p>
       </form>

@@ -60,7 +60,12 @@ export function UploadZone({ api, onCreated }: { api: Api; onCreated: () => void
           <li>
             {u.name} <Progress value={u.progress} label={`uploading ${u.name}`} />
             {u.done && ' created'}
-            {u.error && <span class="error" role="alert"> {u.error}</span>}
+            {u.error && (
+              <span class="error" role="alert">
+                {' '}
+                {u.error}
+              </span>
+            )}
           </li>
         ))}
       </ul>

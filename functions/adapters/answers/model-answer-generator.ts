@@ -8,7 +8,12 @@
  */
 import { AnswerModelError, type AnswerGenerator, type EvidenceItem, type GeneratedAnswer } from '../../core/answers/port';
 import { resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from '../graph-extraction/retry';
-import { estimateCallTokens, type StructuredModel, type StructuredReply, type StructuredRequest } from '../graph-extraction/structured-model';
+import {
+  estimateCallTokens,
+  type StructuredModel,
+  type StructuredReply,
+  type StructuredRequest,
+} from '../graph-extraction/structured-model';
 import { ANSWER_JSON_SCHEMA, ANSWER_SCHEMA_DESCRIPTION, ANSWER_SCHEMA_NAME, SYSTEM_PROMPT, userPrompt } from './prompt';
 
 export interface ModelAnswerGeneratorOptions {
@@ -51,8 +56,10 @@ export class ModelAnswerGenerator implements AnswerGenerator {
     };
     const reply = await this.complete(request);
     const tokensUsed = reply.tokensUsed;
-    if (reply.refusal !== undefined) throw new AnswerModelError(`${this.name}: the model refused: ${reply.refusal.slice(0, 120)}`, { tokensUsed });
-    if (reply.truncated) throw new AnswerModelError(`${this.name}: the answer was cut at the output limit (${this.maxOutputTokens} tokens)`, { tokensUsed });
+    if (reply.refusal !== undefined)
+      throw new AnswerModelError(`${this.name}: the model refused: ${reply.refusal.slice(0, 120)}`, { tokensUsed });
+    if (reply.truncated)
+      throw new AnswerModelError(`${this.name}: the answer was cut at the output limit (${this.maxOutputTokens} tokens)`, { tokensUsed });
     const text = answerText(reply.content);
     if (text === undefined) throw new AnswerModelError(`${this.name}: the answer is not the {answer} object asked for`, { tokensUsed });
     return { text, tokensUsed };
@@ -77,7 +84,7 @@ export class ModelAnswerGenerator implements AnswerGenerator {
 
 /** The answer text of a reply: the `answer` of the JSON object (text or already parsed), or plain text. */
 function answerText(content: unknown): string | undefined {
-  const value = typeof content === 'string' ? parseObject(content) ?? content : content;
+  const value = typeof content === 'string' ? (parseObject(content) ?? content) : content;
   if (typeof value === 'string') return value.trim().startsWith('{') ? undefined : value.trim();
   if (typeof value !== 'object' || value === null) return undefined;
   const answer: unknown = (value as Record<string, unknown>).answer;
@@ -97,7 +104,10 @@ function parseObject(text: string): object | undefined {
 function beforeDeadline<T>(work: Promise<T>, deadline: number, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ServiceCallError(`no answer within ${timeoutMs} ms`, { retryable: false })), Math.max(0, deadline - Date.now()));
+    timer = setTimeout(
+      () => reject(new ServiceCallError(`no answer within ${timeoutMs} ms`, { retryable: false })),
+      Math.max(0, deadline - Date.now()),
+    );
   });
   work.catch(() => undefined); // its failure after the deadline is nobody's to handle
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));

@@ -14,7 +14,8 @@ export const ANSWER_JSON_SCHEMA: Readonly<Record<string, unknown>> = {
   properties: {
     answer: {
       type: 'string',
-      description: 'The answer, with [n] after each statement naming the evidence items it comes from; empty when the evidence does not answer the question.',
+      description:
+        'The answer, with [n] after each statement naming the evidence items it comes from; empty when the evidence does not answer the question.',
     },
   },
   required: ['answer'],

@@ -65,11 +65,7 @@ export async function checkArchive(bytes: Uint8Array, format: ArchiveFormat, lim
 }
 
 /** The members, in archive order, each checked again as it is read (call checkArchive first). */
-export async function* archiveMembers(
-  bytes: Uint8Array,
-  format: ArchiveFormat,
-  limits: ArchiveLimits,
-): AsyncGenerator<ArchiveMember> {
+export async function* archiveMembers(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits): AsyncGenerator<ArchiveMember> {
   yield* walk(bytes, format, limits, true);
 }
 
@@ -89,12 +85,7 @@ interface RawEntry {
   compressedSize?: number;
 }
 
-async function* walk(
-  bytes: Uint8Array,
-  format: ArchiveFormat,
-  limits: ArchiveLimits,
-  keep: boolean,
-): AsyncGenerator<ArchiveMember> {
+async function* walk(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits, keep: boolean): AsyncGenerator<ArchiveMember> {
   if (bytes.length > limits.maxArchiveBytes) {
     throw new ArchiveRefusedError(`the archive is ${bytes.length} bytes, over the limit of ${limits.maxArchiveBytes}`);
   }
@@ -167,15 +158,20 @@ function refuse(reason: string): never {
 /** A member path stays inside the archive: relative, no `..` segment, no drive, no control characters. */
 function checkMemberPath(raw: string): string {
   const path = raw.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
-  const problem =
-    !path ? 'is empty'
-    : path.startsWith('/') ? 'is absolute'
-    : /^[A-Za-z]:/.test(path) ? 'names a drive'
-    : path.includes('\\') ? 'contains a backslash'
-    // eslint-disable-next-line no-control-regex
-    : /[\u0000-\u001f]/.test(path) ? 'contains control characters'
-    : path.split('/').some((segment) => segment === '..') ? 'leaves the archive (a .. segment)'
-    : null;
+  const problem = !path
+    ? 'is empty'
+    : path.startsWith('/')
+      ? 'is absolute'
+      : /^[A-Za-z]:/.test(path)
+        ? 'names a drive'
+        : path.includes('\\')
+          ? 'contains a backslash'
+          : // eslint-disable-next-line no-control-regex
+            /[\u0000-\u001f]/.test(path)
+            ? 'contains control characters'
+            : path.split('/').some((segment) => segment === '..')
+              ? 'leaves the archive (a .. segment)'
+              : null;
   if (problem) throw new ArchiveRefusedError(`member path '${raw.slice(0, 200)}' ${problem}`);
   return path;
 }
@@ -205,8 +201,10 @@ async function* zipEntries(bytes: Uint8Array, limits: ArchiveLimits): AsyncGener
 
 function openZip(bytes: Uint8Array): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), { lazyEntries: true, validateEntrySizes: true, autoClose: false }, (error, zip) =>
-      error ? reject(new ArchiveRefusedError(`the archive is not a readable zip: ${error.message}`)) : resolve(zip),
+    yauzl.fromBuffer(
+      Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length),
+      { lazyEntries: true, validateEntrySizes: true, autoClose: false },
+      (error, zip) => (error ? reject(new ArchiveRefusedError(`the archive is not a readable zip: ${error.message}`)) : resolve(zip)),
     );
   });
 }

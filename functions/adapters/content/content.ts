@@ -8,7 +8,13 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../config';
 import type { FileRecord, FileType } from '../../core/model';
 import { sniffContent } from '../extract/sniff';
-import { type ContentExtractor, type FileContent, FileProcessingError, RefusedFileError, TransientProcessingError } from '../../core/ingest/ports';
+import {
+  type ContentExtractor,
+  type FileContent,
+  FileProcessingError,
+  RefusedFileError,
+  TransientProcessingError,
+} from '../../core/ingest/ports';
 import { type Extracted, ExtractionError, type ExtractInput, extractText } from '../extract';
 import { logger } from '../../observability';
 import { closeExtractDeps, createExtractDeps } from './extract-deps';

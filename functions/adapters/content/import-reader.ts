@@ -67,7 +67,8 @@ export class SourceImportReader implements ImportReader {
       return (await this.bucket(source.bucket).listSized(source.prefix)).filter((object) => !object.key.endsWith('/'));
     } catch (error) {
       const name = (error as { name?: string }).name ?? '';
-      if (/NoSuchBucket|AccessDenied|Forbidden/.test(name)) throw new ImportRefusedError(`bucket '${source.bucket}' cannot be read: ${name}`);
+      if (/NoSuchBucket|AccessDenied|Forbidden/.test(name))
+        throw new ImportRefusedError(`bucket '${source.bucket}' cannot be read: ${name}`);
       throw error;
     }
   }

@@ -70,7 +70,8 @@ export class WebSiteReader implements SiteReader {
 
   pageIfChanged(url: string, validators: PageValidators): Promise<ReadPage | 'not-modified'> {
     return asFileFailure(async () => {
-      const conditional = validators.etag || validators.lastModified ? { etag: validators.etag, lastModified: validators.lastModified } : undefined;
+      const conditional =
+        validators.etag || validators.lastModified ? { etag: validators.etag, lastModified: validators.lastModified } : undefined;
       const fetched = await fetchUrl(url, { ...fetchOptions(this.config), expect: HTML_PAGE, ...(conditional ? { conditional } : {}) });
       if (fetched.status === 304) return 'not-modified';
       const page = readFetchedPage(fetched);
@@ -78,7 +79,11 @@ export class WebSiteReader implements SiteReader {
       const etag = headerOf(fetched.headers.etag);
       const lastModified = headerOf(fetched.headers['last-modified']);
       return {
-        url: page.url, title: page.title, text: page.text, html: fetched.body, canonicalUrl: page.canonicalUrl,
+        url: page.url,
+        title: page.title,
+        text: page.text,
+        html: fetched.body,
+        canonicalUrl: page.canonicalUrl,
         validators: { ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) },
       };
     });
@@ -108,8 +113,7 @@ export class WebSiteReader implements SiteReader {
       if (outcome.kind === 'page') {
         const { url, title, text, canonicalUrl } = outcome.page;
         pages.push({ url, title, text, canonicalUrl });
-      }
-      else if (outcome.kind === 'failed') failures.push(outcome.error.message);
+      } else if (outcome.kind === 'failed') failures.push(outcome.error.message);
     }
     return { state: frontier, pages, failures, finished: isFinished(frontier) };
   }

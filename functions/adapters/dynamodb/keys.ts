@@ -64,10 +64,8 @@ export const keys = {
     sk: 'MESSAGE',
   }),
   messagesOf: (accountId: string): string => `${tenant(accountId)}#MESSAGES`,
-  messagesOfSession: (accountId: string, sessionId: string): string =>
-    `${tenant(accountId)}#SESSION#${sessionId}#MESSAGES`,
-  messagesOfCustomer: (accountId: string, customerUserId: string): string =>
-    `${tenant(accountId)}#CUSTOMER#${customerUserId}#MESSAGES`,
+  messagesOfSession: (accountId: string, sessionId: string): string => `${tenant(accountId)}#SESSION#${sessionId}#MESSAGES`,
+  messagesOfCustomer: (accountId: string, customerUserId: string): string => `${tenant(accountId)}#CUSTOMER#${customerUserId}#MESSAGES`,
 
   /** The account's message index: where it is published (`INDEX`), and its pending changes and lease (`SYNC`). */
   messageIndex: (accountId: string): TableKey => ({ pk: `${tenant(accountId)}#MESSAGEINDEX`, sk: 'INDEX' }),
@@ -80,19 +78,21 @@ export const keys = {
   file: (accountId: string, id: string): TableKey => ({ pk: `${tenant(accountId)}#FILE#${id}`, sk: 'FILE' }),
   filesOf: (accountId: string): string => `${tenant(accountId)}#FILES`,
   filesOfCategory: (accountId: string, category: string): string => `${tenant(accountId)}#FILES#${category}`,
-  childFilesOf: (accountId: string, parentFileId: string): string =>
-    `${tenant(accountId)}#FILE#${parentFileId}#CHILDREN`,
+  childFilesOf: (accountId: string, parentFileId: string): string => `${tenant(accountId)}#FILE#${parentFileId}#CHILDREN`,
   /** gsi3 of top-level files with a sourceKey: one file by its exact source, or an import's files by prefix. */
   filesBySource: (accountId: string): string => `${tenant(accountId)}#SOURCES`,
   /** A sourceKey as a sort key: itself, or (past 900 bytes) its first 800 bytes then `#~` and its SHA-256. */
   sourceSortKey: (sourceKey: string): string => {
     const bytes = Buffer.from(sourceKey, 'utf8');
     if (bytes.length <= 900) return sourceKey;
-    const head = bytes.subarray(0, 800).toString('utf8').replace(/\uFFFD+$/, '');
+    const head = bytes
+      .subarray(0, 800)
+      .toString('utf8')
+      .replace(/\uFFFD+$/, '');
     return `${head}#~${createHash('sha256').update(sourceKey).digest('hex')}`;
   },
 
-  // ---- bulk imports (one item each; gsi1 lists an account's imports) ---------------------------
+  // ---- bulk imports (one item each, read by id) ------------------------------------------------
   fileImport: (accountId: string, importId: string): TableKey => ({
     pk: `${tenant(accountId)}#IMPORT#${importId}`,
     sk: 'IMPORT',
@@ -115,8 +115,7 @@ export const keys = {
     pk: `${tenant(accountId)}#MEMORY#${memoryId}`,
     sk: `SESSION#${sessionId}`,
   }),
-  memoriesOfSession: (accountId: string, sessionId: string): string =>
-    `${tenant(accountId)}#SESSION#${sessionId}#MEMORIES`,
+  memoriesOfSession: (accountId: string, sessionId: string): string => `${tenant(accountId)}#SESSION#${sessionId}#MEMORIES`,
 
   /** A memory's pending conversation changes and its conversation build lease. */
   conversationSync: (accountId: string, memoryId: string): TableKey => ({

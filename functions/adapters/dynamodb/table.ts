@@ -78,9 +78,7 @@ export class Table {
   /** Writes an item that must not exist yet; throws ConflictError when it does. */
   async create(item: Item & TableKey): Promise<void> {
     await this.conditional(() =>
-      this.client.send(
-        new PutCommand({ TableName: this.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' }),
-      ),
+      this.client.send(new PutCommand({ TableName: this.name, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
     );
   }
 

@@ -26,7 +26,6 @@ export class ExtractionError extends InternalError {
   }
 }
 
-
 /** An AWS service call's failure (functions/adapters/aws-errors.ts), retryable when it may pass, said to last a while otherwise. */
 export function serviceError(service: string, action: string, error: unknown): ExtractionError {
   if (error instanceof ExtractionError) return error;

@@ -64,8 +64,6 @@ const DOCUMENT_KINDS = new Set<ExtractedKind>(['pdf', ...PACKAGE_KINDS, 'rtf', '
 
 function declaredMismatch(declared: DeclaredFileType, kind: ExtractedKind): string | null {
   const matches =
-    declared === 'other' ||
-    ((declared === 'document' || declared === 'text') && DOCUMENT_KINDS.has(kind)) ||
-    declared === kind;
+    declared === 'other' || ((declared === 'document' || declared === 'text') && DOCUMENT_KINDS.has(kind)) || declared === kind;
   return matches ? null : `declared as ${declared}, but the content is ${kind}: extracted as ${kind}`;
 }

@@ -52,14 +52,7 @@ function imageFormatOf(bytes: Uint8Array): ImageFormat | null {
   if (startsWith(bytes, 'GIF87a') || startsWith(bytes, 'GIF89a')) return 'gif';
   if (startsWith(bytes, 'II*\u0000') || startsWith(bytes, 'MM\u0000*')) return 'tiff';
   if (startsWith(bytes, 'RIFF') && ascii(bytes, 8, 4) === 'WEBP') return 'webp';
-  if (
-    startsWith(bytes, 'BM') &&
-    bytes.length > 26 &&
-    bytes[6] === 0 &&
-    bytes[7] === 0 &&
-    bytes[8] === 0 &&
-    bytes[9] === 0
-  ) {
+  if (startsWith(bytes, 'BM') && bytes.length > 26 && bytes[6] === 0 && bytes[7] === 0 && bytes[8] === 0 && bytes[9] === 0) {
     return 'bmp';
   }
   return null;
@@ -76,8 +69,7 @@ function sniffMedia(bytes: Uint8Array): Sniffed | null {
   if (startsWith(bytes, '#!AMR')) return audio('amr');
   if (bytes[0] === 0xff && bytes[1] !== undefined && (bytes[1] & 0xe0) === 0xe0) return audio('mpeg-audio');
   if (startsWith(bytes, 'OggS\u0000')) return { family: 'media', container: 'ogg', hint: 'either' };
-  if (startsWithBytes(bytes, [0x1a, 0x45, 0xdf, 0xa3]))
-    return { family: 'media', container: 'matroska', hint: 'either' };
+  if (startsWithBytes(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return { family: 'media', container: 'matroska', hint: 'either' };
   if (startsWithBytes(bytes, [0x30, 0x26, 0xb2, 0x75])) return { family: 'media', container: 'asf', hint: 'either' };
   if (startsWith(bytes, 'FLV\u0001')) return { family: 'media', container: 'flv', hint: 'video' };
   if (startsWithBytes(bytes, [0, 0, 1, 0xba]) || startsWithBytes(bytes, [0, 0, 1, 0xb3])) {
@@ -118,8 +110,7 @@ function sniffZip(bytes: Uint8Array): Sniffed {
   if (kind) return { family: 'package', kind };
   return {
     family: 'unsupported',
-    reason:
-      'a ZIP archive that is not a Word, PowerPoint, Excel, EPUB or OpenDocument file: upload its files one by one',
+    reason: 'a ZIP archive that is not a Word, PowerPoint, Excel, EPUB or OpenDocument file: upload its files one by one',
   };
 }
 
@@ -147,9 +138,7 @@ function sniffText(bytes: Uint8Array): Sniffed {
   if ((zeros === 0 || utf16Like) && controls <= sample.length * 0.02) return { family: 'text' };
   return {
     family: 'unknown',
-    reason:
-      'unrecognised content: not a known document, image, audio or video format ' +
-      `(it starts with ${hexPrefix(bytes)})`,
+    reason: 'unrecognised content: not a known document, image, audio or video format ' + `(it starts with ${hexPrefix(bytes)})`,
   };
 }
 

@@ -63,7 +63,9 @@ export function answerJsonSchema(schema: OntologySchema): Record<string, unknown
   return compiled(schema).json;
 }
 
-export type ParsedAnswer = { readonly ok: true; readonly chunks: ReadonlyMap<number, ChunkAnswer> } | { readonly ok: false; readonly problem: string };
+export type ParsedAnswer =
+  | { readonly ok: true; readonly chunks: ReadonlyMap<number, ChunkAnswer> }
+  | { readonly ok: false; readonly problem: string };
 
 /**
  * Validates a model's answer (a JSON string, possibly fenced in ```json, or an already parsed value)

@@ -8,7 +8,13 @@
  * The client speaks HTTP/1.1 and makes one try per call: retries are the extractor's (`retry.ts`).
  */
 import { Agent } from 'node:https';
-import { BedrockRuntimeClient, ConverseCommand, type ConverseCommandInput, type ConverseCommandOutput, type ToolInputSchema } from '@aws-sdk/client-bedrock-runtime';
+import {
+  BedrockRuntimeClient,
+  ConverseCommand,
+  type ConverseCommandInput,
+  type ConverseCommandOutput,
+  type ToolInputSchema,
+} from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { estimateCallTokens, type StructuredModel, type StructuredReply, type StructuredRequest } from './structured-model';
 import { awsCallError } from './retry';

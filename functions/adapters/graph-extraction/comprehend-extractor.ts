@@ -62,7 +62,10 @@ export class ComprehendGraphExtractor implements GraphExtractor {
     const chunks: IndexedChunk[] = input.chunks.map((chunk, index) => ({ ...chunk, index }));
     const outcomes = await mapConcurrently(chunks, this.options.concurrency ?? 4, (chunk) => this.extractChunk(chunk, context, usage));
     const offline = chunks.filter((_, position) => outcomes[position]?.made === undefined);
-    const made = [...outcomes.flatMap((outcome) => (outcome.made ? [outcome.made] : [])), ...(await offlineChunks(input.fileId, offline, context))];
+    const made = [
+      ...outcomes.flatMap((outcome) => (outcome.made ? [outcome.made] : [])),
+      ...(await offlineChunks(input.fileId, offline, context)),
+    ];
     made.sort((a, b) => a.index - b.index);
     const problem = outcomes.find((outcome) => outcome.problem !== undefined)?.problem;
     const fellBack = problem !== undefined;
@@ -77,27 +80,41 @@ export class ComprehendGraphExtractor implements GraphExtractor {
     };
   }
 
-  private async extractChunk(chunk: IndexedChunk, context: ExtractionContext, usage: { calls: number; units: number }): Promise<ChunkOutcome> {
+  private async extractChunk(
+    chunk: IndexedChunk,
+    context: ExtractionContext,
+    usage: { calls: number; units: number },
+  ): Promise<ChunkOutcome> {
     if (chunk.text.trim() === '') return {};
-    if (Buffer.byteLength(chunk.text, 'utf8') > MAX_TEXT_BYTES) return { problem: `chunk ${chunk.index} is over Comprehend's 100 KB limit` };
+    if (Buffer.byteLength(chunk.text, 'utf8') > MAX_TEXT_BYTES)
+      return { problem: `chunk ${chunk.index} is over Comprehend's 100 KB limit` };
     const command = new DetectEntitiesCommand({ Text: chunk.text, LanguageCode: this.options.languageCode ?? 'en' });
     let entities: Entity[];
     try {
-      const output = await withRetries(async () => {
-        try {
-          return await this.client.send(command);
-        } catch (error) {
-          throw awsCallError('Amazon Comprehend DetectEntities', error);
-        }
-      }, this.retry, usage);
+      const output = await withRetries(
+        async () => {
+          try {
+            return await this.client.send(command);
+          } catch (error) {
+            throw awsCallError('Amazon Comprehend DetectEntities', error);
+          }
+        },
+        this.retry,
+        usage,
+      );
       entities = output.Entities ?? [];
     } catch (error) {
       if (!(error instanceof ServiceCallError)) throw error;
-      if (this.options.onServiceFailure === 'throw') throw new GraphExtractionError(error.message, { retryable: error.retryable, cause: error });
+      if (this.options.onServiceFailure === 'throw')
+        throw new GraphExtractionError(error.message, { retryable: error.retryable, cause: error });
       return { problem: `service failure: ${error.message}` };
     }
     usage.units += Math.max(3, Math.ceil(chunk.text.length / 100));
-    const made = comprehendChunkExtraction({ chunkId: chunk.id, index: chunk.index, text: chunk.text, entities }, context, this.options.minScore ?? 0.5);
+    const made = comprehendChunkExtraction(
+      { chunkId: chunk.id, index: chunk.index, text: chunk.text, entities },
+      context,
+      this.options.minScore ?? 0.5,
+    );
     return { made };
   }
 }

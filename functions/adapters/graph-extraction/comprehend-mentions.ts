@@ -63,7 +63,9 @@ export function comprehendChunkExtraction(chunk: ComprehendChunk, context: Extra
     found.push(mention);
   }
   const patternTypes = new Set(schema.rules.textPatterns.map((pattern) => pattern.type));
-  const kept = offline.filter((mention) => (mention.kind === 'phrase' || patternTypes.has(mention.type)) && !found.some((other) => overlaps(other, mention)));
+  const kept = offline.filter(
+    (mention) => (mention.kind === 'phrase' || patternTypes.has(mention.type)) && !found.some((other) => overlaps(other, mention)),
+  );
   const mentions = inTextOrder([...found, ...kept]);
   const relations = extractRelations(parsed, mentions, schema, { facts: context.factExtraction });
   return { chunkId: chunk.chunkId, index: chunk.index, mentions, relations };

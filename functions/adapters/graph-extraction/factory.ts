@@ -28,7 +28,13 @@ interface ModelSettings extends CommonSettings {
 
 export type GraphExtractorSettings =
   | { readonly kind: 'offline' }
-  | (ModelSettings & { readonly kind: 'openai'; readonly url: string; readonly model: string; readonly apiKey?: string; readonly timeoutMs?: number })
+  | (ModelSettings & {
+      readonly kind: 'openai';
+      readonly url: string;
+      readonly model: string;
+      readonly apiKey?: string;
+      readonly timeoutMs?: number;
+    })
   | (ModelSettings & {
       readonly kind: 'bedrock';
       readonly region: string;
@@ -36,7 +42,13 @@ export type GraphExtractorSettings =
       readonly outputMode?: 'tool' | 'output-format';
       readonly endpoint?: string;
     })
-  | (CommonSettings & { readonly kind: 'comprehend'; readonly region: string; readonly languageCode?: LanguageCode; readonly minScore?: number; readonly endpoint?: string });
+  | (CommonSettings & {
+      readonly kind: 'comprehend';
+      readonly region: string;
+      readonly languageCode?: LanguageCode;
+      readonly minScore?: number;
+      readonly endpoint?: string;
+    });
 
 export function createGraphExtractor(settings: GraphExtractorSettings): GraphExtractor {
   switch (settings.kind) {
@@ -49,7 +61,12 @@ export function createGraphExtractor(settings: GraphExtractorSettings): GraphExt
     }
     case 'bedrock': {
       const { kind: _kind, region, model, outputMode, endpoint, ...rest } = settings;
-      const converse = new BedrockConverseModel({ region, modelId: model, ...(outputMode ? { outputMode } : {}), ...(endpoint ? { endpoint } : {}) });
+      const converse = new BedrockConverseModel({
+        region,
+        modelId: model,
+        ...(outputMode ? { outputMode } : {}),
+        ...(endpoint ? { endpoint } : {}),
+      });
       return new ModelGraphExtractor({ ...rest, model: converse });
     }
     case 'comprehend': {

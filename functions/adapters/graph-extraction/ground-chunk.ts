@@ -48,7 +48,13 @@ export function groundChunk(chunk: ChunkRef, answer: ChunkAnswer, schema: Ontolo
     const text = entities[item.entityIndex]?.text ?? '';
     for (const key of new Set([text, text.toLowerCase()])) byEntityText.set(key, [...(byEntityText.get(key) ?? []), index]);
   });
-  const relations = groundRelations({ parsed, mentions, mentionsOf: (text) => byEntityText.get(text) ?? byEntityText.get(text.toLowerCase()) ?? [], answer, facts });
+  const relations = groundRelations({
+    parsed,
+    mentions,
+    mentionsOf: (text) => byEntityText.get(text) ?? byEntityText.get(text.toLowerCase()) ?? [],
+    answer,
+    facts,
+  });
   const foundEntities = new Set(built.map((item) => item.entityIndex));
   return {
     extraction: { chunkId: chunk.chunkId, index: chunk.index, mentions, relations: relations.candidates },

@@ -35,7 +35,12 @@ export function groundRelations(input: RelationInput): { candidates: RelationCan
   for (const relation of input.answer.relations) {
     const predicate = normalizePredicate(relation.predicate);
     const quoted = occurrences(parsed.text, relation.sentence.trim())[0];
-    const pair = pickPair(mentions, input.mentionsOf(relation.subject.trim()), input.mentionsOf(relation.object.trim()), quoted && sentenceAt(parsed, quoted.start));
+    const pair = pickPair(
+      mentions,
+      input.mentionsOf(relation.subject.trim()),
+      input.mentionsOf(relation.object.trim()),
+      quoted && sentenceAt(parsed, quoted.start),
+    );
     if (pair === undefined || predicate === '') continue;
     const subject = mentions[pair.subject] as ExtractedMention;
     const object = mentions[pair.object] as ExtractedMention;
@@ -103,7 +108,13 @@ function cooccurrences(mentions: readonly ExtractedMention[]): RelationCandidate
   for (const [sentence, linked] of bySentence) {
     for (let a = 0; a < linked.length; a++) {
       for (let b = a + 1; b < linked.length; b++) {
-        out.push({ kind: 'cooccurrence', subject: linked[a] as number, object: linked[b] as number, predicate: 'co-occurs with', sentence });
+        out.push({
+          kind: 'cooccurrence',
+          subject: linked[a] as number,
+          object: linked[b] as number,
+          predicate: 'co-occurs with',
+          sentence,
+        });
       }
     }
   }

@@ -53,7 +53,9 @@ export function mentionAt(parsed: ParsedText, schema: OntologySchema, span: Type
     sentence: parsed.tokens[tokens.from]?.sentence ?? 0,
   };
   const acronym = kind === 'name' ? ACRONYM_AFTER.exec(parsed.text.slice(end))?.[1] : undefined;
-  return acronym !== undefined && looksLikeAcronym(acronym) && normalizeKey(acronym) !== key ? { ...mention, acronym: normalizeKey(acronym) } : mention;
+  return acronym !== undefined && looksLikeAcronym(acronym) && normalizeKey(acronym) !== key
+    ? { ...mention, acronym: normalizeKey(acronym) }
+    : mention;
 }
 
 function mentionKind(schema: OntologySchema, type: string, surface: string): ExtractedMention['kind'] {
@@ -70,7 +72,9 @@ function mentionKey(schema: OntologySchema, kind: ExtractedMention['kind'], type
 
 /** The ontology text pattern of `type` that matches all of `surface` ("version 4.2", "ERR_SYNC_TIMEOUT"). */
 function wholePatternMatch(schema: OntologySchema, type: string, surface: string): TextPattern | undefined {
-  return schema.rules.textPatterns.find((pattern) => pattern.type === type && [...surface.matchAll(pattern.pattern)].some((match) => match[0] === surface));
+  return schema.rules.textPatterns.find(
+    (pattern) => pattern.type === type && [...surface.matchAll(pattern.pattern)].some((match) => match[0] === surface),
+  );
 }
 
 /** Indexes of the first and after-last tokens overlapping [start, end). */
@@ -112,7 +116,10 @@ export function occurrences(text: string, needle: string): Span[] {
   if (needle.trim() === '') return [];
   const body = needle.trim().split(/\s+/).map(escapeRegExp).join('\\s+');
   const find = (flags: string): Span[] =>
-    [...text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, flags))].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+    [...text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, flags))].map((match) => ({
+      start: match.index,
+      end: match.index + match[0].length,
+    }));
   const exact = find('gu');
   return exact.length ? exact : find('giu');
 }

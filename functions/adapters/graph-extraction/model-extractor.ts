@@ -65,7 +65,10 @@ export class ModelGraphExtractor implements GraphExtractor {
     const made = [...outcomes.flatMap((outcome) => outcome.made), ...(await offlineChunks(input.fileId, [...blank, ...offline], context))];
     made.sort((a, b) => a.index - b.index);
     const problem = outcomes.find((outcome) => outcome.problem !== undefined)?.problem;
-    const reason = problem === undefined ? undefined : `${this.name}: ${problem}; offline extractor used for ${offline.length} of ${chunks.length} chunks`;
+    const reason =
+      problem === undefined
+        ? undefined
+        : `${this.name}: ${problem}; offline extractor used for ${offline.length} of ${chunks.length} chunks`;
     return {
       extraction: { fileId: input.fileId, chunks: made },
       tokensUsed: usage.tokens,
@@ -113,12 +116,18 @@ export class ModelGraphExtractor implements GraphExtractor {
         reply = await withRetries(() => this.options.model.complete(request), this.retry, usage);
       } catch (error) {
         if (!(error instanceof ServiceCallError)) throw error;
-        if (this.options.onServiceFailure === 'throw') throw new GraphExtractionError(error.message, { retryable: error.retryable, tokensUsed: usage.tokens, cause: error });
+        if (this.options.onServiceFailure === 'throw')
+          throw new GraphExtractionError(error.message, { retryable: error.retryable, tokensUsed: usage.tokens, cause: error });
         return { made: [], offline: batch, problem: `service failure: ${error.message}` };
       }
       usage.tokens += reply.tokensUsed;
       if (reply.truncated && batch.length > 1) return this.split(batch, context, usage);
-      problem = reply.refusal !== undefined ? `model refused: ${reply.refusal.slice(0, 120)}` : reply.truncated ? 'answer cut at the output token limit' : '';
+      problem =
+        reply.refusal !== undefined
+          ? `model refused: ${reply.refusal.slice(0, 120)}`
+          : reply.truncated
+            ? 'answer cut at the output token limit'
+            : '';
       if (problem === '') {
         const grounded = this.ground(batch, reply.content, context);
         if (grounded.made) return { made: grounded.made, offline: [] };
@@ -131,20 +140,41 @@ export class ModelGraphExtractor implements GraphExtractor {
 
   private async split(batch: IndexedChunk[], context: ExtractionContext, usage: Usage): Promise<BatchOutcome> {
     const middle = Math.ceil(batch.length / 2);
-    const parts = await Promise.all([this.extractBatch(batch.slice(0, middle), context, usage), this.extractBatch(batch.slice(middle), context, usage)]);
+    const parts = await Promise.all([
+      this.extractBatch(batch.slice(0, middle), context, usage),
+      this.extractBatch(batch.slice(middle), context, usage),
+    ]);
     const problem = parts.find((part) => part.problem !== undefined)?.problem;
-    return { made: parts.flatMap((part) => part.made), offline: parts.flatMap((part) => part.offline), ...(problem === undefined ? {} : { problem }) };
+    return {
+      made: parts.flatMap((part) => part.made),
+      offline: parts.flatMap((part) => part.offline),
+      ...(problem === undefined ? {} : { problem }),
+    };
   }
 
-  private ground(batch: readonly IndexedChunk[], content: unknown, context: ExtractionContext): { made?: ChunkExtraction[]; problem: string } {
-    const parsed = parseAnswer(content, context.schema, batch.map((chunk) => chunk.index));
+  private ground(
+    batch: readonly IndexedChunk[],
+    content: unknown,
+    context: ExtractionContext,
+  ): { made?: ChunkExtraction[]; problem: string } {
+    const parsed = parseAnswer(
+      content,
+      context.schema,
+      batch.map((chunk) => chunk.index),
+    );
     if (!parsed.ok) return { problem: parsed.problem };
     const made: ChunkExtraction[] = [];
     for (const chunk of batch) {
       const answer = parsed.chunks.get(chunk.index);
       if (answer === undefined) return { problem: `no answer for chunk ${chunk.index}` };
-      const grounded = groundChunk({ chunkId: chunk.id, index: chunk.index, text: chunk.text }, answer, context.schema, context.factExtraction);
-      if (grounded.entitiesAnswered > 0 && grounded.entitiesFound === 0) return { problem: `chunk ${chunk.index}: none of the entities occur in its text` };
+      const grounded = groundChunk(
+        { chunkId: chunk.id, index: chunk.index, text: chunk.text },
+        answer,
+        context.schema,
+        context.factExtraction,
+      );
+      if (grounded.entitiesAnswered > 0 && grounded.entitiesFound === 0)
+        return { problem: `chunk ${chunk.index}: none of the entities occur in its text` };
       made.push(grounded.extraction);
     }
     return { made, problem: '' };

@@ -14,7 +14,11 @@ export interface IndexedChunk {
   readonly text: string;
 }
 
-export async function offlineChunks(fileId: string, chunks: readonly IndexedChunk[], context: ExtractionContext): Promise<ChunkExtraction[]> {
+export async function offlineChunks(
+  fileId: string,
+  chunks: readonly IndexedChunk[],
+  context: ExtractionContext,
+): Promise<ChunkExtraction[]> {
   const { extraction } = await OFFLINE_GRAPH_EXTRACTOR.extract({ fileId, chunks: chunks.map(({ id, text }) => ({ id, text })) }, context);
   return extraction.chunks.map((chunk, position) => ({ ...chunk, index: chunks[position]?.index ?? chunk.index }));
 }

@@ -35,7 +35,9 @@ const completionSchema = z.object({
       }),
     )
     .min(1),
-  usage: z.object({ total_tokens: z.number().nullish(), prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish() }).nullish(),
+  usage: z
+    .object({ total_tokens: z.number().nullish(), prompt_tokens: z.number().nullish(), completion_tokens: z.number().nullish() })
+    .nullish(),
 });
 
 export class OpenAiChatModel implements StructuredModel {
@@ -106,7 +108,10 @@ export class OpenAiChatModel implements StructuredModel {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 120_000),
       });
     } catch (error) {
-      throw new ServiceCallError(`chat completions request to ${this.url} failed: ${(error as Error).message}`, { retryable: true, cause: error });
+      throw new ServiceCallError(`chat completions request to ${this.url} failed: ${(error as Error).message}`, {
+        retryable: true,
+        cause: error,
+      });
     }
   }
 }

@@ -17,7 +17,7 @@ export function systemPrompt(schema: OntologySchema, factExtraction: boolean): s
   return [
     'You extract a knowledge graph from text chunks. For every chunk, list:',
     '1. entities: the named things (people, organisations, places, works, products, dates…) and the salient',
-    '   noun phrases (concepts) it mentions. Copy each entity\'s `text` exactly as written in that chunk; list each',
+    "   noun phrases (concepts) it mentions. Copy each entity's `text` exactly as written in that chunk; list each",
     '   distinct entity once, by its fullest form in the chunk. Give it one of these types:',
     ...types,
     '2. relations: what the chunk states about two of its entities, as subject, predicate (a short lowercase verb',

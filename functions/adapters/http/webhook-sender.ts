@@ -13,12 +13,7 @@ export class PinnedWebhookSender implements WebhookSender {
    * POSTs and answers the status. A 3xx is answered as such: following it would skip the address guard.
    * Throws an Error describing the failure when no answer arrives in time.
    */
-  async post(
-    target: GuardedAddress,
-    headers: Record<string, string>,
-    body: string,
-    timeoutMs: number,
-  ): Promise<{ status: number }> {
+  async post(target: GuardedAddress, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number }> {
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const response = await sendPinnedRequest({

@@ -14,7 +14,9 @@ import {
 
 /** The configured OCR engine: tesseract.js with its bundled English model, or Amazon Textract. */
 export function ocrOf(config: Pick<Config, 'extraction' | 'region'>): OcrEngine {
-  return config.extraction.ocr === 'textract' ? createTextractOcr({ client: new TextractClient({ region: config.region }) }) : createTesseractOcr();
+  return config.extraction.ocr === 'textract'
+    ? createTextractOcr({ client: new TextractClient({ region: config.region }) })
+    : createTesseractOcr();
 }
 
 /** The configured speech recogniser: pocketsphinx, or Amazon Transcribe (reading the media from `s3`). */

@@ -60,7 +60,8 @@ class Gate {
       return await fn();
     } finally {
       const next = this.waiting.shift();
-      if (next) next(); // hand the slot straight on
+      if (next)
+        next(); // hand the slot straight on
       else this.active--;
     }
   }

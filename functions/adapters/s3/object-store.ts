@@ -70,9 +70,7 @@ export class S3ObjectStore implements ObjectStore {
     const found: Array<{ key: string; size: number; etag?: string }> = [];
     let token: string | undefined;
     do {
-      const out = await this.s3.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
-      );
+      const out = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
       for (const object of out.Contents ?? []) {
         if (object.Key) found.push({ key: object.Key, size: object.Size ?? 0, ...(object.ETag ? { etag: object.ETag } : {}) });
       }
@@ -98,9 +96,7 @@ export class S3ObjectStore implements ObjectStore {
 
   private async deleteKeys(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.s3.send(
-      new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
-    );
+    await this.s3.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
   }
 }
 

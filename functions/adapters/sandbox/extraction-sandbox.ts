@@ -73,11 +73,13 @@ export class ExtractionSandbox {
         const reason = `extracting the file took longer than ${limit}, the limit: it was stopped`;
         this.stop(thread, new ExtractionError(reason, { refused: true }));
       }, this.settings.timeoutMs);
-      const settle = <T>(done: (value: T) => void) => (value: T): void => {
-        clearTimeout(timer);
-        this.running = undefined;
-        done(value);
-      };
+      const settle =
+        <T>(done: (value: T) => void) =>
+        (value: T): void => {
+          clearTimeout(timer);
+          this.running = undefined;
+          done(value);
+        };
       this.running = { id, resolve: settle(resolve), reject: settle(reject) };
       const bytes = input.bytes.slice();
       thread.postMessage({ kind: 'extract', id, input: { ...input, bytes } } satisfies SandboxRequest, [bytes.buffer]);

@@ -39,12 +39,9 @@ export function decodeText(bytes: Uint8Array, hints: DecodeHints = {}): DecodedT
 
 function decodeByBom(bytes: Uint8Array): DecodedText | null {
   const [a, b, c] = bytes;
-  if (a === 0xef && b === 0xbb && c === 0xbf)
-    return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8' };
-  if (a === 0xff && b === 0xfe)
-    return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
-  if (a === 0xfe && b === 0xff)
-    return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
+  if (a === 0xef && b === 0xbb && c === 0xbf) return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8' };
+  if (a === 0xff && b === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
+  if (a === 0xfe && b === 0xff) return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'utf-16be' };
   return null;
 }
 

@@ -64,8 +64,7 @@ function walk(node: DomNode, writer: TextWriter, preformatted: boolean): void {
     writer.write(node.textContent ?? '', preformatted);
     return;
   }
-  if (node.nodeType !== ELEMENT_NODE && node.nodeType !== DOCUMENT_NODE && node.nodeType !== DOCUMENT_FRAGMENT_NODE)
-    return;
+  if (node.nodeType !== ELEMENT_NODE && node.nodeType !== DOCUMENT_NODE && node.nodeType !== DOCUMENT_FRAGMENT_NODE) return;
   const name = node.nodeName.toUpperCase();
   if (SKIPPED.has(name)) return;
   const breaks = PARAGRAPHS.has(name) ? 2 : LINES.has(name) ? 1 : 0;

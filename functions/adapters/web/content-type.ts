@@ -26,15 +26,7 @@ export const HTML_PAGE: ExpectedContent = {
 /** Sitemaps: XML (also RSS/Atom flavours), plain text, and gzip files served as such. */
 export const SITEMAP: ExpectedContent = {
   description: 'a sitemap',
-  mediaTypes: [
-    'application/xml',
-    'text/xml',
-    '+xml',
-    'text/plain',
-    'application/gzip',
-    'application/x-gzip',
-    'application/octet-stream',
-  ],
+  mediaTypes: ['application/xml', 'text/xml', '+xml', 'text/plain', 'application/gzip', 'application/x-gzip', 'application/octet-stream'],
 };
 
 export const ROBOTS_TXT: ExpectedContent = { description: 'a robots.txt file', mediaTypes: ['text/plain'] };

@@ -78,11 +78,7 @@ export async function* crawlSteps(
 }
 
 /** Redirects of the start page may go anywhere the guard allows; later ones must stay on site, within robots.txt. */
-function redirectRule(
-  frontier: CrawlFrontier,
-  robots: RobotsPolicy,
-  depth: number,
-): (target: URL) => string | undefined {
+function redirectRule(frontier: CrawlFrontier, robots: RobotsPolicy, depth: number): (target: URL) => string | undefined {
   if (depth === 0 && frontier.pagesRead === 0) return () => undefined;
   return (target) => {
     if (!isOnSite(frontier, target.href)) return `which leaves ${frontier.host}`;

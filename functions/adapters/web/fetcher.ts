@@ -47,11 +47,7 @@ export async function fetchUrl(url: string, options: FetchOptions): Promise<Fetc
   }
 }
 
-async function followRedirects(
-  url: string,
-  options: ResolvedFetchOptions,
-  signal: AbortSignal,
-): Promise<FetchedResource> {
+async function followRedirects(url: string, options: ResolvedFetchOptions, signal: AbortSignal): Promise<FetchedResource> {
   const redirects: string[] = [];
   let current = url;
   for (;;) {
@@ -84,13 +80,7 @@ function requestHeaders(options: ResolvedFetchOptions): Record<string, string> {
 }
 
 /** The next address of a redirect, after the redirect limit and the caller's own filter. */
-function redirectTarget(
-  response: IncomingMessage,
-  from: URL,
-  requested: string,
-  followed: number,
-  options: ResolvedFetchOptions,
-): string {
+function redirectTarget(response: IncomingMessage, from: URL, requested: string, followed: number, options: ResolvedFetchOptions): string {
   const location = response.headers.location;
   if (!location) throw statusError(from.href, response.statusCode ?? 0, ' without a Location');
   if (followed >= options.limits.maxRedirects) {

@@ -4,9 +4,7 @@
  * beyond the evidence, is not grounded and is not returned.
  */
 
-export type CitationCheck =
-  | { readonly ok: true; readonly citations: number[] }
-  | { readonly ok: false; readonly problem: string };
+export type CitationCheck = { readonly ok: true; readonly citations: number[] } | { readonly ok: false; readonly problem: string };
 
 /** `[3]`, `[1, 2]`, `[1; 2]`, `[2-4]`, `[2–4]`: the brackets a citation may take. */
 const MARKER = /\[(\s*\d+(?:\s*[-–]\s*\d+)?(?:\s*[,;]\s*\d+(?:\s*[-–]\s*\d+)?)*\s*)\]/g;

@@ -37,7 +37,12 @@ export function checkFileName(field: string, name: string): string {
 export function extensionOf(nameOrPath: string): string {
   const last = nameOrPath.split(/[/\\]/).pop() ?? '';
   const dot = last.lastIndexOf('.');
-  return dot > 0 ? last.slice(dot + 1).toLowerCase().slice(0, 16) : '';
+  return dot > 0
+    ? last
+        .slice(dot + 1)
+        .toLowerCase()
+        .slice(0, 16)
+    : '';
 }
 
 /** Parses an http(s) address given by a client; anything else is a bad request naming the field. */

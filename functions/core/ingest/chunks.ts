@@ -3,13 +3,13 @@
  * object per file under the memory's gold prefix, and all of them beside each index version).
  * Chunk ids are `<fileId>:<n>`, so the same file cut the same way always yields the same ids.
  */
-import type { Memory } from '../model';
+import type { Memory, SourceId } from '../model';
 import { type ChunkOptions, chunkText, GRAPH_CHUNK_DEFAULTS } from '../../engine';
 
 export interface StoredChunk {
   id: string;
-  /** The source: a file id, or `session:<id>` for a conversation's messages. */
-  fileId: string;
+  /** The source: a file's id, or a session's for a conversation's messages (see SourceId; stored under this name). */
+  fileId: SourceId;
   text: string;
   /** Offsets of the chunk in the file's extracted text (0 and the length for a message). */
   start: number;

@@ -32,15 +32,15 @@ function dayOf(instant: string): string {
 function messageChunk(message: Message): StoredChunk {
   return {
     id: `msg:${message.id}`,
-    fileId: sessionSourceId(message.sessionID),
+    fileId: sessionSourceId(message.sessionId),
     text: message.content,
     start: 0,
     end: message.content.length,
     message: {
       id: message.id,
-      sessionID: message.sessionID,
+      sessionID: message.sessionId,
       role: message.role,
-      customerUserID: message.customerUserID,
+      customerUserID: message.customerUserId,
       createdAt: message.createdAt,
     },
   };

@@ -18,7 +18,7 @@ import type { ConversationSyncStore, MessageStore, PendingSync, SessionLinkStore
 import type { WorkMessage } from '../work';
 import type { StoredChunk } from './chunks';
 import { emitMetric } from '../metrics';
-import { type IndexDeps, publishIndex } from './memory-index';
+import { type IndexDeps, buildAndPublishIndex } from './memory-index';
 import { conversationChunks } from './conversation-chunks';
 
 type SyncMessage = Extract<WorkMessage, { kind: 'memory.sync-session' }>;
@@ -86,7 +86,7 @@ async function buildPending(deps: SyncDeps, accountId: string, memoryId: string,
   for (const sessionId of pending.sessions.keys()) {
     added.set(sessionSourceId(sessionId), await sessionChunks(deps, accountId, memoryId, sessionId));
   }
-  const published = await publishIndex(deps, accountId, memoryId, {
+  const published = await buildAndPublishIndex(deps, accountId, memoryId, {
     added,
     changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount, updatedAt: deps.clock.now().toISOString() }),
   });
@@ -117,7 +117,7 @@ export async function messagesOf(deps: Pick<SyncDeps, 'messages'>, accountId: st
   const all: Message[] = [];
   let nextToken: string | undefined;
   do {
-    const page = await deps.messages.list(accountId, { sessionID: sessionId }, { limit: PAGE, nextToken });
+    const page = await deps.messages.list(accountId, { sessionId }, { limit: PAGE, nextToken });
     all.push(...page.items);
     nextToken = page.nextToken ?? undefined;
   } while (nextToken);

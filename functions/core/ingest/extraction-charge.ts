@@ -21,13 +21,19 @@ function extractionTokens(seconds: number, tokensPerSecond: number): number {
 }
 
 /** Runs `extract` of the file if its account's budget allows, and charges (and reports) the time it took. */
-export async function chargedExtraction<T>(deps: ExtractionChargeDeps, file: Pick<FileRecord, 'accountId' | 'id' | 'fileType'>, extract: () => Promise<T>): Promise<{ result: T; seconds: number; tokens: number }> {
+export async function chargedExtraction<T>(
+  deps: ExtractionChargeDeps,
+  file: Pick<FileRecord, 'accountId' | 'id' | 'fileType'>,
+  extract: () => Promise<T>,
+): Promise<{ result: T; seconds: number; tokens: number }> {
   const { accountId } = file;
   const rate = deps.config.limits.extractionTokensPerSecond;
   if (rate > 0) {
     const account = await deps.accounts.get(accountId);
     if (account && account.tokensRemaining <= 0) {
-      throw new FileProcessingError("the account's token budget is used up (extraction time is charged to it); raise the budget and create the file again");
+      throw new FileProcessingError(
+        "the account's token budget is used up (extraction time is charged to it); raise the budget and create the file again",
+      );
     }
   }
   const started = deps.clock.now().getTime();

@@ -68,7 +68,7 @@ function childFile(deps: HiddenFileDeps, parent: FileRecord, url: string): FileR
     state: 'pending',
     error: null,
     bronzeKey: null,
-    externalURI: url,
+    externalUrl: url,
     contentType: null,
     source: parent.id,
     parentFileId: parent.id,

@@ -3,7 +3,14 @@
  * HNSW with `acceleration`) and, for graph memories, the knowledge graph. The worker stores what this
  * returns (memory-index.ts); the quality benchmarks call it directly, so they measure the same build.
  */
-import { buildRetrievalIndex, type Embedder, type GraphSnapshot, type RetrievalChunk, type RetrievalIndex, type WordVectors } from '../../engine';
+import {
+  buildRetrievalIndex,
+  type Embedder,
+  type GraphSnapshot,
+  type RetrievalChunk,
+  type RetrievalIndex,
+  type WordVectors,
+} from '../../engine';
 import type { Memory } from '../model';
 import type { StoredChunk } from './chunks';
 import { type BuiltGraph, buildMemoryGraph, type GraphExtractor, OFFLINE_GRAPH_EXTRACTOR } from './memory-graph';

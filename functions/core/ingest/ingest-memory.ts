@@ -12,7 +12,7 @@ import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
 import type { WorkMessage } from '../work';
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { chunkFile, encodeChunks, type StoredChunk } from './chunks';
-import { type IndexDeps, publishIndex } from './memory-index';
+import { type IndexDeps, buildAndPublishIndex } from './memory-index';
 import { emitMetric } from '../metrics';
 
 export interface IngestDeps extends IndexDeps, EmitDeps {
@@ -84,7 +84,7 @@ async function chunksOf(deps: IngestDeps, memory: Memory, file: FileRecord | und
 async function recordIngested(deps: IngestDeps, job: IngestionJob, outcome: FileOutcome, at: string): Promise<void> {
   const key = objectKeys.chunks(job.accountId, job.memoryId, outcome.file.id);
   await deps.objects.put(key, encodeChunks(outcome.chunks ?? []), 'application/json');
-  await deps.files.update(job.accountId, outcome.file.id, { goldChunkKey: key, jobID: job.id });
+  await deps.files.update(job.accountId, outcome.file.id, { goldChunkKey: key, jobId: job.id });
   await deps.links.markIngested(job.accountId, job.memoryId, outcome.file.id, at, outcome.linkSeenAt);
 }
 
@@ -107,7 +107,10 @@ async function chunkPages(deps: IngestDeps, memory: Memory, parent: FileRecord):
 
 /** A file name as a title: without its extension, separators as spaces. */
 function titleOf(name: string): string {
-  return name.replace(/\.[A-Za-z0-9]{1,8}$/, '').replace(/[_-]+/g, ' ').trim();
+  return name
+    .replace(/\.[A-Za-z0-9]{1,8}$/, '')
+    .replace(/[_-]+/g, ' ')
+    .trim();
 }
 
 /**
@@ -124,11 +127,11 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
   const failedFileCount = failed.length;
   const failedFiles = failed
     .slice(0, FAILED_FILES_LISTED)
-    .map((o) => ({ fileID: o.file.id, error: (o.error ?? '').slice(0, FAILED_REASON_CHARS) }));
+    .map((o) => ({ fileId: o.file.id, error: (o.error ?? '').slice(0, FAILED_REASON_CHARS) }));
   const now = deps.clock.now().toISOString();
   const step = ingested.length === 0 ? 'failed' : 'ready';
   // searchable from here on; the memory turns `ready` once every file's gold artefact and link are written
-  const published = await publishIndex(deps, job.accountId, job.memoryId, {
+  const published = await buildAndPublishIndex(deps, job.accountId, job.memoryId, {
     managed: true,
     added: new Map(ingested.map((o) => [o.file.id, o.chunks ?? []])),
     changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount, updatedAt: now }),
@@ -189,7 +192,14 @@ async function announce(
   await emitWebhookEvent(deps, {
     ...base,
     type: completed ? 'memory.ingestion.completed' : 'memory.ingestion.failed',
-    data: { memoryID: memory.id, jobID: job.id, chunkCount: memory.chunkCount, fileCount: memory.fileCount, ...failures },
+    data: {
+      memoryID: memory.id,
+      jobID: job.id,
+      chunkCount: memory.chunkCount,
+      fileCount: memory.fileCount,
+      failedFiles: failures.failedFiles.map(({ fileId, error }) => ({ fileID: fileId, error })),
+      failedFileCount: failures.failedFileCount,
+    },
     eventId: `${job.id}.ended`,
   });
 }

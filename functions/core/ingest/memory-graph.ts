@@ -103,11 +103,18 @@ export async function buildMemoryGraph(
   for (const fileId of [...graph.graph.files.keys()]) {
     if (!changes.kept.has(fileId) || changes.added.has(fileId)) removeFile(graph, fileId);
   }
-  const context = { schema: graph.graph.schema, factExtraction: memory.factExtraction, ...(graph.vectorTyper ? { vectorTyper: graph.vectorTyper } : {}) };
+  const context = {
+    schema: graph.graph.schema,
+    factExtraction: memory.factExtraction,
+    ...(graph.vectorTyper ? { vectorTyper: graph.vectorTyper } : {}),
+  };
   let tokensUsed = 0;
   for (const [fileId, chunks] of changes.added) {
     if (chunks.length === 0) continue;
-    const result = await options.extractor.extract({ fileId, chunks: chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })) }, context);
+    const result = await options.extractor.extract(
+      { fileId, chunks: chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })) },
+      context,
+    );
     mergeFile(graph, result.extraction);
     tokensUsed += result.tokensUsed;
   }

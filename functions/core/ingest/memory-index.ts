@@ -48,7 +48,7 @@ export interface Published {
 }
 
 /** Builds and publishes the next index version. */
-export async function publishIndex(
+export async function buildAndPublishIndex(
   deps: IndexDeps,
   accountId: string,
   memoryId: string,
@@ -58,7 +58,7 @@ export async function publishIndex(
   for (let attempt = 1; ; attempt++) {
     const memory = await deps.memories.get(accountId, memoryId);
     if (!memory) return { memory: undefined, extractionTokens };
-    const sources = await sourcesOf(deps, memory);
+    const sources = await attachedSources(deps, memory);
     const chunks = await nextChunks(deps, memory, sources, publication.added);
     const version = memory.indexVersion + 1;
     const prefix = objectKeys.indexPrefix(accountId, memoryId, version, deps.ids.uuid());
@@ -71,7 +71,7 @@ export async function publishIndex(
     const graph = written.counts;
     const counts = { chunkCount: chunks.length, fileCount: new Set(chunks.map((chunk) => chunk.fileId)).size, ...graph };
     try {
-      const published = await deps.memories.publishIndex(accountId, memoryId, {
+      const published = await deps.memories.commitIndexVersion(accountId, memoryId, {
         expectedVersion: memory.indexVersion,
         changes: { indexVersion: version, indexPrefix: prefix, ...graph, ...publication.changes(counts) },
         excludedBuilt: memory.excludedFileIds,
@@ -94,9 +94,7 @@ async function nextChunks(
   linked: ReadonlySet<string>,
   added: ReadonlyMap<string, readonly StoredChunk[]>,
 ): Promise<StoredChunk[]> {
-  const previous = memory.indexPrefix
-    ? decodeChunks(await deps.objects.get(memory.indexPrefix + INDEX_FILES.chunks))
-    : [];
+  const previous = memory.indexPrefix ? decodeChunks(await deps.objects.get(memory.indexPrefix + INDEX_FILES.chunks)) : [];
   const excluded = new Set(memory.excludedFileIds); // cleared by this publish: build without them
   const kept = previous.filter((chunk) => linked.has(chunk.fileId) && !added.has(chunk.fileId) && !excluded.has(chunk.fileId));
   const fresh = [...added.entries()].filter(([fileId]) => linked.has(fileId)).flatMap(([, chunks]) => chunks);
@@ -104,7 +102,7 @@ async function nextChunks(
 }
 
 /** The sources a memory's index may hold: its files and its attached sessions. */
-async function sourcesOf(deps: IndexDeps, memory: Memory): Promise<Set<string>> {
+async function attachedSources(deps: IndexDeps, memory: Memory): Promise<Set<string>> {
   const [files, sessions] = await Promise.all([
     deps.links.listByMemory(memory.accountId, memory.id),
     deps.sessionLinks.listByMemory(memory.accountId, memory.id),

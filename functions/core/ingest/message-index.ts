@@ -8,7 +8,16 @@ import { mapConcurrently } from '../concurrency';
 import { ConflictError } from '../errors';
 import { sessionSourceId } from '../model';
 import { objectKeys } from '../object-keys';
-import type { Clock, ConversationSyncStore, IdGenerator, MessageIndexStore, MessageStore, ObjectStore, PendingSync, SessionStore } from '../ports';
+import type {
+  Clock,
+  ConversationSyncStore,
+  IdGenerator,
+  MessageIndexStore,
+  MessageStore,
+  ObjectStore,
+  PendingSync,
+  SessionStore,
+} from '../ports';
 import { buildRetrievalIndex, type Embedder, serializeRetrievalIndex } from '../../engine';
 import type { WorkMessage } from '../work';
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
@@ -77,7 +86,12 @@ async function liveChunks(deps: MessageIndexDeps, accountId: string, sessionId: 
 }
 
 /** Keeps the published build and the one before it (a warm reader may still load it); older ones go. */
-async function dropOldBuilds(deps: MessageIndexDeps, accountId: string, version: number, previousPrefix: string | undefined): Promise<void> {
+async function dropOldBuilds(
+  deps: MessageIndexDeps,
+  accountId: string,
+  version: number,
+  previousPrefix: string | undefined,
+): Promise<void> {
   const root = objectKeys.messageIndexRoot(accountId);
   const builds = new Set((await deps.objects.list(root)).map((key) => key.slice(0, key.indexOf('/', root.length) + 1)));
   for (const build of builds) {

@@ -56,7 +56,12 @@ async function readAndStore(deps: ProcessFileDeps, file: FileRecord): Promise<Pr
   if (WEB_FILE_TYPES.has(file.fileType)) {
     const web = await readWebSource(deps, file);
     if (web.kind === 'parent') return 'waiting';
-    return settle(deps, file, { text: web.text, title: web.title }, { bronzeKey: web.bronzeKey, size: web.size, validators: web.validators });
+    return settle(
+      deps,
+      file,
+      { text: web.text, title: web.title },
+      { bronzeKey: web.bronzeKey, size: web.size, validators: web.validators },
+    );
   }
   const raw = await rawBytes(deps, file);
   const { result: content } = await chargedExtraction(deps, file, () => deps.extractor.extract(file, raw.bytes, raw.contentType));
@@ -153,8 +158,8 @@ async function rawBytes(
     if (!bytes) throw new FileProcessingError('the uploaded bytes are missing from storage; upload the file again');
     return { bytes, contentType: file.contentType, bronzeKey: file.bronzeKey };
   }
-  if (!file.externalURI) throw new FileProcessingError('the file has neither an upload key nor an external_uri');
-  const fetched = await deps.fetcher.fetch(file.externalURI);
+  if (!file.externalUrl) throw new FileProcessingError('the file has neither an upload key nor an external_uri');
+  const fetched = await deps.fetcher.fetch(file.externalUrl);
   const bronzeKey = objectKeys.fetched(file.accountId, file.id, file.extension ? `original.${file.extension}` : 'original');
   await deps.objects.put(bronzeKey, fetched.bytes, fetched.contentType ?? 'application/octet-stream');
   return { bytes: fetched.bytes, contentType: fetched.contentType, bronzeKey };

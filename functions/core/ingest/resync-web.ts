@@ -28,14 +28,14 @@ const PAGE_CONCURRENCY = 4;
 
 export async function resyncWebFile(deps: ResyncDeps, message: Extract<WorkMessage, { kind: 'file.resync' }>): Promise<void> {
   const file = await deps.files.get(message.accountId, message.fileId);
-  if (!file?.externalURI || file.parentFileId || !WEB_FILE_TYPES.has(file.fileType) || file.state !== 'ready') return;
+  if (!file?.externalUrl || file.parentFileId || !WEB_FILE_TYPES.has(file.fileType) || file.state !== 'ready') return;
   await loadTokenizer();
   if (file.fileType === 'website') {
-    if ((await resyncPage(deps, file, file.externalURI)) !== undefined) await refreshMemoriesOf(deps, file.accountId, [file.id]);
+    if ((await resyncPage(deps, file, file.externalUrl)) !== undefined) await refreshMemoriesOf(deps, file.accountId, [file.id]);
     return;
   }
   const resynced =
-    file.fileType === 'sitemap' ? await resyncSitemap(deps, file, file.externalURI) : await resyncCrawl(deps, file, file.externalURI);
+    file.fileType === 'sitemap' ? await resyncSitemap(deps, file, file.externalUrl) : await resyncCrawl(deps, file, file.externalUrl);
   // the memories charge the new and changed pages' tokens only, not the whole site's again
   if (resynced.changed) await refreshMemoriesOf(deps, file.accountId, [file.id], { [file.id]: resynced.tokens });
 }
@@ -85,8 +85,14 @@ async function resyncPage(deps: ResyncDeps, file: FileRecord, url: string, lastm
   const bronzeKey = file.parentFileId ? file.bronzeKey : await storePageHtml(deps, file, read);
   const tokens = countTokens(read.text.trim());
   await deps.files.update(file.accountId, file.id, {
-    state: 'ready', error: null, silverTranscriptKey: transcriptKey, bronzeKey, validators: next,
-    tokens, length: read.text.trim().length, size: (read.html ?? read.text).length,
+    state: 'ready',
+    error: null,
+    silverTranscriptKey: transcriptKey,
+    bronzeKey,
+    validators: next,
+    tokens,
+    length: read.text.trim().length,
+    size: (read.html ?? read.text).length,
     updatedAt: deps.clock.now().toISOString(),
   });
   return tokens;
@@ -95,7 +101,7 @@ async function resyncPage(deps: ResyncDeps, file: FileRecord, url: string, lastm
 async function resyncSitemap(deps: ResyncDeps, parent: FileRecord, url: string): Promise<Resynced> {
   const entries = await deps.site.sitemapEntries(url);
   const children = await deps.files.listChildren(parent.accountId, parent.id);
-  const byUrl = new Map(children.map((child) => [child.externalURI ?? '', child]));
+  const byUrl = new Map(children.map((child) => [child.externalUrl ?? '', child]));
   const outcomes = await mapConcurrently(entries, PAGE_CONCURRENCY, async ({ url: pageUrl, lastmod }) => {
     const child = byUrl.get(pageUrl);
     if (child?.state === 'ready' && lastmod && child.validators?.lastmod === lastmod) return undefined;
@@ -104,7 +110,7 @@ async function resyncSitemap(deps: ResyncDeps, parent: FileRecord, url: string):
     return skipUnreadable(() => addPage(deps, parent, pageUrl, lastmod));
   });
   const listed = new Set(entries.map((entry) => entry.url));
-  const vanished = children.filter((child) => !listed.has(child.externalURI ?? ''));
+  const vanished = children.filter((child) => !listed.has(child.externalUrl ?? ''));
   for (const child of vanished) await removeFileData(deps, child);
   const resynced = summed(outcomes, vanished.length);
   if (resynced.changed) await settleParent(deps, parent, sitemapListing(url, [...listed]));
@@ -117,7 +123,12 @@ async function addPage(deps: ResyncDeps, parent: FileRecord, url: string, lastmo
   return addRead(deps, parent, { ...page, url }, { ...page.validators, ...(lastmod ? { lastmod } : {}), textHash: textHashOf(page.text) });
 }
 
-async function addRead(deps: ResyncDeps, parent: FileRecord, page: ReadPage, validators: FileRecord['validators']): Promise<number | undefined> {
+async function addRead(
+  deps: ResyncDeps,
+  parent: FileRecord,
+  page: ReadPage,
+  validators: FileRecord['validators'],
+): Promise<number | undefined> {
   const tokens = countTokens(page.text.trim());
   return (await createReadChild(deps, parent, { ...page, text: page.text.trim(), tokens, validators })) ? tokens : undefined;
 }
@@ -143,7 +154,7 @@ async function resyncCrawl(deps: ResyncDeps, parent: FileRecord, url: string): P
     finished = progress.finished;
   }
   const children = await deps.files.listChildren(parent.accountId, parent.id);
-  const byUrl = new Map(children.map((child) => [child.externalURI ?? '', child]));
+  const byUrl = new Map(children.map((child) => [child.externalUrl ?? '', child]));
   const outcomes: Array<number | undefined> = [];
   const found = distinctPages(pages);
   for (const page of found) {
@@ -153,7 +164,7 @@ async function resyncCrawl(deps: ResyncDeps, parent: FileRecord, url: string): P
     outcomes.push(await addRead(deps, parent, { ...page, url: page.key }, { textHash: page.textHash }));
   }
   const keys = new Set(found.map((page) => page.key));
-  const vanished = children.filter((child) => !keys.has(child.externalURI ?? ''));
+  const vanished = children.filter((child) => !keys.has(child.externalUrl ?? ''));
   for (const child of vanished) await removeFileData(deps, child);
   const resynced = summed(outcomes, vanished.length);
   if (resynced.changed) {

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { mapConcurrently } from '../concurrency';
 import { categoryOf, extensionOf } from '../files/file-kinds';
-import { type FileImport, type FileRecord, type ImportError, importSourcePrefix } from '../model';
+import { type FileImport, type FileRecord, fileSource, type ImportError, importSourcePrefix } from '../model';
 import { objectKeys } from '../object-keys';
 import type { ImportStore } from '../ports';
 import { emptyFile, type FileDeps, removeFileData } from '../use-cases/files';
@@ -57,7 +57,11 @@ export async function runImport(deps: ImportDeps, message: Extract<WorkMessage, 
 export async function failImport(deps: ImportDeps, accountId: string, importId: string, reason: string): Promise<void> {
   const job = await deps.imports.get(accountId, importId);
   if (!job || job.state !== 'running') return;
-  await finish(deps, { ...job, errors: [{ sourceKey: importSourcePrefix(job.source), error: reason }, ...job.errors].slice(0, IMPORT_ERRORS_LISTED) }, 'failed');
+  await finish(
+    deps,
+    { ...job, errors: [{ sourceKey: importSourcePrefix(job.source), error: reason }, ...job.errors].slice(0, IMPORT_ERRORS_LISTED) },
+    'failed',
+  );
 }
 
 async function importAll(deps: ImportDeps, job: FileImport): Promise<void> {
@@ -77,7 +81,8 @@ async function importAll(deps: ImportDeps, job: FileImport): Promise<void> {
   if (job.prune) progress = { ...progress, deleted: await prune(deps, progress, existing, new Set(paths.map((p) => prefix + p))) };
   if (job.memoryId) await intoMemory(deps, progress, job.memoryId);
   for (const memoryId of progress.refreshMemoryIds) {
-    if (memoryId !== job.memoryId) await deps.queue.send({ kind: 'memory.refresh', accountId: job.accountId, memoryId } satisfies WorkMessage);
+    if (memoryId !== job.memoryId)
+      await deps.queue.send({ kind: 'memory.refresh', accountId: job.accountId, memoryId } satisfies WorkMessage);
   }
   await finish(deps, progress, 'completed');
 }
@@ -93,10 +98,16 @@ async function runBatch(
     importMember(deps, job, prefix + member.path, member, existing.get(prefix + member.path)),
   );
   await deps.files.createMany(outcomes.flatMap((o) => (o.kind === 'created' ? [o.file] : [])));
-  const changed = await markLinksChanged(deps, job.accountId, outcomes.flatMap((o) => (o.kind === 'updated' ? [o.id] : [])));
+  const changed = await markLinksChanged(
+    deps,
+    job.accountId,
+    outcomes.flatMap((o) => (o.kind === 'updated' ? [o.id] : [])),
+  );
   const refreshMemoryIds = [...new Set([...job.refreshMemoryIds, ...changed.keys()])];
   const count = (kind: Outcome['kind']) => outcomes.filter((o) => o.kind === kind && !o.error).length;
-  const problems: ImportError[] = outcomes.flatMap((o, i) => (o.error ? [{ sourceKey: prefix + (batch[i]?.path ?? ''), error: o.error }] : []));
+  const problems: ImportError[] = outcomes.flatMap((o, i) =>
+    o.error ? [{ sourceKey: prefix + (batch[i]?.path ?? ''), error: o.error }] : [],
+  );
   const next: FileImport = {
     ...job,
     created: job.created + count('created'),
@@ -123,7 +134,8 @@ async function importMember(
   old: FileRecord | undefined,
 ): Promise<Outcome> {
   // an S3 object listed with the ETag it had at the last import (a zip member with its CRC-32 and size) is the same: not even read
-  if (old && member.etag && old.validators?.etag === member.etag && (!job.fileType || job.fileType === old.fileType)) return { kind: 'unchanged' };
+  if (old && member.etag && old.validators?.etag === member.etag && (!job.fileType || job.fileType === old.fileType))
+    return { kind: 'unchanged' };
   let bytes: Uint8Array;
   try {
     bytes = await member.load();
@@ -134,7 +146,8 @@ async function importMember(
   const fileType = job.fileType ?? deps.extractor.fileTypeOf(bytes);
   if (old && old.contentHash === contentHash && old.fileType === fileType) {
     // the same bytes under a new ETag (or one not recorded yet): remembered, so the next import need not read them
-    if (member.etag && old.validators?.etag !== member.etag) await deps.files.update(job.accountId, old.id, { validators: { etag: member.etag } });
+    if (member.etag && old.validators?.etag !== member.etag)
+      await deps.files.update(job.accountId, old.id, { validators: { etag: member.etag } });
     return { kind: 'unchanged' };
   }
   const id = old?.id ?? deps.ids.uuid();
@@ -142,8 +155,18 @@ async function importMember(
   const extension = extensionOf(name);
   const bronzeKey = objectKeys.fetched(job.accountId, id, extension ? `original.${extension}` : 'original');
   const raw: Partial<FileRecord> = {
-    name, extension, fileType, category: categoryOf(fileType), source: 'import', bronzeKey, externalURI: null,
-    contentType: null, size: bytes.length, contentHash, sourceKey, validators: member.etag ? { etag: member.etag } : null,
+    name,
+    extension,
+    fileType,
+    category: categoryOf(fileType),
+    source: 'import',
+    bronzeKey,
+    externalUrl: null,
+    contentType: null,
+    size: bytes.length,
+    contentHash,
+    sourceKey,
+    validators: member.etag ? { etag: member.etag } : null,
   };
   const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
   const [, content] = await Promise.all([deps.objects.put(bronzeKey, bytes, 'application/octet-stream'), extracted(deps, base, bytes)]);
@@ -151,7 +174,10 @@ async function importMember(
   if (!old) return { kind: 'created', file: { ...base, ...content }, ...problem };
   await deps.files.update(job.accountId, id, { ...raw, ...content, tokens: content.tokens ?? null });
   // the previous content's objects go once the file names the new ones (a same-named member overwrote its bytes)
-  const superseded = [old.source === 'import' ? (old.bronzeKey ?? '') : '', ...(content.state === 'ready' ? supersededText(old, content) : [])];
+  const superseded = [
+    old.source === 'import' ? (old.bronzeKey ?? '') : '',
+    ...(content.state === 'ready' ? supersededText(old, content) : []),
+  ];
   await deps.objects.deleteMany(superseded.filter((key) => key && key !== bronzeKey));
   return { kind: 'updated', id, ...problem };
 }
@@ -184,7 +210,7 @@ async function prune(
   const reindex = new Set<string>();
   await mapConcurrently(gone, deps.config.imports.concurrency, async (file) => {
     for (const link of await deps.links.listByFile(job.accountId, file.id)) {
-      await deps.memories.excludeFile(job.accountId, link.memoryId, file.id);
+      await deps.memories.excludeSource(job.accountId, link.memoryId, fileSource(file.id));
       await deps.links.delete(job.accountId, link.memoryId, file.id); // the file itself goes next
       await deps.objects.delete(objectKeys.chunks(job.accountId, link.memoryId, file.id));
       reindex.add(link.memoryId);
@@ -207,11 +233,20 @@ async function intoMemory(deps: ImportDeps, job: FileImport, memoryId: string): 
   const linked = await deps.links.getMany(job.accountId, memoryId, ids);
   const at = now(deps);
   const missing = ids.filter((id) => !linked.has(id));
-  await deps.links.createMany(missing.map((fileId) => ({
-    id: deps.ids.uuid(), accountId: job.accountId, memoryId, fileId, type: 'file', ingestedAt: null, createdAt: at, updatedAt: at,
-  })));
+  await deps.links.createMany(
+    missing.map((fileId) => ({
+      id: deps.ids.uuid(),
+      accountId: job.accountId,
+      memoryId,
+      fileId,
+      type: 'file',
+      ingestedAt: null,
+      createdAt: at,
+      updatedAt: at,
+    })),
+  );
   const excluded = new Set((await deps.memories.get(job.accountId, memoryId))?.excludedFileIds ?? []);
-  await deps.memories.includeFiles(job.accountId, memoryId, missing.filter((id) => excluded.has(id)));
+  await deps.memories.includeSources(job.accountId, memoryId, missing.filter((id) => excluded.has(id)).map(fileSource));
   await deps.queue.send({ kind: 'memory.refresh', accountId: job.accountId, memoryId } satisfies WorkMessage);
 }
 

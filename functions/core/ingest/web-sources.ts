@@ -24,7 +24,7 @@ export type WebOutcome =
   | { kind: 'parent' };
 
 export async function readWebSource(deps: WebSourceDeps, file: FileRecord): Promise<WebOutcome> {
-  const url = file.externalURI;
+  const url = file.externalUrl;
   if (!url) throw new FileProcessingError(`a '${file.fileType}' file needs an external_uri`);
   if (file.fileType === 'sitemap') {
     await readSitemap(deps, file, url);
@@ -68,8 +68,11 @@ function pageKeyOf(page: Pick<ReadPage, 'url' | 'canonicalUrl'>): string {
 }
 
 /** The crawled pages that are new to this crawl: one per address key and per text (the same bytes twice are one page). */
-export function distinctPages(pages: readonly ReadPage[], known: readonly FileRecord[] = []): Array<ReadPage & { key: string; textHash: string }> {
-  const keys = new Set(known.map((child) => child.externalURI ?? ''));
+export function distinctPages(
+  pages: readonly ReadPage[],
+  known: readonly FileRecord[] = [],
+): Array<ReadPage & { key: string; textHash: string }> {
+  const keys = new Set(known.map((child) => child.externalUrl ?? ''));
   const texts = new Set(known.map((child) => child.validators?.textHash ?? ''));
   const out: Array<ReadPage & { key: string; textHash: string }> = [];
   for (const page of pages) {
@@ -123,7 +126,7 @@ async function crawlStretch(deps: WebSourceDeps, parent: FileRecord, url: string
 
 export const sitemapListing = (url: string, urls: readonly string[]) => `Sitemap ${url}\n\n${urls.join('\n')}`;
 export const crawlListing = (url: string, children: readonly FileRecord[]) =>
-  `Crawl of ${url}\n\n${children.map((c) => c.externalURI).join('\n')}`;
+  `Crawl of ${url}\n\n${children.map((c) => c.externalUrl).join('\n')}`;
 
 /** The parent's own transcript: the list of its pages (its content on files/get). */
 export async function storeListing(deps: WebSourceDeps, parent: FileRecord, listing: string): Promise<void> {

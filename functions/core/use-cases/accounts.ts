@@ -37,7 +37,10 @@ export async function ensureAccountWithKey(deps: AccountDeps, apiKey: string): P
   const existing = await deps.apiKeys.find(lookupIdOf(apiKey));
   if (existing && keyMatches(existing, apiKey)) {
     if (existing.revokedAt) {
-      throw BadRequestError.forField('KMEM_API_KEY', `was revoked at ${existing.revokedAt}; set a new key (npm run kmem -- accounts keys create NAME)`);
+      throw BadRequestError.forField(
+        'KMEM_API_KEY',
+        `was revoked at ${existing.revokedAt}; set a new key (npm run kmem -- accounts keys create NAME)`,
+      );
     }
     const account = await deps.accounts.get(existing.accountId);
     if (account) return account;

@@ -49,10 +49,15 @@ export async function revokeKey(deps: AccountDeps, accountName: string, keyId: s
 }
 
 /** Creates the replacement first, so the account is never without a working key. */
-export async function rotateKey(deps: AccountDeps, accountName: string, keyId: string): Promise<{ apiKey: string; key: KeySummary; revoked: KeySummary }> {
+export async function rotateKey(
+  deps: AccountDeps,
+  accountName: string,
+  keyId: string,
+): Promise<{ apiKey: string; key: KeySummary; revoked: KeySummary }> {
   const account = await accountNamed(deps, accountName);
   const current = await deps.apiKeys.find(keyId);
-  if (current?.accountId !== account.id || current.revokedAt) throw BadRequestError.forField('keyId', `account '${accountName}' has no live key ${keyId}`);
+  if (current?.accountId !== account.id || current.revokedAt)
+    throw BadRequestError.forField('keyId', `account '${accountName}' has no live key ${keyId}`);
   const created = await createKey(deps, accountName);
   return { ...created, revoked: await revokeKey(deps, accountName, keyId) };
 }

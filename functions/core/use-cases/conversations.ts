@@ -6,7 +6,7 @@
  * (functions/core/ingest/conversation-sync.ts), so many changes fold into few builds.
  */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
-import { type MemorySessionLink, sessionSourceId } from '../model';
+import { type MemorySessionLink, sessionSource } from '../model';
 import type { Clock, ConversationSyncStore, MemoryStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
 import type { WorkMessage } from '../work';
 import { getMemory } from './memories';
@@ -48,23 +48,19 @@ export async function addSessions(
     try {
       await deps.sessionLinks.create(link);
     } catch (error) {
-      if (error instanceof ConflictError) throw BadRequestError.forField('sessions', `session '${sessionId}' is already in memory '${memoryId}'`);
+      if (error instanceof ConflictError)
+        throw BadRequestError.forField('sessions', `session '${sessionId}' is already in memory '${memoryId}'`);
       throw error;
     }
     links.push(link);
   }
-  await deps.memories.includeFiles(accountId, memoryId, sessionIds.map(sessionSourceId));
+  await deps.memories.includeSources(accountId, memoryId, sessionIds.map(sessionSource));
   await requestSync(deps, accountId, memoryId, sessionIds);
   return links;
 }
 
 /** Detaches sessions: what they contributed leaves retrieval at once and the index is rebuilt without it. */
-export async function removeSessions(
-  deps: ConversationDeps,
-  accountId: string,
-  memoryId: string,
-  sessionIds: string[],
-): Promise<void> {
+export async function removeSessions(deps: ConversationDeps, accountId: string, memoryId: string, sessionIds: string[]): Promise<void> {
   await getMemory(deps, accountId, memoryId);
   for (const sessionId of sessionIds) {
     if (!(await deps.sessionLinks.get(accountId, memoryId, sessionId))) {
@@ -72,7 +68,7 @@ export async function removeSessions(
     }
   }
   for (const sessionId of sessionIds) {
-    await deps.memories.excludeFile(accountId, memoryId, sessionSourceId(sessionId));
+    await deps.memories.excludeSource(accountId, memoryId, sessionSource(sessionId));
     await deps.sessionLinks.delete(accountId, memoryId, sessionId);
   }
   await requestSync(deps, accountId, memoryId, sessionIds);
@@ -86,7 +82,7 @@ export async function sessionDeleted(
 ): Promise<void> {
   await requestMessageIndexSync(deps, accountId, sessionId);
   for (const link of await deps.sessionLinks.listBySession(accountId, sessionId)) {
-    await deps.memories.excludeFile(accountId, link.memoryId, sessionSourceId(sessionId));
+    await deps.memories.excludeSource(accountId, link.memoryId, sessionSource(sessionId));
     await requestSync(deps, accountId, link.memoryId, [sessionId]);
   }
 }

@@ -33,9 +33,13 @@ export async function resyncFile(deps: FileDeps, accountId: string, id: string):
   const file = await deps.files.get(accountId, id);
   if (!file || file.parentFileId) throw NotFoundError.of('file', id);
   if (!WEB_FILE_TYPES.has(file.fileType)) {
-    throw BadRequestError.forField('id', `file '${id}' is a '${file.fileType}' file; only website, sitemap and website_bulk files are fetched again`);
+    throw BadRequestError.forField(
+      'id',
+      `file '${id}' is a '${file.fileType}' file; only website, sitemap and website_bulk files are fetched again`,
+    );
   }
-  if (file.state !== 'ready') throw BadRequestError.forField('id', `file '${id}' is ${file.state}; it can be synced again once it is ready`);
+  if (file.state !== 'ready')
+    throw BadRequestError.forField('id', `file '${id}' is ${file.state}; it can be synced again once it is ready`);
   await deps.queue.send({ kind: 'file.resync', accountId, fileId: id } satisfies WorkMessage);
   return file;
 }

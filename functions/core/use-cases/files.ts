@@ -115,7 +115,7 @@ export function contentFields(name: string, fileType: FileType, source: FileSour
     fileType,
     category: categoryOf(fileType),
     bronzeKey: source.upload?.key ?? null,
-    externalURI: source.url?.href ?? null,
+    externalUrl: source.url?.href ?? null,
     contentType: source.upload?.contentType ?? null,
     source: source.upload ? ('upload' as const) : ('url' as const),
     size: source.upload?.size ?? null,
@@ -130,12 +130,7 @@ export async function contentHashOf(deps: Pick<FileDeps, 'objects'>, fileType: F
   return hash.digest('hex');
 }
 
-export async function sourceOf(
-  deps: FileDeps,
-  accountId: string,
-  fileId: string,
-  input: NewFile,
-): Promise<FileSource> {
+export async function sourceOf(deps: FileDeps, accountId: string, fileId: string, input: NewFile): Promise<FileSource> {
   const url = input.external_uri === undefined ? undefined : checkWebAddress('external_uri', input.external_uri);
   if (WEB_FILE_TYPES.has(input.fileType)) {
     if (!url) throw BadRequestError.forField('external_uri', `is required for a '${input.fileType}' file`);
@@ -175,7 +170,8 @@ async function takeStagedUpload(deps: FileDeps, upload: Upload & { stagingKey: s
   if (staged.size !== upload.size || staged.size > deps.config.maxUploadBytes) {
     await deps.objects.delete(upload.stagingKey);
     await deps.uploads.release(upload.accountId, upload.key, fileId);
-    const limit = staged.size > deps.config.maxUploadBytes ? overLimit(deps) : `is not the ${upload.size} bytes the upload address was made for`;
+    const limit =
+      staged.size > deps.config.maxUploadBytes ? overLimit(deps) : `is not the ${upload.size} bytes the upload address was made for`;
     throw BadRequestError.forField('key', `the uploaded object (${staged.size} bytes) ${limit}; upload it again`);
   }
   await deps.objects.copy(upload.stagingKey, upload.key);
@@ -183,7 +179,12 @@ async function takeStagedUpload(deps: FileDeps, upload: Upload & { stagingKey: s
   return { ...upload, size: staged.size, contentType: staged.contentType ?? upload.contentType };
 }
 
-async function measuredUpload(deps: FileDeps, upload: Upload, fileId: string, stored: { size: number; contentType: string | null } | undefined): Promise<Upload> {
+async function measuredUpload(
+  deps: FileDeps,
+  upload: Upload,
+  fileId: string,
+  stored: { size: number; contentType: string | null } | undefined,
+): Promise<Upload> {
   if (!stored) {
     await deps.uploads.release(upload.accountId, upload.key, fileId);
     throw BadRequestError.forField('key', 'nothing has been uploaded to this key yet');
@@ -193,12 +194,37 @@ async function measuredUpload(deps: FileDeps, upload: Upload, fileId: string, st
 
 export function emptyFile(accountId: string, id: string, now: string, originRegion: string): FileRecord {
   return {
-    id, accountId, name: '', extension: '', fileType: 'other', category: 'other', state: 'pending', error: null,
-    bronzeKey: null, externalURI: null, contentType: null, source: 'upload', parentFileId: null,
-    jobID: null, originRegion, silverTranscriptKey: null, silverAudioKey: null,
-    goldChunkKey: null, length: null, size: null, tokens: null, numSpeakers: null,
-    hiddenFilesTotal: 0, hiddenFilesCreated: 0, hiddenFilesProcessed: 0, hiddenFilesIngested: 0,
-    sourceKey: null, contentHash: null, validators: null, createdAt: now, updatedAt: now,
+    id,
+    accountId,
+    name: '',
+    extension: '',
+    fileType: 'other',
+    category: 'other',
+    state: 'pending',
+    error: null,
+    bronzeKey: null,
+    externalUrl: null,
+    contentType: null,
+    source: 'upload',
+    parentFileId: null,
+    jobId: null,
+    originRegion,
+    silverTranscriptKey: null,
+    silverAudioKey: null,
+    goldChunkKey: null,
+    length: null,
+    size: null,
+    tokens: null,
+    numSpeakers: null,
+    hiddenFilesTotal: 0,
+    hiddenFilesCreated: 0,
+    hiddenFilesProcessed: 0,
+    hiddenFilesIngested: 0,
+    sourceKey: null,
+    contentHash: null,
+    validators: null,
+    createdAt: now,
+    updatedAt: now,
   };
 }
 

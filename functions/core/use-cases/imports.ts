@@ -51,9 +51,24 @@ export async function startImport(deps: ImportApiDeps, accountId: string, input:
   const source = await sourceOf(deps, accountId, id, input);
   const now = deps.clock.now().toISOString();
   const created: FileImport = {
-    id, accountId, source, memoryId: input.memoryID ?? null, fileType: input.fileType ?? null, prune: input.prune ?? false,
-    state: 'running', total: 0, created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, errors: [], position: 0,
-    refreshMemoryIds: [], createdAt: now, updatedAt: now,
+    id,
+    accountId,
+    source,
+    memoryId: input.memoryID ?? null,
+    fileType: input.fileType ?? null,
+    prune: input.prune ?? false,
+    state: 'running',
+    total: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    failed: 0,
+    errors: [],
+    position: 0,
+    refreshMemoryIds: [],
+    createdAt: now,
+    updatedAt: now,
   };
   await deps.imports.create(created);
   await deps.queue.send({ kind: 'file.import', accountId, importId: id } satisfies WorkMessage);
@@ -99,7 +114,10 @@ async function archiveSource(deps: ImportApiDeps, accountId: string, importId: s
   const limit = deps.config.imports.archive.maxArchiveBytes;
   if (size === 0 || size > limit) {
     await release();
-    throw BadRequestError.forField('archiveKey', size === 0 ? 'nothing has been uploaded to this key yet' : `the archive is ${size} bytes, over the limit of ${limit}`);
+    throw BadRequestError.forField(
+      'archiveKey',
+      size === 0 ? 'nothing has been uploaded to this key yet' : `the archive is ${size} bytes, over the limit of ${limit}`,
+    );
   }
   return { kind: 'archive', key, name: upload.name };
 }

@@ -75,8 +75,7 @@ export async function refreshMemory(
   }
 }
 
-const busy = (memoryId: string) =>
-  BadRequestError.forField('memoryID', `memory '${memoryId}' is already ingesting; wait for it to finish`);
+const busy = (memoryId: string) => BadRequestError.forField('memoryID', `memory '${memoryId}' is already ingesting; wait for it to finish`);
 
 /** Reserves the budget, records the job, moves the memory to `queued` and queues the work; ConflictError when busy. */
 async function launchJob(
@@ -123,7 +122,10 @@ async function launchJob(
 /** Files added to the memory and not yet in its index. */
 async function waitingFiles(deps: IngestionDeps, accountId: string, memoryId: string): Promise<FileRecord[]> {
   const links = (await deps.links.listByMemory(accountId, memoryId)).filter((link) => !link.ingestedAt);
-  const files = await deps.files.getMany(accountId, links.map((link) => link.fileId));
+  const files = await deps.files.getMany(
+    accountId,
+    links.map((link) => link.fileId),
+  );
   return links.flatMap((link) => files.get(link.fileId) ?? []);
 }
 
@@ -138,10 +140,9 @@ async function reserve(deps: IngestionDeps, accountId: string, needed: number) {
   if (after) return after;
   const account = await deps.accounts.get(accountId);
   const available = Math.max(0, account?.tokensRemaining ?? 0);
-  throw new BadRequestError(
-    `memoryID: ingestion needs ${needed} tokens and the account has ${available} left`,
-    { data: { tokensNeeded: needed, tokensAvailable: available, tokensExceeded: needed - available } },
-  );
+  throw new BadRequestError(`memoryID: ingestion needs ${needed} tokens and the account has ${available} left`, {
+    data: { tokensNeeded: needed, tokensAvailable: available, tokensExceeded: needed - available },
+  });
 }
 
 function newJob(deps: IngestionDeps, memory: Memory, files: FileRecord[], reserved: number): IngestionJob {

@@ -149,7 +149,7 @@ export async function detachFile(
 ): Promise<void> {
   const file = await deps.files.get(accountId, fileId);
   if (file?.goldChunkKey?.startsWith(objectKeys.memoryPrefix(accountId, memoryId))) {
-    await deps.files.update(accountId, fileId, { goldChunkKey: null, jobID: null });
+    await deps.files.update(accountId, fileId, { goldChunkKey: null, jobId: null });
   }
   await deps.links.delete(accountId, memoryId, fileId);
 }

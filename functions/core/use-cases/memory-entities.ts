@@ -33,7 +33,7 @@ export interface EntityView {
   aliases: string[];
   relations: EntityRelation[];
   facts: Array<{ content: string }>;
-  passages: Array<{ content: string; fileID: string }>;
+  passages: Array<{ content: string; fileId: string }>;
 }
 
 /** Per entity: relations, facts and passages listed at most. */
@@ -65,10 +65,11 @@ export async function lookUpEntities(
 function stillMentioned(memory: Memory, loaded: LoadedGraph): (entity: number) => boolean {
   if (memory.excludedFileIds.length === 0) return () => true;
   const excluded = new Set(memory.excludedFileIds);
-  return (entity) => mentioningChunks(loaded.graph, entity).some((chunkId) => {
-    const chunk = loaded.chunks.get(chunkId);
-    return chunk !== undefined && !excluded.has(chunk.fileId);
-  });
+  return (entity) =>
+    mentioningChunks(loaded.graph, entity).some((chunkId) => {
+      const chunk = loaded.chunks.get(chunkId);
+      return chunk !== undefined && !excluded.has(chunk.fileId);
+    });
 }
 
 interface Reader {
@@ -88,10 +89,16 @@ async function viewOf(reader: Reader, entity: number): Promise<EntityView> {
     const chunk = reader.loaded.chunks.get(chunkId);
     return chunk !== undefined && !excluded.has(chunk.fileId) ? chunk : undefined;
   };
-  const facts = [...new Set(factsOf(graph, entity).filter((fact) => kept(fact.chunkId)).map((fact) => fact.text))];
+  const facts = [
+    ...new Set(
+      factsOf(graph, entity)
+        .filter((fact) => kept(fact.chunkId))
+        .map((fact) => fact.text),
+    ),
+  ];
   const passages = mentioningChunks(graph, entity).flatMap((chunkId) => {
     const chunk = kept(chunkId);
-    return chunk ? [{ content: chunk.text, fileID: chunk.pageId ?? chunk.fileId }] : [];
+    return chunk ? [{ content: chunk.text, fileId: chunk.pageId ?? chunk.fileId }] : [];
   });
   return {
     id,

@@ -1,6 +1,6 @@
 /** The files of a memory: add-files and delete-file (with the 17-Dec-2024 rule). */
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors';
-import type { Memory, MemoryFileLink } from '../model';
+import { fileSource, type Memory, type MemoryFileLink } from '../model';
 import { objectKeys } from '../object-keys';
 import type { Clock, FileStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort } from '../ports';
 import type { WorkMessage } from '../work';
@@ -29,17 +29,9 @@ async function linkableMemory(deps: MemoryFileDeps, accountId: string, memoryId:
 }
 
 /** Links files to a memory. Every id is checked before anything is written. */
-export async function addFiles(
-  deps: MemoryFileDeps,
-  accountId: string,
-  memoryId: string,
-  fileIds: string[],
-): Promise<MemoryFileLink[]> {
+export async function addFiles(deps: MemoryFileDeps, accountId: string, memoryId: string, fileIds: string[]): Promise<MemoryFileLink[]> {
   await linkableMemory(deps, accountId, memoryId);
-  const [files, linked] = await Promise.all([
-    deps.files.getMany(accountId, fileIds),
-    deps.links.getMany(accountId, memoryId, fileIds),
-  ]);
+  const [files, linked] = await Promise.all([deps.files.getMany(accountId, fileIds), deps.links.getMany(accountId, memoryId, fileIds)]);
   const seen = new Set<string>();
   for (const [i, fileId] of fileIds.entries()) {
     if (seen.has(fileId)) throw BadRequestError.forField(`files.${i}`, `file '${fileId}' is listed twice`);
@@ -59,7 +51,11 @@ export async function addFiles(
   );
   const links = outcomes.flatMap((outcome) => ('created' in outcome ? [outcome.created] : []));
   // a file removed earlier and linked again leaves the exclusion only once its link exists
-  await deps.memories.includeFiles(accountId, memoryId, links.map((created) => created.fileId));
+  await deps.memories.includeSources(
+    accountId,
+    memoryId,
+    links.map((created) => fileSource(created.fileId)),
+  );
   const failed = outcomes.find((outcome) => 'error' in outcome);
   if (failed && 'error' in failed) throw failed.error;
   return links;
@@ -68,7 +64,14 @@ export async function addFiles(
 async function link(deps: MemoryFileDeps, accountId: string, memoryId: string, fileId: string): Promise<MemoryFileLink> {
   const now = deps.clock.now().toISOString();
   const created: MemoryFileLink = {
-    id: deps.ids.uuid(), accountId, memoryId, fileId, type: 'file', ingestedAt: null, createdAt: now, updatedAt: now,
+    id: deps.ids.uuid(),
+    accountId,
+    memoryId,
+    fileId,
+    type: 'file',
+    ingestedAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
   try {
     await deps.links.create(created);
@@ -85,13 +88,13 @@ async function link(deps: MemoryFileDeps, accountId: string, memoryId: string, f
  * Removes a file from a memory. Its chunks leave retrieval at once (the memory excludes the file) and
  * its derived objects are deleted; the worker then publishes an index without it.
  */
-export async function removeFile(deps: MemoryFileDeps, accountId: string, memoryId: string, fileId: string): Promise<void> {
+export async function removeFileFromMemory(deps: MemoryFileDeps, accountId: string, memoryId: string, fileId: string): Promise<void> {
   await linkableMemory(deps, accountId, memoryId);
   if (!(await deps.files.get(accountId, fileId))) throw NotFoundError.of('file', fileId);
   if (!(await deps.links.get(accountId, memoryId, fileId))) {
     throw new NotFoundError(`file '${fileId}' is not in memory '${memoryId}'`);
   }
-  await deps.memories.excludeFile(accountId, memoryId, fileId);
+  await deps.memories.excludeSource(accountId, memoryId, fileSource(fileId));
   await detachFile(deps, accountId, memoryId, fileId);
   await deps.objects.delete(objectKeys.chunks(accountId, memoryId, fileId));
   await deps.queue.send({ kind: 'memory.reindex', accountId, memoryId } satisfies WorkMessage);

@@ -86,14 +86,18 @@ function matches(message: IndexedMessage, request: MessageSearch): boolean {
 }
 
 /** The ranked messages as stored now, without those deleted or whose session was deleted. */
-async function stillLive(deps: MessageSearchDeps, accountId: string, ranked: Array<{ id: string; score: number }>): Promise<ScoredMessage[]> {
+async function stillLive(
+  deps: MessageSearchDeps,
+  accountId: string,
+  ranked: Array<{ id: string; score: number }>,
+): Promise<ScoredMessage[]> {
   const messages = await mapConcurrently(ranked, STORE_CONCURRENCY, ({ id }) => deps.messages.get(accountId, id));
-  const sessionIds = [...new Set(messages.flatMap((m) => (m ? [m.sessionID] : [])))];
+  const sessionIds = [...new Set(messages.flatMap((m) => (m ? [m.sessionId] : [])))];
   const sessions = await mapConcurrently(sessionIds, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
   const live = new Set(sessions.flatMap((s) => (s && !s.deletedAt ? [s.id] : [])));
   return ranked.flatMap(({ score }, i) => {
     const message = messages[i];
-    return message && live.has(message.sessionID) ? [{ message, score }] : [];
+    return message && live.has(message.sessionId) ? [{ message, score }] : [];
   });
 }
 

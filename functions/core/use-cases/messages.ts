@@ -1,7 +1,16 @@
 /** Messages inside sessions. */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Message, MessageRole, Page, PageRequest } from '../model';
-import type { Clock, ConversationSyncStore, IdGenerator, MessageFilter, MessageStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
+import type {
+  Clock,
+  ConversationSyncStore,
+  IdGenerator,
+  MessageFilter,
+  MessageStore,
+  QueuePort,
+  SessionLinkStore,
+  SessionStore,
+} from '../ports';
 import { conversationChanged } from './conversations';
 
 export interface MessageDeps {
@@ -34,10 +43,10 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
   const message: Message = {
     id: input.id ?? deps.ids.uuid(),
     accountId,
-    sessionID: session.id,
+    sessionId: session.id,
     role: input.role,
     content: input.content,
-    customerUserID: input.customerUserID ?? session.customerUserID,
+    customerUserId: input.customerUserID ?? session.customerUserId,
     createdAt: input.createdAt ?? now,
     updatedAt: now,
     ...(sequence === undefined ? {} : { sequence }),
@@ -52,12 +61,7 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
   return message;
 }
 
-export function listMessages(
-  deps: MessageDeps,
-  accountId: string,
-  filter: MessageFilter,
-  page: PageRequest,
-): Promise<Page<Message>> {
+export function listMessages(deps: MessageDeps, accountId: string, filter: MessageFilter, page: PageRequest): Promise<Page<Message>> {
   return deps.messages.list(accountId, filter, page);
 }
 
@@ -71,5 +75,5 @@ export async function getMessage(deps: Pick<MessageDeps, 'messages'>, accountId:
 export async function deleteMessage(deps: MessageDeps, accountId: string, id: string): Promise<void> {
   const message = await deps.messages.get(accountId, id);
   if (!message || !(await deps.messages.delete(accountId, id))) throw NotFoundError.of('message', id);
-  await conversationChanged(deps, accountId, message.sessionID);
+  await conversationChanged(deps, accountId, message.sessionId);
 }

@@ -19,7 +19,7 @@ import {
   retrieve,
   topChunks,
 } from '../../engine';
-import type { FileRecord, Memory } from '../model';
+import { type FileRecord, type Memory, type SourceId, sourceOf } from '../model';
 import type { FileStore, MemoryStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../retrieval-cache';
 import { emitMetric } from '../metrics';
@@ -49,7 +49,7 @@ interface Source {
   score: number;
 }
 
-export interface RetrievalAnswer {
+export interface RetrievalResult {
   /** Best first; `sourceID` names the entry of `sources` the passage comes from. */
   payload: Array<{ content: string; score: number; sourceID?: string }>;
   facts: Array<{ content: string }>;
@@ -58,23 +58,23 @@ export interface RetrievalAnswer {
 
 const GRAPH_CANDIDATES = 100;
 
-export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string, request: RetrievalQuery): Promise<RetrievalAnswer> {
+export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string, request: RetrievalQuery): Promise<RetrievalResult> {
   checkWindow(request);
   const started = performance.now();
   const memory = await deps.memories.get(accountId, request.memoryID);
   if (!memory) throw NotFoundError.of('memory', request.memoryID);
-  const answer = await answerOf(deps, accountId, memory, request);
+  const result = await retrieveFrom(deps, accountId, memory, request);
   const properties = { accountId, memoryId: memory.id, topK: request.topK };
   emitMetric('RetrievalMs', performance.now() - started, { dimension: memory.memoryType, properties });
-  return answer;
+  return result;
 }
 
-async function answerOf(deps: RetrievalDeps, accountId: string, memory: Memory, request: RetrievalQuery): Promise<RetrievalAnswer> {
+async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memory, request: RetrievalQuery): Promise<RetrievalResult> {
   const index = await deps.indexes.load(memory);
   if (!index || index.retrieval.chunks.ids.length === 0) return { payload: [], facts: [], sources: [] };
   const allow = allowedChunks(memory, index, request);
-  const outcome = await answerFromIndex(index, request, { allow, embedder: deps.indexing.embedder() });
-  const sources = await sourcesOf(deps, accountId, index, outcome.items);
+  const outcome = await retrieveFromIndex(index, request, { allow, embedder: deps.indexing.embedder() });
+  const sources = await payloadSources(deps, accountId, index, outcome.items);
   const described = new Set(sources.map((source) => source.id));
   const payload = outcome.payload.map((entry, i) => {
     const item = outcome.items[i];
@@ -89,7 +89,7 @@ async function answerOf(deps: RetrievalDeps, accountId: string, memory: Memory, 
  * walk for graph memories, fusion, facts and extracts. The route above and the quality benchmarks both
  * call it, so the benchmarks measure what the API answers.
  */
-export function answerFromIndex(
+export function retrieveFromIndex(
   index: Pick<LoadedIndex, 'retrieval' | 'graph'>,
   request: Pick<RetrievalQuery, 'query' | 'topK' | 'facts' | 'assisted'>,
   options: { allow?: ((ordinal: number) => boolean) | undefined; embedder: Embedder | null },
@@ -114,11 +114,7 @@ export function answerFromIndex(
  * time window. Undefined when every chunk may: retrieval then skips the per-chunk check (it runs over
  * every chunk of the index on each query).
  */
-function allowedChunks(
-  memory: Memory,
-  index: LoadedIndex,
-  request: RetrievalQuery,
-): ((ordinal: number) => boolean) | undefined {
+function allowedChunks(memory: Memory, index: LoadedIndex, request: RetrievalQuery): ((ordinal: number) => boolean) | undefined {
   const view = chunkView(index);
   // removed files, detached and deleted sessions are excluded on the memory until an index without them is out
   const excluded = new Set(memory.excludedFileIds);
@@ -155,7 +151,10 @@ export function graphList(graph: GraphSegment, query: string): ExternalList {
   const seeds = new Map(linkQueryToEntities(graph, query).map((link) => [link.entity, link.weight] as const));
   if (seeds.size === 0) return { name: 'graph', hits: [] };
   const { chunkScores } = personalizedPageRank(graph, seeds);
-  return { name: 'graph', hits: topChunks(graph, chunkScores, GRAPH_CANDIDATES).map((hit) => ({ chunkId: hit.chunkId, score: hit.score })) };
+  return {
+    name: 'graph',
+    hits: topChunks(graph, chunkScores, GRAPH_CANDIDATES).map((hit) => ({ chunkId: hit.chunkId, score: hit.score })),
+  };
 }
 
 function graphFacts(graph: GraphSegment): MemoryFact[] {
@@ -163,7 +162,7 @@ function graphFacts(graph: GraphSegment): MemoryFact[] {
 }
 
 /** The files (or sessions) behind the payload, best first, with an address to fetch them. */
-async function sourcesOf(
+async function payloadSources(
   deps: RetrievalDeps,
   accountId: string,
   index: LoadedIndex,
@@ -178,23 +177,26 @@ async function sourcesOf(
   return sources.filter((source): source is Source => source !== undefined).sort((a, b) => b.score - a.score);
 }
 
-/** The file (or the page of a sitemap or crawl, or `session:<id>`) a payload item comes from. */
+/** The source (a file, the page of a sitemap or crawl, or a session) a payload item comes from. */
 function sourceIdOf(index: LoadedIndex, item: { fileId: string; ordinals: readonly number[] }): string {
   const chunk = index.chunks.get(index.retrieval.chunks.ids[item.ordinals[0] ?? 0] ?? '');
   return chunk?.pageId ?? item.fileId;
 }
 
 /** A source's id as `sources` shows it: a session's own id. */
-const publicSourceId = (id: string): string => (id.startsWith('session:') ? id.slice('session:'.length) : id);
+const publicSourceId = (id: SourceId): string => {
+  const source = sourceOf(id);
+  return source.kind === 'session' ? source.sessionId : source.fileId;
+};
 
-async function describeSource(deps: RetrievalDeps, accountId: string, id: string, score: number): Promise<Source | undefined> {
+async function describeSource(deps: RetrievalDeps, accountId: string, id: SourceId, score: number): Promise<Source | undefined> {
   const rounded = Math.round(score * 1e6) / 1e6;
-  if (id.startsWith('session:')) {
-    const sessionId = id.slice('session:'.length);
+  const source = sourceOf(id);
+  if (source.kind === 'session') {
+    const { sessionId } = source;
     return { id: sessionId, name: `session ${sessionId}`, url: `/sessions/get/${sessionId}`, score: rounded };
   }
-  const file: FileRecord | undefined = await deps.files.get(accountId, id);
+  const file: FileRecord | undefined = await deps.files.get(accountId, source.fileId);
   if (!file) return undefined;
-  return { id: file.id, name: file.name, url: file.externalURI ?? `/files/get/${file.id}`, score: rounded };
+  return { id: file.id, name: file.name, url: file.externalUrl ?? `/files/get/${file.id}`, score: rounded };
 }
-

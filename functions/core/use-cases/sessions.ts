@@ -26,7 +26,7 @@ export async function createSession(deps: SessionDeps, accountId: string, input:
   const session: Session = {
     id: input.sessionID ?? deps.ids.uuid(),
     accountId,
-    customerUserID: input.customerUserID ?? null,
+    customerUserId: input.customerUserID ?? null,
     metadata: input.metadata ?? [],
     createdAt: now,
     updatedAt: now,

@@ -96,7 +96,10 @@ export function backoffDelaySeconds(attempts: number, backoffSeconds: number): n
  * are allowed, one that is or resolves to a loopback, private or metadata address): a 400 naming
  * `webhookUrl`. A resolver that fails now lets the address through: every delivery checks it again.
  */
-export async function checkWebhookUrl(deps: { resolve: WebhookDeps['resolve']; config: { allowPrivateUrls: boolean } }, url: string): Promise<void> {
+export async function checkWebhookUrl(
+  deps: { resolve: WebhookDeps['resolve']; config: { allowPrivateUrls: boolean } },
+  url: string,
+): Promise<void> {
   try {
     await guardAddress(url, { allowPrivate: deps.config.allowPrivateUrls, resolve: deps.resolve, field: 'webhookUrl' });
   } catch (error) {
@@ -116,7 +119,8 @@ export async function deliverWebhook(deps: WebhookDeps, message: WebhookDeliverM
   const outcome = await settle(deps, delivery, tried);
   await showOnMemory(deps, delivery, outcome);
   const counted = OUTCOME_METRIC[outcome.outcome];
-  if (counted) emitMetric(counted, 1, { properties: { accountId: delivery.accountId, eventId: delivery.eventId, attempts: outcome.attempts } });
+  if (counted)
+    emitMetric(counted, 1, { properties: { accountId: delivery.accountId, eventId: delivery.eventId, attempts: outcome.attempts } });
   return outcome;
 }
 
@@ -256,12 +260,7 @@ function deliverMessage(accountId: string, eventId: string): WebhookDeliverMessa
   return { kind: 'webhook.deliver', accountId, eventId };
 }
 
-function result(
-  outcome: DeliveryResult['outcome'],
-  attempts: number,
-  lastStatus: number | null,
-  lastError: string | null,
-): DeliveryResult {
+function result(outcome: DeliveryResult['outcome'], attempts: number, lastStatus: number | null, lastError: string | null): DeliveryResult {
   return { outcome, attempts, lastStatus, lastError };
 }
 

@@ -4,7 +4,7 @@
  */
 
 /** The event types a memory's `webhookUrl` receives. */
-const WEBHOOK_EVENT_TYPES = [
+export const WEBHOOK_EVENT_TYPES = [
   'memory.ingestion.started',
   'memory.ingestion.completed',
   'memory.ingestion.failed',

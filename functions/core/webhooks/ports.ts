@@ -27,10 +27,5 @@ export interface WebhookSender {
    * status, without following redirects. Throws when no answer arrives (connection refused or reset, TLS
    * failure, timeout after `timeoutMs`).
    */
-  post(
-    target: GuardedAddress,
-    headers: Record<string, string>,
-    body: string,
-    timeoutMs: number,
-  ): Promise<{ status: number }>;
+  post(target: GuardedAddress, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number }>;
 }

@@ -28,9 +28,7 @@ export function signWebhook(content: SignedContent): string {
  * Checks a `webhook-signature` header (one or more space-separated `v1,<sig>` entries) in constant time,
  * and that the timestamp is within `toleranceSeconds` of `now` (seconds; defaults to the clock).
  */
-export function verifyWebhook(
-  content: SignedContent & { signature: string; now?: number; toleranceSeconds?: number },
-): boolean {
+export function verifyWebhook(content: SignedContent & { signature: string; now?: number; toleranceSeconds?: number }): boolean {
   const now = content.now ?? Math.floor(Date.now() / 1000);
   const tolerance = content.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!Number.isInteger(content.timestamp) || Math.abs(now - content.timestamp) > tolerance) return false;
@@ -46,9 +44,7 @@ export function verifyWebhook(
 
 function signatureOf(content: SignedContent): Buffer {
   if (!Number.isInteger(content.timestamp)) throw new Error('webhook timestamp must be whole seconds');
-  return createHmac('sha256', secretKey(content.secret))
-    .update(`${content.id}.${content.timestamp}.${content.payload}`, 'utf8')
-    .digest();
+  return createHmac('sha256', secretKey(content.secret)).update(`${content.id}.${content.timestamp}.${content.payload}`, 'utf8').digest();
 }
 
 function secretKey(secret: string): Buffer {

@@ -76,6 +76,9 @@ export function thresholdGrid(options: CalibrationOptions): { axis: keyof MatchT
 }
 
 /** Every labelled pair with the rule that matched it (or undefined), at `thresholds`. */
-export function explainPairs(thresholds: MatchThresholds, options: CalibrationOptions): Array<LabelledPair & { reason: MatchReason | undefined }> {
+export function explainPairs(
+  thresholds: MatchThresholds,
+  options: CalibrationOptions,
+): Array<LabelledPair & { reason: MatchReason | undefined }> {
   return (options.pairs ?? ALIAS_PAIRS).map((pair) => ({ ...pair, reason: decide(pair, thresholds, options) }));
 }

@@ -21,7 +21,12 @@ export interface EntityMatch {
 const MIN_DICE = 0.5;
 
 /** Entities whose aliases match `name` (and that `keep` keeps), best first, at most `limit`. */
-export function matchEntitiesByName(segment: GraphSegment, name: string, limit: number, keep: (entity: number) => boolean = () => true): EntityMatch[] {
+export function matchEntitiesByName(
+  segment: GraphSegment,
+  name: string,
+  limit: number,
+  keep: (entity: number) => boolean = () => true,
+): EntityMatch[] {
   const key = normalizeKey(name);
   if (key === '') return [];
   const query = { key, singular: singularKey(key), words: new Set(keyWords(key)) };

@@ -70,7 +70,24 @@ const MIN_FUZZY_LENGTH = 5;
 /** Word-level floor inside multi-word fuzzy matches. */
 const WORD_JARO_WINKLER = 0.9;
 /** "Korea" is not "North Korea", "York" not "New York". */
-const PLACE_MODIFIERS = new Set(['new', 'north', 'south', 'east', 'west', 'northern', 'southern', 'eastern', 'western', 'upper', 'lower', 'great', 'greater', 'little', 'central', 'old']);
+const PLACE_MODIFIERS = new Set([
+  'new',
+  'north',
+  'south',
+  'east',
+  'west',
+  'northern',
+  'southern',
+  'eastern',
+  'western',
+  'upper',
+  'lower',
+  'great',
+  'greater',
+  'little',
+  'central',
+  'old',
+]);
 
 /** Why `a` and `b` are one entity, or undefined when they are not. */
 export function matchReason(a: NameForm, b: NameForm, context: MatchContext): MatchReason | undefined {
@@ -208,9 +225,42 @@ function isEndingVariant(a: string, b: string): boolean {
 }
 
 const COUNTING_WORDS = new Set([
-  'first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth', 'tenth', 'last',
-  'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'single', 'double', 'triple',
-  'northern', 'southern', 'eastern', 'western', 'left', 'right', 'front', 'back', 'summer', 'winter', 'spring', 'autumn',
+  'first',
+  'second',
+  'third',
+  'fourth',
+  'fifth',
+  'sixth',
+  'seventh',
+  'eighth',
+  'ninth',
+  'tenth',
+  'last',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'single',
+  'double',
+  'triple',
+  'northern',
+  'southern',
+  'eastern',
+  'western',
+  'left',
+  'right',
+  'front',
+  'back',
+  'summer',
+  'winter',
+  'spring',
+  'autumn',
 ]);
 
 /** Same head word, and the differing modifiers are near-synonyms ("film" / "movie"); never counting words. */

@@ -100,9 +100,44 @@ function nameMention(parsed: ParsedText, schema: OntologySchema, run: NameRun, o
 
 const PHRASE_TAGS = new Set(['ADJ', 'NOUN']);
 const WEAK_ADJECTIVES = new Set([
-  'other', 'many', 'several', 'such', 'same', 'own', 'various', 'first', 'last', 'next', 'new', 'old', 'few',
-  'more', 'most', 'much', 'certain', 'different', 'similar', 'main', 'major', 'early', 'late', 'recent', 'former',
-  'current', 'previous', 'good', 'great', 'little', 'large', 'small', 'big', 'high', 'low', 'long', 'whole', 'entire',
+  'other',
+  'many',
+  'several',
+  'such',
+  'same',
+  'own',
+  'various',
+  'first',
+  'last',
+  'next',
+  'new',
+  'old',
+  'few',
+  'more',
+  'most',
+  'much',
+  'certain',
+  'different',
+  'similar',
+  'main',
+  'major',
+  'early',
+  'late',
+  'recent',
+  'former',
+  'current',
+  'previous',
+  'good',
+  'great',
+  'little',
+  'large',
+  'small',
+  'big',
+  'high',
+  'low',
+  'long',
+  'whole',
+  'entire',
 ]);
 const MAX_PHRASE_WORDS = 4;
 
@@ -132,7 +167,11 @@ function trimPhrase(tokens: readonly ParsedToken[], from: number, to: number): {
   let end = to;
   while (end > from && tokens[end - 1]?.pos !== 'NOUN') end--;
   let start = Math.max(from, end - MAX_PHRASE_WORDS);
-  while (start < end && (WEAK_ADJECTIVES.has(tokens[start]?.normal ?? '') || tokens[start]?.pos !== 'NOUN' && !/^\p{L}/u.test(tokens[start]?.text ?? ''))) start++;
+  while (
+    start < end &&
+    (WEAK_ADJECTIVES.has(tokens[start]?.normal ?? '') || (tokens[start]?.pos !== 'NOUN' && !/^\p{L}/u.test(tokens[start]?.text ?? '')))
+  )
+    start++;
   return start < end ? { from: start, to: end } : undefined;
 }
 

@@ -105,7 +105,11 @@ export function extractFile(
 /** Extracts and merges one file. */
 export function addFile(memory: MemoryGraph, input: GraphFileInput): FileSummary {
   const { schema } = memory.graph;
-  const options = { schema, factExtraction: memory.settings.factExtraction, ...(memory.vectorTyper ? { vectorTyper: memory.vectorTyper } : {}) };
+  const options = {
+    schema,
+    factExtraction: memory.settings.factExtraction,
+    ...(memory.vectorTyper ? { vectorTyper: memory.vectorTyper } : {}),
+  };
   return mergeFile(memory, extractFile(input, options));
 }
 

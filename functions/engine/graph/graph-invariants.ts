@@ -16,11 +16,13 @@ function entityViolations(graph: KnowledgeGraph): string[] {
   for (const entity of graph.entities.values()) {
     const support = sum(entity.support.values());
     if (support === 0) out.push(`entity ${entity.id} has no support`);
-    for (const fileId of entity.support.keys()) if (!graph.files.has(fileId)) out.push(`entity ${entity.id} supported by missing file ${fileId}`);
+    for (const fileId of entity.support.keys())
+      if (!graph.files.has(fileId)) out.push(`entity ${entity.id} supported by missing file ${fileId}`);
     if (entity.aliases.size === 0) out.push(`entity ${entity.id} has no alias`);
     if (sumAliases(entity) !== support) out.push(`entity ${entity.id}: alias counts ${sumAliases(entity)} ≠ support ${support}`);
     if (sum(entity.typeVotes.values()) !== support) out.push(`entity ${entity.id}: type votes ≠ support`);
-    if ((expected.get(entity.id) ?? 0) !== support) out.push(`entity ${entity.id}: ${expected.get(entity.id) ?? 0} mentions ≠ support ${support}`);
+    if ((expected.get(entity.id) ?? 0) !== support)
+      out.push(`entity ${entity.id}: ${expected.get(entity.id) ?? 0} mentions ≠ support ${support}`);
   }
   for (const id of expected.keys()) if (!graph.entities.has(id)) out.push(`mentions of missing entity ${id}`);
   return out;
@@ -30,14 +32,16 @@ function relationViolations(graph: KnowledgeGraph): string[] {
   const out: string[] = [];
   for (const relation of graph.relations.values()) {
     if (relation.support.size === 0) out.push(`relation ${relation.id} has no support`);
-    if (!graph.entities.has(relation.subjectId) || !graph.entities.has(relation.objectId)) out.push(`relation ${relation.id} has a missing end`);
+    if (!graph.entities.has(relation.subjectId) || !graph.entities.has(relation.objectId))
+      out.push(`relation ${relation.id} has a missing end`);
     for (const [fileId, count] of relation.support) {
       const recorded = graph.files.get(fileId)?.relationCounts.get(relation.id);
       if (recorded !== count) out.push(`relation ${relation.id}: file ${fileId} records ${recorded ?? 0}, support says ${count}`);
     }
   }
   for (const file of graph.files.values()) {
-    for (const relationId of file.relationCounts.keys()) if (!graph.relations.has(relationId)) out.push(`file ${file.fileId} counts missing relation ${relationId}`);
+    for (const relationId of file.relationCounts.keys())
+      if (!graph.relations.has(relationId)) out.push(`file ${file.fileId} counts missing relation ${relationId}`);
   }
   return out;
 }
@@ -67,7 +71,8 @@ function mentionViolations(graph: KnowledgeGraph): string[] {
 
 function expectedEntityCounts(graph: KnowledgeGraph): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const file of graph.files.values()) for (const mention of file.mentions) counts.set(mention.entityId, (counts.get(mention.entityId) ?? 0) + 1);
+  for (const file of graph.files.values())
+    for (const mention of file.mentions) counts.set(mention.entityId, (counts.get(mention.entityId) ?? 0) + 1);
   return counts;
 }
 

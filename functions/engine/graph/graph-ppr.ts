@@ -55,7 +55,8 @@ export function personalizedPageRank(
   const entityCount = segment.entityIds.length;
   const nodeCount = entityCount + segment.chunkIds.length;
   const reset = resetVector(nodeCount, entityCount, seeds, options.chunkSeeds);
-  if (reset === undefined) return { chunkScores: new Float64Array(segment.chunkIds.length), entityScores: new Float64Array(entityCount), pushes: 0 };
+  if (reset === undefined)
+    return { chunkScores: new Float64Array(segment.chunkIds.length), entityScores: new Float64Array(entityCount), pushes: 0 };
   const { offsets, targets, probabilities } = walkOf(segment);
   const seedNodes: number[] = [];
   for (let node = 0; node < nodeCount; node++) if ((reset[node] ?? 0) > 0) seedNodes.push(node);
@@ -188,7 +189,11 @@ function normalizeRows(offsets: Uint32Array, probabilities: Float64Array): void 
 }
 
 /** The `k` best chunks of a PPR result (score > 0), best first, ties by ordinal. */
-export function topChunks(segment: GraphSegment, scores: Float64Array, k: number): Array<{ chunk: number; chunkId: string; score: number }> {
+export function topChunks(
+  segment: GraphSegment,
+  scores: Float64Array,
+  k: number,
+): Array<{ chunk: number; chunkId: string; score: number }> {
   const ordinals: number[] = [];
   scores.forEach((score, chunk) => {
     if (score > 0) ordinals.push(chunk);

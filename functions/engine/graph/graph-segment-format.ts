@@ -50,8 +50,12 @@ export function serializeGraphSegment(segment: GraphSegment): Uint8Array {
   out.set(MAGIC, 0);
   const view = new DataView(out.buffer);
   const counts = [
-    segment.entityIds.length, segment.chunkIds.length, segment.fileIds.length,
-    segment.entityChunks.length, segment.edgeTargets.length, segment.facts.texts.length,
+    segment.entityIds.length,
+    segment.chunkIds.length,
+    segment.fileIds.length,
+    segment.entityChunks.length,
+    segment.edgeTargets.length,
+    segment.facts.texts.length,
   ];
   [GRAPH_SEGMENT_FORMAT_VERSION, json.length, ...counts, 0].forEach((value, index) => view.setUint32(4 + 4 * index, value, true));
   out.set(json, HEADER_BYTES);
@@ -65,9 +69,16 @@ export function serializeGraphSegment(segment: GraphSegment): Uint8Array {
 
 function numericArrays(segment: GraphSegment): Array<Uint32Array | Float32Array> {
   return [
-    segment.chunkFiles, segment.entityChunkOffsets, segment.entityChunks, segment.entityChunkWeights,
-    segment.edgeOffsets, segment.edgeTargets, segment.edgeWeights,
-    segment.facts.subjects, segment.facts.objects, segment.facts.chunks,
+    segment.chunkFiles,
+    segment.entityChunkOffsets,
+    segment.entityChunks,
+    segment.entityChunkWeights,
+    segment.edgeOffsets,
+    segment.edgeTargets,
+    segment.edgeWeights,
+    segment.facts.subjects,
+    segment.facts.objects,
+    segment.facts.chunks,
   ];
 }
 
@@ -78,12 +89,23 @@ export function deserializeGraphSegment(bytes: Uint8Array): GraphSegment {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(4, true);
   if (version !== GRAPH_SEGMENT_FORMAT_VERSION) throw formatError(`unsupported format version ${version}`);
-  const [metadataLength, E, C, , L, K, N] = [8, 12, 16, 20, 24, 28, 32].map((at) => view.getUint32(at, true)) as number[] as [number, number, number, number, number, number, number];
+  const [metadataLength, E, C, , L, K, N] = [8, 12, 16, 20, 24, 28, 32].map((at) => view.getUint32(at, true)) as number[] as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const tailStart = align4(HEADER_BYTES + metadataLength);
   const expected = tailStart + 4 * (C + 2 * (E + 1) + 2 * L + 2 * K + 3 * N);
   if (bytes.length !== expected) throw formatError(`length ${bytes.length}, expected ${expected}`);
-  const metadata = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + metadataLength))) as Metadata;
-  if (metadata.entityIds?.length !== E || metadata.chunkIds?.length !== C || metadata.facts?.texts?.length !== N) throw formatError('metadata does not match counts');
+  const metadata = JSON.parse(
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + metadataLength)),
+  ) as Metadata;
+  if (metadata.entityIds?.length !== E || metadata.chunkIds?.length !== C || metadata.facts?.texts?.length !== N)
+    throw formatError('metadata does not match counts');
   const tail = bytes.slice(tailStart);
   let position = 0;
   const u32 = (count: number): Uint32Array => {
@@ -117,13 +139,19 @@ function checkRanges(segment: GraphSegment): void {
   const C = segment.chunkIds.length;
   const inRange = (array: Uint32Array, limit: number): boolean => array.every((value) => value < limit);
   const monotone = (offsets: Uint32Array, total: number): boolean =>
-    offsets[0] === 0 && offsets[offsets.length - 1] === total && offsets.every((value, index) => index === 0 || value >= (offsets[index - 1] ?? 0));
+    offsets[0] === 0 &&
+    offsets[offsets.length - 1] === total &&
+    offsets.every((value, index) => index === 0 || value >= (offsets[index - 1] ?? 0));
   if (!monotone(segment.entityChunkOffsets, segment.entityChunks.length) || !monotone(segment.edgeOffsets, segment.edgeTargets.length)) {
     throw formatError('bad offsets');
   }
   const ok =
-    inRange(segment.entityChunks, C) && inRange(segment.edgeTargets, E) && inRange(segment.chunkFiles, segment.fileIds.length) &&
-    inRange(segment.facts.subjects, E) && inRange(segment.facts.objects, E) && inRange(segment.facts.chunks, C);
+    inRange(segment.entityChunks, C) &&
+    inRange(segment.edgeTargets, E) &&
+    inRange(segment.chunkFiles, segment.fileIds.length) &&
+    inRange(segment.facts.subjects, E) &&
+    inRange(segment.facts.objects, E) &&
+    inRange(segment.facts.chunks, C);
   if (!ok) throw formatError('ordinal out of range');
 }
 

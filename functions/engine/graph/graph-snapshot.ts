@@ -5,7 +5,16 @@
  */
 import { createMemoryGraph, type GraphSettings, type MemoryGraph } from './graph-build';
 import type { MentionKind } from './entity-match';
-import type { FileContribution, GraphChunk, GraphEntity, GraphFact, GraphMention, GraphRelation, KnowledgeGraph, RelationKind } from './graph-model';
+import type {
+  FileContribution,
+  GraphChunk,
+  GraphEntity,
+  GraphFact,
+  GraphMention,
+  GraphRelation,
+  KnowledgeGraph,
+  RelationKind,
+} from './graph-model';
 import type { OntologyName } from './ontology';
 
 const GRAPH_SNAPSHOT_VERSION = 1;
@@ -107,11 +116,13 @@ export function restoreMemoryGraph(snapshot: GraphSnapshot, settings: Omit<Graph
     graph.entities.set(entity.id, restored);
     memory.resolver.index.add(restored);
   }
-  for (const relation of snapshot.relations) graph.relations.set(relation.id, { ...relation, support: new Map(relation.support) } satisfies GraphRelation);
+  for (const relation of snapshot.relations)
+    graph.relations.set(relation.id, { ...relation, support: new Map(relation.support) } satisfies GraphRelation);
   for (const fact of snapshot.facts) graph.facts.set(fact.id, { ...fact });
   for (const chunk of snapshot.chunks) graph.chunks.set(chunk.id, { ...chunk });
   for (const file of snapshot.files) {
-    const nested = (pairs: Pairs<Pairs<number>>): Map<string, Map<string, number>> => new Map(pairs.map(([id, inner]) => [id, new Map(inner)]));
+    const nested = (pairs: Pairs<Pairs<number>>): Map<string, Map<string, number>> =>
+      new Map(pairs.map(([id, inner]) => [id, new Map(inner)]));
     graph.files.set(file.fileId, {
       ...file,
       aliasCounts: nested(file.aliasCounts),

@@ -29,7 +29,30 @@ const TIGHT_JOINERS = new Set(['-', '&', '–']);
 const AWARD_WORDS = new Set(['prize', 'award', 'awards', 'medal', 'trophy', 'cup', 'championship', 'order']);
 const QUOTES = new Set(['"', '“', '”', "'", '‘', '’']);
 /** Title words that also start real names ("General Motors", "Lady Gaga", "Duke University"). */
-const KEEP_IN_NAME = new Set(['general', 'count', 'justice', 'father', 'lady', 'lord', 'saint', 'duke', 'duchess', 'judge', 'bishop', 'cardinal', 'sister', 'brother', 'uncle', 'aunt', 'baron', 'countess', 'king', 'queen', 'prince', 'princess']);
+const KEEP_IN_NAME = new Set([
+  'general',
+  'count',
+  'justice',
+  'father',
+  'lady',
+  'lord',
+  'saint',
+  'duke',
+  'duchess',
+  'judge',
+  'bishop',
+  'cardinal',
+  'sister',
+  'brother',
+  'uncle',
+  'aunt',
+  'baron',
+  'countess',
+  'king',
+  'queen',
+  'prince',
+  'princess',
+]);
 
 /** Names on tokens not yet `taken`; marks their tokens (and cut titles) as taken. */
 export function findNameRuns(parsed: ParsedText, schema: OntologySchema, taken: Uint8Array): NameRun[] {
@@ -134,7 +157,10 @@ function definedAcronym(tokens: readonly ParsedToken[], from: number, end: numbe
   const close = tokens[end + 2];
   if (open?.text !== '(' || close?.text !== ')' || candidate === undefined) return undefined;
   if (!looksLikeAcronym(candidate.text)) return undefined;
-  const name = tokens.slice(from, end).map((token) => token.text).join(' ');
+  const name = tokens
+    .slice(from, end)
+    .map((token) => token.text)
+    .join(' ');
   const acronym = normalizeKey(candidate.text).replace(/ /g, '');
   return acronymOf(normalizeKey(name)) === acronym.replace(/s$/, '') || acronymOf(normalizeKey(name)) === acronym ? acronym : undefined;
 }

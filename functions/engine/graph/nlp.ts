@@ -78,7 +78,15 @@ export function parseText(text: string): ParsedText {
     const end = found < 0 ? cursor : found + value.length;
     cursor = end;
     const normal = normals[index] ?? value.toLowerCase();
-    raw.push({ text: value, normal, lemma: lemmas[index] ?? normal, pos: tags[index] ?? 'X', start, end, sentence: sentenceOf[index] ?? 0 });
+    raw.push({
+      text: value,
+      normal,
+      lemma: lemmas[index] ?? normal,
+      pos: tags[index] ?? 'X',
+      start,
+      end,
+      sentence: sentenceOf[index] ?? 0,
+    });
   });
   const { tokens: parsed, newIndex } = joinSplitWords(raw);
   return {
@@ -103,8 +111,12 @@ function joinSplitWords(raw: readonly ParsedToken[]): { tokens: ParsedToken[]; n
   raw.forEach((token, index) => {
     const previous = out[out.length - 1];
     const joins =
-      previous !== undefined && previous.end === token.start && previous.sentence === token.sentence &&
-      LETTERS.test(previous.text) && LETTERS.test(token.text) && (NON_ASCII.test(previous.text) || NON_ASCII.test(token.text));
+      previous !== undefined &&
+      previous.end === token.start &&
+      previous.sentence === token.sentence &&
+      LETTERS.test(previous.text) &&
+      LETTERS.test(token.text) &&
+      (NON_ASCII.test(previous.text) || NON_ASCII.test(token.text));
     if (joins && previous !== undefined) {
       const textJoined = previous.text + token.text;
       const proper = previous.pos === 'PROPN' || token.pos === 'PROPN' || /^\p{Lu}/u.test(textJoined);

@@ -12,7 +12,16 @@
 
 const COMBINING_MARK = /\p{M}/gu;
 const UNDECOMPOSED: Readonly<Record<string, string>> = {
-  ß: 'ss', æ: 'ae', ø: 'o', œ: 'oe', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i', ħ: 'h',
+  ß: 'ss',
+  æ: 'ae',
+  ø: 'o',
+  œ: 'oe',
+  ł: 'l',
+  đ: 'd',
+  ð: 'd',
+  þ: 'th',
+  ı: 'i',
+  ħ: 'h',
 };
 const UNDECOMPOSED_PATTERN = new RegExp(`[${Object.keys(UNDECOMPOSED).join('')}]`, 'g');
 const POSSESSIVE = /(\p{L})['’]s\b/gu;
@@ -45,10 +54,11 @@ export function normalizeKey(name: string): string {
     .replace(TRAILING_APOSTROPHE, '$1')
     .replace(INNER_APOSTROPHE, '$1$2')
     .replace(DECIMAL_DOT, '$1\u0001');
-  const spaced = folded.replace(NOT_WORD, ' ').trim().replace(/\u0001/g, '.');
-  return spaced
-    .replace(LEADING_ARTICLE, '')
-    .replace(LEADING_ABBREVIATION, (_, word: string) => `${LEADING_ABBREVIATIONS[word] ?? word} `);
+  const spaced = folded
+    .replace(NOT_WORD, ' ')
+    .trim()
+    .replace(/\u0001/g, '.');
+  return spaced.replace(LEADING_ARTICLE, '').replace(LEADING_ABBREVIATION, (_, word: string) => `${LEADING_ABBREVIATIONS[word] ?? word} `);
 }
 
 /** `normalizeKey` with the last word made singular (for common-noun phrases). */

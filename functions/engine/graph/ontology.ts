@@ -65,20 +65,37 @@ export interface OntologySchema {
 }
 
 const words = (list: string, type: string): Record<string, string> =>
-  Object.fromEntries(list.split(/\s+/).filter(Boolean).map((word) => [word, type]));
+  Object.fromEntries(
+    list
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((word) => [word, type]),
+  );
 
-const PERSON_TITLES = 'mr mrs ms miss dr doctor president king queen prince princess sir lord lady saint pope emperor empress general captain colonel professor prof senator governor bishop archbishop cardinal judge justice chancellor minister mayor sheikh sultan tsar czar duke duchess count countess baron rabbi imam reverend rev father sister brother uncle aunt';
-const PERSON_ROLES = 'singer songwriter actor actress author writer poet composer painter artist director producer musician rapper novelist philosopher journalist player coach footballer politician scientist physicist chemist economist historian photographer architect sculptor dancer comedian guitarist drummer pianist';
-const ORG_HEADS = 'university college institute school academy company corporation corp inc ltd llc plc co group association society council committee party organization organisation agency department ministry bank foundation club fc records studios network league federation union orchestra army navy parliament congress senate airlines press publishers gmbh ag sa';
-const PLACE_HEADS = 'museum gallery library theatre theater city county river lake mountain mount mountains island islands province district street avenue road bridge park valley bay sea ocean desert kingdom republic region village town airport station square forest peninsula coast hills falls canyon castle palace cathedral temple stadium arena state states';
-const EVENT_HEADS = 'war battle revolution election elections festival olympics games championship championships cup tournament summit crisis massacre rebellion uprising siege awards expo';
+const PERSON_TITLES =
+  'mr mrs ms miss dr doctor president king queen prince princess sir lord lady saint pope emperor empress general captain colonel professor prof senator governor bishop archbishop cardinal judge justice chancellor minister mayor sheikh sultan tsar czar duke duchess count countess baron rabbi imam reverend rev father sister brother uncle aunt';
+const PERSON_ROLES =
+  'singer songwriter actor actress author writer poet composer painter artist director producer musician rapper novelist philosopher journalist player coach footballer politician scientist physicist chemist economist historian photographer architect sculptor dancer comedian guitarist drummer pianist';
+const ORG_HEADS =
+  'university college institute school academy company corporation corp inc ltd llc plc co group association society council committee party organization organisation agency department ministry bank foundation club fc records studios network league federation union orchestra army navy parliament congress senate airlines press publishers gmbh ag sa';
+const PLACE_HEADS =
+  'museum gallery library theatre theater city county river lake mountain mount mountains island islands province district street avenue road bridge park valley bay sea ocean desert kingdom republic region village town airport station square forest peninsula coast hills falls canyon castle palace cathedral temple stadium arena state states';
+const EVENT_HEADS =
+  'war battle revolution election elections festival olympics games championship championships cup tournament summit crisis massacre rebellion uprising siege awards expo';
 const WORK_HEADS = 'symphony concerto sonata opera album trilogy saga chronicles journal magazine gazette';
-const WORK_CUES = 'album film movie song single novel book play opera painting poem series show sitcom documentary musical magazine newspaper episode track ep novella memoir essay anthology videogame';
+const WORK_CUES =
+  'album film movie song single novel book play opera painting poem series show sitcom documentary musical magazine newspaper episode track ep novella memoir essay anthology videogame';
 
 /** Exemplar words per type for word-vector typing (`word-vectors.ts` takes the top-3 mean cosine). */
 const PROTOTYPES = {
-  person: words('john mary david michael robert james george elizabeth william charles anna maria peter paul smith johnson williams brown singer actor politician writer', 'x'),
-  place: words('london paris berlin moscow tokyo rome madrid chicago texas california germany france india china ohio toronto sydney village province county', 'x'),
+  person: words(
+    'john mary david michael robert james george elizabeth william charles anna maria peter paul smith johnson williams brown singer actor politician writer',
+    'x',
+  ),
+  place: words(
+    'london paris berlin moscow tokyo rome madrid chicago texas california germany france india china ohio toronto sydney village province county',
+    'x',
+  ),
   organization: words('microsoft google ibm sony ford company university corporation bank party club agency ministry council airline', 'x'),
   work: words('album film song novel movie series single opera sitcom episode soundtrack poem', 'x'),
 };
@@ -117,11 +134,16 @@ function sharedRules(person: string, defaults: { name: string; phrase: string })
 const CULTURE: OntologySchema = {
   name: 'culture',
   types: {
-    person: 'A person: artist, ruler, figure', place: 'A place: city, country, river, building',
-    organization: 'A group or institution', work: 'A creative work: book, film, album, song, painting',
-    event: 'A dated happening: war, festival, election', tradition: 'A custom, religion, genre or practice',
+    person: 'A person: artist, ruler, figure',
+    place: 'A place: city, country, river, building',
+    organization: 'A group or institution',
+    work: 'A creative work: book, film, album, song, painting',
+    event: 'A dated happening: war, festival, election',
+    tradition: 'A custom, religion, genre or practice',
     award: 'A prize, award or honour',
-    date: 'A date or period', entity: 'A named thing of no known type', concept: 'A salient noun phrase',
+    date: 'A date or period',
+    entity: 'A named thing of no known type',
+    concept: 'A salient noun phrase',
   },
   rules: (() => {
     const base = sharedRules('person', { name: 'entity', phrase: 'concept' });
@@ -133,7 +155,10 @@ const CULTURE: OntologySchema = {
         ...words('tradition dance cuisine mythology folklore rite', 'tradition'),
         ...words('prize award awards medal trophy honour honor', 'award'),
       },
-      phraseHeads: words('tradition custom ritual rite ceremony religion dance cuisine folklore mythology genre festival faith', 'tradition'),
+      phraseHeads: words(
+        'tradition custom ritual rite ceremony religion dance cuisine folklore mythology genre festival faith',
+        'tradition',
+      ),
     };
   })(),
   factKinds: [],
@@ -142,13 +167,37 @@ const CULTURE: OntologySchema = {
 const ESSAYS: OntologySchema = {
   name: 'essays',
   types: {
-    author: 'A person who writes or is discussed', concept: 'An idea or salient noun phrase',
-    work: 'A book, essay, paper or article', organization: 'A group or institution', place: 'A place',
-    event: 'A dated happening', date: 'A date or period', entity: 'A named thing of no known type',
+    author: 'A person who writes or is discussed',
+    concept: 'An idea or salient noun phrase',
+    work: 'A book, essay, paper or article',
+    organization: 'A group or institution',
+    place: 'A place',
+    event: 'A dated happening',
+    date: 'A date or period',
+    entity: 'A named thing of no known type',
   },
   rules: sharedRules('author', { name: 'entity', phrase: 'concept' }),
   factKinds: [
-    { kind: 'claim', verbs: ['argue', 'claim', 'contend', 'suggest', 'believe', 'hold', 'assert', 'propose', 'maintain', 'insist', 'conclude', 'show', 'think', 'say', 'write'] },
+    {
+      kind: 'claim',
+      verbs: [
+        'argue',
+        'claim',
+        'contend',
+        'suggest',
+        'believe',
+        'hold',
+        'assert',
+        'propose',
+        'maintain',
+        'insist',
+        'conclude',
+        'show',
+        'think',
+        'say',
+        'write',
+      ],
+    },
   ],
 };
 
@@ -164,10 +213,15 @@ const SUPPORT_PATTERNS: readonly TextPattern[] = [
 const SUPPORT: OntologySchema = {
   name: 'support_requests',
   types: {
-    product: 'A product, app or service', feature: 'A feature or component of a product',
-    error: 'An error, error code or symptom', version: 'A version or release',
-    customer: 'A customer: person or company asking for help', resolution: 'A fix, workaround or answer',
-    organization: 'A vendor or other institution', date: 'A date', concept: 'Another salient noun phrase',
+    product: 'A product, app or service',
+    feature: 'A feature or component of a product',
+    error: 'An error, error code or symptom',
+    version: 'A version or release',
+    customer: 'A customer: person or company asking for help',
+    resolution: 'A fix, workaround or answer',
+    organization: 'A vendor or other institution',
+    date: 'A date',
+    concept: 'Another salient noun phrase',
   },
   rules: (() => {
     const base = sharedRules('customer', { name: 'product', phrase: 'concept' });
@@ -176,13 +230,20 @@ const SUPPORT: OntologySchema = {
       textPatterns: SUPPORT_PATTERNS,
       valueLabels: { DATE: 'date' },
       nameHeads: { ...base.nameHeads, ...words('inc ltd llc corp gmbh', 'customer') },
-      cueWords: { ...words('customer client user account tenant', 'customer'), ...words('version release build', 'version'), ...words('error code exception', 'error') },
+      cueWords: {
+        ...words('customer client user account tenant', 'customer'),
+        ...words('version release build', 'version'),
+        ...words('error code exception', 'error'),
+      },
       placeAfterPreposition: undefined,
       quotedName: 'feature',
       phraseHeads: {
         ...words('error failure crash exception timeout bug issue outage problem leak warning', 'error'),
         ...words('fix workaround patch hotfix solution resolution update upgrade restart reinstall rollback downgrade', 'resolution'),
-        ...words('feature button page dashboard setting settings export import sync login api integration notification report search upload download editor plugin extension option menu tab widget service module', 'feature'),
+        ...words(
+          'feature button page dashboard setting settings export import sync login api integration notification report search upload download editor plugin extension option menu tab widget service module',
+          'feature',
+        ),
         ...words('version release build', 'version'),
         ...words('customer client user subscriber tenant', 'customer'),
       },
@@ -221,7 +282,8 @@ export function organizationHeads(_schema?: OntologySchema): Set<string> {
   return new Set(ORGANIZATION_SUFFIXES.split(' '));
 }
 
-const ORGANIZATION_SUFFIXES = 'university college corporation corp incorporated inc company co ltd limited llc plc gmbh ag sa group holdings';
+const ORGANIZATION_SUFFIXES =
+  'university college corporation corp incorporated inc company co ltd limited llc plc gmbh ag sa group holdings';
 
 /** The types of people in this ontology (person, author, customer). */
 export function personTypes(schema: OntologySchema): Set<string> {

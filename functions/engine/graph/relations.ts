@@ -46,7 +46,13 @@ export function extractRelations(
     const sentence = parsed.sentences[sentenceIndex];
     if (sentence === undefined) continue;
     for (const scanned of new SentenceScanner(parsed, mentions, sentence).run(indexes)) {
-      const relation: RelationCandidate = { kind: 'svo', subject: scanned.subject, object: scanned.object, predicate: scanned.predicate, sentence: sentenceIndex };
+      const relation: RelationCandidate = {
+        kind: 'svo',
+        subject: scanned.subject,
+        object: scanned.object,
+        predicate: scanned.predicate,
+        sentence: sentenceIndex,
+      };
       out.push(options.facts ? { ...relation, fact: factOf(parsed, mentions, schema, sentence, scanned) } : relation);
     }
     out.push(...cooccurrences(mentions, indexes, sentenceIndex));

@@ -73,7 +73,10 @@ export class EntityResolver {
   }
 
   private findName(mention: ResolvableMention, fileId: string): Resolution | undefined {
-    const acronym = this.unambiguous(this.acronymTargets(mention).filter((id) => this.entity(id).support.has(fileId)), fileId);
+    const acronym = this.unambiguous(
+      this.acronymTargets(mention).filter((id) => this.entity(id).support.has(fileId)),
+      fileId,
+    );
     if (acronym !== undefined) return { entityId: acronym, reason: 'acronym' };
     const abbreviation = this.unambiguous(this.abbreviationTargets(mention, fileId, false), fileId);
     if (abbreviation !== undefined) return { entityId: abbreviation, reason: 'abbreviation' };
@@ -98,10 +101,12 @@ export class EntityResolver {
       return entity.kind === 'name' && this.hasMatchingAlias(entity, mention, 'abbreviation', (key) => keyWords(key).length > words.length);
     });
     if (onlyInFile) return this.compatible(longer, mention);
-    const shorter = subKeys(words).flatMap((key) => [...this.index.withAlias(key)]).filter((id) => {
-      const entity = this.entity(id);
-      return entity.kind === 'name' && [...entity.aliases.keys()].every((key) => this.reason(mention, entity, key) === 'abbreviation');
-    });
+    const shorter = subKeys(words)
+      .flatMap((key) => [...this.index.withAlias(key)])
+      .filter((id) => {
+        const entity = this.entity(id);
+        return entity.kind === 'name' && [...entity.aliases.keys()].every((key) => this.reason(mention, entity, key) === 'abbreviation');
+      });
     return this.compatible([...longer, ...shorter], mention);
   }
 
@@ -110,7 +115,9 @@ export class EntityResolver {
     const words = keyWords(mention.key);
     const nearby =
       mention.kind === 'phrase'
-        ? this.context.vectors === undefined ? [] : this.index.withWords(words.slice(-1), HEAD_CANDIDATES)
+        ? this.context.vectors === undefined
+          ? []
+          : this.index.withWords(words.slice(-1), HEAD_CANDIDATES)
         : this.index.similarByTrigrams(mention.key, FUZZY_CANDIDATES, FUZZY_MIN_SHARE);
     const candidates = this.compatible(nearby, mention);
     let best: { id: string; reason: MatchReason; score: number } | undefined;

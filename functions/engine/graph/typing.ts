@@ -46,7 +46,7 @@ function typeName(schema: OntologySchema, cue: TypingCue, vectorTyper?: VectorTy
   const ofAt = cue.words.findIndex((word, index) => index > 0 && HEAD_JOINERS.has(word));
   const headBeforeOf = ofAt > 0 ? rules.nameHeads[cue.words[ofAt - 1] ?? ''] : undefined;
   const byRule =
-    (cue.title === undefined ? undefined : rules.titles[cue.title] ?? rules.cueWords[cue.title]) ??
+    (cue.title === undefined ? undefined : (rules.titles[cue.title] ?? rules.cueWords[cue.title])) ??
     rules.titles[previous] ??
     headBeforeOf ??
     rules.nameHeads[last] ??

@@ -129,9 +129,52 @@ function pickType(sets: ExemplarSets, scores: Float64Array, minScore: number, mi
   return sets[best]?.[0];
 }
 
-const NAME_EXEMPLARS = ['john', 'mary', 'david', 'michael', 'robert', 'james', 'george', 'elizabeth', 'smith', 'johnson', 'williams', 'brown', 'jones', 'miller', 'davis', 'wilson'];
-const PLACE_EXEMPLARS = ['london', 'paris', 'berlin', 'canada', 'france', 'china', 'texas', 'california', 'germany', 'india', 'moscow', 'chicago'];
-const NOUN_EXEMPLARS = ['development', 'system', 'company', 'area', 'work', 'time', 'building', 'river', 'street', 'museum', 'evolution', 'change'];
+const NAME_EXEMPLARS = [
+  'john',
+  'mary',
+  'david',
+  'michael',
+  'robert',
+  'james',
+  'george',
+  'elizabeth',
+  'smith',
+  'johnson',
+  'williams',
+  'brown',
+  'jones',
+  'miller',
+  'davis',
+  'wilson',
+];
+const PLACE_EXEMPLARS = [
+  'london',
+  'paris',
+  'berlin',
+  'canada',
+  'france',
+  'china',
+  'texas',
+  'california',
+  'germany',
+  'india',
+  'moscow',
+  'chicago',
+];
+const NOUN_EXEMPLARS = [
+  'development',
+  'system',
+  'company',
+  'area',
+  'work',
+  'time',
+  'building',
+  'river',
+  'street',
+  'museum',
+  'evolution',
+  'change',
+];
 
 /** Thresholds of the surname test; set by inspecting ~40 surnames, places and capitalised common nouns from the corpus. */
 const SURNAME_TEST_DEFAULTS = Object.freeze({ minScore: 0.45, rareRank: 10_000 });
@@ -155,6 +198,9 @@ export function createSurnameTest(vectors: WordVectors, options = SURNAME_TEST_D
 }
 
 function topMean(vector: Float32Array, exemplars: readonly Float32Array[]): number {
-  const top = exemplars.map((exemplar) => dot(vector, exemplar)).sort((a, b) => b - a).slice(0, TOP_EXEMPLARS);
+  const top = exemplars
+    .map((exemplar) => dot(vector, exemplar))
+    .sort((a, b) => b - a)
+    .slice(0, TOP_EXEMPLARS);
   return top.reduce((sum, value) => sum + value, 0) / Math.max(1, top.length);
 }

@@ -54,9 +54,7 @@ export function serializeSegment(segment: LexicalSegment): Uint8Array {
   const header = new DataView(out.buffer);
   out.set(MAGIC, 0);
   const fields = [SEGMENT_FORMAT_VERSION, json.length, segment.docIds.length, segment.terms.length];
-  [...fields, segment.fileIds.length, segment.postings.length, 0].forEach((value, index) =>
-    header.setUint32(4 + 4 * index, value, true),
-  );
+  [...fields, segment.fileIds.length, segment.postings.length, 0].forEach((value, index) => header.setUint32(4 + 4 * index, value, true));
   out.set(json, HEADER_BYTES);
   let position = tailStart;
   for (const array of arrays) {
@@ -115,9 +113,13 @@ function readHeader(bytes: Uint8Array): Header {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(4, true);
   if (version !== SEGMENT_FORMAT_VERSION) throw formatError(`unsupported format version ${version}`);
-  const [metadataLength, docCount, termCount, fileCount, postingBytes] = [8, 12, 16, 20, 24].map((at) =>
-    view.getUint32(at, true),
-  ) as [number, number, number, number, number];
+  const [metadataLength, docCount, termCount, fileCount, postingBytes] = [8, 12, 16, 20, 24].map((at) => view.getUint32(at, true)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const header = { metadataLength, docCount, termCount, fileCount, postingBytes };
   const expected = align4(HEADER_BYTES + metadataLength) + 4 * (2 * docCount + 2 * termCount + 1) + postingBytes;
   if (bytes.length !== expected) throw formatError(`length ${bytes.length}, expected ${expected}`);

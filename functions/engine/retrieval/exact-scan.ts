@@ -44,7 +44,10 @@ export function searchExactScan(segment: VectorSegment, query: Float32Array, k: 
 /** Unscaled dot product of the int8 row at `offset` with a `paddedQuery`, in the reference order. */
 export function int8RowDot(values: Int8Array, offset: number, query: Float64Array, dimensions: number): number {
   const whole = dimensions - (dimensions % 4);
-  let a = 0, b = 0, c = 0, d = 0;
+  let a = 0,
+    b = 0,
+    c = 0,
+    d = 0;
   let index = 0;
   for (; index < whole; index += 4) {
     a += (values[offset + index] as number) * (query[index] as number);
@@ -65,7 +68,10 @@ function scoreInt8Rows(values: Int8Array, query: Float64Array, dimensions: numbe
 function scoreFloat32Rows(values: Float32Array, query: Float64Array, dimensions: number, count: number, out: Float64Array): void {
   const whole = dimensions - (dimensions % 4);
   for (let row = 0, offset = 0; row < count; row++, offset += dimensions) {
-    let a = 0, b = 0, c = 0, d = 0;
+    let a = 0,
+      b = 0,
+      c = 0,
+      d = 0;
     let index = 0;
     for (; index < whole; index += 4) {
       a += (values[offset + index] as number) * (query[index] as number);

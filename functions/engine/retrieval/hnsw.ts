@@ -70,7 +70,12 @@ function insertNode(index: HnswIndex, node: number, entryPoint: number, between:
   for (let level = Math.min(nodeLevel, topLevel); level >= 0; level--) {
     const found = searchLayer(index, [nearest], level, ef, similarity);
     const chosen = selectNeighbors(found, capacity(index, level), between);
-    writeLinks(index, node, level, chosen.map((hit) => hit.id));
+    writeLinks(
+      index,
+      node,
+      level,
+      chosen.map((hit) => hit.id),
+    );
     for (const hit of chosen) linkBack(index, hit.id, node, level, between);
     nearest = found[0]?.id ?? nearest;
   }
@@ -78,7 +83,13 @@ function insertNode(index: HnswIndex, node: number, entryPoint: number, between:
 }
 
 /** Approximate top `k` rows for `query`, best first; `ef` ≥ k trades speed for recall. */
-export function searchHnsw(index: HnswIndex, segment: VectorSegment, query: Float32Array, k: number, ef: number = HNSW_DEFAULTS.efSearch): VectorHit[] {
+export function searchHnsw(
+  index: HnswIndex,
+  segment: VectorSegment,
+  query: Float32Array,
+  k: number,
+  ef: number = HNSW_DEFAULTS.efSearch,
+): VectorHit[] {
   if (index.entryPoint < 0 || k < 1) return [];
   const similarity: Similarity = (node) => rowScore(segment, node, query);
   let nearest = index.entryPoint;
@@ -112,7 +123,13 @@ let visited = new Uint32Array(0);
 let visitMark = 0;
 
 /** The beam search of one layer: up to `ef` nodes, best first. */
-function searchLayer(index: HnswIndex, starts: number[], level: number, ef: number, similarity: Similarity): Array<{ id: number; score: number }> {
+function searchLayer(
+  index: HnswIndex,
+  starts: number[],
+  level: number,
+  ef: number,
+  similarity: Similarity,
+): Array<{ id: number; score: number }> {
   if (visited.length < index.levels.length || visitMark >= 0xfffffff0) [visited, visitMark] = [new Uint32Array(index.levels.length), 0];
   const mark = ++visitMark;
   const candidates = new ScoreHeap('max');
@@ -145,7 +162,11 @@ function searchLayer(index: HnswIndex, starts: number[], level: number, ef: numb
 }
 
 /** The paper's heuristic: keep a candidate only if no kept link is closer to it than the base is. */
-function selectNeighbors(found: Array<{ id: number; score: number }>, limit: number, between: (a: number, b: number) => number): Array<{ id: number; score: number }> {
+function selectNeighbors(
+  found: Array<{ id: number; score: number }>,
+  limit: number,
+  between: (a: number, b: number) => number,
+): Array<{ id: number; score: number }> {
   const chosen: Array<{ id: number; score: number }> = [];
   for (const candidate of found) {
     if (chosen.length >= limit) break;
@@ -162,7 +183,12 @@ function linkBack(index: HnswIndex, target: number, node: number, level: number,
     return;
   }
   const scored = [...current, node].map((id) => ({ id, score: between(target, id) })).sort((a, b) => b.score - a.score);
-  writeLinks(index, target, level, selectNeighbors(scored, capacity(index, level), between).map((hit) => hit.id));
+  writeLinks(
+    index,
+    target,
+    level,
+    selectNeighbors(scored, capacity(index, level), between).map((hit) => hit.id),
+  );
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

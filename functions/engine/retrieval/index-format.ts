@@ -71,7 +71,13 @@ function parseHeader(value: unknown): IndexHeader {
   const isStrings = (list: unknown, length: number): boolean =>
     Array.isArray(list) && list.length === length && list.every((item) => typeof item === 'string');
   const count = Array.isArray(header?.ids) ? header.ids.length : -1;
-  if (!header || !isStrings(header.ids, count) || !isStrings(header.fileIds, count) || !isStrings(header.texts, count) || !isStrings(header.titles, count)) {
+  if (
+    !header ||
+    !isStrings(header.ids, count) ||
+    !isStrings(header.fileIds, count) ||
+    !isStrings(header.texts, count) ||
+    !isStrings(header.titles, count)
+  ) {
     throw new Error('Invalid KMRI container: bad header');
   }
   return header as IndexHeader;

@@ -110,7 +110,12 @@ export async function buildRetrievalIndex(chunks: readonly RetrievalChunk[], opt
  * a publish that changes a few files of a large memory embeds only their chunks (with a paid embedder, that
  * is the bill).
  */
-async function embedAll(embedder: Embedder, texts: string[], options: BuildOptions, reused: ReadonlyMap<number, Float32Array>): Promise<VectorSegment> {
+async function embedAll(
+  embedder: Embedder,
+  texts: string[],
+  options: BuildOptions,
+  reused: ReadonlyMap<number, Float32Array>,
+): Promise<VectorSegment> {
   const vectors: Float32Array[] = texts.map((_, ordinal) => reused.get(ordinal) ?? EMPTY);
   const missing = texts.flatMap((_, ordinal) => (reused.has(ordinal) ? [] : [ordinal]));
   const size = options.embedBatchSize ?? 256;
@@ -148,7 +153,8 @@ function reusedRows(same: ReadonlyMap<number, number>, options: BuildOptions): M
   const previous = options.previous;
   const reused = new Map<number, Float32Array>();
   const segment = previous?.vectors;
-  if (!previous || !segment || previous.embedder !== options.embedder?.name || segment.dimensions !== options.embedder.dimensions) return reused;
+  if (!previous || !segment || previous.embedder !== options.embedder?.name || segment.dimensions !== options.embedder.dimensions)
+    return reused;
   for (const [ordinal, before] of same) reused.set(ordinal, rowVector(segment, before));
   return reused;
 }

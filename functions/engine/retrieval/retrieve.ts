@@ -71,7 +71,7 @@ export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, 
         memoryFacts: allowedFacts(index, request.memoryFacts ?? [], request.allow),
       })
     : [];
-  return { payload, facts, items, sources: sourcesOf(items), semantic: queryVector !== null };
+  return { payload, facts, items, sources: bestScoreBySource(items), semantic: queryVector !== null };
 }
 
 export interface RankedForQuery {
@@ -116,7 +116,7 @@ function allowedFacts(index: RetrievalIndex, facts: readonly MemoryFact[], allow
   });
 }
 
-function sourcesOf(items: readonly PayloadItem[]): Array<{ fileId: string; score: number }> {
+function bestScoreBySource(items: readonly PayloadItem[]): Array<{ fileId: string; score: number }> {
   const best = new Map<string, number>();
   for (const item of items) best.set(item.fileId, Math.max(best.get(item.fileId) ?? 0, item.score));
   return [...best].map(([fileId, score]) => ({ fileId, score: roundScore(score) })).sort((a, b) => b.score - a.score);

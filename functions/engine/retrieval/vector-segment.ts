@@ -33,11 +33,7 @@ export interface VectorHit {
 }
 
 /** Packs `vectors` (each `dimensions` long) into a segment. */
-export function buildVectorSegment(
-  vectors: readonly Float32Array[],
-  dimensions: number,
-  encoding: VectorEncoding = 'int8',
-): VectorSegment {
+export function buildVectorSegment(vectors: readonly Float32Array[], dimensions: number, encoding: VectorEncoding = 'int8'): VectorSegment {
   const count = vectors.length;
   const scales = new Float32Array(count).fill(1);
   const values = encoding === 'int8' ? new Int8Array(count * dimensions) : new Float32Array(count * dimensions);

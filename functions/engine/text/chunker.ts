@@ -96,9 +96,7 @@ function packChunks(table: WordTable, units: WordRange[], chunkSize: number, ove
   while (unit < units.length) {
     const first = units[unit] as WordRange;
     const previous = chunks[chunks.length - 1];
-    const from = previous
-      ? overlapStart({ table, units, unit, previous, chunkSize, overlapTarget })
-      : first.from;
+    const from = previous ? overlapStart({ table, units, unit, previous, chunkSize, overlapTarget }) : first.from;
     let to = first.to;
     unit++;
     while (unit < units.length && rangeLength(table, from, (units[unit] as WordRange).to) <= chunkSize) {

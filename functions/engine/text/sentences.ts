@@ -14,12 +14,7 @@
  * - CJK full stops (`。！？`) end a sentence without needing whitespace.
  * One pass over the text, with a regular expression finding candidate positions.
  */
-import {
-  AMBIGUOUS_ABBREVIATIONS,
-  NEVER_FINAL_ABBREVIATIONS,
-  NUMBER_PREFIX_ABBREVIATIONS,
-  SENTENCE_OPENERS,
-} from './abbreviations';
+import { AMBIGUOUS_ABBREVIATIONS, NEVER_FINAL_ABBREVIATIONS, NUMBER_PREFIX_ABBREVIATIONS, SENTENCE_OPENERS } from './abbreviations';
 
 /** A sentence: `text === source.slice(start, end)`, trimmed of surrounding whitespace, never empty. */
 export interface Sentence {
@@ -31,8 +26,7 @@ export interface Sentence {
 const CANDIDATE = /[.!?\u2026]+|[\u3002\uff01\uff1f]+|\n/g;
 const CLOSERS = new Set(['"', "'", '\u201d', '\u2019', '\u00bb', ')', ']', '}', '\u300d', '\u300f']);
 const OPENERS = new Set(['"', "'", '\u201c', '\u2018', '\u00ab', '(', '[', '{']);
-const LIST_MARKER =
-  /[ \t]*(?:[-*+\u2022\u2023\u25e6\u25aa\u2043\u2013\u2014]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][)]|\([a-z]\)|#{1,6})[ \t]/y;
+const LIST_MARKER = /[ \t]*(?:[-*+\u2022\u2023\u25e6\u25aa\u2043\u2013\u2014]|\d{1,3}[.)]|\(\d{1,3}\)|[a-z][)]|\([a-z]\)|#{1,6})[ \t]/y;
 const LOWERCASE = /\p{Ll}/u;
 const DOTTED_ACRONYM = /^(?:\p{L}\.)+\p{L}$/u;
 const SINGLE_LETTER = /^\p{L}$/u;
@@ -43,8 +37,15 @@ export function isWhitespace(code: number): boolean {
   if (code === 32 || (code >= 9 && code <= 13)) return true;
   if (code < 0xa0) return false;
   return (
-    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 ||
-    code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
   );
 }
 
@@ -132,8 +133,7 @@ function isAbbreviationBefore(text: string, dotAt: number, nextAt: number): bool
   if (word.length === 0) return false;
   if (NEVER_FINAL_ABBREVIATIONS.has(word)) return true;
   if (NUMBER_PREFIX_ABBREVIATIONS.has(word)) return isDigit(text.charCodeAt(nextAt));
-  const ambiguous =
-    AMBIGUOUS_ABBREVIATIONS.has(word) || SINGLE_LETTER.test(word) || DOTTED_ACRONYM.test(word);
+  const ambiguous = AMBIGUOUS_ABBREVIATIONS.has(word) || SINGLE_LETTER.test(word) || DOTTED_ACRONYM.test(word);
   return ambiguous && !SENTENCE_OPENERS.has(wordAt(text, nextAt));
 }
 

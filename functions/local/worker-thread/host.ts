@@ -98,8 +98,7 @@ export class WorkerThreadHost {
         if (message.kind === 'ready') {
           this.loaded = true;
           resolve(thread);
-        }
-        else this.receive(thread, message);
+        } else this.receive(thread, message);
       });
       thread.on('error', (error) => {
         reject(error);
@@ -114,7 +113,10 @@ export class WorkerThreadHost {
 
   private receive(thread: Worker, message: ThreadMessage): void {
     if (message.kind === 'metric') {
-      emitMetric(message.point.name, message.point.value, { ...(message.point.dimension === undefined ? {} : { dimension: message.point.dimension }), ...(message.point.properties ? { properties: message.point.properties } : {}) });
+      emitMetric(message.point.name, message.point.value, {
+        ...(message.point.dimension === undefined ? {} : { dimension: message.point.dimension }),
+        ...(message.point.properties ? { properties: message.point.properties } : {}),
+      });
     } else if (message.kind === 'answered') {
       const invocation = this.invocations.get(message.id);
       this.invocations.delete(message.id);

@@ -44,7 +44,12 @@ export class KmemApiError extends Error {
     const known = body as Partial<{ error: string; status: string; detail: string }> | undefined;
     const message = known?.error ?? known?.detail ?? `HTTP ${status}`;
     const code = (known?.status as KmemErrorCode | undefined) ?? CODE_BY_STATUS[status] ?? 'unexpected';
-    return new KmemApiError(status, code, message, known?.error !== undefined || known?.detail !== undefined ? (body as ErrorBody) : undefined);
+    return new KmemApiError(
+      status,
+      code,
+      message,
+      known?.error !== undefined || known?.detail !== undefined ? (body as ErrorBody) : undefined,
+    );
   }
 }
 

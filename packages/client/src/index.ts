@@ -23,9 +23,16 @@ type InitArgs<Id extends OperationId> = object extends OperationInit<Id> ? [init
 export type OperationMethods = { [Id in OperationId]: (...init: InitArgs<Id>) => Promise<KmemResult<OperationData<Id>>> };
 
 /** Paged lists and the field holding their items. */
-const LIST_ITEMS = { listMemories: 'memories', listFiles: 'files', listUsers: 'users', listMessages: 'messages', getMemoryGraph: 'nodes' } as const;
+const LIST_ITEMS = {
+  listMemories: 'memories',
+  listFiles: 'files',
+  listUsers: 'users',
+  listMessages: 'messages',
+  getMemoryGraph: 'nodes',
+} as const;
 export type PagedOperationId = keyof typeof LIST_ITEMS;
-export type PageItem<Id extends PagedOperationId> = OperationData<Id> extends Record<(typeof LIST_ITEMS)[Id], ReadonlyArray<infer T>> ? T : never;
+export type PageItem<Id extends PagedOperationId> =
+  OperationData<Id> extends Record<(typeof LIST_ITEMS)[Id], ReadonlyArray<infer T>> ? T : never;
 
 export type UploadContent = Blob | Uint8Array | ArrayBuffer | string;
 export interface UploadOptions {
@@ -71,7 +78,10 @@ export function createKmemClient(options: KmemClientOptions) {
   }
 
   const methods = Object.fromEntries(
-    (Object.keys(OPERATIONS) as OperationId[]).map((id) => [id, (init?: object) => (call as (id: OperationId, init?: object) => unknown)(id, init)]),
+    (Object.keys(OPERATIONS) as OperationId[]).map((id) => [
+      id,
+      (init?: object) => (call as (id: OperationId, init?: object) => unknown)(id, init),
+    ]),
   ) as OperationMethods;
 
   /** Every page of a paged list, following `nextToken`; a failed page throws its KmemApiError. */
@@ -80,7 +90,10 @@ export function createKmemClient(options: KmemClientOptions) {
     let token: string | null = null;
     do {
       const query: object = { ...(base.params?.query ?? {}), ...(token ? { nextToken: token } : {}) };
-      const result = await (call as (id: OperationId, init?: object) => Promise<KmemResult<unknown>>)(id, { ...base, params: { ...base.params, query } });
+      const result = await (call as (id: OperationId, init?: object) => Promise<KmemResult<unknown>>)(id, {
+        ...base,
+        params: { ...base.params, query },
+      });
       if (!result.ok) throw result.error;
       const page = result.data as OperationData<Id>;
       yield page;
@@ -104,7 +117,9 @@ export function createKmemClient(options: KmemClientOptions) {
   /** POST /files/upload-url, then PUT the bytes to the presigned address: for files too large for one request. */
   async function uploadLarge(content: UploadContent, upload: UploadOptions): Promise<KmemResult<Upload>> {
     const blob = toBlob(content, upload.contentType);
-    const address = await call('createUploadUrl', { body: { name: upload.name, size: blob.size, ...(blob.type ? { contentType: blob.type } : {}) } });
+    const address = await call('createUploadUrl', {
+      body: { name: upload.name, size: blob.size, ...(blob.type ? { contentType: blob.type } : {}) },
+    });
     if (!address.ok) return address;
     const { uploadUrl, ...uploaded } = address.data.data;
     try {
@@ -123,7 +138,10 @@ export function createKmemClient(options: KmemClientOptions) {
   }
 
   /** Uploads the bytes and creates a file from them; processing starts at once. */
-  async function addFile(content: UploadContent, file: UploadOptions & { fileType: FileType }): Promise<KmemResult<Schemas['CreatedFile']>> {
+  async function addFile(
+    content: UploadContent,
+    file: UploadOptions & { fileType: FileType },
+  ): Promise<KmemResult<Schemas['CreatedFile']>> {
     const uploaded = await upload(content, file);
     if (!uploaded.ok) return uploaded;
     const created = await call('createFile', { body: { name: file.name, key: uploaded.data.key, fileType: file.fileType } });
@@ -137,9 +155,15 @@ export type KmemClient = ReturnType<typeof createKmemClient>;
 
 function toBlob(content: UploadContent, contentType?: string): Blob {
   if (content instanceof Blob) return contentType && content.type !== contentType ? new Blob([content], { type: contentType }) : content;
-  return new Blob([content as string | ArrayBuffer | Uint8Array<ArrayBuffer>], { type: contentType ?? (typeof content === 'string' ? 'text/plain' : 'application/octet-stream') });
+  return new Blob([content as string | ArrayBuffer | Uint8Array<ArrayBuffer>], {
+    type: contentType ?? (typeof content === 'string' ? 'text/plain' : 'application/octet-stream'),
+  });
 }
 
-function failed(status: number, message: string, code: 'network' | 'unexpected' = 'unexpected'): { ok: false; status: number; error: KmemApiError } {
+function failed(
+  status: number,
+  message: string,
+  code: 'network' | 'unexpected' = 'unexpected',
+): { ok: false; status: number; error: KmemApiError } {
   return { ok: false, status, error: new KmemApiError(status, code, message) };
 }

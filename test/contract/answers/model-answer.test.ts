@@ -35,7 +35,12 @@ async function openAi(handler: Handler, timeoutMs = 5_000): Promise<ModelAnswerG
 
 async function bedrock(handler: Handler): Promise<ModelAnswerGenerator> {
   server = await startJsonServer(handler);
-  const model = new BedrockConverseModel({ modelId: 'us.amazon.nova-lite-v1:0', region: 'us-east-1', endpoint: server.url, credentials: TEST_CREDENTIALS });
+  const model = new BedrockConverseModel({
+    modelId: 'us.amazon.nova-lite-v1:0',
+    region: 'us-east-1',
+    endpoint: server.url,
+    credentials: TEST_CREDENTIALS,
+  });
   return new ModelAnswerGenerator({ model, retry: TEST_RETRY });
 }
 
@@ -49,7 +54,9 @@ describe('answers through OpenAI-compatible chat completions', () => {
     expect(request).toMatchObject({ method: 'POST', path: '/v1/chat/completions', headers: { authorization: 'Bearer sk-test' } });
     const body = request?.body as ChatBody;
     expect(body.messages[0]?.content).toMatch(/only the numbered evidence/);
-    expect(body.messages[1]?.content).toBe(`Question: ${QUESTION}\n\nEvidence:\n[1] ${EVIDENCE[0]?.content}\n\n[2] ${EVIDENCE[1]?.content}`);
+    expect(body.messages[1]?.content).toBe(
+      `Question: ${QUESTION}\n\nEvidence:\n[1] ${EVIDENCE[0]?.content}\n\n[2] ${EVIDENCE[1]?.content}`,
+    );
     expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'grounded_answer', strict: true } });
     expect(body.response_format.json_schema.schema).toMatchObject({ required: ['answer'], additionalProperties: false });
     expect(body.max_tokens).toBe(1024);
@@ -69,7 +76,12 @@ describe('answers through OpenAI-compatible chat completions', () => {
 
   it('rejects refusals, cut-off and malformed answers, charging their tokens', async () => {
     const replies = [
-      { body: { choices: [{ message: { content: null, refusal: 'I cannot help with that' }, finish_reason: 'stop' }], usage: { total_tokens: 40 } } },
+      {
+        body: {
+          choices: [{ message: { content: null, refusal: 'I cannot help with that' }, finish_reason: 'stop' }],
+          usage: { total_tokens: 40 },
+        },
+      },
       chatCompletion('{"answer": "It was founded in', 1100, 'length'),
       chatCompletion(JSON.stringify({ reply: 'wrong field' }), 90),
     ];
@@ -91,7 +103,11 @@ describe('answers through OpenAI-compatible chat completions', () => {
     const silent = createServer(() => undefined); // never answers
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
-      const model = new OpenAiChatModel({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`, model: 'm', timeoutMs: 300 });
+      const model = new OpenAiChatModel({
+        baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`,
+        model: 'm',
+        timeoutMs: 300,
+      });
       const generator = new ModelAnswerGenerator({ model, retry: TEST_RETRY, timeoutMs: 300 });
       const started = Date.now();
       await expect(generator.answer(QUESTION, EVIDENCE)).rejects.toThrow(/no answer within 300 ms|aborted|timeout/i);
@@ -120,7 +136,9 @@ describe('answers through Amazon Bedrock Converse', () => {
 
     const [request] = server?.requests ?? [];
     expect(request).toMatchObject({ method: 'POST', path: '/model/us.amazon.nova-lite-v1:0/converse' });
-    expect(String(request?.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
+    expect(String(request?.headers.authorization)).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/us-east-1\/bedrock\/aws4_request/,
+    );
     const body = request?.body as ConverseBody;
     expect(body.toolConfig.toolChoice).toEqual({ tool: { name: 'grounded_answer' } });
     expect(body.toolConfig.tools[0]?.toolSpec.description).toMatch(/answer to the question/);
@@ -136,9 +154,15 @@ describe('answers through Amazon Bedrock Converse', () => {
 
   it('is what the factory makes from the configuration', () => {
     expect(createAnswerGenerator({ region: 'eu-west-1', answerModel: { kind: 'none' } })).toBeNull();
-    const openai = createAnswerGenerator({ region: 'eu-west-1', answerModel: { kind: 'openai', url: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini', timeoutMs: 1000 } });
+    const openai = createAnswerGenerator({
+      region: 'eu-west-1',
+      answerModel: { kind: 'openai', url: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini', timeoutMs: 1000 },
+    });
     expect(openai?.name).toBe('openai-compatible/gpt-4o-mini');
-    const converse = createAnswerGenerator({ region: 'eu-west-1', answerModel: { kind: 'bedrock', model: 'anthropic.claude-3-5-haiku-20241022-v1:0', timeoutMs: 1000 } });
+    const converse = createAnswerGenerator({
+      region: 'eu-west-1',
+      answerModel: { kind: 'bedrock', model: 'anthropic.claude-3-5-haiku-20241022-v1:0', timeoutMs: 1000 },
+    });
     expect(converse?.name).toBe('bedrock/anthropic.claude-3-5-haiku-20241022-v1:0');
   });
 });

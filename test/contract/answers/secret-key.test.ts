@@ -18,9 +18,18 @@ afterEach(async () => {
 async function doubles(secretAnswers: Array<'ok' | 'down'>) {
   const secrets = await startJsonServer((request, index): Reply => {
     expect(request.headers['x-amz-target']).toBe('secretsmanager.GetSecretValue');
-    if (secretAnswers[index] === 'down') return { status: 500, headers: { 'x-amzn-errortype': 'InternalServiceError' }, body: { message: 'down' } };
+    if (secretAnswers[index] === 'down')
+      return { status: 500, headers: { 'x-amzn-errortype': 'InternalServiceError' }, body: { message: 'down' } };
     const secretId = (request.body as { SecretId: string }).SecretId;
-    return { headers: { 'content-type': 'application/x-amz-json-1.1' }, body: { ARN: `arn:aws:secretsmanager:eu-west-1:123456789012:secret:${secretId}-AbCdEf`, Name: secretId, SecretString: 'sk-from-secrets-manager', VersionId: 'v1' } };
+    return {
+      headers: { 'content-type': 'application/x-amz-json-1.1' },
+      body: {
+        ARN: `arn:aws:secretsmanager:eu-west-1:123456789012:secret:${secretId}-AbCdEf`,
+        Name: secretId,
+        SecretString: 'sk-from-secrets-manager',
+        VersionId: 'v1',
+      },
+    };
   });
   const model = await startJsonServer(() => chatAnswer('Founded in 1909 [1].', 100));
   servers.push(secrets, model);

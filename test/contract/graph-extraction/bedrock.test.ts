@@ -8,7 +8,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BedrockConverseModel, ModelGraphExtractor, type BedrockConverseModelOptions } from '../../../functions/adapters/graph-extraction';
 import { ontologySchema } from '../../../functions/engine/graph/ontology';
 import { startJsonServer, TEST_CREDENTIALS, TEST_RETRY, type Handler, type JsonServer, type RecordedRequest } from './support/json-server';
-import { chunksAsked, CULTURE_CONTEXT, CURIE_FILE, curieAnswer, entityNamed, mergeIntoFreshGraph, offlineExtraction } from './support/samples';
+import {
+  chunksAsked,
+  CULTURE_CONTEXT,
+  CURIE_FILE,
+  curieAnswer,
+  entityNamed,
+  mergeIntoFreshGraph,
+  offlineExtraction,
+} from './support/samples';
 
 const MODEL_ID = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 let server: JsonServer | undefined;
@@ -22,7 +30,10 @@ interface ConverseBody {
   system: Array<{ text: string }>;
   messages: Array<{ role: string; content: Array<{ text: string }> }>;
   inferenceConfig: { maxTokens: number; temperature: number };
-  toolConfig?: { tools: Array<{ toolSpec: { name: string; inputSchema: { json: Record<string, unknown> } } }>; toolChoice: { tool: { name: string } } };
+  toolConfig?: {
+    tools: Array<{ toolSpec: { name: string; inputSchema: { json: Record<string, unknown> } } }>;
+    toolChoice: { tool: { name: string } };
+  };
   outputConfig?: { textFormat: { type: string; structure: { jsonSchema: { name: string; schema: string } } } };
 }
 
@@ -46,7 +57,13 @@ const toolAnswer = (input: unknown, totalTokens?: number) =>
 
 async function extractorFor(handler: Handler, options: Partial<BedrockConverseModelOptions> = {}) {
   server = await startJsonServer(handler);
-  const model = new BedrockConverseModel({ modelId: MODEL_ID, region: 'us-east-1', endpoint: server.url, credentials: TEST_CREDENTIALS, ...options });
+  const model = new BedrockConverseModel({
+    modelId: MODEL_ID,
+    region: 'us-east-1',
+    endpoint: server.url,
+    credentials: TEST_CREDENTIALS,
+    ...options,
+  });
   return new ModelGraphExtractor({ model, retry: TEST_RETRY });
 }
 
@@ -57,12 +74,18 @@ describe('Amazon Bedrock Converse graph extraction', () => {
 
     const [request] = server?.requests ?? [];
     expect(request).toMatchObject({ method: 'POST', path: `/model/${MODEL_ID}/converse` });
-    expect(String(request?.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/us-east-1\/bedrock\/aws4_request/);
+    expect(String(request?.headers.authorization)).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/us-east-1\/bedrock\/aws4_request/,
+    );
     const body = bodyOf(request);
     expect(body.inferenceConfig).toEqual({ maxTokens: 4096, temperature: 0 });
     expect(body.system[0]?.text).toContain('- award: A prize, award or honour');
     expect(body.toolConfig?.toolChoice).toEqual({ tool: { name: 'knowledge_graph_extraction' } });
-    expect(body.toolConfig?.tools[0]?.toolSpec.inputSchema.json).toMatchObject({ type: 'object', required: ['chunks'], additionalProperties: false });
+    expect(body.toolConfig?.tools[0]?.toolSpec.inputSchema.json).toMatchObject({
+      type: 'object',
+      required: ['chunks'],
+      additionalProperties: false,
+    });
 
     expect(result).toMatchObject({ tokensUsed: 500, fellBack: false, calls: 1, offlineChunks: 0 });
     const { memory, summary, violations } = mergeIntoFreshGraph(result.extraction);
@@ -72,7 +95,10 @@ describe('Amazon Bedrock Converse graph extraction', () => {
   });
 
   it('can ask for structured output instead and read the answer text', async () => {
-    const extractor = await extractorFor((request) => converse([{ text: JSON.stringify(curieAnswer(askedIn(request))) }], 420, 'end_turn'), { outputMode: 'output-format' });
+    const extractor = await extractorFor(
+      (request) => converse([{ text: JSON.stringify(curieAnswer(askedIn(request))) }], 420, 'end_turn'),
+      { outputMode: 'output-format' },
+    );
     const result = await extractor.extract(CURIE_FILE, CULTURE_CONTEXT);
     const format = bodyOf(server?.requests[0]).outputConfig?.textFormat;
     expect(format).toMatchObject({ type: 'json_schema', structure: { jsonSchema: { name: 'knowledge_graph_extraction' } } });
@@ -84,8 +110,14 @@ describe('Amazon Bedrock Converse graph extraction', () => {
 
   it('retries ThrottlingException and ServiceUnavailableException', async () => {
     const extractor = await extractorFor((request, index) => {
-      if (index === 0) return { status: 429, headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' }, body: { message: 'Too many requests, please wait before trying again.' } };
-      if (index === 1) return { status: 503, headers: { 'x-amzn-errortype': 'ServiceUnavailableException' }, body: { message: 'Service unavailable' } };
+      if (index === 0)
+        return {
+          status: 429,
+          headers: { 'x-amzn-errortype': 'ThrottlingException:http://internal.amazon.com/coral/com.amazon.bedrock/' },
+          body: { message: 'Too many requests, please wait before trying again.' },
+        };
+      if (index === 1)
+        return { status: 503, headers: { 'x-amzn-errortype': 'ServiceUnavailableException' }, body: { message: 'Service unavailable' } };
       return toolAnswer(curieAnswer(askedIn(request)));
     });
     const result = await extractor.extract(CURIE_FILE, CULTURE_CONTEXT);
@@ -94,10 +126,16 @@ describe('Amazon Bedrock Converse graph extraction', () => {
   });
 
   it('does not retry a validation error and falls back with its message', async () => {
-    const extractor = await extractorFor(() => ({ status: 400, headers: { 'x-amzn-errortype': 'ValidationException' }, body: { message: 'The provided model identifier is invalid.' } }));
+    const extractor = await extractorFor(() => ({
+      status: 400,
+      headers: { 'x-amzn-errortype': 'ValidationException' },
+      body: { message: 'The provided model identifier is invalid.' },
+    }));
     const result = await extractor.extract(CURIE_FILE, CULTURE_CONTEXT);
     expect(result).toMatchObject({ fellBack: true, calls: 1, tokensUsed: 0 });
-    expect(result.reason).toMatch(/Amazon Bedrock Converse .* failed \(ValidationException, HTTP 400\): The provided model identifier is invalid/);
+    expect(result.reason).toMatch(
+      /Amazon Bedrock Converse .* failed \(ValidationException, HTTP 400\): The provided model identifier is invalid/,
+    );
   });
 
   it('falls back to the offline extractor on malformed tool input, counting the tokens spent', async () => {
@@ -109,19 +147,41 @@ describe('Amazon Bedrock Converse graph extraction', () => {
   });
 
   it('keys ontology pattern types as the offline extractor does (support requests)', async () => {
-    const file = { fileId: 'ticket-1', chunks: [{ id: 'ticket-1-0', text: 'Version 4.2 of Acme Sync crashes with ERR_SYNC_TIMEOUT. Restarting the sync service fixes the crash.' }] };
+    const file = {
+      fileId: 'ticket-1',
+      chunks: [
+        { id: 'ticket-1-0', text: 'Version 4.2 of Acme Sync crashes with ERR_SYNC_TIMEOUT. Restarting the sync service fixes the crash.' },
+      ],
+    };
     const answer = {
-      chunks: [{
-        chunk: 0,
-        entities: [
-          { text: 'Version 4.2', type: 'version' }, { text: 'Acme Sync', type: 'product' },
-          { text: 'ERR_SYNC_TIMEOUT', type: 'error' }, { text: 'sync service', type: 'feature' }, { text: 'crash', type: 'error' },
-        ],
-        relations: [
-          { subject: 'Acme Sync', predicate: 'crashes with', object: 'ERR_SYNC_TIMEOUT', sentence: 'Version 4.2 of Acme Sync crashes with ERR_SYNC_TIMEOUT.', kind: 'fact' },
-          { subject: 'sync service', predicate: 'fixes', object: 'crash', sentence: 'Restarting the sync service fixes the crash.', kind: 'resolution' },
-        ],
-      }],
+      chunks: [
+        {
+          chunk: 0,
+          entities: [
+            { text: 'Version 4.2', type: 'version' },
+            { text: 'Acme Sync', type: 'product' },
+            { text: 'ERR_SYNC_TIMEOUT', type: 'error' },
+            { text: 'sync service', type: 'feature' },
+            { text: 'crash', type: 'error' },
+          ],
+          relations: [
+            {
+              subject: 'Acme Sync',
+              predicate: 'crashes with',
+              object: 'ERR_SYNC_TIMEOUT',
+              sentence: 'Version 4.2 of Acme Sync crashes with ERR_SYNC_TIMEOUT.',
+              kind: 'fact',
+            },
+            {
+              subject: 'sync service',
+              predicate: 'fixes',
+              object: 'crash',
+              sentence: 'Restarting the sync service fixes the crash.',
+              kind: 'resolution',
+            },
+          ],
+        },
+      ],
     };
     const extractor = await extractorFor(() => toolAnswer(answer));
     const result = await extractor.extract(file, { schema: ontologySchema('support_requests'), factExtraction: true });

@@ -18,9 +18,24 @@ afterEach(async () => {
 
 /** What Comprehend finds in each sample text: [text, type, score, which occurrence (default the first)]. */
 const FINDINGS: Record<string, Array<[string, string, number, number?]>> = {
-  'Marie Curie won': [['Marie Curie', 'PERSON', 0.99], ['Nobel Prize in Physics', 'OTHER', 0.91], ['Physics', 'OTHER', 0.3], ['1903', 'DATE', 0.99], ['Curie', 'PERSON', 0.97, 1], ['Warsaw', 'LOCATION', 0.99]],
-  'The University': [['University of Paris', 'ORGANIZATION', 0.98], ['Marie Curie', 'PERSON', 0.99], ['1906', 'DATE', 0.99], ['one', 'QUANTITY', 0.9]],
-  '🎉 Marie': [['Marie Curie', 'PERSON', 0.99], ['Paris', 'LOCATION', 0.99]],
+  'Marie Curie won': [
+    ['Marie Curie', 'PERSON', 0.99],
+    ['Nobel Prize in Physics', 'OTHER', 0.91],
+    ['Physics', 'OTHER', 0.3],
+    ['1903', 'DATE', 0.99],
+    ['Curie', 'PERSON', 0.97, 1],
+    ['Warsaw', 'LOCATION', 0.99],
+  ],
+  'The University': [
+    ['University of Paris', 'ORGANIZATION', 0.98],
+    ['Marie Curie', 'PERSON', 0.99],
+    ['1906', 'DATE', 0.99],
+    ['one', 'QUANTITY', 0.9],
+  ],
+  '🎉 Marie': [
+    ['Marie Curie', 'PERSON', 0.99],
+    ['Paris', 'LOCATION', 0.99],
+  ],
 };
 
 const textOf = (request: RecordedRequest): string => (request.body as { Text: string }).Text;
@@ -37,11 +52,21 @@ function detect(text: string) {
   return { body: { Entities: entities }, headers: { 'content-type': 'application/x-amz-json-1.1' } };
 }
 
-const awsError = (status: number, type: string, message: string) => ({ status, body: { __type: type, message }, headers: { 'content-type': 'application/x-amz-json-1.1' } });
+const awsError = (status: number, type: string, message: string) => ({
+  status,
+  body: { __type: type, message },
+  headers: { 'content-type': 'application/x-amz-json-1.1' },
+});
 
 async function extractorFor(handler: Handler, options: Partial<ComprehendExtractorOptions> = {}) {
   server = await startJsonServer(handler);
-  return new ComprehendGraphExtractor({ region: 'eu-west-1', endpoint: server.url, credentials: TEST_CREDENTIALS, retry: TEST_RETRY, ...options });
+  return new ComprehendGraphExtractor({
+    region: 'eu-west-1',
+    endpoint: server.url,
+    credentials: TEST_CREDENTIALS,
+    retry: TEST_RETRY,
+    ...options,
+  });
 }
 
 describe('Amazon Comprehend graph extraction', () => {
@@ -57,11 +82,23 @@ describe('Amazon Comprehend graph extraction', () => {
     expect(result).toMatchObject({ tokensUsed: 0, fellBack: false, calls: 2, offlineChunks: 0, billedUnits: 6 });
     expect(result.extraction.chunks.map((chunk) => chunk.mentions.map((mention) => [mention.surface, mention.type]))).toEqual([
       // "Nobel Prize in Physics" is OTHER to Comprehend: the offline type of the same span (award) wins.
-      [['Marie Curie', 'person'], ['Nobel Prize in Physics', 'award'], ['1903', 'date'], ['Curie', 'person'], ['Warsaw', 'place']],
+      [
+        ['Marie Curie', 'person'],
+        ['Nobel Prize in Physics', 'award'],
+        ['1903', 'date'],
+        ['Curie', 'person'],
+        ['Warsaw', 'place'],
+      ],
       // QUANTITY is not an entity here.
-      [['University of Paris', 'organization'], ['Marie Curie', 'person'], ['1906', 'date']],
+      [
+        ['University of Paris', 'organization'],
+        ['Marie Curie', 'person'],
+        ['1906', 'date'],
+      ],
     ]);
-    const facts = result.extraction.chunks[0]?.relations.flatMap((relation) => (relation.fact ? [[relation.predicate, relation.fact.text]] : []));
+    const facts = result.extraction.chunks[0]?.relations.flatMap((relation) =>
+      relation.fact ? [[relation.predicate, relation.fact.text]] : [],
+    );
     expect(facts).toContainEqual(['won', 'Marie Curie won the Nobel Prize in Physics in 1903.']);
     expect(facts).toContainEqual(['born in', 'Curie was born in Warsaw.']);
 
@@ -98,10 +135,14 @@ describe('Amazon Comprehend graph extraction', () => {
 
   it('makes a chunk whose requests keep failing with the offline extractor, and says so', async () => {
     const second = CURIE_FILE.chunks[1]?.text;
-    const extractor = await extractorFor((request) => (textOf(request) === second ? awsError(400, 'TooManyRequestsException', 'Rate exceeded') : detect(textOf(request))));
+    const extractor = await extractorFor((request) =>
+      textOf(request) === second ? awsError(400, 'TooManyRequestsException', 'Rate exceeded') : detect(textOf(request)),
+    );
     const result = await extractor.extract(CURIE_FILE, CULTURE_CONTEXT);
     expect(result).toMatchObject({ fellBack: true, calls: 4, offlineChunks: 1, billedUnits: 3 });
-    expect(result.reason).toMatch(/^comprehend: service failure: Amazon Comprehend DetectEntities failed \(TooManyRequestsException, HTTP 400\): Rate exceeded; offline extractor used for 1 of 2 chunks$/);
+    expect(result.reason).toMatch(
+      /^comprehend: service failure: Amazon Comprehend DetectEntities failed \(TooManyRequestsException, HTTP 400\): Rate exceeded; offline extractor used for 1 of 2 chunks$/,
+    );
     expect(result.extraction.chunks[1]).toEqual(offlineExtraction(CURIE_FILE).chunks[1]);
     expect(result.extraction.chunks[0]?.mentions.map((mention) => mention.surface)).toContain('Warsaw');
     expect(mergeIntoFreshGraph(result.extraction).violations).toEqual([]);

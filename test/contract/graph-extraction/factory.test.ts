@@ -7,8 +7,12 @@ import { CULTURE_CONTEXT, CURIE_FILE, mergeIntoFreshGraph, offlineExtraction } f
 describe('createGraphExtractor', () => {
   it('names each configured extractor', () => {
     expect(createGraphExtractor({ kind: 'offline' }).name).toBe('offline');
-    expect(createGraphExtractor({ kind: 'openai', url: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini' }).name).toBe('openai-compatible/gpt-4o-mini');
-    expect(createGraphExtractor({ kind: 'bedrock', region: 'us-east-1', model: 'us.amazon.nova-lite-v1:0' }).name).toBe('bedrock/us.amazon.nova-lite-v1:0');
+    expect(createGraphExtractor({ kind: 'openai', url: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini' }).name).toBe(
+      'openai-compatible/gpt-4o-mini',
+    );
+    expect(createGraphExtractor({ kind: 'bedrock', region: 'us-east-1', model: 'us.amazon.nova-lite-v1:0' }).name).toBe(
+      'bedrock/us.amazon.nova-lite-v1:0',
+    );
     expect(createGraphExtractor({ kind: 'comprehend', region: 'us-east-1' }).name).toBe('comprehend');
   });
 
@@ -22,7 +26,12 @@ describe('createGraphExtractor', () => {
   });
 
   it('falls back offline when the endpoint cannot be reached', async () => {
-    const extractor = createGraphExtractor({ kind: 'openai', url: 'http://127.0.0.1:9/v1', model: 'm', retry: { maxAttempts: 2, baseDelayMs: 1 } });
+    const extractor = createGraphExtractor({
+      kind: 'openai',
+      url: 'http://127.0.0.1:9/v1',
+      model: 'm',
+      retry: { maxAttempts: 2, baseDelayMs: 1 },
+    });
     const result = await extractor.extract(CURIE_FILE, CULTURE_CONTEXT);
     expect(result).toMatchObject({ fellBack: true, calls: 2, tokensUsed: 0 });
     expect(result.reason).toMatch(/service failure: chat completions request to http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions failed/);

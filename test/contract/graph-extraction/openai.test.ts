@@ -11,7 +11,15 @@ import {
   type ModelExtractorOptions,
 } from '../../../functions/adapters/graph-extraction';
 import { startJsonServer, TEST_RETRY, type Handler, type JsonServer, type RecordedRequest } from './support/json-server';
-import { chunksAsked, CULTURE_CONTEXT, CURIE_FILE, curieAnswer, entityNamed, mergeIntoFreshGraph, offlineExtraction } from './support/samples';
+import {
+  chunksAsked,
+  CULTURE_CONTEXT,
+  CURIE_FILE,
+  curieAnswer,
+  entityNamed,
+  mergeIntoFreshGraph,
+  offlineExtraction,
+} from './support/samples';
 import { chatCompletion } from './support/chat-completion';
 
 let server: JsonServer | undefined;
@@ -32,7 +40,8 @@ interface ChatBody {
 const bodyOf = (request: RecordedRequest | undefined): ChatBody => request?.body as ChatBody;
 
 /** Answers every request well. */
-const goodAnswer: Handler = (request) => chatCompletion(JSON.stringify(curieAnswer(chunksAsked(bodyOf(request).messages[1]?.content ?? ''))));
+const goodAnswer: Handler = (request) =>
+  chatCompletion(JSON.stringify(curieAnswer(chunksAsked(bodyOf(request).messages[1]?.content ?? ''))));
 
 async function extractorFor(handler: Handler, options: Partial<ModelExtractorOptions> = {}) {
   server = await startJsonServer(handler);
@@ -57,7 +66,10 @@ describe('OpenAI-compatible graph extraction', () => {
 
     expect(result).toMatchObject({ tokensUsed: 321, fellBack: false, calls: 1, offlineChunks: 0 });
     expect(result.reason).toBeUndefined();
-    expect(result.extraction.chunks.map((chunk) => [chunk.chunkId, chunk.index])).toEqual([['curie-0', 0], ['curie-1', 1]]);
+    expect(result.extraction.chunks.map((chunk) => [chunk.chunkId, chunk.index])).toEqual([
+      ['curie-0', 0],
+      ['curie-1', 1],
+    ]);
     const first = result.extraction.chunks[0];
     expect(first?.mentions.map((mention) => [mention.surface, mention.kind, mention.type, mention.sentence])).toEqual([
       ['Marie Curie', 'name', 'person', 0],
@@ -77,7 +89,9 @@ describe('OpenAI-compatible graph extraction', () => {
     expect(summary).toMatchObject({ chunks: 2, mentions: 8, facts: 3 });
     const curie = entityNamed(memory, 'Marie Curie');
     expect(curie?.aliases.has('curie')).toBe(true); // "Curie" joined "Marie Curie"
-    const predicates = [...memory.graph.relations.values()].filter((relation) => relation.kind === 'svo').map((relation) => relation.predicate);
+    const predicates = [...memory.graph.relations.values()]
+      .filter((relation) => relation.kind === 'svo')
+      .map((relation) => relation.predicate);
     expect(predicates.sort()).toEqual(['appointed', 'was born in', 'won']);
     const born = [...memory.graph.facts.values()].find((fact) => fact.predicate === 'was born in');
     expect(born).toMatchObject({ subjectId: curie?.id, objectId: entityNamed(memory, 'Warsaw')?.id, chunkId: 'curie-0', kind: 'fact' });
@@ -91,7 +105,9 @@ describe('OpenAI-compatible graph extraction', () => {
   });
 
   it('asks again after a malformed answer and keeps the good second answer', async () => {
-    const extractor = await extractorFor((request, index) => (index === 0 ? chatCompletion('{"chunks": [{"chunk": 0}]}', 50) : goodAnswer(request, index)));
+    const extractor = await extractorFor((request, index) =>
+      index === 0 ? chatCompletion('{"chunks": [{"chunk": 0}]}', 50) : goodAnswer(request, index),
+    );
     const result = await extractor.extract(CURIE_FILE, CULTURE_CONTEXT);
     expect(result).toMatchObject({ fellBack: false, calls: 2, tokensUsed: 371 });
     expect(mergeIntoFreshGraph(result.extraction).violations).toEqual([]);
@@ -99,9 +115,23 @@ describe('OpenAI-compatible graph extraction', () => {
 
   it.each([
     ['text that is not JSON', 'Sure! Marie Curie is a person.', /not JSON/],
-    ['a type outside the ontology', JSON.stringify({ chunks: [0, 1].map((chunk) => ({ chunk, entities: [{ text: 'Warsaw', type: 'city' }], relations: [] })) }), /schema mismatch at chunks\.0\.entities\.0\.type/],
-    ['entities that are not in the text', JSON.stringify({ chunks: [0, 1].map((chunk) => ({ chunk, entities: [{ text: 'Albert Einstein', type: 'person' }], relations: [] })) }), /none of the entities occur/],
-    ['an answer for the wrong chunks', JSON.stringify({ chunks: [{ chunk: 7, entities: [], relations: [] }] }), /chunk 7, which was not asked for/],
+    [
+      'a type outside the ontology',
+      JSON.stringify({ chunks: [0, 1].map((chunk) => ({ chunk, entities: [{ text: 'Warsaw', type: 'city' }], relations: [] })) }),
+      /schema mismatch at chunks\.0\.entities\.0\.type/,
+    ],
+    [
+      'entities that are not in the text',
+      JSON.stringify({
+        chunks: [0, 1].map((chunk) => ({ chunk, entities: [{ text: 'Albert Einstein', type: 'person' }], relations: [] })),
+      }),
+      /none of the entities occur/,
+    ],
+    [
+      'an answer for the wrong chunks',
+      JSON.stringify({ chunks: [{ chunk: 7, entities: [], relations: [] }] }),
+      /chunk 7, which was not asked for/,
+    ],
   ])('falls back to the offline extractor after repeated malformed answers: %s', async (_case, content, problem) => {
     const extractor = await extractorFor(() => chatCompletion(content, 40));
     const result = await extractor.extract(CURIE_FILE, CULTURE_CONTEXT);

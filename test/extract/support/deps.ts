@@ -1,13 +1,7 @@
 /** Fixtures and stand-in adapters shared by the extraction tests. */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import type {
-  DeclaredFileType,
-  ExtractDeps,
-  ExtractInput,
-  OcrEngine,
-  SpeechRecognizer,
-} from '../../../functions/adapters/extract';
+import type { DeclaredFileType, ExtractDeps, ExtractInput, OcrEngine, SpeechRecognizer } from '../../../functions/adapters/extract';
 
 export function fixture(name: string): Uint8Array {
   return new Uint8Array(readFileSync(new URL(`../fixtures/${name}`, import.meta.url)));

@@ -78,13 +78,7 @@ function replyObject(response: ServerResponse, object: Buffer | undefined): void
   else response.writeHead(200, { 'content-type': 'application/json' }).end(object);
 }
 
-function answerS3(
-  method: string,
-  key: string,
-  body: Buffer,
-  objects: Map<string, Buffer>,
-  response: ServerResponse,
-): void {
+function answerS3(method: string, key: string, body: Buffer, objects: Map<string, Buffer>, response: ServerResponse): void {
   if (method === 'PUT') {
     objects.set(key, body);
     response.writeHead(200, { etag: '"fake"' }).end();

@@ -5,8 +5,7 @@ const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 const RELS_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const OFFICE_REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-const escapeXml = (text: string): string =>
-  text.replace(/[<>&"]/g, (c) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot' }[c]};`);
+const escapeXml = (text: string): string => text.replace(/[<>&"]/g, (c) => `&${{ '<': 'lt', '>': 'gt', '&': 'amp', '"': 'quot' }[c]};`);
 
 function contentTypes(overrides: Array<[part: string, type: string]>): string {
   const items = overrides.map(([part, type]) => `<Override PartName="${part}" ContentType="${type}"/>`).join('');
@@ -14,9 +13,7 @@ function contentTypes(overrides: Array<[part: string, type: string]>): string {
 }
 
 function relationships(items: Array<[id: string, type: string, target: string]>): string {
-  const body = items
-    .map(([id, type, target]) => `<Relationship Id="${id}" Type="${OFFICE_REL}/${type}" Target="${target}"/>`)
-    .join('');
+  const body = items.map(([id, type, target]) => `<Relationship Id="${id}" Type="${OFFICE_REL}/${type}" Target="${target}"/>`).join('');
   return `${XML}<Relationships xmlns="${RELS_NS}">${body}</Relationships>`;
 }
 
@@ -25,18 +22,14 @@ function coreProperties(title: string): string {
 }
 
 export function buildDocx(paragraphs: string[], title?: string): Uint8Array {
-  const body = paragraphs
-    .map((text) => `<w:p><w:r><w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r></w:p>`)
-    .join('');
+  const body = paragraphs.map((text) => `<w:p><w:r><w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r></w:p>`).join('');
   const rootRels: Array<[string, string, string]> = [['rId1', 'officeDocument', 'word/document.xml']];
   if (title) rootRels.push(['rId2', 'metadata/core-properties', 'docProps/core.xml']);
   return buildZip(
     [
       [
         '[Content_Types].xml',
-        contentTypes([
-          ['/word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml'],
-        ]),
+        contentTypes([['/word/document.xml', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml']]),
       ],
       ['_rels/.rels', relationships(rootRels)],
       [
@@ -124,9 +117,7 @@ export function buildXlsx(rows: Array<[label: string, amount: number]>): Uint8Ar
 }
 
 export function buildEpub(title: string, chapters: Array<[heading: string, text: string]>): Uint8Array {
-  const manifest = chapters
-    .map((_, index) => `<item id="c${index}" href="ch${index}.xhtml" media-type="application/xhtml+xml"/>`)
-    .join('');
+  const manifest = chapters.map((_, index) => `<item id="c${index}" href="ch${index}.xhtml" media-type="application/xhtml+xml"/>`).join('');
   const spine = chapters.map((_, index) => `<itemref idref="c${index}"/>`).join('');
   return buildZip(
     [

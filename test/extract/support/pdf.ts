@@ -18,9 +18,7 @@ export function buildTextPdf(pages: string[][], options: TextPdfOptions = {}): U
   objects[3] = '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>';
   pages.forEach((lines, index) => {
     const pageId = pageIds[index] ?? 0;
-    const content = lines
-      .map((line, row) => `BT /F1 14 Tf 72 ${720 - row * 24} Td (${escapePdf(line)}) Tj ET`)
-      .join('\n');
+    const content = lines.map((line, row) => `BT /F1 14 Tf 72 ${720 - row * 24} Td (${escapePdf(line)}) Tj ET`).join('\n');
     objects[pageId] =
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageId + 1} 0 R >>`;
     objects[pageId + 1] = `<< /Length ${content.length} >>\nstream\n${content}\nendstream`;
@@ -63,11 +61,7 @@ function serialise(objects: Array<Buffer | undefined>, trailerEntries = ''): Uin
   const offsets: number[] = [];
   let length = parts[0]?.length ?? 0;
   for (let id = 1; id < objects.length; id++) {
-    const object = Buffer.concat([
-      Buffer.from(`${id} 0 obj\n`),
-      objects[id] ?? Buffer.from('null'),
-      Buffer.from('\nendobj\n'),
-    ]);
+    const object = Buffer.concat([Buffer.from(`${id} 0 obj\n`), objects[id] ?? Buffer.from('null'), Buffer.from('\nendobj\n')]);
     offsets[id] = length;
     parts.push(object);
     length += object.length;
@@ -98,8 +92,7 @@ function readGrayPng(png: Uint8Array): { width: number; height: number; idat: Bu
     if (type === 'IHDR') {
       width = data.readUInt32BE(0);
       height = data.readUInt32BE(4);
-      if (data[8] !== 8 || data[9] !== 0 || data[12] !== 0)
-        throw new Error('fixture PNG must be 8-bit grayscale, not interlaced');
+      if (data[8] !== 8 || data[9] !== 0 || data[12] !== 0) throw new Error('fixture PNG must be 8-bit grayscale, not interlaced');
     }
     if (type === 'IDAT') idat.push(data);
     at += 12 + length;

@@ -23,8 +23,7 @@ function pageImage(lines: string[], format: 'png' | 'jpeg'): Buffer {
 /** A one-page PDF whose only content is the scanned picture of `lines`, with no text layer. */
 export async function buildScan(lines: string[], encoding: ScanEncoding): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  const image =
-    encoding === 'flate-rgb' ? await pdf.embedPng(pageImage(lines, 'png')) : await pdf.embedJpg(pageImage(lines, 'jpeg'));
+  const image = encoding === 'flate-rgb' ? await pdf.embedPng(pageImage(lines, 'png')) : await pdf.embedJpg(pageImage(lines, 'jpeg'));
   const width = 612;
   const height = (image.height / image.width) * width;
   const page = pdf.addPage([width, height]);

@@ -17,7 +17,10 @@ describe('citations', () => {
   it('refuses an empty answer, an answer without citations, and one citing items that do not exist', () => {
     expect(checkCitations('  ', 3)).toEqual({ ok: false, problem: 'empty answer' });
     expect(checkCitations('It was founded in 1909.', 3)).toEqual({ ok: false, problem: 'the answer cites no evidence item' });
-    expect(checkCitations('It was founded in 1909 [4].', 3)).toMatchObject({ ok: false, problem: expect.stringMatching(/cites \[4\], outside the 3 evidence items/) });
+    expect(checkCitations('It was founded in 1909 [4].', 3)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/cites \[4\], outside the 3 evidence items/),
+    });
     expect(checkCitations('Zero [0] is not an item.', 3)).toMatchObject({ ok: false });
     expect(checkCitations('A backwards range [3-1].', 3)).toMatchObject({ ok: false, problem: expect.stringMatching(/malformed range/) });
     expect(checkCitations('The year [1909] is no citation.', 3)).toMatchObject({ ok: false });

@@ -25,9 +25,11 @@ describe('mapConcurrently', () => {
   });
 
   it('rejects with the first failure', async () => {
-    await expect(mapConcurrently([1, 2, 3], 3, async (item) => {
-      if (item === 2) throw new Error('two failed');
-      return item;
-    })).rejects.toThrow('two failed');
+    await expect(
+      mapConcurrently([1, 2, 3], 3, async (item) => {
+        if (item === 2) throw new Error('two failed');
+        return item;
+      }),
+    ).rejects.toThrow('two failed');
   });
 });

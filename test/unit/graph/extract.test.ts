@@ -38,7 +38,8 @@ describe('extractMentions (culture)', () => {
   });
 
   it('types works, events, awards and traditions, and keeps an acronym defined in parentheses', () => {
-    const text = 'The singer Madonna released the album Thriller. The Battle of Hastings and Buddhism are old. Curie won the Nobel Prize in Physics. The World Health Organization (WHO) met.';
+    const text =
+      'The singer Madonna released the album Thriller. The Battle of Hastings and Buddhism are old. Curie won the Nobel Prize in Physics. The World Health Organization (WHO) met.';
     const parsed = parseText(text);
     const found = extractMentions(parsed, ontologySchema('culture'));
     const typeOf = (surface: string): string | undefined => found.find((mention) => mention.surface === surface)?.type;

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { diffGraphItems, type GraphEdge, type GraphNode } from '../../../functions/core/graph-items';
 
 const node = (id: string, support = 1): GraphNode => ({ id, name: id, type: 'person', aliases: [id], mentions: support, support });
-const edge = (id: string, source: string, weight = 1): GraphEdge => ({ id, source, target: 'e-z', predicate: 'met', kind: 'svo', weight, support: 1 });
+const edge = (id: string, source: string, weight = 1): GraphEdge => ({
+  id,
+  source,
+  target: 'e-z',
+  predicate: 'met',
+  kind: 'svo',
+  weight,
+  support: 1,
+});
 
 describe('diffGraphItems', () => {
   it('writes new and changed items, deletes gone ones, and leaves equal ones alone', () => {

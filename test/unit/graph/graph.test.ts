@@ -42,7 +42,8 @@ describe('relations and facts', () => {
     const obama = entityNamed(memory, 'Barack Obama');
     const geneva = entityNamed(memory, 'Geneva');
     const linked = [...memory.graph.relations.values()].some(
-      (relation) => relation.kind === 'cooccurrence' && [relation.subjectId, relation.objectId].sort().join() === [obama.id, geneva.id].sort().join(),
+      (relation) =>
+        relation.kind === 'cooccurrence' && [relation.subjectId, relation.objectId].sort().join() === [obama.id, geneva.id].sort().join(),
     );
     expect(linked).toBe(true);
     const mentions = memory.graph.files.get('f-ibm')?.mentions.filter((mention) => mention.entityId === obama.id) ?? [];

@@ -11,7 +11,9 @@ export function buildGraph(ontology: OntologyName, files: readonly GraphFileInpu
 
 /** The entity with an alias written `surface` (throws when none or several). */
 export function entityNamed(memory: MemoryGraph, surface: string): GraphEntity {
-  const found = [...memory.graph.entities.values()].filter((entity) => [...entity.aliases.values()].some((alias) => alias.surface === surface));
+  const found = [...memory.graph.entities.values()].filter((entity) =>
+    [...entity.aliases.values()].some((alias) => alias.surface === surface),
+  );
   if (found.length !== 1) throw new Error(`expected one entity written "${surface}", found ${found.length}`);
   return found[0] as GraphEntity;
 }

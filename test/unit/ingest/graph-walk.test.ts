@@ -32,7 +32,12 @@ describe('the graph walk in retrieval', () => {
 
     const seeds = new Map(linkQueryToEntities(graph, query).map((link) => [link.entity, link.weight] as const));
     const walk = topChunks(graph, personalizedPageRank(graph, seeds).chunkScores, 10);
-    expect(walk.slice(0, 2).map((hit) => hit.chunkId).sort()).toEqual(['a:0', 'b:0']); // the walk reaches the second hop
+    expect(
+      walk
+        .slice(0, 2)
+        .map((hit) => hit.chunkId)
+        .sort(),
+    ).toEqual(['a:0', 'b:0']); // the walk reaches the second hop
 
     const external = [{ name: 'graph', hits: walk.map((h) => ({ chunkId: h.chunkId, score: h.score })) }];
     const fused = ids(rankChunks(index, { query, limit: 4, mode: 'fused', external }));

@@ -20,10 +20,26 @@ describe('analyze', () => {
 
   it('matches Snowball English stems for known words', () => {
     const expected: Record<string, string> = {
-      running: 'run', generously: 'generous', generalization: 'general', skies: 'sky', dying: 'die',
-      news: 'news', cats: 'cat', caresses: 'caress', ponies: 'poni', hopping: 'hop', agreed: 'agre',
-      happiness: 'happi', relational: 'relat', conditional: 'condit', consign: 'consign', knightly: 'knight',
-      communication: 'communic', arsenal: 'arsenal', proceed: 'proceed', studies: 'studi',
+      running: 'run',
+      generously: 'generous',
+      generalization: 'general',
+      skies: 'sky',
+      dying: 'die',
+      news: 'news',
+      cats: 'cat',
+      caresses: 'caress',
+      ponies: 'poni',
+      hopping: 'hop',
+      agreed: 'agre',
+      happiness: 'happi',
+      relational: 'relat',
+      conditional: 'condit',
+      consign: 'consign',
+      knightly: 'knight',
+      communication: 'communic',
+      arsenal: 'arsenal',
+      proceed: 'proceed',
+      studies: 'studi',
     };
     for (const [word, stem] of Object.entries(expected)) expect(stemTerm(word)).toBe(stem);
   });
@@ -35,22 +51,25 @@ describe('analyze', () => {
   });
 
   it('splits on hyphens and punctuation, keeping numbers', () => {
-    expect(analyze('COVID-19 spread; e-mail/fax: 24/7', RAW)).toEqual([
-      'covid', '19', 'spread', 'e', 'mail', 'fax', '24', '7',
-    ]);
+    expect(analyze('COVID-19 spread; e-mail/fax: 24/7', RAW)).toEqual(['covid', '19', 'spread', 'e', 'mail', 'fax', '24', '7']);
   });
 
   it('folds accents, ligatures and special letters to ASCII and lowercases', () => {
     expect(analyze('Café MÜLLER naïve Straße Ærø œuvre ﬁsh Łódź', RAW)).toEqual([
-      'cafe', 'muller', 'naive', 'strasse', 'aero', 'oeuvre', 'fish', 'lodz',
+      'cafe',
+      'muller',
+      'naive',
+      'strasse',
+      'aero',
+      'oeuvre',
+      'fish',
+      'lodz',
     ]);
     expect(foldToAscii('plain ascii')).toBe('plain ascii');
   });
 
   it('drops possessives and apostrophes, and tells contractions from words', () => {
-    expect(analyze("O'Neil's dog isn't here, we'll see; it’s well", { stem: false })).toEqual([
-      'oneil', 'dog', 'see', 'well',
-    ]);
+    expect(analyze("O'Neil's dog isn't here, we'll see; it’s well", { stem: false })).toEqual(['oneil', 'dog', 'see', 'well']);
     expect(ENGLISH_STOPWORDS.has("we'll")).toBe(true);
     expect(ENGLISH_STOPWORDS.has('well')).toBe(false);
   });

@@ -17,11 +17,10 @@ const bodyText = fc.oneof(
   fc.array(fc.constantFrom(...words), { maxLength: 40 }).map((parts) => parts.join(' ')),
   fc.string({ unit: 'grapheme' }),
 );
-const documents = fc
-  .uniqueArray(fc.record({ id: anyString, fileId: fc.oneof(anyString, fc.constantFrom('f1', 'f2')), text: bodyText }), {
-    selector: (doc) => doc.id,
-    maxLength: 25,
-  });
+const documents = fc.uniqueArray(fc.record({ id: anyString, fileId: fc.oneof(anyString, fc.constantFrom('f1', 'f2')), text: bodyText }), {
+  selector: (doc) => doc.id,
+  maxLength: 25,
+});
 const analyzerOptions = fc.record({ stem: fc.boolean(), stopwords: fc.boolean() });
 
 function plain(segment: LexicalSegment): unknown {

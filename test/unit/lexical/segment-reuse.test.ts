@@ -25,9 +25,12 @@ it('rebuilds the text and title segments as a fresh build does, with chunks remo
   expect(search(rebuilt.text, 'tides', 3).map((hit) => hit.id)).toEqual(['a:0']);
 });
 
-it('takes a reused doc\'s terms from the previous segment, not from analyzing it again', () => {
+it("takes a reused doc's terms from the previous segment, not from analyzing it again", () => {
   const previous = buildSegment([{ id: 'a', fileId: 'a', text: 'hedgehogs hibernate' }]);
-  const docs = [{ id: 'a', fileId: 'a', text: 'moles dig' }, { id: 'b', fileId: 'b', text: 'moles dig' }];
+  const docs = [
+    { id: 'a', fileId: 'a', text: 'moles dig' },
+    { id: 'b', fileId: 'b', text: 'moles dig' },
+  ];
   const built = buildSegment(docs, {}, { previous, ordinals: new Map([[0, 0]]) });
   expect(search(built, 'hedgehogs', 2).map((hit) => hit.id)).toEqual(['a']);
   expect(search(built, 'moles', 2).map((hit) => hit.id)).toEqual(['b']);

@@ -2,14 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze, type AnalyzerOptions } from '../../../functions/engine/lexical/analyzer';
-import {
-  bm25Idf,
-  buildSegment,
-  DEFAULT_BM25,
-  type LexicalDocument,
-  search,
-  termPostings,
-} from '../../../functions/engine/lexical/segment';
+import { bm25Idf, buildSegment, DEFAULT_BM25, type LexicalDocument, search, termPostings } from '../../../functions/engine/lexical/segment';
 
 const RAW = { stem: false, stopwords: false };
 
@@ -161,11 +154,7 @@ const SCORE_TOLERANCE = 1e-9;
  * best first, and no doc left out scoring more than the last hit. Where scores tie within float noise,
  * any of the tied docs may take the place, so ids are compared only where scores differ.
  */
-function expectSameTopK(
-  actual: { id: string; score: number }[],
-  expected: { id: string; score: number }[],
-  scores: Map<string, number>,
-) {
+function expectSameTopK(actual: { id: string; score: number }[], expected: { id: string; score: number }[], scores: Map<string, number>) {
   expect(actual).toHaveLength(expected.length);
   actual.forEach((hit, index) => {
     expect(hit.score).toBeCloseTo(scores.get(hit.id) ?? Number.NaN, 9);

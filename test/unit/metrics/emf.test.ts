@@ -25,9 +25,16 @@ describe('metrics as EMF', () => {
   it('writes a total and a dimensioned line, with account ids as metadata', () => {
     emitMetric('FilesFailed', 1, { dimension: 'pdf', properties: { accountId: 'acct-1', fileId: 'f-1' } });
     metrics.publishStoredMetrics();
-    const lines = written.flatMap((chunk) => chunk.split('\n')).filter((line) => line.includes('CloudWatchMetrics')).map((line) => JSON.parse(line) as Emf);
+    const lines = written
+      .flatMap((chunk) => chunk.split('\n'))
+      .filter((line) => line.includes('CloudWatchMetrics'))
+      .map((line) => JSON.parse(line) as Emf);
     const withKind = lines.find((line) => line.kind === 'pdf');
-    expect(withKind?._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: 'kmem', Dimensions: [['service', 'kind']], Metrics: [{ Name: 'FilesFailed', Unit: 'Count' }] });
+    expect(withKind?._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: 'kmem',
+      Dimensions: [['service', 'kind']],
+      Metrics: [{ Name: 'FilesFailed', Unit: 'Count' }],
+    });
     expect(withKind).toMatchObject({ service: 'kmem', FilesFailed: 1, accountId: 'acct-1', fileId: 'f-1' });
     const total = lines.find((line) => line.kind === undefined && line.FilesFailed === 1);
     expect(total?._aws.CloudWatchMetrics[0]?.Dimensions).toEqual([['service']]);

@@ -28,7 +28,12 @@ async function serve(answer: (request: Recorded, response: ServerResponse) => vo
     request.on('data', (part: Buffer) => parts.push(part));
     request.on('end', () => {
       const text = Buffer.concat(parts).toString('utf8');
-      const recorded = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: text ? (JSON.parse(text) as unknown) : null };
+      const recorded = {
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: text ? (JSON.parse(text) as unknown) : null,
+      };
       seen.push(recorded);
       answer(recorded, response);
     });
@@ -56,7 +61,13 @@ describe('OpenAiCompatibleEmbedder', () => {
       const data = input.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text) })).reverse();
       json(response, 200, { object: 'list', data, model: 'm' });
     });
-    const embedder = new OpenAiCompatibleEmbedder({ baseUrl: `${url}/v1/`, model: 'test-model', dimensions: 3, apiKey: 'sk-test', batchSize: 2 });
+    const embedder = new OpenAiCompatibleEmbedder({
+      baseUrl: `${url}/v1/`,
+      model: 'test-model',
+      dimensions: 3,
+      apiKey: 'sk-test',
+      batchSize: 2,
+    });
     const vectors = await embedder.embed(['a', 'bbb', 'cc']);
     expect(seen).toHaveLength(2);
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/v1/embeddings', body: { model: 'test-model', input: ['a', 'bbb'] } });
@@ -116,7 +127,13 @@ describe('BedrockEmbedder', () => {
       if (inputText === 'bad') json(response, 200, { nothing: true });
       else json(response, 200, { embedding: [3, 4] });
     });
-    const embedder = new BedrockEmbedder({ region: 'us-east-1', endpoint: url, credentials, modelId: 'amazon.titan-embed-text-v1', dimensions: 2 });
+    const embedder = new BedrockEmbedder({
+      region: 'us-east-1',
+      endpoint: url,
+      credentials,
+      modelId: 'amazon.titan-embed-text-v1',
+      dimensions: 2,
+    });
     const [vector] = await embedder.embed(['hello']);
     expect(seen[0]?.body).toEqual({ inputText: 'hello' });
     expect(Array.from(vector ?? [])).toEqual([Math.fround(0.6), Math.fround(0.8)]);

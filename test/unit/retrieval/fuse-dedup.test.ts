@@ -13,7 +13,24 @@ const list = (name: string, weight: number, hits: Array<[number, number]>, norma
 
 describe('fuseWeighted', () => {
   it('sums weight × max-normalised scores and explains each part', () => {
-    const fused = fuseWeighted([list('lexical', 1, [[1, 10], [2, 5]]), list('semantic', 0.5, [[2, 0.8], [3, 0.6]], 'none')], 10);
+    const fused = fuseWeighted(
+      [
+        list('lexical', 1, [
+          [1, 10],
+          [2, 5],
+        ]),
+        list(
+          'semantic',
+          0.5,
+          [
+            [2, 0.8],
+            [3, 0.6],
+          ],
+          'none',
+        ),
+      ],
+      10,
+    );
     expect(fused.map((hit) => hit.ordinal)).toEqual([1, 2, 3]);
     expect(fused[1]?.score).toBeCloseTo(0.5 + 0.4, 12);
     expect(fused[1]?.parts).toEqual({ lexical: 0.5, semantic: 0.4 });
@@ -27,14 +44,35 @@ describe('fuseWeighted', () => {
   });
 
   it('ignores zero-weight and empty lists, breaks ties on the lower ordinal and honours the limit', () => {
-    const fused = fuseWeighted([list('a', 1, [[9, 1], [4, 1], [7, 1]]), list('b', 0, [[1, 100]]), list('c', 1, [])], 2);
+    const fused = fuseWeighted(
+      [
+        list('a', 1, [
+          [9, 1],
+          [4, 1],
+          [7, 1],
+        ]),
+        list('b', 0, [[1, 100]]),
+        list('c', 1, []),
+      ],
+      2,
+    );
     expect(fused.map((hit) => hit.ordinal)).toEqual([4, 7]);
   });
 });
 
 describe('fuseReciprocalRank', () => {
   it('adds weight / (k + rank) over the lists', () => {
-    const fused = fuseReciprocalRank([list('a', 1, [[1, 9], [2, 8]]), list('b', 2, [[2, 1]])], 10, 60);
+    const fused = fuseReciprocalRank(
+      [
+        list('a', 1, [
+          [1, 9],
+          [2, 8],
+        ]),
+        list('b', 2, [[2, 1]]),
+      ],
+      10,
+      60,
+    );
     expect(fused.map((hit) => hit.ordinal)).toEqual([2, 1]);
     expect(fused[0]?.score).toBeCloseTo(1 / 62 + 2 / 61, 12);
   });
@@ -42,7 +80,9 @@ describe('fuseReciprocalRank', () => {
 
 describe('joinOverlapping and near duplicates', () => {
   it('writes the shared part once', () => {
-    expect(joinOverlapping('One two three. Four five six.', 'Four five six. Seven eight.')).toBe('One two three. Four five six. Seven eight.');
+    expect(joinOverlapping('One two three. Four five six.', 'Four five six. Seven eight.')).toBe(
+      'One two three. Four five six. Seven eight.',
+    );
     expect(joinOverlapping('abc def', 'xyz')).toBe('abc def xyz');
     expect(joinOverlapping('the whole text here', 'whole text')).toBe('the whole text here');
   });
@@ -50,7 +90,9 @@ describe('joinOverlapping and near duplicates', () => {
   it('detects re-ingested passages but not merely related ones', () => {
     const passage = 'The mitochondrion is the powerhouse of the cell and produces most of its ATP supply.';
     expect(isNearDuplicate(wordShingles(passage), wordShingles(`  ${passage.toUpperCase()} `))).toBe(true);
-    expect(isNearDuplicate(wordShingles(passage), wordShingles('Ribosomes translate messenger RNA into proteins in the cell.'))).toBe(false);
+    expect(isNearDuplicate(wordShingles(passage), wordShingles('Ribosomes translate messenger RNA into proteins in the cell.'))).toBe(
+      false,
+    );
   });
 });
 

@@ -3,12 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { searchInt8Bounded } from '../../../functions/engine/retrieval/int8-bounded-search';
 import { int8DotKernel, int8KernelSupported } from '../../../functions/engine/retrieval/int8-dot-kernel';
 import { INT8_DOT_WASM } from '../../../functions/engine/retrieval/int8-dot-wasm';
-import {
-  buildVectorSegment,
-  searchExact,
-  searchExactScan,
-  type VectorSegment,
-} from '../../../functions/engine/retrieval/vector-segment';
+import { buildVectorSegment, searchExact, searchExactScan, type VectorSegment } from '../../../functions/engine/retrieval/vector-segment';
 import { assembleInt8DotModule } from '../../../scripts/wasm/int8-dot';
 
 function generator(seed: number): () => number {
@@ -68,7 +63,11 @@ describe('int8 dot kernel', () => {
         const segment = buildVectorSegment(randomVectors(count, dimensions, count + dimensions), dimensions);
         for (const [index, query] of randomVectors(6, dimensions, 99 + dimensions).entries()) {
           for (const k of [1, 5, 10, 400]) expectSameAsScan(segment, query, k);
-          expectSameAsScan(segment, query.map((value) => value * 10 ** (index - 3)), 10);
+          expectSameAsScan(
+            segment,
+            query.map((value) => value * 10 ** (index - 3)),
+            10,
+          );
         }
       }
     }
@@ -90,7 +89,10 @@ describe('int8 dot kernel', () => {
     // q' = (32767, 0): the second coordinate is lost, so rows 2k (a bit larger scale) lead the integer
     // pass, while rows 2k+1 (127 in the lost coordinate) are the exact best.
     const rows = Array.from({ length: 20 }, (_, row) => (row % 2 === 0 ? [100, 0] : [100, 127]));
-    const segment = int8Segment(rows, rows.map((_, row) => (row % 2 === 0 ? 1 : 1 - 1e-6)));
+    const segment = int8Segment(
+      rows,
+      rows.map((_, row) => (row % 2 === 0 ? 1 : 1 - 1e-6)),
+    );
     const query = Float32Array.of(1, 1e-5);
     expectSameAsScan(segment, query, 5);
     expect(searchExact(segment, query, 5).map((hit) => hit.ordinal)).toEqual([1, 3, 5, 7, 9]);
@@ -102,7 +104,13 @@ describe('int8 dot kernel', () => {
     expectSameAsScan(empty, new Float32Array(5), 3);
     const segment = buildVectorSegment(randomVectors(40, 5, 3), 5);
     expectSameAsScan(segment, new Float32Array(5), 3);
-    const zeroRows = int8Segment([[0, 0, 0], [1, 2, 3]], [0, 0.1]);
+    const zeroRows = int8Segment(
+      [
+        [0, 0, 0],
+        [1, 2, 3],
+      ],
+      [0, 0.1],
+    );
     expectSameAsScan(zeroRows, Float32Array.of(1, 1, 1), 2);
     expectSameAsScan(zeroRows, Float32Array.of(-1, -1, -1), 2);
     const notFinite = Float32Array.of(1, Number.NaN, 0, 0, 0);

@@ -13,10 +13,22 @@ import { chunkText } from '../../../functions/engine/text/chunker';
 const DOCUMENTS: Array<{ id: string; title: string; text: string }> = [
   { id: 'cardio', title: 'Cardiology', text: 'A cardiologist is a physician who specialises in disorders of the cardiovascular system.' },
   { id: 'bread', title: 'Baking', text: 'Knead the dough, let it rise for an hour, then bake the loaf in a hot oven until golden.' },
-  { id: 'apollo', title: 'Apollo program', text: 'The Apollo program landed twelve astronauts on the Moon between 1969 and 1972. Its first landing was Apollo 11.' },
-  { id: 'moonfall', title: 'Moonfall (novel)', text: 'Moonfall is a 1994 science fiction novel. It was written by Jane Harlow and won a regional prize.' },
+  {
+    id: 'apollo',
+    title: 'Apollo program',
+    text: 'The Apollo program landed twelve astronauts on the Moon between 1969 and 1972. Its first landing was Apollo 11.',
+  },
+  {
+    id: 'moonfall',
+    title: 'Moonfall (novel)',
+    text: 'Moonfall is a 1994 science fiction novel. It was written by Jane Harlow and won a regional prize.',
+  },
   { id: 'harlow', title: 'Jane Harlow', text: 'Jane Harlow is a British writer. She was born in Dunmore and studied history at Leeds.' },
-  { id: 'harbour', title: 'Harbours', text: 'A harbour shelters ships from waves. Breakwaters protect the entrance. Cranes load the cargo.' },
+  {
+    id: 'harbour',
+    title: 'Harbours',
+    text: 'A harbour shelters ships from waves. Breakwaters protect the entrance. Cranes load the cargo.',
+  },
   {
     id: 'volcano',
     title: 'Volcanoes',
@@ -79,7 +91,16 @@ describe('retrieve', () => {
   it('fuses a graph list given by chunk id', async () => {
     const request = { query: 'ships in the harbour', topK: 1 };
     expect((await retrieve(index, request, { embedder })).items[0]?.fileId).toBe('harbour');
-    const graph = [{ name: 'graph', weight: 5, hits: [{ chunkId: 'bread#0', score: 0.9 }, { chunkId: 'unknown', score: 1 }] }];
+    const graph = [
+      {
+        name: 'graph',
+        weight: 5,
+        hits: [
+          { chunkId: 'bread#0', score: 0.9 },
+          { chunkId: 'unknown', score: 1 },
+        ],
+      },
+    ];
     expect((await retrieve(index, { ...request, external: graph }, { embedder })).items[0]?.fileId).toBe('bread');
   });
 
@@ -115,7 +136,11 @@ describe('facts', () => {
   ];
 
   it('gives exactly three, the most relevant of the memory facts', async () => {
-    const outcome = await retrieve(index, { query: 'How does a volcano produce lava and ash?', topK: 3, facts: true, memoryFacts }, { embedder });
+    const outcome = await retrieve(
+      index,
+      { query: 'How does a volcano produce lava and ash?', topK: 3, facts: true, memoryFacts },
+      { embedder },
+    );
     expect(outcome.facts).toHaveLength(3);
     expect(outcome.facts.map((fact) => fact.content)).not.toContain('Bread dough rises because yeast produces gas.');
     expect(outcome.facts.map((fact) => fact.content)).toContain('Lava is molten rock that has reached the surface.');
@@ -129,7 +154,11 @@ describe('facts', () => {
   });
 
   it('tops up too few memory facts with sentences', async () => {
-    const outcome = await retrieve(index, { query: 'volcano eruptions', topK: 2, facts: true, memoryFacts: memoryFacts.slice(0, 1) }, { embedder });
+    const outcome = await retrieve(
+      index,
+      { query: 'volcano eruptions', topK: 2, facts: true, memoryFacts: memoryFacts.slice(0, 1) },
+      { embedder },
+    );
     expect(outcome.facts).toHaveLength(3);
     expect(outcome.facts[0]?.content).toBe('Lava is molten rock that has reached the surface.');
   });

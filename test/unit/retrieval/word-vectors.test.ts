@@ -11,7 +11,16 @@ function packageJson(rows: Record<string, number[]>): Uint8Array {
       return [word, [...row, Math.hypot(...row), rank]];
     }),
   );
-  const text = JSON.stringify({ precision: 8, l2NormIndex: 100, wordIndex: 101, size: 3, dimensions: 100, words: Object.keys(rows), vectors, unkVector: [] });
+  const text = JSON.stringify({
+    precision: 8,
+    l2NormIndex: 100,
+    wordIndex: 101,
+    size: 3,
+    dimensions: 100,
+    words: Object.keys(rows),
+    vectors,
+    unkVector: [],
+  });
   return new TextEncoder().encode(text);
 }
 

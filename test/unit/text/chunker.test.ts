@@ -97,11 +97,7 @@ describe('chunkText', () => {
   it('packs whole sentences and does not cut inside one that fits', () => {
     const text = 'One two three. Four five six. Seven eight nine. Ten eleven twelve.';
     const chunks = chunkText(text, { chunkSize: 32, overlapPercent: 0 });
-    expect(chunks.map((chunk) => chunk.text)).toEqual([
-      'One two three. Four five six.',
-      'Seven eight nine.',
-      'Ten eleven twelve.',
-    ]);
+    expect(chunks.map((chunk) => chunk.text)).toEqual(['One two three. Four five six.', 'Seven eight nine.', 'Ten eleven twelve.']);
   });
 
   it('overlaps with whole trailing sentences when they make up the overlap', () => {

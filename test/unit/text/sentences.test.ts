@@ -7,12 +7,7 @@ const texts = (input: string): string[] => splitSentences(input).map((sentence) 
 
 describe('splitSentences', () => {
   it('splits plain sentences on . ! ?', () => {
-    expect(texts('It rained. We stayed in! Did you? Yes.')).toEqual([
-      'It rained.',
-      'We stayed in!',
-      'Did you?',
-      'Yes.',
-    ]);
+    expect(texts('It rained. We stayed in! Did you? Yes.')).toEqual(['It rained.', 'We stayed in!', 'Did you?', 'Yes.']);
   });
 
   it('returns nothing for empty or blank text', () => {
@@ -30,11 +25,7 @@ describe('splitSentences', () => {
   });
 
   it('handles dotted acronyms, initials and et al. by the following word', () => {
-    expect(texts('The U.S. Army arrived. It left the U.S. The end.')).toEqual([
-      'The U.S. Army arrived.',
-      'It left the U.S.',
-      'The end.',
-    ]);
+    expect(texts('The U.S. Army arrived. It left the U.S. The end.')).toEqual(['The U.S. Army arrived.', 'It left the U.S.', 'The end.']);
     expect(texts('J. R. R. Tolkien wrote it. Smith et al. Nature showed it. Smith et al. The end.')).toEqual([
       'J. R. R. Tolkien wrote it.',
       'Smith et al. Nature showed it.',

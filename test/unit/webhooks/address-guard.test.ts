@@ -93,9 +93,8 @@ describe('isInternalName', () => {
   it.each([...internal, 'x.internal', 'printer.local', 'nas.home.arpa'])('%s is internal', (name) =>
     expect(isInternalName(name)).toBe(true),
   );
-  it.each(['example.com', 'localhost.example.com', 'internal.example.com', 'metadata.example.com'])(
-    '%s is not internal',
-    (name) => expect(isInternalName(name)).toBe(false),
+  it.each(['example.com', 'localhost.example.com', 'internal.example.com', 'metadata.example.com'])('%s is not internal', (name) =>
+    expect(isInternalName(name)).toBe(false),
   );
 });
 
@@ -144,9 +143,7 @@ describe('assertFetchable', () => {
 
   it('refuses a public-looking name that resolves to loopback (localtest.me)', async () => {
     const dns = strict({ 'localtest.me': ['127.0.0.1'] });
-    await expect(assertFetchable('http://localtest.me/', dns)).rejects.toThrow(
-      'url: resolves to a private address (127.0.0.1)',
-    );
+    await expect(assertFetchable('http://localtest.me/', dns)).rejects.toThrow('url: resolves to a private address (127.0.0.1)');
   });
 
   it('refuses a name when any of its addresses is private', async () => {

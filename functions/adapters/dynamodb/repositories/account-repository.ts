@@ -1,16 +1,46 @@
+import { z } from 'zod';
 import { ConflictError } from '../../../core/errors';
 import type { Account, ApiKeyRecord } from '../../../core/model';
 import type { AccountStore, ApiKeyStore } from '../../../core/ports';
+import { itemOf, itemSchema, readAll, timestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
-import type { Item, Table } from '../table';
+import type { Table } from '../table';
+
+/** An account as stored (beside it: `refundedJobs`, the string set of jobs refunded and not yet stamped). */
+const accountItem = itemSchema<Account>(
+  'account',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    totalTokenLimit: z.number(),
+    tokensRemaining: z.number(),
+    webhookSecret: z.string(),
+    createdAt: timestamp,
+  }),
+);
+
+const apiKeyItem = itemSchema<ApiKeyRecord>(
+  'apiKey',
+  z.object({
+    lookupId: z.string(),
+    verifier: z.string(),
+    salt: z.string(),
+    accountId: z.string(),
+    createdAt: timestamp,
+    revokedAt: z.string().optional(),
+  }),
+);
+
+/** The reservation of an account name: which account holds it. */
+const accountNameItem = itemSchema<{ accountId: string }>('accountName', z.object({ accountId: z.string() }));
 
 export class AccountRepository implements AccountStore {
   constructor(private readonly table: Table) {}
 
   /** Reserves the name first, so two creates of one name cannot both succeed. */
   async create(account: Account): Promise<void> {
-    await this.table.create({ ...keys.accountName(account.name), accountId: account.id });
-    await this.table.create({ ...keys.account(account.id), kind: 'account', accountId: account.id, ...account });
+    await this.table.create(itemOf(accountNameItem, keys.accountName(account.name), { accountId: account.id }));
+    await this.table.create({ ...itemOf(accountItem, keys.account(account.id), account), accountId: account.id });
   }
 
   /** Stamps a finished refund on the job's side; the set entry stays only for jobs never stamped. */
@@ -24,12 +54,12 @@ export class AccountRepository implements AccountStore {
 
   async get(accountId: string): Promise<Account | undefined> {
     const item = await this.table.get(keys.account(accountId));
-    return item ? toAccount(item) : undefined;
+    return item ? accountItem.read(item) : undefined;
   }
 
   async findByName(name: string): Promise<Account | undefined> {
     const reservation = await this.table.get(keys.accountName(name));
-    return reservation ? this.get(String(reservation.accountId)) : undefined;
+    return reservation ? this.get(accountNameItem.read(reservation).accountId) : undefined;
   }
 
   async reserveTokens(accountId: string, tokens: number): Promise<Account | undefined> {
@@ -39,7 +69,7 @@ export class AccountRepository implements AccountStore {
         { expression: 'SET tokensRemaining = tokensRemaining - :n', names: {}, values: { ':n': tokens } },
         { expression: 'tokensRemaining >= :n', names: {}, values: { ':n': tokens } },
       );
-      return item ? toAccount(item) : undefined;
+      return item ? accountItem.read(item) : undefined;
     } catch (error) {
       if (error instanceof ConflictError) return undefined;
       throw error;
@@ -47,7 +77,11 @@ export class AccountRepository implements AccountStore {
   }
 
   async chargeTokens(accountId: string, tokens: number): Promise<void> {
-    await this.table.apply(keys.account(accountId), { expression: 'SET tokensRemaining = tokensRemaining - :n', names: {}, values: { ':n': tokens } });
+    await this.table.apply(keys.account(accountId), {
+      expression: 'SET tokensRemaining = tokensRemaining - :n',
+      names: {},
+      values: { ':n': tokens },
+    });
   }
 
   /**
@@ -77,13 +111,8 @@ export class ApiKeyRepository implements ApiKeyStore {
 
   async put(record: ApiKeyRecord): Promise<void> {
     try {
-      await this.table.create({
-        ...keys.apiKey(record.lookupId),
-        gsi1pk: keys.apiKeysOf(record.accountId),
-        gsi1sk: byCreation(record.createdAt, record.lookupId),
-        kind: 'apiKey',
-        ...record,
-      });
+      const listing = { gsi1pk: keys.apiKeysOf(record.accountId), gsi1sk: byCreation(record.createdAt, record.lookupId) };
+      await this.table.create(itemOf(apiKeyItem, { ...keys.apiKey(record.lookupId), ...listing }, record));
     } catch (error) {
       if (error instanceof ConflictError) throw new ConflictError('api key exists', { cause: error });
       throw error;
@@ -92,11 +121,11 @@ export class ApiKeyRepository implements ApiKeyStore {
 
   async find(lookupId: string): Promise<ApiKeyRecord | undefined> {
     const item = await this.table.get(keys.apiKey(lookupId));
-    return item ? toApiKey(item) : undefined;
+    return item ? apiKeyItem.read(item) : undefined;
   }
 
   async listOf(accountId: string): Promise<ApiKeyRecord[]> {
-    return (await this.table.queryAll(keys.apiKeysOf(accountId), undefined, 'gsi1')).map(toApiKey);
+    return readAll(apiKeyItem, await this.table.queryAll(keys.apiKeysOf(accountId), undefined, 'gsi1'));
   }
 
   async revoke(accountId: string, lookupId: string, at: string): Promise<ApiKeyRecord | undefined> {
@@ -106,32 +135,10 @@ export class ApiKeyRepository implements ApiKeyStore {
         { expression: 'SET revokedAt = if_not_exists(revokedAt, :at)', names: {}, values: { ':at': at } },
         { expression: 'accountId = :account', names: {}, values: { ':account': accountId } },
       );
-      return item ? toApiKey(item) : undefined;
+      return item ? apiKeyItem.read(item) : undefined;
     } catch (error) {
       if (error instanceof ConflictError) return undefined; // another account's key
       throw error;
     }
   }
-}
-
-function toApiKey(item: Item): ApiKeyRecord {
-  return {
-    lookupId: String(item.lookupId),
-    verifier: String(item.verifier),
-    salt: String(item.salt),
-    accountId: String(item.accountId),
-    createdAt: String(item.createdAt),
-    ...(typeof item.revokedAt === 'string' ? { revokedAt: item.revokedAt } : {}),
-  };
-}
-
-function toAccount(item: Item): Account {
-  return {
-    id: String(item.id),
-    name: String(item.name),
-    totalTokenLimit: Number(item.totalTokenLimit),
-    tokensRemaining: Number(item.tokensRemaining),
-    webhookSecret: String(item.webhookSecret),
-    createdAt: String(item.createdAt),
-  };
 }

@@ -3,7 +3,9 @@
  * `generation` (every change adds one), `holder` and `leaseUntil` (the build running), and one counter
  * attribute `c#<sessionId>` per session changed since its last build.
  */
+import { z } from 'zod';
 import type { ConversationSyncStore, PendingSync } from '../../../core/ports';
+import { itemSchema } from '../item-schema';
 import { keys, type TableKey } from '../keys';
 import type { Item, QueryFilter, Table } from '../table';
 
@@ -119,10 +121,25 @@ function unchanged(group: ReadonlyArray<readonly [string, number]>, holder: stri
   return { expression: ['holder = :holder', ...checks].join(' AND '), names: {}, values };
 }
 
-function pendingOf(item: Item): PendingSync {
-  const sessions = new Map<string, number>();
-  for (const [name, value] of Object.entries(item)) {
-    if (name.startsWith(SESSION_PREFIX) && typeof value === 'number') sessions.set(name.slice(SESSION_PREFIX.length), value);
-  }
-  return { generation: Number(item.generation ?? 0), sessions };
-}
+/** The item as its writes leave it (never written whole: every change is an update expression). */
+const pendingItem = itemSchema<PendingSync>(
+  'conversationSync',
+  z
+    .looseObject({ generation: z.number().default(0) })
+    .superRefine((item, context) => {
+      for (const [name, value] of Object.entries(item)) {
+        if (name.startsWith(SESSION_PREFIX) && typeof value !== 'number')
+          context.addIssue({ code: 'custom', path: [name], message: 'is not a count' });
+      }
+    })
+    .transform(({ generation, ...attributes }) => ({
+      generation,
+      sessions: new Map(
+        Object.entries(attributes).flatMap(([name, value]) =>
+          name.startsWith(SESSION_PREFIX) && typeof value === 'number' ? [[name.slice(SESSION_PREFIX.length), value] as const] : [],
+        ),
+      ),
+    })),
+);
+
+const pendingOf = (item: Item): PendingSync => pendingItem.read(item);

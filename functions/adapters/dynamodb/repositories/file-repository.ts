@@ -1,8 +1,56 @@
 import { WEB_FILE_TYPES } from '../../../core/files/file-kinds';
-import type { FileCategory, FileRecord, Page, PageRequest } from '../../../core/model';
+import { z } from 'zod';
+import { FILE_CATEGORIES, FILE_TYPES, type FileCategory, type FileRecord, type Page, type PageRequest } from '../../../core/model';
 import type { FileStore } from '../../../core/ports';
+import { count, itemOf, itemSchema, nullable, readAll, timestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
-import type { Item, QueryFilter, Table } from '../table';
+import type { QueryFilter, Table } from '../table';
+
+/** A file as stored (jobId and externalUrl under the names earlier versions wrote). sourceKey, contentHash and validators came later: older files have none (null). */
+const fileItem = itemSchema<FileRecord>(
+  'file',
+  z.object({
+    id: z.string(),
+    accountId: z.string(),
+    name: z.string(),
+    extension: z.string(),
+    fileType: z.enum(FILE_TYPES),
+    category: z.enum(FILE_CATEGORIES),
+    state: z.enum(['pending', 'processing', 'ready', 'failed']),
+    error: nullable(z.string()),
+    bronzeKey: nullable(z.string()),
+    externalUrl: nullable(z.string()),
+    contentType: nullable(z.string()),
+    source: z.string(),
+    parentFileId: nullable(z.string()),
+    jobId: nullable(z.string()),
+    originRegion: z.string(),
+    silverTranscriptKey: nullable(z.string()),
+    silverAudioKey: nullable(z.string()),
+    goldChunkKey: nullable(z.string()),
+    length: nullable(z.number()),
+    size: nullable(z.number()),
+    tokens: nullable(z.number()),
+    numSpeakers: nullable(z.number()),
+    hiddenFilesTotal: count,
+    hiddenFilesCreated: count,
+    hiddenFilesProcessed: count,
+    hiddenFilesIngested: count,
+    sourceKey: nullable(z.string()),
+    contentHash: nullable(z.string()),
+    validators: nullable(
+      z.object({
+        etag: z.string().optional(),
+        lastModified: z.string().optional(),
+        lastmod: z.string().optional(),
+        textHash: z.string().optional(),
+      }),
+    ),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+  { stored: { jobId: 'jobID', externalUrl: 'externalURI' } },
+);
 
 /** Files; hidden children of a sitemap or crawl are listed under their parent only. */
 export class FileRepository implements FileStore {
@@ -19,12 +67,12 @@ export class FileRepository implements FileStore {
 
   async findBySource(accountId: string, sourceKey: string): Promise<FileRecord | undefined> {
     const items = await this.table.queryAll(keys.filesBySource(accountId), keys.sourceSortKey(sourceKey), 'gsi3');
-    return items.map(toFile).find((file) => file.sourceKey === sourceKey);
+    return readAll(fileItem, items).find((file) => file.sourceKey === sourceKey);
   }
 
   async listBySourcePrefix(accountId: string, prefix: string): Promise<FileRecord[]> {
     const items = await this.table.queryAll(keys.filesBySource(accountId), prefix, 'gsi3');
-    return items.map(toFile).filter((file) => file.sourceKey?.startsWith(prefix));
+    return readAll(fileItem, items).filter((file) => file.sourceKey?.startsWith(prefix));
   }
 
   async *readyWebSources(): AsyncGenerator<Array<Pick<FileRecord, 'accountId' | 'id'>>> {
@@ -42,12 +90,12 @@ export class FileRepository implements FileStore {
 
   async get(accountId: string, id: string): Promise<FileRecord | undefined> {
     const item = await this.table.get(keys.file(accountId, id));
-    return item ? toFile(item) : undefined;
+    return item ? fileItem.read(item) : undefined;
   }
 
   async getMany(accountId: string, ids: readonly string[]): Promise<Map<string, FileRecord>> {
     const items = await this.table.getMany([...new Set(ids)].map((id) => keys.file(accountId, id)));
-    return new Map(items.map(toFile).map((file) => [file.id, file]));
+    return new Map(readAll(fileItem, items).map((file) => [file.id, file]));
   }
 
   async list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>> {
@@ -55,7 +103,7 @@ export class FileRepository implements FileStore {
       ? { index: 'gsi2' as const, partition: keys.filesOfCategory(accountId, category) }
       : { index: 'gsi1' as const, partition: keys.filesOf(accountId) };
     const result = await this.table.queryPage({ ...query, scope: `files|${query.partition}`, page });
-    return { ...result, items: result.items.map(toFile) };
+    return { ...result, items: readAll(fileItem, result.items) };
   }
 
   async update(
@@ -67,8 +115,8 @@ export class FileRepository implements FileStore {
   ): Promise<FileRecord | undefined> {
     const condition = allOf([whenState ? stateIn(whenState) : undefined, whenContentHash ? contentIs(whenContentHash) : undefined]);
     const listing = changes.category ? { gsi2pk: keys.filesOfCategory(accountId, changes.category) } : {};
-    const item = await this.table.update(keys.file(accountId, id), { ...changes, ...listing }, condition);
-    return item ? toFile(item) : undefined;
+    const item = await this.table.update(keys.file(accountId, id), { ...fileItem.changes(changes), ...listing }, condition);
+    return item ? fileItem.read(item) : undefined;
   }
 
   async delete(accountId: string, id: string): Promise<void> {
@@ -86,11 +134,11 @@ export class FileRepository implements FileStore {
       names: { '#counter': counter },
       values: { ':by': by },
     });
-    return item ? toFile(item) : undefined;
+    return item ? fileItem.read(item) : undefined;
   }
 
   async listChildren(accountId: string, parentId: string): Promise<FileRecord[]> {
-    return (await this.table.queryAll(keys.childFilesOf(accountId, parentId), undefined, 'gsi3')).map(toFile);
+    return readAll(fileItem, await this.table.queryAll(keys.childFilesOf(accountId, parentId), undefined, 'gsi3'));
   }
 }
 
@@ -105,7 +153,7 @@ function toItem(file: FileRecord) {
         gsi2sk: order,
         ...(file.sourceKey ? { gsi3pk: keys.filesBySource(file.accountId), gsi3sk: keys.sourceSortKey(file.sourceKey) } : {}),
       };
-  return { ...keys.file(file.accountId, file.id), ...listing, kind: 'file', ...file };
+  return itemOf(fileItem, { ...keys.file(file.accountId, file.id), ...listing }, file);
 }
 
 function contentIs(contentHash: string): QueryFilter {
@@ -125,21 +173,4 @@ function allOf(conditions: Array<QueryFilter | undefined>): QueryFilter | undefi
 function stateIn(states: string[]) {
   const values = Object.fromEntries(states.map((state, i) => [`:st${i}`, state]));
   return { expression: `#state IN (${Object.keys(values).join(', ')})`, names: { '#state': 'state' }, values };
-}
-
-const FILE_FIELDS: ReadonlyArray<keyof FileRecord> = [
-  'id', 'accountId', 'name', 'extension', 'fileType', 'category', 'state', 'error', 'bronzeKey', 'externalURI',
-  'contentType', 'source', 'parentFileId', 'jobID', 'originRegion', 'silverTranscriptKey',
-  'silverAudioKey', 'goldChunkKey', 'length', 'size', 'tokens',
-  'numSpeakers', 'hiddenFilesTotal', 'hiddenFilesCreated', 'hiddenFilesProcessed', 'hiddenFilesIngested',
-  'sourceKey', 'contentHash', 'validators', 'createdAt', 'updatedAt',
-];
-
-function toFile(item: Item): FileRecord {
-  const file: Record<string, unknown> = {};
-  for (const field of FILE_FIELDS) file[field] = item[field] ?? null;
-  for (const counter of ['hiddenFilesTotal', 'hiddenFilesCreated', 'hiddenFilesProcessed', 'hiddenFilesIngested']) {
-    file[counter] = Number(item[counter] ?? 0);
-  }
-  return file as unknown as FileRecord;
 }

@@ -1,27 +1,51 @@
-import type { FileImport } from '../../../core/model';
+import { z } from 'zod';
+import { FILE_TYPES, type FileImport } from '../../../core/model';
 import type { ImportStore } from '../../../core/ports';
+import { itemOf, itemSchema, nullable, timestamp } from '../item-schema';
 import { keys } from '../keys';
-import type { Item, Table } from '../table';
+import type { Table } from '../table';
+
+const importItem = itemSchema<FileImport>(
+  'import',
+  z.object({
+    id: z.string(),
+    accountId: z.string(),
+    source: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('archive'), key: z.string(), name: z.string() }),
+      z.object({ kind: z.literal('s3'), bucket: z.string(), prefix: z.string() }),
+    ]),
+    memoryId: nullable(z.string()),
+    fileType: nullable(z.enum(FILE_TYPES)),
+    prune: z.boolean(),
+    state: z.enum(['running', 'completed', 'failed']),
+    total: z.number(),
+    created: z.number(),
+    updated: z.number(),
+    unchanged: z.number(),
+    deleted: z.number(),
+    failed: z.number(),
+    errors: z.array(z.object({ sourceKey: z.string(), error: z.string() })),
+    position: z.number(),
+    refreshMemoryIds: z.array(z.string()),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+);
 
 /** Bulk imports, one item each (their errors are capped, so an item stays small). */
 export class ImportRepository implements ImportStore {
   constructor(private readonly table: Table) {}
 
   async create(fileImport: FileImport): Promise<void> {
-    await this.table.create({ ...keys.fileImport(fileImport.accountId, fileImport.id), kind: 'import', ...fileImport });
+    await this.table.create(itemOf(importItem, keys.fileImport(fileImport.accountId, fileImport.id), fileImport));
   }
 
   async get(accountId: string, id: string): Promise<FileImport | undefined> {
     const item = await this.table.get(keys.fileImport(accountId, id));
-    return item ? toImport(item) : undefined;
+    return item ? importItem.read(item) : undefined;
   }
 
   async update(accountId: string, id: string, changes: Partial<FileImport>): Promise<void> {
-    await this.table.update(keys.fileImport(accountId, id), changes);
+    await this.table.update(keys.fileImport(accountId, id), importItem.changes(changes));
   }
-}
-
-function toImport(item: Item): FileImport {
-  const { pk: _pk, sk: _sk, kind: _kind, ...rest } = item;
-  return rest as unknown as FileImport;
 }

@@ -1,7 +1,29 @@
+import { z } from 'zod';
 import type { IngestionJob, JobSummary } from '../../../core/model';
 import type { JobStore } from '../../../core/ports';
+import { itemOf, itemSchema, readAll, timestamp } from '../item-schema';
 import { byCreation, JOB_FILES_PREFIX, keys } from '../keys';
-import type { Item, Table } from '../table';
+import type { Table } from '../table';
+
+/** A job without its file list, as stored (jobs recorded before file lists had parts also carry `fileIds`). */
+const jobItem = itemSchema<JobSummary>(
+  'job',
+  z.object({
+    id: z.string(),
+    accountId: z.string(),
+    memoryId: z.string(),
+    reservedTokens: z.number(),
+    usedTokens: z.number().default(0),
+    charge: z.record(z.string(), z.number()).optional(),
+    state: z.enum(['queued', 'running', 'completed', 'failed']),
+    reconciled: z.boolean().default(false),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  }),
+);
+
+/** One part of a job's file list; also the inline list of a job recorded before parts. */
+const fileListItem = itemSchema<{ fileIds: string[] }>('jobFiles', z.object({ fileIds: z.array(z.string()) }));
 
 /**
  * File ids kept in one part of a job's file list: 4,000 ids of 36 characters are about 150 KB, well
@@ -19,16 +41,11 @@ export class JobRepository implements JobStore {
   /** The parts first, the job last: a job that can be read always has its whole file list. */
   async create(job: IngestionJob): Promise<void> {
     const { fileIds, ...summary } = job;
-    const parts = partsOf(fileIds).map((ids, part) => ({ ...keys.jobFiles(job.accountId, job.id, part), kind: 'jobFiles', fileIds: ids }));
+    const parts = partsOf(fileIds).map((ids, part) => itemOf(fileListItem, keys.jobFiles(job.accountId, job.id, part), { fileIds: ids }));
     await this.table.putMany(parts);
     try {
-      await this.table.create({
-        ...keys.job(job.accountId, job.id),
-        gsi1pk: keys.jobsOfMemory(job.accountId, job.memoryId),
-        gsi1sk: byCreation(job.createdAt, job.id),
-        kind: 'job',
-        ...summary,
-      });
+      const listing = { gsi1pk: keys.jobsOfMemory(job.accountId, job.memoryId), gsi1sk: byCreation(job.createdAt, job.id) };
+      await this.table.create(itemOf(jobItem, { ...keys.job(job.accountId, job.id), ...listing }, summary));
     } catch (error) {
       await this.table.deleteMany(parts);
       throw error;
@@ -41,9 +58,8 @@ export class JobRepository implements JobStore {
     const head = items.find((item) => item.sk === key.sk);
     if (!head) return undefined;
     // jobs recorded before file lists had parts carry their list inline
-    const parts = items.filter((item) => String(item.sk).startsWith(JOB_FILES_PREFIX));
-    const fileIds = Array.isArray(head.fileIds) ? head.fileIds : parts.flatMap((part) => part.fileIds);
-    return { ...toSummary(head), fileIds: fileIds as string[] };
+    const parts = head.fileIds === undefined ? items.filter((item) => String(item.sk).startsWith(JOB_FILES_PREFIX)) : [head];
+    return { ...jobItem.read(head), fileIds: readAll(fileListItem, parts).flatMap((part) => part.fileIds) };
   }
 
   async update(accountId: string, id: string, changes: Partial<JobSummary>, whenState?: IngestionJob['state'][]): Promise<void> {
@@ -51,11 +67,11 @@ export class JobRepository implements JobStore {
     const condition = whenState
       ? { expression: `#jstate IN (${Object.keys(values).join(', ')})`, names: { '#jstate': 'state' }, values }
       : undefined;
-    await this.table.update(keys.job(accountId, id), changes, condition);
+    await this.table.update(keys.job(accountId, id), jobItem.changes(changes), condition);
   }
 
   async listByMemory(accountId: string, memoryId: string): Promise<JobSummary[]> {
-    return (await this.table.queryAll(keys.jobsOfMemory(accountId, memoryId), undefined, 'gsi1')).map(toSummary);
+    return readAll(jobItem, await this.table.queryAll(keys.jobsOfMemory(accountId, memoryId), undefined, 'gsi1'));
   }
 
   async delete(accountId: string, id: string): Promise<void> {
@@ -68,19 +84,4 @@ function partsOf(fileIds: readonly string[]): string[][] {
   return Array.from({ length: Math.ceil(fileIds.length / FILES_PER_PART) }, (_, i) =>
     fileIds.slice(i * FILES_PER_PART, (i + 1) * FILES_PER_PART),
   );
-}
-
-function toSummary(item: Item): JobSummary {
-  return {
-    id: String(item.id),
-    accountId: String(item.accountId),
-    memoryId: String(item.memoryId),
-    reservedTokens: Number(item.reservedTokens),
-    usedTokens: Number(item.usedTokens ?? 0),
-    ...(item.charge ? { charge: item.charge as Record<string, number> } : {}),
-    state: item.state as IngestionJob['state'],
-    reconciled: Boolean(item.reconciled),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-  };
 }

@@ -1,28 +1,113 @@
-import type { Memory, MemoryStep, MemoryType, Page, PageRequest, WebhookDeliveryStatus } from '../../../core/model';
+import { z } from 'zod';
+import {
+  MEMORY_TYPES,
+  type Memory,
+  type MemoryStep,
+  type MemoryType,
+  ONTOLOGIES,
+  type Page,
+  type PageRequest,
+  type SourceRef,
+  sourceIdOf,
+  type WebhookDeliveryStatus,
+} from '../../../core/model';
 import type { MemoryStore } from '../../../core/ports';
+import { count, itemOf, itemSchema, nullable, readAll, stringSet, timestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
-import type { Item, QueryFilter, Table } from '../table';
+import type { QueryFilter, Table } from '../table';
+
+/** The last webhook try, as stored: the dead-event count lives beside it (`webhookDeadEvents`, an ADD counter). */
+const lastDelivery = z.object({
+  eventId: z.string(),
+  eventType: z.string(),
+  outcome: z.enum(['delivered', 'retrying', 'dead']),
+  attempts: z.number(),
+  lastStatus: nullable(z.number()),
+  lastError: nullable(z.string()),
+  at: timestamp,
+});
+
+/** A failed file of the last ingestion: `fileId`, or `fileID` as versions before it wrote. */
+const failedFile = z
+  .object({ fileId: z.string().optional(), fileID: z.string().optional(), error: z.string() })
+  .refine((entry) => (entry.fileId ?? entry.fileID) !== undefined, 'names no file')
+  .transform(({ fileId, fileID, error }) => ({ fileId: fileId ?? fileID ?? '', error }));
+
+/**
+ * A memory as stored. Counts, the index pointer, failures and the webhook status came with later issues:
+ * older memories have none (0, null, []). `excludedFileIds` is a string set, absent when empty.
+ */
+const memoryItem = itemSchema<Memory>(
+  'memory',
+  z
+    .object({
+      id: z.string(),
+      accountId: z.string(),
+      name: z.string(),
+      description: z.string().default(''),
+      memoryType: z.enum(MEMORY_TYPES),
+      ontology: nullable(z.enum(ONTOLOGIES)),
+      chunkSize: nullable(z.number()),
+      chunkOverlap: nullable(z.number()),
+      webhookUrl: nullable(z.string()),
+      acceleration: z.boolean(),
+      factExtraction: z.boolean(),
+      step: z.enum(['select', 'queued', 'ingesting', 'ready', 'failed']),
+      adapterRepo: z.string(),
+      adapterVersion: z.number(),
+      indexVersion: count,
+      indexPrefix: nullable(z.string()),
+      chunkCount: count,
+      fileCount: count,
+      entityCount: count,
+      relationCount: count,
+      factCount: count,
+      currentJobId: nullable(z.string()),
+      failedFiles: z.array(failedFile).default([]),
+      failedFileCount: z.number().optional(),
+      excludedFileIds: stringSet,
+      lastError: nullable(z.string()),
+      webhookDelivery: nullable(lastDelivery),
+      webhookDeadEvents: count,
+      createdAt: timestamp,
+      updatedAt: timestamp,
+    })
+    .transform(({ webhookDeadEvents, webhookDelivery, failedFileCount, ...memory }) => ({
+      ...memory,
+      failedFileCount: failedFileCount ?? memory.failedFiles.length,
+      webhookDelivery: webhookDelivery ? { ...webhookDelivery, deadEvents: webhookDeadEvents } : null,
+    })),
+  { encode: storedMemory },
+);
+
+/** The stored form: no empty string set, and the webhook status split from its ADD counter. */
+function storedMemory({ excludedFileIds, webhookDelivery, ...memory }: Memory) {
+  const { deadEvents, ...lastTry } = webhookDelivery ?? { deadEvents: 0 };
+  return {
+    ...memory,
+    ...(excludedFileIds.length ? { excludedFileIds: new Set(excludedFileIds) } : {}),
+    ...(webhookDelivery ? { webhookDelivery: lastTry } : {}),
+    webhookDeadEvents: deadEvents,
+  };
+}
 
 export class MemoryRepository implements MemoryStore {
   constructor(private readonly table: Table) {}
 
   async create(memory: Memory): Promise<void> {
     const order = byCreation(memory.createdAt, memory.id);
-    const { excludedFileIds: _none, ...stored } = memory; // an empty string set cannot be stored
-    await this.table.create({
-      ...keys.memory(memory.accountId, memory.id),
+    const listing = {
       gsi1pk: keys.memoriesOf(memory.accountId),
       gsi1sk: order,
       gsi2pk: keys.memoriesOfType(memory.accountId, memory.memoryType),
       gsi2sk: order,
-      kind: 'memory',
-      ...stored,
-    });
+    };
+    await this.table.create(itemOf(memoryItem, { ...keys.memory(memory.accountId, memory.id), ...listing }, memory));
   }
 
   async get(accountId: string, id: string): Promise<Memory | undefined> {
     const item = await this.table.get(keys.memory(accountId, id));
-    return item ? toMemory(item) : undefined;
+    return item ? memoryItem.read(item) : undefined;
   }
 
   async list(accountId: string, memoryType: MemoryType | undefined, page: PageRequest): Promise<Page<Memory>> {
@@ -30,7 +115,7 @@ export class MemoryRepository implements MemoryStore {
       ? { index: 'gsi2' as const, partition: keys.memoriesOfType(accountId, memoryType) }
       : { index: 'gsi1' as const, partition: keys.memoriesOf(accountId) };
     const result = await this.table.queryPage({ ...query, scope: `memories|${query.partition}`, page });
-    return { ...result, items: result.items.map(toMemory) };
+    return { ...result, items: readAll(memoryItem, result.items) };
   }
 
   async update(
@@ -39,8 +124,8 @@ export class MemoryRepository implements MemoryStore {
     changes: Partial<Memory>,
     condition?: { unlessStep?: MemoryStep[]; currentJobId?: string | null },
   ): Promise<Memory | undefined> {
-    const item = await this.table.update(keys.memory(accountId, id), changes, conditionOf(condition));
-    return item ? toMemory(item) : undefined;
+    const item = await this.table.update(keys.memory(accountId, id), memoryItem.changes(changes), conditionOf(condition));
+    return item ? memoryItem.read(item) : undefined;
   }
 
   async delete(accountId: string, id: string): Promise<void> {
@@ -55,31 +140,31 @@ export class MemoryRepository implements MemoryStore {
     });
   }
 
-  async excludeFile(accountId: string, id: string, fileId: string): Promise<void> {
+  async excludeSource(accountId: string, id: string, source: SourceRef): Promise<void> {
     await this.table.apply(keys.memory(accountId, id), {
-      expression: 'ADD excludedFileIds :file',
+      expression: 'ADD excludedFileIds :source',
       names: {},
-      values: { ':file': new Set([fileId]) },
+      values: { ':source': new Set([sourceIdOf(source)]) },
     });
   }
 
-  async includeFiles(accountId: string, id: string, sourceIds: readonly string[]): Promise<void> {
-    if (sourceIds.length === 0) return;
+  async includeSources(accountId: string, id: string, sources: readonly SourceRef[]): Promise<void> {
+    if (sources.length === 0) return;
     await this.table.apply(keys.memory(accountId, id), {
       expression: 'DELETE excludedFileIds :sources',
       names: {},
-      values: { ':sources': new Set(sourceIds) },
+      values: { ':sources': new Set(sources.map(sourceIdOf)) },
     });
   }
 
-  async publishIndex(
+  async commitIndexVersion(
     accountId: string,
     id: string,
     publication: { expectedVersion: number; changes: Partial<Memory>; excludedBuilt: string[] },
   ): Promise<Memory | undefined> {
     const names: Record<string, string> = { '#version': 'indexVersion' };
     const values: Record<string, unknown> = { ':expected': publication.expectedVersion };
-    const assignments = Object.entries(publication.changes).map(([field, value], i) => {
+    const assignments = Object.entries(memoryItem.changes(publication.changes)).map(([field, value], i) => {
       names[`#s${i}`] = field;
       values[`:s${i}`] = value;
       return `#s${i} = :s${i}`;
@@ -95,7 +180,7 @@ export class MemoryRepository implements MemoryStore {
       { expression, names, values },
       { expression: condition, names: {}, values: {} },
     );
-    return item ? toMemory(item) : undefined;
+    return item ? memoryItem.read(item) : undefined;
   }
 }
 
@@ -117,40 +202,4 @@ function conditionOf(condition?: { unlessStep?: MemoryStep[]; currentJobId?: str
     parts.push('#job = :job');
   }
   return parts.length ? { expression: parts.join(' AND '), names, values } : undefined;
-}
-
-function toMemory(item: Item): Memory {
-  return {
-    id: String(item.id),
-    accountId: String(item.accountId),
-    name: String(item.name),
-    description: String(item.description ?? ''),
-    memoryType: item.memoryType as Memory['memoryType'],
-    ontology: (item.ontology ?? null) as Memory['ontology'],
-    chunkSize: (item.chunkSize ?? null) as number | null,
-    chunkOverlap: (item.chunkOverlap ?? null) as number | null,
-    webhookUrl: (item.webhookUrl ?? null) as string | null,
-    acceleration: Boolean(item.acceleration),
-    factExtraction: Boolean(item.factExtraction),
-    step: item.step as MemoryStep,
-    adapterRepo: String(item.adapterRepo),
-    adapterVersion: Number(item.adapterVersion),
-    indexVersion: Number(item.indexVersion ?? 0),
-    indexPrefix: (item.indexPrefix ?? null) as string | null,
-    chunkCount: Number(item.chunkCount ?? 0),
-    fileCount: Number(item.fileCount ?? 0),
-    entityCount: Number(item.entityCount ?? 0),
-    relationCount: Number(item.relationCount ?? 0),
-    factCount: Number(item.factCount ?? 0),
-    currentJobId: (item.currentJobId ?? null) as string | null,
-    failedFiles: (item.failedFiles ?? []) as Memory['failedFiles'],
-    failedFileCount: Number(item.failedFileCount ?? (Array.isArray(item.failedFiles) ? item.failedFiles.length : 0)),
-    excludedFileIds: item.excludedFileIds instanceof Set ? [...(item.excludedFileIds as Set<string>)] : [],
-    lastError: (item.lastError ?? null) as string | null,
-    webhookDelivery: item.webhookDelivery
-      ? { ...(item.webhookDelivery as Omit<WebhookDeliveryStatus, 'deadEvents'>), deadEvents: Number(item.webhookDeadEvents ?? 0) }
-      : null,
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-  };
 }

@@ -1,31 +1,45 @@
-import type { Message, MessageRole, Page, PageRequest } from '../../../core/model';
+import { z } from 'zod';
+import { MESSAGE_ROLES, type Message, type Page, type PageRequest } from '../../../core/model';
 import type { MessageFilter, MessageStore } from '../../../core/ports';
+import { itemOf, itemSchema, nullable, readAll, timestamp } from '../item-schema';
 import { byCreationAndSequence, type IndexName, keys } from '../keys';
-import type { Item, QueryFilter, Table } from '../table';
-import { nullableString } from './fields';
+import type { QueryFilter, Table } from '../table';
+
+/** A message as stored; `sequence` came later (older messages have none and sort by id among equal times). */
+const messageItem = itemSchema<Message>(
+  'message',
+  z.object({
+    id: z.string(),
+    accountId: z.string(),
+    sessionId: z.string(),
+    role: z.enum(MESSAGE_ROLES),
+    content: z.string(),
+    customerUserId: nullable(z.string()),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    sequence: z.number().optional(),
+  }),
+  { stored: { sessionId: 'sessionID', customerUserId: 'customerUserID' } },
+);
 
 export class MessageRepository implements MessageStore {
   constructor(private readonly table: Table) {}
 
   async create(message: Message): Promise<void> {
     const order = byCreationAndSequence(message.createdAt, message.sequence, message.id);
-    await this.table.create({
-      ...keys.message(message.accountId, message.id),
+    const listing = {
       gsi1pk: keys.messagesOf(message.accountId),
       gsi1sk: order,
-      gsi2pk: keys.messagesOfSession(message.accountId, message.sessionID),
+      gsi2pk: keys.messagesOfSession(message.accountId, message.sessionId),
       gsi2sk: order,
-      ...(message.customerUserID
-        ? { gsi3pk: keys.messagesOfCustomer(message.accountId, message.customerUserID), gsi3sk: order }
-        : {}),
-      kind: 'message',
-      ...message,
-    });
+      ...(message.customerUserId ? { gsi3pk: keys.messagesOfCustomer(message.accountId, message.customerUserId), gsi3sk: order } : {}),
+    };
+    await this.table.create(itemOf(messageItem, { ...keys.message(message.accountId, message.id), ...listing }, message));
   }
 
   async get(accountId: string, id: string): Promise<Message | undefined> {
     const item = await this.table.get(keys.message(accountId, id));
-    return item ? toMessage(item) : undefined;
+    return item ? messageItem.read(item) : undefined;
   }
 
   /** The narrowest index serves the query; what it cannot key on becomes a filter. */
@@ -36,20 +50,18 @@ export class MessageRepository implements MessageStore {
     const values: Record<string, unknown> = {};
     if (filter.role) {
       conditions.push('#role = :role');
-      names['#role'] = 'role';
+      names['#role'] = messageItem.attribute('role');
       values[':role'] = filter.role;
     }
-    if (filter.sessionID && filter.customerUserID) {
+    if (filter.sessionId && filter.customerUserId) {
       conditions.push('#customer = :customer');
-      names['#customer'] = 'customerUserID';
-      values[':customer'] = filter.customerUserID;
+      names['#customer'] = messageItem.attribute('customerUserId');
+      values[':customer'] = filter.customerUserId;
     }
-    const queryFilter: QueryFilter | undefined = conditions.length
-      ? { expression: conditions.join(' AND '), names, values }
-      : undefined;
-    const scope = `messages|${partition}|${filter.role ?? ''}|${filter.customerUserID ?? ''}`;
+    const queryFilter: QueryFilter | undefined = conditions.length ? { expression: conditions.join(' AND '), names, values } : undefined;
+    const scope = `messages|${partition}|${filter.role ?? ''}|${filter.customerUserId ?? ''}`;
     const result = await this.table.queryPage({ index, partition, scope, page, filter: queryFilter });
-    return { ...result, items: result.items.map(toMessage) };
+    return { ...result, items: readAll(messageItem, result.items) };
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {
@@ -58,23 +70,9 @@ export class MessageRepository implements MessageStore {
 }
 
 function indexFor(accountId: string, filter: MessageFilter): { index: IndexName; partition: string } {
-  if (filter.sessionID) return { index: 'gsi2', partition: keys.messagesOfSession(accountId, filter.sessionID) };
-  if (filter.customerUserID) {
-    return { index: 'gsi3', partition: keys.messagesOfCustomer(accountId, filter.customerUserID) };
+  if (filter.sessionId) return { index: 'gsi2', partition: keys.messagesOfSession(accountId, filter.sessionId) };
+  if (filter.customerUserId) {
+    return { index: 'gsi3', partition: keys.messagesOfCustomer(accountId, filter.customerUserId) };
   }
   return { index: 'gsi1', partition: keys.messagesOf(accountId) };
-}
-
-function toMessage(item: Item): Message {
-  return {
-    id: String(item.id),
-    accountId: String(item.accountId),
-    sessionID: String(item.sessionID),
-    role: String(item.role) as MessageRole,
-    content: String(item.content),
-    customerUserID: nullableString(item.customerUserID),
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-    ...(typeof item.sequence === 'number' ? { sequence: item.sequence } : {}),
-  };
 }

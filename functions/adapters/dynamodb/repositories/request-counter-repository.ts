@@ -9,7 +9,10 @@ export class RequestCounterRepository {
 
   /** Adds `requests` to the account's window; answers the window's count after. */
   add(accountId: string, window: number, requests: number, expiresAtSeconds: number): Promise<number> {
-    return this.table.increment(keys.requestWindow(accountId, window), 'requests', requests, { [TTL_ATTRIBUTE]: expiresAtSeconds, kind: 'requestWindow' });
+    return this.table.increment(keys.requestWindow(accountId, window), 'requests', requests, {
+      [TTL_ATTRIBUTE]: expiresAtSeconds,
+      kind: 'requestWindow',
+    });
   }
 }
 

@@ -1,25 +1,37 @@
-import type { MetadataEntry, Session } from '../../../core/model';
+import { z } from 'zod';
+import type { Session } from '../../../core/model';
 import type { SessionStore } from '../../../core/ports';
+import { itemOf, itemSchema, nullable, timestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
-import type { Item, Table } from '../table';
-import { nullableString } from './fields';
+import type { Table } from '../table';
+
+/** A session as stored (beside it: `messageSequence`, the ADD counter of its messages' writing order). */
+const sessionItem = itemSchema<Session>(
+  'session',
+  z.object({
+    id: z.string(),
+    accountId: z.string(),
+    customerUserId: nullable(z.string()),
+    metadata: z.array(z.object({ key: z.string(), value: z.string() })).default([]),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+    deletedAt: nullable(z.string()),
+    endedAt: nullable(z.string()),
+  }),
+  { stored: { customerUserId: 'customerUserID' } },
+);
 
 export class SessionRepository implements SessionStore {
   constructor(private readonly table: Table) {}
 
   async create(session: Session): Promise<void> {
-    await this.table.create({
-      ...keys.session(session.accountId, session.id),
-      gsi1pk: keys.sessionsOf(session.accountId),
-      gsi1sk: byCreation(session.createdAt, session.id),
-      kind: 'session',
-      ...session,
-    });
+    const listing = { gsi1pk: keys.sessionsOf(session.accountId), gsi1sk: byCreation(session.createdAt, session.id) };
+    await this.table.create(itemOf(sessionItem, { ...keys.session(session.accountId, session.id), ...listing }, session));
   }
 
   async get(accountId: string, id: string): Promise<Session | undefined> {
     const item = await this.table.get(keys.session(accountId, id));
-    return item ? toSession(item) : undefined;
+    return item ? sessionItem.read(item) : undefined;
   }
 
   /** The first delete sets deletedAt; later deletes leave the original timestamp. */
@@ -33,27 +45,18 @@ export class SessionRepository implements SessionStore {
   }
 
   async nextMessageSequence(accountId: string, id: string): Promise<number | undefined> {
-    const item = await this.table.apply(keys.session(accountId, id), { expression: 'ADD messageSequence :one', names: {}, values: { ':one': 1 } });
+    const item = await this.table.apply(keys.session(accountId, id), {
+      expression: 'ADD messageSequence :one',
+      names: {},
+      values: { ':one': 1 },
+    });
     return item ? Number(item.messageSequence) : undefined;
   }
 
   private async stampOnce(accountId: string, id: string, field: 'deletedAt' | 'endedAt', at: string) {
     const existing = await this.get(accountId, id);
     if (!existing || existing[field]) return existing;
-    const item = await this.table.update(keys.session(accountId, id), { [field]: at, updatedAt: at });
-    return item ? toSession(item) : undefined;
+    const item = await this.table.update(keys.session(accountId, id), sessionItem.changes({ [field]: at, updatedAt: at }));
+    return item ? sessionItem.read(item) : undefined;
   }
-}
-
-function toSession(item: Item): Session {
-  return {
-    id: String(item.id),
-    accountId: String(item.accountId),
-    customerUserID: nullableString(item.customerUserID),
-    metadata: Array.isArray(item.metadata) ? (item.metadata as MetadataEntry[]) : [],
-    createdAt: String(item.createdAt),
-    updatedAt: String(item.updatedAt),
-    deletedAt: nullableString(item.deletedAt),
-    endedAt: nullableString(item.endedAt),
-  };
 }

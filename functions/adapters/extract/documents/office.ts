@@ -39,10 +39,7 @@ export async function extractOffice(bytes: Uint8Array, kind: OfficeKind): Promis
   return { text, kind, ...(parsed.title ? { title: parsed.title } : {}), warnings };
 }
 
-async function parse(
-  bytes: Uint8Array,
-  kind: OfficeKind,
-): Promise<{ text: string; title: string | undefined; issues: string[] }> {
+async function parse(bytes: Uint8Array, kind: OfficeKind): Promise<{ text: string; title: string | undefined; issues: string[] }> {
   const ast = await OfficeParser.parseOffice(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
     fileType: kind === 'markdown' ? 'md' : kind,
     ocr: false,

@@ -46,19 +46,15 @@ export async function ocrPages(
  * The render scale of a page: `scale`, or less when the page would have more than `maxPixels` pixels at
  * that scale (a tiny PDF can declare a page of 15,000 x 15,000 points), noting the reduction.
  */
-async function fittingScale(
-  pdf: PdfSource,
-  pageNumber: number,
-  scale: number,
-  maxPixels: number,
-  warnings: string[],
-): Promise<number> {
+async function fittingScale(pdf: PdfSource, pageNumber: number, scale: number, maxPixels: number, warnings: string[]): Promise<number> {
   const { width, height } = (await pdf.getPage(pageNumber)).getViewport({ scale });
   const pixels = Math.ceil(width) * Math.ceil(height);
   if (pixels <= maxPixels) return scale;
   const fitted = scale * Math.sqrt(maxPixels / pixels) * 0.999;
   const size = `${Math.round(width / scale)} x ${Math.round(height / scale)} points`;
-  warnings.push(`page ${pageNumber} is ${size}: rendered for OCR at ${(72 * fitted).toFixed(0)} dpi to stay under ${maxPixels.toLocaleString('en')} pixels`);
+  warnings.push(
+    `page ${pageNumber} is ${size}: rendered for OCR at ${(72 * fitted).toFixed(0)} dpi to stay under ${maxPixels.toLocaleString('en')} pixels`,
+  );
   return fitted;
 }
 
@@ -93,12 +89,7 @@ async function renderPage(
   }
 }
 
-async function recognisePage(
-  ocr: OcrEngine,
-  png: Uint8Array,
-  pageNumber: number,
-  warnings: string[],
-): Promise<string | null> {
+async function recognisePage(ocr: OcrEngine, png: Uint8Array, pageNumber: number, warnings: string[]): Promise<string | null> {
   try {
     return (await ocr.recognize({ bytes: png, format: 'png' })).text;
   } catch (error) {

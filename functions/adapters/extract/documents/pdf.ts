@@ -29,9 +29,7 @@ export async function extractPdf(
       });
     }
     const pages = await readTextLayer(pdf);
-    const scanned = pages.flatMap((text, index) =>
-      visibleLength(text) < MIN_TEXT_LAYER_CHARACTERS ? [index + 1] : [],
-    );
+    const scanned = pages.flatMap((text, index) => (visibleLength(text) < MIN_TEXT_LAYER_CHARACTERS ? [index + 1] : []));
     const warnings: string[] = [];
     if (scanned.length > 0) {
       const recognised = await ocrScannedPages(bytes, scanned, ocr, { ...options, maxPixels: limits.maxPixels }, warnings);

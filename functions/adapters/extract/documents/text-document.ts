@@ -14,8 +14,7 @@ export async function extractTextDocument(input: ExtractInput, limits: ExtractLi
   const { text: decoded, encoding } = decodeText(input.bytes, { declaredCharset: charsetOf(input.contentType) });
   const flavour = textFlavour(decoded, { name: input.name, contentType: input.contentType });
   if (flavour === 'html') return extractHtml(decoded, limits);
-  if (flavour === 'svg')
-    throw new ExtractionError('SVG images are not supported: convert it to PNG to have its text read');
+  if (flavour === 'svg') throw new ExtractionError('SVG images are not supported: convert it to PNG to have its text read');
   if (flavour === 'rtf') return extractOffice(new TextEncoder().encode(decoded), 'rtf');
   if (flavour === 'markdown') return extractMarkdown(decoded);
   const text = tidyText(decoded);

@@ -59,9 +59,7 @@ export function createTesseractOcr(options: TesseractOptions = {}): OcrEngine {
         throw new ExtractionError(`the OCR engine could not start: ${describeError(error)}`, { cause: error });
       }
       try {
-        const { data } = await instance.recognize(
-          Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength),
-        );
+        const { data } = await instance.recognize(Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength));
         return { text: data.text, confidence: data.confidence };
       } catch (error) {
         await close(); // a failed job may leave the worker unusable: start afresh next time

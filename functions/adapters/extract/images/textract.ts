@@ -33,12 +33,9 @@ export function createTextractOcr(options: TextractOptions): OcrEngine {
         output = await options.client.send(new DetectDocumentTextCommand({ Document: { Bytes: image.bytes } }));
       } catch (error) {
         if (error instanceof Error && BAD_INPUT.has(error.name)) {
-          throw new ExtractionError(
-            `Amazon Textract could not read the image (${error.name}): it is corrupt or in an unsupported format`,
-            {
-              cause: error,
-            },
-          );
+          throw new ExtractionError(`Amazon Textract could not read the image (${error.name}): it is corrupt or in an unsupported format`, {
+            cause: error,
+          });
         }
         throw serviceError('Amazon Textract', 'read the image', error);
       }

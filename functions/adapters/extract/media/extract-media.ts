@@ -35,9 +35,7 @@ export async function extractMedia(bytes: Uint8Array, intent: MediaIntent, deps:
   }
   if (pcm.peak < SILENCE_PEAK) throw new ExtractionError(`${subject} is silent: no speech was recognised in it`);
   // The decoded audio's length is exact; a video lasts as long as its container says (the picture may outlast sound).
-  const lengthSeconds = roundSeconds(
-    kind === 'video' ? (streams.durationSeconds ?? pcm.lengthSeconds) : pcm.lengthSeconds,
-  );
+  const lengthSeconds = roundSeconds(kind === 'video' ? (streams.durationSeconds ?? pcm.lengthSeconds) : pcm.lengthSeconds);
   const result = await recognise(deps, wav, pcm);
   const text = tidyText(result.text);
   if (visibleLength(text) === 0) throw new ExtractionError(`no speech was recognised in ${subject}`);
@@ -51,11 +49,7 @@ export async function extractMedia(bytes: Uint8Array, intent: MediaIntent, deps:
   };
 }
 
-async function recognise(
-  deps: ExtractDeps,
-  wav: Uint8Array,
-  pcm: PcmInfo,
-): ReturnType<ExtractDeps['speech']['transcribe']> {
+async function recognise(deps: ExtractDeps, wav: Uint8Array, pcm: PcmInfo): ReturnType<ExtractDeps['speech']['transcribe']> {
   try {
     return await deps.speech.transcribe({ bytes: wav, sampleRate: pcm.sampleRate, lengthSeconds: pcm.lengthSeconds });
   } catch (error) {

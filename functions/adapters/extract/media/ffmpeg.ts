@@ -28,7 +28,12 @@ export interface FfmpegRun {
 }
 
 /** Runs `work` with `bytes` written to a fresh temp folder (named after `prefix`), which is removed afterwards. */
-export async function withFfmpegInput<T>(bytes: Uint8Array, prefix: string, ffmpegPath: string | undefined, work: (run: FfmpegRun) => Promise<T>): Promise<T> {
+export async function withFfmpegInput<T>(
+  bytes: Uint8Array,
+  prefix: string,
+  ffmpegPath: string | undefined,
+  work: (run: FfmpegRun) => Promise<T>,
+): Promise<T> {
   const ffmpeg = await ffmpegExecutable(ffmpegPath);
   const directory = await mkdtemp(join(tmpdir(), `kmem-${prefix}-`));
   try {

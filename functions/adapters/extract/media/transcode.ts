@@ -46,9 +46,7 @@ async function probe(ffmpeg: string, input: string, options: MediaToolOptions): 
   return {
     hasAudio: streamLines.some((line) => / Audio: /.test(line)),
     hasVideo: streamLines.some((line) => / Video: /.test(line) && !/\(attached pic\)/.test(line)),
-    ...(duration
-      ? { durationSeconds: Number(duration[1]) * 3600 + Number(duration[2]) * 60 + Number(duration[3]) }
-      : {}),
+    ...(duration ? { durationSeconds: Number(duration[1]) * 3600 + Number(duration[2]) * 60 + Number(duration[3]) } : {}),
   };
 }
 
@@ -56,12 +54,7 @@ async function probe(ffmpeg: string, input: string, options: MediaToolOptions): 
  * Decodes the first audio stream to WAV; with `maxSeconds`, stops one second past it, so the WAV held in
  * memory stays bounded whatever the file declares (the caller refuses audio that reached the limit).
  */
-async function convert(
-  ffmpeg: string,
-  input: string,
-  output: string,
-  options: MediaToolOptions & { maxSeconds?: number },
-): Promise<void> {
+async function convert(ffmpeg: string, input: string, output: string, options: MediaToolOptions & { maxSeconds?: number }): Promise<void> {
   const args = [
     ...FFMPEG_QUIET,
     '-i',

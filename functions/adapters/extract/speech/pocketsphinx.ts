@@ -43,18 +43,7 @@ export function createPocketsphinxRecognizer(options: PocketsphinxOptions = {}):
       try {
         const wavPath = join(directory, 'speech.wav');
         await writeFile(wavPath, audio.bytes);
-        const args = [
-          '-infile',
-          wavPath,
-          '-hmm',
-          model.hmm,
-          '-lm',
-          model.lm,
-          '-dict',
-          model.dict,
-          '-logfn',
-          '/dev/null',
-        ];
+        const args = ['-infile', wavPath, '-hmm', model.hmm, '-lm', model.lm, '-dict', model.dict, '-logfn', '/dev/null'];
         const text = await run(binary, args, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
         return { text };
       } finally {
@@ -83,9 +72,7 @@ async function run(binary: string, args: string[], timeoutMs: number): Promise<s
     if (error instanceof ExtractionError) throw error;
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     throw new ExtractionError(
-      missing
-        ? `${POCKETSPHINX_INSTALL_HINT} (${binary} was not found)`
-        : `pocketsphinx could not start: ${describeError(error)}`,
+      missing ? `${POCKETSPHINX_INSTALL_HINT} (${binary} was not found)` : `pocketsphinx could not start: ${describeError(error)}`,
       { cause: error },
     );
   }

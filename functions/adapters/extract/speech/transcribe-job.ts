@@ -24,15 +24,11 @@ export async function transcribeWithJob(options: TranscribeOptions, audio: PcmWa
   const outputKey = options.outputToBucket === false ? undefined : `${prefix}${jobName}.json`;
   const warnings: string[] = [];
   await call('stage the audio in S3', () =>
-    options.s3.send(
-      new PutObjectCommand({ Bucket: options.bucket, Key: mediaKey, Body: audio.bytes, ContentType: 'audio/wav' }),
-    ),
+    options.s3.send(new PutObjectCommand({ Bucket: options.bucket, Key: mediaKey, Body: audio.bytes, ContentType: 'audio/wav' })),
   );
   let jobStarted = false;
   try {
-    await call('start a transcription job', () =>
-      options.transcribe.send(startCommand(options, jobName, mediaKey, outputKey, audio)),
-    );
+    await call('start a transcription job', () => options.transcribe.send(startCommand(options, jobName, mediaKey, outputKey, audio)));
     jobStarted = true;
     const job = await waitForJob(options, jobName);
     const location: TranscriptLocation = outputKey
@@ -41,11 +37,7 @@ export async function transcribeWithJob(options: TranscribeOptions, audio: PcmWa
     // cleanUp (below) may still add to `warnings`, the same array the result holds
     return { ...(await readTranscript(location)), warnings };
   } finally {
-    await cleanUp(
-      options,
-      { jobName: jobStarted ? jobName : undefined, keys: [mediaKey, ...(outputKey ? [outputKey] : [])] },
-      warnings,
-    );
+    await cleanUp(options, { jobName: jobStarted ? jobName : undefined, keys: [mediaKey, ...(outputKey ? [outputKey] : [])] }, warnings);
   }
 }
 
@@ -77,9 +69,7 @@ async function waitForJob(options: TranscribeOptions, jobName: string): Promise<
     const status = job?.TranscriptionJobStatus;
     if (job && status === 'COMPLETED') return job;
     if (status === 'FAILED') {
-      throw new ExtractionError(
-        `Amazon Transcribe could not transcribe the audio: ${job?.FailureReason ?? 'no reason given'}`,
-      );
+      throw new ExtractionError(`Amazon Transcribe could not transcribe the audio: ${job?.FailureReason ?? 'no reason given'}`);
     }
     if (Date.now() >= deadline) {
       throw new ExtractionError('Amazon Transcribe did not finish the transcription in time', { retryable: true });

@@ -19,8 +19,7 @@ interface TranscriptDocument {
 }
 
 export async function readTranscript(location: TranscriptLocation): Promise<SpeechResult> {
-  const body =
-    location.kind === 'bucket' ? await readFromBucket(location) : await readFromUrl(location.url, location.fetch);
+  const body = location.kind === 'bucket' ? await readFromBucket(location) : await readFromUrl(location.url, location.fetch);
   let document: TranscriptDocument;
   try {
     document = JSON.parse(body) as TranscriptDocument;

@@ -19,10 +19,7 @@ export function textFlavour(text: string, hints: FlavourHints): TextFlavour {
   const extension = hints.name.toLowerCase().match(/\.([a-z0-9]+)$/)?.[1] ?? '';
   if (mime === 'text/html' || mime === 'application/xhtml+xml') return head.startsWith('<') ? 'html' : 'text';
   if (mime === 'text/markdown' || ['md', 'markdown', 'mdx', 'mkd'].includes(extension)) return 'markdown';
-  if (
-    PLAIN_EXTENSIONS.has(extension) ||
-    (mime !== '' && mime !== 'text/plain' && mime !== 'application/octet-stream')
-  ) {
+  if (PLAIN_EXTENSIONS.has(extension) || (mime !== '' && mime !== 'text/plain' && mime !== 'application/octet-stream')) {
     return 'text';
   }
   return looksLikeMarkdown(text.slice(0, 8192)) ? 'markdown' : 'text';
@@ -38,13 +35,6 @@ function looksLikeHtml(head: string): boolean {
 
 /** At least two Markdown signs: headings, fences, links, emphasis, list items. */
 function looksLikeMarkdown(text: string): boolean {
-  const signs = [
-    /^#{1,6} \S/m,
-    /^```/m,
-    /\[[^\]\n]+\]\([^)\s]+\)/,
-    /(\*\*|__)\S[^\n]*?\S\1/,
-    /^\s*[-*+] \S/m,
-    /^>\s\S/m,
-  ];
+  const signs = [/^#{1,6} \S/m, /^```/m, /\[[^\]\n]+\]\([^)\s]+\)/, /(\*\*|__)\S[^\n]*?\S\1/, /^\s*[-*+] \S/m, /^>\s\S/m];
   return signs.filter((sign) => sign.test(text)).length >= 2;
 }

@@ -14,7 +14,9 @@ export const chatAnswer = (answer: string, totalTokens?: number): Reply => chatC
 export function converseAnswer(answer: string, totalTokens = 500, stopReason = 'tool_use'): Reply {
   return {
     body: {
-      output: { message: { role: 'assistant', content: [{ toolUse: { toolUseId: 'tooluse_1', name: 'grounded_answer', input: { answer } } }] } },
+      output: {
+        message: { role: 'assistant', content: [{ toolUse: { toolUseId: 'tooluse_1', name: 'grounded_answer', input: { answer } } }] },
+      },
       stopReason,
       usage: { inputTokens: totalTokens - 50, outputTokens: 50, totalTokens },
       metrics: { latencyMs: 12 },
@@ -23,7 +25,11 @@ export function converseAnswer(answer: string, totalTokens = 500, stopReason = '
 }
 
 /** A 500 in the protocol's usual form. */
-export const serverError: Reply = { status: 500, headers: { 'x-amzn-errortype': 'InternalServerException' }, body: { message: 'model is down' } };
+export const serverError: Reply = {
+  status: 500,
+  headers: { 'x-amzn-errortype': 'InternalServerException' },
+  body: { message: 'model is down' },
+};
 
 export interface ChatBody {
   model: string;
@@ -36,8 +42,12 @@ export interface ConverseBody {
   system: Array<{ text: string }>;
   messages: Array<{ role: string; content: Array<{ text: string }> }>;
   inferenceConfig: { maxTokens: number; temperature: number };
-  toolConfig: { tools: Array<{ toolSpec: { name: string; description: string; inputSchema: { json: Record<string, unknown> } } }>; toolChoice: { tool: { name: string } } };
+  toolConfig: {
+    tools: Array<{ toolSpec: { name: string; description: string; inputSchema: { json: Record<string, unknown> } } }>;
+    toolChoice: { tool: { name: string } };
+  };
 }
 
 /** The user message of a chat request: the question and the numbered evidence. */
-export const chatQuestion = (request: RecordedRequest | undefined): string => (request?.body as ChatBody | undefined)?.messages[1]?.content ?? '';
+export const chatQuestion = (request: RecordedRequest | undefined): string =>
+  (request?.body as ChatBody | undefined)?.messages[1]?.content ?? '';

@@ -36,7 +36,13 @@ const ANSWERS: Record<number, { entities: Entity[]; relations: Relation[] }> = {
       { text: 'Warsaw', type: 'place' },
     ],
     relations: [
-      { subject: 'Marie Curie', predicate: 'won', object: 'Nobel Prize in Physics', sentence: 'Marie Curie won the Nobel Prize in Physics in 1903.', kind: 'fact' },
+      {
+        subject: 'Marie Curie',
+        predicate: 'won',
+        object: 'Nobel Prize in Physics',
+        sentence: 'Marie Curie won the Nobel Prize in Physics in 1903.',
+        kind: 'fact',
+      },
       { subject: 'Curie', predicate: 'was born in', object: 'Warsaw', sentence: 'Curie was born in Warsaw.', kind: 'fact' },
     ],
   },

@@ -1,16 +1,16 @@
-/** Answer shapes shared by every group. */
+/** Success response bodies shared by every group (errors are wire-errors.ts). */
 import type { Page } from '../core/model';
 import type { RouteResult } from './handler';
 
-export function dataAnswer(data: unknown): RouteResult {
+export function dataResponse(data: unknown): RouteResult {
   return { body: { status: 'success', data } };
 }
 
-export function deletedAnswer(message: string): RouteResult {
+export function deletedResponse(message: string): RouteResult {
   return { body: { status: 'success', message } };
 }
 
-export function listAnswer<T>(name: string, page: Page<T>, present: (item: T) => unknown): RouteResult {
+export function listResponse<T>(name: string, page: Page<T>, present: (item: T) => unknown): RouteResult {
   return {
     body: {
       status: 'success',
