@@ -1,7 +1,10 @@
 /**
  * Domain records, as the use cases see them, in one casing (`memoryId`, `externalUrl`). Storage shapes live
  * in the adapters (functions/adapters/dynamodb: item schemas, which keep the attribute names earlier
- * versions wrote), wire shapes (`memoryID`, `externalURI`) in the presenters of the route groups.
+ * versions wrote), wire shapes (`memoryID`, `externalURI`) in the presenters of the route groups. Use-case
+ * inputs take this casing too: routes map the wire bodies to it. Left in wire casing on purpose: error
+ * messages name the field as sent, webhook event `data` is the delivered body, and a stored chunk's
+ * `message` (core/ingest/chunks.ts) keeps the names the index artefacts were written with.
  */
 
 export const MESSAGE_ROLES = ['norole', 'system', 'assistant', 'user', 'function', 'tool'] as const;
