@@ -253,6 +253,14 @@ export function sourceOf(id: SourceId): SourceRef {
   return id.startsWith(SESSION_SOURCE) ? { kind: 'session', sessionId: id.slice(SESSION_SOURCE.length) } : { kind: 'file', fileId: id };
 }
 
+/**
+ * Why a caller's file id cannot be taken, or undefined: an id starting `session:` would read as a session's
+ * source (its chunks taken for that session's messages), so new files may not have one.
+ */
+export function fileIdProblem(id: string): string | undefined {
+  return sourceOf(id).kind === 'session' ? `must not start with '${SESSION_SOURCE}' (kmem names a session's messages so)` : undefined;
+}
+
 export const fileSource = (fileId: string): SourceRef => ({ kind: 'file', fileId });
 export const sessionSource = (sessionId: string): SourceRef => ({ kind: 'session', sessionId });
 

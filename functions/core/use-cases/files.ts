@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError } from '../errors';
 import { categoryOf, checkFileName, checkWebAddress, extensionOf, WEB_FILE_TYPES } from '../files/file-kinds';
-import type { FileCategory, FileRecord, FileType, Page, PageRequest, Upload } from '../model';
+import { type FileCategory, type FileRecord, type FileType, fileIdProblem, type Page, type PageRequest, type Upload } from '../model';
 import { objectKeys } from '../object-keys';
 import type { Clock, FileStore, IdGenerator, LinkStore, ObjectStore, QueuePort, UploadStore } from '../ports';
 import type { WorkMessage } from '../work';
@@ -87,6 +87,8 @@ export interface NewFile {
 export async function createFile(deps: FileDeps, accountId: string, input: NewFile): Promise<FileRecord> {
   const name = checkFileName('name', input.name);
   const id = input.id ?? deps.ids.uuid();
+  const idProblem = fileIdProblem(id);
+  if (idProblem) throw BadRequestError.forField('id', idProblem);
   const source = await sourceOf(deps, accountId, id, input);
   const now = deps.clock.now().toISOString();
   const file: FileRecord = {
