@@ -3,8 +3,8 @@
  * in the adapters (functions/adapters/dynamodb: item schemas, which keep the attribute names earlier
  * versions wrote), wire shapes (`memoryID`, `externalURI`) in the presenters of the route groups. Use-case
  * inputs take this casing too: routes map the wire bodies to it. Left in wire casing on purpose: error
- * messages name the field as sent, webhook event `data` is the delivered body, and a stored chunk's
- * `message` (core/ingest/chunks.ts) keeps the names the index artefacts were written with.
+ * messages name the field as sent, and webhook event `data` is the delivered body. Chunk lists store a
+ * message's `sessionID`/`customerUserID` as first written; core/ingest/chunks.ts maps them both ways.
  */
 
 export const MESSAGE_ROLES = ['norole', 'system', 'assistant', 'user', 'function', 'tool'] as const;

@@ -79,8 +79,8 @@ function messagesByOrdinal(index: LoadedIndex): ReadonlyArray<IndexedMessage | u
 }
 
 function matches(message: IndexedMessage, request: MessageSearch): boolean {
-  if (request.sessionId !== undefined && message.sessionID !== request.sessionId) return false;
-  if (request.customerUserId !== undefined && message.customerUserID !== request.customerUserId) return false;
+  if (request.sessionId !== undefined && message.sessionId !== request.sessionId) return false;
+  if (request.customerUserId !== undefined && message.customerUserId !== request.customerUserId) return false;
   if (request.role !== undefined && message.role !== request.role) return false;
   return withinWindow(message.createdAt, request);
 }
