@@ -64,9 +64,9 @@ type ChunkAs<M> = Omit<StoredChunk, 'message'> & { message?: M };
 
 export function encodeChunks(chunks: readonly StoredChunk[]): string {
   const stored = chunks.map((chunk): ChunkAs<StoredMessage> => {
-    const { message, ...rest } = chunk;
-    if (!message) return rest;
-    const { id, sessionId, role, customerUserId, createdAt } = message;
+    // most chunks carry no message: they pass as they are (no copy)
+    if (chunk.message === undefined) return chunk as ChunkAs<undefined>;
+    const { id, sessionId, role, customerUserId, createdAt } = chunk.message;
     return { ...chunk, message: { id, sessionID: sessionId, role, customerUserID: customerUserId, createdAt } };
   });
   return JSON.stringify(stored);
@@ -76,9 +76,8 @@ export function decodeChunks(bytes: Uint8Array | undefined): StoredChunk[] {
   if (!bytes) return [];
   const stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as Array<ChunkAs<StoredMessage>>;
   return stored.map((chunk): StoredChunk => {
-    const { message, ...rest } = chunk;
-    if (!message) return rest;
-    const { id, sessionID, role, customerUserID, createdAt } = message;
+    if (chunk.message === undefined) return chunk as ChunkAs<undefined>;
+    const { id, sessionID, role, customerUserID, createdAt } = chunk.message;
     return { ...chunk, message: { id, sessionId: sessionID, role, customerUserId: customerUserID, createdAt } };
   });
 }
