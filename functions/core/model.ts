@@ -1,7 +1,10 @@
 /**
  * Domain records, as the use cases see them, in one casing (`memoryId`, `externalUrl`). Storage shapes live
  * in the adapters (functions/adapters/dynamodb: item schemas, which keep the attribute names earlier
- * versions wrote), wire shapes (`memoryID`, `externalURI`) in the presenters of the route groups.
+ * versions wrote), wire shapes (`memoryID`, `externalURI`) in the presenters of the route groups. Use-case
+ * inputs take this casing too: routes map the wire bodies to it. Left in wire casing on purpose: error
+ * messages name the field as sent, and webhook event `data` is the delivered body. Chunk lists store a
+ * message's `sessionID`/`customerUserID` as first written; core/ingest/chunks.ts maps them both ways.
  */
 
 export const MESSAGE_ROLES = ['norole', 'system', 'assistant', 'user', 'function', 'tool'] as const;
@@ -248,6 +251,14 @@ export function sourceIdOf(source: SourceRef): SourceId {
 
 export function sourceOf(id: SourceId): SourceRef {
   return id.startsWith(SESSION_SOURCE) ? { kind: 'session', sessionId: id.slice(SESSION_SOURCE.length) } : { kind: 'file', fileId: id };
+}
+
+/**
+ * Why a caller's file id cannot be taken, or undefined: an id starting `session:` would read as a session's
+ * source (its chunks taken for that session's messages), so new files may not have one.
+ */
+export function fileIdProblem(id: string): string | undefined {
+  return sourceOf(id).kind === 'session' ? `must not start with '${SESSION_SOURCE}' (kmem names a session's messages so)` : undefined;
 }
 
 export const fileSource = (fileId: string): SourceRef => ({ kind: 'file', fileId });

@@ -58,18 +58,21 @@ export const fileRoutes = (deps: Container): BoundRoute[] => [
     const expiresAt = new Date(deps.clock.now().getTime() + UPLOAD_URL_SECONDS * 1000).toISOString();
     return dataResponse({ key: upload.key, name: upload.name, size: upload.size, contentType: upload.contentType, uploadUrl, expiresAt });
   }),
-  bind(filesApi.create, async ({ body }, { accountId }) => dataResponse(presentCreated(await createOrUpdateFile(deps, accountId, body)))),
+  bind(filesApi.create, async ({ body: { external_uri, ...file } }, { accountId }) => {
+    const created = await createOrUpdateFile(deps, accountId, { ...file, externalUrl: external_uri });
+    return dataResponse(presentCreated(created));
+  }),
   bind(filesApi.list, async ({ query }, { accountId }) =>
     listResponse('files', await listFiles(deps, accountId, query.category, query), presentListed),
   ),
   bind(filesApi.get, async ({ params }, { accountId }) => {
-    const { file, content: whole, memoryID } = await getFile(deps, accountId, params.id);
+    const { file, content: whole, memoryId } = await getFile(deps, accountId, params.id);
     const { content, contentTruncated } = truncated(whole ?? '', FILE_CONTENT_CHARS);
     const contentUrl = contentTruncated ? await contentAddress(deps, file, UPLOAD_URL_SECONDS) : null;
     return dataResponse({
       ...presentListed(file),
       externalURI: file.externalUrl,
-      memoryID,
+      memoryID: memoryId,
       botID: null,
       jobID: file.jobId,
       source: file.source,
@@ -90,7 +93,10 @@ export const fileRoutes = (deps: Container): BoundRoute[] => [
       hiddenFilesIngested: file.hiddenFilesIngested,
     });
   }),
-  bind(filesApi.import, async ({ body }, { accountId }) => dataResponse({ importID: (await startImport(deps, accountId, body)).id })),
+  bind(filesApi.import, async ({ body: { memoryID, ...request } }, { accountId }) => {
+    const started = await startImport(deps, accountId, { ...request, memoryId: memoryID });
+    return dataResponse({ importID: started.id });
+  }),
   bind(filesApi.importStatus, async ({ params }, { accountId }) => {
     const found = await getImport(deps, accountId, params.id);
     const { total, created, updated, unchanged, deleted, failed, errors, state, createdAt, updatedAt } = found;

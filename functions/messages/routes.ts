@@ -29,7 +29,10 @@ const presentListed = (message: Message) => ({ ...presentMessage(message), ...tr
 export type MessagesDeps = Container & RetrievalIndexing;
 
 export const messageRoutes = (deps: MessagesDeps): BoundRoute[] => [
-  bind(messagesApi.create, async ({ body }, { accountId }) => dataResponse(presentMessage(await createMessage(deps, accountId, body)))),
+  bind(messagesApi.create, async ({ body: { sessionID, customerUserID, ...message } }, { accountId }) => {
+    const created = await createMessage(deps, accountId, { ...message, sessionId: sessionID, customerUserId: customerUserID });
+    return dataResponse(presentMessage(created));
+  }),
   bind(messagesApi.list, async ({ query }, { accountId }) => {
     const { sessionID, customerUserID, role, ...page } = query;
     const read = (request: typeof page) =>
@@ -38,7 +41,8 @@ export const messageRoutes = (deps: MessagesDeps): BoundRoute[] => [
     return listResponse('messages', result, presentListed);
   }),
   bind(messagesApi.search, async ({ query }, { accountId }) => {
-    const found = await searchMessages(deps, accountId, query);
+    const { sessionID, customerUserID, ...search } = query;
+    const found = await searchMessages(deps, accountId, { ...search, sessionId: sessionID, customerUserId: customerUserID });
     const presented = found.map(({ message, score }) => ({ ...presentListed(message), score }));
     const messages = fittingHead(presented, wireBytes);
     return { body: { status: 'success', messages, count: messages.length } };

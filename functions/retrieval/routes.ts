@@ -3,6 +3,7 @@ import type { Container } from '../adapters/container';
 import { type RetrievalIndexing, withRetrievalIndexing } from '../adapters/indexing';
 import { answerGeneratorOf } from '../adapters/providers/answer-model';
 import { queryMemory, type QueryMemoryDeps } from '../core/use-cases/query-memory';
+import type { RetrievalResult } from '../core/use-cases/retrieve-memory';
 import { bind, type BoundRoute } from '../http/handler';
 import { fittingHead, wireBytes } from '../http/response-budget';
 import { recordAnswer } from './answer-telemetry';
@@ -16,11 +17,16 @@ export function withRetrieval<D extends Container>(base: D): D & RetrievalDeps {
   return { ...withRetrievalIndexing(base), answers: { generator: answerGeneratorOf(base.config) } };
 }
 
+/** A passage on the wire: its source's id as `sourceID`. */
+const presentPassage = ({ sourceId, ...passage }: RetrievalResult['payload'][number]) =>
+  sourceId === undefined ? passage : { ...passage, sourceID: sourceId };
+
 export const retrievalRoutes = (deps: RetrievalDeps): BoundRoute[] => [
-  bind(retrievalApi.retrieve, async ({ query }, { accountId }) => {
-    const { retrieval, report } = await queryMemory(deps, accountId, query);
+  bind(retrievalApi.retrieve, async ({ query: { memoryID, ...request } }, { accountId }) => {
+    const { retrieval, report } = await queryMemory(deps, accountId, { ...request, memoryId: memoryID });
     if (report) recordAnswer(report);
     // passages are best first: a payload too large for one answer drops its weakest (never in practice: chunks are short)
-    return { body: { status: 'success', ...retrieval, payload: fittingHead(retrieval.payload, wireBytes) } };
+    const payload = fittingHead(retrieval.payload.map(presentPassage), wireBytes);
+    return { body: { status: 'success', ...retrieval, payload } };
   }),
 ];

@@ -21,7 +21,10 @@ function presentSession(session: Session) {
 }
 
 export const sessionRoutes = (deps: Container): BoundRoute[] => [
-  bind(sessionsApi.create, async ({ body }, { accountId }) => dataResponse(presentSession(await createSession(deps, accountId, body)))),
+  bind(sessionsApi.create, async ({ body: { sessionID, customerUserID, metadata } }, { accountId }) => {
+    const session = await createSession(deps, accountId, { id: sessionID, customerUserId: customerUserID, metadata });
+    return dataResponse(presentSession(session));
+  }),
   bind(sessionsApi.get, async ({ params }, { accountId }) => dataResponse(presentSession(await getSession(deps, accountId, params.id)))),
   bind(sessionsApi.end, async ({ params }, { accountId }) => dataResponse(presentSession(await endSession(deps, accountId, params.id)))),
   bind(sessionsApi.delete, async ({ params }, { accountId }) => {

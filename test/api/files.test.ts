@@ -90,6 +90,18 @@ describe('files', () => {
     expect(badCategory.body.error).toMatch(/^category: /);
   });
 
+  it("refuses a file id that would read as a session's source, and the upload stays usable", async () => {
+    const uploaded = await upload('c.txt', 'c');
+    const key = uploaded.body.data.key as string;
+    const id = `session:files-test-${Date.now()}`;
+    const reserved = await post('/files/create', { id, name: 'c.txt', key, fileType: 'text' });
+    expect(reserved).toMatchObject({ status: 400, body: { status: 'bad_request' } });
+    expect(reserved.body.error).toBe("id: must not start with 'session:' (kmem names a session's messages so)");
+    expect((await get(`/files/get/${id}`)).status).toBe(404);
+    const near = await post('/files/create', { id: `notes:session:${Date.now()}`, name: 'c.txt', key, fileType: 'text' });
+    expect(near.status, JSON.stringify(near.body)).toBe(200);
+  });
+
   it('answers 413 for uploads over the limit and stores nothing', async () => {
     const huge = await upload('big.txt', new Uint8Array(51 * 1024 * 1024).fill(65));
     expect(huge.status).toBe(413);

@@ -46,8 +46,8 @@ async function conversationMemory() {
   return { memoryId: memory.id, first: first.id, second: second.id };
 }
 
-async function say(sessionID: string, content: string): Promise<void> {
-  await createMessage(deps, accountId, { sessionID, role: 'user', content });
+async function say(sessionId: string, content: string): Promise<void> {
+  await createMessage(deps, accountId, { sessionId, role: 'user', content });
 }
 
 /** Takes the queued memory sync off the queue, as a consumer that then loses it would (the rest stays queued). */

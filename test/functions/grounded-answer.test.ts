@@ -54,7 +54,7 @@ let memoryId = '';
 const remaining = async (): Promise<number> => (await base.accounts.get(accountId))?.tokensRemaining ?? Number.NaN;
 const ask = (extra: { assisted?: boolean; query?: string } = {}) =>
   queryMemory(deps, accountId, {
-    memoryID: memoryId,
+    memoryId,
     query: extra.query ?? QUESTION,
     topK: 2,
     facts: true,
@@ -83,7 +83,7 @@ beforeEach(() => {
 describe('grounded answers', () => {
   it('puts a cited answer first, the extracts it cites after it, and charges the tokens once', async () => {
     const offline = await retrieveFromMemory(deps, accountId, {
-      memoryID: memoryId,
+      memoryId,
       query: QUESTION,
       topK: 2,
       facts: true,
@@ -132,7 +132,7 @@ describe('grounded answers', () => {
     ['a model answering 500', serverError, /answered 500/, 0],
   ])('returns the extracts for %s', async (_, answerReply, reason, tokens) => {
     const offline = await retrieveFromMemory(deps, accountId, {
-      memoryID: memoryId,
+      memoryId,
       query: QUESTION,
       topK: 2,
       facts: true,
@@ -162,7 +162,7 @@ describe('grounded answers', () => {
     await base.accounts.reserveTokens(accountId, left - 100);
     reply = chatAnswer('Too expensive [1].');
     const offline = await retrieveFromMemory(deps, accountId, {
-      memoryID: memoryId,
+      memoryId,
       query: QUESTION,
       topK: 2,
       facts: true,

@@ -37,7 +37,7 @@ describe('message search', () => {
       10,
       (i) => {
         const content = i === 120 ? 'The harbour ferry leaves at seven.' : `Routine status update number ${i} about the weekly report.`;
-        return createMessage(deps, accountId, { sessionID: sessions[i % 2]!.id, role: 'user', content });
+        return createMessage(deps, accountId, { sessionId: sessions[i % 2]!.id, role: 'user', content });
       },
     );
     await drainQueue(deps);

@@ -51,7 +51,7 @@ async function startOldProcessing(sourceKey: string) {
   const file = await createOrUpdateFile(deps, accountId, {
     name: 'ferry.txt',
     fileType: 'text',
-    external_uri: `${base}/old-${sourceKey}`,
+    externalUrl: `${base}/old-${sourceKey}`,
     sourceKey,
   });
   const [message] = await deps.localQueue.receive(1, 60);
@@ -83,7 +83,7 @@ async function storedTexts(fileId: string) {
 
 it('keeps the newer content when the older processing ends last', async () => {
   const { file, run } = await startOldProcessing('late');
-  await createOrUpdateFile(deps, accountId, { name: 'ferry.txt', fileType: 'text', external_uri: `${base}/new`, sourceKey: 'late' });
+  await createOrUpdateFile(deps, accountId, { name: 'ferry.txt', fileType: 'text', externalUrl: `${base}/new`, sourceKey: 'late' });
   await runVisible(); // the newer content is processed and settles first
   expect((await deps.files.get(accountId, file.id))?.state).toBe('ready');
   releaseOld();
@@ -96,7 +96,7 @@ it('keeps the newer content when the older processing ends last', async () => {
 
 it('keeps the newer content when the older processing ends first', async () => {
   const { file, run } = await startOldProcessing('early');
-  await createOrUpdateFile(deps, accountId, { name: 'ferry.txt', fileType: 'text', external_uri: `${base}/new`, sourceKey: 'early' });
+  await createOrUpdateFile(deps, accountId, { name: 'ferry.txt', fileType: 'text', externalUrl: `${base}/new`, sourceKey: 'early' });
   releaseOld();
   await run; // ends while the file waits for its newer content: it must not settle the file
   await drainQueue(deps);

@@ -6,6 +6,14 @@
 import type { Memory, SourceId } from '../model';
 import { type ChunkOptions, chunkText, GRAPH_CHUNK_DEFAULTS } from '../../engine';
 
+interface ChunkMessage {
+  id: string;
+  sessionId: string;
+  role: string;
+  customerUserId: string | null;
+  createdAt: string;
+}
+
 export interface StoredChunk {
   id: string;
   /** The source: a file's id, or a session's for a conversation's messages (see SourceId; stored under this name). */
@@ -18,8 +26,8 @@ export interface StoredChunk {
   title?: string;
   /** For a page of a sitemap or crawl: the hidden file it came from. */
   pageId?: string;
-  /** For a message: who said it, where and when. */
-  message?: { id: string; sessionID: string; role: string; customerUserID: string | null; createdAt: string };
+  /** For a message: who said it, where and when (stored as `sessionID` and `customerUserID`: see encodeChunks). */
+  message?: ChunkMessage;
   /** For a message: indexed with it, never returned (its day and the turns before it; conversation-chunks.ts). */
   context?: string;
 }
@@ -43,11 +51,33 @@ export function chunkFile(memory: Memory, fileId: string, text: string, title: s
   }));
 }
 
+/** A chunk's message as chunk lists store it: the attribute names the index artefacts were first written with. */
+interface StoredMessage {
+  id: string;
+  sessionID: string;
+  role: string;
+  customerUserID: string | null;
+  createdAt: string;
+}
+
+type ChunkAs<M> = Omit<StoredChunk, 'message'> & { message?: M };
+
 export function encodeChunks(chunks: readonly StoredChunk[]): string {
-  return JSON.stringify(chunks);
+  const stored = chunks.map((chunk): ChunkAs<StoredMessage> => {
+    // most chunks carry no message: they pass as they are (no copy)
+    if (chunk.message === undefined) return chunk as ChunkAs<undefined>;
+    const { id, sessionId, role, customerUserId, createdAt } = chunk.message;
+    return { ...chunk, message: { id, sessionID: sessionId, role, customerUserID: customerUserId, createdAt } };
+  });
+  return JSON.stringify(stored);
 }
 
 export function decodeChunks(bytes: Uint8Array | undefined): StoredChunk[] {
   if (!bytes) return [];
-  return JSON.parse(Buffer.from(bytes).toString('utf8')) as StoredChunk[];
+  const stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as Array<ChunkAs<StoredMessage>>;
+  return stored.map((chunk): StoredChunk => {
+    if (chunk.message === undefined) return chunk as ChunkAs<undefined>;
+    const { id, sessionID, role, customerUserID, createdAt } = chunk.message;
+    return { ...chunk, message: { id, sessionId: sessionID, role, customerUserId: customerUserID, createdAt } };
+  });
 }

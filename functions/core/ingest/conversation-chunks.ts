@@ -38,9 +38,9 @@ function messageChunk(message: Message): StoredChunk {
     end: message.content.length,
     message: {
       id: message.id,
-      sessionID: message.sessionId,
+      sessionId: message.sessionId,
       role: message.role,
-      customerUserID: message.customerUserId,
+      customerUserId: message.customerUserId,
       createdAt: message.createdAt,
     },
   };

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError } from '../errors';
 import { categoryOf, checkFileName, checkWebAddress, extensionOf, WEB_FILE_TYPES } from '../files/file-kinds';
-import type { FileCategory, FileRecord, FileType, Page, PageRequest, Upload } from '../model';
+import { type FileCategory, type FileRecord, type FileType, fileIdProblem, type Page, type PageRequest, type Upload } from '../model';
 import { objectKeys } from '../object-keys';
 import type { Clock, FileStore, IdGenerator, LinkStore, ObjectStore, QueuePort, UploadStore } from '../ports';
 import type { WorkMessage } from '../work';
@@ -76,7 +76,8 @@ export interface NewFile {
   name: string;
   id?: string;
   key?: string;
-  external_uri?: string;
+  /** A web address to read the content from (the wire's `external_uri`, which errors name). */
+  externalUrl?: string;
   fileType: FileType;
   /** Where the file comes from; a file already holding it is updated instead (file-sources.ts). */
   sourceKey?: string;
@@ -86,6 +87,8 @@ export interface NewFile {
 export async function createFile(deps: FileDeps, accountId: string, input: NewFile): Promise<FileRecord> {
   const name = checkFileName('name', input.name);
   const id = input.id ?? deps.ids.uuid();
+  const idProblem = fileIdProblem(id);
+  if (idProblem) throw BadRequestError.forField('id', idProblem);
   const source = await sourceOf(deps, accountId, id, input);
   const now = deps.clock.now().toISOString();
   const file: FileRecord = {
@@ -131,7 +134,7 @@ export async function contentHashOf(deps: Pick<FileDeps, 'objects'>, fileType: F
 }
 
 export async function sourceOf(deps: FileDeps, accountId: string, fileId: string, input: NewFile): Promise<FileSource> {
-  const url = input.external_uri === undefined ? undefined : checkWebAddress('external_uri', input.external_uri);
+  const url = input.externalUrl === undefined ? undefined : checkWebAddress('external_uri', input.externalUrl);
   if (WEB_FILE_TYPES.has(input.fileType)) {
     if (!url) throw BadRequestError.forField('external_uri', `is required for a '${input.fileType}' file`);
     if (input.key !== undefined) throw BadRequestError.forField('key', `is not used by a '${input.fileType}' file`);
@@ -231,7 +234,7 @@ export function emptyFile(accountId: string, id: string, now: string, originRegi
 export interface FileDetails {
   file: FileRecord;
   content: string | null;
-  memoryID: string | null;
+  memoryId: string | null;
 }
 
 /** A file with its extracted text and the memory it belongs to (the first, when several). */
@@ -242,7 +245,7 @@ export async function getFile(deps: FileDeps, accountId: string, id: string): Pr
     deps.links.listByFile(accountId, id),
     file.silverTranscriptKey ? deps.objects.get(file.silverTranscriptKey) : Promise.resolve(undefined),
   ]);
-  return { file, content: text ? Buffer.from(text).toString('utf8') : null, memoryID: links[0]?.memoryId ?? null };
+  return { file, content: text ? Buffer.from(text).toString('utf8') : null, memoryId: links[0]?.memoryId ?? null };
 }
 
 /** An address to read a file's whole extracted text from (for texts too long for an API answer), or null. */

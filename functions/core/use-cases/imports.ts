@@ -37,7 +37,7 @@ interface ImportRules {
 export interface ImportRequest {
   archiveKey?: string;
   s3?: { bucket: string; prefix: string };
-  memoryID?: string;
+  memoryId?: string;
   fileType?: FileType;
   prune?: boolean;
 }
@@ -46,7 +46,7 @@ export async function startImport(deps: ImportApiDeps, accountId: string, input:
   if (input.fileType && WEB_FILE_TYPES.has(input.fileType)) {
     throw BadRequestError.forField('fileType', `'${input.fileType}' files are read from addresses; an import holds files`);
   }
-  if (input.memoryID && !(await deps.memories.get(accountId, input.memoryID))) throw NotFoundError.of('memory', input.memoryID);
+  if (input.memoryId && !(await deps.memories.get(accountId, input.memoryId))) throw NotFoundError.of('memory', input.memoryId);
   const id = deps.ids.uuid();
   const source = await sourceOf(deps, accountId, id, input);
   const now = deps.clock.now().toISOString();
@@ -54,7 +54,7 @@ export async function startImport(deps: ImportApiDeps, accountId: string, input:
     id,
     accountId,
     source,
-    memoryId: input.memoryID ?? null,
+    memoryId: input.memoryId ?? null,
     fileType: input.fileType ?? null,
     prune: input.prune ?? false,
     state: 'running',

@@ -16,8 +16,8 @@ import { type Embedder, rankForQuery } from '../../engine';
 
 export interface MessageSearch {
   query: string;
-  sessionID?: string;
-  customerUserID?: string;
+  sessionId?: string;
+  customerUserId?: string;
   role?: MessageRole;
   after?: string;
   before?: string;
@@ -79,8 +79,8 @@ function messagesByOrdinal(index: LoadedIndex): ReadonlyArray<IndexedMessage | u
 }
 
 function matches(message: IndexedMessage, request: MessageSearch): boolean {
-  if (request.sessionID !== undefined && message.sessionID !== request.sessionID) return false;
-  if (request.customerUserID !== undefined && message.customerUserID !== request.customerUserID) return false;
+  if (request.sessionId !== undefined && message.sessionId !== request.sessionId) return false;
+  if (request.customerUserId !== undefined && message.customerUserId !== request.customerUserId) return false;
   if (request.role !== undefined && message.role !== request.role) return false;
   return withinWindow(message.createdAt, request);
 }

@@ -25,19 +25,19 @@ export interface MessageDeps {
 }
 
 export interface NewMessage {
-  sessionID: string;
+  sessionId: string;
   role: MessageRole;
   content: string;
   id?: string;
-  customerUserID?: string;
+  customerUserId?: string;
   /** Original time of an imported message. */
   createdAt?: string;
 }
 
 export async function createMessage(deps: MessageDeps, accountId: string, input: NewMessage): Promise<Message> {
-  const session = await deps.sessions.get(accountId, input.sessionID);
-  if (!session) throw BadRequestError.forField('sessionID', `session '${input.sessionID}' does not exist`);
-  if (session.deletedAt) throw BadRequestError.forField('sessionID', `session '${input.sessionID}' is deleted`);
+  const session = await deps.sessions.get(accountId, input.sessionId);
+  if (!session) throw BadRequestError.forField('sessionID', `session '${input.sessionId}' does not exist`);
+  if (session.deletedAt) throw BadRequestError.forField('sessionID', `session '${input.sessionId}' is deleted`);
   const now = deps.clock.now().toISOString();
   const sequence = await deps.sessions.nextMessageSequence(accountId, session.id);
   const message: Message = {
@@ -46,7 +46,7 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
     sessionId: session.id,
     role: input.role,
     content: input.content,
-    customerUserId: input.customerUserID ?? session.customerUserId,
+    customerUserId: input.customerUserId ?? session.customerUserId,
     createdAt: input.createdAt ?? now,
     updatedAt: now,
     ...(sequence === undefined ? {} : { sequence }),

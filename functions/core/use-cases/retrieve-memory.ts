@@ -33,7 +33,7 @@ export interface RetrievalDeps {
 }
 
 export interface RetrievalQuery {
-  memoryID: string;
+  memoryId: string;
   query: string;
   topK: number;
   facts: boolean;
@@ -50,8 +50,8 @@ interface Source {
 }
 
 export interface RetrievalResult {
-  /** Best first; `sourceID` names the entry of `sources` the passage comes from. */
-  payload: Array<{ content: string; score: number; sourceID?: string }>;
+  /** Best first; `sourceId` names the entry of `sources` the passage comes from. */
+  payload: Array<{ content: string; score: number; sourceId?: string }>;
   facts: Array<{ content: string }>;
   sources: Source[];
 }
@@ -61,8 +61,8 @@ const GRAPH_CANDIDATES = 100;
 export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string, request: RetrievalQuery): Promise<RetrievalResult> {
   checkWindow(request);
   const started = performance.now();
-  const memory = await deps.memories.get(accountId, request.memoryID);
-  if (!memory) throw NotFoundError.of('memory', request.memoryID);
+  const memory = await deps.memories.get(accountId, request.memoryId);
+  if (!memory) throw NotFoundError.of('memory', request.memoryId);
   const result = await retrieveFrom(deps, accountId, memory, request);
   const properties = { accountId, memoryId: memory.id, topK: request.topK };
   emitMetric('RetrievalMs', performance.now() - started, { dimension: memory.memoryType, properties });
@@ -78,8 +78,8 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
   const described = new Set(sources.map((source) => source.id));
   const payload = outcome.payload.map((entry, i) => {
     const item = outcome.items[i];
-    const sourceID = item ? publicSourceId(sourceIdOf(index, item)) : undefined;
-    return sourceID !== undefined && described.has(sourceID) ? { ...entry, sourceID } : entry;
+    const sourceId = item ? publicSourceId(sourceIdOf(index, item)) : undefined;
+    return sourceId !== undefined && described.has(sourceId) ? { ...entry, sourceId } : entry;
   });
   return { payload, facts: outcome.facts, sources };
 }

@@ -16,17 +16,18 @@ export interface SessionDeps {
 }
 
 export interface NewSession {
-  sessionID?: string;
-  customerUserID?: string;
+  /** The caller's id for the session; generated when absent. */
+  id?: string;
+  customerUserId?: string;
   metadata?: MetadataEntry[];
 }
 
 export async function createSession(deps: SessionDeps, accountId: string, input: NewSession): Promise<Session> {
   const now = deps.clock.now().toISOString();
   const session: Session = {
-    id: input.sessionID ?? deps.ids.uuid(),
+    id: input.id ?? deps.ids.uuid(),
     accountId,
-    customerUserId: input.customerUserID ?? null,
+    customerUserId: input.customerUserId ?? null,
     metadata: input.metadata ?? [],
     createdAt: now,
     updatedAt: now,
