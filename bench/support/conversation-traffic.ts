@@ -46,8 +46,12 @@ const TOPICS = [
 const DAY_MS = 86_400_000;
 const HISTORY_START = Date.parse('2023-01-02T09:00:00Z');
 
+/**
+ * The message's codeword: digits then `q`, so no stemmer rule reaches it. (Base-36 codewords collided:
+ * `kwimports` and `kwimportes` both stem to `kwimport`, and a search for one could rank the other first.)
+ */
 function text(tag: string, n: number, session: number): { content: string; codeword: string } {
-  const codeword = `kw${tag}${n.toString(36)}`;
+  const codeword = `kw${tag}${n}q`;
   const topic = TOPICS[(n + session) % TOPICS.length] ?? 'the weather';
   return { codeword, content: `About ${topic}: remember ${codeword}, it came up in conversation ${session + 1}.` };
 }
