@@ -8,6 +8,7 @@ import { ConflictError } from '../errors';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
 import type { Clock, FileStore, ObjectStore, QueuePort } from '../ports';
+import { emptyFile } from '../use-cases/files';
 import type { WorkMessage } from '../work';
 
 export interface HiddenFileDeps {
@@ -59,34 +60,16 @@ export async function createReadChild(
 function childFile(deps: HiddenFileDeps, parent: FileRecord, url: string): FileRecord {
   const now = deps.clock.now().toISOString();
   return {
-    ...parent,
-    id: childIdOf(parent.id, url),
+    ...emptyFile(parent.accountId, childIdOf(parent.id, url), now, parent.originRegion),
+    jobId: parent.jobId,
+    numSpeakers: parent.numSpeakers,
     name: url.slice(0, 255),
     extension: 'html',
     fileType: 'website',
     category: 'web',
-    state: 'pending',
-    error: null,
-    bronzeKey: null,
     externalUrl: url,
-    contentType: null,
     source: parent.id,
     parentFileId: parent.id,
-    silverTranscriptKey: null,
-    silverAudioKey: null,
-    goldChunkKey: null,
-    length: null,
-    size: null,
-    tokens: null,
-    hiddenFilesTotal: 0,
-    hiddenFilesCreated: 0,
-    hiddenFilesProcessed: 0,
-    hiddenFilesIngested: 0,
-    sourceKey: null,
-    contentHash: null,
-    validators: null,
-    createdAt: now,
-    updatedAt: now,
   };
 }
 
