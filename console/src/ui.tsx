@@ -103,3 +103,28 @@ export function Pager(props: {
     </nav>
   );
 }
+
+/** The After / Before inputs of a time window (Ask, message search). */
+export function TimeWindowFields() {
+  return (
+    <>
+      <label class="field">
+        <span>After</span>
+        <input aria-label="After" name="after" type="datetime-local" />
+      </label>
+      <label class="field">
+        <span>Before</span>
+        <input aria-label="Before" name="before" type="datetime-local" />
+      </label>
+    </>
+  );
+}
+
+/** The time window a form's TimeWindowFields hold, as the API takes it (ISO 8601; unset when empty). */
+export function timeWindowOf(form: FormData): { after: string | undefined; before: string | undefined } {
+  const iso = (name: string) => {
+    const value = String(form.get(name) ?? '').trim();
+    return value ? new Date(value).toISOString() : undefined;
+  };
+  return { after: iso('after'), before: iso('before') };
+}

@@ -2,10 +2,9 @@
 import { useState } from 'preact/hooks';
 import type { Api, Retrieval } from '../api';
 import { href } from '../route';
-import { ErrorLine, messageOf, useLoad } from '../ui';
+import { ErrorLine, messageOf, TimeWindowFields, timeWindowOf, useLoad } from '../ui';
 
 /** A `datetime-local` value as ISO 8601 (the input is in the browser's time zone). */
-const isoOf = (value: FormDataEntryValue | null): string | undefined => (value ? new Date(String(value)).toISOString() : undefined);
 
 export function AskScreen({ api, memoryID }: { api: Api; memoryID: string }) {
   const memories = useLoad(() => api.allMemories(), []);
@@ -24,8 +23,7 @@ export function AskScreen({ api, memoryID }: { api: Api; memoryID: string }) {
           topK: String(v.get('topK') ?? ''),
           facts: v.get('facts') === 'on',
           assisted: v.get('assisted') === 'on',
-          after: isoOf(v.get('after')),
-          before: isoOf(v.get('before')),
+          ...timeWindowOf(v),
         }),
       );
       setError(undefined);
@@ -60,14 +58,7 @@ export function AskScreen({ api, memoryID }: { api: Api; memoryID: string }) {
           <span>Top K</span>
           <input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="5" />
         </label>
-        <label class="field">
-          <span>After</span>
-          <input aria-label="After" name="after" type="datetime-local" />
-        </label>
-        <label class="field">
-          <span>Before</span>
-          <input aria-label="Before" name="before" type="datetime-local" />
-        </label>
+        <TimeWindowFields />
         <label class="check">
           <input type="checkbox" name="facts" defaultChecked /> Facts
         </label>

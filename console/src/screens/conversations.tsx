@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { Api, Message } from '../api';
 import { href } from '../route';
-import { ErrorLine, Pager, messageOf, useLoad, usePages } from '../ui';
+import { ErrorLine, messageOf, Pager, TimeWindowFields, timeWindowOf, useLoad, usePages } from '../ui';
 
 const ROLES = ['', 'user', 'assistant', 'system', 'tool', 'function', 'norole'];
 
@@ -105,7 +105,6 @@ function Search({ api }: { api: Api }) {
     event.preventDefault();
     const v = new FormData(event.currentTarget as HTMLFormElement);
     const text = (name: string) => String(v.get(name) ?? '').trim() || undefined;
-    const iso = (name: string) => (text(name) ? new Date(text(name) as string).toISOString() : undefined);
     try {
       setFound(
         await api.searchMessages({
@@ -113,8 +112,7 @@ function Search({ api }: { api: Api }) {
           sessionID: text('sessionID'),
           customerUserID: text('customerUserID'),
           role: text('role'),
-          after: iso('after'),
-          before: iso('before'),
+          ...timeWindowOf(v),
           topK: text('topK'),
         }),
       );
@@ -147,14 +145,7 @@ function Search({ api }: { api: Api }) {
             ))}
           </select>
         </label>
-        <label class="field">
-          <span>After</span>
-          <input aria-label="After" name="after" type="datetime-local" />
-        </label>
-        <label class="field">
-          <span>Before</span>
-          <input aria-label="Before" name="before" type="datetime-local" />
-        </label>
+        <TimeWindowFields />
         <label class="field">
           <span>Top K</span>
           <input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="10" />
