@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { importDocs, type BulkDoc } from './ingest-bulk';
+import { buildArchive, importDocs, type BulkDoc } from './ingest-bulk';
 import { apiClient, type ApiClient } from './support/api';
 
 const CORPUS = resolve(process.cwd(), '../shared/bench-data/hipporag/musique_train_corpus.json');
@@ -61,7 +61,7 @@ export async function seedGraph(url: string, apiKey: string, entities: number, l
   do {
     const batch = passages.slice(sent, sent + (sent ? NEXT_BATCH : FIRST_BATCH));
     if (!batch.length) throw new Error(`the corpus (${passages.length} passages) gives fewer than ${entities} entities`);
-    await importDocs(run, undefined, batch, memory.id, false);
+    await importDocs(run, await buildArchive(run, batch), memory.id, false);
     sent += batch.length;
     counts = await ingested(api, memory.id, sent);
     log(`${sent} passages ingested: ${counts.entityCount} entities, ${counts.relationCount} relations`);

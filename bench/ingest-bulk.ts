@@ -45,22 +45,22 @@ const body = (doc: BulkDoc) => `${doc.title}\n\n${doc.text}`;
  * First import, then the re-import with changes; answers both imports' counts. Each is timed until a
  * search finds its documents (the index is published), then until the memory is `ready` (each file's
  * chunk artefact and link written after the publish). An S3 prefix is filled before the clock starts
- * (a user's objects are there already); an archive is built and uploaded inside it.
+ * (a user's objects are there already); an archive is built before it too (a user's archive exists) and uploaded inside it.
  */
 export async function runBulk(run: BulkRun, docs: BulkDoc[]): Promise<{ first: ImportCounts; second: ImportCounts }> {
   const memory = (await run.api.post('/memories/create', { name: 'bulk', memoryType: 'vector' })).data as { id: string };
-  const firstSource = run.path === 's3' ? await putObjects(run, docs, false) : undefined;
+  const firstSource = run.path === 's3' ? await putObjects(run, docs, false) : await buildArchive(run, docs);
   const first = await run.timed('import + ingestion: corpus searchable', async () => {
-    const counts = await importDocs(run, firstSource, docs, memory.id, false);
+    const counts = await importDocs(run, firstSource, memory.id, false);
     await searchable(run.api, memory.id, docs.length, docs[docs.length - 1]?.title ?? '');
     return counts;
   });
   await run.timed('  then memory ready', () => ready(run.api, memory.id));
   const changed = docs.slice(0, CHANGED).map((doc, i) => ({ ...doc, text: `${doc.text} Revised note zqrevision${i}.` }));
   const kept = [...changed, ...docs.slice(CHANGED, docs.length - REMOVED)];
-  const secondSource = run.path === 's3' ? await putObjects(run, kept, true) : undefined;
+  const secondSource = run.path === 's3' ? await putObjects(run, kept, true) : await buildArchive(run, kept);
   const second = await run.timed(`re-import: ${CHANGED} changed, ${REMOVED} removed, searchable`, async () => {
-    const counts = await importDocs(run, secondSource, kept, memory.id, true);
+    const counts = await importDocs(run, secondSource, memory.id, true);
     await searchable(run.api, memory.id, kept.length, `zqrevision${CHANGED - 1}`);
     return counts;
   });
@@ -68,16 +68,13 @@ export async function runBulk(run: BulkRun, docs: BulkDoc[]): Promise<{ first: I
   return { first, second };
 }
 
-/** Imports the prefix, or the documents as one uploaded archive, and waits for the import to end. */
-export async function importDocs(
-  run: BulkRun,
-  s3: { bucket: string; prefix: string } | undefined,
-  docs: BulkDoc[],
-  memoryID: string,
-  prune: boolean,
-): Promise<ImportCounts> {
-  const source = s3 ? { s3 } : { archiveKey: await uploadArchive(run, docs) };
-  const started = (await run.api.post('/files/import', { ...source, memoryID, prune })).data as { importID: string };
+/** A source ready to import: objects under an S3 prefix, or an archive's bytes (built before the clock, as a user's is). */
+export type BulkSource = { s3: { bucket: string; prefix: string } } | { archive: { name: string; bytes: Buffer } };
+
+/** Imports the prefix, or uploads the archive and imports it, and waits for the import to end. */
+export async function importDocs(run: BulkRun, source: BulkSource, memoryID: string, prune: boolean): Promise<ImportCounts> {
+  const from = 's3' in source ? { s3: source.s3 } : { archiveKey: await uploadArchive(run, source.archive) };
+  const started = (await run.api.post('/files/import', { ...from, memoryID, prune })).data as { importID: string };
   for (;;) {
     const status = (await run.api.get(`/files/import/${started.importID}`)).data as ImportCounts & { state: string; errors: unknown[] };
     if (status.state === 'failed') throw new Error(`import failed: ${JSON.stringify(status.errors.slice(0, 3))}`);
@@ -86,15 +83,20 @@ export async function importDocs(
   }
 }
 
-async function uploadArchive(run: BulkRun, docs: BulkDoc[]): Promise<string> {
+/** The documents as one .zip, a `.txt` member each under the run's folder. */
+export async function buildArchive(run: Pick<BulkRun, 'folder'>, docs: BulkDoc[]): Promise<BulkSource> {
   const zip = new ZipFile();
   const folder = run.folder ?? 'scifact';
   for (const doc of docs) zip.addBuffer(Buffer.from(body(doc)), `${folder}/${doc._id}.txt`);
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return { archive: { name: `${folder}.zip`, bytes: Buffer.concat(chunks) } };
+}
+
+async function uploadArchive(run: BulkRun, archive: { name: string; bytes: Buffer }): Promise<string> {
   const form = new FormData();
-  form.append('file', new Blob([Buffer.concat(chunks)], { type: 'application/zip' }), `${folder}.zip`);
+  form.append('file', new Blob([archive.bytes], { type: 'application/zip' }), archive.name);
   const sent = await fetch(`${run.url}/files/upload`, { method: 'POST', headers: { 'X-API-Key': run.apiKey }, body: form });
   if (!sent.ok) throw new Error(`upload: ${sent.status} ${await sent.text()}`);
   return ((await sent.json()) as { data: { key: string } }).data.key;
@@ -106,7 +108,7 @@ const PREFIX = 'scifact/';
 let stored = new Set<string>();
 
 /** Writes the documents as objects under one prefix; on a re-sync only the new or changed ones, and deletes the rest. */
-async function putObjects(run: BulkRun, docs: BulkDoc[], resync: boolean): Promise<{ bucket: string; prefix: string }> {
+async function putObjects(run: BulkRun, docs: BulkDoc[], resync: boolean): Promise<BulkSource> {
   s3 ??= new S3Client({
     endpoint: run.s3Endpoint,
     region: 'local',
@@ -123,7 +125,7 @@ async function putObjects(run: BulkRun, docs: BulkDoc[], resync: boolean): Promi
   const gone = [...stored].map((entry) => entry.split('\n')[0] ?? '').filter((key) => !wanted.has(key));
   await inParallel(gone.length, 16, (i) => client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: gone[i] })));
   stored = new Set([...wanted].map(([key, text]) => `${key}\n${text}`));
-  return { bucket: BUCKET, prefix: PREFIX };
+  return { s3: { bucket: BUCKET, prefix: PREFIX } };
 }
 
 /** Waits until the memory's index holds `files` files and a search finds `probe`. */

@@ -158,7 +158,7 @@ async function bulk(path: 'archive' | 's3'): Promise<void> {
   const counts = await runBulk({ api, url, apiKey, s3Endpoint, path, timed: timedStage }, docs);
   const afterReady = difference(await settledRequests(), requestsAtStart);
   bulkNotes.push(
-    `- path: ${path === 'archive' ? 'one .zip, built and uploaded inside the timed stage' : "an S3 prefix of the runtime's store, filled before the clock starts"}, through POST /files/import with memoryID`,
+    `- path: ${path === 'archive' ? "one .zip, built before the clock starts (as a user's archive exists) and uploaded inside the timed stage" : "an S3 prefix of the runtime's store, filled before the clock starts"}, through POST /files/import with memoryID`,
     "- searchable: a search finds the last document and the index holds every file; ready: the ingestion ended (each file's chunk artefact and link written after the publish)",
     `- first import: ${JSON.stringify(counts.first)}`,
     `- re-import (prune): ${JSON.stringify(counts.second)}; docs/s of that stage counts the 100 changed or removed documents`,

@@ -13,6 +13,9 @@ export const objectKeys = {
   /** Raw bytes the service fetched itself (web pages, sitemaps, remote files). */
   fetched: (accountId: string, fileId: string, name: string): string => `bronze/${accountId}/files/${fileId}/${name}`,
   fetchedPrefix: (accountId: string, fileId: string): string => `bronze/${accountId}/files/${fileId}/`,
+  /** An imported member's bytes: each content has a key of its own (a plain-text member's is its transcript's too). */
+  imported: (accountId: string, fileId: string, contentHash: string, name: string): string =>
+    `bronze/${accountId}/files/${fileId}/${contentVersion(contentHash)}${name}`,
   fileSilverPrefix: (accountId: string, fileId: string): string => `silver/${accountId}/${fileId}/`,
   /** With a content hash (a file upserted by source), each content's text has a key of its own. */
   transcript: (accountId: string, fileId: string, contentHash?: string | null): string =>

@@ -20,7 +20,7 @@ afterAll(() => deps.documentClient.destroy());
 const loads: string[] = [];
 const real = new SourceImportReader(deps.objects, (name) => new S3ObjectStore(deps.s3, name), deps.config.imports);
 const observed: ImportReader = {
-  survey: (source) => real.survey(source),
+  survey: (source, unchanged) => real.survey(source, unchanged),
   async *members(source, from) {
     for await (const member of real.members(source, from)) yield { ...member, load: () => (loads.push(member.path), member.load()) };
   },

@@ -6,7 +6,9 @@
  * total size, paths and the decompression ratio are all checked before anything is kept. Only an archive
  * that passes is walked again to hand out its members. A zip member is decompressed on the second walk only
  * when it is read: its fingerprint (the CRC-32 and size its entry records) lets an import see it unchanged
- * without reading it.
+ * without reading it. A member the caller knows by path and fingerprint (unchanged since the last import,
+ * whose walks checked its bytes) is not decompressed by the first walk either: it is never read, and its
+ * recorded size counts toward the totals.
  */
 import { InternalError } from '../../core/errors';
 import { Readable } from 'node:stream';
@@ -57,16 +59,24 @@ export function archiveFormat(name: string, bytes?: Uint8Array): ArchiveFormat |
   return undefined;
 }
 
-/** Checks every limit on the real streamed sizes, keeping nothing; answers the member paths in order. */
-export async function checkArchive(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits): Promise<string[]> {
+/**
+ * Checks every limit on the real streamed sizes, keeping nothing; answers the member paths in order.
+ * `known`: fingerprints by member path of members that will not be read (the same as at the last import).
+ */
+export async function checkArchive(
+  bytes: Uint8Array,
+  format: ArchiveFormat,
+  limits: ArchiveLimits,
+  known: ReadonlyMap<string, string> = new Map(),
+): Promise<string[]> {
   const paths: string[] = [];
-  for await (const member of walk(bytes, format, limits, false)) paths.push(member.path);
+  for await (const member of walk(bytes, format, limits, { keep: false, known })) paths.push(member.path);
   return paths;
 }
 
 /** The members, in archive order, each checked again as it is read (call checkArchive first). */
 export async function* archiveMembers(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits): AsyncGenerator<ArchiveMember> {
-  yield* walk(bytes, format, limits, true);
+  yield* walk(bytes, format, limits, { keep: true, known: new Map() });
 }
 
 /** What both libraries' member streams offer (node streams for zip, streamx streams for tar). */
@@ -83,14 +93,27 @@ interface RawEntry {
   fingerprint?: string;
   /** Compressed bytes of a zip member (tar members are compressed as a whole, if at all). */
   compressedSize?: number;
+  /** The bytes a zip member's entry records (checked against the stream when it is read). */
+  recordedSize?: number;
 }
 
-async function* walk(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits, keep: boolean): AsyncGenerator<ArchiveMember> {
+interface WalkContext {
+  limits: ArchiveLimits;
+  totals: { members: number; bytes: number };
+  archiveBytes: number;
+}
+
+async function* walk(
+  bytes: Uint8Array,
+  format: ArchiveFormat,
+  limits: ArchiveLimits,
+  { keep, known }: { keep: boolean; known: ReadonlyMap<string, string> },
+): AsyncGenerator<ArchiveMember> {
   if (bytes.length > limits.maxArchiveBytes) {
     throw new ArchiveRefusedError(`the archive is ${bytes.length} bytes, over the limit of ${limits.maxArchiveBytes}`);
   }
   const totals = { members: 0, bytes: 0 };
-  const context = { limits, totals, archiveBytes: bytes.length };
+  const context: WalkContext = { limits, totals, archiveBytes: bytes.length };
   for await (const entry of format === 'zip' ? zipEntries(bytes, limits) : tarEntries(bytes, format === 'tar.gz')) {
     if (entry.kind === 'directory') {
       (await entry.stream()).resume();
@@ -107,6 +130,11 @@ async function* walk(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLi
       throw new ArchiveRefusedError(`the archive holds more than ${limits.maxMembers} members`);
     }
     const fingerprint = entry.fingerprint ? { fingerprint: entry.fingerprint } : {};
+    if (!keep && entry.fingerprint && known.get(path) === entry.fingerprint) {
+      checkTotals(context, entry.recordedSize ?? 0); // unchanged: never read, so never decompressed
+      yield { path, ...fingerprint, read: async () => new Uint8Array() };
+      continue;
+    }
     if (keep && entry.fingerprint) {
       // a zip member is read on demand (random access); tar members only in order, so now
       yield { path, ...fingerprint, read: () => readMember(entry, path, true, context) };
@@ -118,13 +146,8 @@ async function* walk(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLi
 }
 
 /** Reads one member's stream, checking the limits at every chunk; keeps the bytes only when asked. */
-async function readMember(
-  entry: RawEntry,
-  path: string,
-  keep: boolean,
-  context: { limits: ArchiveLimits; totals: { bytes: number }; archiveBytes: number },
-): Promise<Uint8Array> {
-  const { limits, totals, archiveBytes } = context;
+async function readMember(entry: RawEntry, path: string, keep: boolean, context: WalkContext): Promise<Uint8Array> {
+  const { limits } = context;
   const chunks: Buffer[] = [];
   let size = 0;
   let stream: MemberStream | undefined;
@@ -132,15 +155,11 @@ async function readMember(
     stream = await entry.stream();
     for await (const chunk of stream) {
       size += chunk.length;
-      totals.bytes += chunk.length;
       if (size > limits.maxMemberBytes) refuse(`member '${path}' is larger than ${limits.maxMemberBytes} bytes once decompressed`);
-      if (totals.bytes > limits.maxTotalBytes) refuse(`the members are larger than ${limits.maxTotalBytes} bytes once decompressed`);
       if (entry.compressedSize !== undefined && size > RATIO_FLOOR_BYTES && size > limits.maxRatio * Math.max(1, entry.compressedSize)) {
         refuse(`member '${path}' decompresses more than ${limits.maxRatio} times its compressed size (a zip bomb?)`);
       }
-      if (totals.bytes > RATIO_FLOOR_BYTES && totals.bytes > limits.maxRatio * archiveBytes) {
-        refuse(`the archive decompresses to more than ${limits.maxRatio} times its size (a zip bomb?)`);
-      }
+      checkTotals(context, chunk.length);
       if (keep) chunks.push(chunk);
     }
   } catch (error) {
@@ -149,6 +168,15 @@ async function readMember(
     throw new ArchiveRefusedError(`member '${path}' cannot be read: ${(error as Error).message}`);
   }
   return keep ? Buffer.concat(chunks) : new Uint8Array();
+}
+
+/** Adds decompressed bytes to the archive's totals, refusing it past the total size or ratio. */
+function checkTotals({ limits, totals, archiveBytes }: WalkContext, bytes: number): void {
+  totals.bytes += bytes;
+  if (totals.bytes > limits.maxTotalBytes) refuse(`the members are larger than ${limits.maxTotalBytes} bytes once decompressed`);
+  if (totals.bytes > RATIO_FLOOR_BYTES && totals.bytes > limits.maxRatio * archiveBytes) {
+    refuse(`the archive decompresses to more than ${limits.maxRatio} times its size (a zip bomb?)`);
+  }
 }
 
 function refuse(reason: string): never {
@@ -191,7 +219,7 @@ async function* zipEntries(bytes: Uint8Array, limits: ArchiveLimits): AsyncGener
       if (entry.isEncrypted()) throw new ArchiveRefusedError(`member '${entry.fileName}' is encrypted`);
       const stream = () => (kind === 'file' ? zip.openReadStreamPromise(entry) : Promise.resolve(Readable.from([])));
       const fingerprint = `zip-crc32:${entry.crc32.toString(16).padStart(8, '0')}:${entry.uncompressedSize}`;
-      yield { path: entry.fileName, kind, stream, fingerprint, compressedSize: entry.compressedSize };
+      yield { path: entry.fileName, kind, stream, fingerprint, compressedSize: entry.compressedSize, recordedSize: entry.uncompressedSize };
     }
   } finally {
     // members handed out are read later: a zip over a buffer holds no file, so closing it can wait for them

@@ -20,10 +20,10 @@ export class SourceImportReader implements ImportReader {
     private readonly settings: ImportSettings,
   ) {}
 
-  async survey(source: ImportSource): Promise<string[]> {
+  async survey(source: ImportSource, unchanged?: ReadonlyMap<string, string>): Promise<string[]> {
     if (source.kind === 's3') return (await this.objects(source)).map((object) => object.key.slice(source.prefix.length));
     const { bytes, format } = await this.archiveOf(source);
-    return refusing(() => checkArchive(bytes, format, this.settings.archive));
+    return refusing(() => checkArchive(bytes, format, this.settings.archive, unchanged));
   }
 
   async *members(source: ImportSource, from: number): AsyncGenerator<ImportMemberRef> {

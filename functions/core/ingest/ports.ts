@@ -105,9 +105,11 @@ export interface ImportMemberRef {
 export interface ImportReader {
   /**
    * Checks the whole source before anything is kept (an archive: every limit, on the streamed bytes) and
-   * answers its member paths in source order; throws ImportRefusedError with the reason.
+   * answers its member paths in source order; throws ImportRefusedError with the reason. `unchanged`: the
+   * etag recorded at the last import by member path; a member listed with the same etag is not read now
+   * either (the import will not read it), so an archive need not decompress it to check it.
    */
-  survey(source: ImportSource): Promise<string[]>;
+  survey(source: ImportSource, unchanged?: ReadonlyMap<string, string>): Promise<string[]>;
   /** The members in the same order, from position `from` on. */
   members(source: ImportSource, from: number): AsyncIterable<ImportMemberRef>;
 }

@@ -84,12 +84,12 @@ async function settle(
   return 'skipped';
 }
 
-/** The text objects `before` had that `after` no longer names (a file's previous content). */
+/** The text objects `before` had that `after` no longer names (a file's previous content), never `after`'s raw bytes. */
 export function supersededText(
   before: Pick<FileRecord, 'silverTranscriptKey' | 'silverAudioKey'>,
-  after: Partial<Pick<FileRecord, 'silverTranscriptKey' | 'silverAudioKey'>>,
+  after: Partial<Pick<FileRecord, 'silverTranscriptKey' | 'silverAudioKey' | 'bronzeKey'>>,
 ): string[] {
-  const kept = new Set([after.silverTranscriptKey, after.silverAudioKey]);
+  const kept = new Set([after.silverTranscriptKey, after.silverAudioKey, after.bronzeKey]);
   return [before.silverTranscriptKey, before.silverAudioKey].filter((key): key is string => Boolean(key) && !kept.has(key));
 }
 
@@ -104,17 +104,24 @@ async function dropIfSuperseded(deps: ProcessFileDeps, file: FileRecord, stored:
   await deps.objects.deleteMany([stored.silverTranscriptKey, stored.silverAudioKey].filter((key): key is string => Boolean(key)));
 }
 
-/** Stores a file's extracted text (and a video's audio) as its silver artefacts; answers the file's ready fields. */
+/**
+ * Stores a file's extracted text (and a video's audio) as its silver artefacts; answers the file's ready
+ * fields. Given the raw bytes still to store (`raw`, under a key of their content's own) and a text that
+ * is exactly those bytes (plain UTF-8 text), one object is both: stored once, at the raw key, as text.
+ * `silverTranscriptKey` then equals `bronzeKey`, and the caller stores nothing more.
+ */
 export async function storeContent(
   deps: Pick<ProcessFileDeps, 'objects' | 'clock'>,
   file: Pick<FileRecord, 'accountId' | 'id' | 'contentHash'>,
   content: FileContent,
+  raw?: { key: string; bytes: Uint8Array },
 ): Promise<Partial<FileRecord>> {
   const text = content.text.trim();
   if (!text) throw new FileProcessingError('no text could be extracted from the file');
   await loadTokenizer();
-  const transcriptKey = objectKeys.transcript(file.accountId, file.id, file.contentHash);
-  await deps.objects.put(transcriptKey, text, 'text/plain; charset=utf-8');
+  const encoded = Buffer.from(text);
+  const transcriptKey = raw && encoded.equals(raw.bytes) ? raw.key : objectKeys.transcript(file.accountId, file.id, file.contentHash);
+  await deps.objects.put(transcriptKey, encoded, 'text/plain; charset=utf-8');
   let audioKey: string | null = null;
   if (content.audio) {
     audioKey = objectKeys.audio(file.accountId, file.id, file.contentHash);

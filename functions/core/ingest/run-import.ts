@@ -66,20 +66,37 @@ export async function failImport(deps: ImportDeps, accountId: string, importId: 
 
 async function importAll(deps: ImportDeps, job: FileImport): Promise<void> {
   const prefix = importSourcePrefix(job.source);
-  const paths = await deps.importReader.survey(job.source);
   const existing = new Map((await deps.files.listBySourcePrefix(job.accountId, prefix)).map((f) => [f.sourceKey ?? '', f]));
+  const unchanged = new Map(
+    [...existing].flatMap(([sourceKey, file]) => {
+      const etag = recordedEtag(job, file);
+      return etag ? [[sourceKey.slice(prefix.length), etag] as const] : [];
+    }),
+  );
+  const paths = await deps.importReader.survey(job.source, unchanged);
   let progress: FileImport = { ...job, total: paths.length };
   await deps.imports.update(job.accountId, job.id, { total: paths.length, updatedAt: now(deps) });
+  // the source's files: those there before, those this run creates, less those pruned
+  const sourceFiles = new Set([...existing.values()].map((file) => file.id));
   let batch: ImportMemberRef[] = [];
+  const run = async () => {
+    const done = await runBatch(deps, progress, batch, existing);
+    for (const id of done.createdIds) sourceFiles.add(id);
+    progress = done.progress;
+    batch = [];
+  };
   for await (const member of deps.importReader.members(job.source, job.position)) {
     batch.push(member);
-    if (batch.length < BATCH_MEMBERS) continue;
-    progress = await runBatch(deps, progress, batch, existing);
-    batch = [];
+    if (batch.length >= BATCH_MEMBERS) await run();
   }
-  if (batch.length) progress = await runBatch(deps, progress, batch, existing);
-  if (job.prune) progress = { ...progress, deleted: await prune(deps, progress, existing, new Set(paths.map((p) => prefix + p))) };
-  if (job.memoryId) await intoMemory(deps, progress, job.memoryId);
+  if (batch.length) await run();
+  if (job.prune) {
+    const present = new Set(paths.map((p) => prefix + p));
+    const gone = [...existing.values()].filter((file) => !present.has(file.sourceKey ?? ''));
+    progress = { ...progress, deleted: await prune(deps, progress, gone) };
+    for (const file of gone) sourceFiles.delete(file.id);
+  }
+  if (job.memoryId) await intoMemory(deps, progress, job.memoryId, [...sourceFiles]);
   for (const memoryId of progress.refreshMemoryIds) {
     if (memoryId !== job.memoryId)
       await deps.queue.send({ kind: 'memory.refresh', accountId: job.accountId, memoryId } satisfies WorkMessage);
@@ -92,12 +109,13 @@ async function runBatch(
   job: FileImport,
   batch: ImportMemberRef[],
   existing: ReadonlyMap<string, FileRecord>,
-): Promise<FileImport> {
+): Promise<{ progress: FileImport; createdIds: string[] }> {
   const prefix = importSourcePrefix(job.source);
   const outcomes = await mapConcurrently(batch, deps.config.imports.concurrency, (member) =>
     importMember(deps, job, prefix + member.path, member, existing.get(prefix + member.path)),
   );
-  await deps.files.createMany(outcomes.flatMap((o) => (o.kind === 'created' ? [o.file] : [])));
+  const createdFiles = outcomes.flatMap((o) => (o.kind === 'created' ? [o.file] : []));
+  await deps.files.createMany(createdFiles);
   const changed = await markLinksChanged(
     deps,
     job.accountId,
@@ -122,7 +140,7 @@ async function runBatch(
   const { created, updated, unchanged, failed, errors, position, updatedAt } = next;
   const saved = { created, updated, unchanged, failed, errors, position, refreshMemoryIds, updatedAt };
   await deps.imports.update(job.accountId, job.id, saved);
-  return next;
+  return { progress: next, createdIds: createdFiles.map((file) => file.id) };
 }
 
 /** One member: unchanged (nothing), changed (its file's content replaced) or new (a file, written with the batch). */
@@ -133,9 +151,7 @@ async function importMember(
   member: ImportMemberRef,
   old: FileRecord | undefined,
 ): Promise<Outcome> {
-  // an S3 object listed with the ETag it had at the last import (a zip member with its CRC-32 and size) is the same: not even read
-  if (old && member.etag && old.validators?.etag === member.etag && (!job.fileType || job.fileType === old.fileType))
-    return { kind: 'unchanged' };
+  if (old && member.etag && recordedEtag(job, old) === member.etag) return { kind: 'unchanged' };
   let bytes: Uint8Array;
   try {
     bytes = await member.load();
@@ -153,7 +169,7 @@ async function importMember(
   const id = old?.id ?? deps.ids.uuid();
   const name = memberName(member.path);
   const extension = extensionOf(name);
-  const bronzeKey = objectKeys.fetched(job.accountId, id, extension ? `original.${extension}` : 'original');
+  const bronzeKey = objectKeys.imported(job.accountId, id, contentHash, extension ? `original.${extension}` : 'original');
   const raw: Partial<FileRecord> = {
     name,
     extension,
@@ -169,23 +185,32 @@ async function importMember(
     validators: member.etag ? { etag: member.etag } : null,
   };
   const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
-  const [, content] = await Promise.all([deps.objects.put(bronzeKey, bytes, 'application/octet-stream'), extracted(deps, base, bytes)]);
+  const content = await extracted(deps, base, { key: bronzeKey, bytes });
+  if (content.silverTranscriptKey !== bronzeKey) await deps.objects.put(bronzeKey, bytes, 'application/octet-stream');
   const problem = content.error ? { error: content.error } : {};
   if (!old) return { kind: 'created', file: { ...base, ...content }, ...problem };
   await deps.files.update(job.accountId, id, { ...raw, ...content, tokens: content.tokens ?? null });
   // the previous content's objects go once the file names the new ones (a same-named member overwrote its bytes)
   const superseded = [
     old.source === 'import' ? (old.bronzeKey ?? '') : '',
-    ...(content.state === 'ready' ? supersededText(old, content) : []),
+    ...(content.state === 'ready' ? supersededText(old, { ...content, bronzeKey }) : []),
   ];
-  await deps.objects.deleteMany(superseded.filter((key) => key && key !== bronzeKey));
+  await deps.objects.deleteMany([...new Set(superseded)].filter((key) => key && key !== bronzeKey));
   return { kind: 'updated', id, ...problem };
 }
 
-/** The file's ready fields (its text stored), or its failed state with the reason. */
-async function extracted(deps: ImportDeps, file: FileRecord, bytes: Uint8Array): Promise<Partial<FileRecord>> {
+/**
+ * The ETag an S3 object had at the last import (a zip member's CRC-32 and size), which the same listed again
+ * means the same bytes: not even read. None when the import asks for another file type (then it is read).
+ */
+function recordedEtag(job: FileImport, old: FileRecord): string | undefined {
+  return !job.fileType || job.fileType === old.fileType ? (old.validators?.etag ?? undefined) : undefined;
+}
+
+/** The file's ready fields (its text stored, with its raw bytes when they are the text), or its failed state with the reason. */
+async function extracted(deps: ImportDeps, file: FileRecord, raw: { key: string; bytes: Uint8Array }): Promise<Partial<FileRecord>> {
   try {
-    return await storeContent(deps, file, await deps.extractor.extract(file, bytes, null));
+    return await storeContent(deps, file, await deps.extractor.extract(file, raw.bytes, null), raw);
   } catch (error) {
     const reason = error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE;
     return { state: 'failed', error: reason, updatedAt: now(deps) };
@@ -200,13 +225,7 @@ function memberName(path: string): string {
 }
 
 /** Deletes the files of the source whose member or object is gone, first taking them out of their memories. */
-async function prune(
-  deps: ImportDeps,
-  job: FileImport,
-  existing: ReadonlyMap<string, FileRecord>,
-  present: ReadonlySet<string>,
-): Promise<number> {
-  const gone = [...existing.values()].filter((file) => !present.has(file.sourceKey ?? ''));
+async function prune(deps: ImportDeps, job: FileImport, gone: readonly FileRecord[]): Promise<number> {
   const reindex = new Set<string>();
   await mapConcurrently(gone, deps.config.imports.concurrency, async (file) => {
     for (const link of await deps.links.listByFile(job.accountId, file.id)) {
@@ -226,10 +245,12 @@ async function prune(
   return job.deleted + gone.length;
 }
 
-/** Adds the source's files not yet in the memory, then has the memory ingest what waits (when it is free). */
-async function intoMemory(deps: ImportDeps, job: FileImport, memoryId: string): Promise<void> {
-  const files = await deps.files.listBySourcePrefix(job.accountId, importSourcePrefix(job.source));
-  const ids = files.map((file) => file.id);
+/**
+ * Adds the source's files not yet in the memory, then has the memory ingest what waits (when it is free).
+ * The files are the ones the import listed and created, not listed again: one the user deletes meanwhile
+ * may still be linked, as it could be after any listing, and its ingestion reports it deleted.
+ */
+async function intoMemory(deps: ImportDeps, job: FileImport, memoryId: string, ids: readonly string[]): Promise<void> {
   const linked = await deps.links.getMany(job.accountId, memoryId, ids);
   const at = now(deps);
   const missing = ids.filter((id) => !linked.has(id));

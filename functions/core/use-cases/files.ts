@@ -292,7 +292,7 @@ export async function removeFileData(deps: Pick<FileDeps, 'objects' | 'uploads' 
   await deps.files.delete(file.accountId, file.id);
 }
 
-/** The objects an imported file keeps: its member's bytes and its extracted text (and audio). */
+/** The objects an imported file keeps: its member's bytes and its extracted text (and audio); one object when the bytes are the text. */
 function importedArtefacts(file: Pick<FileRecord, 'bronzeKey' | 'silverTranscriptKey' | 'silverAudioKey'>): string[] {
-  return [file.bronzeKey, file.silverTranscriptKey, file.silverAudioKey].filter((key): key is string => Boolean(key));
+  return [...new Set([file.bronzeKey, file.silverTranscriptKey, file.silverAudioKey])].filter((key): key is string => Boolean(key));
 }
