@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => deps.documentClient.destroy());
 
 /** Runs an import of `members` as one zip into the memory; answers the import's id. */
-async function importInto(memoryId: string, members: Members): Promise<string> {
+async function importInto(memoryId: string | null, members: Members): Promise<string> {
   const id = deps.ids.uuid();
   const key = `bronze/${accountId}/${id}/notes.zip`;
   await deps.objects.put(key, await makeZip(members), 'application/zip');
@@ -116,4 +116,39 @@ it('answers a staged text only for the content it was staged for, and keeps batc
 
   const files = [{ stagedTextKey: 'a' }, { stagedTextKey: null }, { stagedTextKey: 'b' }, { stagedTextKey: 'a' }];
   expect(StagedTextReader.order(files)).toEqual([0, 3, 1, 2]);
+});
+
+it('keeps a file changed while its first ingestion runs waiting, and ingests the new text after', async () => {
+  const memory = await createMemory(deps, accountId, { name: 'changed-meanwhile', memoryType: 'vector' });
+  const importId = await importInto(memory.id, { 'tide.txt': 'High tide comes at dawn on the old pier.' });
+  const stagedKey = objectKeys.stagedTexts(accountId, importId, 0);
+  const [refresh] = await deps.localQueue.receive(1, 60);
+  await runWork(deps.worker, JSON.parse(refresh?.body ?? '{}'), { attempt: 1, workId: 'refresh' });
+  await deps.localQueue.delete(refresh?.receiptHandle ?? '');
+  const [ingest] = await deps.localQueue.receive(1, 60);
+  await deps.localQueue.delete(ingest?.receiptHandle ?? '');
+  // the ingestion pauses while it reads the staged batch; the file changes meanwhile (an import without a memory)
+  let release = () => {};
+  const paused = new Promise<void>((resolve) => (release = resolve));
+  let reached = () => {};
+  const reading = new Promise<void>((resolve) => (reached = resolve));
+  const pausing = new Proxy(deps.objects, {
+    get(target, property) {
+      if (property === 'get') return async (key: string) => (key === stagedKey ? (reached(), await paused) : undefined, target.get(key));
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  }) as typeof deps.objects;
+  const run = runWork({ ...deps.worker, objects: pausing }, JSON.parse(ingest?.body ?? '{}'), { attempt: 1, workId: 'ingest' });
+  await reading;
+  await importInto(null, { 'tide.txt': 'High tide now comes at noon on the new pier.' });
+  release();
+  await run;
+  const [file] = await deps.files.listBySourcePrefix(accountId, 'archive:notes.zip/tide');
+  expect((await deps.links.get(accountId, memory.id, file?.id ?? ''))?.ingestedAt).toBeNull(); // waits for the new text
+  await drainQueue(deps);
+  expect((await deps.links.get(accountId, memory.id, file?.id ?? ''))?.ingestedAt).not.toBeNull();
+  const chunks = await text((await deps.files.get(accountId, file?.id ?? ''))?.goldChunkKey);
+  expect(chunks).toContain('at noon on the new pier');
+  expect(chunks).not.toContain('at dawn');
 });

@@ -88,14 +88,15 @@ async function chunksOf(
 
 /**
  * After the publish (the files are searchable): each file's chunks as its gold artefact, the file naming it
- * and the job, and the memory's link marked ingested. A crash before the job ends redoes all of it on
- * redelivery (objects are rewritten whole, the publish is a new version).
+ * and the job, and the memory's link marked ingested; false when the file changed since the run read its
+ * link (the link waits). A crash before the job ends redoes all of it on redelivery (objects are rewritten
+ * whole, the publish is a new version).
  */
-async function recordIngested(deps: IngestDeps, job: IngestionJob, outcome: FileOutcome, at: string): Promise<void> {
+async function recordIngested(deps: IngestDeps, job: IngestionJob, outcome: FileOutcome, at: string): Promise<boolean> {
   const key = objectKeys.chunks(job.accountId, job.memoryId, outcome.file.id);
   await deps.objects.put(key, encodeChunks(outcome.chunks ?? []), 'application/json');
   await deps.files.update(job.accountId, outcome.file.id, { goldChunkKey: key, jobId: job.id, stagedTextKey: null });
-  await deps.links.markIngested(job.accountId, job.memoryId, outcome.file.id, at, outcome.linkSeenAt);
+  return deps.links.markIngested(job.accountId, job.memoryId, outcome.file.id, at, outcome.linkSeenAt);
 }
 
 /** A file's chunks, from the text its import staged or else from its transcript. */
@@ -154,7 +155,11 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
   });
   let memory = published.memory;
   if (memory) {
-    await mapConcurrently(ingested, FILE_CONCURRENCY, (o) => recordIngested(deps, job, o, now));
+    const marked = await mapConcurrently(ingested, FILE_CONCURRENCY, (o) => recordIngested(deps, job, o, now));
+    // files changed while this run read them wait again: a job of their own ingests the new content
+    const changed = ingested.filter((_, i) => !marked[i]).map((o) => o.file.id);
+    if (changed.length)
+      await deps.queue.send({ kind: 'memory.refresh', accountId: job.accountId, memoryId: job.memoryId, fileIds: changed });
     const lastError = step === 'failed' ? 'no file of the ingestion could be processed' : null;
     memory = await settleMemory(deps, job, { step, failedFiles, failedFileCount, currentJobId: null, lastError, updatedAt: now });
   }
