@@ -184,6 +184,8 @@ export interface FileStore {
     whenContentHash?: string,
   ): Promise<FileRecord | undefined>;
   delete(accountId: string, id: string): Promise<void>;
+  /** Deletes many files' records in batched writes. */
+  deleteMany(accountId: string, ids: readonly string[]): Promise<void>;
   /** The hidden children of a sitemap or crawl. */
   listChildren(accountId: string, parentId: string): Promise<FileRecord[]>;
   /** Adds `by` to a counter of a file atomically; answers the file after. */
@@ -210,7 +212,7 @@ export interface MemoryStore {
   /** Records the last webhook try of the memory (counting a dead event); nothing when the memory is gone. */
   recordWebhookDelivery(accountId: string, id: string, status: Omit<WebhookDeliveryStatus, 'deadEvents'>): Promise<void>;
   /** Hides a removed source's chunks (a file, a detached or deleted session) from retrieval until an index without them is published. */
-  excludeSource(accountId: string, id: string, source: SourceRef): Promise<void>;
+  excludeSources(accountId: string, id: string, sources: readonly SourceRef[]): Promise<void>;
   /** Lifts those exclusions again (the sources are linked anew), in one write. */
   includeSources(accountId: string, id: string, sources: readonly SourceRef[]): Promise<void>;
   /**
@@ -242,6 +244,8 @@ export interface LinkStore {
   /** The file's content changed: it waits for the memory's next ingestion again. */
   markChanged(accountId: string, memoryId: string, fileId: string, at: string): Promise<void>;
   delete(accountId: string, memoryId: string, fileId: string): Promise<void>;
+  /** Deletes many links in batched writes. */
+  deleteMany(accountId: string, links: ReadonlyArray<Pick<MemoryFileLink, 'memoryId' | 'fileId'>>): Promise<void>;
 }
 
 export interface SessionLinkStore {

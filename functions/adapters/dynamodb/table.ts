@@ -42,7 +42,7 @@ export interface PageQuery {
 }
 
 const FILTERED_READ_SIZE = 200;
-/** Batch writes one bulk change keeps in flight. */
+/** Batch reads or writes one bulk read or change keeps in flight. */
 const BATCH_CONCURRENCY = 4;
 
 type WriteRequest = { PutRequest: { Item: Item } } | { DeleteRequest: { Key: TableKey } };
@@ -62,8 +62,9 @@ export class Table {
   /** Reads many items (100 per request, consistently), retrying what DynamoDB leaves unprocessed; in no order. */
   async getMany(itemKeys: TableKey[]): Promise<Item[]> {
     const items: Item[] = [];
-    for (let i = 0; i < itemKeys.length; i += 100) {
-      let requested = itemKeys.slice(i, i + 100).map((key) => ({ pk: key.pk, sk: key.sk }));
+    const batches = Array.from({ length: Math.ceil(itemKeys.length / 100) }, (_, i) => itemKeys.slice(i * 100, i * 100 + 100));
+    await mapConcurrently(batches, BATCH_CONCURRENCY, async (batch) => {
+      let requested = batch.map((key) => ({ pk: key.pk, sk: key.sk }));
       while (requested.length) {
         const out = await this.client.send(
           new BatchGetCommand({ RequestItems: { [this.name]: { Keys: requested, ConsistentRead: true } } }),
@@ -71,7 +72,7 @@ export class Table {
         items.push(...(out.Responses?.[this.name] ?? []));
         requested = (out.UnprocessedKeys?.[this.name]?.Keys ?? []) as typeof requested;
       }
-    }
+    });
     return items;
   }
 

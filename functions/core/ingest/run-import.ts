@@ -11,7 +11,7 @@ import { mapConcurrently } from '../concurrency';
 import { type FileImport, type FileRecord, fileSource, type ImportError, importSourcePrefix } from '../model';
 import { objectKeys } from '../object-keys';
 import type { ImportStore } from '../ports';
-import { type FileDeps, removeFileData } from '../use-cases/files';
+import { type FileDeps, removeFileData, removeImportedFiles } from '../use-cases/files';
 import { markLinksChanged } from '../use-cases/file-sources';
 import type { MemoryFileDeps } from '../use-cases/memory-files';
 import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
@@ -145,23 +145,26 @@ async function runBatch(
   return { progress: next, createdIds: createdFiles.map((file) => file.id) };
 }
 
-/** Deletes the files of the source whose member or object is gone, first taking them out of their memories. */
+/** Deletes the files of the source whose member or object is gone, first taking them out of their memories (in batches). */
 async function prune(deps: ImportDeps, job: FileImport, gone: readonly FileRecord[]): Promise<number> {
-  const reindex = new Set<string>();
-  await mapConcurrently(gone, deps.config.imports.concurrency, async (file) => {
-    for (const link of await deps.links.listByFile(job.accountId, file.id)) {
-      await deps.memories.excludeSource(job.accountId, link.memoryId, fileSource(file.id));
-      await deps.links.delete(job.accountId, link.memoryId, file.id); // the file itself goes next
-      await deps.objects.delete(objectKeys.chunks(job.accountId, link.memoryId, file.id));
-      reindex.add(link.memoryId);
-    }
-    await removeFileData(deps, file);
-  });
-  for (const memoryId of reindex) {
+  const { accountId } = job;
+  const links = (await mapConcurrently(gone, deps.config.imports.concurrency, (file) => deps.links.listByFile(accountId, file.id))).flat();
+  const byMemory = new Map<string, string[]>();
+  for (const link of links) byMemory.set(link.memoryId, [...(byMemory.get(link.memoryId) ?? []), link.fileId]);
+  for (const [memoryId, fileIds] of byMemory) await deps.memories.excludeSources(accountId, memoryId, fileIds.map(fileSource));
+  await deps.links.deleteMany(accountId, links); // the files themselves go next
+  await deps.objects.deleteMany(links.map((link) => objectKeys.chunks(accountId, link.memoryId, link.fileId)));
+  await removeImportedFiles(
+    deps,
+    accountId,
+    gone.filter((file) => file.source === 'import'),
+  );
+  for (const file of gone.filter((file) => file.source !== 'import')) await removeFileData(deps, file); // a sourceKey a caller gave
+  for (const memoryId of byMemory.keys()) {
     // a memory that ingests again after this import publishes without the pruned files anyway: one build, not two
     const ingestsAgain = job.refreshMemoryIds.includes(memoryId) || (memoryId === job.memoryId && job.created + job.updated > 0);
     if (ingestsAgain) continue;
-    await deps.queue.send({ kind: 'memory.reindex', accountId: job.accountId, memoryId } satisfies WorkMessage);
+    await deps.queue.send({ kind: 'memory.reindex', accountId, memoryId } satisfies WorkMessage);
   }
   return job.deleted + gone.length;
 }

@@ -68,7 +68,7 @@ export async function removeSessions(deps: ConversationDeps, accountId: string, 
     }
   }
   for (const sessionId of sessionIds) {
-    await deps.memories.excludeSource(accountId, memoryId, sessionSource(sessionId));
+    await deps.memories.excludeSources(accountId, memoryId, [sessionSource(sessionId)]);
     await deps.sessionLinks.delete(accountId, memoryId, sessionId);
   }
   await requestSync(deps, accountId, memoryId, sessionIds);
@@ -82,7 +82,7 @@ export async function sessionDeleted(
 ): Promise<void> {
   await requestMessageIndexSync(deps, accountId, sessionId);
   for (const link of await deps.sessionLinks.listBySession(accountId, sessionId)) {
-    await deps.memories.excludeSource(accountId, link.memoryId, sessionSource(sessionId));
+    await deps.memories.excludeSources(accountId, link.memoryId, [sessionSource(sessionId)]);
     await requestSync(deps, accountId, link.memoryId, [sessionId]);
   }
 }

@@ -279,18 +279,27 @@ export async function deleteFile(deps: FileDeps, accountId: string, id: string):
 }
 
 export async function removeFileData(deps: Pick<FileDeps, 'objects' | 'uploads' | 'files'>, file: FileRecord): Promise<void> {
-  if (file.source === 'import') {
-    // an imported file's artefacts are exactly these keys: deleted in one request, with no listing
-    await deps.objects.deleteMany(importedArtefacts(file));
-  } else {
-    await deps.objects.deletePrefix(objectKeys.fileSilverPrefix(file.accountId, file.id));
-    await deps.objects.deletePrefix(objectKeys.fetchedPrefix(file.accountId, file.id));
-  }
+  if (file.source === 'import') return removeImportedFiles(deps, file.accountId, [file]);
+  await deps.objects.deletePrefix(objectKeys.fileSilverPrefix(file.accountId, file.id));
+  await deps.objects.deletePrefix(objectKeys.fetchedPrefix(file.accountId, file.id));
   if (file.bronzeKey && file.source === 'upload') {
     await deps.objects.delete(file.bronzeKey);
     await deps.uploads.delete(file.accountId, file.bronzeKey);
   }
   await deps.files.delete(file.accountId, file.id);
+}
+
+/** Deletes imported files: their artefacts are exactly their known keys (deleted in batches, with no listing), then their records. */
+export async function removeImportedFiles(
+  deps: Pick<FileDeps, 'objects' | 'files'>,
+  accountId: string,
+  files: readonly FileRecord[],
+): Promise<void> {
+  await deps.objects.deleteMany(files.flatMap(importedArtefacts));
+  await deps.files.deleteMany(
+    accountId,
+    files.map((file) => file.id),
+  );
 }
 
 /** The objects an imported file keeps: its member's bytes and its extracted text (and audio); one object when the bytes are the text. */

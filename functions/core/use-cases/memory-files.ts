@@ -94,7 +94,7 @@ export async function removeFileFromMemory(deps: MemoryFileDeps, accountId: stri
   if (!(await deps.links.get(accountId, memoryId, fileId))) {
     throw new NotFoundError(`file '${fileId}' is not in memory '${memoryId}'`);
   }
-  await deps.memories.excludeSource(accountId, memoryId, fileSource(fileId));
+  await deps.memories.excludeSources(accountId, memoryId, [fileSource(fileId)]);
   await detachFile(deps, accountId, memoryId, fileId);
   await deps.objects.delete(objectKeys.chunks(accountId, memoryId, fileId));
   await deps.queue.send({ kind: 'memory.reindex', accountId, memoryId } satisfies WorkMessage);

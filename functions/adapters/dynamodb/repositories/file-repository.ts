@@ -124,6 +124,10 @@ export class FileRepository implements FileStore {
     await this.table.delete(keys.file(accountId, id));
   }
 
+  async deleteMany(accountId: string, ids: readonly string[]): Promise<void> {
+    await this.table.deleteMany(ids.map((id) => keys.file(accountId, id)));
+  }
+
   async increment(
     accountId: string,
     id: string,

@@ -71,6 +71,10 @@ export class LinkRepository implements LinkStore {
   async delete(accountId: string, memoryId: string, fileId: string): Promise<void> {
     await this.table.delete(keys.memoryFile(accountId, memoryId, fileId));
   }
+
+  async deleteMany(accountId: string, links: ReadonlyArray<Pick<MemoryFileLink, 'memoryId' | 'fileId'>>): Promise<void> {
+    await this.table.deleteMany(links.map((link) => keys.memoryFile(accountId, link.memoryId, link.fileId)));
+  }
 }
 
 function storedLink(link: MemoryFileLink) {

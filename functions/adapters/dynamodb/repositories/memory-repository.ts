@@ -140,11 +140,12 @@ export class MemoryRepository implements MemoryStore {
     });
   }
 
-  async excludeSource(accountId: string, id: string, source: SourceRef): Promise<void> {
+  async excludeSources(accountId: string, id: string, sources: readonly SourceRef[]): Promise<void> {
+    if (sources.length === 0) return;
     await this.table.apply(keys.memory(accountId, id), {
-      expression: 'ADD excludedFileIds :source',
+      expression: 'ADD excludedFileIds :sources',
       names: {},
-      values: { ':source': new Set([sourceIdOf(source)]) },
+      values: { ':sources': new Set(sources.map(sourceIdOf)) },
     });
   }
 
