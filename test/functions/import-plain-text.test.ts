@@ -1,0 +1,131 @@
+/**
+ * A plain-text member's bytes are its text: the import stores them once, one object (under the content's
+ * own bronze key) that is both the file's raw bytes and its transcript. A member whose text differs keeps
+ * two objects. The one object follows the file through a changed member and a prune. The worker runs each
+ * import against the test runtime's S3 store and table; the store's batched deletes are observed on their
+ * way (each passes through to the real store).
+ */
+import { afterAll, expect, it } from 'vitest';
+import type { S3ObjectStore } from '../../functions/adapters/s3/object-store';
+import { supersededText } from '../../functions/core/ingest/process-file';
+import type { FileImport } from '../../functions/core/model';
+import { objectKeys } from '../../functions/core/object-keys';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { getFile } from '../../functions/core/use-cases/files';
+import { getImport } from '../../functions/core/use-cases/imports';
+import { runWork } from '../../functions/worker/dispatch';
+import { makeZip, type Members } from '../support/archives';
+import { testDeps } from '../support/stores';
+
+const deps = testDeps();
+afterAll(() => deps.documentClient.destroy());
+
+const deleted: string[] = [];
+const objects: S3ObjectStore = Object.create(deps.objects, {
+  deleteMany: { value: (keys: readonly string[]) => (deleted.push(...keys), deps.objects.deleteMany(keys)) },
+});
+const worker = { ...deps.worker, objects };
+
+async function importZip(accountId: string, members: Members, prune = false) {
+  const id = deps.ids.uuid();
+  const key = `bronze/${accountId}/${id}/docs.zip`;
+  await deps.objects.put(key, await makeZip(members), 'application/zip');
+  const at = new Date().toISOString();
+  const job: FileImport = {
+    id,
+    accountId,
+    source: { kind: 'archive', key, name: 'docs.zip' },
+    memoryId: null,
+    fileType: null,
+    prune,
+    state: 'running',
+    total: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    failed: 0,
+    errors: [],
+    position: 0,
+    refreshMemoryIds: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+  await deps.imports.create(job);
+  await runWork(worker, { kind: 'file.import', accountId, importId: id }, { attempt: 1, workId: id });
+  return getImport(deps, accountId, id);
+}
+
+async function fileNamed(accountId: string, name: string) {
+  const file = (await deps.files.listBySourcePrefix(accountId, 'archive:docs.zip/')).find((f) => f.name === name);
+  if (!file?.bronzeKey || !file.silverTranscriptKey) throw new Error(`no ready file '${name}'`);
+  return { ...file, bronzeKey: file.bronzeKey, silverTranscriptKey: file.silverTranscriptKey };
+}
+
+const read = async (key: string) => {
+  const bytes = await deps.objects.get(key);
+  return bytes && Buffer.from(bytes).toString('utf8');
+};
+
+it('stores a plain-text member once, as its bytes and its text, and two objects when the text differs', async () => {
+  const accountId = (await createAccount(deps, `plain-${process.pid}-${Date.now()}`)).account.id;
+  const page = '<html><body><p>Swifts sleep while flying.</p></body></html>';
+  const padded = 'Moles dig at dawn.\n';
+  const first = await importZip(accountId, { 'notes.txt': 'Hedgehogs hibernate.', 'page.html': page, 'padded.txt': padded });
+  expect(first).toMatchObject({ state: 'completed', created: 3, failed: 0 });
+
+  const notes = await fileNamed(accountId, 'notes.txt');
+  expect(notes.bronzeKey).toBe(objectKeys.imported(accountId, notes.id, notes.contentHash ?? '', 'original.txt'));
+  expect(notes.silverTranscriptKey).toBe(notes.bronzeKey);
+  expect(await read(notes.bronzeKey)).toBe('Hedgehogs hibernate.');
+  expect((await deps.objects.head(notes.bronzeKey))?.contentType).toMatch(/^text\/plain/);
+  expect(await deps.objects.list(objectKeys.fileSilverPrefix(accountId, notes.id))).toEqual([]);
+
+  for (const [name, bytes, text] of [
+    ['page.html', page, 'Swifts sleep while flying.'],
+    ['padded.txt', padded, 'Moles dig at dawn.'],
+  ] as const) {
+    const file = await fileNamed(accountId, name);
+    expect(file.silverTranscriptKey).not.toBe(file.bronzeKey);
+    expect(await read(file.bronzeKey)).toBe(bytes);
+    expect(await read(file.silverTranscriptKey)).toBe(text);
+  }
+});
+
+it('gives a changed plain-text member a new object, deletes the old one, and deletes the one object with a prune', async () => {
+  const accountId = (await createAccount(deps, `plain-${process.pid}-${Date.now()}`)).account.id;
+  const other = { 'other.txt': 'Swifts sleep while flying.' };
+  expect(await importZip(accountId, { 'notes.txt': 'Hedgehogs hibernate.', ...other })).toMatchObject({ created: 2 });
+  const before = await fileNamed(accountId, 'notes.txt');
+
+  deleted.length = 0;
+  const changed = await importZip(accountId, { 'notes.txt': 'Hedgehogs hibernate from November to March.', ...other });
+  expect(changed).toMatchObject({ state: 'completed', created: 0, updated: 1, unchanged: 1, failed: 0 });
+  const after = await fileNamed(accountId, 'notes.txt');
+  expect(after.id).toBe(before.id);
+  expect(after.bronzeKey).not.toBe(before.bronzeKey);
+  expect(after.silverTranscriptKey).toBe(after.bronzeKey);
+  expect(await deps.objects.list(objectKeys.fetchedPrefix(accountId, after.id))).toEqual([after.bronzeKey]);
+  expect(await deps.objects.get(before.bronzeKey)).toBeUndefined();
+  expect(deleted).toEqual([before.bronzeKey]); // the one object, deleted once
+  expect((await getFile(deps, accountId, after.id)).content).toBe('Hedgehogs hibernate from November to March.');
+
+  deleted.length = 0;
+  const pruned = await importZip(accountId, other, true);
+  expect(pruned).toMatchObject({ state: 'completed', deleted: 1, unchanged: 1, failed: 0, errors: [] });
+  expect(await deps.files.get(accountId, after.id)).toBeUndefined();
+  expect(deleted).toEqual([after.bronzeKey]);
+  expect(await deps.objects.list(objectKeys.fetchedPrefix(accountId, after.id))).toEqual([]);
+  expect(await deps.objects.list(objectKeys.fileSilverPrefix(accountId, after.id))).toEqual([]);
+});
+
+it('never counts as superseded the text object that is now the raw bytes', () => {
+  // an imported plain-text file (one object, its bronze and its transcript) processed again: its text moves
+  // to a transcript key, its bytes stay where they are
+  const shared = 'bronze/acct/files/f/0123456789abcdef/original.txt';
+  const after = { bronzeKey: shared, silverTranscriptKey: 'silver/acct/f/0123456789abcdef/transcript.txt', silverAudioKey: null };
+  expect(supersededText({ silverTranscriptKey: shared, silverAudioKey: null }, after)).toEqual([]);
+  expect(supersededText({ silverTranscriptKey: 'silver/acct/f/old/transcript.txt', silverAudioKey: null }, after)).toEqual([
+    'silver/acct/f/old/transcript.txt',
+  ]);
+});
