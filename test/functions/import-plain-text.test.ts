@@ -8,13 +8,11 @@
 import { afterAll, expect, it } from 'vitest';
 import type { S3ObjectStore } from '../../functions/adapters/s3/object-store';
 import { supersededText } from '../../functions/core/ingest/process-file';
-import type { FileImport } from '../../functions/core/model';
 import { objectKeys } from '../../functions/core/object-keys';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { getFile } from '../../functions/core/use-cases/files';
-import { getImport } from '../../functions/core/use-cases/imports';
-import { runWork } from '../../functions/worker/dispatch';
-import { makeZip, type Members } from '../support/archives';
+import type { Members } from '../support/archives';
+import { runZipImport } from '../support/imports';
 import { testDeps } from '../support/stores';
 
 const deps = testDeps();
@@ -25,36 +23,7 @@ const objects: S3ObjectStore = Object.create(deps.objects, {
   deleteMany: { value: (keys: readonly string[]) => (deleted.push(...keys), deps.objects.deleteMany(keys)) },
 });
 const worker = { ...deps.worker, objects };
-
-async function importZip(accountId: string, members: Members, prune = false) {
-  const id = deps.ids.uuid();
-  const key = `bronze/${accountId}/${id}/docs.zip`;
-  await deps.objects.put(key, await makeZip(members), 'application/zip');
-  const at = new Date().toISOString();
-  const job: FileImport = {
-    id,
-    accountId,
-    source: { kind: 'archive', key, name: 'docs.zip' },
-    memoryId: null,
-    fileType: null,
-    prune,
-    state: 'running',
-    total: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    deleted: 0,
-    failed: 0,
-    errors: [],
-    position: 0,
-    refreshMemoryIds: [],
-    createdAt: at,
-    updatedAt: at,
-  };
-  await deps.imports.create(job);
-  await runWork(worker, { kind: 'file.import', accountId, importId: id }, { attempt: 1, workId: id });
-  return getImport(deps, accountId, id);
-}
+const importZip = (accountId: string, members: Members, prune = false) => runZipImport(deps, worker, accountId, members, prune);
 
 async function fileNamed(accountId: string, name: string) {
   const file = (await deps.files.listBySourcePrefix(accountId, 'archive:docs.zip/')).find((f) => f.name === name);
