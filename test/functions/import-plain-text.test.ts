@@ -88,6 +88,22 @@ it('gives a changed plain-text member a new object, deletes the old one, and del
   expect(await deps.objects.list(objectKeys.fileSilverPrefix(accountId, after.id))).toEqual([]);
 });
 
+it('keeps the previous text of a plain-text member whose new content fails, until a new text replaces it', async () => {
+  const accountId = (await createAccount(deps, `plain-${process.pid}-${Date.now()}`)).account.id;
+  await importZip(accountId, { 'notes.txt': 'Hedgehogs hibernate.' });
+  const before = await fileNamed(accountId, 'notes.txt');
+
+  expect(await importZip(accountId, { 'notes.txt': '  \n' })).toMatchObject({ state: 'completed', updated: 0, failed: 1 });
+  const failed = await fileNamed(accountId, 'notes.txt');
+  expect(failed).toMatchObject({ state: 'failed', silverTranscriptKey: before.bronzeKey });
+  expect((await getFile(deps, accountId, before.id)).content).toBe('Hedgehogs hibernate.');
+
+  expect(await importZip(accountId, { 'notes.txt': 'Hedgehogs wake in spring.' })).toMatchObject({ updated: 1, failed: 0 });
+  const after = await fileNamed(accountId, 'notes.txt');
+  expect(after).toMatchObject({ state: 'ready', silverTranscriptKey: after.bronzeKey });
+  expect(await deps.objects.list(objectKeys.fetchedPrefix(accountId, after.id))).toEqual([after.bronzeKey]);
+});
+
 it('never counts as superseded the text object that is now the raw bytes', () => {
   // an imported plain-text file (one object, its bronze and its transcript) processed again: its text moves
   // to a transcript key, its bytes stay where they are
