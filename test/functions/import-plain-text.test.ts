@@ -10,8 +10,10 @@ import type { S3ObjectStore } from '../../functions/adapters/s3/object-store';
 import { supersededText } from '../../functions/core/ingest/process-file';
 import { objectKeys } from '../../functions/core/object-keys';
 import { createAccount } from '../../functions/core/use-cases/accounts';
-import { getFile } from '../../functions/core/use-cases/files';
+import { createOrUpdateFile } from '../../functions/core/use-cases/file-sources';
+import { getFile, uploadFile } from '../../functions/core/use-cases/files';
 import type { Members } from '../support/archives';
+import { drainQueue } from '../support/drain-queue';
 import { runZipImport } from '../support/imports';
 import { testDeps } from '../support/stores';
 
@@ -102,6 +104,23 @@ it('keeps the previous text of a plain-text member whose new content fails, unti
   const after = await fileNamed(accountId, 'notes.txt');
   expect(after).toMatchObject({ state: 'ready', silverTranscriptKey: after.bronzeKey });
   expect(await deps.objects.list(objectKeys.fetchedPrefix(accountId, after.id))).toEqual([after.bronzeKey]);
+});
+
+it('keeps the text of an imported plain-text file readable while files/create gives it new content', async () => {
+  const accountId = (await createAccount(deps, `plain-${process.pid}-${Date.now()}`)).account.id;
+  await importZip(accountId, { 'notes.txt': 'Hedgehogs hibernate.' });
+  const before = await fileNamed(accountId, 'notes.txt');
+  const bytes = Buffer.from('Hedgehogs wake in spring.');
+  const upload = await uploadFile(deps, accountId, { name: 'notes.txt', contentType: 'text/plain', bytes });
+  const sourceKey = before.sourceKey ?? '';
+  expect(await createOrUpdateFile(deps, accountId, { name: 'notes.txt', fileType: 'text', key: upload.key, sourceKey })).toMatchObject({
+    id: before.id,
+    state: 'pending',
+  });
+  expect((await getFile(deps, accountId, before.id)).content).toBe('Hedgehogs hibernate.'); // until the new text replaces it
+  await drainQueue(deps);
+  expect((await getFile(deps, accountId, before.id)).content).toBe('Hedgehogs wake in spring.');
+  expect(await deps.objects.list(objectKeys.fetchedPrefix(accountId, before.id))).toEqual([]);
 });
 
 it('never counts as superseded the text object that is now the raw bytes', () => {
