@@ -146,6 +146,8 @@ export interface FileRecord {
   contentHash: string | null;
   /** A web page's ETag, Last-Modified, sitemap lastmod and text hash, for re-sync. */
   validators: { etag?: string; lastModified?: string; lastmod?: string; textHash?: string } | null;
+  /** Where an import staged this file's text with its batch's, for the ingestion it starts (ingest/staged-texts.ts). */
+  stagedTextKey: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,6 +1,7 @@
 /**
  * Keys of the artefact bucket, composed here and nowhere else. Every key starts with its layer and the
- * account: bronze (raw bytes), silver (extracted text, audio), gold (chunks and index segments).
+ * account: bronze (raw bytes), silver (extracted text, audio), gold (chunks and index segments); and two
+ * short-lived ones the bucket expires: incoming (presigned uploads) and staging (texts an import stages).
  */
 export const objectKeys = {
   upload: (accountId: string, uploadId: string, name: string): string => `bronze/${accountId}/${uploadId}/${name}`,
@@ -10,6 +11,10 @@ export const objectKeys = {
    */
   incoming: (accountId: string, uploadId: string, name: string): string => `incoming/${accountId}/${uploadId}/${name}`,
   incomingRoot: 'incoming/',
+  /** One batch of an import's extracted texts, for the ingestion it starts (read once, then deleted; the bucket expires these). */
+  stagedTexts: (accountId: string, importId: string, position: number): string =>
+    `staging/${accountId}/imports/${importId}/${position}.json`,
+  stagingRoot: 'staging/',
   /** Raw bytes the service fetched itself (web pages, sitemaps, remote files). */
   fetched: (accountId: string, fileId: string, name: string): string => `bronze/${accountId}/files/${fileId}/${name}`,
   fetchedPrefix: (accountId: string, fileId: string): string => `bronze/${accountId}/files/${fileId}/`,

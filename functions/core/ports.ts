@@ -236,9 +236,9 @@ export interface LinkStore {
   listByFile(accountId: string, fileId: string): Promise<MemoryFileLink[]>;
   /**
    * The file is in the memory's index. With `seenUpdatedAt` (the link as the ingestion read it, before the
-   * file), only while the link is unchanged since: a change made meanwhile keeps it waiting.
+   * file), only while the link is unchanged since: a change made meanwhile keeps it waiting (false).
    */
-  markIngested(accountId: string, memoryId: string, fileId: string, at: string, seenUpdatedAt?: string): Promise<void>;
+  markIngested(accountId: string, memoryId: string, fileId: string, at: string, seenUpdatedAt?: string): Promise<boolean>;
   /** The file's content changed: it waits for the memory's next ingestion again. */
   markChanged(accountId: string, memoryId: string, fileId: string, at: string): Promise<void>;
   delete(accountId: string, memoryId: string, fileId: string): Promise<void>;

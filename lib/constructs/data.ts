@@ -41,6 +41,8 @@ export class Data extends Construct {
         { id: 'abort-incomplete-multipart-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // presigned uploads land here; files/create copies what it takes, so anything left is unclaimed
         { id: 'expire-unclaimed-uploads', prefix: objectKeys.incomingRoot, expiration: Duration.days(1) },
+        // texts an import stages for its ingestion, which deletes them; left only when that ingestion never ran
+        { id: 'expire-staged-texts', prefix: objectKeys.stagingRoot, expiration: Duration.days(7) },
         {
           id: 'expire-replaced-and-deleted-versions',
           noncurrentVersionExpiration: Duration.days(props.config.storage.noncurrentVersionDays),

@@ -74,6 +74,8 @@ describe('buckets', () => {
       LifecycleConfiguration: {
         Rules: Match.arrayWith([
           Match.objectLike({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }),
+          Match.objectLike({ Prefix: 'incoming/', ExpirationInDays: 1, Status: 'Enabled' }),
+          Match.objectLike({ Prefix: 'staging/', ExpirationInDays: 7, Status: 'Enabled' }),
           Match.objectLike({ NoncurrentVersionExpiration: { NoncurrentDays: 30 }, Status: 'Enabled' }),
         ]),
       },

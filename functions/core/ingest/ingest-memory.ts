@@ -14,6 +14,7 @@ import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { chunkFile, encodeChunks, type StoredChunk } from './chunks';
 import { type IndexDeps, buildAndPublishIndex } from './memory-index';
 import { emitMetric } from '../metrics';
+import { StagedTextReader } from './staged-texts';
 
 export interface IngestDeps extends IndexDeps, EmitDeps {
   accounts: AccountStore;
@@ -53,11 +54,14 @@ export async function ingestMemory(deps: IngestDeps, message: IngestMessage): Pr
     return;
   }
   await markRunning(deps, job);
-  const outcomes = await mapConcurrently(files, FILE_CONCURRENCY, async (file, i) => {
+  // the files an import staged in one batch are read together, from that one object
+  const staged = new StagedTextReader(deps.objects, files);
+  const outcomes = new Array<FileOutcome>(files.length);
+  await mapConcurrently(StagedTextReader.order(files), FILE_CONCURRENCY, async (i) => {
     const fileId = job.fileIds[i] ?? '';
-    return { ...(await chunksOf(deps, memory, file, fileId)), linkSeenAt: links.get(fileId)?.updatedAt };
+    outcomes[i] = { ...(await chunksOf(deps, memory, files[i], fileId, staged)), linkSeenAt: links.get(fileId)?.updatedAt };
   });
-  await finish(deps, job, outcomes);
+  await finish(deps, job, outcomes, staged.keys());
 }
 
 async function markRunning(deps: IngestDeps, job: IngestionJob): Promise<void> {
@@ -68,29 +72,42 @@ async function markRunning(deps: IngestDeps, job: IngestionJob): Promise<void> {
 }
 
 /** A file's chunks for the memory (read from its text); its gold artefact is written once the index is published. */
-async function chunksOf(deps: IngestDeps, memory: Memory, file: FileRecord | undefined, fileId: string): Promise<FileOutcome> {
+async function chunksOf(
+  deps: IngestDeps,
+  memory: Memory,
+  file: FileRecord | undefined,
+  fileId: string,
+  staged: StagedTextReader,
+): Promise<FileOutcome> {
   if (!file) return { file: { id: fileId } as FileRecord, error: 'the file was deleted before ingestion' };
   if (file.state === 'failed') return { file, error: file.error ?? 'processing failed' };
-  const chunks = file.hiddenFilesTotal > 0 ? await chunkPages(deps, memory, file) : await chunkText(deps, memory, file);
+  const chunks = file.hiddenFilesTotal > 0 ? await chunkPages(deps, memory, file) : await chunkText(deps, memory, file, staged);
   if (!chunks) return { file, error: 'the extracted text is missing; create the file again' };
   return { file, chunks };
 }
 
 /**
  * After the publish (the files are searchable): each file's chunks as its gold artefact, the file naming it
- * and the job, and the memory's link marked ingested. A crash before the job ends redoes all of it on
- * redelivery (objects are rewritten whole, the publish is a new version).
+ * and the job, and the memory's link marked ingested; false when the file changed since the run read its
+ * link (the link waits). A crash before the job ends redoes all of it on redelivery (objects are rewritten
+ * whole, the publish is a new version).
  */
-async function recordIngested(deps: IngestDeps, job: IngestionJob, outcome: FileOutcome, at: string): Promise<void> {
+async function recordIngested(deps: IngestDeps, job: IngestionJob, outcome: FileOutcome, at: string): Promise<boolean> {
   const key = objectKeys.chunks(job.accountId, job.memoryId, outcome.file.id);
   await deps.objects.put(key, encodeChunks(outcome.chunks ?? []), 'application/json');
-  await deps.files.update(job.accountId, outcome.file.id, { goldChunkKey: key, jobId: job.id });
-  await deps.links.markIngested(job.accountId, job.memoryId, outcome.file.id, at, outcome.linkSeenAt);
+  await deps.files.update(job.accountId, outcome.file.id, { goldChunkKey: key, jobId: job.id, stagedTextKey: null });
+  return deps.links.markIngested(job.accountId, job.memoryId, outcome.file.id, at, outcome.linkSeenAt);
 }
 
-async function chunkText(deps: IngestDeps, memory: Memory, file: FileRecord): Promise<StoredChunk[] | undefined> {
-  const text = file.silverTranscriptKey ? await deps.objects.get(file.silverTranscriptKey) : undefined;
-  return text ? chunkFile(memory, file.id, Buffer.from(text).toString('utf8'), titleOf(file.name)) : undefined;
+/** A file's chunks, from the text its import staged or else from its transcript. */
+async function chunkText(deps: IngestDeps, memory: Memory, file: FileRecord, staged: StagedTextReader): Promise<StoredChunk[] | undefined> {
+  const text = (await staged.textOf(file)) ?? (await transcriptOf(deps, file));
+  return text ? chunkFile(memory, file.id, text, titleOf(file.name)) : undefined;
+}
+
+async function transcriptOf(deps: IngestDeps, file: FileRecord): Promise<string | undefined> {
+  const bytes = file.silverTranscriptKey ? await deps.objects.get(file.silverTranscriptKey) : undefined;
+  return bytes ? Buffer.from(bytes).toString('utf8') : undefined;
 }
 
 /** A sitemap or crawl: the chunks of each page that was read, and how many pages entered the memory. */
@@ -121,7 +138,7 @@ function titleOf(name: string): string {
 export const FAILED_FILES_LISTED = 100;
 const FAILED_REASON_CHARS = 300;
 
-async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome[]): Promise<void> {
+async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome[], stagedKeys: readonly string[]): Promise<void> {
   const ingested = outcomes.filter((o) => o.chunks);
   const failed = outcomes.filter((o) => o.error);
   const failedFileCount = failed.length;
@@ -138,10 +155,15 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
   });
   let memory = published.memory;
   if (memory) {
-    await mapConcurrently(ingested, FILE_CONCURRENCY, (o) => recordIngested(deps, job, o, now));
+    const marked = await mapConcurrently(ingested, FILE_CONCURRENCY, (o) => recordIngested(deps, job, o, now));
+    // files changed while this run read them wait again: a job of their own ingests the new content
+    const changed = ingested.filter((_, i) => !marked[i]).map((o) => o.file.id);
+    if (changed.length)
+      await deps.queue.send({ kind: 'memory.refresh', accountId: job.accountId, memoryId: job.memoryId, fileIds: changed });
     const lastError = step === 'failed' ? 'no file of the ingestion could be processed' : null;
     memory = await settleMemory(deps, job, { step, failedFiles, failedFileCount, currentJobId: null, lastError, updatedAt: now });
   }
+  await deps.objects.deleteMany(stagedKeys); // read: a later run reads the transcripts
   const used = ingested.reduce((sum, o) => sum + (job.charge?.[o.file.id] ?? o.file.tokens ?? 0), 0) + published.extractionTokens;
   await endJob(deps, job, step === 'ready' ? 'completed' : 'failed', used);
   const properties = { accountId: job.accountId, memoryId: job.memoryId, jobId: job.id, files: outcomes.length, failed: failedFileCount };

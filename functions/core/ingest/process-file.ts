@@ -75,7 +75,7 @@ async function settle(
   content: FileContent,
   raw: { bronzeKey: string; size: number; validators?: FileRecord['validators'] },
 ): Promise<ProcessOutcome> {
-  const ready = { ...(await storeContent(deps, file, content)), ...raw };
+  const ready = { ...(await storeContent(deps, file, content)).fields, ...raw };
   if (await settleOnce(deps, file, ready)) {
     await deps.objects.deleteMany(supersededText(file, ready)); // the previous content's text, kept until now
     return 'ready';
@@ -106,7 +106,7 @@ async function dropIfSuperseded(deps: ProcessFileDeps, file: FileRecord, stored:
 
 /**
  * Stores a file's extracted text (and a video's audio) as its silver artefacts; answers the file's ready
- * fields. Given the raw bytes still to store (`raw`, under a key of their content's own) and a text that
+ * fields and the text as stored. Given the raw bytes still to store (`raw`, under a key of their content's own) and a text that
  * is exactly those bytes (plain UTF-8 text), one object is both: stored once, at the raw key, as text.
  * `silverTranscriptKey` then equals `bronzeKey`, and the caller stores nothing more.
  */
@@ -115,7 +115,7 @@ export async function storeContent(
   file: Pick<FileRecord, 'accountId' | 'id' | 'contentHash'>,
   content: FileContent,
   raw?: { key: string; bytes: Uint8Array },
-): Promise<Partial<FileRecord>> {
+): Promise<{ fields: Partial<FileRecord>; text: string }> {
   const text = content.text.trim();
   if (!text) throw new FileProcessingError('no text could be extracted from the file');
   await loadTokenizer();
@@ -127,7 +127,7 @@ export async function storeContent(
     audioKey = objectKeys.audio(file.accountId, file.id, file.contentHash);
     await deps.objects.put(audioKey, content.audio, 'audio/wav');
   }
-  return {
+  const fields: Partial<FileRecord> = {
     state: 'ready',
     error: null,
     silverTranscriptKey: transcriptKey,
@@ -137,6 +137,7 @@ export async function storeContent(
     tokens: countTokens(text),
     updatedAt: now(deps),
   };
+  return { fields, text };
 }
 
 /** Marks a file failed with a reason a person understands; false when it had settled already. */

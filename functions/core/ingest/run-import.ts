@@ -7,19 +7,19 @@
  * on where it stopped. Then `prune` deletes the files whose member is gone, and with a memory the files
  * are added to it and its ingestion started.
  */
-import { createHash } from 'node:crypto';
 import { mapConcurrently } from '../concurrency';
-import { categoryOf, extensionOf } from '../files/file-kinds';
 import { type FileImport, type FileRecord, fileSource, type ImportError, importSourcePrefix } from '../model';
 import { objectKeys } from '../object-keys';
 import type { ImportStore } from '../ports';
-import { emptyFile, type FileDeps, removeFileData } from '../use-cases/files';
+import { type FileDeps, removeFileData } from '../use-cases/files';
 import { markLinksChanged } from '../use-cases/file-sources';
 import type { MemoryFileDeps } from '../use-cases/memory-files';
 import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
 import type { WorkMessage } from '../work';
-import { type ContentExtractor, FileProcessingError, type ImportMemberRef, type ImportReader, ImportRefusedError } from './ports';
-import { storeContent, supersededText } from './process-file';
+import { importMember, type Outcome, recordedEtag } from './import-member';
+import type { ContentExtractor, ImportMemberRef, ImportReader } from './ports';
+import { ImportRefusedError } from './ports';
+import { stageTexts } from './staged-texts';
 
 export interface ImportDeps extends FileDeps, MemoryFileDeps, EmitDeps {
   imports: ImportStore;
@@ -32,13 +32,6 @@ export interface ImportDeps extends FileDeps, MemoryFileDeps, EmitDeps {
 const BATCH_MEMBERS = 200;
 /** Problems an import lists (it counts them all in `failed`). */
 const IMPORT_ERRORS_LISTED = 100;
-const INTERNAL_FAILURE = 'the member could not be processed because of an internal error; import again to retry';
-
-type Outcome =
-  | { kind: 'created'; file: FileRecord; error?: string }
-  | { kind: 'updated'; id: string; error?: string }
-  | { kind: 'unchanged'; error?: string }
-  | { kind: 'failed'; error: string };
 
 export async function runImport(deps: ImportDeps, message: Extract<WorkMessage, { kind: 'file.import' }>): Promise<void> {
   const job = await deps.imports.get(message.accountId, message.importId);
@@ -111,9 +104,18 @@ async function runBatch(
   existing: ReadonlyMap<string, FileRecord>,
 ): Promise<{ progress: FileImport; createdIds: string[] }> {
   const prefix = importSourcePrefix(job.source);
-  const outcomes = await mapConcurrently(batch, deps.config.imports.concurrency, (member) =>
-    importMember(deps, job, prefix + member.path, member, existing.get(prefix + member.path)),
-  );
+  // with a memory to ingest into, the batch's texts are staged for it as one object (ingest/staged-texts.ts)
+  const stagingKey = job.memoryId ? objectKeys.stagedTexts(job.accountId, job.id, job.position) : undefined;
+  const outcomes = await mapConcurrently(batch, deps.config.imports.concurrency, (member) => {
+    const sourceKey = prefix + member.path;
+    return importMember(deps, job, { ...member, sourceKey, ...(stagingKey ? { stagingKey } : {}) }, existing.get(sourceKey));
+  });
+  if (stagingKey)
+    await stageTexts(
+      deps.objects,
+      stagingKey,
+      outcomes.flatMap((o) => ('staged' in o && o.staged ? [o.staged] : [])),
+    );
   const createdFiles = outcomes.flatMap((o) => (o.kind === 'created' ? [o.file] : []));
   await deps.files.createMany(createdFiles);
   const changed = await markLinksChanged(
@@ -141,90 +143,6 @@ async function runBatch(
   const saved = { created, updated, unchanged, failed, errors, position, refreshMemoryIds, updatedAt };
   await deps.imports.update(job.accountId, job.id, saved);
   return { progress: next, createdIds: createdFiles.map((file) => file.id) };
-}
-
-/** One member: unchanged (nothing), changed (its file's content replaced) or new (a file, written with the batch). */
-async function importMember(
-  deps: ImportDeps,
-  job: FileImport,
-  sourceKey: string,
-  member: ImportMemberRef,
-  old: FileRecord | undefined,
-): Promise<Outcome> {
-  if (old && member.etag && recordedEtag(job, old) === member.etag) return { kind: 'unchanged' };
-  let bytes: Uint8Array;
-  try {
-    bytes = await member.load();
-  } catch (error) {
-    return { kind: 'failed', error: error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE };
-  }
-  const contentHash = createHash('sha256').update(bytes).digest('hex');
-  const fileType = job.fileType ?? deps.extractor.fileTypeOf(bytes);
-  if (old && old.contentHash === contentHash && old.fileType === fileType) {
-    // the same bytes under a new ETag (or one not recorded yet): remembered, so the next import need not read them
-    if (member.etag && old.validators?.etag !== member.etag)
-      await deps.files.update(job.accountId, old.id, { validators: { etag: member.etag } });
-    return { kind: 'unchanged' };
-  }
-  const id = old?.id ?? deps.ids.uuid();
-  const name = memberName(member.path);
-  const extension = extensionOf(name);
-  const bronzeKey = objectKeys.imported(job.accountId, id, contentHash, extension ? `original.${extension}` : 'original');
-  const raw: Partial<FileRecord> = {
-    name,
-    extension,
-    fileType,
-    category: categoryOf(fileType),
-    source: 'import',
-    bronzeKey,
-    externalUrl: null,
-    contentType: null,
-    size: bytes.length,
-    contentHash,
-    sourceKey,
-    validators: member.etag ? { etag: member.etag } : null,
-  };
-  const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
-  const content = await extracted(deps, base, { key: bronzeKey, bytes });
-  if (content.silverTranscriptKey !== bronzeKey) await deps.objects.put(bronzeKey, bytes, 'application/octet-stream');
-  const problem = content.error ? { error: content.error } : {};
-  if (!old) return { kind: 'created', file: { ...base, ...content }, ...problem };
-  await deps.files.update(job.accountId, id, { ...raw, ...content, tokens: content.tokens ?? null });
-  // the previous content's objects go once the file names the new ones (a same-named member overwrote its bytes);
-  // a failed extraction keeps the previous text, even when it is the previous bytes (a plain-text member's)
-  const ready = content.state === 'ready';
-  const superseded = [
-    old.source === 'import' ? (old.bronzeKey ?? '') : '',
-    ...(ready ? supersededText(old, { ...content, bronzeKey }) : []),
-  ];
-  const kept = new Set([bronzeKey, ready ? '' : old.silverTranscriptKey]);
-  await deps.objects.deleteMany([...new Set(superseded)].filter((key) => key && !kept.has(key)));
-  return { kind: 'updated', id, ...problem };
-}
-
-/**
- * The ETag an S3 object had at the last import (a zip member's CRC-32 and size), which the same listed again
- * means the same bytes: not even read. None when the import asks for another file type (then it is read).
- */
-function recordedEtag(job: FileImport, old: FileRecord): string | undefined {
-  return !job.fileType || job.fileType === old.fileType ? (old.validators?.etag ?? undefined) : undefined;
-}
-
-/** The file's ready fields (its text stored, with its raw bytes when they are the text), or its failed state with the reason. */
-async function extracted(deps: ImportDeps, file: FileRecord, raw: { key: string; bytes: Uint8Array }): Promise<Partial<FileRecord>> {
-  try {
-    return await storeContent(deps, file, await deps.extractor.extract(file, raw.bytes, null), raw);
-  } catch (error) {
-    const reason = error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE;
-    return { state: 'failed', error: reason, updatedAt: now(deps) };
-  }
-}
-
-/** A member's file name: the last segment of its path (a name, never a path). */
-function memberName(path: string): string {
-  // eslint-disable-next-line no-control-regex
-  const last = (path.split('/').pop() ?? '').replace(/[\u0000-\u001f\u007f\\]/g, '_').slice(-255);
-  return last && last !== '.' && last !== '..' ? last : 'member';
 }
 
 /** Deletes the files of the source whose member or object is gone, first taking them out of their memories. */

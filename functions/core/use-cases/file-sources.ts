@@ -102,7 +102,11 @@ export async function refreshMemoriesOf(
   }
 }
 
-/** Marks the links of memories that had ingested these files as waiting again; answers the file ids by memory. */
+/**
+ * Marks the links of memories that had ingested these files as waiting again; answers the file ids by
+ * memory. A link not ingested yet is marked changed too (it waits already, and the owner starts that
+ * ingestion), so an ingestion under way that read the old content leaves it waiting and refreshes it.
+ */
 export async function markLinksChanged(
   deps: Pick<FileDeps, 'links' | 'clock'>,
   accountId: string,
@@ -112,8 +116,8 @@ export async function markLinksChanged(
   const byMemory = new Map<string, string[]>();
   for (const fileId of fileIds) {
     for (const link of await deps.links.listByFile(accountId, fileId)) {
-      if (!link.ingestedAt) continue; // never ingested: the memory's owner starts that ingestion
       await deps.links.markChanged(accountId, link.memoryId, fileId, now);
+      if (!link.ingestedAt) continue; // never ingested: the memory's owner starts that ingestion
       byMemory.set(link.memoryId, [...(byMemory.get(link.memoryId) ?? []), fileId]);
     }
   }

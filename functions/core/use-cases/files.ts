@@ -226,6 +226,7 @@ export function emptyFile(accountId: string, id: string, now: string, originRegi
     sourceKey: null,
     contentHash: null,
     validators: null,
+    stagedTextKey: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -6,7 +6,7 @@ import { count, itemOf, itemSchema, nullable, readAll, timestamp } from '../item
 import { byCreation, keys } from '../keys';
 import type { QueryFilter, Table } from '../table';
 
-/** A file as stored (jobId and externalUrl under the names earlier versions wrote). sourceKey, contentHash and validators came later: older files have none (null). */
+/** A file as stored (jobId and externalUrl under the names earlier versions wrote). sourceKey, contentHash, validators and stagedTextKey came later: older files have none (null). */
 const fileItem = itemSchema<FileRecord>(
   'file',
   z.object({
@@ -46,6 +46,7 @@ const fileItem = itemSchema<FileRecord>(
         textHash: z.string().optional(),
       }),
     ),
+    stagedTextKey: nullable(z.string()),
     createdAt: timestamp,
     updatedAt: timestamp,
   }),

@@ -50,15 +50,17 @@ export class LinkRepository implements LinkStore {
     return readAll(linkItem, await this.table.queryAll(keys.memoriesOfFile(accountId, fileId), undefined, 'gsi2'));
   }
 
-  async markIngested(accountId: string, memoryId: string, fileId: string, at: string, seenUpdatedAt?: string): Promise<void> {
+  async markIngested(accountId: string, memoryId: string, fileId: string, at: string, seenUpdatedAt?: string): Promise<boolean> {
     const unchanged =
       seenUpdatedAt === undefined
         ? undefined
         : { expression: '#seen = :seen', names: { '#seen': 'updatedAt' }, values: { ':seen': seenUpdatedAt } };
     try {
       await this.table.update(keys.memoryFile(accountId, memoryId, fileId), linkItem.changes({ ingestedAt: at, updatedAt: at }), unchanged);
+      return true;
     } catch (error) {
-      if (!(error instanceof ConflictError)) throw error; // changed since the ingestion read it: it waits again
+      if (!(error instanceof ConflictError)) throw error;
+      return false; // changed since the ingestion read it: it waits again
     }
   }
 

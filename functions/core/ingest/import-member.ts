@@ -1,0 +1,116 @@
+/**
+ * One member of a bulk import: unchanged (nothing read when its ETag or zip fingerprint says so), changed
+ * (its file's content replaced) or new (a file, which the batch writes with the others). A member whose
+ * text is its bytes is stored once; with a memory to ingest into, its text is staged with its batch's.
+ */
+import { createHash } from 'node:crypto';
+import { categoryOf, extensionOf } from '../files/file-kinds';
+import type { FileImport, FileRecord } from '../model';
+import { objectKeys } from '../object-keys';
+import { emptyFile } from '../use-cases/files';
+import type { ImportDeps } from './run-import';
+import { FileProcessingError, type ImportMemberRef } from './ports';
+import { storeContent, supersededText } from './process-file';
+import { isStageable, type StagedText } from './staged-texts';
+
+const INTERNAL_FAILURE = 'the member could not be processed because of an internal error; import again to retry';
+
+export type Outcome =
+  | { kind: 'created'; file: FileRecord; error?: string; staged?: StagedText }
+  | { kind: 'updated'; id: string; error?: string; staged?: StagedText }
+  | { kind: 'unchanged'; error?: string }
+  | { kind: 'failed'; error: string };
+
+/** One member: unchanged (nothing), changed (its file's content replaced) or new (a file, written with the batch). */
+export async function importMember(
+  deps: ImportDeps,
+  job: FileImport,
+  member: ImportMemberRef & { sourceKey: string; stagingKey?: string },
+  old: FileRecord | undefined,
+): Promise<Outcome> {
+  if (old && member.etag && recordedEtag(job, old) === member.etag) return { kind: 'unchanged' };
+  let bytes: Uint8Array;
+  try {
+    bytes = await member.load();
+  } catch (error) {
+    return { kind: 'failed', error: error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE };
+  }
+  const contentHash = createHash('sha256').update(bytes).digest('hex');
+  const fileType = job.fileType ?? deps.extractor.fileTypeOf(bytes);
+  if (old && old.contentHash === contentHash && old.fileType === fileType) {
+    // the same bytes under a new ETag (or one not recorded yet): remembered, so the next import need not read them
+    if (member.etag && old.validators?.etag !== member.etag)
+      await deps.files.update(job.accountId, old.id, { validators: { etag: member.etag } });
+    return { kind: 'unchanged' };
+  }
+  const id = old?.id ?? deps.ids.uuid();
+  const name = memberName(member.path);
+  const extension = extensionOf(name);
+  const bronzeKey = objectKeys.imported(job.accountId, id, contentHash, extension ? `original.${extension}` : 'original');
+  const raw: Partial<FileRecord> = {
+    name,
+    extension,
+    fileType,
+    category: categoryOf(fileType),
+    source: 'import',
+    bronzeKey,
+    externalUrl: null,
+    contentType: null,
+    size: bytes.length,
+    contentHash,
+    sourceKey: member.sourceKey,
+    validators: member.etag ? { etag: member.etag } : null,
+  };
+  const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
+  const { fields: content, text } = await extracted(deps, base, { key: bronzeKey, bytes });
+  if (content.silverTranscriptKey !== bronzeKey) await deps.objects.put(bronzeKey, bytes, 'application/octet-stream');
+  const stagingKey = text !== undefined && isStageable(text) ? (member.stagingKey ?? null) : null;
+  content.stagedTextKey = stagingKey;
+  const staged = stagingKey && text !== undefined ? { staged: { fileId: id, contentHash, text } } : {};
+  const problem = content.error ? { error: content.error } : {};
+  if (!old) return { kind: 'created', file: { ...base, ...content }, ...problem, ...staged };
+  await deps.files.update(job.accountId, id, { ...raw, ...content, tokens: content.tokens ?? null });
+  // the previous content's objects go once the file names the new ones (a same-named member overwrote its bytes);
+  // a failed extraction keeps the previous text, even when it is the previous bytes (a plain-text member's)
+  const ready = content.state === 'ready';
+  const superseded = [
+    old.source === 'import' ? (old.bronzeKey ?? '') : '',
+    ...(ready ? supersededText(old, { ...content, bronzeKey }) : []),
+  ];
+  const kept = new Set([bronzeKey, ready ? '' : old.silverTranscriptKey]);
+  await deps.objects.deleteMany([...new Set(superseded)].filter((key) => key && !kept.has(key)));
+  return { kind: 'updated', id, ...problem, ...staged };
+}
+
+/**
+ * The ETag an S3 object had at the last import (a zip member's CRC-32 and size), which the same listed again
+ * means the same bytes: not even read. None when the import asks for another file type (then it is read).
+ */
+export function recordedEtag(job: FileImport, old: FileRecord): string | undefined {
+  return !job.fileType || job.fileType === old.fileType ? (old.validators?.etag ?? undefined) : undefined;
+}
+
+/** The file's ready fields and text (stored, with its raw bytes when they are the text), or its failed state with the reason. */
+async function extracted(
+  deps: ImportDeps,
+  file: FileRecord,
+  raw: { key: string; bytes: Uint8Array },
+): Promise<{ fields: Partial<FileRecord>; text?: string }> {
+  try {
+    return await storeContent(deps, file, await deps.extractor.extract(file, raw.bytes, null), raw);
+  } catch (error) {
+    const reason = error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE;
+    return { fields: { state: 'failed', error: reason, updatedAt: now(deps) } };
+  }
+}
+
+/** A member's file name: the last segment of its path (a name, never a path). */
+function memberName(path: string): string {
+  // eslint-disable-next-line no-control-regex
+  const last = (path.split('/').pop() ?? '').replace(/[\u0000-\u001f\u007f\\]/g, '_').slice(-255);
+  return last && last !== '.' && last !== '..' ? last : 'member';
+}
+
+function now(deps: Pick<ImportDeps, 'clock'>): string {
+  return deps.clock.now().toISOString();
+}

@@ -1,0 +1,154 @@
+/**
+ * An import into a memory stages each batch's texts as one object, and the ingestion it starts reads that
+ * object instead of each file's transcript, then deletes it. The real worker runs both against the test
+ * runtime's stores; the artefact store is observed on its way (each read passes through to the real one).
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { FileImport } from '../../functions/core/model';
+import { objectKeys } from '../../functions/core/object-keys';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { createMemory } from '../../functions/core/use-cases/memories';
+import { StagedTextReader, stageTexts } from '../../functions/core/ingest/staged-texts';
+import { runWork } from '../../functions/worker/dispatch';
+import { makeZip, type Members } from '../support/archives';
+import { drainQueue } from '../support/drain-queue';
+import { testDeps } from '../support/stores';
+
+const deps = testDeps();
+let accountId = '';
+const reads: string[] = [];
+const observedObjects = new Proxy(deps.objects, {
+  get(target, property) {
+    if (property === 'get') return (key: string) => (reads.push(key), target.get(key));
+    const value: unknown = Reflect.get(target, property, target);
+    return typeof value === 'function' ? value.bind(target) : value;
+  },
+}) as typeof deps.objects;
+const observed = { ...deps, worker: { ...deps.worker, objects: observedObjects } };
+
+beforeAll(async () => {
+  accountId = (await createAccount(deps, `staged-${process.pid}-${Date.now()}`)).account.id;
+});
+afterAll(() => deps.documentClient.destroy());
+
+/** Runs an import of `members` as one zip into the memory; answers the import's id. */
+async function importInto(memoryId: string | null, members: Members): Promise<string> {
+  const id = deps.ids.uuid();
+  const key = `bronze/${accountId}/${id}/notes.zip`;
+  await deps.objects.put(key, await makeZip(members), 'application/zip');
+  const at = new Date().toISOString();
+  const job: FileImport = {
+    id,
+    accountId,
+    source: { kind: 'archive', key, name: 'notes.zip' },
+    memoryId,
+    fileType: null,
+    prune: false,
+    state: 'running',
+    total: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    failed: 0,
+    errors: [],
+    position: 0,
+    refreshMemoryIds: [],
+    createdAt: at,
+    updatedAt: at,
+  };
+  await deps.imports.create(job);
+  await runWork(observed.worker, { kind: 'file.import', accountId, importId: id }, { attempt: 1, workId: id });
+  return id;
+}
+
+const text = async (key: string | null | undefined) => Buffer.from((await deps.objects.get(key ?? '')) ?? []).toString('utf8');
+
+it('ingests from the staged batch, not from each transcript, and deletes the batch once read', async () => {
+  const memory = await createMemory(deps, accountId, { name: 'staged', memoryType: 'vector' });
+  const importId = await importInto(memory.id, {
+    'otters.txt': 'Sea otters hold hands while they sleep.',
+    'owls.txt': 'Barn owls hunt by sound alone.',
+    'page.html': '<html><body><p>Axolotls regrow their limbs.</p></body></html>',
+  });
+  const stagedKey = objectKeys.stagedTexts(accountId, importId, 0);
+  const files = await deps.files.listBySourcePrefix(accountId, 'archive:notes.zip/');
+  expect(files.map((file) => file.stagedTextKey)).toEqual([stagedKey, stagedKey, stagedKey]);
+  expect(JSON.parse(await text(stagedKey)).texts[files[0]?.id ?? '']).toMatchObject({ contentHash: files[0]?.contentHash });
+
+  reads.length = 0;
+  await drainQueue(observed);
+  expect((await deps.memories.get(accountId, memory.id))?.step).toBe('ready');
+  expect(reads.filter((key) => key === stagedKey)).toHaveLength(1);
+  for (const file of files) expect(reads).not.toContain(file.silverTranscriptKey);
+  const after = await deps.files.getMany(
+    accountId,
+    files.map((file) => file.id),
+  );
+  for (const file of after.values()) {
+    expect(file.stagedTextKey).toBeNull();
+    expect(await text(file.goldChunkKey)).toContain(
+      file.name === 'page.html' ? 'Axolotls regrow' : file.name === 'owls.txt' ? 'Barn owls' : 'otters',
+    );
+  }
+  expect(await deps.objects.get(stagedKey)).toBeUndefined();
+});
+
+it("reads each file's transcript when its staged batch is gone", async () => {
+  const memory = await createMemory(deps, accountId, { name: 'fallback', memoryType: 'vector' });
+  const importId = await importInto(memory.id, { 'moss.txt': 'Moss grows on the north side of old oaks.' });
+  await deps.objects.delete(objectKeys.stagedTexts(accountId, importId, 0)); // expired, or read by an earlier run
+  await drainQueue(observed);
+  const [file] = await deps.files.listBySourcePrefix(accountId, 'archive:notes.zip/moss');
+  expect((await deps.memories.get(accountId, memory.id))?.step).toBe('ready');
+  expect(await text(file?.goldChunkKey)).toContain('north side of old oaks');
+});
+
+it('answers a staged text only for the content it was staged for, and keeps batches together', async () => {
+  const key = objectKeys.stagedTexts(accountId, 'unit', 0);
+  await stageTexts(deps.objects, key, [{ fileId: 'f1', contentHash: 'h1', text: 'first' }]);
+  const current = { id: 'f1', contentHash: 'h1', stagedTextKey: key };
+  const newer = { ...current, contentHash: 'h2' };
+  const reader = new StagedTextReader(deps.objects, [current, newer]);
+  expect(await reader.textOf(current)).toBe('first');
+  expect(await reader.textOf(newer)).toBeUndefined(); // newer content: its transcript is read
+  expect(reader.keys()).toEqual([key]);
+
+  const files = [{ stagedTextKey: 'a' }, { stagedTextKey: null }, { stagedTextKey: 'b' }, { stagedTextKey: 'a' }];
+  expect(StagedTextReader.order(files)).toEqual([0, 3, 1, 2]);
+});
+
+it('keeps a file changed while its first ingestion runs waiting, and ingests the new text after', async () => {
+  const memory = await createMemory(deps, accountId, { name: 'changed-meanwhile', memoryType: 'vector' });
+  const importId = await importInto(memory.id, { 'tide.txt': 'High tide comes at dawn on the old pier.' });
+  const stagedKey = objectKeys.stagedTexts(accountId, importId, 0);
+  const [refresh] = await deps.localQueue.receive(1, 60);
+  await runWork(deps.worker, JSON.parse(refresh?.body ?? '{}'), { attempt: 1, workId: 'refresh' });
+  await deps.localQueue.delete(refresh?.receiptHandle ?? '');
+  const [ingest] = await deps.localQueue.receive(1, 60);
+  await deps.localQueue.delete(ingest?.receiptHandle ?? '');
+  // the ingestion pauses while it reads the staged batch; the file changes meanwhile (an import without a memory)
+  let release = () => {};
+  const paused = new Promise<void>((resolve) => (release = resolve));
+  let reached = () => {};
+  const reading = new Promise<void>((resolve) => (reached = resolve));
+  const pausing = new Proxy(deps.objects, {
+    get(target, property) {
+      if (property === 'get') return async (key: string) => (key === stagedKey ? (reached(), await paused) : undefined, target.get(key));
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  }) as typeof deps.objects;
+  const run = runWork({ ...deps.worker, objects: pausing }, JSON.parse(ingest?.body ?? '{}'), { attempt: 1, workId: 'ingest' });
+  await reading;
+  await importInto(null, { 'tide.txt': 'High tide now comes at noon on the new pier.' });
+  release();
+  await run;
+  const [file] = await deps.files.listBySourcePrefix(accountId, 'archive:notes.zip/tide');
+  expect((await deps.links.get(accountId, memory.id, file?.id ?? ''))?.ingestedAt).toBeNull(); // waits for the new text
+  await drainQueue(deps);
+  expect((await deps.links.get(accountId, memory.id, file?.id ?? ''))?.ingestedAt).not.toBeNull();
+  const chunks = await text((await deps.files.get(accountId, file?.id ?? ''))?.goldChunkKey);
+  expect(chunks).toContain('at noon on the new pier');
+  expect(chunks).not.toContain('at dawn');
+});
