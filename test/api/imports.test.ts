@@ -79,15 +79,12 @@ describe('bulk import from archives', () => {
     expect(first).toMatchObject({ state: 'completed', created: 3 });
     await waitFor(`/memories/get/${memory.id}`, (b) => b.data?.step === 'ready' && b.data?.fileCount === 3);
 
-    const second = await importArchive(
-      archive,
-      await makeZip({
-        'guide/kettles.txt': MEMBERS['guide/kettles.txt'] as string,
-        'guide/tyres.md': '# Tyres\n\nTubeless tyres seal small punctures themselves with liquid sealant.',
-        'glaciers.txt': 'Glaciers carve valleys as compacted snow slowly flows downhill.',
-      }),
-      { memoryID: memory.id, prune: true },
-    );
+    const changed = await makeZip({
+      'guide/kettles.txt': MEMBERS['guide/kettles.txt'] as string,
+      'guide/tyres.md': '# Tyres\n\nTubeless tyres seal small punctures themselves with liquid sealant.',
+      'glaciers.txt': 'Glaciers carve valleys as compacted snow slowly flows downhill.',
+    });
+    const second = await importArchive(archive, changed, { memoryID: memory.id, prune: true });
     expect(second).toMatchObject({ state: 'completed', total: 3, created: 1, updated: 1, unchanged: 1, deleted: 1, failed: 0 });
     const files = await filesOf(`archive:${archive}/`);
     expect(files.map((f) => f.name).sort()).toEqual(['glaciers.txt', 'kettles.txt', 'tyres.md']);
@@ -105,6 +102,12 @@ describe('bulk import from archives', () => {
     expect(hits).toContain('Glaciers');
     expect(hits).not.toContain('inner tube');
     expect(hits).not.toContain('Volcanoes');
+
+    // the files the import knows, the unchanged ones too, go into a memory that had none of them
+    const other = (await post('/memories/create', { name: 'kb2', memoryType: 'vector' })).body.data as Json;
+    const third = await importArchive(archive, changed, { memoryID: other.id, prune: true });
+    expect(third).toMatchObject({ state: 'completed', created: 0, unchanged: 3, deleted: 0 });
+    await waitFor(`/memories/get/${other.id}`, (b) => b.data?.step === 'ready' && b.data?.fileCount === 3);
   });
 
   it('refuses a zip bomb, a member leaving the archive and too many members, with clear errors', async () => {

@@ -7,11 +7,9 @@ import { afterAll, expect, it } from 'vitest';
 import { SourceImportReader } from '../../functions/adapters/content/import-reader';
 import { S3ObjectStore } from '../../functions/adapters/s3/object-store';
 import type { ImportReader } from '../../functions/core/ingest/ports';
-import type { FileImport } from '../../functions/core/model';
 import { createAccount } from '../../functions/core/use-cases/accounts';
-import { getImport } from '../../functions/core/use-cases/imports';
-import { runWork } from '../../functions/worker/dispatch';
-import { makeZip, type Members } from '../support/archives';
+import type { Members } from '../support/archives';
+import { runZipImport } from '../support/imports';
 import { testDeps } from '../support/stores';
 
 const deps = testDeps();
@@ -26,36 +24,7 @@ const observed: ImportReader = {
   },
 };
 const worker = { ...deps.worker, importReader: observed };
-
-async function importZip(accountId: string, members: Members) {
-  const id = deps.ids.uuid();
-  const key = `bronze/${accountId}/${id}/docs.zip`;
-  await deps.objects.put(key, await makeZip(members), 'application/zip');
-  const at = new Date().toISOString();
-  const job: FileImport = {
-    id,
-    accountId,
-    source: { kind: 'archive', key, name: 'docs.zip' },
-    memoryId: null,
-    fileType: null,
-    prune: false,
-    state: 'running',
-    total: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    deleted: 0,
-    failed: 0,
-    errors: [],
-    position: 0,
-    refreshMemoryIds: [],
-    createdAt: at,
-    updatedAt: at,
-  };
-  await deps.imports.create(job);
-  await runWork(worker, { kind: 'file.import', accountId, importId: id }, { attempt: 1, workId: id });
-  return getImport(deps, accountId, id);
-}
+const importZip = (accountId: string, members: Members) => runZipImport(deps, worker, accountId, members);
 
 it('decompresses only the changed member on a re-import, and counts the rest unchanged', async () => {
   const accountId = (await createAccount(deps, `zipfp-${process.pid}-${Date.now()}`)).account.id;

@@ -70,12 +70,15 @@ export async function importMember(
   const problem = content.error ? { error: content.error } : {};
   if (!old) return { kind: 'created', file: { ...base, ...content }, ...problem, ...staged };
   await deps.files.update(job.accountId, id, { ...raw, ...content, tokens: content.tokens ?? null });
-  // the previous content's objects go once the file names the new ones (a same-named member overwrote its bytes)
+  // the previous content's objects go once the file names the new ones (a same-named member overwrote its bytes);
+  // a failed extraction keeps the previous text, even when it is the previous bytes (a plain-text member's)
+  const ready = content.state === 'ready';
   const superseded = [
     old.source === 'import' ? (old.bronzeKey ?? '') : '',
-    ...(content.state === 'ready' ? supersededText(old, { ...content, bronzeKey }) : []),
+    ...(ready ? supersededText(old, { ...content, bronzeKey }) : []),
   ];
-  await deps.objects.deleteMany([...new Set(superseded)].filter((key) => key && key !== bronzeKey));
+  const kept = new Set([bronzeKey, ready ? '' : old.silverTranscriptKey]);
+  await deps.objects.deleteMany([...new Set(superseded)].filter((key) => key && !kept.has(key)));
   return { kind: 'updated', id, ...problem, ...staged };
 }
 

@@ -59,7 +59,9 @@ async function replaceContent(deps: FileDeps, file: FileRecord, changes: Partial
   const { accountId, id } = file;
   for (const child of await deps.files.listChildren(accountId, id)) await removeFileData(deps, child);
   await deps.objects.delete(objectKeys.crawlState(accountId, id));
-  await deps.objects.deletePrefix(objectKeys.fetchedPrefix(accountId, id));
+  // fetched bytes go, but not the text (an imported plain-text member's bytes are its text): processing drops it
+  const fetched = await deps.objects.list(objectKeys.fetchedPrefix(accountId, id));
+  await deps.objects.deleteMany(fetched.filter((key) => key !== file.silverTranscriptKey));
   const updated = await deps.files.update(accountId, id, {
     ...changes,
     state: 'pending',

@@ -45,4 +45,36 @@ describe('archive reader', () => {
     const small = { ...limits, maxMemberBytes: 4 };
     await expect(checkArchive(await makeTar({ 'big.txt': 'too large' }), 'tar', small)).rejects.toThrow(/big\.txt' is larger than 4 bytes/);
   });
+
+  const text = 'Hedgehogs hibernate through the winter. '.repeat(50);
+  /** A zip of two members, and the fingerprint its first member's entry records. */
+  async function knownZip() {
+    const zip = await makeZip({ 'a.txt': text, 'b.txt': 'Swifts sleep while flying.' });
+    const fingerprints = new Map<string, string>();
+    for await (const member of archiveMembers(zip, 'zip', limits)) fingerprints.set(member.path, member.fingerprint ?? '');
+    const fingerprint = fingerprints.get('a.txt') ?? '';
+    expect(fingerprint).toMatch(new RegExp(`^zip-crc32:[0-9a-f]{8}:${text.length}$`));
+    return { zip, fingerprint };
+  }
+
+  it('does not decompress a member known unchanged by path and fingerprint', async () => {
+    const { zip, fingerprint } = await knownZip();
+    // the first member's compressed data follows its local header (30 bytes, then its name and extra field)
+    const dataStart = 30 + zip.readUInt16LE(26) + zip.readUInt16LE(28);
+    const corrupt = Buffer.from(zip);
+    corrupt.fill(0xff, dataStart, dataStart + 8);
+    await expect(checkArchive(corrupt, 'zip', limits)).rejects.toThrow(/member 'a\.txt' cannot be read/);
+    expect(await checkArchive(corrupt, 'zip', limits, new Map([['a.txt', fingerprint]]))).toEqual(['a.txt', 'b.txt']);
+    // another fingerprint for that path is not the member known: it is read, and refused
+    const moved = new Map([['a.txt', `zip-crc32:00000000:${text.length}`]]);
+    await expect(checkArchive(corrupt, 'zip', limits, moved)).rejects.toThrow(/member 'a\.txt' cannot be read/);
+  });
+
+  it('counts the recorded size of a member known unchanged toward the total limit', async () => {
+    const { zip, fingerprint } = await knownZip();
+    const tight = { ...limits, maxTotalBytes: text.length + 10 }; // the known member fits, the two do not
+    await expect(checkArchive(zip, 'zip', tight, new Map([['a.txt', fingerprint]]))).rejects.toThrow(
+      /members are larger than \d+ bytes once decompressed/,
+    );
+  });
 });
