@@ -42,8 +42,14 @@ it('stores a plain-text member once, as its bytes and its text, and two objects 
   const accountId = (await createAccount(deps, `plain-${process.pid}-${Date.now()}`)).account.id;
   const page = '<html><body><p>Swifts sleep while flying.</p></body></html>';
   const padded = 'Moles dig at dawn.\n';
-  const first = await importZip(accountId, { 'notes.txt': 'Hedgehogs hibernate.', 'page.html': page, 'padded.txt': padded });
-  expect(first).toMatchObject({ state: 'completed', created: 3, failed: 0 });
+  const crlf = 'Otters hold hands.\r\nThey sleep afloat.';
+  const first = await importZip(accountId, {
+    'notes.txt': 'Hedgehogs hibernate.',
+    'page.html': page,
+    'padded.txt': padded,
+    'crlf.txt': crlf,
+  });
+  expect(first).toMatchObject({ state: 'completed', created: 4, failed: 0 });
 
   const notes = await fileNamed(accountId, 'notes.txt');
   expect(notes.bronzeKey).toBe(objectKeys.imported(accountId, notes.id, notes.contentHash ?? '', 'original.txt'));
@@ -51,10 +57,15 @@ it('stores a plain-text member once, as its bytes and its text, and two objects 
   expect(await read(notes.bronzeKey)).toBe('Hedgehogs hibernate.');
   expect((await deps.objects.head(notes.bronzeKey))?.contentType).toMatch(/^text\/plain/);
   expect(await deps.objects.list(objectKeys.fileSilverPrefix(accountId, notes.id))).toEqual([]);
+  // a final newline is still the same text: one object, read back trimmed
+  const paddedFile = await fileNamed(accountId, 'padded.txt');
+  expect(paddedFile.silverTranscriptKey).toBe(paddedFile.bronzeKey);
+  expect(await read(paddedFile.bronzeKey)).toBe(padded);
+  expect((await getFile(deps, accountId, paddedFile.id)).content).toBe('Moles dig at dawn.');
 
   for (const [name, bytes, text] of [
     ['page.html', page, 'Swifts sleep while flying.'],
-    ['padded.txt', padded, 'Moles dig at dawn.'],
+    ['crlf.txt', crlf, 'Otters hold hands.\nThey sleep afloat.'],
   ] as const) {
     const file = await fileNamed(accountId, name);
     expect(file.silverTranscriptKey).not.toBe(file.bronzeKey);

@@ -107,7 +107,7 @@ async function chunkText(deps: IngestDeps, memory: Memory, file: FileRecord, sta
 
 async function transcriptOf(deps: IngestDeps, file: FileRecord): Promise<string | undefined> {
   const bytes = file.silverTranscriptKey ? await deps.objects.get(file.silverTranscriptKey) : undefined;
-  return bytes ? Buffer.from(bytes).toString('utf8') : undefined;
+  return bytes ? Buffer.from(bytes).toString('utf8').trim() : undefined; // a plain-text file's own bytes keep their final newline
 }
 
 /** A sitemap or crawl: the chunks of each page that was read, and how many pages entered the memory. */

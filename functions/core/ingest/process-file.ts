@@ -106,9 +106,10 @@ async function dropIfSuperseded(deps: ProcessFileDeps, file: FileRecord, stored:
 
 /**
  * Stores a file's extracted text (and a video's audio) as its silver artefacts; answers the file's ready
- * fields and the text as stored. Given the raw bytes still to store (`raw`, under a key of their content's own) and a text that
- * is exactly those bytes (plain UTF-8 text), one object is both: stored once, at the raw key, as text.
- * `silverTranscriptKey` then equals `bronzeKey`, and the caller stores nothing more.
+ * fields and the text as stored. Given the raw bytes still to store (`raw`, under a key of their content's
+ * own) and a text that is those bytes give or take surrounding whitespace (plain UTF-8 text, with its final
+ * newline), one object is both: the bytes, stored once at the raw key, as text. `silverTranscriptKey` then
+ * equals `bronzeKey` (readers of a transcript trim it), and the caller stores nothing more.
  */
 export async function storeContent(
   deps: Pick<ProcessFileDeps, 'objects' | 'clock'>,
@@ -119,9 +120,9 @@ export async function storeContent(
   const text = content.text.trim();
   if (!text) throw new FileProcessingError('no text could be extracted from the file');
   await loadTokenizer();
-  const encoded = Buffer.from(text);
-  const transcriptKey = raw && encoded.equals(raw.bytes) ? raw.key : objectKeys.transcript(file.accountId, file.id, file.contentHash);
-  await deps.objects.put(transcriptKey, encoded, 'text/plain; charset=utf-8');
+  const same = raw && holdsText(raw.bytes, text);
+  const transcriptKey = same ? raw.key : objectKeys.transcript(file.accountId, file.id, file.contentHash);
+  await deps.objects.put(transcriptKey, same ? raw.bytes : text, 'text/plain; charset=utf-8');
   let audioKey: string | null = null;
   if (content.audio) {
     audioKey = objectKeys.audio(file.accountId, file.id, file.contentHash);
@@ -138,6 +139,11 @@ export async function storeContent(
     updatedAt: now(deps),
   };
   return { fields, text };
+}
+
+/** Whether `bytes` are `text` in UTF-8, give or take surrounding whitespace (a text file's final newline). */
+function holdsText(bytes: Uint8Array, text: string): boolean {
+  return bytes.length >= text.length && Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8').trim() === text;
 }
 
 /** Marks a file failed with a reason a person understands; false when it had settled already. */

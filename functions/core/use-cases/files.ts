@@ -246,7 +246,8 @@ export async function getFile(deps: FileDeps, accountId: string, id: string): Pr
     deps.links.listByFile(accountId, id),
     file.silverTranscriptKey ? deps.objects.get(file.silverTranscriptKey) : Promise.resolve(undefined),
   ]);
-  return { file, content: text ? Buffer.from(text).toString('utf8') : null, memoryId: links[0]?.memoryId ?? null };
+  // trimmed: a plain-text file's transcript is its own bytes, final newline included
+  return { file, content: text ? Buffer.from(text).toString('utf8').trim() : null, memoryId: links[0]?.memoryId ?? null };
 }
 
 /** An address to read a file's whole extracted text from (for texts too long for an API answer), or null. */
