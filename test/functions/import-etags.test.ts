@@ -16,9 +16,13 @@ const deps = testDeps();
 afterAll(() => deps.documentClient.destroy());
 
 const reads: string[] = [];
+const listings: string[] = [];
 const observedBucket = (name: string) => {
   const store = new S3ObjectStore(deps.s3, name);
-  return { listSized: (prefix: string) => store.listSized(prefix), get: (key: string) => (reads.push(key), store.get(key)) };
+  return {
+    listSized: (prefix: string) => (listings.push(prefix), store.listSized(prefix)),
+    get: (key: string) => (reads.push(key), store.get(key)),
+  };
 };
 const worker = { ...deps.worker, importReader: new SourceImportReader(deps.objects, observedBucket, deps.config.imports) };
 
@@ -33,7 +37,7 @@ async function importPrefix(accountId: string, bucket: string) {
   return getImport(deps, accountId, started.id);
 }
 
-it('reads only the changed object on a re-import, and counts the rest unchanged', async () => {
+it('reads only the changed object on a re-import, and counts the rest unchanged, listing the prefix once an import', async () => {
   const accountId = (await createAccount(deps, `etags-${process.pid}-${Date.now()}`)).account.id;
   const bucket = `etags-${Date.now()}`;
   await deps.s3.send(new CreateBucketCommand({ Bucket: bucket }));
@@ -43,6 +47,7 @@ it('reads only the changed object on a re-import, and counts the rest unchanged'
   await put('c.txt', 'Moles dig tunnels at dawn.');
   expect(await importPrefix(accountId, bucket)).toMatchObject({ state: 'completed', created: 3 });
   expect(reads.sort()).toEqual(['docs/a.txt', 'docs/b.txt', 'docs/c.txt']);
+  expect(listings).toEqual(['docs/']); // the members walk the survey's listing
 
   reads.length = 0;
   await put('b.txt', 'Swifts sleep, eat and mate while flying.');

@@ -13,7 +13,12 @@ interface SizedBucket {
   listSized(prefix: string): Promise<Array<{ key: string; size: number; etag?: string }>>;
 }
 
+type ListedObject = { key: string; size: number; etag?: string };
+
 export class SourceImportReader implements ImportReader {
+  /** A prefix's listing from survey(), which the members() that follows walks (one listing per import, not two). */
+  private readonly surveyed = new Map<string, Promise<ListedObject[]>>();
+
   constructor(
     private readonly artefacts: ObjectStore,
     private readonly bucket: (name: string) => SizedBucket,
@@ -21,7 +26,16 @@ export class SourceImportReader implements ImportReader {
   ) {}
 
   async survey(source: ImportSource, unchanged?: ReadonlyMap<string, string>): Promise<string[]> {
-    if (source.kind === 's3') return (await this.objects(source)).map((object) => object.key.slice(source.prefix.length));
+    if (source.kind === 's3') {
+      const listing = this.objects(source);
+      this.surveyed.set(listingKey(source), listing);
+      try {
+        return (await listing).map((object) => object.key.slice(source.prefix.length));
+      } catch (error) {
+        this.surveyed.delete(listingKey(source));
+        throw error;
+      }
+    }
     const { bytes, format } = await this.archiveOf(source);
     return refusing(() => checkArchive(bytes, format, this.settings.archive, unchanged));
   }
@@ -30,7 +44,9 @@ export class SourceImportReader implements ImportReader {
     if (source.kind === 's3') {
       const bucket = this.bucket(source.bucket);
       const limit = this.settings.archive.maxMemberBytes;
-      for (const object of (await this.objects(source)).slice(from)) {
+      const listing = this.surveyed.get(listingKey(source)) ?? this.objects(source);
+      this.surveyed.delete(listingKey(source));
+      for (const object of (await listing).slice(from)) {
         yield {
           path: object.key.slice(source.prefix.length),
           ...(object.etag ? { etag: object.etag } : {}),
@@ -59,7 +75,7 @@ export class SourceImportReader implements ImportReader {
   }
 
   /** The objects to import: every key under the prefix that is not a folder marker. */
-  private async objects(source: Extract<ImportSource, { kind: 's3' }>) {
+  private async objects(source: Extract<ImportSource, { kind: 's3' }>): Promise<ListedObject[]> {
     if (!this.settings.buckets.includes('*') && !this.settings.buckets.includes(source.bucket)) {
       throw new ImportRefusedError(`bucket '${source.bucket}' is not one this service may read`);
     }
@@ -81,6 +97,8 @@ export class SourceImportReader implements ImportReader {
     return { bytes, format };
   }
 }
+
+const listingKey = (source: Extract<ImportSource, { kind: 's3' }>) => `${source.bucket}\u0000${source.prefix}`;
 
 /** A member read after the walk moved on: a member it cannot read fails alone, with the reason. */
 async function readingMember(read: () => Promise<Uint8Array>): Promise<Uint8Array> {
