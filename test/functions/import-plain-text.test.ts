@@ -25,7 +25,7 @@ const objects: S3ObjectStore = Object.create(deps.objects, {
   deleteMany: { value: (keys: readonly string[]) => (deleted.push(...keys), deps.objects.deleteMany(keys)) },
 });
 const worker = { ...deps.worker, objects };
-const importZip = (accountId: string, members: Members, prune = false) => runZipImport(deps, worker, accountId, members, prune);
+const importZip = (accountId: string, members: Members, prune = false) => runZipImport(deps, worker, accountId, members, { prune });
 
 async function fileNamed(accountId: string, name: string) {
   const file = (await deps.files.listBySourcePrefix(accountId, 'archive:docs.zip/')).find((f) => f.name === name);

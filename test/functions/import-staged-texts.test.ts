@@ -4,13 +4,14 @@
  * runtime's stores; the artefact store is observed on its way (each read passes through to the real one).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { FileImport } from '../../functions/core/model';
 import { objectKeys } from '../../functions/core/object-keys';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';
 import { StagedTextReader, stageTexts } from '../../functions/core/ingest/staged-texts';
 import { runWork } from '../../functions/worker/dispatch';
-import { makeZip, type Members } from '../support/archives';
+import type { Members } from '../support/archives';
+import { runZipImport } from '../support/imports';
+import type { WorkMessage } from '../../functions/core/work';
 import { drainQueue } from '../support/drain-queue';
 import { testDeps } from '../support/stores';
 
@@ -31,35 +32,21 @@ beforeAll(async () => {
 });
 afterAll(() => deps.documentClient.destroy());
 
-/** Runs an import of `members` as one zip into the memory; answers the import's id. */
+/** Runs an import of `members` as one zip (into the memory, if any); answers the import's id. */
 async function importInto(memoryId: string | null, members: Members): Promise<string> {
-  const id = deps.ids.uuid();
-  const key = `bronze/${accountId}/${id}/notes.zip`;
-  await deps.objects.put(key, await makeZip(members), 'application/zip');
-  const at = new Date().toISOString();
-  const job: FileImport = {
-    id,
-    accountId,
-    source: { kind: 'archive', key, name: 'notes.zip' },
-    memoryId,
-    fileType: null,
-    prune: false,
-    state: 'running',
-    total: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    deleted: 0,
-    failed: 0,
-    errors: [],
-    position: 0,
-    refreshMemoryIds: [],
-    createdAt: at,
-    updatedAt: at,
-  };
-  await deps.imports.create(job);
-  await runWork(observed.worker, { kind: 'file.import', accountId, importId: id }, { attempt: 1, workId: id });
-  return id;
+  return (await runZipImport(deps, observed.worker, accountId, members, memoryId ? { memoryId } : {})).id;
+}
+
+/** Runs the queued work in order until a message of `kind`, which it takes off the queue and answers unrun. */
+async function workUntil(kind: WorkMessage['kind']): Promise<WorkMessage> {
+  for (;;) {
+    const [message] = await deps.localQueue.receive(1, 60);
+    if (!message) throw new Error(`no ${kind} was queued`);
+    await deps.localQueue.delete(message.receiptHandle);
+    const work = JSON.parse(message.body) as WorkMessage;
+    if (work.kind === kind) return work;
+    await runWork(deps.worker, work, { attempt: 1, workId: message.messageId });
+  }
 }
 
 const text = async (key: string | null | undefined) => Buffer.from((await deps.objects.get(key ?? '')) ?? []).toString('utf8');
@@ -72,7 +59,7 @@ it('ingests from the staged batch, not from each transcript, and deletes the bat
     'page.html': '<html><body><p>Axolotls regrow their limbs.</p></body></html>',
   });
   const stagedKey = objectKeys.stagedTexts(accountId, importId, 0);
-  const files = await deps.files.listBySourcePrefix(accountId, 'archive:notes.zip/');
+  const files = await deps.files.listBySourcePrefix(accountId, 'archive:docs.zip/');
   expect(files.map((file) => file.stagedTextKey)).toEqual([stagedKey, stagedKey, stagedKey]);
   expect(JSON.parse(await text(stagedKey)).texts[files[0]?.id ?? '']).toMatchObject({ contentHash: files[0]?.contentHash });
 
@@ -99,7 +86,7 @@ it("reads each file's transcript when its staged batch is gone", async () => {
   const importId = await importInto(memory.id, { 'moss.txt': 'Moss grows on the north side of old oaks.' });
   await deps.objects.delete(objectKeys.stagedTexts(accountId, importId, 0)); // expired, or read by an earlier run
   await drainQueue(observed);
-  const [file] = await deps.files.listBySourcePrefix(accountId, 'archive:notes.zip/moss');
+  const [file] = await deps.files.listBySourcePrefix(accountId, 'archive:docs.zip/moss');
   expect((await deps.memories.get(accountId, memory.id))?.step).toBe('ready');
   expect(await text(file?.goldChunkKey)).toContain('north side of old oaks');
 });
@@ -122,11 +109,7 @@ it('keeps a file changed while its first ingestion runs waiting, and ingests the
   const memory = await createMemory(deps, accountId, { name: 'changed-meanwhile', memoryType: 'vector' });
   const importId = await importInto(memory.id, { 'tide.txt': 'High tide comes at dawn on the old pier.' });
   const stagedKey = objectKeys.stagedTexts(accountId, importId, 0);
-  const [refresh] = await deps.localQueue.receive(1, 60);
-  await runWork(deps.worker, JSON.parse(refresh?.body ?? '{}'), { attempt: 1, workId: 'refresh' });
-  await deps.localQueue.delete(refresh?.receiptHandle ?? '');
-  const [ingest] = await deps.localQueue.receive(1, 60);
-  await deps.localQueue.delete(ingest?.receiptHandle ?? '');
+  const ingest = await workUntil('memory.ingest');
   // the ingestion pauses while it reads the staged batch; the file changes meanwhile (an import without a memory)
   let release = () => {};
   const paused = new Promise<void>((resolve) => (release = resolve));
@@ -139,12 +122,12 @@ it('keeps a file changed while its first ingestion runs waiting, and ingests the
       return typeof value === 'function' ? value.bind(target) : value;
     },
   }) as typeof deps.objects;
-  const run = runWork({ ...deps.worker, objects: pausing }, JSON.parse(ingest?.body ?? '{}'), { attempt: 1, workId: 'ingest' });
+  const run = runWork({ ...deps.worker, objects: pausing }, ingest, { attempt: 1, workId: 'ingest' });
   await reading;
   await importInto(null, { 'tide.txt': 'High tide now comes at noon on the new pier.' });
   release();
   await run;
-  const [file] = await deps.files.listBySourcePrefix(accountId, 'archive:notes.zip/tide');
+  const [file] = await deps.files.listBySourcePrefix(accountId, 'archive:docs.zip/tide');
   expect((await deps.links.get(accountId, memory.id, file?.id ?? ''))?.ingestedAt).toBeNull(); // waits for the new text
   await drainQueue(deps);
   expect((await deps.links.get(accountId, memory.id, file?.id ?? ''))?.ingestedAt).not.toBeNull();

@@ -14,11 +14,11 @@ export async function runZipImport(
   worker: WorkerDeps,
   accountId: string,
   members: Members,
-  prune = false,
+  options: { prune?: boolean; memoryId?: string } = {},
 ): Promise<FileImport> {
   const bytes = await makeZip(members);
   const upload = await uploadFile(deps, accountId, { name: 'docs.zip', contentType: 'application/zip', bytes });
-  const { id } = await startImport(deps, accountId, { archiveKey: upload.key, prune });
+  const { id } = await startImport(deps, accountId, { archiveKey: upload.key, ...options });
   await runWork(worker, { kind: 'file.import', accountId, importId: id }, { attempt: 1, workId: id });
   return getImport(deps, accountId, id);
 }
