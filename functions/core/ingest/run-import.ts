@@ -17,8 +17,7 @@ import type { MemoryFileDeps } from '../use-cases/memory-files';
 import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
 import type { WorkMessage } from '../work';
 import { importMember, type Outcome, recordedEtag } from './import-member';
-import type { ContentExtractor, ImportMemberRef, ImportReader } from './ports';
-import { ImportRefusedError } from './ports';
+import { type ContentExtractor, type ImportMemberRef, type ImportReader, ImportRefusedError } from './ports';
 import { stageTexts } from './staged-texts';
 
 export interface ImportDeps extends FileDeps, MemoryFileDeps, EmitDeps {
@@ -60,29 +59,12 @@ export async function failImport(deps: ImportDeps, accountId: string, importId: 
 async function importAll(deps: ImportDeps, job: FileImport): Promise<void> {
   const prefix = importSourcePrefix(job.source);
   const existing = new Map((await deps.files.listBySourcePrefix(job.accountId, prefix)).map((f) => [f.sourceKey ?? '', f]));
-  const unchanged = new Map(
-    [...existing].flatMap(([sourceKey, file]) => {
-      const etag = recordedEtag(job, file);
-      return etag ? [[sourceKey.slice(prefix.length), etag] as const] : [];
-    }),
-  );
-  const paths = await deps.importReader.survey(job.source, unchanged);
-  let progress: FileImport = { ...job, total: paths.length };
+  const paths = await deps.importReader.survey(job.source, unchangedMembers(job, existing));
   await deps.imports.update(job.accountId, job.id, { total: paths.length, updatedAt: now(deps) });
-  // the source's files: those there before, those this run creates, less those pruned
-  const sourceFiles = new Set([...existing.values()].map((file) => file.id));
-  let batch: ImportMemberRef[] = [];
-  const run = async () => {
-    const done = await runBatch(deps, progress, batch, existing);
-    for (const id of done.createdIds) sourceFiles.add(id);
-    progress = done.progress;
-    batch = [];
-  };
-  for await (const member of deps.importReader.members(job.source, job.position)) {
-    batch.push(member);
-    if (batch.length >= BATCH_MEMBERS) await run();
-  }
-  if (batch.length) await run();
+  const imported = await importMembers(deps, { ...job, total: paths.length }, existing);
+  let progress = imported.progress;
+  // the source's files: those there before and those this run created, less those pruned
+  const sourceFiles = new Set([...[...existing.values()].map((file) => file.id), ...imported.createdIds]);
   if (job.prune) {
     const present = new Set(paths.map((p) => prefix + p));
     const gone = [...existing.values()].filter((file) => !present.has(file.sourceKey ?? ''));
@@ -95,6 +77,40 @@ async function importAll(deps: ImportDeps, job: FileImport): Promise<void> {
       await deps.queue.send({ kind: 'memory.refresh', accountId: job.accountId, memoryId } satisfies WorkMessage);
   }
   await finish(deps, progress, 'completed');
+}
+
+/** The etags recorded at the last import by member path: members the survey need not read (nor will the import). */
+function unchangedMembers(job: FileImport, existing: ReadonlyMap<string, FileRecord>): Map<string, string> {
+  const prefix = importSourcePrefix(job.source);
+  return new Map(
+    [...existing].flatMap(([sourceKey, file]) => {
+      const etag = recordedEtag(job, file);
+      return etag ? [[sourceKey.slice(prefix.length), etag] as const] : [];
+    }),
+  );
+}
+
+/** The members from the import's position on, in batches; answers the progress and the files created. */
+async function importMembers(
+  deps: ImportDeps,
+  job: FileImport,
+  existing: ReadonlyMap<string, FileRecord>,
+): Promise<{ progress: FileImport; createdIds: string[] }> {
+  let progress = job;
+  const createdIds: string[] = [];
+  let batch: ImportMemberRef[] = [];
+  const run = async () => {
+    const done = await runBatch(deps, progress, batch, existing);
+    createdIds.push(...done.createdIds);
+    progress = done.progress;
+    batch = [];
+  };
+  for await (const member of deps.importReader.members(job.source, job.position)) {
+    batch.push(member);
+    if (batch.length >= BATCH_MEMBERS) await run();
+  }
+  if (batch.length) await run();
+  return { progress, createdIds };
 }
 
 async function runBatch(
