@@ -1,6 +1,7 @@
 /**
  * A zip imported as POST /files/import does it (uploaded, then the import started), its `file.import` work
  * run once by the worker given (perhaps one whose adapters are observed) against the test runtime's stores.
+ * The message the start queued stays queued: run later, it finds the import completed and does nothing.
  */
 import type { FileImport } from '../../functions/core/model';
 import { uploadFile } from '../../functions/core/use-cases/files';

@@ -64,9 +64,9 @@ export async function importMember(
   const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
   const { fields: content, text } = await extracted(deps, base, { key: bronzeKey, bytes });
   if (content.silverTranscriptKey !== bronzeKey) await deps.objects.put(bronzeKey, bytes, 'application/octet-stream');
-  const stagingKey = text !== undefined && isStageable(text) ? (member.stagingKey ?? null) : null;
-  content.stagedTextKey = stagingKey;
-  const staged = stagingKey && text !== undefined ? { staged: { fileId: id, contentHash, text } } : {};
+  const stageable = member.stagingKey && text !== undefined && isStageable(text);
+  content.stagedTextKey = stageable ? (member.stagingKey ?? null) : null;
+  const staged = stageable ? { staged: { fileId: id, contentHash, text } } : {};
   const problem = content.error ? { error: content.error } : {};
   if (!old) return { kind: 'created', file: { ...base, ...content }, ...problem, ...staged };
   await deps.files.update(job.accountId, id, { ...raw, ...content, tokens: content.tokens ?? null });

@@ -12,7 +12,7 @@ import { type FileImport, type FileRecord, fileSource, type ImportError, importS
 import { objectKeys } from '../object-keys';
 import type { ImportStore } from '../ports';
 import { type FileDeps, removeFileData, removeImportedFiles } from '../use-cases/files';
-import { markLinksChanged } from '../use-cases/file-sources';
+import { fileIdsByMemory, markLinksChanged } from '../use-cases/file-sources';
 import type { MemoryFileDeps } from '../use-cases/memory-files';
 import { type EmitDeps, emitWebhookEvent } from '../use-cases/webhooks';
 import type { WorkMessage } from '../work';
@@ -165,8 +165,7 @@ async function runBatch(
 async function prune(deps: ImportDeps, job: FileImport, gone: readonly FileRecord[]): Promise<number> {
   const { accountId } = job;
   const links = (await mapConcurrently(gone, deps.config.imports.concurrency, (file) => deps.links.listByFile(accountId, file.id))).flat();
-  const byMemory = new Map<string, string[]>();
-  for (const link of links) byMemory.set(link.memoryId, [...(byMemory.get(link.memoryId) ?? []), link.fileId]);
+  const byMemory = fileIdsByMemory(links);
   for (const [memoryId, fileIds] of byMemory) await deps.memories.excludeSources(accountId, memoryId, fileIds.map(fileSource));
   await deps.links.deleteMany(accountId, links); // the files themselves go next
   await deps.objects.deleteMany(links.map((link) => objectKeys.chunks(accountId, link.memoryId, link.fileId)));

@@ -6,7 +6,7 @@
  */
 import { BadRequestError, NotFoundError } from '../errors';
 import { checkFileName, WEB_FILE_TYPES } from '../files/file-kinds';
-import type { FileRecord } from '../model';
+import type { FileRecord, MemoryFileLink } from '../model';
 import { objectKeys } from '../object-keys';
 import type { WorkMessage } from '../work';
 import { contentFields, contentHashOf, createFile, type FileDeps, type NewFile, removeFileData, sourceOf } from './files';
@@ -113,13 +113,23 @@ export async function markLinksChanged(
   fileIds: readonly string[],
 ): Promise<Map<string, string[]>> {
   const now = deps.clock.now().toISOString();
-  const byMemory = new Map<string, string[]>();
+  const ingested: MemoryFileLink[] = [];
   for (const fileId of fileIds) {
     for (const link of await deps.links.listByFile(accountId, fileId)) {
       await deps.links.markChanged(accountId, link.memoryId, fileId, now);
-      if (!link.ingestedAt) continue; // never ingested: the memory's owner starts that ingestion
-      byMemory.set(link.memoryId, [...(byMemory.get(link.memoryId) ?? []), fileId]);
+      if (link.ingestedAt) ingested.push(link); // never ingested: the memory's owner starts that ingestion
     }
+  }
+  return fileIdsByMemory(ingested);
+}
+
+/** The links' file ids, by memory. */
+export function fileIdsByMemory(links: readonly Pick<MemoryFileLink, 'memoryId' | 'fileId'>[]): Map<string, string[]> {
+  const byMemory = new Map<string, string[]>();
+  for (const { memoryId, fileId } of links) {
+    const ids = byMemory.get(memoryId);
+    if (ids) ids.push(fileId);
+    else byMemory.set(memoryId, [fileId]);
   }
   return byMemory;
 }
