@@ -17,7 +17,7 @@ import { existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { groups } from '../functions/http/catalog';
+import { groups } from '../functions/catalog';
 import {
   BUNDLE_SIZE_LIMIT,
   esbuildOptions,

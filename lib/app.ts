@@ -5,7 +5,7 @@
  */
 import { App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks, type NagPack, ServerlessChecks } from 'cdk-nag';
-import { catalog } from '../functions/http/catalog';
+import { catalog } from '../functions/catalog';
 import { stageConfig } from './config';
 import { KmemStack, type KmemStackProps } from './constructs/kmem-stack';
 

@@ -2,7 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { API_VERSION, catalog } from '../functions/http/catalog';
+import { API_VERSION } from '../functions/http/api-version';
+import { catalog } from '../functions/catalog';
 import { openApiDocument } from '../functions/http/openapi';
 import { GENERATED_TYPES_PATH, generateClientTypes } from '../packages/client/codegen/generate-types';
 

@@ -15,8 +15,8 @@ import { createRetrievalIndexing } from '../../functions/adapters/indexing';
 import { loadConfig } from '../../functions/config';
 import type { RankParamOverrides } from '../../functions/engine/retrieval/params';
 import { retrieve } from '../../functions/engine/retrieval/retrieve';
-import { decodeChunks } from '../../functions/core/ingest/chunks';
-import { INDEX_FILES } from '../../functions/core/ingest/index-files';
+import { decodeChunks } from '../../functions/core/stored-index/chunks';
+import { INDEX_FILES } from '../../functions/core/stored-index/index-files';
 import type { ApiClient } from '../support/api';
 
 interface RankedTurns {

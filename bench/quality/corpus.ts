@@ -1,7 +1,7 @@
 /**
  * Benchmark documents → a kmem memory's index, through kmem's own ingestion code (no parallel
  * reimplementation): each document is a file (its id is the file id, its title the file's title) cut by
- * `chunkFile` (functions/core/ingest/chunks.ts, what the worker does per file, chunk ids `<fileId>:<n>`),
+ * `chunkFile` (functions/core/ingest/file-chunks.ts, what the worker does per file, chunk ids `<fileId>:<n>`),
  * and the index version is built by `buildIndexVersion` (functions/core/ingest/index-build.ts) with the
  * worker's settings: the offline embedder, graph word vectors, the offline graph extractor. A vector
  * memory cuts at its `chunkSize`/`chunkOverlap` (1,000 / 10); a graph memory at the graph defaults and
@@ -12,7 +12,8 @@
 import { loadGraphWordVectors } from '../../functions/adapters/embeddings/word-vectors';
 import { deserializeGraphSegment } from '../../functions/engine/graph/graph-segment-format';
 import type { GraphSegment } from '../../functions/engine/graph/graph-segment';
-import { chunkFile, type StoredChunk } from '../../functions/core/ingest/chunks';
+import { chunkFile } from '../../functions/core/ingest/file-chunks';
+import type { StoredChunk } from '../../functions/core/stored-index/chunks';
 import { type BuiltIndex, buildIndexVersion } from '../../functions/core/ingest/index-build';
 import { OFFLINE_GRAPH_EXTRACTOR } from '../../functions/core/ingest/memory-graph';
 import type { Memory } from '../../functions/core/model';

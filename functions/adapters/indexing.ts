@@ -4,7 +4,7 @@
  * worker adds the graph extractor (functions/worker/indexing.ts).
  */
 import type { Config } from '../config';
-import { IndexCache } from '../core/retrieval-cache';
+import { IndexCache } from '../core/stored-index/index-cache';
 import type { ObjectStore } from '../core/ports';
 import { embedderOf } from './providers/embedder';
 

@@ -9,8 +9,8 @@
  * local defaults.
  */
 import type { z } from 'zod';
-import type { ExtractLimits } from '../adapters/extract/types';
 import { InternalError } from '../core/errors';
+import type { ExtractLimits } from './extract-limits';
 import type { ImportSettings } from '../core/use-cases/imports';
 import {
   ALL_SETTINGS,

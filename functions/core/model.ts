@@ -4,7 +4,7 @@
  * versions wrote), wire shapes (`memoryID`, `externalURI`) in the presenters of the route groups. Use-case
  * inputs take this casing too: routes map the wire bodies to it. Left in wire casing on purpose: error
  * messages name the field as sent, and webhook event `data` is the delivered body. Chunk lists store a
- * message's `sessionID`/`customerUserID` as first written; core/ingest/chunks.ts maps them both ways.
+ * message's `sessionID`/`customerUserID` as first written; core/stored-index/chunks.ts maps them both ways.
  */
 
 export const MESSAGE_ROLES = ['norole', 'system', 'assistant', 'user', 'function', 'tool'] as const;

@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import type { LocalQueue } from '../adapters/queue/local-queue';
 import { type Config, localConfig, type Settings } from '../config';
 import { authenticate, ensureAccountWithKey } from '../core/use-cases/accounts';
-import { catalog } from '../http/catalog';
+import { catalog } from '../catalog';
 import { parseWork } from '../worker/dispatch';
 import { CONSOLE_DIST } from '../../lib/console-build';
 import { composeLocalDeps, type LocalDeps } from './compose';

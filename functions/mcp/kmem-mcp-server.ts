@@ -5,7 +5,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/server';
 import type { KmemClient } from '../../packages/client/src';
-import { API_VERSION } from '../http/catalog';
+import { API_VERSION } from '../http/api-version';
 import { registerConversationTools } from './conversation-tools';
 import { registerMemoryReadTools } from './memory-read-tools';
 import { registerMemoryWriteTools } from './memory-write-tools';

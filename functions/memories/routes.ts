@@ -1,6 +1,6 @@
 /** The memories group: each route calls one use case and shapes the answer. */
 import type { Container } from '../adapters/container';
-import { IndexCache } from '../core/retrieval-cache';
+import { IndexCache } from '../core/stored-index/index-cache';
 import { type EntityView, lookUpEntities } from '../core/use-cases/memory-entities';
 import type { Memory, MemoryFileLink } from '../core/model';
 import { startIngestion } from '../core/use-cases/ingestion';

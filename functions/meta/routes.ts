@@ -1,7 +1,8 @@
 /** Health and the OpenAPI document. */
 import type { Container } from '../adapters/container';
 import { InternalError } from '../core/errors';
-import { API_VERSION, catalog } from '../http/catalog';
+import { API_VERSION } from '../http/api-version';
+import { catalog } from '../catalog';
 import { bind, type BoundRoute } from '../http/handler';
 import { openApiDocument } from '../http/openapi';
 import { metaApi } from './schemas';

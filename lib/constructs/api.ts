@@ -35,7 +35,7 @@ export interface ApiProps {
   readonly config: StageConfig;
   readonly data: Data;
   readonly queue: IQueue;
-  /** The route catalog (functions/http/catalog.ts). */
+  /** The route catalog (functions/catalog.ts). */
   readonly routes: readonly RouteSpec[];
   readonly entryOf: (name: FunctionName) => string;
 }

@@ -18,7 +18,7 @@ import { Observability } from './observability';
 /** Properties of `KmemStack`. */
 export interface KmemStackProps extends StackProps {
   readonly config: StageConfig;
-  /** The route catalog to deploy (functions/http/catalog.ts). */
+  /** The route catalog to deploy (functions/catalog.ts). */
   readonly routes: readonly RouteSpec[];
   /** Where each function's handler module is; defaults to functions/<name>/handler.ts. */
   readonly entryOf?: (name: FunctionName) => string;

@@ -4,7 +4,7 @@
  * often is), lists, is indexed (each turn with the turns before it as context) and ranks the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeChunks } from '../../functions/core/ingest/chunks';
+import { decodeChunks } from '../../functions/core/stored-index/chunks';
 import { get, post } from '../support/api';
 import { testDeps } from '../support/stores';
 

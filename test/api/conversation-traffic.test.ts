@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../bench/support/api';
 import { importHistory, messageBurst, type Scenario, searchFinds, untilSearchable } from '../../bench/support/conversation-traffic';
-import { decodeChunks } from '../../functions/core/ingest/chunks';
+import { decodeChunks } from '../../functions/core/stored-index/chunks';
 import { env } from '../support/api';
 import { testDeps } from '../support/stores';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeChunks } from '../../functions/core/ingest/chunks';
+import { decodeChunks } from '../../functions/core/stored-index/chunks';
 import { del, env, get, post, type Json } from '../support/api';
 import { testDeps } from '../support/stores';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { catalog } from '../../functions/http/catalog';
+import { catalog } from '../../functions/catalog';
 import { idString, issuedId } from '../../functions/http/common-schemas';
 import type { RouteSpec } from '../../functions/http/route-spec';
 import { call, type Json } from '../support/api';

@@ -18,13 +18,8 @@ import { ConflictError } from '../../functions/core/errors';
 import type { Account } from '../../functions/core/model';
 import type { QueuePort } from '../../functions/core/ports';
 import { createAccount } from '../../functions/core/use-cases/accounts';
-import {
-  type DeliveryResult,
-  deliverWebhook,
-  emitWebhookEvent,
-  type WebhookDeliverMessage,
-  type WebhookDeps,
-} from '../../functions/core/use-cases/webhooks';
+import { type DeliveryResult, deliverWebhook, type WebhookDeps } from '../../functions/core/use-cases/webhooks';
+import { emitWebhookEvent, type WebhookDeliverMessage } from '../../functions/core/webhooks/outbox';
 
 type Received = { headers: Record<string, string>; body: string; verified: boolean };
 

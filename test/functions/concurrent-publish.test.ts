@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { testConfig, testDeps } from '../support/stores';
 import { buildAndPublishIndex } from '../../functions/core/ingest/memory-index';
-import { decodeChunks } from '../../functions/core/ingest/chunks';
+import { decodeChunks } from '../../functions/core/stored-index/chunks';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';
 import { createSession } from '../../functions/core/use-cases/sessions';

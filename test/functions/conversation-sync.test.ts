@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeChunks } from '../../functions/core/ingest/chunks';
+import { decodeChunks } from '../../functions/core/stored-index/chunks';
 import { SYNC_LEASE_MS } from '../../functions/core/ingest/conversation-sync';
 import type { WorkMessage } from '../../functions/core/work';
 import { composeWorkerDeps } from '../../functions/worker/deps';

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { testConfig, testDeps } from '../support/stores';
 import type { GraphItems } from '../../functions/core/graph-items';
 import { buildAndPublishIndex } from '../../functions/core/ingest/memory-index';
-import { parseGraphState } from '../../functions/core/ingest/graph-state';
+import { parseGraphState } from '../../functions/core/stored-index/graph-state';
 import { graphItemsOf } from '../../functions/core/graph-items';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory, deleteMemory } from '../../functions/core/use-cases/memories';

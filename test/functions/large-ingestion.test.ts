@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mapConcurrently } from '../../functions/core/concurrency';
 import type { Account, IngestionJob } from '../../functions/core/model';
 import { createAccount } from '../../functions/core/use-cases/accounts';
-import { emptyFile } from '../../functions/core/use-cases/files';
+import { emptyFile } from '../../functions/core/files/file-records';
 import { startIngestion } from '../../functions/core/use-cases/ingestion';
 import { createMemory } from '../../functions/core/use-cases/memories';
 import { FAILED_FILES_LISTED } from '../../functions/core/ingest/ingest-memory';

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { StoredItemError } from '../../functions/core/errors';
 import { createAccount } from '../../functions/core/use-cases/accounts';
-import { emptyFile } from '../../functions/core/use-cases/files';
+import { emptyFile } from '../../functions/core/files/file-records';
 import { testConfig, testDeps } from '../support/stores';
 
 const deps = testDeps(testConfig({ KMEM_EMBEDDER: 'none' }));

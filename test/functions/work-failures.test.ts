@@ -21,7 +21,7 @@ const { createAccount } = await import('../../functions/core/use-cases/accounts'
 const { createMemory } = await import('../../functions/core/use-cases/memories');
 const { createSession } = await import('../../functions/core/use-cases/sessions');
 const { addSessions } = await import('../../functions/core/use-cases/conversations');
-const { emitWebhookEvent } = await import('../../functions/core/use-cases/webhooks');
+const { emitWebhookEvent } = await import('../../functions/core/webhooks/outbox');
 
 const deps = testDeps(
   testConfig({ KMEM_S3_ENDPOINT: `http://127.0.0.1:${deadPort}`, KMEM_WORK_RETRY_SECONDS: '1', KMEM_WORK_MAX_ATTEMPTS: '3' }),

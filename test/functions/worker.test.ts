@@ -14,7 +14,7 @@ import { createFile, uploadFile } from '../../functions/core/use-cases/files';
 import { startIngestion } from '../../functions/core/use-cases/ingestion';
 import { createMemory } from '../../functions/core/use-cases/memories';
 import { addFiles } from '../../functions/core/use-cases/memory-files';
-import { decodeChunks } from '../../functions/core/ingest/chunks';
+import { decodeChunks } from '../../functions/core/stored-index/chunks';
 import { deserializeRetrievalIndex } from '../../functions/engine/retrieval/index-format';
 import { lambdaContext } from '../../functions/local/lambda-context';
 import { QueuePump } from '../../functions/local/queue-pump';

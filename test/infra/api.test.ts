@@ -1,7 +1,7 @@
 /** The REST API: routes from the catalog, stage settings, and gateway responses in the interface's shape. */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { catalog, groups } from '../../functions/http/catalog';
+import { catalog, groups } from '../../functions/catalog';
 import { resourcePath } from '../../lib/constructs/catalog-routes';
 import { GATEWAY_RESPONSES, gatewayBody } from '../../lib/constructs/gateway-responses';
 import { actionsOfRole, statementsOfRole, logicalId, type Synthesized, synthesize } from './support/synth';

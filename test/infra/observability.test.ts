@@ -1,7 +1,7 @@
 /** Alarms per route and method, API-wide and on ingestion, notifying an encrypted topic; the dashboard. */
 import { Match } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { catalog } from '../../functions/http/catalog';
+import { catalog } from '../../functions/catalog';
 import { resourcePath } from '../../lib/constructs/catalog-routes';
 import { logicalId, type Synthesized, synthesize } from './support/synth';
 

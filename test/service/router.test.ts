@@ -3,7 +3,7 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ForbiddenError } from '../../functions/core/errors';
-import { catalog } from '../../functions/http/catalog';
+import { catalog } from '../../functions/catalog';
 import { createRouter } from '../../functions/local/router';
 import { env } from '../support/api';
 

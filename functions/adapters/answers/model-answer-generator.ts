@@ -6,7 +6,7 @@
  * (with the extracts) before the API's own time limit. A refusal, an answer cut at the output limit,
  * or one in the wrong form is an `AnswerModelError` too; the use case falls back on any of them.
  */
-import { AnswerModelError, type AnswerGenerator, type EvidenceItem, type GeneratedAnswer } from '../../core/answers/port';
+import { AnswerModelError, type AnswerGenerator, type EvidenceItem, type GeneratedAnswer } from '../../core/answers/ports';
 import { resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from '../graph-extraction/retry';
 import {
   estimateCallTokens,

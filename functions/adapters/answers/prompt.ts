@@ -3,7 +3,7 @@
  * it as `[n]`, the question with the evidence, and the answer's JSON schema (`{answer}`). Evidence is
  * shortened so the whole prompt stays within a fixed size whatever `topK` is.
  */
-import type { EvidenceItem } from '../../core/answers/port';
+import type { EvidenceItem } from '../../core/answers/ports';
 
 export const ANSWER_SCHEMA_NAME = 'grounded_answer';
 export const ANSWER_SCHEMA_DESCRIPTION = 'Record the answer to the question, citing the numbered evidence items it uses.';

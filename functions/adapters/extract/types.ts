@@ -2,6 +2,7 @@
  * The shapes of the extraction library: what goes in, what comes out, and the adapters (OCR engine,
  * speech recogniser) that configuration chooses and the caller injects.
  */
+import type { ExtractLimits } from '../../config/extract-limits';
 
 export type DeclaredFileType = 'document' | 'text' | 'image' | 'audio' | 'video' | 'other';
 
@@ -102,24 +103,7 @@ export interface PdfOptions {
   ocrRenderScale?: number;
 }
 
-/**
- * What one file may cost to extract, measured on what it really holds (inflated bytes, pages, pixels,
- * decoded seconds), never on what its headers declare. A file past a limit fails with a reason.
- */
-export interface ExtractLimits {
-  /** Bytes the entries of a ZIP package (DOCX, XLSX, EPUB, ...) may inflate to, all together. */
-  maxUnzippedBytes: number;
-  /** Inflated bytes per compressed byte a package may reach once it inflates past 10 MB. */
-  maxZipRatio: number;
-  /** Pages of a PDF. */
-  maxPdfPages: number;
-  /** Pixels of an image to OCR, or of a rendered PDF page (rendered smaller to fit). */
-  maxPixels: number;
-  /** Seconds of audio (or of a video's sound track) to transcribe. */
-  maxMediaSeconds: number;
-  /** Bytes of an HTML document to parse. */
-  maxHtmlBytes: number;
-}
+export type { ExtractLimits };
 
 export const DEFAULT_EXTRACT_LIMITS: ExtractLimits = {
   maxUnzippedBytes: 256 * 1024 * 1024,

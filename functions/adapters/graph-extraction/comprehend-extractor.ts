@@ -11,7 +11,7 @@ import { ComprehendClient, DetectEntitiesCommand, type Entity, type LanguageCode
 import type { ChunkExtraction, GraphFileInput } from '../../engine/graph';
 import { comprehendChunkExtraction } from './comprehend-mentions';
 import { offlineChunks, type IndexedChunk } from './offline';
-import type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/memory-graph';
+import type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/ports';
 import { GraphExtractionError, type ServiceFailurePolicy } from './service-failure';
 import { mapConcurrently } from '../../core/concurrency';
 import { awsCallError, resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';

@@ -21,7 +21,7 @@ import {
   personTypes,
 } from '../../engine/graph';
 import { inTextOrder, mentionAt, occurrences, type ExtractedMention, type Span } from './mention-build';
-import type { ExtractionContext } from '../../core/ingest/memory-graph';
+import type { ExtractionContext } from '../../core/ingest/ports';
 
 const TYPE_CHOICES: Readonly<Record<string, readonly string[]>> = {
   LOCATION: ['place'],

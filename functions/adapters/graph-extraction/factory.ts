@@ -3,7 +3,8 @@
  * hands these over): offline, an OpenAI-compatible endpoint, Amazon Bedrock, or Amazon Comprehend.
  */
 import type { LanguageCode } from '@aws-sdk/client-comprehend';
-import { type GraphExtractor, OFFLINE_GRAPH_EXTRACTOR } from '../../core/ingest/memory-graph';
+import type { GraphExtractor } from '../../core/ingest/ports';
+import { OFFLINE_GRAPH_EXTRACTOR } from '../../core/ingest/memory-graph';
 import { BedrockConverseModel } from './bedrock-converse';
 import { ComprehendGraphExtractor } from './comprehend-extractor';
 import { ModelGraphExtractor } from './model-extractor';

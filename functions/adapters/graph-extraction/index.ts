@@ -14,5 +14,5 @@ export { ComprehendGraphExtractor, type ComprehendExtractorOptions } from './com
 export { createGraphExtractor } from './factory';
 export { ModelGraphExtractor, type ModelExtractorOptions } from './model-extractor';
 export { OpenAiChatModel } from './openai-chat';
-export type { ExtractionContext } from '../../core/ingest/memory-graph';
+export type { ExtractionContext } from '../../core/ingest/ports';
 export { GraphExtractionError } from './service-failure';

@@ -15,7 +15,7 @@ import type { ChunkExtraction, GraphFileInput } from '../../engine/graph';
 import { answerJsonSchema, parseAnswer } from './answer-schema';
 import { groundChunk } from './ground-chunk';
 import { offlineChunks, type IndexedChunk } from './offline';
-import type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/memory-graph';
+import type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/ports';
 import { GraphExtractionError, type ServiceFailurePolicy } from './service-failure';
 import { systemPrompt, userPrompt } from './prompt';
 import { mapConcurrently } from '../../core/concurrency';

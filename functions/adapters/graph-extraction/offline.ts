@@ -5,7 +5,8 @@
  * file, restricted to those chunks).
  */
 import type { ChunkExtraction } from '../../engine/graph';
-import { type ExtractionContext, OFFLINE_GRAPH_EXTRACTOR } from '../../core/ingest/memory-graph';
+import type { ExtractionContext } from '../../core/ingest/ports';
+import { OFFLINE_GRAPH_EXTRACTOR } from '../../core/ingest/memory-graph';
 
 /** A chunk of a file with its position. */
 export interface IndexedChunk {

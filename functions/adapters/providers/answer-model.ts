@@ -1,6 +1,6 @@
 /** Settings to answer generator: none, an OpenAI-compatible chat endpoint, or Amazon Bedrock Converse. */
 import type { Config } from '../../config';
-import type { AnswerGenerator } from '../../core/answers/port';
+import type { AnswerGenerator } from '../../core/answers/ports';
 import { ModelAnswerGenerator } from '../answers/model-answer-generator';
 import { BedrockConverseModel } from '../graph-extraction/bedrock-converse';
 import { OpenAiChatModel } from '../graph-extraction/openai-chat';

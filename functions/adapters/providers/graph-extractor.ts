@@ -1,6 +1,6 @@
 /** Settings to graph extractor: offline, an OpenAI-compatible endpoint, Amazon Bedrock, or Amazon Comprehend. */
 import type { Config } from '../../config';
-import type { GraphExtractor } from '../../core/ingest/memory-graph';
+import type { GraphExtractor } from '../../core/ingest/ports';
 import { createGraphExtractor } from '../graph-extraction';
 import { once } from './once';
 

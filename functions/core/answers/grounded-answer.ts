@@ -14,7 +14,7 @@
  */
 import type { AccountStore, IdGenerator } from '../ports';
 import { checkCitations } from './citations';
-import { AnswerModelError, type AnswerGenerator, type EvidenceItem } from './port';
+import { AnswerModelError, type AnswerGenerator, type EvidenceItem } from './ports';
 
 export type TokenBudget = Pick<AccountStore, 'reserveTokens' | 'refundTokens' | 'settleRefund'>;
 

@@ -8,7 +8,7 @@
  * this moved Recall@5 from 0.578 to 0.699 and Recall@10 from 0.665 to 0.802.
  */
 import { type Message, sessionSourceId } from '../model';
-import type { StoredChunk } from './chunks';
+import type { StoredChunk } from '../stored-index/chunks';
 
 /** Messages before a message indexed with it, and the characters kept of each (their end). */
 const CONTEXT_MESSAGES = 2;

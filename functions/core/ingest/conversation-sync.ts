@@ -16,7 +16,7 @@ import type { Message } from '../model';
 import { sessionSourceId } from '../model';
 import type { ConversationSyncStore, MessageStore, PendingSync, SessionLinkStore, SessionStore } from '../ports';
 import type { WorkMessage } from '../work';
-import type { StoredChunk } from './chunks';
+import type { StoredChunk } from '../stored-index/chunks';
 import { emitMetric } from '../metrics';
 import { type IndexDeps, buildAndPublishIndex } from './memory-index';
 import { conversationChunks } from './conversation-chunks';

@@ -8,7 +8,7 @@ import { endJob, type IngestDeps } from './ingest-memory';
 import { childSettled } from './hidden-files';
 import { TransientProcessingError } from './ports';
 import { failFile } from './process-file';
-import { emitWebhookEvent } from '../use-cases/webhooks';
+import { emitWebhookEvent } from '../webhooks/outbox';
 
 const REPEATED_FAILURE = 'processing failed repeatedly because of an internal error; try again later';
 

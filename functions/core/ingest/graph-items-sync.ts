@@ -8,8 +8,8 @@
  */
 import { diffGraphItems, graphItemsOf, type GraphItems, type GraphItemsState } from '../graph-items';
 import type { Clock, GraphItemStore, IdGenerator, MemoryStore, ObjectStore } from '../ports';
-import { parseGraphState } from './graph-state';
-import { INDEX_FILES } from './index-files';
+import { parseGraphState } from '../stored-index/graph-state';
+import { INDEX_FILES } from '../stored-index/index-files';
 
 /**
  * A writer's lease: short, and renewed every third of it while the writer lives, so a killed writer's

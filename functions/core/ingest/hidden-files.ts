@@ -8,7 +8,7 @@ import { ConflictError } from '../errors';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
 import type { Clock, FileStore, ObjectStore, QueuePort } from '../ports';
-import { emptyFile } from '../use-cases/files';
+import { emptyFile } from '../files/file-records';
 import type { WorkMessage } from '../work';
 
 export interface HiddenFileDeps {

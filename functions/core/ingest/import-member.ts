@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { categoryOf, extensionOf } from '../files/file-kinds';
 import type { FileImport, FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
-import { emptyFile } from '../use-cases/files';
+import { emptyFile } from '../files/file-records';
 import type { ImportDeps } from './run-import';
 import { FileProcessingError, type ImportMemberRef } from './ports';
 import { storeContent, supersededText } from './process-file';

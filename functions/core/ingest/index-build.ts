@@ -12,8 +12,9 @@ import {
   type WordVectors,
 } from '../../engine';
 import type { Memory } from '../model';
-import type { StoredChunk } from './chunks';
-import { type BuiltGraph, buildMemoryGraph, type GraphExtractor, OFFLINE_GRAPH_EXTRACTOR } from './memory-graph';
+import type { StoredChunk } from '../stored-index/chunks';
+import { type BuiltGraph, buildMemoryGraph, OFFLINE_GRAPH_EXTRACTOR } from './memory-graph';
+import type { GraphExtractor } from './ports';
 
 export interface IndexingSettings {
   embedder: () => Embedder | null;

@@ -8,8 +8,6 @@ import { buildGraphSegment, type GraphSnapshot, serializeGraphSegment, type Word
 import {
   createMemoryGraph,
   extractFile,
-  type FileExtraction,
-  type GraphFileInput,
   graphInvariantViolations,
   type MemoryGraph,
   mergeFile,
@@ -19,7 +17,8 @@ import {
 } from '../../engine/graph';
 import { graphItemsOf, type GraphItems } from '../graph-items';
 import type { Memory } from '../model';
-import type { StoredChunk } from './chunks';
+import type { StoredChunk } from '../stored-index/chunks';
+import type { GraphExtractor } from './ports';
 
 interface GraphCounts {
   entities: number;
@@ -35,39 +34,6 @@ export interface BuiltGraph {
   counts: GraphCounts;
   /** Tokens a managed extractor (a model) spent; 0 offline. */
   tokensUsed: number;
-}
-
-/** What every graph extractor gets: the memory's ontology schema, facts on/off, the optional vector typer. */
-export type ExtractionContext = Parameters<typeof extractFile>[1];
-
-/**
- * A file's graph extraction, whoever made it: the same `FileExtraction` the offline `extractFile` makes
- * (so `mergeFile` resolves it unchanged), plus what it cost and whether the offline extractor stood in.
- */
-export interface GraphExtractionResult {
-  readonly extraction: FileExtraction;
-  /** Model tokens the file's calls consumed (prompt + completion, malformed answers included); 0 offline and for Comprehend. */
-  readonly tokensUsed: number;
-  /** Whether any chunk's extraction came from the offline extractor instead of the service. */
-  readonly fellBack: boolean;
-  /** Why it fell back (the first failure, and how many chunks it covered). */
-  readonly reason?: string;
-  /** Chunks the offline extractor made. */
-  readonly offlineChunks: number;
-  /** Requests sent to a service, retries included. */
-  readonly calls: number;
-  /** Amazon Comprehend billing units (100 characters each, at least 3 per request); Comprehend only. */
-  readonly billedUnits?: number;
-}
-
-/**
- * The graph-extractor port: a file's entities, relations and facts, made offline (OFFLINE_GRAPH_EXTRACTOR)
- * or by a service (functions/adapters/graph-extraction: a language model, Amazon Comprehend).
- */
-export interface GraphExtractor {
-  /** "offline", "openai-compatible/<model>", "bedrock/<model>", "comprehend". */
-  readonly name: string;
-  extract(input: GraphFileInput, context: ExtractionContext): Promise<GraphExtractionResult>;
 }
 
 /**

@@ -10,11 +10,11 @@ import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
 import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
 import { deserializeRetrievalIndex, type RetrievalIndex, serializeRetrievalIndex } from '../../engine';
-import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
-import { INDEX_FILES } from './index-files';
+import { decodeChunks, encodeChunks, type StoredChunk } from '../stored-index/chunks';
+import { INDEX_FILES } from '../stored-index/index-files';
 import { graphItemsOf, type GraphItems } from '../graph-items';
 import { writeGraphItems } from './graph-items-sync';
-import { parseGraphState } from './graph-state';
+import { parseGraphState } from '../stored-index/graph-state';
 import { buildIndexVersion, type IndexingSettings } from './index-build';
 import { emitMetric } from '../metrics';
 

@@ -20,10 +20,10 @@ import type {
 } from '../ports';
 import { buildRetrievalIndex, type Embedder, serializeRetrievalIndex } from '../../engine';
 import type { WorkMessage } from '../work';
-import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
+import { decodeChunks, encodeChunks, type StoredChunk } from '../stored-index/chunks';
 import { buildWhileHolding, messagesOf } from './conversation-sync';
 import { toRetrievalChunk } from './index-build';
-import { INDEX_FILES } from './index-files';
+import { INDEX_FILES } from '../stored-index/index-files';
 import { conversationChunks } from './conversation-chunks';
 
 type MessagesSync = Extract<WorkMessage, { kind: 'messages.sync' }>;

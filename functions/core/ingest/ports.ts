@@ -1,4 +1,5 @@
-/** Ports of file processing: where bytes come from and how they become text. */
+/** Ports of the worker pipeline: where bytes come from, how they become text, and who extracts a file's graph. */
+import type { extractFile, FileExtraction, GraphFileInput } from '../../engine/graph';
 import { InternalError } from '../errors';
 import type { FileRecord, FileType, ImportSource } from '../model';
 
@@ -117,4 +118,37 @@ export interface ImportReader {
 /** A source an import cannot read at all (a refused archive, a bucket it may not read). */
 export class ImportRefusedError extends InternalError {
   override readonly name: string = 'ImportRefusedError';
+}
+
+/** What every graph extractor gets: the memory's ontology schema, facts on/off, the optional vector typer. */
+export type ExtractionContext = Parameters<typeof extractFile>[1];
+
+/**
+ * A file's graph extraction, whoever made it: the same `FileExtraction` the offline `extractFile` makes
+ * (so `mergeFile` resolves it unchanged), plus what it cost and whether the offline extractor stood in.
+ */
+export interface GraphExtractionResult {
+  readonly extraction: FileExtraction;
+  /** Model tokens the file's calls consumed (prompt + completion, malformed answers included); 0 offline and for Comprehend. */
+  readonly tokensUsed: number;
+  /** Whether any chunk's extraction came from the offline extractor instead of the service. */
+  readonly fellBack: boolean;
+  /** Why it fell back (the first failure, and how many chunks it covered). */
+  readonly reason?: string;
+  /** Chunks the offline extractor made. */
+  readonly offlineChunks: number;
+  /** Requests sent to a service, retries included. */
+  readonly calls: number;
+  /** Amazon Comprehend billing units (100 characters each, at least 3 per request); Comprehend only. */
+  readonly billedUnits?: number;
+}
+
+/**
+ * The graph-extractor port: a file's entities, relations and facts, made offline (OFFLINE_GRAPH_EXTRACTOR)
+ * or by a service (functions/adapters/graph-extraction: a language model, Amazon Comprehend).
+ */
+export interface GraphExtractor {
+  /** "offline", "openai-compatible/<model>", "bedrock/<model>", "comprehend". */
+  readonly name: string;
+  extract(input: GraphFileInput, context: ExtractionContext): Promise<GraphExtractionResult>;
 }

@@ -6,10 +6,12 @@
  */
 import { BadRequestError, NotFoundError } from '../errors';
 import { checkFileName, WEB_FILE_TYPES } from '../files/file-kinds';
-import type { FileRecord, MemoryFileLink } from '../model';
+import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
 import type { WorkMessage } from '../work';
-import { contentFields, contentHashOf, createFile, type FileDeps, type NewFile, removeFileData, sourceOf } from './files';
+import { refreshMemoriesOf } from '../files/memory-links';
+import { contentFields, contentHashOf, createFile, type NewFile, sourceOf } from './files';
+import { type FileDeps, removeFileData } from '../files/file-records';
 
 /** files/create: a new file, or (same sourceKey as an existing file) that file, updated when its content changed. */
 export async function createOrUpdateFile(deps: FileDeps, accountId: string, input: NewFile): Promise<FileRecord> {
@@ -81,58 +83,3 @@ async function replaceContent(deps: FileDeps, file: FileRecord, changes: Partial
   await refreshMemoriesOf(deps, accountId, [id]);
   return updated ?? { ...file, ...changes };
 }
-
-/**
- * The memories that had ingested these files take them again: each link waits for ingestion once more and
- * each memory gets one `memory.refresh` (its worker starts the job when the memory is free).
- */
-export async function refreshMemoriesOf(
-  deps: Pick<FileDeps, 'links' | 'queue' | 'clock'>,
-  accountId: string,
-  fileIds: readonly string[],
-  charge?: Record<string, number>,
-): Promise<void> {
-  const byMemory = await markLinksChanged(deps, accountId, fileIds);
-  for (const [memoryId, ids] of byMemory) {
-    for (let i = 0; i < ids.length; i += REFRESH_FILES_PER_MESSAGE) {
-      const batch = ids.slice(i, i + REFRESH_FILES_PER_MESSAGE);
-      const work: WorkMessage = { kind: 'memory.refresh', accountId, memoryId, fileIds: batch, ...(charge ? { charge } : {}) };
-      await deps.queue.send(work);
-    }
-  }
-}
-
-/**
- * Marks the links of memories that had ingested these files as waiting again; answers the file ids by
- * memory. A link not ingested yet is marked changed too (it waits already, and the owner starts that
- * ingestion), so an ingestion under way that read the old content leaves it waiting and refreshes it.
- */
-export async function markLinksChanged(
-  deps: Pick<FileDeps, 'links' | 'clock'>,
-  accountId: string,
-  fileIds: readonly string[],
-): Promise<Map<string, string[]>> {
-  const now = deps.clock.now().toISOString();
-  const ingested: MemoryFileLink[] = [];
-  for (const fileId of fileIds) {
-    for (const link of await deps.links.listByFile(accountId, fileId)) {
-      await deps.links.markChanged(accountId, link.memoryId, fileId, now);
-      if (link.ingestedAt) ingested.push(link); // never ingested: the memory's owner starts that ingestion
-    }
-  }
-  return fileIdsByMemory(ingested);
-}
-
-/** The links' file ids, by memory. */
-export function fileIdsByMemory(links: readonly Pick<MemoryFileLink, 'memoryId' | 'fileId'>[]): Map<string, string[]> {
-  const byMemory = new Map<string, string[]>();
-  for (const { memoryId, fileId } of links) {
-    const ids = byMemory.get(memoryId);
-    if (ids) ids.push(fileId);
-    else byMemory.set(memoryId, [fileId]);
-  }
-  return byMemory;
-}
-
-/** File ids one refresh message carries (a queue message holds 256 KB). */
-const REFRESH_FILES_PER_MESSAGE = 2_000;

@@ -4,19 +4,8 @@ import { BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError } f
 import { categoryOf, checkFileName, checkWebAddress, extensionOf, WEB_FILE_TYPES } from '../files/file-kinds';
 import { type FileCategory, type FileRecord, type FileType, fileIdProblem, type Page, type PageRequest, type Upload } from '../model';
 import { objectKeys } from '../object-keys';
-import type { Clock, FileStore, IdGenerator, LinkStore, ObjectStore, QueuePort, UploadStore } from '../ports';
 import type { WorkMessage } from '../work';
-
-export interface FileDeps {
-  files: FileStore;
-  uploads: UploadStore;
-  links: LinkStore;
-  objects: ObjectStore;
-  queue: QueuePort;
-  clock: Clock;
-  ids: IdGenerator;
-  config: { maxUploadBytes: number; originRegion: string };
-}
+import { emptyFile, type FileDeps, removeFileData } from '../files/file-records';
 
 export interface UploadInput {
   name: string;
@@ -195,43 +184,6 @@ async function measuredUpload(
   return { ...upload, size: stored.size, contentType: stored.contentType ?? upload.contentType };
 }
 
-export function emptyFile(accountId: string, id: string, now: string, originRegion: string): FileRecord {
-  return {
-    id,
-    accountId,
-    name: '',
-    extension: '',
-    fileType: 'other',
-    category: 'other',
-    state: 'pending',
-    error: null,
-    bronzeKey: null,
-    externalUrl: null,
-    contentType: null,
-    source: 'upload',
-    parentFileId: null,
-    jobId: null,
-    originRegion,
-    silverTranscriptKey: null,
-    silverAudioKey: null,
-    goldChunkKey: null,
-    length: null,
-    size: null,
-    tokens: null,
-    numSpeakers: null,
-    hiddenFilesTotal: 0,
-    hiddenFilesCreated: 0,
-    hiddenFilesProcessed: 0,
-    hiddenFilesIngested: 0,
-    sourceKey: null,
-    contentHash: null,
-    validators: null,
-    stagedTextKey: null,
-    createdAt: now,
-    updatedAt: now,
-  };
-}
-
 export interface FileDetails {
   file: FileRecord;
   content: string | null;
@@ -277,33 +229,4 @@ export async function deleteFile(deps: FileDeps, accountId: string, id: string):
   }
   for (const child of await deps.files.listChildren(accountId, id)) await removeFileData(deps, child);
   await removeFileData(deps, file);
-}
-
-export async function removeFileData(deps: Pick<FileDeps, 'objects' | 'uploads' | 'files'>, file: FileRecord): Promise<void> {
-  if (file.source === 'import') return removeImportedFiles(deps, file.accountId, [file]);
-  await deps.objects.deletePrefix(objectKeys.fileSilverPrefix(file.accountId, file.id));
-  await deps.objects.deletePrefix(objectKeys.fetchedPrefix(file.accountId, file.id));
-  if (file.bronzeKey && file.source === 'upload') {
-    await deps.objects.delete(file.bronzeKey);
-    await deps.uploads.delete(file.accountId, file.bronzeKey);
-  }
-  await deps.files.delete(file.accountId, file.id);
-}
-
-/** Deletes imported files: their artefacts are exactly their known keys (deleted in batches, with no listing), then their records. */
-export async function removeImportedFiles(
-  deps: Pick<FileDeps, 'objects' | 'files'>,
-  accountId: string,
-  files: readonly FileRecord[],
-): Promise<void> {
-  await deps.objects.deleteMany(files.flatMap(importedArtefacts));
-  await deps.files.deleteMany(
-    accountId,
-    files.map((file) => file.id),
-  );
-}
-
-/** The objects an imported file keeps: its member's bytes and its extracted text (and audio); one object when the bytes are the text. */
-function importedArtefacts(file: Pick<FileRecord, 'bronzeKey' | 'silverTranscriptKey' | 'silverAudioKey'>): string[] {
-  return [...new Set([file.bronzeKey, file.silverTranscriptKey, file.silverAudioKey])].filter((key): key is string => Boolean(key));
 }

@@ -8,7 +8,7 @@ import type { FileRecord, IngestionJob, Memory } from '../model';
 import type { AccountStore, FileStore, JobStore, LinkStore, MemoryStore, QueuePort } from '../ports';
 import { estimateTokens } from '../../engine';
 import type { WorkMessage } from '../work';
-import { type EmitDeps, emitWebhookEvent } from './webhooks';
+import { type EmitDeps, emitWebhookEvent } from '../webhooks/outbox';
 import { getMemory } from './memories';
 
 /** Tokens reserved for a web file not fetched yet (a page of text); reconciled once it is. */

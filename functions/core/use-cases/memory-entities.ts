@@ -11,7 +11,7 @@ import { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from '..
 import type { GraphEdge, GraphNode } from '../graph-items';
 import type { Memory } from '../model';
 import type { GraphItemStore, MemoryStore } from '../ports';
-import type { IndexCache, LoadedGraph } from '../retrieval-cache';
+import type { IndexCache, LoadedGraph } from '../stored-index/index-cache';
 import { getMemory } from './memories';
 
 export interface EntityDeps {

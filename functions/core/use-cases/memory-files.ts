@@ -2,23 +2,13 @@
 import { BadRequestError, ConflictError, ForbiddenError, NotFoundError } from '../errors';
 import { fileSource, type Memory, type MemoryFileLink } from '../model';
 import { objectKeys } from '../object-keys';
-import type { Clock, FileStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort } from '../ports';
 import type { WorkMessage } from '../work';
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { detachFile, getMemory } from './memories';
+import type { MemoryFileDeps } from '../files/memory-links';
 
 /** add-files and delete-file work only with memories created on or after this day (interface, 9.2). */
 const FILE_LINKS_SINCE = '2024-12-17T00:00:00.000Z';
-
-export interface MemoryFileDeps {
-  memories: MemoryStore;
-  files: FileStore;
-  links: LinkStore;
-  objects: ObjectStore;
-  queue: QueuePort;
-  clock: Clock;
-  ids: IdGenerator;
-}
 
 async function linkableMemory(deps: MemoryFileDeps, accountId: string, memoryId: string): Promise<Memory> {
   const memory = await getMemory(deps, accountId, memoryId);

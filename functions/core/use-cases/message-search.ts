@@ -8,10 +8,10 @@
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { BadRequestError } from '../errors';
-import type { StoredChunk } from '../ingest/chunks';
+import type { StoredChunk } from '../stored-index/chunks';
 import type { Message, MessageRole } from '../model';
 import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
-import type { IndexCache, LoadedIndex } from '../retrieval-cache';
+import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { type Embedder, rankForQuery } from '../../engine';
 
 export interface MessageSearch {

@@ -4,7 +4,7 @@
  * (answers/grounded-answer.ts). Without a model, with `assisted=false`, or with an empty payload no
  * model is called and the result is retrieval's as is.
  */
-import type { AnswerGenerator } from '../answers/port';
+import type { AnswerGenerator } from '../answers/ports';
 import { type AnswerReport, groundedAnswer, type TokenBudget } from '../answers/grounded-answer';
 import type { IdGenerator } from '../ports';
 import { type RetrievalResult, type RetrievalDeps, type RetrievalQuery, retrieveFromMemory } from './retrieve-memory';

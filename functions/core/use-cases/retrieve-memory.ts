@@ -6,7 +6,7 @@
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { NotFoundError } from '../errors';
-import type { StoredChunk } from '../ingest/chunks';
+import type { StoredChunk } from '../stored-index/chunks';
 // the segment modules only: the graph barrel would bring the NLP model into the retrieval bundle
 import {
   type Embedder,
@@ -21,7 +21,7 @@ import {
 } from '../../engine';
 import { type FileRecord, type Memory, type SourceId, sourceOf } from '../model';
 import type { FileStore, MemoryStore } from '../ports';
-import type { IndexCache, LoadedIndex } from '../retrieval-cache';
+import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { emitMetric } from '../metrics';
 import { checkWindow, withinWindow } from './message-search';
 

@@ -7,11 +7,11 @@
 import { BadRequestError, ConflictError } from '../errors';
 import { type GuardedAddress, guardAddress, UnsafeAddressError } from '../net/address-guard';
 import type { AccountStore, Clock, IdGenerator, MemoryStore, QueuePort } from '../ports';
-import type { WebhookDelivery, WebhookEvent, WebhookEventType } from '../webhooks/events';
+import type { WebhookDelivery } from '../webhooks/events';
 import type { WebhookSender, WebhookStore } from '../webhooks/ports';
+import { deliverMessage, type WebhookDeliverMessage } from '../webhooks/outbox';
 import { signWebhook } from '../webhooks/signing';
 import { emitMetric, type MetricName } from '../metrics';
-import type { WorkMessage } from '../work';
 
 /** The longest delay SQS accepts on a message. */
 export const MAX_DELAY_SECONDS = 900;
@@ -37,25 +37,6 @@ export interface WebhookDeps {
   };
 }
 
-/** What emitting needs: the outbox and the queue. */
-export type EmitDeps = Pick<WebhookDeps, 'webhooks' | 'queue' | 'clock' | 'ids'>;
-
-/** An event to send to `url` (nothing happens when there is no url). */
-export interface EmitRequest {
-  accountId: string;
-  url: string | null | undefined;
-  type: WebhookEventType;
-  data: Record<string, unknown>;
-  /**
-   * A stable id for an event a redelivered message may emit again (say `${jobId}.completed`): a second
-   * emit with the same id stores and sends nothing new. Defaults to a fresh uuid.
-   */
-  eventId?: string;
-}
-
-/** The `webhook.deliver` work message. */
-export type WebhookDeliverMessage = Extract<WorkMessage, { kind: 'webhook.deliver' }>;
-
 /** What one delivery did, for the worker's logs and metrics. */
 export interface DeliveryResult {
   /** delivered: the receiver took it; retry: another try is queued; dead: given up; skipped: nothing to do. */
@@ -65,25 +46,6 @@ export interface DeliveryResult {
   lastError: string | null;
   /** Seconds until the queued retry, when the outcome is retry. */
   delaySeconds?: number;
-}
-
-/**
- * Stores the event in the outbox (pending) and queues its delivery; answers the event id, or undefined
- * when `url` is empty. Does not look at the receiver. Throws when the store or the queue fails.
- */
-export async function emitWebhookEvent(deps: EmitDeps, request: EmitRequest): Promise<string | undefined> {
-  if (!request.url) return undefined;
-  const delivery = newDelivery(deps, { ...request, url: request.url });
-  try {
-    await deps.webhooks.create(delivery);
-  } catch (error) {
-    if (!(error instanceof ConflictError)) throw error;
-    const existing = await deps.webhooks.get(request.accountId, delivery.eventId);
-    // Emitted before: queue it again only if it may not have been queued (delivery is idempotent).
-    if (existing?.state !== 'pending' || existing.attempts > 0) return delivery.eventId;
-  }
-  await deps.queue.send(deliverMessage(request.accountId, delivery.eventId));
-  return delivery.eventId;
 }
 
 /** Seconds to wait before the next try after `attempts` failed ones: backoff doubling, at most 900. */
@@ -232,32 +194,6 @@ async function record(
     if (error instanceof ConflictError) return skipped(await deps.webhooks.get(delivery.accountId, delivery.eventId));
     throw error;
   }
-}
-
-function newDelivery(deps: EmitDeps, request: EmitRequest & { url: string }): WebhookDelivery {
-  const at = deps.clock.now().toISOString();
-  const eventId = request.eventId ?? deps.ids.uuid();
-  // Through JSON, so the stored event is exactly what is sent (no undefined fields, dates as text).
-  const data = JSON.parse(JSON.stringify(request.data)) as Record<string, unknown>;
-  const event: WebhookEvent = { id: eventId, type: request.type, createdAt: at, data };
-  return {
-    eventId,
-    accountId: request.accountId,
-    url: request.url,
-    event,
-    attempts: 0,
-    state: 'pending',
-    lastError: null,
-    lastStatus: null,
-    nextAttemptAt: null,
-    createdAt: at,
-    updatedAt: at,
-    deliveredAt: null,
-  };
-}
-
-function deliverMessage(accountId: string, eventId: string): WebhookDeliverMessage {
-  return { kind: 'webhook.deliver', accountId, eventId };
 }
 
 function result(outcome: DeliveryResult['outcome'], attempts: number, lastStatus: number | null, lastError: string | null): DeliveryResult {

@@ -11,7 +11,7 @@ import { ModelAnswerGenerator } from '../../../functions/adapters/answers/model-
 import { createAnswerGenerator } from '../../../functions/adapters/providers/answer-model';
 import { BedrockConverseModel } from '../../../functions/adapters/graph-extraction/bedrock-converse';
 import { OpenAiChatModel } from '../../../functions/adapters/graph-extraction/openai-chat';
-import { AnswerModelError, type EvidenceItem } from '../../../functions/core/answers/port';
+import { AnswerModelError, type EvidenceItem } from '../../../functions/core/answers/ports';
 import { startJsonServer, TEST_CREDENTIALS, TEST_RETRY, type Handler, type JsonServer } from '../graph-extraction/support/json-server';
 import { chatAnswer, chatCompletion, type ChatBody, converseAnswer, type ConverseBody, serverError } from './support/replies';
 

@@ -3,7 +3,7 @@
  * `sessionID` and `customerUserID` earlier versions stored, so indexes already published read unchanged.
  */
 import { describe, expect, it } from 'vitest';
-import { decodeChunks, encodeChunks } from '../../../functions/core/ingest/chunks';
+import { decodeChunks, encodeChunks } from '../../../functions/core/stored-index/chunks';
 
 const STORED = JSON.stringify([
   { id: 'notes:0', fileId: 'notes', text: 'The ferry leaves at nine.', start: 0, end: 25, title: 'notes.txt' },

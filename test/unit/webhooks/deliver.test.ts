@@ -3,13 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../../functions/core/errors';
 import type { Account } from '../../../functions/core/model';
 import type { AccountStore } from '../../../functions/core/ports';
-import {
-  backoffDelaySeconds,
-  deliverWebhook,
-  emitWebhookEvent,
-  MAX_DELAY_SECONDS,
-  type WebhookDeps,
-} from '../../../functions/core/use-cases/webhooks';
+import { backoffDelaySeconds, deliverWebhook, MAX_DELAY_SECONDS, type WebhookDeps } from '../../../functions/core/use-cases/webhooks';
+import { emitWebhookEvent } from '../../../functions/core/webhooks/outbox';
 import type { WebhookDelivery } from '../../../functions/core/webhooks/events';
 import type { WebhookSender, WebhookStore } from '../../../functions/core/webhooks/ports';
 import { verifyWebhook } from '../../../functions/core/webhooks/signing';

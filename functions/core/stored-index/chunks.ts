@@ -1,10 +1,9 @@
 /**
- * A memory's chunks: how a file's text is cut for a memory, and how chunk lists are stored (one JSON
- * object per file under the memory's gold prefix, and all of them beside each index version).
- * Chunk ids are `<fileId>:<n>`, so the same file cut the same way always yields the same ids.
+ * A memory's chunk records and how chunk lists are stored (one JSON object per file under the memory's
+ * gold prefix, and all of them beside each index version). How a file's text is cut into them:
+ * ingest/file-chunks.ts.
  */
-import type { Memory, SourceId } from '../model';
-import { type ChunkOptions, chunkText, GRAPH_CHUNK_DEFAULTS } from '../../engine';
+import type { SourceId } from '../model';
 
 interface ChunkMessage {
   id: string;
@@ -28,27 +27,8 @@ export interface StoredChunk {
   pageId?: string;
   /** For a message: who said it, where and when (stored as `sessionID` and `customerUserID`: see encodeChunks). */
   message?: ChunkMessage;
-  /** For a message: indexed with it, never returned (its day and the turns before it; conversation-chunks.ts). */
+  /** For a message: indexed with it, never returned (its day and the turns before it; ingest/conversation-chunks.ts). */
   context?: string;
-}
-
-/** Vector memories use their own chunkSize and chunkOverlap; graph memories the graph defaults. */
-function chunkOptionsOf(memory: Memory): ChunkOptions {
-  if (memory.memoryType === 'graph' || memory.chunkSize === null) return GRAPH_CHUNK_DEFAULTS;
-  return { chunkSize: memory.chunkSize, overlapPercent: memory.chunkOverlap ?? 0 };
-}
-
-/** Chunks of a file's text; a page of a sitemap or crawl sits under its parent file, with its own ids. */
-export function chunkFile(memory: Memory, fileId: string, text: string, title: string, pageId?: string): StoredChunk[] {
-  return chunkText(text, chunkOptionsOf(memory)).map((chunk) => ({
-    id: `${pageId ?? fileId}:${chunk.index}`,
-    fileId,
-    title,
-    ...(pageId ? { pageId } : {}),
-    text: chunk.text,
-    start: chunk.start,
-    end: chunk.end,
-  }));
 }
 
 /** A chunk's message as chunk lists store it: the attribute names the index artefacts were first written with. */

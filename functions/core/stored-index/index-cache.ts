@@ -3,11 +3,11 @@
  * message times) and, for graph memories, the graph segment. Versions are immutable, so a warm container
  * keeps what it loaded under the memory's id and version; a new version is read on the next query.
  */
-import { deserializeGraphSegment, deserializeRetrievalIndex, type GraphSegment, type RetrievalIndex } from '../engine';
-import { decodeChunks, type StoredChunk } from './ingest/chunks';
-import { INDEX_FILES } from './ingest/index-files';
-import type { Memory } from './model';
-import type { ObjectStore } from './ports';
+import { deserializeGraphSegment, deserializeRetrievalIndex, type GraphSegment, type RetrievalIndex } from '../../engine';
+import { decodeChunks, type StoredChunk } from './chunks';
+import { INDEX_FILES } from './index-files';
+import type { Memory } from '../model';
+import type { ObjectStore } from '../ports';
 
 export interface LoadedIndex {
   version: number;
