@@ -28,7 +28,13 @@ function tableRows(page: string): Row[] {
   for (const line of page.split('\n')) {
     if (line.startsWith('## ')) section = line.slice(3).trim();
     else if (line.startsWith('|') && !/^\|[-| ]+\|$/.test(line)) {
-      rows.push({ section, cells: line.slice(1, -1).split('|').map((cell) => cell.trim()) });
+      rows.push({
+        section,
+        cells: line
+          .slice(1, -1)
+          .split('|')
+          .map((cell) => cell.trim()),
+      });
     }
   }
   return rows;
@@ -63,13 +69,17 @@ describe('docs/configuration.md', () => {
   });
 
   it("gives each variable the schema's default", () => {
-    const documented = Object.fromEntries(settingRows.map((row) => [backticked(row.cells[0] ?? '')[0], documentedDefault(row.cells[1] ?? '')]));
+    const documented = Object.fromEntries(
+      settingRows.map((row) => [backticked(row.cells[0] ?? '')[0], documentedDefault(row.cells[1] ?? '')]),
+    );
     const declared = Object.fromEntries(Object.keys(environmentSchema.shape).map((name) => [name, schemaDefault(name)]));
     expect(documented).toEqual(declared);
   });
 
   it('says which sections each deployed function reads, as FUNCTION_SETTINGS does', () => {
-    const functionRows = tableRows(PAGE).filter((row) => row.section === 'Which function reads which sections' && row.cells[0] !== 'function');
+    const functionRows = tableRows(PAGE).filter(
+      (row) => row.section === 'Which function reads which sections' && row.cells[0] !== 'function',
+    );
     const documented = Object.fromEntries(functionRows.map((row) => [backticked(row.cells[0] ?? '')[0], backticked(row.cells[1] ?? '')]));
     const declared: Record<string, readonly SettingsSection[]> = FUNCTION_SETTINGS;
     expect(documented).toEqual(Object.fromEntries(Object.entries(declared).map(([name, sections]) => [name, [...sections]])));
@@ -78,7 +88,12 @@ describe('docs/configuration.md', () => {
 
 describe('the README and docs/', () => {
   it('name only variables kmem reads', () => {
-    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+    const pages = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((name) => name.endsWith('.md'))
+        .map((name) => `docs/${name}`),
+    ];
     const known = new Set([...Object.keys(environmentSchema.shape), ...READ_ELSEWHERE]);
     const unknown = pages.flatMap((page) =>
       [...readFileSync(join(ROOT, page), 'utf8').matchAll(/\bKMEM_[A-Z0-9_]*[A-Z0-9]\b/g)]

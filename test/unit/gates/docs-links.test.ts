@@ -60,6 +60,8 @@ describe('the README and docs/', () => {
   it('make anchors as GitHub does', () => {
     expect(anchorOf('The graph at 10,000 nodes')).toBe('the-graph-at-10000-nodes');
     expect(anchorOf('Scheduled re-sync (AWS)')).toBe('scheduled-re-sync-aws');
-    expect(anchorOf('One text pipeline: uploaded and fetched pages read alike')).toBe('one-text-pipeline-uploaded-and-fetched-pages-read-alike');
+    expect(anchorOf('One text pipeline: uploaded and fetched pages read alike')).toBe(
+      'one-text-pipeline-uploaded-and-fetched-pages-read-alike',
+    );
   });
 });
