@@ -13,8 +13,8 @@ import { ALL_SETTINGS, environmentSchema, FUNCTION_SETTINGS, type SettingsSectio
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PAGE = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
 
-/** Variables read outside functions/config/ (the stdio MCP server, the console's screenshot tests). */
-const READ_ELSEWHERE = new Set(['KMEM_URL', 'KMEM_SCREENSHOTS']);
+/** Variables read outside functions/config/ (the stdio MCP server, the console's browser tests). */
+const READ_ELSEWHERE = new Set(['KMEM_URL', 'KMEM_CHROMIUM', 'KMEM_SCREENSHOTS']);
 
 interface Row {
   section: string;
