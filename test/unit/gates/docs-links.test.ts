@@ -1,7 +1,8 @@
 /**
  * The README is a front door: every page of docs/ is linked from it, and every relative link of the
  * README and docs/ reaches a file, and a heading of it when the link names one (anchors as GitHub makes
- * them from headings).
+ * them from headings). Every repository path the pages name (`functions/...`, `test/...`, and inside
+ * functions/ `core/...`, `adapters/...`, `engine/...`) exists, so a file moved without its docs fails.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -42,6 +43,19 @@ function linksOf(page: string): { target: string; anchor: string | undefined }[]
     });
 }
 
+/** Paths the pages name: from the repository root, or (in backticks) from functions/. */
+function pathsOf(page: string): string[] {
+  const text = readFileSync(join(ROOT, page), 'utf8');
+  const fromRoot = [...text.matchAll(/(?:^|[^\w./:-])((?:functions|lib|bin|test|bench|scripts|packages|console|docs)\/[\w./@-]*)/gm)].map(
+    (match) => match[1] ?? '',
+  );
+  const inFunctions = [...text.matchAll(/`((?:core|adapters|engine)\/[\w./-]*)`/g)].map((match) => `functions/${match[1] ?? ''}`);
+  return [...fromRoot, ...inFunctions].map((path) => path.replace(/[.,]+$/, '')).filter((path) => !BUILT.has(path));
+}
+
+/** Built, never committed. */
+const BUILT = new Set(['console/dist']);
+
 describe('the README and docs/', () => {
   it('link every page of docs/ from the README', () => {
     const linked = new Set(linksOf('README.md').map((link) => link.target));
@@ -55,6 +69,15 @@ describe('the README and docs/', () => {
         .map(({ target, anchor }) => `${page}: ${target}${anchor === undefined ? '' : `#${anchor}`}`),
     );
     expect(broken).toEqual([]);
+  });
+
+  it('name only paths that exist', () => {
+    const missing = PAGES.flatMap((page) =>
+      pathsOf(page)
+        .filter((path) => !existsSync(join(ROOT, path)))
+        .map((path) => `${page}: ${path}`),
+    );
+    expect(missing).toEqual([]);
   });
 
   it('make anchors as GitHub does', () => {
