@@ -105,7 +105,7 @@ const extractionSettings = section({
 });
 
 /**
- * Hostile input: what extracting one file may cost (README "Hostile input"). Sizes are real ones,
+ * Hostile input: what extracting one file may cost (docs/hostile-input.md). Sizes are real ones,
  * measured while reading, never what a file declares. Extraction runs in a thread of its own with the
  * memory and time limits (`thread`, the default off Lambda) or in the worker itself (`inline`).
  */
