@@ -21,7 +21,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
 import { createAccount } from '../../functions/core/use-cases/accounts';
-import { createFile, getFile, uploadFile } from '../../functions/core/use-cases/files';
+import { createFile, uploadFile } from '../../functions/core/use-cases/files';
 import { lambdaContext } from '../../functions/local/lambda-context';
 import { handler } from '../../functions/worker/handler';
 import { logicalId, synthesize } from '../infra/support/synth';
@@ -36,11 +36,13 @@ const savedEnv = { ...process.env };
 const sqsCalls: string[] = [];
 let sqs: Server;
 let workerEnv: Record<string, string>;
+/** The worker function's timeout in the template, in ms: the Lambda context's remaining time. */
+let workerTimeoutMs: number;
 
 beforeAll(async () => {
   sqs = await sqsDouble();
   const queueUrl = `http://127.0.0.1:${(sqs.address() as AddressInfo).port}/000000000000/kmem-test-work`;
-  workerEnv = deployedWorkerEnvironment();
+  ({ environment: workerEnv, timeoutMs: workerTimeoutMs } = deployedWorker());
   const stores = storeEnvironment();
   process.env = {
     ...savedEnv,
@@ -64,14 +66,15 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** The worker function's environment in the synthesized template: its literal values (tokens are the stack's resources). */
-function deployedWorkerEnvironment(): Record<string, string> {
+/** The worker function's environment in the synthesized template (its literal values: tokens are the stack's resources) and timeout. */
+function deployedWorker(): { environment: Record<string, string>; timeoutMs: number } {
   const synth = synthesize();
   const worker = synth.stack.ingest.queueWorker.worker;
   if (!worker) throw new Error('the stack has no worker function');
   const resource = synth.template.toJSON().Resources[logicalId(synth.stack, worker.function)];
   const variables = resource.Properties.Environment.Variables as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(variables).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const environment = Object.fromEntries(Object.entries(variables).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return { environment, timeoutMs: Number(resource.Properties.Timeout) * 1000 };
 }
 
 it('fails the 36 MB DOCX alone, with its reason and without a retry, while the other records of its batch succeed', async () => {
@@ -95,12 +98,12 @@ it('fails the 36 MB DOCX alone, with its reason and without a retry, while the o
 
   const peak = sampleRss();
   const started = Date.now();
-  const answer = await handler(batch, lambdaContext('worker', 'lambda-extraction'));
+  const answer = await handler(batch, lambdaContext('worker', 'lambda-extraction', workerTimeoutMs));
   const seconds = (Date.now() - started) / 1000;
   const peakMb = peak.stop();
 
-  const failed = await getFile(deps, hostileAccount, hostile.id);
-  const others = await Promise.all(honest.map((file) => getFile(deps, otherAccount, file.id)));
+  const failed = await storedFile(hostileAccount, hostile.id);
+  const others = await Promise.all(honest.map((file) => storedFile(otherAccount, file.id)));
   console.info(
     `[lambda-extraction] DOCX ${bytes.length} bytes (document.xml ${XML_BYTES}), KMEM_EXTRACT_ISOLATION=${workerEnv.KMEM_EXTRACT_ISOLATION}, ` +
       `KMEM_EXTRACT_MEMORY_MB=${workerEnv.KMEM_EXTRACT_MEMORY_MB}: batch of 5 in ${seconds.toFixed(1)} s, ` +
@@ -117,6 +120,12 @@ it('fails the 36 MB DOCX alone, with its reason and without a retry, while the o
   );
   expect(seconds).toBeLessThan(300);
 }, 600_000);
+
+async function storedFile(accountId: string, id: string) {
+  const file = await deps.files.get(accountId, id);
+  if (!file) throw new Error(`file ${id} is gone`);
+  return file;
+}
 
 /** A DOCX whose word/document.xml is XML_BYTES of varied prose (about 5.8 times its compressed size), streamed into the zip. */
 async function hugeDocx(): Promise<Buffer> {
