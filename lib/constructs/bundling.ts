@@ -63,7 +63,8 @@ export function lambdaBundling(
   threads: Readonly<Record<string, string>> = {},
 ): BundlingOptions {
   const installs = runtimeModules.length && install;
-  const hooks = installs || Object.keys(threads).length ? afterBundlingHooks(installs ? runtimeModules : [], threads, runtimeModules) : undefined;
+  const hooks =
+    installs || Object.keys(threads).length ? afterBundlingHooks(installs ? runtimeModules : [], threads, runtimeModules) : undefined;
   return {
     ...(hooks ? { commandHooks: hooks } : {}),
     format: OutputFormat.ESM,
@@ -113,8 +114,7 @@ function afterBundlingHooks(
   const tsx = createRequire(import.meta.url).resolve('tsx/cli');
   const script = (name: string) => join(REPO_ROOT, 'scripts', name);
   const quote = (value: string) => JSON.stringify(value);
-  const run = (name: string, args: readonly string[]) =>
-    [process.execPath, tsx, script(name), ...args].map(quote).join(' ');
+  const run = (name: string, args: readonly string[]) => [process.execPath, tsx, script(name), ...args].map(quote).join(' ');
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],

@@ -17,7 +17,13 @@ import type { ServiceFunction } from './service-function';
 export type TableAccess = 'none' | 'describe' | 'keyLookup' | 'read' | 'readWrite';
 
 /** Reads by key and by query, of the table and its indexes: `grantReadData` less Scan and the stream's reads. */
-const READ_ACTIONS = ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DescribeTable', 'dynamodb:GetItem', 'dynamodb:Query'];
+const READ_ACTIONS = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+];
 
 /** How much of the artefact bucket a function may touch. */
 export type BucketAccess = 'none' | 'read' | 'readWrite';

@@ -28,7 +28,7 @@ const EXTRACTION_THREAD_SOURCE = join(REPO_ROOT, 'functions', 'adapters', 'sandb
  * The extraction thread's heap limit: a third of the function's memory, leaving the rest to the worker's
  * own heap, the file's bytes and the buffers outside either heap.
  */
-export function extractionMemoryMb(functionMemoryMb: number): number {
+function extractionMemoryMb(functionMemoryMb: number): number {
   return Math.floor(functionMemoryMb / 3);
 }
 

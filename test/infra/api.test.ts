@@ -65,9 +65,9 @@ describe('routes', () => {
     const reads = statementsOfRole(synth.template, logicalId(synth.stack, mcp?.role ?? synth.stack)).filter((s) =>
       JSON.stringify(s.Action).includes('dynamodb:GetItem'),
     );
-    expect(reads.map((s) => ({ action: s.Action, leadingKeys: JSON.stringify(s).match(/"dynamodb:LeadingKeys":(\[[^\]]*\])/)?.[1] }))).toEqual([
-      { action: 'dynamodb:GetItem', leadingKeys: '["KEY#*"]' },
-    ]);
+    expect(
+      reads.map((s) => ({ action: s.Action, leadingKeys: JSON.stringify(s).match(/"dynamodb:LeadingKeys":(\[[^\]]*\])/)?.[1] })),
+    ).toEqual([{ action: 'dynamodb:GetItem', leadingKeys: '["KEY#*"]' }]);
     // its one write: the per-account request counters of the rate limit
     const updates = statementsOfRole(synth.template, logicalId(synth.stack, mcp?.role ?? synth.stack)).filter((s) =>
       JSON.stringify(s.Action).includes('dynamodb:UpdateItem'),

@@ -97,7 +97,11 @@ describe("the worker's extraction thread", () => {
       });
       const [ready, outcome] = await replies;
       expect(ready).toEqual({ kind: 'ready' });
-      expect(outcome).toMatchObject({ kind: 'extracted', id: 1, extracted: { text: expect.stringContaining('The ferry leaves at noon.') } });
+      expect(outcome).toMatchObject({
+        kind: 'extracted',
+        id: 1,
+        extracted: { text: expect.stringContaining('The ferry leaves at noon.') },
+      });
     } finally {
       await thread.terminate();
     }

@@ -73,7 +73,9 @@ function deployedWorker(): { environment: Record<string, string>; timeoutMs: num
   if (!worker) throw new Error('the stack has no worker function');
   const resource = synth.template.toJSON().Resources[logicalId(synth.stack, worker.function)];
   const variables = resource.Properties.Environment.Variables as Record<string, unknown>;
-  const environment = Object.fromEntries(Object.entries(variables).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  const environment = Object.fromEntries(
+    Object.entries(variables).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
   return { environment, timeoutMs: Number(resource.Properties.Timeout) * 1000 };
 }
 
@@ -152,7 +154,8 @@ async function hugeDocx(): Promise<Buffer> {
 
 /** word/document.xml, a paragraph at a time, exactly XML_BYTES long: words drawn from 64 made-up ones. */
 function* documentXml(): Generator<Buffer> {
-  const head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>';
+  const head =
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>';
   const tail = '</w:body></w:document>';
   let seed = 0x2545f491;
   const next = () => {
@@ -212,7 +215,12 @@ async function sqsDouble(): Promise<Server> {
       sqsCalls.push(action);
       const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { MessageBody?: string };
       const answer = action.endsWith('SendMessage')
-        ? { MessageId: `m-${sqsCalls.length}`, MD5OfMessageBody: createHash('md5').update(body.MessageBody ?? '').digest('hex') }
+        ? {
+            MessageId: `m-${sqsCalls.length}`,
+            MD5OfMessageBody: createHash('md5')
+              .update(body.MessageBody ?? '')
+              .digest('hex'),
+          }
         : {};
       res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' }).end(JSON.stringify(answer));
     });
