@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+import { consoleContentSecurityPolicy } from '../../lib/console-headers';
 
 const CONSOLE_PATH = '/console/';
 
@@ -18,11 +19,16 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-/** A request handler for /console and below; answers false for every other path. */
-export function consoleFiles(dist: string): (req: IncomingMessage, res: ServerResponse) => boolean {
+/**
+ * A request handler for /console and below; answers false for every other path. `uploadOrigin` is the
+ * local object store the console PUTs presigned uploads to (its Content-Security-Policy allows it).
+ */
+export function consoleFiles(dist: string, uploadOrigin: string): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const security = securityHeaders(uploadOrigin);
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://local').pathname;
     if (path !== '/console' && !path.startsWith(CONSOLE_PATH)) return false;
+    for (const [name, value] of Object.entries(security)) res.setHeader(name, value);
     req.resume();
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       send(res, 405, 'text/plain; charset=utf-8', `method ${req.method} is not allowed on ${path}`);
@@ -48,12 +54,21 @@ async function serve(dist: string, relative: string, res: ServerResponse): Promi
     res.writeHead(200, {
       'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
       'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-      'x-content-type-options': 'nosniff',
     });
     res.end(body);
   } catch {
     send(res, 404, 'text/plain; charset=utf-8', 'not found');
   }
+}
+
+/** What CloudFront adds on AWS, less HSTS (the local runtime speaks plain HTTP). */
+function securityHeaders(uploadOrigin: string): Record<string, string> {
+  return {
+    'content-security-policy': consoleContentSecurityPolicy(uploadOrigin),
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+  };
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {

@@ -117,7 +117,7 @@ function apiServer(deps: LocalDeps, log: (line: string) => void, summary: Metric
     authenticate: (apiKey) => authenticate(deps.apiKeys, apiKey),
     onRequest: config.accessLog ? log : undefined,
     onError: (line) => process.stderr.write(`kmem: ${line}\n`),
-    staticFiles: consoleFiles(CONSOLE_DIST),
+    staticFiles: consoleFiles(CONSOLE_DIST, config.s3Endpoint ? new URL(config.s3Endpoint).origin : "'self'"),
   });
   return createServer(
     // idle connections stay open longer than a long worker step can hold the event loop, so a client

@@ -86,7 +86,7 @@ export class Api extends Construct {
     grantTable(props.data.table, fn, access.table);
     grantObjects(props.data.bucket, fn, access.bucket);
     // every authenticated request counts against its account's rate limit (functions/core/use-cases/rate-limit.ts)
-    if (access.table === 'read') grantRequestCounting(props.data.table, fn);
+    if (access.table === 'read' || access.table === 'keyLookup') grantRequestCounting(props.data.table, fn);
     if (access.enqueue) props.queue.grantSendMessages(fn.role);
     if ((group === 'retrieval' || group === 'messages') && props.config.embedder === 'bedrock') grantEmbeddings(fn);
     if (group === 'retrieval') grantAnswers(fn, props);

@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 import { REPO_ROOT } from '../paths';
-import { type LambdaCpu, WORKER_ARCHITECTURE } from '../bundling/worker-runtime';
+import { WORKER_ARCHITECTURE } from '../bundling/worker-runtime';
 
 /** Defines `require` in the ES module bundle for bundled CommonJS code. */
 export const CREATE_REQUIRE_BANNER =
@@ -53,11 +53,20 @@ export const SKIP_RUNTIME_MODULES_CONTEXT = 'kmem:skipRuntimeModules';
  * `NodejsFunction` bundling options built from `BUNDLE`; `runtimeModules` stay external and, unless
  * `install` is false, are installed beside the bundle for linux/WORKER_ARCHITECTURE by the
  * `afterBundling` hook (the CDK's `nodeModules` would install the host's binaries, with an `npm ci` that
- * refuses this lock file: see lib/bundling/worker-runtime.ts).
+ * refuses this lock file: see lib/bundling/worker-runtime.ts). `threads` (file name -> source module)
+ * are bundled beside the handler by the same hook, with the same settings, for the worker threads the
+ * function starts from a file (the extraction sandbox).
  */
-export function lambdaBundling(runtimeModules: readonly string[] = [], install = true): BundlingOptions {
+export function lambdaBundling(
+  runtimeModules: readonly string[] = [],
+  install = true,
+  threads: Readonly<Record<string, string>> = {},
+): BundlingOptions {
+  const installs = runtimeModules.length && install;
+  const hooks =
+    installs || Object.keys(threads).length ? afterBundlingHooks(installs ? runtimeModules : [], threads, runtimeModules) : undefined;
   return {
-    ...(runtimeModules.length && install ? { commandHooks: installHooks(WORKER_ARCHITECTURE, runtimeModules) } : {}),
+    ...(hooks ? { commandHooks: hooks } : {}),
     format: OutputFormat.ESM,
     target: BUNDLE.target,
     minify: BUNDLE.minify,
@@ -93,16 +102,25 @@ export function esbuildOptions(entry: string, outfile: string, runtimeModules: r
   };
 }
 
-/** The hook that installs the runtime modules into the bundle directory (local bundling: host paths). */
-function installHooks(cpu: LambdaCpu, modules: readonly string[]): ICommandHooks {
+/**
+ * The hook that bundles `threads` and installs `install` (runtime modules) into the bundle directory
+ * (local bundling: host paths); `external` stays out of the thread bundles as out of the handler's.
+ */
+function afterBundlingHooks(
+  install: readonly string[],
+  threads: Readonly<Record<string, string>>,
+  external: readonly string[],
+): ICommandHooks {
   const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-  const script = join(REPO_ROOT, 'scripts', 'install-worker-modules.ts');
+  const script = (name: string) => join(REPO_ROOT, 'scripts', name);
   const quote = (value: string) => JSON.stringify(value);
+  const run = (name: string, args: readonly string[]) => [process.execPath, tsx, script(name), ...args].map(quote).join(' ');
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (_inputDir, outputDir) => [
-      `${quote(process.execPath)} ${quote(tsx)} ${quote(script)} ${quote(outputDir)} ${cpu} ${modules.map(quote).join(' ')}`,
+      ...Object.entries(threads).map(([file, source]) => run('bundle-thread.ts', [source, join(outputDir, file), ...external])),
+      ...(install.length ? [run('install-worker-modules.ts', [outputDir, WORKER_ARCHITECTURE, ...install])] : []),
     ],
   };
 }

@@ -9,8 +9,21 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import type { ServiceFunction } from './service-function';
 
-/** How much of the table a function may touch: health probe only, reads, or reads and writes. */
-export type TableAccess = 'none' | 'describe' | 'read' | 'readWrite';
+/**
+ * How much of the table a function may touch: health probe only, API key look-ups only (`GetItem` on the
+ * key items, partition keys `KEY#<lookup id>`), reads by key and query (no Scan: no read-only function
+ * sweeps the table), or reads and writes.
+ */
+export type TableAccess = 'none' | 'describe' | 'keyLookup' | 'read' | 'readWrite';
+
+/** Reads by key and by query, of the table and its indexes: `grantReadData` less Scan and the stream's reads. */
+const READ_ACTIONS = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetItem',
+  'dynamodb:Query',
+];
 
 /** How much of the artefact bucket a function may touch. */
 export type BucketAccess = 'none' | 'read' | 'readWrite';
@@ -23,8 +36,19 @@ export function grantTable(table: Table, fn: ServiceFunction, access: TableAcces
     fn.role.addToPrincipalPolicy(describeTable);
     return;
   }
-  if (access === 'read') table.grantReadData(fn.role);
-  else table.grantReadWriteData(fn.role);
+  if (access === 'keyLookup') {
+    fn.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEY#*'] } },
+      }),
+    );
+    return;
+  }
+  if (access === 'read') {
+    fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: READ_ACTIONS, resources: [table.tableArn, `${table.tableArn}/index/*`] }));
+  } else table.grantReadWriteData(fn.role);
   Validations.of(fn.role).acknowledge({
     id: `AwsSolutions-IAM5[Resource::${arnReference(table)}/index/*]`,
     reason: "Queries through the table's own global secondary indexes (gsi1..gsi3); no other table is reachable.",

@@ -24,6 +24,6 @@ export const GROUP_ACCESS: Readonly<Record<Group, GroupAccess>> = {
   memories: { table: 'readWrite', bucket: 'readWrite', enqueue: true },
   files: { table: 'readWrite', bucket: 'readWrite', enqueue: true },
   retrieval: { table: 'read', bucket: 'read', enqueue: false },
-  /** MCP tools call the API itself with the caller's key; the function only checks that key. */
-  mcp: { table: 'read', bucket: 'none', enqueue: false },
+  /** MCP tools call the API itself with the caller's key; the function only looks that key up. */
+  mcp: { table: 'keyLookup', bucket: 'none', enqueue: false },
 };

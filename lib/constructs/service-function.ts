@@ -40,6 +40,8 @@ export interface ServiceFunctionProps {
   readonly config: StageConfig;
   /** Packages loaded from node_modules at run time rather than bundled (see WORKER_RUNTIME_MODULES). */
   readonly runtimeModules?: readonly string[];
+  /** Threads the function starts from a file: bundled beside its handler, file name -> source module. */
+  readonly threads?: Readonly<Record<string, string>>;
 }
 
 /** One deployed function, its role and its log group. */
@@ -73,7 +75,7 @@ export class ServiceFunction extends Construct {
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
-      bundling: lambdaBundling(props.runtimeModules, !this.node.tryGetContext(SKIP_RUNTIME_MODULES_CONTEXT)),
+      bundling: lambdaBundling(props.runtimeModules, !this.node.tryGetContext(SKIP_RUNTIME_MODULES_CONTEXT), props.threads),
       environment: { ...runtimeEnvironment(props), ...definedOnly(props.environment) },
     });
     acknowledgeFindings(this);

@@ -19,6 +19,20 @@ describe('GET /console/', () => {
     expect(asset.headers.get('cache-control')).toContain('immutable');
   });
 
+  it('answers with a strict Content-Security-Policy (uploads may go to the local object store) and cannot be framed', async () => {
+    for (const path of ['/console/', '/console/assets/nope.js']) {
+      const answer = await fetchRaw(path);
+      const csp = answer.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toContain("default-src 'self'; script-src 'self'; connect-src 'self' ");
+      expect(csp, path).toContain("frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
+      expect(answer.headers.get('x-frame-options'), path).toBe('DENY');
+      expect(answer.headers.get('x-content-type-options'), path).toBe('nosniff');
+    }
+    const index = await fetchRaw('/console/');
+    const connect = /connect-src ([^;]+)/.exec(index.headers.get('content-security-policy') ?? '')?.[1];
+    expect(connect).toBe(`'self' ${new URL(env().s3Endpoint).origin}`);
+  });
+
   it('redirects /console to /console/ and refuses what is not a read', async () => {
     const bare = await fetchRaw('/console');
     expect(bare.status).toBe(301);

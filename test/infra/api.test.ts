@@ -60,11 +60,28 @@ describe('routes', () => {
     const actions = actionsOfRole(synth.template, logicalId(synth.stack, mcp?.role ?? synth.stack));
     expect(actions).toContain('dynamodb:GetItem');
     expect(actions.filter((a) => /^(sqs|s3|bedrock):|dynamodb:(PutItem|DeleteItem)/.test(a))).toEqual([]);
+    // it reads the API key items alone (their partition keys `KEY#<lookup id>`): no Scan, Query or batch read
+    expect(actions.filter((a) => /dynamodb:(Scan|Query|BatchGetItem|GetRecords)/.test(a))).toEqual([]);
+    const reads = statementsOfRole(synth.template, logicalId(synth.stack, mcp?.role ?? synth.stack)).filter((s) =>
+      JSON.stringify(s.Action).includes('dynamodb:GetItem'),
+    );
+    expect(
+      reads.map((s) => ({ action: s.Action, leadingKeys: JSON.stringify(s).match(/"dynamodb:LeadingKeys":(\[[^\]]*\])/)?.[1] })),
+    ).toEqual([{ action: 'dynamodb:GetItem', leadingKeys: '["KEY#*"]' }]);
     // its one write: the per-account request counters of the rate limit
     const updates = statementsOfRole(synth.template, logicalId(synth.stack, mcp?.role ?? synth.stack)).filter((s) =>
       JSON.stringify(s.Action).includes('dynamodb:UpdateItem'),
     );
     expect(updates.map((s) => JSON.stringify(s))).toEqual([expect.stringContaining('"dynamodb:LeadingKeys":["A#*#RATE#*"]')]);
+  });
+
+  it('lets no read-only function Scan the table (retrieval reads by key and query only)', () => {
+    for (const group of ['retrieval', 'mcp', 'meta'] as const) {
+      const fn = synth.stack.api.functions.get(group);
+      if (!fn) throw new Error(`no ${group} function`);
+      const actions = actionsOfRole(synth.template, logicalId(synth.stack, fn.role));
+      expect({ group, scans: actions.filter((a) => a === 'dynamodb:Scan') }).toEqual({ group, scans: [] });
+    }
   });
 
   it('has one function per catalog group', () => {

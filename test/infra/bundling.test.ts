@@ -7,9 +7,17 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  BUNDLED_EXTRACTION_THREAD,
+  type SandboxData,
+  type SandboxReply,
+  type SandboxRequest,
+} from '../../functions/adapters/sandbox/protocol';
+import { loadConfig } from '../../functions/config';
 import {
   BUNDLE_SIZE_LIMIT,
   WORKER_BUNDLE_SIZE_LIMIT,
@@ -62,6 +70,40 @@ describe('function bundles', () => {
       });
       const outcome = { fn: fn.node.id, out: result.stdout.trim(), err: result.status === 0 ? '' : result.stderr };
       expect(outcome).toEqual({ fn: fn.node.id, out: 'function', err: '' });
+    }
+  });
+});
+
+describe("the worker's extraction thread", () => {
+  it('is bundled beside the worker, with the banner and its source map, and extracts a file in a worker thread', async () => {
+    const worker = synth.stack.ingest.queueWorker.worker;
+    if (!worker) throw new Error('no worker function');
+    const file = join(bundleDir(worker), BUNDLED_EXTRACTION_THREAD);
+    expect(readFileSync(file, 'utf8').startsWith(CREATE_REQUIRE_BANNER)).toBe(true);
+    expect(existsSync(`${file}.map`)).toBe(true);
+    const thread = new Worker(pathToFileURL(file), { workerData: { module: '', config: loadConfig({}) } satisfies SandboxData });
+    try {
+      const replies = new Promise<SandboxReply[]>((resolve, reject) => {
+        const seen: SandboxReply[] = [];
+        thread.on('error', reject);
+        thread.on('message', (reply: SandboxReply) => {
+          seen.push(reply);
+          if (reply.kind === 'ready') {
+            const bytes = new TextEncoder().encode('The ferry leaves at noon.');
+            const input = { bytes, fileType: 'text', name: 'ferry.txt', contentType: 'text/plain' } as const;
+            thread.postMessage({ kind: 'extract', id: 1, input } satisfies SandboxRequest);
+          } else resolve(seen);
+        });
+      });
+      const [ready, outcome] = await replies;
+      expect(ready).toEqual({ kind: 'ready' });
+      expect(outcome).toMatchObject({
+        kind: 'extracted',
+        id: 1,
+        extracted: { text: expect.stringContaining('The ferry leaves at noon.') },
+      });
+    } finally {
+      await thread.terminate();
     }
   });
 });

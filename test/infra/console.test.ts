@@ -64,6 +64,25 @@ describe('console site', () => {
     });
   });
 
+  it('answers /console* with a strict Content-Security-Policy and frame protection, keeping HSTS, nosniff and the referrer policy', () => {
+    const config = only('AWS::CloudFront::Distribution').Properties.DistributionConfig;
+    const policy = only('AWS::CloudFront::ResponseHeadersPolicy').Properties.ResponseHeadersPolicyConfig;
+    expect(JSON.stringify(config.CacheBehaviors[0].ResponseHeadersPolicyId)).toContain(
+      Object.keys(synth.template.findResources('AWS::CloudFront::ResponseHeadersPolicy'))[0],
+    );
+    const headers = policy.SecurityHeadersConfig;
+    expect(headers.ContentSecurityPolicy).toEqual({
+      ContentSecurityPolicy:
+        "default-src 'self'; script-src 'self'; connect-src 'self' https://*.amazonaws.com; img-src 'self' data:; " +
+        "style-src 'self' 'unsafe-inline'; worker-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+      Override: true,
+    });
+    expect(headers.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
+    expect(headers.ContentTypeOptions).toEqual({ Override: true });
+    expect(headers.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 31_536_000, Override: true });
+    expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: 'strict-origin-when-cross-origin', Override: true });
+  });
+
   it('serves index.html for /console/ and redirects /console', () => {
     const code = only('AWS::CloudFront::Function').Properties.FunctionCode as string;
     expect(code).toContain("request.uri === '/console/') request.uri = '/console/index.html'");

@@ -51,6 +51,13 @@ describe('QueueWorker', () => {
     });
   });
 
+  it('extracts each file in a thread with a heap limit of a third of the function memory (a file that needs more fails alone)', () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      MemorySize: 3008,
+      Environment: { Variables: Match.objectLike({ KMEM_EXTRACT_ISOLATION: 'thread', KMEM_EXTRACT_MEMORY_MB: '1002' }) },
+    });
+  });
+
   it('lets the worker consume and re-enqueue, run Transcribe jobs, and nothing beyond', () => {
     const role = worker.worker?.role;
     expect(role).toBeDefined();

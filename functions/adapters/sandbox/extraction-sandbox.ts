@@ -4,14 +4,23 @@
  * limit. A file that exhausts either fails with a reason and is not retried; the thread is replaced for
  * the next file. Files go through one at a time, so a death is always the fault of the file being read.
  */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { type Extracted, ExtractionError, type ExtractInput } from '../extract';
 import type { Config } from '../../config';
-import type { SandboxData, SandboxReply, SandboxRequest } from './protocol';
+import { BUNDLED_EXTRACTION_THREAD, type SandboxData, type SandboxReply, type SandboxRequest } from './protocol';
 
 /** The entry of TypeScript threads, and the module this one runs. */
 export const THREAD_ENTRY = new URL('./thread-entry.mjs', import.meta.url);
 const THREAD_MODULE = new URL('./thread.ts', import.meta.url).href;
+/** In a deployed bundle, the thread bundled beside it (then `import.meta.url` is the bundle's). */
+const BUNDLED_THREAD = new URL(`./${BUNDLED_EXTRACTION_THREAD}`, import.meta.url);
+
+/** What a new thread runs: the bundled thread when there is one, else the TypeScript module through its entry. */
+function threadEntry(): URL {
+  return existsSync(fileURLToPath(BUNDLED_THREAD)) ? BUNDLED_THREAD : THREAD_ENTRY;
+}
 
 /** The process's environment, less a second copy of the AWS SDK's Node version notice (the process gives it). */
 export function quietThreadEnv(): NodeJS.ProcessEnv {
@@ -88,7 +97,7 @@ export class ExtractionSandbox {
 
   private start(): Promise<Worker> {
     this.ready ??= new Promise<Worker>((resolve, reject) => {
-      const thread = new Worker(THREAD_ENTRY, {
+      const thread = new Worker(threadEntry(), {
         workerData: { module: THREAD_MODULE, config: this.settings.config } satisfies SandboxData,
         resourceLimits: { maxOldGenerationSizeMb: this.settings.memoryMb },
         env: quietThreadEnv(),

@@ -2,6 +2,12 @@
 import type { Extracted, ExtractInput } from '../extract';
 import type { Config } from '../../config';
 
+/**
+ * The thread's module bundled beside a deployed worker's bundle (the worker's afterBundling step builds
+ * functions/adapters/sandbox/thread.ts to it); from the sources the thread runs ./thread.ts through tsx.
+ */
+export const BUNDLED_EXTRACTION_THREAD = 'extraction-thread.mjs';
+
 /** What the thread starts with: its module, and the settings it makes its engines from. */
 export interface SandboxData {
   module: string;
