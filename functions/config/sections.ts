@@ -89,6 +89,8 @@ const webSettings = section({
   /** Sitemaps: pages listed at most (more are left out). Crawls: pages and link depth at most. */
   KMEM_SITEMAP_MAX_URLS: positiveInt.default(1_000),
   KMEM_CRAWL_MAX_PAGES: positiveInt.default(100),
+  /** Seconds between two re-syncs of one file asked for with POST /files/resync (one at a time in any case). */
+  KMEM_RESYNC_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
   KMEM_CRAWL_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
 });
 
