@@ -48,8 +48,8 @@ const storeSettings = section(
 const httpSettings = section({
   KMEM_MAX_BODY_KB: positiveInt.default(1024),
   KMEM_MAX_UPLOAD_MB: positiveInt.default(50),
-  /** Seconds an API key lookup stays cached in a warm container. */
-  KMEM_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(30),
+  /** Seconds an API key lookup stays cached in a warm container: how long a revoked key may still work there. */
+  KMEM_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(5),
 });
 
 /** New accounts (the CLI and the local runtime make them). */

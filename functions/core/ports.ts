@@ -33,6 +33,8 @@ export interface AccountStore {
   create(account: Account): Promise<void>;
   get(accountId: string): Promise<Account | undefined>;
   findByName(name: string): Promise<Account | undefined>;
+  /** Records the lookup id of the key KMEM_API_KEY put on the account. */
+  setBootstrapKey(accountId: string, lookupId: string): Promise<void>;
   /** Takes `tokens` from the budget if that many remain; returns the account after, or undefined if short. */
   reserveTokens(accountId: string, tokens: number): Promise<Account | undefined>;
   /** Takes `tokens` from the budget unconditionally (work already done: extraction time). */
