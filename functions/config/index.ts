@@ -64,6 +64,7 @@ export interface Config {
     sitemapMaxUrls: number;
     crawlMaxPages: number;
     crawlMaxDepth: number;
+    resyncMinIntervalSeconds: number;
   };
   dynamodbEndpoint?: string;
   s3Endpoint?: string;
@@ -218,6 +219,7 @@ function webOf(e: Parsed): Config['web'] {
     sitemapMaxUrls: e.KMEM_SITEMAP_MAX_URLS,
     crawlMaxPages: e.KMEM_CRAWL_MAX_PAGES,
     crawlMaxDepth: e.KMEM_CRAWL_MAX_DEPTH,
+    resyncMinIntervalSeconds: e.KMEM_RESYNC_MIN_INTERVAL_SECONDS,
   };
 }
 

@@ -48,8 +48,8 @@ const storeSettings = section(
 const httpSettings = section({
   KMEM_MAX_BODY_KB: positiveInt.default(1024),
   KMEM_MAX_UPLOAD_MB: positiveInt.default(50),
-  /** Seconds an API key lookup stays cached in a warm container. */
-  KMEM_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(30),
+  /** Seconds an API key lookup stays cached in a warm container: how long a revoked key may still work there. */
+  KMEM_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).default(5),
 });
 
 /** New accounts (the CLI and the local runtime make them). */
@@ -89,6 +89,8 @@ const webSettings = section({
   /** Sitemaps: pages listed at most (more are left out). Crawls: pages and link depth at most. */
   KMEM_SITEMAP_MAX_URLS: positiveInt.default(1_000),
   KMEM_CRAWL_MAX_PAGES: positiveInt.default(100),
+  /** Seconds between two re-syncs of one file asked for with POST /files/resync (one at a time in any case). */
+  KMEM_RESYNC_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(60),
   KMEM_CRAWL_MAX_DEPTH: z.coerce.number().int().min(0).max(10).default(3),
 });
 

@@ -17,6 +17,8 @@ export interface Account {
   tokensRemaining: number;
   webhookSecret: string;
   createdAt: string;
+  /** The lookup id of the key KMEM_API_KEY last put here: revoked when KMEM_API_KEY changes. */
+  bootstrapKeyId?: string;
 }
 
 export interface ApiKeyRecord {

@@ -33,6 +33,8 @@ export interface AccountStore {
   create(account: Account): Promise<void>;
   get(accountId: string): Promise<Account | undefined>;
   findByName(name: string): Promise<Account | undefined>;
+  /** Records the lookup id of the key KMEM_API_KEY put on the account. */
+  setBootstrapKey(accountId: string, lookupId: string): Promise<void>;
   /** Takes `tokens` from the budget if that many remain; returns the account after, or undefined if short. */
   reserveTokens(accountId: string, tokens: number): Promise<Account | undefined>;
   /** Takes `tokens` from the budget unconditionally (work already done: extraction time). */
@@ -154,6 +156,18 @@ export interface UploadStore {
   delete(accountId: string, key: string): Promise<void>;
 }
 
+/** The times a re-sync claim is decided by (ISO 8601). */
+export interface ResyncClaim {
+  now: string;
+  /** A claim older than this is stale (its worker died): it no longer holds the file. */
+  staleBefore: string;
+  /** The file's last re-sync must be older than this. */
+  intervalBefore: string;
+}
+
+/** A claimed re-sync, or the claim and the last re-sync that held the file (null when absent). */
+export type ResyncClaimResult = { claimed: true } | { claimed: false; claimedAt: string | null; lastResyncAt: string | null };
+
 export interface FileStore {
   /** Throws ConflictError when the id exists. */
   create(file: FileRecord): Promise<void>;
@@ -188,6 +202,14 @@ export interface FileStore {
   deleteMany(accountId: string, ids: readonly string[]): Promise<void>;
   /** The hidden children of a sitemap or crawl. */
   listChildren(accountId: string, parentId: string): Promise<FileRecord[]>;
+  /**
+   * Claims a re-sync of a ready file in one conditional write: records `now` as its claim and as its last
+   * re-sync, unless a claim newer than `staleBefore` holds it or its last re-sync is newer than
+   * `intervalBefore`. Answers whether it was claimed, and otherwise what held it.
+   */
+  claimResync(accountId: string, id: string, at: ResyncClaim): Promise<ResyncClaimResult>;
+  /** Clears a file's re-sync claim: its re-sync ended. */
+  endResync(accountId: string, id: string): Promise<void>;
   /** Adds `by` to a counter of a file atomically; answers the file after. */
   increment(
     accountId: string,

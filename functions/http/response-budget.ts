@@ -8,13 +8,18 @@
 import type { Page, PageRequest } from '../core/model';
 
 /** What one answer may carry, with room to spare under Lambda's 6 MB. */
-const RESPONSE_BUDGET_BYTES = 4 * 1024 * 1024;
+export const RESPONSE_BUDGET_BYTES = 4 * 1024 * 1024;
 /** Characters of a long text a list item carries (the item's own route answers it whole). */
 export const LIST_CONTENT_CHARS = 10_000;
 
 /** Bytes `value` takes in a Lambda proxy result: its JSON, escaped again as the `body` string. */
 export function wireBytes(value: unknown): number {
-  return Buffer.byteLength(JSON.stringify(JSON.stringify(value)));
+  return bodyWireBytes(JSON.stringify(value));
+}
+
+/** Bytes a response body (text already) takes in a Lambda proxy result, escaped as the `body` string. */
+export function bodyWireBytes(body: string): number {
+  return Buffer.byteLength(JSON.stringify(body));
 }
 
 /** `text` cut to `limit` characters (never inside a surrogate pair), and whether it was cut. */

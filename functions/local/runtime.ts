@@ -24,7 +24,7 @@ import { addMetricSink } from '../core/metrics';
 import { MetricsSummary } from './metrics-summary';
 import { createRouter } from './router';
 import { WorkerThreadHost } from './worker-thread/host';
-import { ensureTable, type LocalStores, privateDirectory, startStores } from './stores';
+import { allowUploadsFrom, ensureTable, type LocalStores, privateDirectory, startStores } from './stores';
 
 /** Batches the local worker handles at once (on AWS, Lambda scales the worker instead). */
 const LOCAL_WORKERS = 3;
@@ -74,6 +74,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const pumps = await startPumps(deps.localQueue, worker.handler, log);
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;
+  await allowUploadsFrom(deps.config, port);
   const stateFile = join(dataDir, 'runtime.json');
   writeFileSync(stateFile, JSON.stringify({ pid: process.pid, url, ...endpointsOf(stores) }, null, 2), { mode: 0o600 });
   log(`kmem API listening on ${url}`);

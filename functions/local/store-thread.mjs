@@ -22,9 +22,6 @@ removeEmptyFoldersWithoutListing();
 
 const { dynamoDir, s3Dir, host, bucketName } = workerData;
 
-// Browsers (the console) PUT large files straight to presigned addresses, from the API's origin.
-const UPLOAD_CORS = `<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod><AllowedHeader>*</AllowedHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
-
 function listen(server) {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -45,7 +42,8 @@ async function start() {
     port: 0,
     directory: s3Dir,
     silent: true,
-    configureBuckets: [{ name: bucketName, configs: [UPLOAD_CORS] }],
+    // no CORS yet: once the API listens, the runtime allows its own origin only (stores.ts allowUploadsFrom)
+    configureBuckets: [{ name: bucketName, configs: [] }],
   });
   let s3Port;
   try {

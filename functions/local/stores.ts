@@ -10,7 +10,10 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { PutBucketCorsCommand } from '@aws-sdk/client-s3';
+import { createS3Client } from '../adapters/aws-clients';
 import { GLOBAL_INDEXES, PARTITION_KEY, SORT_KEY } from '../adapters/dynamodb/table-definition';
+import type { Config } from '../config';
 
 /** dynalite and s3rver run on a thread of their own (see store-thread.mjs). */
 const STORE_THREAD = new URL('./store-thread.mjs', import.meta.url);
@@ -67,6 +70,30 @@ export async function startStores(options: StoreOptions): Promise<LocalStores> {
     },
   };
 }
+
+/**
+ * Browsers (the console) PUT large files straight to presigned addresses of the bucket, from the runtime's
+ * own origin: that origin, under the names of loopback the console may be opened at, is the only one the
+ * bucket's CORS allows (a page from anywhere else gets no preflight; s3rver checks no signature).
+ */
+export async function allowUploadsFrom(config: Config, port: number): Promise<void> {
+  const origins = [...new Set([`http://${urlHost(config.host)}:${port}`, ...LOOPBACK.map((host) => `http://${host}:${port}`)])].filter(
+    (origin) => !/^http:\/\/(0\.0\.0\.0|\[::\]):/.test(origin),
+  );
+  const s3 = createS3Client(config);
+  try {
+    const rule = { AllowedOrigins: origins, AllowedMethods: ['PUT'], AllowedHeaders: ['*'], MaxAgeSeconds: 3000 };
+    await s3.send(new PutBucketCorsCommand({ Bucket: config.bucketName, CORSConfiguration: { CORSRules: [rule] } }));
+  } finally {
+    s3.destroy();
+  }
+}
+
+/** The names loopback goes by in a browser's address bar. */
+const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
+
+/** A host as it appears in a URL (an IPv6 address in brackets). */
+const urlHost = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
 
 function exitWithReason(error: Error): void {
   process.stderr.write(`kmem: ${error.message}\n`);

@@ -1,25 +1,49 @@
 /** MCP tools that read memories: search, list, get, ingestion status, explore an entity. */
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { KmemClient, Schemas } from '../../packages/client/src';
+import { fittingHead, RESPONSE_BUDGET_BYTES, wireBytes } from '../http/response-budget';
 import { answered, compact, present } from './tool-results';
 
 const memoryID = z.string().min(1).max(128).describe('The memory id (see list_memories)');
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 type SearchResult = Schemas['SearchResult'];
+type Source = SearchResult['sources'][number];
 
-/** Passages best first, each with the source it comes from, then facts and the sources. */
-function describeSearch(result: SearchResult): string {
+/** Room in the response budget kept for the JSON-RPC envelope and the answer's few other fields. */
+const ENVELOPE_BYTES = 16 * 1024;
+
+/** One passage of an answer: its text for the model, and its place, score and source as data. */
+interface PresentedPassage {
+  text: string;
+  data: { rank: number; score: number; source: Source | null };
+}
+
+/**
+ * The search answer: each passage once (its text in the content, its rank, score and source in the
+ * structured content), best first, as many as fit one response (functions/http/response-budget.ts).
+ */
+function presentSearch(result: SearchResult): CallToolResult {
   const sources = new Map(result.sources.map((source) => [source.id, source]));
-  const passages = result.payload.map((passage, i) => {
-    const source = passage.sourceID ? sources.get(passage.sourceID) : undefined;
+  const presented = result.payload.map((passage, i): PresentedPassage => {
+    const source = (passage.sourceID && sources.get(passage.sourceID)) || null;
     const from = source ? `source: ${source.name} (${source.id}, ${source.url})` : 'generated answer';
-    return `[${i + 1}] score ${passage.score.toFixed(3)}, ${from}\n${passage.content}`;
+    const text = `[${i + 1}] score ${passage.score.toFixed(3)}, ${from}\n${passage.content}`;
+    return { text, data: { rank: i + 1, score: passage.score, source } };
   });
+  const rest = { facts: result.facts, sources: result.sources };
+  const budget = RESPONSE_BUDGET_BYTES - ENVELOPE_BYTES - 2 * wireBytes(rest);
+  const kept = fittingHead(presented, (p) => wireBytes(p.text) + wireBytes(p.data), budget);
+  return answered(describeSearch(result, kept, presented.length - kept.length), { passages: kept.map((p) => p.data), ...rest });
+}
+
+/** Passages best first, each with the source it comes from, then facts. */
+function describeSearch(result: SearchResult, passages: readonly PresentedPassage[], left: number): string {
   if (passages.length === 0) return 'Nothing in this memory matches the query (is its ingestion ready? see ingestion_status).';
   const facts = result.facts.length ? `\n\nFacts:\n${result.facts.map((fact) => `- ${fact.content}`).join('\n')}` : '';
-  return `Passages, best first:\n\n${passages.join('\n\n')}${facts}`;
+  const more = left > 0 ? `\n\n(${left} more passage(s) did not fit in one answer: ask for a smaller topK.)` : '';
+  return `Passages, best first:\n\n${passages.map((p) => p.text).join('\n\n')}${facts}${more}`;
 }
 
 export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): void {
@@ -41,16 +65,7 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
       }),
       annotations: READ_ONLY,
     },
-    (args) =>
-      present(kmem.searchMemory({ params: { query: args } }), (result) => {
-        const sources = new Map(result.sources.map((source) => [source.id, source]));
-        const passages = result.payload.map((p) => ({
-          content: p.content,
-          score: p.score,
-          source: (p.sourceID && sources.get(p.sourceID)) || null,
-        }));
-        return answered(describeSearch(result), { passages, facts: result.facts, sources: result.sources });
-      }),
+    (args) => present(kmem.searchMemory({ params: { query: args } }), presentSearch),
   );
 
   server.registerTool(

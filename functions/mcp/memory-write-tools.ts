@@ -55,13 +55,18 @@ export function registerMemoryWriteTools(server: McpServer, kmem: KmemClient): v
           .max(2048)
           .describe('An http or https address'),
         kind: z.enum(['page', 'sitemap', 'crawl']).optional().describe('page (default), sitemap or crawl'),
-        name: z.string().min(1).max(255).optional().describe('A name for the source (default: the address)'),
+        name: z
+          .string()
+          .min(1)
+          .max(255)
+          .optional()
+          .describe('A name for the source (default: its host and path, / as _, e.g. example.com_docs_intro)'),
       }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     async ({ memoryID: id, url, kind, name }) => {
       const fileType = SOURCE_KINDS[kind ?? 'page'];
-      const file = await kmem.createFile({ body: { name: name ?? url.slice(0, 255), external_uri: url, fileType } });
+      const file = await kmem.createFile({ body: { name: name ?? sourceNameOf(url), external_uri: url, fileType } });
       if (!file.ok) return refused(file.error);
       return ingestInto(kmem, id, file.data.data.id, `Added ${url} as ${fileType} file ${file.data.data.id}`, 0);
     },
@@ -91,6 +96,13 @@ export function registerMemoryWriteTools(server: McpServer, kmem: KmemClient): v
       return deleted.ok ? answered(`Deleted file ${fileID}.`, { fileID, deleted: true }) : refused(deleted.error);
     },
   );
+}
+
+/** A file name for a web address: its host and path, each `/` (a file name holds none) as `_`. */
+function sourceNameOf(url: string): string {
+  const { host, pathname } = new URL(url);
+  const path = pathname.replace(/\/+$/, '').replace(/\/+/g, '_');
+  return `${host}${path}`.slice(0, 255);
 }
 
 /** Adds the file to the memory, starts ingestion and, when asked, waits for it to be searchable. */

@@ -151,3 +151,54 @@ describe('re-sync of web sources', () => {
     expect((await childrenOf(file.id)).hiddenFilesTotal).toBe(2);
   });
 });
+
+describe('re-sync guard', () => {
+  /** Waits until the site has had no request for a while (a crawl in progress asks every few ms). */
+  async function quietSite(): Promise<void> {
+    let seen = -1;
+    while (seen !== site.hits.length) {
+      seen = site.hits.length;
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    }
+  }
+
+  it("runs one re-sync at a time and one a minute per file: 10 quick calls cause one re-sync's fetches", async () => {
+    const before = site.hits.length;
+    const created = await post('/files/create', { name: 'club-guarded', fileType: 'website_bulk', external_uri: `${site.origin}/` });
+    const file = created.body.data as Json;
+    expect((await waitFor(`/files/get/${file.id}`, (b) => b.data?.state === 'ready' || b.data?.state === 'failed')).data.state).toBe(
+      'ready',
+    );
+    await quietSite();
+    const oneCrawl = site.hits.length - before;
+    expect(oneCrawl).toBeGreaterThanOrEqual(3); // robots.txt, `/` and `/about` at least
+
+    const start = site.hits.length;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(`/files/resync/${file.id}`, {})));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(429)]);
+    const refused = answers.find((a) => a.status === 429);
+    expect(refused?.body).toMatchObject({ status: 'rate_limited', error: expect.stringMatching(new RegExp(`^id: file '${file.id}' `)) });
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    await quietSite();
+    expect(site.hits.length - start).toBe(oneCrawl);
+
+    // the re-sync ended and cleared its claim; the minimum interval still holds
+    const again = await post(`/files/resync/${file.id}`, {});
+    expect(again.status).toBe(429);
+    expect(again.body.error).toMatch(/was synced again at .*; it can be synced again from /);
+    expect(site.hits.length - start).toBe(oneCrawl);
+  }, 60_000);
+
+  it("a crashed worker's claim goes stale: the file can be synced again", async () => {
+    const created = await post('/files/create', { name: 'club-stale', fileType: 'website_bulk', external_uri: `${site.origin}/about` });
+    const file = created.body.data as Json;
+    await waitFor(`/files/get/${file.id}`, (b) => b.data?.state === 'ready');
+    const longAgo = Date.now() - 20 * 60 * 1000;
+    const at = (ms: number) => new Date(ms).toISOString();
+    // a re-sync claimed 20 minutes ago whose worker never ended it
+    const claim = { now: at(longAgo), staleBefore: at(longAgo - 1), intervalBefore: at(longAgo - 1) };
+    const accountId = (await childrenOf(file.id)).userID as string;
+    expect(await stores.files.claimResync(accountId, file.id as string, claim)).toEqual({ claimed: true });
+    expect((await post(`/files/resync/${file.id}`, {})).status).toBe(200);
+  });
+});

@@ -1,7 +1,9 @@
 /**
  * API key lifecycle through the operator command against a running runtime: list, create, rotate (the
  * bootstrap key included), revoke; a revoked key stops working within the auth cache time and
- * KMEM_API_KEY cannot bring it back. Operator-chosen keys are 32 characters at least.
+ * KMEM_API_KEY cannot bring it back. Operator-chosen keys are 32 characters at least. A changed KMEM_API_KEY
+ * revokes the previous bootstrap key, and at the default auth cache time (5 s) a key revoked by another
+ * process stops working within about 5 s.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -76,4 +78,52 @@ describe('API key lifecycle', () => {
   it('refuses an operator key shorter than 32 characters', () => {
     expect(() => loadConfig({ KMEM_API_KEY: 'dev-key-change-me' })).toThrow(/KMEM_API_KEY: must be at least 32 characters/);
   });
+});
+
+describe('the bootstrap key and the auth cache', () => {
+  const FIRST = 'kmem_first_bootstrap_key_for_rotation_0123';
+  const SECOND = 'kmem_second_bootstrap_key_for_rotation_456';
+  const rotationDir = mkdtempSync(join(tmpdir(), 'kmem-bootstrap-'));
+  let running: Runtime | undefined;
+  /** A runtime with the auth cache at its default time. */
+  const startWith = async (key: string) => {
+    const { startRuntime } = await import('../../functions/local/runtime');
+    return startRuntime({ settings: { KMEM_DATA_DIR: rotationDir, KMEM_PORT: '0', KMEM_API_KEY: key } });
+  };
+  const status = async (key: string) => (await fetch(`${running?.url}/account`, { headers: { 'X-API-Key': key } })).status;
+  afterAll(async () => {
+    await running?.stop();
+    rmSync(rotationDir, { recursive: true, force: true });
+  });
+
+  it('revokes the previous bootstrap key when KMEM_API_KEY changes', async () => {
+    running = await startWith(FIRST);
+    expect(await status(FIRST)).toBe(200);
+    await running.stop();
+    running = await startWith(SECOND);
+    expect(await status(SECOND)).toBe(200);
+    expect(await status(FIRST)).toBe(403);
+    await running.stop();
+    running = await startWith(SECOND); // the same key again changes nothing
+    expect(await status(SECOND)).toBe(200);
+  }, 60_000);
+
+  it('stops accepting a key revoked by another process within about 5 s', async () => {
+    const created = (
+      await run('npx', ['tsx', 'bin/kmem.ts', 'accounts', 'keys', 'create', 'default'], {
+        env: { ...process.env, KMEM_DATA_DIR: rotationDir },
+      })
+    ).stdout
+      .trim()
+      .split('\n')
+      .at(-1) as string;
+    expect(await status(created)).toBe(200); // now cached by the runtime
+    await run('npx', ['tsx', 'bin/kmem.ts', 'accounts', 'keys', 'revoke', 'default', lookupIdOf(created)], {
+      env: { ...process.env, KMEM_DATA_DIR: rotationDir },
+    });
+    const revokedAt = Date.now();
+    while ((await status(created)) === 200 && Date.now() - revokedAt < 10_000) await new Promise((r) => setTimeout(r, 100));
+    expect(await status(created)).toBe(403);
+    expect(Date.now() - revokedAt).toBeLessThan(6_000);
+  }, 60_000);
 });

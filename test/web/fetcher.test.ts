@@ -254,7 +254,7 @@ describe('fetchUrl name resolution', () => {
     const before = site.hits.length;
     const resolve = async () => ['203.0.113.9', '127.0.0.1'];
     const error = await failure(fetchUrl(`http://rebind.test:${site.port}/hello`, { allowPrivate: false, resolve }));
-    expect(error.message).toBe(`refused: http://rebind.test:${site.port}/hello resolves to a private address (203.0.113.9)`);
+    expect(error.message).toBe(`refused: http://rebind.test:${site.port}/hello host 'rebind.test' does not resolve to a public address`);
     expect(site.hits.length).toBe(before);
   });
 

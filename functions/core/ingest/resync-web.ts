@@ -26,7 +26,16 @@ export interface ResyncDeps extends WebSourceDeps {
 /** Pages of a sitemap asked for at once. */
 const PAGE_CONCURRENCY = 4;
 
+/** Re-syncs the file, then clears its re-sync claim (POST /files/resync takes one while a re-sync runs). */
 export async function resyncWebFile(deps: ResyncDeps, message: Extract<WorkMessage, { kind: 'file.resync' }>): Promise<void> {
+  try {
+    await resyncWebSource(deps, message);
+  } finally {
+    await deps.files.endResync(message.accountId, message.fileId);
+  }
+}
+
+async function resyncWebSource(deps: ResyncDeps, message: Extract<WorkMessage, { kind: 'file.resync' }>): Promise<void> {
   const file = await deps.files.get(message.accountId, message.fileId);
   if (!file?.externalUrl || file.parentFileId || !WEB_FILE_TYPES.has(file.fileType) || file.state !== 'ready') return;
   await loadTokenizer();

@@ -14,7 +14,10 @@ import { BadRequestError } from '../errors';
 /** A refused address: the URL can never be fetched under the current settings (a client error). */
 export class UnsafeAddressError extends BadRequestError {}
 
-/** The host name does not exist (or has no address); may change later, unlike an UnsafeAddressError. */
+/**
+ * The host name does not exist (or has no address); may change later, unlike an UnsafeAddressError. Only
+ * with private addresses allowed: otherwise such a name is refused like one resolving to a private address.
+ */
 export class HostResolutionError extends BadRequestError {}
 
 export interface AddressGuardOptions {
@@ -45,7 +48,8 @@ export interface GuardedAddress {
 
 /**
  * Parses `url` and checks it may be fetched; answers the parsed URL. Throws UnsafeAddressError for a
- * refused URL or address, HostResolutionError for a name that does not resolve, and passes on the
+ * refused URL or address (a name that resolves to no public address, without saying what it resolves to),
+ * HostResolutionError for a name that does not resolve when private addresses are allowed, and passes on the
  * resolver's own errors (a failing DNS server), which the caller may retry. With allowPrivate only the
  * URL's form is checked and nothing is resolved. To connect, use guardAddress instead.
  */
@@ -68,9 +72,11 @@ export async function guardAddress(url: string, options: AddressGuardOptions): P
     if (!literal && isInternalName(host)) refuse(field, `host '${host}' is an internal name`);
   }
   const addresses = literal ? [ipaddr.parse(host).toString()] : await options.resolve(host);
+  if (!options.allowPrivate && (addresses.length === 0 || addresses.some(isPrivateAddress))) {
+    // one answer for both, without the address: what the resolver says about internal names stays ours
+    refuse(field, `host '${host}' does not resolve to a public address`);
+  }
   if (addresses.length === 0) throw new HostResolutionError(`${field}: host '${host}' does not resolve`);
-  const blocked = options.allowPrivate ? undefined : addresses.find(isPrivateAddress);
-  if (blocked !== undefined) refuse(field, `resolves to a private address (${blocked})`);
   return { url: parsed, addresses };
 }
 

@@ -32,9 +32,13 @@ export async function createAccount(deps: AccountDeps, name: string): Promise<{ 
   return { account, apiKey };
 }
 
-/** Makes sure some account holds exactly `apiKey` (creating the 'default' account if needed). */
+/**
+ * Makes sure some account holds exactly `apiKey` (creating the 'default' account if needed). The account
+ * records it as its bootstrap key; the bootstrap key it held before (KMEM_API_KEY changed) is revoked.
+ */
 export async function ensureAccountWithKey(deps: AccountDeps, apiKey: string): Promise<Account> {
-  const existing = await deps.apiKeys.find(lookupIdOf(apiKey));
+  const lookupId = lookupIdOf(apiKey);
+  const existing = await deps.apiKeys.find(lookupId);
   if (existing && keyMatches(existing, apiKey)) {
     if (existing.revokedAt) {
       throw BadRequestError.forField(
@@ -43,7 +47,7 @@ export async function ensureAccountWithKey(deps: AccountDeps, apiKey: string): P
       );
     }
     const account = await deps.accounts.get(existing.accountId);
-    if (account) return account;
+    if (account) return recordBootstrapKey(deps, account, lookupId);
   }
   let account = await deps.accounts.findByName(BOOTSTRAP_ACCOUNT);
   if (!account) {
@@ -51,7 +55,15 @@ export async function ensureAccountWithKey(deps: AccountDeps, apiKey: string): P
     await deps.accounts.create(account);
   }
   await deps.apiKeys.put(newKeyRecord(apiKey, account.id, deps.clock.now().toISOString()));
-  return account;
+  return recordBootstrapKey(deps, account, lookupId);
+}
+
+/** Records the account's bootstrap key, revoking the one it replaces (after the new one works). */
+async function recordBootstrapKey(deps: AccountDeps, account: Account, lookupId: string): Promise<Account> {
+  if (account.bootstrapKeyId === lookupId) return account;
+  if (account.bootstrapKeyId) await deps.apiKeys.revoke(account.id, account.bootstrapKeyId, deps.clock.now().toISOString());
+  await deps.accounts.setBootstrapKey(account.id, lookupId);
+  return { ...account, bootstrapKeyId: lookupId };
 }
 
 /** The account a key resolved to (its token budget included). */

@@ -4,7 +4,7 @@
  * processed again, and every memory that had ingested it ingests it again in a job of its own (charged for
  * the new tokens only), which replaces the file's previous chunks, entities and facts.
  */
-import { BadRequestError, NotFoundError } from '../errors';
+import { BadRequestError, NotFoundError, RateLimitedError } from '../errors';
 import { checkFileName, WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
@@ -27,11 +27,21 @@ export async function createOrUpdateFile(deps: FileDeps, accountId: string, inpu
   return replaceContent(deps, existing, { ...contentFields(name, input.fileType, source), contentHash });
 }
 
+/** What POST /files/resync needs: the files, the queue, the clock and the minimum interval between re-syncs. */
+export type ResyncRequestDeps = Pick<FileDeps, 'files' | 'queue' | 'clock'> & {
+  config: { web: { resyncMinIntervalSeconds: number } };
+};
+
+/** A re-sync claim older than this is stale (its worker died): the longest a worker runs, 15 minutes. */
+const STALE_RESYNC_CLAIM_MS = 15 * 60 * 1000;
+
 /**
  * POST /files/resync/{id}: a ready `website`, `sitemap` or `website_bulk` file is fetched again by the
- * worker (ingest/resync-web.ts); answers the file as it is now.
+ * worker (ingest/resync-web.ts); answers the file as it is now. One re-sync at a time per file, and at
+ * most one per `resyncMinIntervalSeconds`: the claim is one conditional write, cleared when the re-sync
+ * ends (or stale after 15 minutes); a refused call is 429 rate_limited with Retry-After.
  */
-export async function resyncFile(deps: FileDeps, accountId: string, id: string): Promise<FileRecord> {
+export async function resyncFile(deps: ResyncRequestDeps, accountId: string, id: string): Promise<FileRecord> {
   const file = await deps.files.get(accountId, id);
   if (!file || file.parentFileId) throw NotFoundError.of('file', id);
   if (!WEB_FILE_TYPES.has(file.fileType)) {
@@ -42,8 +52,37 @@ export async function resyncFile(deps: FileDeps, accountId: string, id: string):
   }
   if (file.state !== 'ready')
     throw BadRequestError.forField('id', `file '${id}' is ${file.state}; it can be synced again once it is ready`);
-  await deps.queue.send({ kind: 'file.resync', accountId, fileId: id } satisfies WorkMessage);
+  await claimResync(deps, accountId, id);
+  try {
+    await deps.queue.send({ kind: 'file.resync', accountId, fileId: id } satisfies WorkMessage);
+  } catch (error) {
+    await deps.files.endResync(accountId, id);
+    throw error;
+  }
   return file;
+}
+
+/** Claims the file's re-sync, or throws a RateLimitedError saying what holds it and when to try again. */
+async function claimResync(deps: ResyncRequestDeps, accountId: string, id: string): Promise<void> {
+  const now = deps.clock.now().getTime();
+  const intervalMs = deps.config.web.resyncMinIntervalSeconds * 1000;
+  const at = (ms: number) => new Date(ms).toISOString();
+  const claim = await deps.files.claimResync(accountId, id, {
+    now: at(now),
+    staleBefore: at(now - STALE_RESYNC_CLAIM_MS),
+    intervalBefore: at(now - intervalMs),
+  });
+  if (claim.claimed) return;
+  const since = (time: string | null) => (time ? Date.parse(time) : Number.NEGATIVE_INFINITY);
+  const inFlight = since(claim.claimedAt) >= now - STALE_RESYNC_CLAIM_MS;
+  const nextAt = Math.max(since(claim.lastResyncAt) + intervalMs, now + 1000);
+  const problem = inFlight
+    ? `file '${id}' is being synced again already; one re-sync of a file runs at a time`
+    : claim.lastResyncAt
+      ? `file '${id}' was synced again at ${claim.lastResyncAt}; it can be synced again from ${at(nextAt)}`
+      : `file '${id}' is no longer ready; it can be synced again once it is ready`;
+  const retryAfterSeconds = Math.max(1, Math.ceil((nextAt - now) / 1000));
+  throw new RateLimitedError(`id: ${problem}`, { data: { retryAfterSeconds } });
 }
 
 /** An upload a create did not need (its content was unchanged): its bytes and its record go. */

@@ -143,13 +143,15 @@ describe('assertFetchable', () => {
 
   it('refuses a public-looking name that resolves to loopback (localtest.me)', async () => {
     const dns = strict({ 'localtest.me': ['127.0.0.1'] });
-    await expect(assertFetchable('http://localtest.me/', dns)).rejects.toThrow('url: resolves to a private address (127.0.0.1)');
+    await expect(assertFetchable('http://localtest.me/', dns)).rejects.toThrow(
+      new UnsafeAddressError("url: host 'localtest.me' does not resolve to a public address"),
+    );
   });
 
   it('refuses a name when any of its addresses is private', async () => {
     const dns = strict({ 'mixed.example': ['93.184.216.34', '10.0.0.5'] });
     await expect(assertFetchable('https://mixed.example/', dns)).rejects.toThrow(
-      new UnsafeAddressError('url: resolves to a private address (10.0.0.5)'),
+      new UnsafeAddressError("url: host 'mixed.example' does not resolve to a public address"),
     );
   });
 
@@ -161,8 +163,21 @@ describe('assertFetchable', () => {
     }
   });
 
-  it('reports a name that does not resolve as a HostResolutionError, not a refusal', async () => {
-    const error = await assertFetchable('https://nowhere.example/', strict()).catch((e: unknown) => e);
+  it('answers a name that does not resolve as one resolving to a private address, naming no address', async () => {
+    // what the service's resolver knows about internal names (a VPC's private zone) is not for the caller
+    const internal = await assertFetchable('http://vm.corp.example/', strict({ 'vm.corp.example': ['10.1.2.3'] })).catch((e: unknown) => e);
+    const missing = await assertFetchable('http://nowhere.example/', strict()).catch((e: unknown) => e);
+    expect(internal).toBeInstanceOf(UnsafeAddressError);
+    expect(missing).toBeInstanceOf(UnsafeAddressError);
+    expect((internal as Error).message).toBe("url: host 'vm.corp.example' does not resolve to a public address");
+    expect((missing as Error).message).toBe("url: host 'nowhere.example' does not resolve to a public address");
+    expect((internal as Error).message).not.toContain('10.1.2.3');
+  });
+
+  it('reports a name that does not resolve as a HostResolutionError when private addresses are allowed', async () => {
+    const error = await assertFetchable('https://nowhere.example/', { ...fakeDns({}), allowPrivate: true, field: 'url' })
+      .then(() => guardAddress('https://nowhere.example/', { ...fakeDns({}), allowPrivate: true }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(HostResolutionError);
     expect(error).toBeInstanceOf(BadRequestError);
     expect(error).not.toBeInstanceOf(UnsafeAddressError);

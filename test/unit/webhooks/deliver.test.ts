@@ -166,7 +166,7 @@ describe('deliverWebhook', () => {
     const id = (await emit(deps, 'https://internal.example/')) as string;
     sent.length = 0;
     const result = await deliverWebhook(deps, message(id));
-    const lastError = 'url: resolves to a private address (10.0.0.5)';
+    const lastError = "url: host 'internal.example' does not resolve to a public address";
     expect(result).toEqual({ outcome: 'dead', attempts: 0, lastStatus: null, lastError });
     expect(webhooks.items.get(id)?.state).toBe('dead');
     expect(requests).toEqual([]);

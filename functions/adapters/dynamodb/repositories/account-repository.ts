@@ -16,6 +16,7 @@ const accountItem = itemSchema<Account>(
     tokensRemaining: z.number(),
     webhookSecret: z.string(),
     createdAt: timestamp,
+    bootstrapKeyId: z.string().optional(),
   }),
 );
 
@@ -41,6 +42,10 @@ export class AccountRepository implements AccountStore {
   async create(account: Account): Promise<void> {
     await this.table.create(itemOf(accountNameItem, keys.accountName(account.name), { accountId: account.id }));
     await this.table.create({ ...itemOf(accountItem, keys.account(account.id), account), accountId: account.id });
+  }
+
+  async setBootstrapKey(accountId: string, lookupId: string): Promise<void> {
+    await this.table.update(keys.account(accountId), { bootstrapKeyId: lookupId });
   }
 
   /** Stamps a finished refund on the job's side; the set entry stays only for jobs never stamped. */

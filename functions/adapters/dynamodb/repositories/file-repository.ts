@@ -1,7 +1,8 @@
 import { WEB_FILE_TYPES } from '../../../core/files/file-kinds';
 import { z } from 'zod';
 import { FILE_CATEGORIES, FILE_TYPES, type FileCategory, type FileRecord, type Page, type PageRequest } from '../../../core/model';
-import type { FileStore } from '../../../core/ports';
+import { ConflictError } from '../../../core/errors';
+import type { FileStore, ResyncClaim, ResyncClaimResult } from '../../../core/ports';
 import { count, itemOf, itemSchema, nullable, readAll, timestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
 import type { QueryFilter, Table } from '../table';
@@ -52,6 +53,10 @@ const fileItem = itemSchema<FileRecord>(
   }),
   { stored: { jobId: 'jobID', externalUrl: 'externalURI' } },
 );
+
+/** A re-sync's claim on a file and its last re-sync: attributes of the file item, outside FileRecord. */
+const RESYNC_CLAIMED_AT = 'resyncClaimedAt';
+const LAST_RESYNC_AT = 'lastResyncAt';
 
 /** Files; hidden children of a sitemap or crawl are listed under their parent only. */
 export class FileRepository implements FileStore {
@@ -126,6 +131,33 @@ export class FileRepository implements FileStore {
 
   async deleteMany(accountId: string, ids: readonly string[]): Promise<void> {
     await this.table.deleteMany(ids.map((id) => keys.file(accountId, id)));
+  }
+
+  async claimResync(accountId: string, id: string, at: ResyncClaim): Promise<ResyncClaimResult> {
+    const names = { '#state': 'state', '#claimed': RESYNC_CLAIMED_AT, '#last': LAST_RESYNC_AT };
+    const claim = { expression: 'SET #claimed = :now, #last = :now', names, values: { ':now': at.now } };
+    const condition = {
+      expression:
+        '#state = :ready AND (attribute_not_exists(#claimed) OR #claimed < :staleBefore) AND (attribute_not_exists(#last) OR #last < :intervalBefore)',
+      names,
+      values: { ':ready': 'ready', ':staleBefore': at.staleBefore, ':intervalBefore': at.intervalBefore },
+    };
+    try {
+      if (await this.table.apply(keys.file(accountId, id), claim, condition)) return { claimed: true };
+    } catch (error) {
+      if (!(error instanceof ConflictError)) throw error;
+    }
+    const held = await this.table.get(keys.file(accountId, id));
+    const timeOf = (value: unknown) => (typeof value === 'string' ? value : null);
+    return { claimed: false, claimedAt: timeOf(held?.[RESYNC_CLAIMED_AT]), lastResyncAt: timeOf(held?.[LAST_RESYNC_AT]) };
+  }
+
+  async endResync(accountId: string, id: string): Promise<void> {
+    await this.table.apply(keys.file(accountId, id), {
+      expression: 'REMOVE #claimed',
+      names: { '#claimed': RESYNC_CLAIMED_AT },
+      values: {},
+    });
   }
 
   async increment(
