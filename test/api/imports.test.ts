@@ -126,6 +126,18 @@ describe('bulk import from archives', () => {
     expect(await filesOf('archive:crowded-')).toEqual([]);
   });
 
+  it('refuses a tar in which a member path appears twice, creating no file', async () => {
+    const archive = `dup-${Date.now()}.tar`;
+    const twice = await makeTar([
+      ['same.txt', 'The first same.txt.'],
+      ['same.txt', 'The second same.txt.'],
+    ]);
+    const result = await importArchive(archive, twice);
+    expect(result).toMatchObject({ state: 'failed', created: 0 });
+    expect(result.errors[0].error).toMatch(/member path 'same\.txt' appears twice/);
+    expect(await filesOf(`archive:${archive}/`)).toEqual([]);
+  });
+
   it('answers 400 naming the field for bad requests', async () => {
     const notMine = await post('/files/import', { archiveKey: 'bronze/x/y/z.zip' });
     expect(notMine).toMatchObject({ status: 400, body: { status: 'bad_request' } });

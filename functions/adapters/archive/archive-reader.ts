@@ -114,12 +114,18 @@ async function* walk(
   }
   const totals = { members: 0, bytes: 0 };
   const context: WalkContext = { limits, totals, archiveBytes: bytes.length };
+  const seen = new Set<string>(); // a path twice would be two files with one sourceKey
   for await (const entry of format === 'zip' ? zipEntries(bytes, limits) : tarEntries(bytes, format === 'tar.gz')) {
     if (entry.kind === 'directory') {
       (await entry.stream()).resume();
       continue;
     }
     const path = checkMemberPath(entry.path);
+    if (seen.has(path)) {
+      (await entry.stream()).destroy();
+      throw new ArchiveRefusedError(`member path '${path.slice(0, 200)}' appears twice`);
+    }
+    seen.add(path);
     if (entry.kind !== 'file') {
       (await entry.stream()).destroy();
       throw new ArchiveRefusedError(`member '${path}' is a link or a device; only regular files can be imported`);
