@@ -17,6 +17,8 @@ export interface Account {
   tokensRemaining: number;
   webhookSecret: string;
   createdAt: string;
+  /** `bucket/prefix` pairs an `{s3}` import of this account may read (an operator sets them); none when absent. */
+  importSources?: string[];
 }
 
 export interface ApiKeyRecord {

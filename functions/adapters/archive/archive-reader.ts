@@ -45,6 +45,8 @@ export interface ArchiveMember {
   path: string;
   /** A zip member's recorded CRC-32 and size (`zip-crc32:<hex>:<bytes>`); tar records none. */
   fingerprint?: string;
+  /** Its bytes once decompressed: read already (tar), or as its zip entry records them. */
+  size: number;
   /** The member's bytes, decompressed (and checked against the limits again) when called. */
   read(): Promise<Uint8Array>;
 }
@@ -138,16 +140,16 @@ async function* walk(
     const fingerprint = entry.fingerprint ? { fingerprint: entry.fingerprint } : {};
     if (!keep && entry.fingerprint && known.get(path) === entry.fingerprint) {
       checkTotals(context, entry.recordedSize ?? 0); // unchanged: never read, so never decompressed
-      yield { path, ...fingerprint, read: async () => new Uint8Array() };
+      yield { path, ...fingerprint, size: entry.recordedSize ?? 0, read: async () => new Uint8Array() };
       continue;
     }
     if (keep && entry.fingerprint) {
       // a zip member is read on demand (random access); tar members only in order, so now
-      yield { path, ...fingerprint, read: () => readMember(entry, path, true, context) };
+      yield { path, ...fingerprint, size: entry.recordedSize ?? 0, read: () => readMember(entry, path, true, context) };
       continue;
     }
     const data = await readMember(entry, path, keep, context);
-    yield { path, ...fingerprint, read: async () => data };
+    yield { path, ...fingerprint, size: data.length, read: async () => data };
   }
 }
 

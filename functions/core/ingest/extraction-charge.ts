@@ -5,7 +5,7 @@
  * until it is raised. Extractions under a second (plain text, small documents) cost nothing. The charge may take the budget below zero by the last file's cost.
  */
 import { emitMetric } from '../metrics';
-import type { FileRecord } from '../model';
+import type { Account, FileRecord } from '../model';
 import type { AccountStore, Clock } from '../ports';
 import { FileProcessingError } from './ports';
 
@@ -20,6 +20,14 @@ function extractionTokens(seconds: number, tokensPerSecond: number): number {
   return Math.floor(Math.max(0, seconds)) * tokensPerSecond;
 }
 
+/** Whether the account may extract no more: extraction is charged and its budget is used up. */
+export function extractionBudgetUsedUp(
+  deps: { config: { limits: { extractionTokensPerSecond: number } } },
+  account: Pick<Account, 'tokensRemaining'>,
+): boolean {
+  return deps.config.limits.extractionTokensPerSecond > 0 && account.tokensRemaining <= 0;
+}
+
 /** Runs `extract` of the file if its account's budget allows, and charges (and reports) the time it took. */
 export async function chargedExtraction<T>(
   deps: ExtractionChargeDeps,
@@ -30,7 +38,7 @@ export async function chargedExtraction<T>(
   const rate = deps.config.limits.extractionTokensPerSecond;
   if (rate > 0) {
     const account = await deps.accounts.get(accountId);
-    if (account && account.tokensRemaining <= 0) {
+    if (account && extractionBudgetUsedUp(deps, account)) {
       throw new FileProcessingError(
         "the account's token budget is used up (extraction time is charged to it); raise the budget and create the file again",
       );

@@ -16,6 +16,7 @@ const accountItem = itemSchema<Account>(
     tokensRemaining: z.number(),
     webhookSecret: z.string(),
     createdAt: timestamp,
+    importSources: z.array(z.string()).optional(),
   }),
 );
 
@@ -74,6 +75,14 @@ export class AccountRepository implements AccountStore {
       if (error instanceof ConflictError) return undefined;
       throw error;
     }
+  }
+
+  async setImportSources(accountId: string, sources: readonly string[]): Promise<void> {
+    await this.table.apply(keys.account(accountId), {
+      expression: 'SET importSources = :sources',
+      names: {},
+      values: { ':sources': [...sources] },
+    });
   }
 
   async chargeTokens(accountId: string, tokens: number): Promise<void> {
