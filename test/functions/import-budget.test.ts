@@ -66,5 +66,5 @@ describe('bulk import and the token budget', () => {
     const audio = files.find((file) => file.name === 'speech.ogg');
     expect(audio).toMatchObject({ state: 'failed', silverTranscriptKey: null });
     expect(audio?.error).toMatch(BUDGET_USED_UP);
-  });
+  }, 60_000);
 });
