@@ -24,7 +24,7 @@ const ARTEFACT_BUCKET_NAME = /dataartefacts/;
 const importBucket = z
   .string()
   .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name')
-  .refine((name) => !ARTEFACT_BUCKET_NAME.test(name), 'is a kmem artefact bucket (it holds every account\'s files), never an import source');
+  .refine((name) => !ARTEFACT_BUCKET_NAME.test(name), "is a kmem artefact bucket (it holds every account's files), never an import source");
 
 const apiSchema = z.object({
   /** Name of the API Gateway stage (the first path segment of the URL). */

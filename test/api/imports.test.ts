@@ -194,7 +194,9 @@ describe('bulk import from an S3 prefix', () => {
     expect(sideways.status).toBe(400);
     const artefacts = await post('/files/import', { s3: { bucket: 'kmem-artefacts', prefix: 'bronze/' } }, keyB);
     expect(artefacts).toMatchObject({ status: 400, body: { status: 'bad_request' } });
-    expect(artefacts.body.error).toMatch(/^s3\.bucket: 'kmem-artefacts' is the service's own artefact bucket, which is never an import source/);
+    expect(artefacts.body.error).toMatch(
+      /^s3\.bucket: 'kmem-artefacts' is the service's own artefact bucket, which is never an import source/,
+    );
     const under = await runImport({ s3: { bucket, prefix: 'corpus/guide/' } }); // under its source: allowed
     expect(under).toMatchObject({ state: 'completed', total: 2 });
   });

@@ -19,7 +19,9 @@ let runtime: Runtime;
 
 async function kmem(...args: string[]): Promise<{ code: number; stdout: string[]; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'bin/kmem.ts', 'accounts', ...args], { env: { ...process.env, KMEM_DATA_DIR: dataDir } });
+    const { stdout, stderr } = await run('npx', ['tsx', 'bin/kmem.ts', 'accounts', ...args], {
+      env: { ...process.env, KMEM_DATA_DIR: dataDir },
+    });
     return { code: 0, stdout: stdout.trim().split('\n').filter(Boolean), stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

@@ -99,7 +99,8 @@ export class SourceImportReader implements ImportReader {
     }
     if (listed.length > maxMembers) throw new ImportRefusedError(`the prefix holds more than ${maxMembers} objects`);
     const total = listed.reduce((sum, object) => sum + object.size, 0);
-    if (total > maxTotalBytes) throw new ImportRefusedError(`the objects under the prefix are ${total} bytes, over the limit of ${maxTotalBytes}`);
+    if (total > maxTotalBytes)
+      throw new ImportRefusedError(`the objects under the prefix are ${total} bytes, over the limit of ${maxTotalBytes}`);
     return listed;
   }
 

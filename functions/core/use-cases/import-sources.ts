@@ -50,7 +50,7 @@ export function importSourceRefusal(
 }
 
 /** `bucket/prefix` (or a bare `bucket`: all of it) as a location; throws naming the pair when it is none. */
-export function parseImportSource(pair: string): S3Location {
+function parseImportSource(pair: string): S3Location {
   const slash = pair.indexOf('/');
   const bucket = slash < 0 ? pair : pair.slice(0, slash);
   const prefix = slash < 0 ? '' : pair.slice(slash + 1);

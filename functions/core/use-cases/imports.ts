@@ -122,7 +122,8 @@ async function archiveSource(deps: ImportApiDeps, accountId: string, importId: s
     throw BadRequestError.forField('archiveKey', `'${upload.name}' is not a .zip, .tar or .tar.gz archive`);
   }
   // a presigned upload's bytes wait under its staging key until they are checked and copied to the upload key
-  if (upload.stagingKey) upload = await takeStagedUpload(deps, { ...upload, stagingKey: upload.stagingKey }, `import:${importId}`, 'archiveKey');
+  if (upload.stagingKey)
+    upload = await takeStagedUpload(deps, { ...upload, stagingKey: upload.stagingKey }, `import:${importId}`, 'archiveKey');
   const size = upload.size || (await deps.objects.head(key))?.size || 0;
   const limit = deps.config.imports.archive.maxArchiveBytes;
   if (size === 0 || size > limit) {

@@ -88,7 +88,10 @@ describe('archive reader', () => {
     await expect(checkArchive(await makeTarGz(twice), 'tar.gz', limits)).rejects.toThrow(/member path 'same\.txt' appears twice/);
     await expect(checkArchive(await makeZip(twice), 'zip', limits)).rejects.toThrow(/member path 'same\.txt' appears twice/);
     // the same path once written `./same.txt` is the same member
-    const dotted = await makeTar([['same.txt', 'a'], ['./same.txt', 'b']]);
+    const dotted = await makeTar([
+      ['same.txt', 'a'],
+      ['./same.txt', 'b'],
+    ]);
     await expect(checkArchive(dotted, 'tar', limits)).rejects.toThrow(/member path 'same\.txt' appears twice/);
   });
 });
