@@ -6,6 +6,8 @@
  *   accounts keys create NAME         a new key of the account (last line of stdout, shown once)
  *   accounts keys revoke NAME KEYID   the key stops working within KMEM_AUTH_CACHE_SECONDS
  *   accounts keys rotate NAME KEYID   a new key (last line of stdout), then the old one revoked
+ *   accounts import-sources NAME [BUCKET/PREFIX ...]
+ *                                     sets where the account's S3 imports may read (none: nowhere); prints them
  *   mcp                               serves kmem's MCP tools over stdio, calling the API at KMEM_URL
  *                                     (default http://127.0.0.1:8080) with KMEM_API_KEY; logs go to stderr
  * Add `--table TABLE --region REGION` to act on a deployed stack's table instead of local data.
@@ -14,12 +16,14 @@ import { parseArgs } from 'node:util';
 import { KmemError } from '../functions/core/errors';
 import { createAccount } from '../functions/core/use-cases/accounts';
 import { createKey, type KeySummary, listKeys, revokeKey, rotateKey } from '../functions/core/use-cases/api-key-lifecycle';
+import { setImportSources } from '../functions/core/use-cases/import-sources';
 import { openStores, type StoreSession, type Target } from '../functions/local/store-session';
 import { serveMcpOverStdio } from '../functions/mcp/stdio';
 
 const USAGE = [
   'usage: kmem accounts create NAME | kmem accounts webhook-secret NAME',
   '       kmem accounts keys list NAME | keys create NAME | keys revoke NAME KEYID | keys rotate NAME KEYID',
+  '       kmem accounts import-sources NAME [BUCKET/PREFIX ...]',
   '       [--table TABLE --region REGION] | kmem mcp',
 ].join('\n');
 
@@ -28,7 +32,8 @@ type Command = (session: StoreSession, args: string[]) => Promise<number>;
 const describeKey = (key: KeySummary): string =>
   `${key.keyId}  created ${key.createdAt}${key.revokedAt ? `  revoked ${key.revokedAt}` : ''}`;
 
-const COMMANDS: Record<string, { args: number; run: Command }> = {
+/** `args`: the arguments a command takes (at least, when `more` says it takes any number after them). */
+const COMMANDS: Record<string, { args: number; more?: true; run: Command }> = {
   create: {
     args: 1,
     run: async ({ deps }, [name]) => {
@@ -47,6 +52,21 @@ const COMMANDS: Record<string, { args: number; run: Command }> = {
         return 1;
       }
       console.log(account.webhookSecret);
+      return 0;
+    },
+  },
+  'import-sources': {
+    args: 1,
+    more: true,
+    run: async ({ deps }, [name, ...pairs]) => {
+      const account = await setImportSources(deps, name as string, pairs);
+      const sources = account.importSources ?? [];
+      console.error(
+        sources.length
+          ? `[kmem] '${account.name}' may import from ${sources.length} source(s), within the stage's import buckets (KMEM_IMPORT_BUCKETS / importBuckets):`
+          : `[kmem] '${account.name}' may import from no bucket`,
+      );
+      for (const source of sources) console.log(source);
       return 0;
     },
   },
@@ -100,7 +120,8 @@ async function main(): Promise<number | typeof SERVING> {
   const [group, first, ...rest] = positionals;
   const name = first === 'keys' ? `keys ${rest.shift() ?? ''}` : first;
   const command = name ? COMMANDS[name] : undefined;
-  if (group !== 'accounts' || !command || rest.length !== command.args) {
+  const arity = command && (command.more ? rest.length >= command.args : rest.length === command.args);
+  if (group !== 'accounts' || !command || !arity) {
     console.error(USAGE);
     return 2;
   }

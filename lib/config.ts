@@ -14,6 +14,18 @@ const retentionDays = z
 
 const positiveInt = z.number().int().positive();
 
+/**
+ * The name CloudFormation gives a kmem stage's artefact bucket (`<stack>-dataartefacts<hash>-<suffix>`,
+ * from the Data/Artefacts construct): this stage's or another's, it holds every account's files.
+ */
+const ARTEFACT_BUCKET_NAME = /dataartefacts/;
+
+/** A bucket bulk import may read: an S3 bucket name, never a kmem artefact bucket. */
+const importBucket = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name')
+  .refine((name) => !ARTEFACT_BUCKET_NAME.test(name), "is a kmem artefact bucket (it holds every account's files), never an import source");
+
 const apiSchema = z.object({
   /** Name of the API Gateway stage (the first path segment of the URL). */
   stageName: z
@@ -115,9 +127,11 @@ const stageConfigSchema = z
     answerModel: answerModelSchema.default({ provider: 'none' }),
     /**
      * Buckets of this account that `POST /files/import` may read (`{s3: {bucket, prefix}}`): the worker gets
-     * read and list access to exactly these; an import naming another bucket is refused.
+     * read and list access to exactly these; an import naming another bucket is refused. The ceiling: each
+     * account reads only the `bucket/prefix` pairs an operator gives it (`kmem accounts import-sources`).
+     * Never a kmem artefact bucket.
      */
-    importBuckets: z.array(z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name')).default([]),
+    importBuckets: z.array(importBucket).default([]),
     /**
      * When set, an EventBridge rule on this schedule (`rate(1 day)`, `cron(0 3 * * ? *)`) has the worker
      * sync every ready `website`, `sitemap` and `website_bulk` file of every account again (as

@@ -145,11 +145,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
   };
 }
 
+/** Members a bulk import holds in one batch at most, in bytes (a tar member is read whole by the walk). */
+const IMPORT_BATCH_BYTES = 64 * 1024 * 1024;
+
 function importsOf(e: Parsed): ImportSettings {
-  const listed = (e.KMEM_IMPORT_BUCKETS ?? (e.KMEM_S3_ENDPOINT ? '*' : '')).split(',').map((b) => b.trim());
+  const listed = (e.KMEM_IMPORT_BUCKETS ?? '').split(',').map((b) => b.trim());
   const mb = 1024 * 1024;
   return {
     buckets: listed.filter(Boolean),
+    artefactBucket: e.KMEM_BUCKET_NAME,
     archive: {
       maxArchiveBytes: e.KMEM_IMPORT_MAX_ARCHIVE_MB * mb,
       maxMembers: e.KMEM_IMPORT_MAX_MEMBERS,
@@ -158,6 +162,7 @@ function importsOf(e: Parsed): ImportSettings {
       maxRatio: e.KMEM_IMPORT_MAX_RATIO,
     },
     concurrency: e.KMEM_IMPORT_CONCURRENCY,
+    batchBytes: IMPORT_BATCH_BYTES,
   };
 }
 

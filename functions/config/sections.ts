@@ -167,9 +167,10 @@ const answerSettings = section({
 
 /**
  * Bulk import (POST /files/import). Buckets an `{s3}` import may read, comma-separated (`*`: any the
- * credentials reach; the local runtime's default, whose buckets are its own S3 store's). Archive limits,
- * checked on the real decompressed bytes: archive size, members, one member, all members, ratio; members
- * read, extracted and stored at once.
+ * credentials reach; default none, on the local runtime too), never the artefact bucket; within them an
+ * account reads only the `bucket/prefix` pairs an operator gives it (`kmem accounts import-sources`).
+ * Archive limits, checked on the real decompressed bytes (and on an S3 prefix's listing: objects, total
+ * size): archive size, members, one member, all members, ratio; members read, extracted and stored at once.
  */
 const importSettings = section({
   KMEM_IMPORT_BUCKETS: z.string().optional(),

@@ -19,6 +19,8 @@ export interface Account {
   createdAt: string;
   /** The lookup id of the key KMEM_API_KEY last put here: revoked when KMEM_API_KEY changes. */
   bootstrapKeyId?: string;
+  /** `bucket/prefix` pairs an `{s3}` import of this account may read (an operator sets them); none when absent. */
+  importSources?: string[];
 }
 
 export interface ApiKeyRecord {

@@ -43,6 +43,8 @@ export interface AccountStore {
   refundTokens(accountId: string, tokens: number, jobId: string): Promise<void>;
   /** Forgets a job's refund marker once the job itself records that it was refunded. */
   settleRefund(accountId: string, jobId: string): Promise<void>;
+  /** Replaces the `bucket/prefix` pairs the account's S3 imports may read. */
+  setImportSources(accountId: string, sources: readonly string[]): Promise<void>;
 }
 
 export interface ApiKeyStore {

@@ -1,8 +1,10 @@
 /** POST /files/import over HTTP: archives of each format and an S3 prefix of the local store, upserts, prune, limits. */
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { afterAll, describe, expect, it } from 'vitest';
-import { del, get, listAll, post, upload, waitFor, type Json } from '../support/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setImportSources } from '../../functions/core/use-cases/import-sources';
+import { del, env, get, listAll, post, upload, waitFor, type Json } from '../support/api';
 import { type Members, makeTar, makeTarGz, makeTraversalZip, makeZip } from '../support/archives';
+import { TEST_IMPORT_BUCKET, TEST_MISSING_BUCKET } from '../support/imports';
 import { testDeps } from '../support/stores';
 
 const stores = testDeps();
@@ -126,6 +128,18 @@ describe('bulk import from archives', () => {
     expect(await filesOf('archive:crowded-')).toEqual([]);
   });
 
+  it('refuses a tar in which a member path appears twice, creating no file', async () => {
+    const archive = `dup-${Date.now()}.tar`;
+    const twice = await makeTar([
+      ['same.txt', 'The first same.txt.'],
+      ['same.txt', 'The second same.txt.'],
+    ]);
+    const result = await importArchive(archive, twice);
+    expect(result).toMatchObject({ state: 'failed', created: 0 });
+    expect(result.errors[0].error).toMatch(/member path 'same\.txt' appears twice/);
+    expect(await filesOf(`archive:${archive}/`)).toEqual([]);
+  });
+
   it('answers 400 naming the field for bad requests', async () => {
     const notMine = await post('/files/import', { archiveKey: 'bronze/x/y/z.zip' });
     expect(notMine).toMatchObject({ status: 400, body: { status: 'bad_request' } });
@@ -142,9 +156,14 @@ describe('bulk import from archives', () => {
 });
 
 describe('bulk import from an S3 prefix', () => {
-  it('imports the objects under a prefix of a bucket of the local store', async () => {
-    const bucket = `import-test-${Date.now()}`;
+  const bucket = TEST_IMPORT_BUCKET;
+  beforeAll(async () => {
     await stores.s3.send(new CreateBucketCommand({ Bucket: bucket }));
+    // as the operator's `kmem accounts import-sources tenant-a kmem-test-imports/corpus/ kmem-test-missing` does
+    await setImportSources(stores, 'tenant-a', [`${bucket}/corpus/`, TEST_MISSING_BUCKET]);
+  });
+
+  it('imports the objects under a prefix of a bucket of the local store', async () => {
     for (const [key, body] of Object.entries({ ...MEMBERS, 'other/skip.txt': 'not under the prefix' })) {
       await stores.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `corpus/${key}`.replace('corpus/other', 'other'), Body: body }));
     }
@@ -159,8 +178,45 @@ describe('bulk import from an S3 prefix', () => {
     expect(files.every((f) => f.state === 'ready')).toBe(true);
     const again = await runImport({ s3: { bucket, prefix: 'corpus/' } });
     expect(again).toMatchObject({ state: 'completed', total: 3, created: 0, unchanged: 3 });
-    const missing = await runImport({ s3: { bucket: `${bucket}-missing`, prefix: '' } });
+    const missing = await runImport({ s3: { bucket: TEST_MISSING_BUCKET, prefix: '' } });
     expect(missing).toMatchObject({ state: 'failed' });
     expect(missing.errors[0].error).toMatch(/cannot be read: NoSuchBucket/);
+  });
+
+  it("refuses a prefix the account was not given, another account's prefix, and the artefact bucket", async () => {
+    const keyB = env().keyB;
+    const others = await post('/files/import', { s3: { bucket, prefix: 'corpus/' } }, keyB);
+    expect(others).toMatchObject({ status: 400, body: { status: 'bad_request' } });
+    expect(others.body.error).toMatch(/^s3\.prefix: 'kmem-test-imports\/corpus\/' is not under one of the account's import sources/);
+    const wider = await post('/files/import', { s3: { bucket, prefix: '' } });
+    expect(wider.body.error).toMatch(/^s3\.prefix: 'kmem-test-imports\/' is not under one of the account's import sources/);
+    const sideways = await post('/files/import', { s3: { bucket, prefix: 'corpusx/' } });
+    expect(sideways.status).toBe(400);
+    const artefacts = await post('/files/import', { s3: { bucket: 'kmem-artefacts', prefix: 'bronze/' } }, keyB);
+    expect(artefacts).toMatchObject({ status: 400, body: { status: 'bad_request' } });
+    expect(artefacts.body.error).toMatch(
+      /^s3\.bucket: 'kmem-artefacts' is the service's own artefact bucket, which is never an import source/,
+    );
+    const under = await runImport({ s3: { bucket, prefix: 'corpus/guide/' } }); // under its source: allowed
+    expect(under).toMatchObject({ state: 'completed', total: 2 });
+  });
+});
+
+describe('bulk import from a presigned upload', () => {
+  it('imports an archive PUT to an upload-url address', async () => {
+    const archive = `presigned-${Date.now()}.zip`;
+    const bytes = await makeZip(MEMBERS);
+    const asked = await post('/files/upload-url', { name: archive, contentType: 'application/zip', size: bytes.length });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    const { key, uploadUrl } = asked.body.data;
+    const early = await post('/files/import', { archiveKey: key });
+    expect(early.body.error).toBe('archiveKey: nothing has been uploaded to this key yet');
+    const put = await fetch(uploadUrl, { method: 'PUT', body: bytes, headers: { 'content-type': 'application/zip' } });
+    expect(put.status).toBe(200);
+    const result = await runImport({ archiveKey: key });
+    expect(result).toMatchObject({ state: 'completed', total: 3, created: 3, failed: 0 });
+    expect((await filesOf(`archive:${archive}/`)).map((f) => f.name).sort()).toEqual(['kettles.txt', 'tyres.md', 'volcanoes.txt']);
+    const again = await post('/files/import', { archiveKey: key });
+    expect(again.body.error).toMatch(/^archiveKey: is already used by a file or another import/);
   });
 });

@@ -8,11 +8,13 @@ import { afterAll, expect, it } from 'vitest';
 import { SourceImportReader } from '../../functions/adapters/content/import-reader';
 import { S3ObjectStore } from '../../functions/adapters/s3/object-store';
 import { createAccount } from '../../functions/core/use-cases/accounts';
+import { setImportSources } from '../../functions/core/use-cases/import-sources';
 import { getImport, startImport } from '../../functions/core/use-cases/imports';
 import { runWork } from '../../functions/worker/dispatch';
-import { testDeps } from '../support/stores';
+import { testConfig, testDeps } from '../support/stores';
 
-const deps = testDeps();
+const bucket = `etags-${Date.now()}`;
+const deps = testDeps(testConfig({ KMEM_IMPORT_BUCKETS: bucket })); // S3 imports read no bucket unless told
 afterAll(() => deps.documentClient.destroy());
 
 const reads: string[] = [];
@@ -26,7 +28,7 @@ const observedBucket = (name: string) => {
 };
 const worker = { ...deps.worker, importReader: new SourceImportReader(deps.objects, observedBucket, deps.config.imports) };
 
-async function importPrefix(accountId: string, bucket: string) {
+async function importPrefix(accountId: string) {
   const started = await startImport(deps, accountId, { s3: { bucket, prefix: 'docs/' } });
   for (let batch = await deps.localQueue.receive(10, 60); batch.length; batch = await deps.localQueue.receive(10, 60)) {
     for (const message of batch) {
@@ -38,20 +40,21 @@ async function importPrefix(accountId: string, bucket: string) {
 }
 
 it('reads only the changed object on a re-import, and counts the rest unchanged, listing the prefix once an import', async () => {
-  const accountId = (await createAccount(deps, `etags-${process.pid}-${Date.now()}`)).account.id;
-  const bucket = `etags-${Date.now()}`;
+  const name = `etags-${process.pid}-${Date.now()}`;
+  const accountId = (await createAccount(deps, name)).account.id;
+  await setImportSources(deps, name, [`${bucket}/docs/`]);
   await deps.s3.send(new CreateBucketCommand({ Bucket: bucket }));
   const put = (key: string, body: string) => deps.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `docs/${key}`, Body: body }));
   await put('a.txt', 'Hedgehogs hibernate through the winter.');
   await put('b.txt', 'Swifts sleep while flying.');
   await put('c.txt', 'Moles dig tunnels at dawn.');
-  expect(await importPrefix(accountId, bucket)).toMatchObject({ state: 'completed', created: 3 });
+  expect(await importPrefix(accountId)).toMatchObject({ state: 'completed', created: 3 });
   expect(reads.sort()).toEqual(['docs/a.txt', 'docs/b.txt', 'docs/c.txt']);
   expect(listings).toEqual(['docs/']); // the members walk the survey's listing
 
   reads.length = 0;
   await put('b.txt', 'Swifts sleep, eat and mate while flying.');
-  expect(await importPrefix(accountId, bucket)).toMatchObject({ state: 'completed', created: 0, updated: 1, unchanged: 2 });
+  expect(await importPrefix(accountId)).toMatchObject({ state: 'completed', created: 0, updated: 1, unchanged: 2 });
   expect(reads).toEqual(['docs/b.txt']);
   const files = await deps.files.listBySourcePrefix(accountId, `s3://${bucket}/docs/`);
   const swifts = files.find((file) => file.name === 'b.txt');

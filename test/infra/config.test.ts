@@ -3,7 +3,7 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
 import { stageConfig } from '../../lib/config';
 import { type FunctionEnvironment, ServiceFunction } from '../../lib/constructs/service-function';
-import { FIXTURE_WORKER } from './support/synth';
+import { FIXTURE_WORKER, logicalId, synthesize } from './support/synth';
 
 describe('stageConfig', () => {
   it('gives an unknown stage the defaults', () => {
@@ -31,6 +31,18 @@ describe('stageConfig', () => {
     expect(() => stageConfig('qa', { worker: { timeoutMinutes: 16 } })).toThrow(/worker\.timeoutMinutes/);
     expect(() => stageConfig('Bad Stage')).toThrow(/stage/);
     expect(() => stageConfig('qa', { api: { timeoutSeconds: 29 } })).toThrow(/api\.timeoutSeconds/);
+  });
+
+  it("refuses a kmem artefact bucket in importBuckets: the name CloudFormation gives this stage's or another's", () => {
+    const synth = synthesize({ stage: 'qa' });
+    const logical = logicalId(synth.stack, synth.stack.data.bucket).toLowerCase(); // dataartefacts<hash>
+    expect(logical).toMatch(/^dataartefacts[0-9a-f]{8}$/);
+    for (const name of [`kmem-qa-${logical}-1a2b3c4d5e6f`, `kmem-prod-${logical}-9z8y7x6w5v4u`]) {
+      expect(() => stageConfig('qa', { importBuckets: ['corp-docs', name] })).toThrow(
+        /importBuckets\.1: is a kmem artefact bucket \(it holds every account's files\), never an import source/,
+      );
+    }
+    expect(stageConfig('qa', { importBuckets: ['corp-docs'] }).importBuckets).toEqual(['corp-docs']);
   });
 });
 

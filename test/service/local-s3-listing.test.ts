@@ -21,4 +21,7 @@ it('lists every key under a prefix of more than 1,000 objects, page by page', as
   const listed = await new S3ObjectStore(stores.s3, bucket).listSized('corpus/');
   expect(listed.map((object) => object.key)).toEqual(keys);
   expect(listed.every((object) => object.size === 1)).toBe(true);
+  // an import's listing stops at the end of the page that passes its member limit: the rest is never listed
+  const bounded = await new S3ObjectStore(stores.s3, bucket).listSized('corpus/', { maxFiles: 11 });
+  expect(bounded.map((object) => object.key)).toEqual(keys.slice(0, 1_000));
 }, 60_000);

@@ -4,6 +4,10 @@ import { pack } from 'tar-stream';
 import { ZipFile } from 'yazl';
 
 export type Members = Record<string, string | Uint8Array>;
+/** Members as a list, where a path may repeat. */
+export type MemberList = Array<[path: string, content: string | Uint8Array]>;
+
+const entriesOf = (members: Members | MemberList) => (Array.isArray(members) ? members : Object.entries(members));
 
 async function collect(stream: AsyncIterable<unknown>): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -11,21 +15,21 @@ async function collect(stream: AsyncIterable<unknown>): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function makeZip(members: Members): Promise<Buffer> {
+export async function makeZip(members: Members | MemberList): Promise<Buffer> {
   const zip = new ZipFile();
-  for (const [path, content] of Object.entries(members)) zip.addBuffer(Buffer.from(content), path);
+  for (const [path, content] of entriesOf(members)) zip.addBuffer(Buffer.from(content), path);
   zip.end();
   return collect(zip.outputStream);
 }
 
-export async function makeTar(members: Members): Promise<Buffer> {
+export async function makeTar(members: Members | MemberList): Promise<Buffer> {
   const tar = pack();
-  for (const [name, content] of Object.entries(members)) tar.entry({ name }, Buffer.from(content));
+  for (const [name, content] of entriesOf(members)) tar.entry({ name }, Buffer.from(content));
   tar.finalize();
   return collect(tar);
 }
 
-export async function makeTarGz(members: Members): Promise<Buffer> {
+export async function makeTarGz(members: Members | MemberList): Promise<Buffer> {
   return gzipSync(await makeTar(members));
 }
 

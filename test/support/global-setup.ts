@@ -9,6 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { startRuntime } from '../../functions/local/runtime';
 import { ensureConsoleBuilt } from '../../lib/console-build';
+import { TEST_IMPORT_BUCKET, TEST_MISSING_BUCKET } from './imports';
 
 export interface KmemTestEnv {
   url: string;
@@ -45,6 +46,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       KMEM_WEBHOOK_BACKOFF_SECONDS: '1',
       KMEM_INGEST_WAIT_SECONDS: '1',
       KMEM_IMPORT_MAX_MEMBERS: '1000',
+      // the buckets S3 imports of the tests read (none by default); each account reads only the pairs it is given
+      KMEM_IMPORT_BUCKETS: `${TEST_IMPORT_BUCKET},${TEST_MISSING_BUCKET}`,
     },
   });
   const a = await createAccount(runtime.deps, 'tenant-a');

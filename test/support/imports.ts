@@ -10,6 +10,10 @@ import { runWork, type WorkerDeps } from '../../functions/worker/dispatch';
 import { makeZip, type Members } from './archives';
 import type { TestDeps } from './stores';
 
+/** The bucket of the local S3 store that S3 imports in the tests read, and one listed but never made. */
+export const TEST_IMPORT_BUCKET = 'kmem-test-imports';
+export const TEST_MISSING_BUCKET = 'kmem-test-missing';
+
 export async function runZipImport(
   deps: TestDeps,
   worker: WorkerDeps,
@@ -17,8 +21,18 @@ export async function runZipImport(
   members: Members,
   options: { prune?: boolean; memoryId?: string } = {},
 ): Promise<FileImport> {
-  const bytes = await makeZip(members);
-  const upload = await uploadFile(deps, accountId, { name: 'docs.zip', contentType: 'application/zip', bytes });
+  return runArchiveImport(deps, worker, accountId, { name: 'docs.zip', bytes: await makeZip(members) }, options);
+}
+
+/** An archive (zip, tar or tar.gz by its name) imported the same way. */
+export async function runArchiveImport(
+  deps: TestDeps,
+  worker: WorkerDeps,
+  accountId: string,
+  { name, bytes }: { name: string; bytes: Uint8Array },
+  options: { prune?: boolean; memoryId?: string } = {},
+): Promise<FileImport> {
+  const upload = await uploadFile(deps, accountId, { name, contentType: 'application/octet-stream', bytes });
   const { id } = await startImport(deps, accountId, { archiveKey: upload.key, ...options });
   await runWork(worker, { kind: 'file.import', accountId, importId: id }, { attempt: 1, workId: id });
   return getImport(deps, accountId, id);

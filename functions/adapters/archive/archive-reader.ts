@@ -45,6 +45,8 @@ export interface ArchiveMember {
   path: string;
   /** A zip member's recorded CRC-32 and size (`zip-crc32:<hex>:<bytes>`); tar records none. */
   fingerprint?: string;
+  /** Its bytes once decompressed: read already (tar), or as its zip entry records them. */
+  size: number;
   /** The member's bytes, decompressed (and checked against the limits again) when called. */
   read(): Promise<Uint8Array>;
 }
@@ -114,12 +116,18 @@ async function* walk(
   }
   const totals = { members: 0, bytes: 0 };
   const context: WalkContext = { limits, totals, archiveBytes: bytes.length };
+  const seen = new Set<string>(); // a path twice would be two files with one sourceKey
   for await (const entry of format === 'zip' ? zipEntries(bytes, limits) : tarEntries(bytes, format === 'tar.gz')) {
     if (entry.kind === 'directory') {
       (await entry.stream()).resume();
       continue;
     }
     const path = checkMemberPath(entry.path);
+    if (seen.has(path)) {
+      (await entry.stream()).destroy();
+      throw new ArchiveRefusedError(`member path '${path.slice(0, 200)}' appears twice`);
+    }
+    seen.add(path);
     if (entry.kind !== 'file') {
       (await entry.stream()).destroy();
       throw new ArchiveRefusedError(`member '${path}' is a link or a device; only regular files can be imported`);
@@ -132,16 +140,16 @@ async function* walk(
     const fingerprint = entry.fingerprint ? { fingerprint: entry.fingerprint } : {};
     if (!keep && entry.fingerprint && known.get(path) === entry.fingerprint) {
       checkTotals(context, entry.recordedSize ?? 0); // unchanged: never read, so never decompressed
-      yield { path, ...fingerprint, read: async () => new Uint8Array() };
+      yield { path, ...fingerprint, size: entry.recordedSize ?? 0, read: async () => new Uint8Array() };
       continue;
     }
     if (keep && entry.fingerprint) {
       // a zip member is read on demand (random access); tar members only in order, so now
-      yield { path, ...fingerprint, read: () => readMember(entry, path, true, context) };
+      yield { path, ...fingerprint, size: entry.recordedSize ?? 0, read: () => readMember(entry, path, true, context) };
       continue;
     }
     const data = await readMember(entry, path, keep, context);
-    yield { path, ...fingerprint, read: async () => data };
+    yield { path, ...fingerprint, size: data.length, read: async () => data };
   }
 }
 

@@ -6,11 +6,13 @@ import type { ImportSettings } from '../../config';
 import { ArchiveRefusedError, archiveFormat, archiveMembers, checkArchive } from '../archive/archive-reader';
 import { FileProcessingError, type ImportMemberRef, type ImportReader, ImportRefusedError } from '../../core/ingest/ports';
 import type { ImportSource } from '../../core/model';
+import { bucketRefusal } from '../../core/files/import-sources';
 import type { ObjectStore } from '../../core/ports';
 
 interface SizedBucket {
   get(key: string): Promise<Uint8Array | undefined>;
-  listSized(prefix: string): Promise<Array<{ key: string; size: number; etag?: string }>>;
+  /** `maxFiles`: the listing may stop once it holds that many objects that are not folder markers. */
+  listSized(prefix: string, options?: { maxFiles?: number }): Promise<Array<{ key: string; size: number; etag?: string }>>;
 }
 
 type ListedObject = { key: string; size: number; etag?: string };
@@ -50,6 +52,7 @@ export class SourceImportReader implements ImportReader {
         yield {
           path: object.key.slice(source.prefix.length),
           ...(object.etag ? { etag: object.etag } : {}),
+          size: object.size,
           load: async () => {
             if (object.size > limit) throw new FileProcessingError(`the object is ${object.size} bytes, over the limit of ${limit}`);
             const bytes = await bucket.get(object.key);
@@ -70,23 +73,35 @@ export class SourceImportReader implements ImportReader {
       const member = next.value;
       // a zip member's recorded CRC-32 and size stand for its bytes as an ETag does: the same as at the last
       // import, the member is unchanged and is never decompressed
-      yield { path: member.path, ...(member.fingerprint ? { etag: member.fingerprint } : {}), load: () => readingMember(member.read) };
+      const etag = member.fingerprint ? { etag: member.fingerprint } : {};
+      yield { path: member.path, ...etag, size: member.size, load: () => readingMember(member.read) };
     }
   }
 
-  /** The objects to import: every key under the prefix that is not a folder marker. */
+  /**
+   * The objects to import: every key under the prefix that is not a folder marker, within the archive
+   * limits (the listing stops past maxMembers; the listed sizes add up to at most maxTotalBytes).
+   */
   private async objects(source: Extract<ImportSource, { kind: 's3' }>): Promise<ListedObject[]> {
-    if (!this.settings.buckets.includes('*') && !this.settings.buckets.includes(source.bucket)) {
-      throw new ImportRefusedError(`bucket '${source.bucket}' is not one this service may read`);
-    }
+    const refusal = bucketRefusal(this.settings, source.bucket);
+    if (refusal) throw new ImportRefusedError(refusal);
+    const { maxMembers, maxTotalBytes } = this.settings.archive;
+    let listed: ListedObject[];
     try {
-      return (await this.bucket(source.bucket).listSized(source.prefix)).filter((object) => !object.key.endsWith('/'));
+      listed = (await this.bucket(source.bucket).listSized(source.prefix, { maxFiles: maxMembers + 1 })).filter(
+        (object) => !object.key.endsWith('/'),
+      );
     } catch (error) {
       const name = (error as { name?: string }).name ?? '';
       if (/NoSuchBucket|AccessDenied|Forbidden/.test(name))
         throw new ImportRefusedError(`bucket '${source.bucket}' cannot be read: ${name}`);
       throw error;
     }
+    if (listed.length > maxMembers) throw new ImportRefusedError(`the prefix holds more than ${maxMembers} objects`);
+    const total = listed.reduce((sum, object) => sum + object.size, 0);
+    if (total > maxTotalBytes)
+      throw new ImportRefusedError(`the objects under the prefix are ${total} bytes, over the limit of ${maxTotalBytes}`);
+    return listed;
   }
 
   private async archiveOf(source: Extract<ImportSource, { kind: 'archive' }>) {

@@ -65,16 +65,23 @@ export class S3ObjectStore implements ObjectStore {
     return (await this.listSized(prefix)).map((object) => object.key);
   }
 
-  /** The objects under the prefix with their sizes and ETags, in key order. */
-  async listSized(prefix: string): Promise<Array<{ key: string; size: number; etag?: string }>> {
+  /**
+   * The objects under the prefix with their sizes and ETags, in key order. `maxFiles`: stop listing (at a
+   * page's end) once that many objects that are not folder markers (keys ending in `/`) are found.
+   */
+  async listSized(prefix: string, options: { maxFiles?: number } = {}): Promise<Array<{ key: string; size: number; etag?: string }>> {
     const found: Array<{ key: string; size: number; etag?: string }> = [];
+    let files = 0;
     let token: string | undefined;
     do {
       const out = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
       for (const object of out.Contents ?? []) {
-        if (object.Key) found.push({ key: object.Key, size: object.Size ?? 0, ...(object.ETag ? { etag: object.ETag } : {}) });
+        if (!object.Key) continue;
+        found.push({ key: object.Key, size: object.Size ?? 0, ...(object.ETag ? { etag: object.ETag } : {}) });
+        if (!object.Key.endsWith('/')) files += 1;
       }
-      token = out.IsTruncated ? out.NextContinuationToken : undefined;
+      const enough = options.maxFiles !== undefined && files >= options.maxFiles;
+      token = out.IsTruncated && !enough ? out.NextContinuationToken : undefined;
     } while (token);
     return found;
   }

@@ -5,6 +5,7 @@
  * until it is raised. Extractions under a second (plain text, small documents) cost nothing. The charge may take the budget below zero by the last file's cost.
  */
 import { emitMetric } from '../metrics';
+import { extractionBudgetUsedUp } from '../extraction-budget';
 import type { FileRecord } from '../model';
 import type { AccountStore, Clock } from '../ports';
 import { FileProcessingError } from './ports';
@@ -30,7 +31,7 @@ export async function chargedExtraction<T>(
   const rate = deps.config.limits.extractionTokensPerSecond;
   if (rate > 0) {
     const account = await deps.accounts.get(accountId);
-    if (account && account.tokensRemaining <= 0) {
+    if (account && extractionBudgetUsedUp(deps, account)) {
       throw new FileProcessingError(
         "the account's token budget is used up (extraction time is charged to it); raise the budget and create the file again",
       );

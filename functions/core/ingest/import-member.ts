@@ -8,6 +8,7 @@ import { categoryOf, extensionOf } from '../files/file-kinds';
 import type { FileImport, FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
 import { emptyFile } from '../files/file-records';
+import { chargedExtraction } from './extraction-charge';
 import type { ImportDeps } from './run-import';
 import { FileProcessingError, type ImportMemberRef } from './ports';
 import { storeContent, supersededText } from './process-file';
@@ -97,7 +98,9 @@ async function extracted(
   raw: { key: string; bytes: Uint8Array },
 ): Promise<{ fields: Partial<FileRecord>; text?: string }> {
   try {
-    return await storeContent(deps, file, await deps.extractor.extract(file, raw.bytes, null), raw);
+    // charged to the account's budget as files/create's extraction is; none once the budget is used up
+    const { result: content } = await chargedExtraction(deps, file, () => deps.extractor.extract(file, raw.bytes, null));
+    return await storeContent(deps, file, content, raw);
   } catch (error) {
     const reason = error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE;
     return { fields: { state: 'failed', error: reason, updatedAt: now(deps) } };

@@ -99,6 +99,8 @@ export interface ImportMemberRef {
    * last import means the same bytes (kept in the file's `validators.etag`).
    */
   etag?: string;
+  /** Its bytes, as listed, recorded or read (a tar member's are held from the walk on); batches are bounded by them. */
+  size: number;
   load(): Promise<Uint8Array>;
 }
 

@@ -14,19 +14,22 @@ import type { ImportStore } from '../ports';
 import { type FileDeps, removeFileData, removeImportedFiles } from '../files/file-records';
 import { fileIdsByMemory, markLinksChanged, type MemoryFileDeps } from '../files/memory-links';
 import { type EmitDeps, emitWebhookEvent } from '../webhooks/outbox';
+import { type ImportSourceRules, importSourceRefusal } from '../files/import-sources';
 import type { WorkMessage } from '../work';
 import { importMember, type Outcome, recordedEtag } from './import-member';
+import type { ExtractionChargeDeps } from './extraction-charge';
 import { type ContentExtractor, type ImportMemberRef, type ImportReader, ImportRefusedError } from './ports';
 import { stageTexts } from './staged-texts';
 
-export interface ImportDeps extends FileDeps, MemoryFileDeps, EmitDeps {
+export interface ImportDeps extends FileDeps, MemoryFileDeps, EmitDeps, ExtractionChargeDeps {
   imports: ImportStore;
   importReader: ImportReader;
   extractor: ContentExtractor;
-  config: FileDeps['config'] & { imports: { concurrency: number } };
+  config: FileDeps['config'] &
+    ExtractionChargeDeps['config'] & { imports: ImportSourceRules & { concurrency: number; batchBytes: number } };
 }
 
-/** Members handled between two progress writes. */
+/** Members handled between two progress writes (fewer when their bytes pass the settings' batchBytes). */
 const BATCH_MEMBERS = 200;
 /** Problems an import lists (it counts them all in `failed`). */
 const IMPORT_ERRORS_LISTED = 100;
@@ -56,6 +59,11 @@ export async function failImport(deps: ImportDeps, accountId: string, importId: 
 }
 
 async function importAll(deps: ImportDeps, job: FileImport): Promise<void> {
+  if (job.source.kind === 's3') {
+    // checked again here: the account's sources may have changed since the request, and the API is not the only way in
+    const refusal = importSourceRefusal(deps.config.imports, await deps.accounts.get(job.accountId), job.source);
+    if (refusal) throw new ImportRefusedError(refusal.problem);
+  }
   const prefix = importSourcePrefix(job.source);
   const existing = new Map((await deps.files.listBySourcePrefix(job.accountId, prefix)).map((f) => [f.sourceKey ?? '', f]));
   const paths = await deps.importReader.survey(job.source, unchangedMembers(job, existing));
@@ -98,15 +106,18 @@ async function importMembers(
   let progress = job;
   const createdIds: string[] = [];
   let batch: ImportMemberRef[] = [];
+  let batchBytes = 0;
   const run = async () => {
     const done = await runBatch(deps, progress, batch, existing);
     createdIds.push(...done.createdIds);
     progress = done.progress;
     batch = [];
+    batchBytes = 0;
   };
   for await (const member of deps.importReader.members(job.source, job.position)) {
     batch.push(member);
-    if (batch.length >= BATCH_MEMBERS) await run();
+    batchBytes += member.size; // a tar member's bytes are held from the walk on
+    if (batch.length >= BATCH_MEMBERS || batchBytes >= deps.config.imports.batchBytes) await run();
   }
   if (batch.length) await run();
   return { progress, createdIds };

@@ -26,7 +26,7 @@ export async function uploadFile(deps: FileDeps, accountId: string, input: Uploa
   return upload;
 }
 
-const overLimit = (deps: FileDeps): string => `is larger than the ${deps.config.maxUploadBytes / 1048576} MB upload limit`;
+const overLimit = (deps: Pick<FileDeps, 'config'>): string => `is larger than the ${deps.config.maxUploadBytes / 1048576} MB upload limit`;
 
 /**
  * Hands out a presigned PUT address instead of taking the bytes (for files larger than API Gateway's
@@ -154,17 +154,23 @@ async function claimUpload(deps: FileDeps, accountId: string, fileId: string, ke
 /**
  * A presigned upload's bytes: checked against the size the address was signed for (S3 enforces it; the
  * local store does not) and the upload limit, then copied to the upload key, which no address can write.
- * A copy made by an earlier create that then failed is used as it is.
+ * A copy made by an earlier create that then failed is used as it is. `claimant`: the file (or import)
+ * that claimed the upload; `field`: the request's field that named it.
  */
-async function takeStagedUpload(deps: FileDeps, upload: Upload & { stagingKey: string }, fileId: string): Promise<Upload> {
+export async function takeStagedUpload(
+  deps: Pick<FileDeps, 'objects' | 'uploads' | 'config'>,
+  upload: Upload & { stagingKey: string },
+  claimant: string,
+  field = 'key',
+): Promise<Upload> {
   const staged = await deps.objects.head(upload.stagingKey);
-  if (!staged) return measuredUpload(deps, upload, fileId, await deps.objects.head(upload.key));
+  if (!staged) return measuredUpload(deps, upload, claimant, await deps.objects.head(upload.key), field);
   if (staged.size !== upload.size || staged.size > deps.config.maxUploadBytes) {
     await deps.objects.delete(upload.stagingKey);
-    await deps.uploads.release(upload.accountId, upload.key, fileId);
+    await deps.uploads.release(upload.accountId, upload.key, claimant);
     const limit =
       staged.size > deps.config.maxUploadBytes ? overLimit(deps) : `is not the ${upload.size} bytes the upload address was made for`;
-    throw BadRequestError.forField('key', `the uploaded object (${staged.size} bytes) ${limit}; upload it again`);
+    throw BadRequestError.forField(field, `the uploaded object (${staged.size} bytes) ${limit}; upload it again`);
   }
   await deps.objects.copy(upload.stagingKey, upload.key);
   await deps.objects.delete(upload.stagingKey);
@@ -172,14 +178,15 @@ async function takeStagedUpload(deps: FileDeps, upload: Upload & { stagingKey: s
 }
 
 async function measuredUpload(
-  deps: FileDeps,
+  deps: Pick<FileDeps, 'uploads'>,
   upload: Upload,
-  fileId: string,
+  claimant: string,
   stored: { size: number; contentType: string | null } | undefined,
+  field = 'key',
 ): Promise<Upload> {
   if (!stored) {
-    await deps.uploads.release(upload.accountId, upload.key, fileId);
-    throw BadRequestError.forField('key', 'nothing has been uploaded to this key yet');
+    await deps.uploads.release(upload.accountId, upload.key, claimant);
+    throw BadRequestError.forField(field, 'nothing has been uploaded to this key yet');
   }
   return { ...upload, size: stored.size, contentType: stored.contentType ?? upload.contentType };
 }

@@ -1,22 +1,31 @@
 /**
  * Bulk import, the API's side: check the request, record the import and queue it; the worker runs it
  * (ingest/run-import.ts). An archive is an upload of this account, claimed by the import; an S3 prefix
- * must be in a bucket the service may read.
+ * must be one the account may read (import-sources.ts). An account whose token budget is used up imports
+ * nothing: its members' extraction is charged to the budget (extraction-budget.ts, charged in ingest/extraction-charge.ts).
  */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { archiveFormatOfName, WEB_FILE_TYPES } from '../files/file-kinds';
-import type { FileImport, FileType, ImportSource } from '../model';
-import type { Clock, IdGenerator, ImportStore, MemoryStore, ObjectStore, QueuePort, UploadStore } from '../ports';
+import { extractionBudgetUsedUp } from '../extraction-budget';
+import type { Account, FileImport, FileType, ImportSource } from '../model';
+import type { AccountStore, Clock, IdGenerator, ImportStore, MemoryStore, ObjectStore, QueuePort, UploadStore } from '../ports';
 import type { WorkMessage } from '../work';
+import type { FileDeps } from '../files/file-records';
+import { takeStagedUpload } from './files';
+import { importSourceRefusal, type ImportSourceRules } from '../files/import-sources';
 
-/** Bulk import's bounds: buckets an S3 import may read (`*`: any), archive limits, members handled at once. */
-export interface ImportSettings {
-  buckets: readonly string[];
+/**
+ * Bulk import's bounds: buckets an S3 import may read (`*`: any), the artefact bucket (never one), archive
+ * limits, members handled at once and the bytes a batch of members may hold.
+ */
+export interface ImportSettings extends ImportSourceRules {
   archive: { maxArchiveBytes: number; maxMembers: number; maxMemberBytes: number; maxTotalBytes: number; maxRatio: number };
   concurrency: number;
+  batchBytes: number;
 }
 
 export interface ImportApiDeps {
+  accounts: Pick<AccountStore, 'get'>;
   imports: ImportStore;
   uploads: UploadStore;
   memories: MemoryStore;
@@ -24,13 +33,11 @@ export interface ImportApiDeps {
   queue: QueuePort;
   clock: Clock;
   ids: IdGenerator;
-  config: { imports: ImportRules };
+  config: FileDeps['config'] & { imports: ImportRules; limits: { extractionTokensPerSecond: number } };
 }
 
 /** What the API checks an import against (the config's import settings hold them). */
-interface ImportRules {
-  /** Buckets an S3 import may read; `*` for any. */
-  buckets: readonly string[];
+interface ImportRules extends ImportSourceRules {
   archive: { maxArchiveBytes: number };
 }
 
@@ -47,8 +54,10 @@ export async function startImport(deps: ImportApiDeps, accountId: string, input:
     throw BadRequestError.forField('fileType', `'${input.fileType}' files are read from addresses; an import holds files`);
   }
   if (input.memoryId && !(await deps.memories.get(accountId, input.memoryId))) throw NotFoundError.of('memory', input.memoryId);
+  const account = await deps.accounts.get(accountId);
+  refuseWithoutBudget(deps, account);
   const id = deps.ids.uuid();
-  const source = await sourceOf(deps, accountId, id, input);
+  const source = await sourceOf(deps, { accountId, account }, id, input);
   const now = deps.clock.now().toISOString();
   const created: FileImport = {
     id,
@@ -81,16 +90,19 @@ export async function getImport(deps: Pick<ImportApiDeps, 'imports'>, accountId:
   return found;
 }
 
-async function sourceOf(deps: ImportApiDeps, accountId: string, importId: string, input: ImportRequest): Promise<ImportSource> {
+async function sourceOf(
+  deps: ImportApiDeps,
+  { accountId, account }: { accountId: string; account: Account | undefined },
+  importId: string,
+  input: ImportRequest,
+): Promise<ImportSource> {
   if ((input.archiveKey === undefined) === (input.s3 === undefined)) {
     throw BadRequestError.forField('archiveKey', 'give either archiveKey or s3 (not both)');
   }
   if (input.s3) {
     const { bucket, prefix } = input.s3;
-    const allowed = deps.config.imports.buckets;
-    if (!allowed.includes('*') && !allowed.includes(bucket)) {
-      throw BadRequestError.forField('s3.bucket', `'${bucket}' is not a bucket this service may read (the stage's importBuckets)`);
-    }
+    const refusal = importSourceRefusal(deps.config.imports, account, input.s3);
+    if (refusal) throw BadRequestError.forField(refusal.field, refusal.problem);
     return { kind: 's3', bucket, prefix };
   }
   return archiveSource(deps, accountId, importId, input.archiveKey ?? '');
@@ -110,6 +122,9 @@ async function archiveSource(deps: ImportApiDeps, accountId: string, importId: s
     await release();
     throw BadRequestError.forField('archiveKey', `'${upload.name}' is not a .zip, .tar or .tar.gz archive`);
   }
+  // a presigned upload's bytes wait under its staging key until they are checked and copied to the upload key
+  if (upload.stagingKey)
+    upload = await takeStagedUpload(deps, { ...upload, stagingKey: upload.stagingKey }, `import:${importId}`, 'archiveKey');
   const size = upload.size || (await deps.objects.head(key))?.size || 0;
   const limit = deps.config.imports.archive.maxArchiveBytes;
   if (size === 0 || size > limit) {
@@ -120,4 +135,16 @@ async function archiveSource(deps: ImportApiDeps, accountId: string, importId: s
     );
   }
   return { kind: 'archive', key, name: upload.name };
+}
+
+/**
+ * An import extracts every member, which the budget pays for: none starts on a budget used up. The error
+ * is start-ingestion's budget error (400, with its data); an import needs at least one token.
+ */
+function refuseWithoutBudget(deps: ImportApiDeps, account: Account | undefined): void {
+  if (!account || !extractionBudgetUsedUp(deps, account)) return;
+  const available = Math.max(0, account.tokensRemaining);
+  throw new BadRequestError("the account's token budget is used up (extraction time is charged to it); raise the budget and import again", {
+    data: { tokensNeeded: 1, tokensAvailable: available, tokensExceeded: 1 - available },
+  });
 }

@@ -77,4 +77,21 @@ describe('archive reader', () => {
       /members are larger than \d+ bytes once decompressed/,
     );
   });
+
+  it('refuses an archive in which a member path appears twice (tar and zip)', async () => {
+    const twice = [
+      ['same.txt', 'first copy'],
+      ['other.txt', 'other'],
+      ['same.txt', 'second copy'],
+    ] as Array<[string, string]>;
+    await expect(checkArchive(await makeTar(twice), 'tar', limits)).rejects.toThrow(/member path 'same\.txt' appears twice/);
+    await expect(checkArchive(await makeTarGz(twice), 'tar.gz', limits)).rejects.toThrow(/member path 'same\.txt' appears twice/);
+    await expect(checkArchive(await makeZip(twice), 'zip', limits)).rejects.toThrow(/member path 'same\.txt' appears twice/);
+    // the same path once written `./same.txt` is the same member
+    const dotted = await makeTar([
+      ['same.txt', 'a'],
+      ['./same.txt', 'b'],
+    ]);
+    await expect(checkArchive(dotted, 'tar', limits)).rejects.toThrow(/member path 'same\.txt' appears twice/);
+  });
 });

@@ -17,6 +17,7 @@ const accountItem = itemSchema<Account>(
     webhookSecret: z.string(),
     createdAt: timestamp,
     bootstrapKeyId: z.string().optional(),
+    importSources: z.array(z.string()).optional(),
   }),
 );
 
@@ -79,6 +80,14 @@ export class AccountRepository implements AccountStore {
       if (error instanceof ConflictError) return undefined;
       throw error;
     }
+  }
+
+  async setImportSources(accountId: string, sources: readonly string[]): Promise<void> {
+    await this.table.apply(keys.account(accountId), {
+      expression: 'SET importSources = :sources',
+      names: {},
+      values: { ':sources': [...sources] },
+    });
   }
 
   async chargeTokens(accountId: string, tokens: number): Promise<void> {
