@@ -14,7 +14,10 @@ type Queue = Pick<LocalQueue, 'send' | 'receive' | 'delete' | 'changeVisibility'
 type MakeQueue = (options: { visibilityTimeoutSeconds: number; maxReceiveCount: number }) => Queue;
 
 const queues: Array<[string, MakeQueue]> = [
-  ['LocalQueue (files)', (options) => new LocalQueue({ directory: fs.mkdtempSync(path.join(os.tmpdir(), 'kmem-queue-contract-')), ...options })],
+  [
+    'LocalQueue (files)',
+    (options) => new LocalQueue({ directory: fs.mkdtempSync(path.join(os.tmpdir(), 'kmem-queue-contract-')), ...options }),
+  ],
   ['MemoryQueue', (options) => new MemoryQueue(options)],
 ];
 
@@ -37,7 +40,11 @@ describe.each(queues)('work queue contract: %s', (_name, make) => {
     expect(await queue.depth()).toEqual({ visible: 0, inFlight: 3, delayed: 0, dead: 0 });
     later(31);
     const again = await queue.receive(10);
-    expect(again.map((m) => [JSON.parse(m.body), m.receiveCount])).toEqual([[{ n: 1 }, 2], [{ n: 2 }, 2], [{ n: 3 }, 2]]);
+    expect(again.map((m) => [JSON.parse(m.body), m.receiveCount])).toEqual([
+      [{ n: 1 }, 2],
+      [{ n: 2 }, 2],
+      [{ n: 3 }, 2],
+    ]);
     expect(again[0]?.receiptHandle).not.toBe(first[0]?.receiptHandle);
   });
 

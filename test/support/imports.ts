@@ -1,6 +1,6 @@
 /**
  * A zip imported as POST /files/import does it (uploaded, then the import started), its `file.import` work
- * run once by the worker given (perhaps one whose adapters are observed) against the test runtime's stores.
+ * run once by the worker given (perhaps one whose adapters are observed), over the test runtime's stores or memory.
  * The message the start queued stays queued: run later, it finds the import completed and does nothing.
  */
 import type { FileImport } from '../../functions/core/model';
@@ -8,10 +8,11 @@ import { uploadFile } from '../../functions/core/use-cases/files';
 import { getImport, startImport } from '../../functions/core/use-cases/imports';
 import { runWork, type WorkerDeps } from '../../functions/worker/dispatch';
 import { makeZip, type Members } from './archives';
+import type { MemoryTestDeps } from './memory';
 import type { TestDeps } from './stores';
 
 export async function runZipImport(
-  deps: TestDeps,
+  deps: TestDeps | MemoryTestDeps,
   worker: WorkerDeps,
   accountId: string,
   members: Members,

@@ -75,7 +75,9 @@ export class MemoryFileStore implements FileStore {
   }
 
   async list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>> {
-    const listed = this.files.values(accountId).filter((file) => isTopLevel(file) && (category === undefined || file.category === category));
+    const listed = this.files
+      .values(accountId)
+      .filter((file) => isTopLevel(file) && (category === undefined || file.category === category));
     return pageOf(listed, byCreation, `files|${accountId}|${category ?? ''}`, page);
   }
 

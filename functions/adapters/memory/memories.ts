@@ -44,7 +44,8 @@ export class MemoryMemoryStore implements MemoryStore {
       id,
       (memory) => ({ ...memory, ...definedChanges(changes) }),
       (memory) =>
-        !condition?.unlessStep?.includes(memory.step) && (condition?.currentJobId === undefined || memory.currentJobId === condition.currentJobId),
+        !condition?.unlessStep?.includes(memory.step) &&
+        (condition?.currentJobId === undefined || memory.currentJobId === condition.currentJobId),
     );
   }
 
@@ -61,12 +62,18 @@ export class MemoryMemoryStore implements MemoryStore {
 
   async excludeSources(accountId: string, id: string, sources: readonly SourceRef[]): Promise<void> {
     const excluded = sources.map(sourceIdOf);
-    this.memories.update(accountId, id, (memory) => ({ ...memory, excludedFileIds: [...new Set([...memory.excludedFileIds, ...excluded])] }));
+    this.memories.update(accountId, id, (memory) => ({
+      ...memory,
+      excludedFileIds: [...new Set([...memory.excludedFileIds, ...excluded])],
+    }));
   }
 
   async includeSources(accountId: string, id: string, sources: readonly SourceRef[]): Promise<void> {
     const included = new Set(sources.map(sourceIdOf));
-    this.memories.update(accountId, id, (memory) => ({ ...memory, excludedFileIds: memory.excludedFileIds.filter((source) => !included.has(source)) }));
+    this.memories.update(accountId, id, (memory) => ({
+      ...memory,
+      excludedFileIds: memory.excludedFileIds.filter((source) => !included.has(source)),
+    }));
   }
 
   async commitIndexVersion(

@@ -60,9 +60,7 @@ export class MemorySessionStore implements SessionStore {
 
 /** The order of message listings: creation time, then the place in the session's writing order, then id. */
 const messageOrder = (message: Message): string =>
-  message.sequence === undefined
-    ? byCreation(message)
-    : `${message.createdAt}#${String(message.sequence).padStart(12, '0')}#${message.id}`;
+  message.sequence === undefined ? byCreation(message) : `${message.createdAt}#${String(message.sequence).padStart(12, '0')}#${message.id}`;
 
 export class MemoryMessageStore implements MessageStore {
   private readonly messages = new AccountRecords<Message>();

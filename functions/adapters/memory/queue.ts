@@ -22,9 +22,14 @@ export class MemoryQueue implements QueuePort, RedeliveryPort {
   private readonly visibilityTimeoutSeconds: number;
 
   constructor(options: { visibilityTimeoutSeconds?: number; maxReceiveCount?: number } = {}) {
-    this.visibilityTimeoutSeconds = checkSeconds('visibilityTimeoutSeconds', options.visibilityTimeoutSeconds ?? 60, MAX_VISIBILITY_SECONDS);
+    this.visibilityTimeoutSeconds = checkSeconds(
+      'visibilityTimeoutSeconds',
+      options.visibilityTimeoutSeconds ?? 60,
+      MAX_VISIBILITY_SECONDS,
+    );
     this.maxReceiveCount = options.maxReceiveCount ?? 5;
-    if (!(this.maxReceiveCount >= 1 && Number.isInteger(this.maxReceiveCount))) throw new RangeError('maxReceiveCount must be a positive integer');
+    if (!(this.maxReceiveCount >= 1 && Number.isInteger(this.maxReceiveCount)))
+      throw new RangeError('maxReceiveCount must be a positive integer');
   }
 
   async send(body: unknown, options?: { delaySeconds?: number; groupId?: string }): Promise<void> {
@@ -42,7 +47,11 @@ export class MemoryQueue implements QueuePort, RedeliveryPort {
   /** Up to `max` visible messages, oldest first, each hidden for the visibility timeout. */
   async receive(max: number, visibilityTimeoutSeconds?: number): Promise<ReceivedMessage[]> {
     if (!Number.isInteger(max) || max < 1) throw new RangeError('max must be a positive integer');
-    const timeout = checkSeconds('visibilityTimeoutSeconds', visibilityTimeoutSeconds ?? this.visibilityTimeoutSeconds, MAX_VISIBILITY_SECONDS);
+    const timeout = checkSeconds(
+      'visibilityTimeoutSeconds',
+      visibilityTimeoutSeconds ?? this.visibilityTimeoutSeconds,
+      MAX_VISIBILITY_SECONDS,
+    );
     const now = Date.now();
     this.sweep(now);
     return this.live

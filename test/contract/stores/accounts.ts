@@ -13,7 +13,13 @@ const account = (tokens = 100): Account => ({
   createdAt: at(0),
 });
 
-const apiKey = (accountId: string, seconds: number): ApiKeyRecord => ({ lookupId: newId(), verifier: 'v', salt: 's', accountId, createdAt: at(seconds) });
+const apiKey = (accountId: string, seconds: number): ApiKeyRecord => ({
+  lookupId: newId(),
+  verifier: 'v',
+  salt: 's',
+  accountId,
+  createdAt: at(seconds),
+});
 
 export function accountStoreContract(make: MakeStores): void {
   describe('AccountStore', () => {

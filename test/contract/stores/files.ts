@@ -57,10 +57,16 @@ export function fileStoreContract(make: MakeStores): void {
       const accountId = newId();
       const f = file(accountId, 1, { contentHash: 'h1' });
       await files.create(f);
-      expect(await files.update(accountId, f.id, { state: 'processing' }, ['pending'])).toMatchObject({ state: 'processing', name: 'a.txt' });
+      expect(await files.update(accountId, f.id, { state: 'processing' }, ['pending'])).toMatchObject({
+        state: 'processing',
+        name: 'a.txt',
+      });
       await expect(files.update(accountId, f.id, { state: 'ready' }, ['pending'])).rejects.toBeInstanceOf(ConflictError);
       await expect(files.update(accountId, f.id, { state: 'ready' }, undefined, 'h2')).rejects.toBeInstanceOf(ConflictError);
-      expect(await files.update(accountId, f.id, { state: 'ready', tokens: 7 }, ['processing'], 'h1')).toMatchObject({ state: 'ready', tokens: 7 });
+      expect(await files.update(accountId, f.id, { state: 'ready', tokens: 7 }, ['processing'], 'h1')).toMatchObject({
+        state: 'ready',
+        tokens: 7,
+      });
       expect(await files.update(accountId, newId(), { state: 'ready' })).toBeUndefined();
       expect(await files.update(newId(), f.id, { state: 'ready' })).toBeUndefined();
       expect((await files.get(accountId, f.id))?.state).toBe('ready');
@@ -147,7 +153,12 @@ export function importStoreContract(make: MakeStores): void {
       await expect(imports.create(fileImport)).rejects.toBeInstanceOf(ConflictError);
       await imports.update(accountId, fileImport.id, { position: 2, created: 2, errors: [{ sourceKey: 'p/x', error: 'bad' }] });
       await imports.update(newId(), fileImport.id, { state: 'failed' });
-      expect(await imports.get(accountId, fileImport.id)).toEqual({ ...fileImport, position: 2, created: 2, errors: [{ sourceKey: 'p/x', error: 'bad' }] });
+      expect(await imports.get(accountId, fileImport.id)).toEqual({
+        ...fileImport,
+        position: 2,
+        created: 2,
+        errors: [{ sourceKey: 'p/x', error: 'bad' }],
+      });
       expect(await imports.get(newId(), fileImport.id)).toBeUndefined();
     });
   });

@@ -37,10 +37,17 @@ export function memoryStoreContract(make: MakeStores): void {
       const accountId = newId();
       const m = memory(accountId, 1);
       await memories.create(m);
-      expect(await memories.update(accountId, m.id, { step: 'queued', currentJobId: 'j1' }, { unlessStep: ['queued', 'ingesting'] })).toMatchObject({ step: 'queued' });
-      await expect(memories.update(accountId, m.id, { step: 'queued' }, { unlessStep: ['queued', 'ingesting'] })).rejects.toBeInstanceOf(ConflictError);
+      expect(
+        await memories.update(accountId, m.id, { step: 'queued', currentJobId: 'j1' }, { unlessStep: ['queued', 'ingesting'] }),
+      ).toMatchObject({ step: 'queued' });
+      await expect(memories.update(accountId, m.id, { step: 'queued' }, { unlessStep: ['queued', 'ingesting'] })).rejects.toBeInstanceOf(
+        ConflictError,
+      );
       await expect(memories.update(accountId, m.id, { step: 'ready' }, { currentJobId: 'j2' })).rejects.toBeInstanceOf(ConflictError);
-      expect(await memories.update(accountId, m.id, { step: 'ready', currentJobId: null }, { currentJobId: 'j1' })).toMatchObject({ step: 'ready', currentJobId: null });
+      expect(await memories.update(accountId, m.id, { step: 'ready', currentJobId: null }, { currentJobId: 'j1' })).toMatchObject({
+        step: 'ready',
+        currentJobId: null,
+      });
       expect(await memories.update(accountId, m.id, { name: 'n' }, { currentJobId: null })).toMatchObject({ name: 'n' });
       expect(await memories.update(newId(), m.id, { name: 'x' })).toBeUndefined();
     });
@@ -50,13 +57,25 @@ export function memoryStoreContract(make: MakeStores): void {
       const accountId = newId();
       const m = memory(accountId, 1);
       await memories.create(m);
-      await memories.excludeSources(accountId, m.id, [{ kind: 'file', fileId: 'f1' }, { kind: 'session', sessionId: 's1' }, { kind: 'file', fileId: 'f2' }]);
+      await memories.excludeSources(accountId, m.id, [
+        { kind: 'file', fileId: 'f1' },
+        { kind: 'session', sessionId: 's1' },
+        { kind: 'file', fileId: 'f2' },
+      ]);
       await memories.includeSources(accountId, m.id, [{ kind: 'file', fileId: 'f2' }]);
       expect((await memories.get(accountId, m.id))?.excludedFileIds.sort()).toEqual(['f1', 'session:s1']);
-      const published = await memories.commitIndexVersion(accountId, m.id, { expectedVersion: 0, changes: { indexVersion: 1, indexPrefix: 'gold/1/' }, excludedBuilt: ['f1'] });
+      const published = await memories.commitIndexVersion(accountId, m.id, {
+        expectedVersion: 0,
+        changes: { indexVersion: 1, indexPrefix: 'gold/1/' },
+        excludedBuilt: ['f1'],
+      });
       expect(published).toMatchObject({ indexVersion: 1, indexPrefix: 'gold/1/', excludedFileIds: ['session:s1'] });
-      await expect(memories.commitIndexVersion(accountId, m.id, { expectedVersion: 0, changes: { indexVersion: 2 }, excludedBuilt: [] })).rejects.toBeInstanceOf(ConflictError);
-      expect(await memories.commitIndexVersion(newId(), m.id, { expectedVersion: 1, changes: { indexVersion: 2 }, excludedBuilt: [] })).toBeUndefined();
+      await expect(
+        memories.commitIndexVersion(accountId, m.id, { expectedVersion: 0, changes: { indexVersion: 2 }, excludedBuilt: [] }),
+      ).rejects.toBeInstanceOf(ConflictError);
+      expect(
+        await memories.commitIndexVersion(newId(), m.id, { expectedVersion: 1, changes: { indexVersion: 2 }, excludedBuilt: [] }),
+      ).toBeUndefined();
     });
 
     it('records the last webhook try and counts dead events', async () => {
@@ -68,7 +87,13 @@ export function memoryStoreContract(make: MakeStores): void {
       await memories.recordWebhookDelivery(accountId, m.id, { ...status, outcome: 'dead' });
       await memories.recordWebhookDelivery(accountId, m.id, { ...status, outcome: 'dead' });
       await memories.recordWebhookDelivery(accountId, m.id, { ...status, outcome: 'delivered', lastStatus: 200, lastError: null });
-      expect((await memories.get(accountId, m.id))?.webhookDelivery).toEqual({ ...status, outcome: 'delivered', lastStatus: 200, lastError: null, deadEvents: 2 });
+      expect((await memories.get(accountId, m.id))?.webhookDelivery).toEqual({
+        ...status,
+        outcome: 'delivered',
+        lastStatus: 200,
+        lastError: null,
+        deadEvents: 2,
+      });
       await memories.recordWebhookDelivery(accountId, newId(), { ...status, outcome: 'dead' });
     });
   });
@@ -147,7 +172,12 @@ export function jobStoreContract(make: MakeStores): void {
       const { jobs } = make();
       const accountId = newId();
       const memoryId = newId();
-      const big = job(accountId, memoryId, 2, Array.from({ length: 9_000 }, (_, i) => `file-${i}`));
+      const big = job(
+        accountId,
+        memoryId,
+        2,
+        Array.from({ length: 9_000 }, (_, i) => `file-${i}`),
+      );
       const small = job(accountId, memoryId, 1, ['a']);
       await jobs.create(big);
       await jobs.create(small);

@@ -4,5 +4,8 @@ import { memoryStores } from '../../../functions/adapters/memory/container';
 import { storeContracts } from './contracts';
 
 describe('in-memory stores', () => {
-  storeContracts(() => memoryStores(), async () => undefined);
+  storeContracts(
+    () => memoryStores(),
+    async () => undefined,
+  );
 });

@@ -55,7 +55,11 @@ export function objectStoreContract(make: MakeStores, createBucket: (name: strin
       await other.put(`${root}y.txt`, 'same');
       await other.put(`${root}z.txt`, 'different');
       const listed = await other.listSized(root);
-      expect(listed.map(({ key, size }) => [key, size])).toEqual([[`${root}x.txt`, 4], [`${root}y.txt`, 4], [`${root}z.txt`, 9]]);
+      expect(listed.map(({ key, size }) => [key, size])).toEqual([
+        [`${root}x.txt`, 4],
+        [`${root}y.txt`, 4],
+        [`${root}z.txt`, 9],
+      ]);
       expect(listed[0]?.etag).toBeDefined();
       expect(listed[0]?.etag).toBe(listed[1]?.etag);
       expect(listed[0]?.etag).not.toBe(listed[2]?.etag);

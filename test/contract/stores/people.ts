@@ -54,7 +54,7 @@ export function sessionStoreContract(make: MakeStores): void {
       await expect(sessions.create(s)).rejects.toBeInstanceOf(ConflictError);
       expect((await sessions.markEnded(accountId, s.id, at(10)))?.endedAt).toBe(at(10));
       expect((await sessions.markEnded(accountId, s.id, at(20)))?.endedAt).toBe(at(10));
-      expect((await sessions.markDeleted(accountId, s.id, at(30)))).toMatchObject({ deletedAt: at(30), endedAt: at(10) });
+      expect(await sessions.markDeleted(accountId, s.id, at(30))).toMatchObject({ deletedAt: at(30), endedAt: at(10) });
       expect((await sessions.markDeleted(accountId, s.id, at(40)))?.deletedAt).toBe(at(30));
       expect(await sessions.markDeleted(newId(), s.id, at(40))).toBeUndefined();
       expect(await sessions.markEnded(accountId, newId(), at(40))).toBeUndefined();
@@ -84,7 +84,8 @@ export function messageStoreContract(make: MakeStores): void {
       for (const m of [second, first, earliest]) await messages.create(m);
       await messages.create(message(newId(), s1, 0));
       await expect(messages.create(first)).rejects.toBeInstanceOf(ConflictError);
-      const ids = async (filter: Parameters<typeof messages.list>[1]) => (await messages.list(accountId, filter, { limit: 10 })).items.map((m) => m.id);
+      const ids = async (filter: Parameters<typeof messages.list>[1]) =>
+        (await messages.list(accountId, filter, { limit: 10 })).items.map((m) => m.id);
       expect(await ids({})).toEqual([earliest.id, first.id, second.id]);
       expect(await ids({ sessionId: s1 })).toEqual([first.id, second.id]);
       expect(await ids({ customerUserId: 'cust' })).toEqual([earliest.id, first.id]);

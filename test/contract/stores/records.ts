@@ -26,11 +26,28 @@ export function session(accountId: string, id = newId()): Session {
 
 export function message(accountId: string, sessionId: string, seconds: number, extra: Partial<Message> = {}): Message {
   const now = at(seconds);
-  return { id: newId(), accountId, sessionId, role: 'user', content: 'hello', customerUserId: null, createdAt: now, updatedAt: now, ...extra };
+  return {
+    id: newId(),
+    accountId,
+    sessionId,
+    role: 'user',
+    content: 'hello',
+    customerUserId: null,
+    createdAt: now,
+    updatedAt: now,
+    ...extra,
+  };
 }
 
 export function file(accountId: string, seconds: number, extra: Partial<FileRecord> = {}): FileRecord {
-  return { ...emptyFile(accountId, newId(), at(seconds), 'local'), name: 'a.txt', extension: 'txt', fileType: 'text', category: 'document', ...extra };
+  return {
+    ...emptyFile(accountId, newId(), at(seconds), 'local'),
+    name: 'a.txt',
+    extension: 'txt',
+    fileType: 'text',
+    category: 'document',
+    ...extra,
+  };
 }
 
 export function memory(accountId: string, seconds: number, extra: Partial<Memory> = {}): Memory {
@@ -39,7 +56,18 @@ export function memory(accountId: string, seconds: number, extra: Partial<Memory
 
 export function job(accountId: string, memoryId: string, seconds: number, fileIds: string[]): IngestionJob {
   const now = at(seconds);
-  return { id: newId(), accountId, memoryId, fileIds, reservedTokens: 100, usedTokens: 0, state: 'queued', reconciled: false, createdAt: now, updatedAt: now };
+  return {
+    id: newId(),
+    accountId,
+    memoryId,
+    fileIds,
+    reservedTokens: 100,
+    usedTokens: 0,
+    state: 'queued',
+    reconciled: false,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 export function delivery(accountId: string): WebhookDelivery {
@@ -61,7 +89,14 @@ export function delivery(accountId: string): WebhookDelivery {
 }
 
 /** Every item of a paged listing, following next tokens; also checks walking back with previous tokens gives the same pages. */
-export async function walkPages<T>(list: (page: { limit: number; nextToken?: string; previousToken?: string }) => Promise<{ items: T[]; nextToken: string | null; previousToken: string | null }>, limit: number) {
+export async function walkPages<T>(
+  list: (page: {
+    limit: number;
+    nextToken?: string;
+    previousToken?: string;
+  }) => Promise<{ items: T[]; nextToken: string | null; previousToken: string | null }>,
+  limit: number,
+) {
   const pages: T[][] = [];
   let page = await list({ limit });
   pages.push(page.items);

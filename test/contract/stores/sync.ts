@@ -41,9 +41,18 @@ export function graphItemStoreContract(make: MakeStores): void {
         removeNodes: [],
         removeEdges: [],
       });
-      await graphItems.apply(accountId, memoryId, { putNodes: [{ ...node('a'), mentions: 5 }], putEdges: [], removeNodes: ['d'], removeEdges: [{ id: 'c-d', source: 'c' }] });
+      await graphItems.apply(accountId, memoryId, {
+        putNodes: [{ ...node('a'), mentions: 5 }],
+        putEdges: [],
+        removeNodes: ['d'],
+        removeEdges: [{ id: 'c-d', source: 'c' }],
+      });
       const all = await graphItems.readAll(accountId, memoryId);
-      expect(all.nodes.map((n) => [n.id, n.mentions])).toEqual([['a', 5], ['b', 1], ['c', 1]]);
+      expect(all.nodes.map((n) => [n.id, n.mentions])).toEqual([
+        ['a', 5],
+        ['b', 1],
+        ['c', 1],
+      ]);
       expect(all.edges.map((e) => e.id)).toEqual(['a-b', 'a-c', 'b-c']);
       const { forward } = await walkPages((page) => graphItems.pageNodes(accountId, memoryId, page), 2);
       expect(forward.map((page) => page.map((n) => n.id))).toEqual([['a', 'b'], ['c']]);
@@ -75,14 +84,22 @@ export function conversationSyncStoreContract(make: MakeStores): void {
       const [accountId, memoryId] = [newId(), newId()];
       await conversationSync.markChanged(accountId, memoryId, ['s1', 's2']);
       const built = await conversationSync.acquire(accountId, memoryId, 'b1', 1_000, 2_000);
-      expect(built).toEqual({ generation: 1, sessions: new Map([['s1', 1], ['s2', 1]]) });
+      expect(built).toEqual({
+        generation: 1,
+        sessions: new Map([
+          ['s1', 1],
+          ['s2', 1],
+        ]),
+      });
       expect(await conversationSync.acquire(accountId, memoryId, 'b2', 1_500, 2_500)).toBeUndefined();
       expect(await conversationSync.acquire(accountId, memoryId, 'b1', 1_500, 2_500)).toEqual(built); // a redelivery of its own message
       await conversationSync.markChanged(accountId, memoryId, ['s2']);
       const pending = await conversationSync.settle(accountId, memoryId, 'b1', built ?? { generation: 0, sessions: new Map() }, 3_000);
       expect(pending).toEqual({ generation: 2, sessions: new Map([['s2', 2]]) });
       expect(await conversationSync.acquire(accountId, memoryId, 'b2', 2_800, 3_800)).toBeUndefined(); // kept until 3000
-      expect(await conversationSync.settle(accountId, memoryId, 'b1', pending ?? { generation: 0, sessions: new Map() }, 4_000)).toBeUndefined();
+      expect(
+        await conversationSync.settle(accountId, memoryId, 'b1', pending ?? { generation: 0, sessions: new Map() }, 4_000),
+      ).toBeUndefined();
       expect(await conversationSync.acquire(accountId, memoryId, 'b2', 2_900, 3_900)).toEqual({ generation: 2, sessions: new Map() });
     });
 
@@ -92,9 +109,14 @@ export function conversationSyncStoreContract(make: MakeStores): void {
       await conversationSync.markChanged(accountId, memoryId, ['s1']);
       const built = await conversationSync.acquire(accountId, memoryId, 'b1', 1_000, 2_000);
       expect(await conversationSync.acquire(accountId, memoryId, 'b2', 2_001, 3_000)).toEqual(built); // b1's lease ran out
-      expect(await conversationSync.settle(accountId, memoryId, 'b1', built ?? { generation: 0, sessions: new Map() }, 4_000)).toBeUndefined();
+      expect(
+        await conversationSync.settle(accountId, memoryId, 'b1', built ?? { generation: 0, sessions: new Map() }, 4_000),
+      ).toBeUndefined();
       await conversationSync.release(accountId, memoryId, 'b2');
-      expect(await conversationSync.acquire(accountId, memoryId, 'b3', 2_100, 3_100)).toEqual({ generation: 1, sessions: new Map([['s1', 1]]) });
+      expect(await conversationSync.acquire(accountId, memoryId, 'b3', 2_100, 3_100)).toEqual({
+        generation: 1,
+        sessions: new Map([['s1', 1]]),
+      });
       expect(await conversationSync.acquire(newId(), memoryId, 'b4', 2_100, 3_100)).toEqual({ generation: 0, sessions: new Map() });
       await conversationSync.delete(accountId, memoryId);
       expect(await conversationSync.acquire(accountId, memoryId, 'b4', 2_200, 3_200)).toEqual({ generation: 0, sessions: new Map() });
@@ -107,7 +129,9 @@ export function conversationSyncStoreContract(make: MakeStores): void {
       await conversationSync.markChanged(accountId, memoryId, sessions);
       const pending = await conversationSync.acquire(accountId, memoryId, 'b1', 1_000, 2_000);
       expect([...(pending?.sessions.keys() ?? [])].sort()).toEqual([...sessions].sort());
-      expect(await conversationSync.settle(accountId, memoryId, 'b1', pending ?? { generation: 0, sessions: new Map() }, 3_000)).toBeUndefined();
+      expect(
+        await conversationSync.settle(accountId, memoryId, 'b1', pending ?? { generation: 0, sessions: new Map() }, 3_000),
+      ).toBeUndefined();
     });
   });
 }

@@ -11,10 +11,25 @@ export function webhookStoreContract(make: MakeStores): void {
       const d = delivery(accountId);
       await webhooks.create(d);
       await expect(webhooks.create(d)).rejects.toBeInstanceOf(ConflictError);
-      expect(await webhooks.update(accountId, d.eventId, { attempts: 1, lastStatus: 500, lastError: 'HTTP 500', nextAttemptAt: at(5) }, 0)).toMatchObject({ attempts: 1, lastStatus: 500 });
+      expect(
+        await webhooks.update(accountId, d.eventId, { attempts: 1, lastStatus: 500, lastError: 'HTTP 500', nextAttemptAt: at(5) }, 0),
+      ).toMatchObject({ attempts: 1, lastStatus: 500 });
       await expect(webhooks.update(accountId, d.eventId, { attempts: 1 }, 0)).rejects.toBeInstanceOf(ConflictError);
-      const done = await webhooks.update(accountId, d.eventId, { attempts: 2, state: 'delivered', deliveredAt: at(9), lastStatus: 200, lastError: null, nextAttemptAt: null }, 1);
-      expect(done).toEqual({ ...d, attempts: 2, state: 'delivered', deliveredAt: at(9), lastStatus: 200, lastError: null, nextAttemptAt: null });
+      const done = await webhooks.update(
+        accountId,
+        d.eventId,
+        { attempts: 2, state: 'delivered', deliveredAt: at(9), lastStatus: 200, lastError: null, nextAttemptAt: null },
+        1,
+      );
+      expect(done).toEqual({
+        ...d,
+        attempts: 2,
+        state: 'delivered',
+        deliveredAt: at(9),
+        lastStatus: 200,
+        lastError: null,
+        nextAttemptAt: null,
+      });
       expect(await webhooks.get(accountId, d.eventId)).toEqual(done);
     });
 

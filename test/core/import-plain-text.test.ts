@@ -15,10 +15,9 @@ import { getFile, uploadFile } from '../../functions/core/use-cases/files';
 import type { Members } from '../support/archives';
 import { drainQueue } from '../support/drain-queue';
 import { runZipImport } from '../support/imports';
-import { testDeps } from '../support/stores';
+import { memoryDeps } from '../support/memory';
 
-const deps = testDeps();
-afterAll(() => deps.documentClient.destroy());
+const deps = memoryDeps();
 
 const deleted: string[] = [];
 const objects: S3ObjectStore = Object.create(deps.objects, {
