@@ -28,7 +28,12 @@ export default defineConfig({
       {
         extends: true,
         // the end-to-end tier: everything else, over one local runtime (real dynalite and s3rver) the global setup starts
-        test: { name: 'e2e', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, ...FAST], globalSetup: ['test/support/global-setup.ts'] },
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...FAST],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
       },
     ],
     coverage: {

@@ -65,7 +65,7 @@ import { S3ObjectStore } from './s3/object-store';
 export type WorkQueue = QueuePort & RedeliveryPort;
 
 /** A bucket an S3 import reads: its objects, and their listing with sizes and ETags. */
-export type ListedBucket = ObjectStore & { listSized(prefix: string): Promise<Array<{ key: string; size: number; etag?: string }>> };
+type ListedBucket = ObjectStore & { listSized(prefix: string): Promise<Array<{ key: string; size: number; etag?: string }>> };
 
 /**
  * The stores a container is made of: DynamoDB and S3 here (createContainer), memory in

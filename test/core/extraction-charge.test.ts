@@ -1,9 +1,9 @@
 /**
- * Extraction time is charged to the account's token budget (real stores, the worker's own file
+ * Extraction time is charged to the account's token budget (in-memory stores, the worker's own file
  * processing): a file whose extraction takes over a second costs KMEM_EXTRACTION_TOKENS_PER_SECOND per
  * whole second, a quick one nothing, and an account with no budget left gets no extraction.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryConfig, memoryDeps } from '../support/memory';
 import type { ContentExtractor } from '../../functions/core/ingest/ports';
 import { processFile } from '../../functions/core/ingest/process-file';

@@ -1,9 +1,9 @@
 /**
  * An import into a memory stages each batch's texts as one object, and the ingestion it starts reads that
- * object instead of each file's transcript, then deletes it. The real worker runs both against the test
- * runtime's stores; the artefact store is observed on its way (each read passes through to the real one).
+ * object instead of each file's transcript, then deletes it. The real worker runs both over in-memory
+ * stores; the artefact store is observed on its way (each read passes through to the store).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { objectKeys } from '../../functions/core/object-keys';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';

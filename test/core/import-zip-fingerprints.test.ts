@@ -3,7 +3,7 @@
  * import through the real reader over the in-memory artefact store, and the members it loads are observed
  * on their way (each load passes through to the real reader).
  */
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SourceImportReader } from '../../functions/adapters/content/import-reader';
 import type { ImportReader } from '../../functions/core/ingest/ports';
 import { createAccount } from '../../functions/core/use-cases/accounts';

@@ -1,8 +1,8 @@
 /**
  * An upsert racing the earlier processing of the same file: the newer content wins, whichever run ends
  * first. The older content is held back by a site on 127.0.0.1 that answers it only when the test says so,
- * while files/create (sourceKey) replaces the file's address; the real worker runs both processings against
- * the test runtime's stores.
+ * while files/create (sourceKey) replaces the file's address; the real worker runs both processings over
+ * in-memory stores.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
