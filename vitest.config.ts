@@ -1,14 +1,41 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The fast tier: unit tests, the store and queue contracts on memory, and the use cases and worker pipeline
+ * over in-memory stores (test/core). No global setup: no local runtime, no dynalite or s3rver. Run alone
+ * with `npm run test:fast` (the edit-test loop).
+ */
+const FAST = [
+  'test/unit/**/*.test.ts',
+  'test/core/**/*.test.ts',
+  'test/contract/stores/memory.test.ts',
+  'test/contract/work-queue.test.ts',
+  'test/contract/local-queue.test.ts',
+  'test/contract/answers/**/*.test.ts',
+  'test/contract/graph-extraction/**/*.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
     setupFiles: ['test/support/property-seed.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
     reporters: ['default'],
+    // `npm test` runs both tiers (one coverage over both); `vitest run --project fast` the first alone
+    projects: [
+      { extends: true, test: { name: 'fast', include: FAST } },
+      {
+        extends: true,
+        // the end-to-end tier: everything else, over one local runtime (real dynalite and s3rver) the global setup starts
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...FAST],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+    ],
     coverage: {
       // measured in the test workers (`vitest run --coverage`, as `npm test` runs it): code the tests import.
       provider: 'v8',

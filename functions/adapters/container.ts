@@ -9,7 +9,31 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { type Config, ConfigError } from '../config';
-import type { ApiKeyStore, Clock, HealthProbe, IdGenerator, QueuePort, RedeliveryPort } from '../core/ports';
+import type {
+  AccountStore,
+  ApiKeyStore,
+  Clock,
+  ConversationSyncStore,
+  FileStore,
+  GraphItemStore,
+  HealthProbe,
+  IdGenerator,
+  ImportStore,
+  JobStore,
+  LinkStore,
+  MemoryStore,
+  MessageIndexStore,
+  MessageStore,
+  ObjectStore,
+  QueuePort,
+  RedeliveryPort,
+  RequestCounter,
+  SessionLinkStore,
+  SessionStore,
+  UploadStore,
+  UserStore,
+} from '../core/ports';
+import type { WebhookSender, WebhookStore } from '../core/webhooks/ports';
 import { createDocumentClient, createS3Client, createS3PresignClient, createSqsClient } from './aws-clients';
 import { CachedApiKeyStore } from './dynamodb/cached-api-key-store';
 import type { CursorSealer } from './dynamodb/cursor';
@@ -37,32 +61,81 @@ import { keys } from './dynamodb/keys';
 import { SqsQueue } from './queue/sqs-queue';
 import { S3ObjectStore } from './s3/object-store';
 
-export type Container = ReturnType<typeof createContainer>;
-
 /** Where work is queued, and how a failed delivery comes back sooner. */
 export type WorkQueue = QueuePort & RedeliveryPort;
+
+/** A bucket an S3 import reads: its objects, and their listing with sizes and ETags. */
+type ListedBucket = ObjectStore & { listSized(prefix: string): Promise<Array<{ key: string; size: number; etag?: string }>> };
+
+/**
+ * The stores a container is made of: DynamoDB and S3 here (createContainer), memory in
+ * functions/adapters/memory (tests of the use cases and the worker pipeline). Composed the same way by
+ * composeContainer.
+ */
+export interface ContainerStores {
+  accounts: AccountStore;
+  apiKeys: ApiKeyStore;
+  users: UserStore;
+  sessions: SessionStore;
+  messages: MessageStore;
+  uploads: UploadStore;
+  files: FileStore;
+  memories: MemoryStore;
+  links: LinkStore;
+  graphItems: GraphItemStore;
+  sessionLinks: SessionLinkStore;
+  conversationSync: ConversationSyncStore;
+  /** The pending conversation changes of each account's message index (the same store, keyed by account). */
+  messageIndexSync: ConversationSyncStore;
+  messageIndexes: MessageIndexStore;
+  jobs: JobStore;
+  imports: ImportStore;
+  webhooks: WebhookStore;
+  requestCounter: RequestCounter;
+  objects: ObjectStore;
+  /** Another bucket's objects, for S3 imports (the same client and credentials). */
+  bucket: (name: string) => ListedBucket;
+  health: HealthProbe;
+}
+
+/** What every handler and the worker are handed: the settings, the stores, the queue and the services beside them. */
+export interface Container extends ContainerStores {
+  config: Config;
+  sender: WebhookSender;
+  resolve: typeof resolveHost;
+  queue: WorkQueue;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+/** A container over DynamoDB and S3, with the SDK clients it made (the local runtime creates its table through them). */
+export type AwsContainer = ReturnType<typeof createContainer>;
+
+/** The one wiring of a container around its stores, whichever they are. */
+export function composeContainer<S extends ContainerStores>(config: Config, stores: S, queue: WorkQueue): S & Container {
+  const clock: Clock = { now: () => new Date() };
+  const ids: IdGenerator = { uuid: randomUUID };
+  return { ...stores, config, sender: new PinnedWebhookSender(), resolve: resolveHost, queue, clock, ids };
+}
 
 /** Everything a function shares between invocations, from its settings; work goes to `queue` (SQS by default). */
 export function createContainer(config: Config, queue: WorkQueue = sqsQueue(config)) {
   const documentClient = createDocumentClient(config);
   const s3: S3Client = createS3Client(config);
   const table = createTable(documentClient, config.tableName);
-  const clock: Clock = { now: () => new Date() };
-  const ids: IdGenerator = { uuid: randomUUID };
-  const apiKeys: ApiKeyStore = new CachedApiKeyStore(new ApiKeyRepository(table), config.authCacheMs);
-  const objects = new S3ObjectStore(s3, config.bucketName, createS3PresignClient(config));
+  return { documentClient, s3, table, ...composeContainer(config, awsStores(config, documentClient, s3, table), queue) };
+}
+
+/** The stores over the single table and the bucket. */
+function awsStores(config: Config, documentClient: DynamoDBDocumentClient, s3: S3Client, table: Table): ContainerStores {
   const health: HealthProbe = {
     check: async () => {
       await documentClient.send(new DescribeTableCommand({ TableName: config.tableName }));
     },
   };
   return {
-    config,
-    documentClient,
-    s3,
-    table,
     accounts: new AccountRepository(table),
-    apiKeys,
+    apiKeys: new CachedApiKeyStore(new ApiKeyRepository(table), config.authCacheMs),
     users: new UserRepository(table),
     sessions: new SessionRepository(table),
     messages: new MessageRepository(table),
@@ -77,16 +150,10 @@ export function createContainer(config: Config, queue: WorkQueue = sqsQueue(conf
     messageIndexes: new MessageIndexRepository(table),
     jobs: new JobRepository(table),
     imports: new ImportRepository(table),
-    /** Another bucket's objects, for S3 imports (the same client and credentials). */
-    bucket: (name: string) => new S3ObjectStore(s3, name),
     webhooks: new WebhookRepository(table),
     requestCounter: new BatchedRequestCounter(new RequestCounterRepository(table)),
-    objects,
-    sender: new PinnedWebhookSender(),
-    resolve: resolveHost,
-    queue,
-    clock,
-    ids,
+    objects: new S3ObjectStore(s3, config.bucketName, createS3PresignClient(config)),
+    bucket: (name: string) => new S3ObjectStore(s3, name),
     health,
   };
 }

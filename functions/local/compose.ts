@@ -3,7 +3,8 @@
  * with what every endpoint group adds to it, made once and handed to every handler. Only the local
  * runtime, the command line and tests import this, so the Lambda bundles carry no file queue.
  */
-import { type Container, createContainer } from '../adapters/container';
+import { type AwsContainer, type Container, createContainer } from '../adapters/container';
+import { createMemoryContainer, type MemoryContainer } from '../adapters/memory/container';
 import { LocalQueue } from '../adapters/queue/local-queue';
 import type { Config } from '../config';
 import { withEntityIndexes } from '../memories/routes';
@@ -11,11 +12,23 @@ import { type RetrievalDeps, withRetrieval } from '../retrieval/routes';
 import type { MemoriesDeps } from '../memories/routes';
 
 /** Every group's deps in one, and the file queue the runtime's pumps read. */
-export type LocalDeps = Container & MemoriesDeps & RetrievalDeps & { localQueue: LocalQueue };
+export type LocalDeps = AwsContainer & MemoriesDeps & RetrievalDeps & { localQueue: LocalQueue };
 
 export function composeLocalDeps(config: Config): LocalDeps {
   const localQueue = localQueueOf(config);
-  return { ...withRetrieval(withEntityIndexes(createContainer(config, localQueue))), localQueue };
+  return { ...withEndpointGroups(createContainer(config, localQueue)), localQueue };
+}
+
+/** Every group's deps over memory (tests of the use cases and the worker pipeline): no store server, nothing on disk. */
+export type MemoryDeps = MemoryContainer & MemoriesDeps & RetrievalDeps;
+
+export function composeMemoryDeps(config: Config): MemoryDeps {
+  return withEndpointGroups(createMemoryContainer(config));
+}
+
+/** What every endpoint group adds to a container, whatever its stores. */
+function withEndpointGroups<C extends Container>(container: C): C & MemoriesDeps & RetrievalDeps {
+  return withRetrieval(withEntityIndexes(container));
 }
 
 /** The file queue of the settings (its directory under the data directory unless set). */

@@ -1,4 +1,6 @@
 /** The worker's dependencies: a container plus the extractors, web readers and index builders, composed once per container. */
+import type { S3Client } from '@aws-sdk/client-s3';
+import { createS3Client } from '../adapters/aws-clients';
 import type { Container } from '../adapters/container';
 import { FileContentExtractor } from '../adapters/content/content';
 import { SourceImportReader } from '../adapters/content/import-reader';
@@ -11,7 +13,8 @@ import type { WorkerDeps } from './dispatch';
 /** The worker's deps as composed here: the extractor is the one that holds OCR workers open. */
 export type ComposedWorkerDeps = WorkerDeps & { extractor: FileContentExtractor };
 
-export function composeWorkerDeps(base: Container): ComposedWorkerDeps {
+/** `s3`: the container's client, for speech transcription's output (a container over memory has none: one is made from the settings). */
+export function composeWorkerDeps(base: Container & { s3?: S3Client }): ComposedWorkerDeps {
   const { config } = base;
   return {
     ...base,
@@ -21,7 +24,7 @@ export function composeWorkerDeps(base: Container): ComposedWorkerDeps {
       graphWordVectors: () => (config.graphWordVectors ? loadGraphWordVectors() : undefined),
       graphExtractor: graphExtractorOf(config),
     },
-    extractor: new FileContentExtractor(config, base.s3),
+    extractor: new FileContentExtractor(config, base.s3 ?? createS3Client(config)),
     fetcher: new WebFetcher(config),
     site: new WebSiteReader(config),
     importReader: new SourceImportReader(base.objects, base.bucket, config.imports),

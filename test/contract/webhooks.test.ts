@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from '../../functions/config';
-import type { Container } from '../../functions/adapters/container';
+import type { AwsContainer } from '../../functions/adapters/container';
 import { composeLocalDeps } from '../../functions/local/compose';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { WebhookRepository } from '../../functions/adapters/dynamodb/repositories/webhook-repository';
@@ -81,7 +81,7 @@ class RecordingQueue implements QueuePort {
   }
 }
 
-let container: Container;
+let container: AwsContainer;
 let account: Account;
 let repository: WebhookRepository;
 

@@ -1,6 +1,6 @@
 /**
  * A zip imported as POST /files/import does it (uploaded, then the import started), its `file.import` work
- * run once by the worker given (perhaps one whose adapters are observed) against the test runtime's stores.
+ * run once by the worker given (perhaps one whose adapters are observed), over the test runtime's stores or memory.
  * The message the start queued stays queued: run later, it finds the import completed and does nothing.
  */
 import type { FileImport } from '../../functions/core/model';
@@ -8,6 +8,7 @@ import { uploadFile } from '../../functions/core/use-cases/files';
 import { getImport, startImport } from '../../functions/core/use-cases/imports';
 import { runWork, type WorkerDeps } from '../../functions/worker/dispatch';
 import { makeZip, type Members } from './archives';
+import type { MemoryTestDeps } from './memory';
 import type { TestDeps } from './stores';
 
 /** The bucket of the local S3 store that S3 imports in the tests read, and one listed but never made. */
@@ -15,7 +16,7 @@ export const TEST_IMPORT_BUCKET = 'kmem-test-imports';
 export const TEST_MISSING_BUCKET = 'kmem-test-missing';
 
 export async function runZipImport(
-  deps: TestDeps,
+  deps: TestDeps | MemoryTestDeps,
   worker: WorkerDeps,
   accountId: string,
   members: Members,

@@ -1,9 +1,9 @@
 /**
  * An import into a memory stages each batch's texts as one object, and the ingestion it starts reads that
- * object instead of each file's transcript, then deletes it. The real worker runs both against the test
- * runtime's stores; the artefact store is observed on its way (each read passes through to the real one).
+ * object instead of each file's transcript, then deletes it. The real worker runs both over in-memory
+ * stores; the artefact store is observed on its way (each read passes through to the store).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { objectKeys } from '../../functions/core/object-keys';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';
@@ -13,9 +13,9 @@ import type { Members } from '../support/archives';
 import { runZipImport } from '../support/imports';
 import type { WorkMessage } from '../../functions/core/work';
 import { drainQueue } from '../support/drain-queue';
-import { testDeps } from '../support/stores';
+import { memoryDeps } from '../support/memory';
 
-const deps = testDeps();
+const deps = memoryDeps();
 let accountId = '';
 const reads: string[] = [];
 const observedObjects = new Proxy(deps.objects, {
@@ -30,7 +30,6 @@ const observed = { ...deps, worker: { ...deps.worker, objects: observedObjects }
 beforeAll(async () => {
   accountId = (await createAccount(deps, `staged-${process.pid}-${Date.now()}`)).account.id;
 });
-afterAll(() => deps.documentClient.destroy());
 
 /** Runs an import of `members` as one zip (into the memory, if any); answers the import's id. */
 async function importInto(memoryId: string | null, members: Members): Promise<string> {
@@ -40,9 +39,9 @@ async function importInto(memoryId: string | null, members: Members): Promise<st
 /** Runs the queued work in order until a message of `kind`, which it takes off the queue and answers unrun. */
 async function workUntil(kind: WorkMessage['kind']): Promise<WorkMessage> {
   for (;;) {
-    const [message] = await deps.localQueue.receive(1, 60);
+    const [message] = await deps.queue.receive(1, 60);
     if (!message) throw new Error(`no ${kind} was queued`);
-    await deps.localQueue.delete(message.receiptHandle);
+    await deps.queue.delete(message.receiptHandle);
     const work = JSON.parse(message.body) as WorkMessage;
     if (work.kind === kind) return work;
     await runWork(deps.worker, work, { attempt: 1, workId: message.messageId });

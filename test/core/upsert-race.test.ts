@@ -1,14 +1,14 @@
 /**
  * An upsert racing the earlier processing of the same file: the newer content wins, whichever run ends
  * first. The older content is held back by a site on 127.0.0.1 that answers it only when the test says so,
- * while files/create (sourceKey) replaces the file's address; the real worker runs both processings against
- * the test runtime's stores.
+ * while files/create (sourceKey) replaces the file's address; the real worker runs both processings over
+ * in-memory stores.
  */
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { drainQueue } from '../support/drain-queue';
-import { testDeps } from '../support/stores';
+import { memoryDeps } from '../support/memory';
 import { runWork } from '../../functions/worker/dispatch';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createOrUpdateFile } from '../../functions/core/use-cases/file-sources';
@@ -17,7 +17,7 @@ import { objectKeys } from '../../functions/core/object-keys';
 const OLD_TEXT = 'The ferry to the island leaves at seven every morning.';
 const NEW_TEXT = 'The ferry now leaves at nine, and a second one sails at noon.';
 
-const deps = testDeps();
+const deps = memoryDeps();
 let accountId = '';
 let base = '';
 const held: ServerResponse[] = [];
@@ -39,7 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   site.closeAllConnections();
   await new Promise<void>((resolve) => site.close(() => resolve()));
-  deps.documentClient.destroy();
 });
 
 function releaseOld(): void {
@@ -54,11 +53,11 @@ async function startOldProcessing(sourceKey: string) {
     externalUrl: `${base}/old-${sourceKey}`,
     sourceKey,
   });
-  const [message] = await deps.localQueue.receive(1, 60);
+  const [message] = await deps.queue.receive(1, 60);
   if (!message) throw new Error('no processing queued');
   const asked = heldAsked;
   const run = runWork(deps.worker, JSON.parse(message.body), { attempt: 1, workId: message.messageId }).then(() =>
-    deps.localQueue.delete(message.receiptHandle),
+    deps.queue.delete(message.receiptHandle),
   );
   while (heldAsked === asked) await new Promise((resolve) => setTimeout(resolve, 20));
   return { file, run };
@@ -66,9 +65,9 @@ async function startOldProcessing(sourceKey: string) {
 
 /** Runs the messages visible now (the held run's own stays in flight, so drainQueue would wait for it). */
 async function runVisible(): Promise<void> {
-  for (const message of await deps.localQueue.receive(10, 60)) {
+  for (const message of await deps.queue.receive(10, 60)) {
     await runWork(deps.worker, JSON.parse(message.body), { attempt: 1, workId: message.messageId });
-    await deps.localQueue.delete(message.receiptHandle);
+    await deps.queue.delete(message.receiptHandle);
   }
 }
 

@@ -3,8 +3,8 @@
  * publish with a conditional write: the published index is always one whole build, and the folders of
  * builds that lost or are superseded are deleted.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { testConfig, testDeps } from '../support/stores';
+import { describe, expect, it } from 'vitest';
+import { memoryConfig, memoryDeps } from '../support/memory';
 import { buildAndPublishIndex } from '../../functions/core/ingest/memory-index';
 import { decodeChunks } from '../../functions/core/stored-index/chunks';
 import { createAccount } from '../../functions/core/use-cases/accounts';
@@ -12,8 +12,7 @@ import { createMemory } from '../../functions/core/use-cases/memories';
 import { createSession } from '../../functions/core/use-cases/sessions';
 import { sessionSourceId } from '../../functions/core/model';
 
-const deps = testDeps(testConfig({ KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' }));
-afterAll(() => deps.documentClient.destroy());
+const deps = memoryDeps(memoryConfig({ KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' }));
 
 describe('publishing an index', () => {
   it('keeps every concurrent build whole and leaves only the current and previous builds', async () => {

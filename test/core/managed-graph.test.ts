@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainQueue } from '../support/drain-queue';
-import { testConfig, testDeps } from '../support/stores';
+import { memoryConfig, memoryDeps } from '../support/memory';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createFile, uploadFile } from '../../functions/core/use-cases/files';
 import { createMemory } from '../../functions/core/use-cases/memories';
@@ -39,10 +39,9 @@ const settings = {
   KMEM_EMBEDDER: 'none',
 };
 
-const deps = testDeps(testConfig(settings));
+const deps = memoryDeps(memoryConfig(settings));
 afterAll(() => {
   server.close();
-  deps.documentClient.destroy();
 });
 
 const drain = () => drainQueue(deps);

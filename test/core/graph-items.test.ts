@@ -1,10 +1,11 @@
 /**
- * A graph memory's table items (nodes, edges, state) against the real stores: after concurrent builds,
- * a removed source, a writer that died mid-way, and the memory's deletion, the items are exactly the
- * published graph's, and nothing is left behind.
+ * A graph memory's graph items (nodes, edges, state) over in-memory stores (the GraphItemStore contract in
+ * test/contract/stores holds the table to the same): after concurrent builds, a removed source, a writer
+ * that died mid-way, and the memory's deletion, the items are exactly the published graph's, and nothing
+ * is left behind.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { testConfig, testDeps } from '../support/stores';
+import { describe, expect, it } from 'vitest';
+import { memoryConfig, memoryDeps } from '../support/memory';
 import type { GraphItems } from '../../functions/core/graph-items';
 import { buildAndPublishIndex } from '../../functions/core/ingest/memory-index';
 import { parseGraphState } from '../../functions/core/stored-index/graph-state';
@@ -14,12 +15,10 @@ import { createMemory, deleteMemory } from '../../functions/core/use-cases/memor
 import { viewMemoryGraph } from '../../functions/core/use-cases/memory-graph-view';
 import { createSession } from '../../functions/core/use-cases/sessions';
 import { sessionSourceId } from '../../functions/core/model';
-import { keys } from '../../functions/adapters/dynamodb/keys';
 import { parseWork, runWork } from '../../functions/worker/dispatch';
 
-const deps = testDeps(testConfig({ KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' }));
+const deps = memoryDeps(memoryConfig({ KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' }));
 const worker = deps.worker;
-afterAll(() => deps.documentClient.destroy());
 
 const TEXTS = [
   'Marie Curie discovered polonium in Paris. Marie Curie won the Nobel Prize in Physics.',
@@ -49,7 +48,7 @@ async function graphMemoryWithSessions(count: number) {
 
 const chunkOf = (sourceId: string, text: string) => ({ id: `msg:${sourceId}.1`, fileId: sourceId, text, start: 0, end: text.length });
 
-describe('graph items in the table', () => {
+describe('graph items', () => {
   it('hold exactly the published graph after concurrent builds, a removed source and a dirty state, and go with the memory', async () => {
     const { accountId, memoryId, sourceIds } = await graphMemoryWithSessions(3);
     await Promise.all(
@@ -65,7 +64,7 @@ describe('graph items in the table', () => {
     expect(sorted(await deps.graphItems.readAll(accountId, memoryId))).toEqual(sorted(published));
     expect(published.nodes.some((node) => node.name === 'Albert Einstein')).toBe(true);
 
-    // the source that alone mentions Einstein leaves: its entities and edges leave the table too
+    // the source that alone mentions Einstein leaves: its entities and edges leave the items too
     const einsteinSource = sourceIds[2] ?? '';
     await deps.sessionLinks.delete(accountId, memoryId, einsteinSource.replace(/^session:/, ''));
     await buildAndPublishIndex(worker, accountId, memoryId, { added: new Map(), changes: () => ({}) });
@@ -76,19 +75,11 @@ describe('graph items in the table', () => {
     expect(curie?.support).toBe(2);
 
     // a writer died mid-way: the state is unknown and a stray node was left; the next build repairs it
-    await deps.table.put({ ...keys.graphState(accountId, memoryId), kind: 'graphState', version: 4, prefix: null, leaseUntil: 0 });
-    await deps.table.put({
-      ...keys.graphNode(accountId, memoryId, 'e-stray'),
-      gsi1pk: keys.graphNodesOf(accountId, memoryId),
-      gsi1sk: 'e-stray',
-      kind: 'graphNode',
-      id: 'e-stray',
-      name: 'Stray',
-      type: 'thing',
-      aliases: ['Stray'],
-      mentions: 1,
-      support: 1,
-    });
+    const stray = { id: 'e-stray', name: 'Stray', type: 'thing', aliases: ['Stray'], mentions: 1, support: 1 };
+    const now = Date.now();
+    expect(await deps.graphItems.acquire(accountId, memoryId, 'dying-writer', now, now + 60_000)).toBeDefined();
+    await deps.graphItems.apply(accountId, memoryId, { putNodes: [stray], putEdges: [], removeNodes: [], removeEdges: [] });
+    await deps.graphItems.release(accountId, memoryId, 'dying-writer', { version: 4, prefix: null });
     await buildAndPublishIndex(worker, accountId, memoryId, { added: new Map(), changes: () => ({}) });
     expect(sorted(await deps.graphItems.readAll(accountId, memoryId))).toEqual(sorted(await publishedItems(accountId, memoryId)));
 
@@ -107,7 +98,8 @@ describe('graph items in the table', () => {
     expect(seen.edges.sort()).toEqual(current.edges.map((edge) => `${edge.source}#${edge.id}`).sort());
 
     await deleteMemory(deps, accountId, memoryId);
-    expect(await deps.table.queryAll(keys.graphPartition(accountId, memoryId))).toEqual([]);
+    expect(await deps.graphItems.readAll(accountId, memoryId)).toEqual({ nodes: [], edges: [] });
+    expect(await deps.graphItems.acquire(accountId, memoryId, 'next', Date.now(), Date.now() + 1)).toEqual({ version: 0, prefix: null });
   }, 60_000);
 
   it('are written for a graph published before graphs had items when it is first viewed', async () => {
@@ -121,7 +113,7 @@ describe('graph items in the table', () => {
 
     const first = await viewMemoryGraph(deps, accountId, memoryId, { limit: 100 });
     expect(first.nodes).toEqual([]);
-    const [received] = (await deps.localQueue?.receive(10)) ?? [];
+    const [received] = (await deps.queue?.receive(10)) ?? [];
     const work = parseWork(received?.body ?? '');
     expect(work).toEqual({ kind: 'memory.graph-items', accountId, memoryId });
     if (work) await runWork(worker, work, { attempt: 1, workId: 'graph-items-1' });

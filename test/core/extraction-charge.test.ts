@@ -1,18 +1,17 @@
 /**
- * Extraction time is charged to the account's token budget (real stores, the worker's own file
+ * Extraction time is charged to the account's token budget (in-memory stores, the worker's own file
  * processing): a file whose extraction takes over a second costs KMEM_EXTRACTION_TOKENS_PER_SECOND per
  * whole second, a quick one nothing, and an account with no budget left gets no extraction.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { testConfig, testDeps } from '../support/stores';
+import { describe, expect, it } from 'vitest';
+import { memoryConfig, memoryDeps } from '../support/memory';
 import type { ContentExtractor } from '../../functions/core/ingest/ports';
 import { processFile } from '../../functions/core/ingest/process-file';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createFile, uploadFile } from '../../functions/core/use-cases/files';
 
-const base = testDeps(testConfig({ KMEM_EXTRACTION_TOKENS_PER_SECOND: '100', KMEM_DEFAULT_TOKEN_LIMIT: '10000' }));
+const base = memoryDeps(memoryConfig({ KMEM_EXTRACTION_TOKENS_PER_SECOND: '100', KMEM_DEFAULT_TOKEN_LIMIT: '10000' }));
 const { worker } = base;
-afterAll(() => base.documentClient.destroy());
 
 /** The worker's extractor, taking `ms` longer (as OCR or speech recognition of a real file would). */
 const slower = (inner: ContentExtractor, ms: number): ContentExtractor => ({

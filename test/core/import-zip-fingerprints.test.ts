@@ -1,22 +1,20 @@
 /**
  * A zip re-import decompresses only the members whose recorded CRC-32 or size moved: the worker runs the
- * import through the real reader over the test runtime's S3 store, and the members it loads are observed
+ * import through the real reader over the in-memory artefact store, and the members it loads are observed
  * on their way (each load passes through to the real reader).
  */
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { SourceImportReader } from '../../functions/adapters/content/import-reader';
-import { S3ObjectStore } from '../../functions/adapters/s3/object-store';
 import type { ImportReader } from '../../functions/core/ingest/ports';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import type { Members } from '../support/archives';
 import { runZipImport } from '../support/imports';
-import { testDeps } from '../support/stores';
+import { memoryDeps } from '../support/memory';
 
-const deps = testDeps();
-afterAll(() => deps.documentClient.destroy());
+const deps = memoryDeps();
 
 const loads: string[] = [];
-const real = new SourceImportReader(deps.objects, (name) => new S3ObjectStore(deps.s3, name), deps.config.imports);
+const real = new SourceImportReader(deps.objects, deps.bucket, deps.config.imports);
 const observed: ImportReader = {
   survey: (source, unchanged) => real.survey(source, unchanged),
   async *members(source, from) {

@@ -2,11 +2,11 @@
  * A plain-text member's bytes are its text: the import stores them once, one object (under the content's
  * own bronze key) that is both the file's raw bytes and its transcript. A member whose text differs keeps
  * two objects. The one object follows the file through a changed member and a prune. The worker runs each
- * import against the test runtime's S3 store and table; the store's batched deletes are observed on their
- * way (each passes through to the real store).
+ * import over in-memory stores (each held to its adapter's contract: test/contract/stores); the artefact
+ * store's batched deletes are observed on their way (each passes through to the store).
  */
-import { afterAll, expect, it } from 'vitest';
-import type { S3ObjectStore } from '../../functions/adapters/s3/object-store';
+import { expect, it } from 'vitest';
+import type { MemoryObjectStore } from '../../functions/adapters/memory/object-store';
 import { supersededText } from '../../functions/core/ingest/process-file';
 import { objectKeys } from '../../functions/core/object-keys';
 import { createAccount } from '../../functions/core/use-cases/accounts';
@@ -15,13 +15,12 @@ import { getFile, uploadFile } from '../../functions/core/use-cases/files';
 import type { Members } from '../support/archives';
 import { drainQueue } from '../support/drain-queue';
 import { runZipImport } from '../support/imports';
-import { testDeps } from '../support/stores';
+import { memoryDeps } from '../support/memory';
 
-const deps = testDeps();
-afterAll(() => deps.documentClient.destroy());
+const deps = memoryDeps();
 
 const deleted: string[] = [];
-const objects: S3ObjectStore = Object.create(deps.objects, {
+const objects: MemoryObjectStore = Object.create(deps.objects, {
   deleteMany: { value: (keys: readonly string[]) => (deleted.push(...keys), deps.objects.deleteMany(keys)) },
 });
 const worker = { ...deps.worker, objects };

@@ -1,0 +1,145 @@
+/** Uploads, files and imports, in memory (the semantics of their DynamoDB repositories). */
+import { WEB_FILE_TYPES } from '../../core/files/file-kinds';
+import type { FileCategory, FileImport, FileRecord, Page, PageRequest, Upload } from '../../core/model';
+import type { FileStore, ImportStore, UploadStore } from '../../core/ports';
+import { AccountRecords, byCreation, compare, definedChanges, pageOf } from './records';
+
+export class MemoryUploadStore implements UploadStore {
+  private readonly uploads = new AccountRecords<Upload>();
+
+  async create(upload: Upload): Promise<void> {
+    this.uploads.create(upload.accountId, upload.key, upload);
+  }
+
+  async claim(accountId: string, key: string, fileId: string): Promise<Upload | undefined> {
+    return this.uploads.update(
+      accountId,
+      key,
+      (upload) => ({ ...upload, fileId }),
+      (upload) => upload.fileId === null || upload.fileId === undefined || upload.fileId === fileId,
+    );
+  }
+
+  async release(accountId: string, key: string, fileId: string): Promise<void> {
+    this.uploads.update(
+      accountId,
+      key,
+      (upload) => ({ ...upload, fileId: null }),
+      (upload) => upload.fileId === fileId,
+    );
+  }
+
+  async delete(accountId: string, key: string): Promise<void> {
+    this.uploads.delete(accountId, key);
+  }
+}
+
+/** A top-level file (listed under its account); hidden children of a sitemap or crawl are listed under their parent only. */
+const isTopLevel = (file: FileRecord) => !file.parentFileId;
+
+export class MemoryFileStore implements FileStore {
+  private readonly files = new AccountRecords<FileRecord>();
+
+  async create(file: FileRecord): Promise<void> {
+    this.files.create(file.accountId, file.id, file);
+  }
+
+  async createMany(files: readonly FileRecord[]): Promise<void> {
+    for (const file of files) this.files.put(file.accountId, file.id, file);
+  }
+
+  async get(accountId: string, id: string): Promise<FileRecord | undefined> {
+    return this.files.get(accountId, id);
+  }
+
+  async findBySource(accountId: string, sourceKey: string): Promise<FileRecord | undefined> {
+    return this.bySource(accountId).find((file) => file.sourceKey === sourceKey);
+  }
+
+  async listBySourcePrefix(accountId: string, prefix: string): Promise<FileRecord[]> {
+    return this.bySource(accountId).filter((file) => file.sourceKey?.startsWith(prefix));
+  }
+
+  async *readyWebSources(): AsyncGenerator<Array<Pick<FileRecord, 'accountId' | 'id'>>> {
+    const ready = [...this.files.all()].filter((file) => file.state === 'ready' && isTopLevel(file) && WEB_FILE_TYPES.has(file.fileType));
+    if (ready.length) yield ready.map(({ accountId, id }) => ({ accountId, id }));
+  }
+
+  async getMany(accountId: string, ids: readonly string[]): Promise<Map<string, FileRecord>> {
+    const found = new Map<string, FileRecord>();
+    for (const id of ids) {
+      const file = this.files.get(accountId, id);
+      if (file) found.set(id, file);
+    }
+    return found;
+  }
+
+  async list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>> {
+    const listed = this.files
+      .values(accountId)
+      .filter((file) => isTopLevel(file) && (category === undefined || file.category === category));
+    return pageOf(listed, byCreation, `files|${accountId}|${category ?? ''}`, page);
+  }
+
+  async update(
+    accountId: string,
+    id: string,
+    changes: Partial<FileRecord>,
+    whenState?: FileRecord['state'][],
+    whenContentHash?: string,
+  ): Promise<FileRecord | undefined> {
+    return this.files.update(
+      accountId,
+      id,
+      (file) => ({ ...file, ...definedChanges(changes) }),
+      (file) => (!whenState || whenState.includes(file.state)) && (!whenContentHash || file.contentHash === whenContentHash),
+    );
+  }
+
+  async delete(accountId: string, id: string): Promise<void> {
+    this.files.delete(accountId, id);
+  }
+
+  async deleteMany(accountId: string, ids: readonly string[]): Promise<void> {
+    for (const id of ids) this.files.delete(accountId, id);
+  }
+
+  async listChildren(accountId: string, parentId: string): Promise<FileRecord[]> {
+    return this.inCreationOrder(this.files.values(accountId).filter((file) => file.parentFileId === parentId));
+  }
+
+  async increment(
+    accountId: string,
+    id: string,
+    counter: 'hiddenFilesCreated' | 'hiddenFilesProcessed' | 'hiddenFilesIngested',
+    by: number,
+  ): Promise<FileRecord | undefined> {
+    return this.files.update(accountId, id, (file) => ({ ...file, [counter]: file[counter] + by }));
+  }
+
+  /** The account's top-level files that have a sourceKey, in sourceKey order. */
+  private bySource(accountId: string): FileRecord[] {
+    const sourced = this.files.values(accountId).filter((file) => isTopLevel(file) && file.sourceKey);
+    return sourced.sort((a, b) => compare(a.sourceKey ?? '', b.sourceKey ?? ''));
+  }
+
+  private inCreationOrder(files: FileRecord[]): FileRecord[] {
+    return files.sort((a, b) => compare(byCreation(a), byCreation(b)));
+  }
+}
+
+export class MemoryImportStore implements ImportStore {
+  private readonly imports = new AccountRecords<FileImport>();
+
+  async create(fileImport: FileImport): Promise<void> {
+    this.imports.create(fileImport.accountId, fileImport.id, fileImport);
+  }
+
+  async get(accountId: string, id: string): Promise<FileImport | undefined> {
+    return this.imports.get(accountId, id);
+  }
+
+  async update(accountId: string, id: string, changes: Partial<FileImport>): Promise<void> {
+    this.imports.update(accountId, id, (fileImport) => ({ ...fileImport, ...definedChanges(changes) }));
+  }
+}
