@@ -27,7 +27,7 @@ export async function runZipImport(
 
 /** An archive (zip, tar or tar.gz by its name) imported the same way. */
 export async function runArchiveImport(
-  deps: TestDeps,
+  deps: TestDeps | MemoryTestDeps,
   worker: WorkerDeps,
   accountId: string,
   { name, bytes }: { name: string; bytes: Uint8Array },

@@ -26,6 +26,16 @@ export class MemoryAccountStore implements AccountStore {
     return id === undefined ? undefined : this.get(id);
   }
 
+  async setBootstrapKey(accountId: string, lookupId: string): Promise<void> {
+    const account = this.accounts.get(accountId);
+    if (account) account.bootstrapKeyId = lookupId;
+  }
+
+  async setImportSources(accountId: string, sources: readonly string[]): Promise<void> {
+    const account = this.accounts.get(accountId);
+    if (account) account.importSources = [...sources];
+  }
+
   async reserveTokens(accountId: string, tokens: number): Promise<Account | undefined> {
     const account = this.accounts.get(accountId);
     if (!account || account.tokensRemaining < tokens) return undefined;

@@ -1,7 +1,7 @@
 /** Uploads, files and imports, in memory (the semantics of their DynamoDB repositories). */
 import { WEB_FILE_TYPES } from '../../core/files/file-kinds';
 import type { FileCategory, FileImport, FileRecord, Page, PageRequest, Upload } from '../../core/model';
-import type { FileStore, ImportStore, UploadStore } from '../../core/ports';
+import type { FileStore, ImportStore, ResyncClaim, ResyncClaimResult, UploadStore } from '../../core/ports';
 import { AccountRecords, byCreation, compare, definedChanges, pageOf } from './records';
 
 export class MemoryUploadStore implements UploadStore {
@@ -37,8 +37,15 @@ export class MemoryUploadStore implements UploadStore {
 /** A top-level file (listed under its account); hidden children of a sitemap or crawl are listed under their parent only. */
 const isTopLevel = (file: FileRecord) => !file.parentFileId;
 
+/** A file's re-sync claim and last re-sync: beside the file, outside its record, as on the file item. */
+interface ResyncMarks {
+  claimedAt?: string;
+  lastResyncAt?: string;
+}
+
 export class MemoryFileStore implements FileStore {
   private readonly files = new AccountRecords<FileRecord>();
+  private readonly resyncs = new AccountRecords<ResyncMarks>();
 
   async create(file: FileRecord): Promise<void> {
     this.files.create(file.accountId, file.id, file);
@@ -98,10 +105,27 @@ export class MemoryFileStore implements FileStore {
 
   async delete(accountId: string, id: string): Promise<void> {
     this.files.delete(accountId, id);
+    this.resyncs.delete(accountId, id);
   }
 
   async deleteMany(accountId: string, ids: readonly string[]): Promise<void> {
-    for (const id of ids) this.files.delete(accountId, id);
+    for (const id of ids) await this.delete(accountId, id);
+  }
+
+  async claimResync(accountId: string, id: string, at: ResyncClaim): Promise<ResyncClaimResult> {
+    const marks = this.resyncs.get(accountId, id) ?? {};
+    const free =
+      (marks.claimedAt === undefined || marks.claimedAt < at.staleBefore) &&
+      (marks.lastResyncAt === undefined || marks.lastResyncAt < at.intervalBefore);
+    if (this.files.get(accountId, id)?.state === 'ready' && free) {
+      this.resyncs.put(accountId, id, { claimedAt: at.now, lastResyncAt: at.now });
+      return { claimed: true };
+    }
+    return { claimed: false, claimedAt: marks.claimedAt ?? null, lastResyncAt: marks.lastResyncAt ?? null };
+  }
+
+  async endResync(accountId: string, id: string): Promise<void> {
+    this.resyncs.update(accountId, id, ({ lastResyncAt }) => ({ lastResyncAt }));
   }
 
   async listChildren(accountId: string, parentId: string): Promise<FileRecord[]> {

@@ -62,6 +62,20 @@ export function accountStoreContract(make: MakeStores): void {
       await accounts.refundTokens(a.id, 5, jobId);
       expect((await accounts.get(a.id))?.tokensRemaining).toBe(85);
     });
+
+    it('records the bootstrap key and the import sources on the account, replacing what was there', async () => {
+      const { accounts } = make();
+      const a = account(100);
+      await accounts.create(a);
+      await accounts.setBootstrapKey(a.id, 'lookup-1');
+      await accounts.setImportSources(a.id, ['corp-docs/team-a/', 'other']);
+      await accounts.setBootstrapKey(a.id, 'lookup-2');
+      await accounts.setImportSources(a.id, ['corp-docs/team-b/']);
+      expect(await accounts.get(a.id)).toEqual({ ...a, bootstrapKeyId: 'lookup-2', importSources: ['corp-docs/team-b/'] });
+      await accounts.setImportSources(a.id, []);
+      expect((await accounts.get(a.id))?.importSources).toEqual([]);
+      expect((await accounts.findByName(a.name))?.bootstrapKeyId).toBe('lookup-2');
+    });
   });
 }
 

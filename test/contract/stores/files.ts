@@ -37,6 +37,38 @@ export function uploadStoreContract(make: MakeStores): void {
 
 export function fileStoreContract(make: MakeStores): void {
   describe('FileStore', () => {
+    it('claims a ready file for one re-sync at a time, past its interval, until the claim ends or goes stale', async () => {
+      const { files } = make();
+      const accountId = newId();
+      const ready = file(accountId, 1, { state: 'ready' });
+      const pending = file(accountId, 2);
+      await files.createMany([ready, pending]);
+      const claimAt = (seconds: number, intervalSeconds = 60) => ({
+        now: at(seconds),
+        staleBefore: at(seconds - 900),
+        intervalBefore: at(seconds - intervalSeconds),
+      });
+      expect(await files.claimResync(accountId, ready.id, claimAt(1000))).toEqual({ claimed: true });
+      expect(await files.claimResync(accountId, ready.id, claimAt(1010))).toEqual({
+        claimed: false,
+        claimedAt: at(1000),
+        lastResyncAt: at(1000),
+      });
+      await files.endResync(accountId, ready.id);
+      expect(await files.claimResync(accountId, ready.id, claimAt(1030))).toEqual({
+        claimed: false,
+        claimedAt: null,
+        lastResyncAt: at(1000),
+      });
+      expect(await files.claimResync(accountId, ready.id, claimAt(1070))).toEqual({ claimed: true });
+      // a claim its worker never ended holds until it is stale
+      expect(await files.claimResync(accountId, ready.id, claimAt(1900))).toMatchObject({ claimed: false, claimedAt: at(1070) });
+      expect(await files.claimResync(accountId, ready.id, claimAt(1971))).toEqual({ claimed: true });
+      expect(await files.get(accountId, ready.id)).toEqual(ready);
+      expect(await files.claimResync(accountId, pending.id, claimAt(3000))).toMatchObject({ claimed: false });
+      expect(await files.claimResync(newId(), ready.id, claimAt(3000))).toEqual({ claimed: false, claimedAt: null, lastResyncAt: null });
+    });
+
     it('creates files once, reads them by id and in bulk, within their account only', async () => {
       const { files } = make();
       const [a, b] = [newId(), newId()];

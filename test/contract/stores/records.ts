@@ -1,7 +1,7 @@
 /** Records the store contracts write: each with fresh ids, under a fresh account, so runs never meet. */
 import { randomUUID } from 'node:crypto';
 import type { ContainerStores } from '../../../functions/adapters/container';
-import { emptyFile } from '../../../functions/core/use-cases/files';
+import { emptyFile } from '../../../functions/core/files/file-records';
 import { newMemory } from '../../../functions/core/use-cases/memories';
 import type { FileRecord, IngestionJob, Memory, Message, Session, User } from '../../../functions/core/model';
 import type { WebhookDelivery } from '../../../functions/core/webhooks/events';
