@@ -29,7 +29,7 @@ import { UploadRepository } from './dynamodb/repositories/upload-repository';
 import { UserRepository } from './dynamodb/repositories/user-repository';
 import { WebhookRepository } from './dynamodb/repositories/webhook-repository';
 import { Table } from './dynamodb/table';
-import { PinnedWebhookSender } from './http/webhook-sender';
+import { PinnedWebhookSender } from './webhooks/webhook-sender';
 import { resolveHost } from './net/dns-resolver';
 import { ConversationSyncRepository } from './dynamodb/repositories/conversation-sync-repository';
 import { MessageIndexRepository } from './dynamodb/repositories/message-index-repository';

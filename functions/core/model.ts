@@ -241,7 +241,7 @@ export type SourceRef = { kind: 'file'; fileId: string } | { kind: 'session'; se
 /**
  * A source as the stored forms name it (a chunk's `fileId`, `Memory.excludedFileIds`, the index's per-chunk
  * source): a file's id as is, a session as `session:<id>`. Composed and read here only: code that needs to
- * know which kind of source it holds asks `sourceOf`.
+ * know which kind of source it holds asks `sourceRefOf`.
  */
 export type SourceId = string;
 
@@ -251,7 +251,7 @@ export function sourceIdOf(source: SourceRef): SourceId {
   return source.kind === 'session' ? `${SESSION_SOURCE}${source.sessionId}` : source.fileId;
 }
 
-export function sourceOf(id: SourceId): SourceRef {
+export function sourceRefOf(id: SourceId): SourceRef {
   return id.startsWith(SESSION_SOURCE) ? { kind: 'session', sessionId: id.slice(SESSION_SOURCE.length) } : { kind: 'file', fileId: id };
 }
 
@@ -260,7 +260,7 @@ export function sourceOf(id: SourceId): SourceRef {
  * source (its chunks taken for that session's messages), so new files may not have one.
  */
 export function fileIdProblem(id: string): string | undefined {
-  return sourceOf(id).kind === 'session' ? `must not start with '${SESSION_SOURCE}' (kmem names a session's messages so)` : undefined;
+  return sourceRefOf(id).kind === 'session' ? `must not start with '${SESSION_SOURCE}' (kmem names a session's messages so)` : undefined;
 }
 
 export const fileSource = (fileId: string): SourceRef => ({ kind: 'file', fileId });

@@ -7,11 +7,11 @@ import { type Container, createContainer } from '../adapters/container';
 import { LocalQueue } from '../adapters/queue/local-queue';
 import type { Config } from '../config';
 import { withEntityIndexes } from '../memories/routes';
-import { type RetrievalDeps, withRetrieval } from '../retrieval/routes';
+import { type RetrievalRouteDeps, withRetrieval } from '../retrieval/routes';
 import type { MemoriesDeps } from '../memories/routes';
 
 /** Every group's deps in one, and the file queue the runtime's pumps read. */
-export type LocalDeps = Container & MemoriesDeps & RetrievalDeps & { localQueue: LocalQueue };
+export type LocalDeps = Container & MemoriesDeps & RetrievalRouteDeps & { localQueue: LocalQueue };
 
 export function composeLocalDeps(config: Config): LocalDeps {
   const localQueue = localQueueOf(config);

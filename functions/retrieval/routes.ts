@@ -10,10 +10,10 @@ import { recordAnswer } from './answer-telemetry';
 import { retrievalApi } from './schemas';
 
 /** The retrieval function's deps: the container, the index cache and embedder, and the answer model. */
-export type RetrievalDeps = Container & RetrievalIndexing & Pick<QueryMemoryDeps, 'answers'>;
+export type RetrievalRouteDeps = Container & RetrievalIndexing & Pick<QueryMemoryDeps, 'answers'>;
 
 /** Adds to a container what retrieval needs, made from its settings (once per container: the handler keeps them). */
-export function withRetrieval<D extends Container>(base: D): D & RetrievalDeps {
+export function withRetrieval<D extends Container>(base: D): D & RetrievalRouteDeps {
   return { ...withRetrievalIndexing(base), answers: { generator: answerGeneratorOf(base.config) } };
 }
 
@@ -21,7 +21,7 @@ export function withRetrieval<D extends Container>(base: D): D & RetrievalDeps {
 const presentPassage = ({ sourceId, ...passage }: RetrievalResult['payload'][number]) =>
   sourceId === undefined ? passage : { ...passage, sourceID: sourceId };
 
-export const retrievalRoutes = (deps: RetrievalDeps): BoundRoute[] => [
+export const retrievalRoutes = (deps: RetrievalRouteDeps): BoundRoute[] => [
   bind(retrievalApi.retrieve, async ({ query: { memoryID, ...request } }, { accountId }) => {
     const { retrieval, report } = await queryMemory(deps, accountId, { ...request, memoryId: memoryID });
     if (report) recordAnswer(report);

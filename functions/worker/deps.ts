@@ -3,7 +3,7 @@ import type { Container } from '../adapters/container';
 import { FileContentExtractor } from '../adapters/content/content';
 import { SourceImportReader } from '../adapters/content/import-reader';
 import { WebFetcher, WebSiteReader } from '../adapters/content/web-reader';
-import { loadGraphWordVectors } from '../adapters/embeddings/word-vectors';
+import { loadGraphWordVectors } from '../adapters/embeddings/word-vector-loader';
 import { embedderOf } from '../adapters/providers/embedder';
 import { graphExtractorOf } from '../adapters/providers/graph-extractor';
 import type { WorkerDeps } from './dispatch';

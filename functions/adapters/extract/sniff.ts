@@ -1,6 +1,6 @@
 /**
  * Tells what a file is from its bytes (magic numbers, ZIP entries), not from its name. Text flavours
- * (HTML, Markdown, RTF, plain) are told apart later by text/flavour.ts, once the bytes are decoded.
+ * (HTML, Markdown, RTF, plain) are told apart later by text-flavour.ts, once the bytes are decoded.
  */
 import type { ImageFormat } from './types';
 import { isZip, openZip, readZipText, type ZipArchive } from './zip-entries';

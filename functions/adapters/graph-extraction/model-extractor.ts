@@ -17,7 +17,7 @@ import { groundChunk } from './ground-chunk';
 import { offlineChunks, type IndexedChunk } from './offline';
 import type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/memory-graph';
 import { GraphExtractionError, type ServiceFailurePolicy } from './service-failure';
-import { systemPrompt, userPrompt } from './prompt';
+import { systemPrompt, extractionUserPrompt } from './extraction-prompt';
 import { mapConcurrently } from '../../core/concurrency';
 import { resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
 import type { StructuredModel, StructuredReply } from './structured-model';
@@ -103,7 +103,7 @@ export class ModelGraphExtractor implements GraphExtractor {
     const { schema, factExtraction } = context;
     const request = {
       system: systemPrompt(schema, factExtraction),
-      user: userPrompt(batch),
+      user: extractionUserPrompt(batch),
       schemaName: 'knowledge_graph_extraction',
       jsonSchema: answerJsonSchema(schema),
       maxOutputTokens: this.options.maxOutputTokens ?? 4_096,

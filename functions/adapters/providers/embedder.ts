@@ -3,7 +3,7 @@ import type { Config } from '../../config';
 import type { Embedder } from '../../engine';
 import { BedrockEmbedder } from '../embeddings/bedrock-embedder';
 import { OpenAiCompatibleEmbedder } from '../embeddings/openai-embedder';
-import { loadWordVectorEmbedder } from '../embeddings/word-vectors';
+import { loadWordVectorEmbedder } from '../embeddings/word-vector-loader';
 import { once } from './once';
 
 /** The configured embedder, made once (the offline word vectors take a second and ~300 MB). */

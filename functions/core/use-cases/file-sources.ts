@@ -9,14 +9,14 @@ import { checkFileName, WEB_FILE_TYPES } from '../files/file-kinds';
 import type { FileRecord, MemoryFileLink } from '../model';
 import { objectKeys } from '../object-keys';
 import type { WorkMessage } from '../work';
-import { contentFields, contentHashOf, createFile, type FileDeps, type NewFile, removeFileData, sourceOf } from './files';
+import { contentFields, contentHashOf, createFile, type FileDeps, type NewFile, removeFileData, fileSourceOf } from './files';
 
 /** files/create: a new file, or (same sourceKey as an existing file) that file, updated when its content changed. */
 export async function createOrUpdateFile(deps: FileDeps, accountId: string, input: NewFile): Promise<FileRecord> {
   const existing = input.sourceKey === undefined ? undefined : await deps.files.findBySource(accountId, input.sourceKey);
   if (!existing) return createFile(deps, accountId, input);
   const name = checkFileName('name', input.name);
-  const source = await sourceOf(deps, accountId, existing.id, input);
+  const source = await fileSourceOf(deps, accountId, existing.id, input);
   const contentHash = await contentHashOf(deps, input.fileType, source);
   if (contentHash === existing.contentHash && input.fileType === existing.fileType) {
     if (source.upload && source.upload.key !== existing.bronzeKey) await discardUpload(deps, accountId, source.upload.key);

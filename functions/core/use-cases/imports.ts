@@ -48,7 +48,7 @@ export async function startImport(deps: ImportApiDeps, accountId: string, input:
   }
   if (input.memoryId && !(await deps.memories.get(accountId, input.memoryId))) throw NotFoundError.of('memory', input.memoryId);
   const id = deps.ids.uuid();
-  const source = await sourceOf(deps, accountId, id, input);
+  const source = await importSourceOf(deps, accountId, id, input);
   const now = deps.clock.now().toISOString();
   const created: FileImport = {
     id,
@@ -81,7 +81,7 @@ export async function getImport(deps: Pick<ImportApiDeps, 'imports'>, accountId:
   return found;
 }
 
-async function sourceOf(deps: ImportApiDeps, accountId: string, importId: string, input: ImportRequest): Promise<ImportSource> {
+async function importSourceOf(deps: ImportApiDeps, accountId: string, importId: string, input: ImportRequest): Promise<ImportSource> {
   if ((input.archiveKey === undefined) === (input.s3 === undefined)) {
     throw BadRequestError.forField('archiveKey', 'give either archiveKey or s3 (not both)');
   }

