@@ -1,7 +1,8 @@
 /** The retrieval group: GET /memory/ calls one use case and answers the retrieval result. */
 import type { Container } from '../adapters/container';
 import { type RetrievalIndexing, withRetrievalIndexing } from '../adapters/indexing';
-import { answerGeneratorOf } from '../adapters/providers/answer-model';
+import { answerGeneratorFromSettings } from '../adapters/providers/answer-generator-from-settings';
+import { once } from '../adapters/providers/once';
 import { queryMemory, type QueryMemoryDeps } from '../core/use-cases/query-memory';
 import type { RetrievalResult } from '../core/use-cases/retrieve-memory';
 import { bind, type BoundRoute } from '../http/handler';
@@ -14,7 +15,10 @@ export type RetrievalRouteDeps = Container & RetrievalIndexing & Pick<QueryMemor
 
 /** Adds to a container what retrieval needs, made from its settings (once per container: the handler keeps them). */
 export function withRetrieval<D extends Container>(base: D): D & RetrievalRouteDeps {
-  return { ...withRetrievalIndexing(base), answers: { generator: answerGeneratorOf(base.config) } };
+  return {
+    ...withRetrievalIndexing(base),
+    answers: { generator: once(() => answerGeneratorFromSettings(base.config.answerModel, base.config)) },
+  };
 }
 
 /** A passage on the wire: its source's id as `sourceID`. */

@@ -4,8 +4,9 @@ import { FileContentExtractor } from '../adapters/content/content';
 import { SourceImportReader } from '../adapters/content/import-reader';
 import { WebFetcher, WebSiteReader } from '../adapters/content/web-reader';
 import { loadGraphWordVectors } from '../adapters/embeddings/word-vector-loader';
-import { embedderOf } from '../adapters/providers/embedder';
-import { graphExtractorOf } from '../adapters/providers/graph-extractor';
+import { embedderFromSettings } from '../adapters/providers/embedder-from-settings';
+import { graphExtractorFromSettings } from '../adapters/providers/graph-extractor-from-settings';
+import { once } from '../adapters/providers/once';
 import type { WorkerDeps } from './dispatch';
 
 /** The worker's deps as composed here: the extractor is the one that holds OCR workers open. */
@@ -17,9 +18,9 @@ export function composeWorkerDeps(base: Container): ComposedWorkerDeps {
     ...base,
     // what building index versions needs: the embedder, the graph's word vectors, the graph extractor
     indexing: {
-      embedder: embedderOf(config),
+      embedder: once(() => embedderFromSettings(config.embeddings, config)),
       graphWordVectors: () => (config.graphWordVectors ? loadGraphWordVectors() : undefined),
-      graphExtractor: graphExtractorOf(config),
+      graphExtractor: once(() => graphExtractorFromSettings(config.graphExtractor, config)),
     },
     extractor: new FileContentExtractor(config, base.s3),
     fetcher: new WebFetcher(config),

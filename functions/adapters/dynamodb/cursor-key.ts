@@ -15,7 +15,10 @@ const NAME = 'CURSORKEY';
 /** The sealing key, base64 (32 bytes). */
 const sealingKeyItem = itemSchema<{ secret: string; createdAt: string }>(
   'cursorKey',
-  z.object({ secret: z.base64().refine((secret) => Buffer.from(secret, 'base64').length === 32, 'is not 32 bytes'), createdAt: storedTimestamp }),
+  z.object({
+    secret: z.base64().refine((secret) => Buffer.from(secret, 'base64').length === 32, 'is not 32 bytes'),
+    createdAt: storedTimestamp,
+  }),
 );
 
 export async function loadCursorSealer(table: Pick<Table, 'get' | 'create'>): Promise<CursorSealer> {

@@ -17,7 +17,12 @@ const deliveryItem = itemSchema<WebhookDelivery>(
     eventId: z.string(),
     accountId: z.string(),
     url: z.string(),
-    event: z.object({ id: z.string(), type: z.enum(WEBHOOK_EVENT_TYPES), createdAt: storedTimestamp, data: z.record(z.string(), z.unknown()) }),
+    event: z.object({
+      id: z.string(),
+      type: z.enum(WEBHOOK_EVENT_TYPES),
+      createdAt: storedTimestamp,
+      data: z.record(z.string(), z.unknown()),
+    }),
     attempts: z.number().default(0),
     state: z.enum(['pending', 'delivered', 'dead']),
     lastError: nullable(z.string()),
