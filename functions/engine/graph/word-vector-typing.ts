@@ -114,6 +114,15 @@ function scoreWord(vectors: WordVectors, word: string, sets: ExemplarSets): Floa
 }
 
 function pickType(sets: ExemplarSets, scores: Float64Array, minScore: number, minMargin: number): string | undefined {
+  const [best, second] = twoBest(scores);
+  const bestScore = scores[best] ?? -1;
+  if (best < 0 || bestScore < minScore) return undefined;
+  if (second >= 0 && bestScore - (scores[second] ?? -1) < minMargin) return undefined;
+  return sets[best]?.[0];
+}
+
+/** The indexes of the highest and second-highest scores (-1 when there is none). */
+function twoBest(scores: Float64Array): [best: number, second: number] {
   let best = -1;
   let second = -1;
   for (let index = 0; index < scores.length; index++) {
@@ -123,10 +132,7 @@ function pickType(sets: ExemplarSets, scores: Float64Array, minScore: number, mi
       best = index;
     } else if (second < 0 || score > (scores[second] ?? -1)) second = index;
   }
-  const bestScore = scores[best] ?? -1;
-  if (best < 0 || bestScore < minScore) return undefined;
-  if (second >= 0 && bestScore - (scores[second] ?? -1) < minMargin) return undefined;
-  return sets[best]?.[0];
+  return [best, second];
 }
 
 const NAME_EXEMPLARS = [
