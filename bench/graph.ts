@@ -40,8 +40,8 @@ import {
 } from '../functions/engine/graph/graph-segment';
 import { parseText } from '../functions/engine/graph/nlp';
 import { isOntologyName, organizationHeads, personTypes, type OntologyName } from '../functions/engine/graph/ontology';
-import { loadGraphWordVectors } from '../functions/adapters/embeddings/word-vectors';
-import type { WordVectors } from '../functions/engine/graph/word-vectors';
+import { loadGraphWordVectors } from '../functions/adapters/embeddings/word-vector-loader';
+import type { WordVectors } from '../functions/engine/graph/word-vector-typing';
 import { machineFacts } from './support/report';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

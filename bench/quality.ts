@@ -19,7 +19,7 @@ import type { RankParamOverrides } from '../functions/engine/retrieval/params';
 import type { RetrievalMode } from '../functions/engine/retrieval/rank';
 import { retrieve } from '../functions/engine/retrieval/retrieve';
 import type { WordVectorEmbedder } from '../functions/engine/retrieval/word-vector-embedder';
-import { loadWordVectorEmbedder } from '../functions/adapters/embeddings/word-vectors';
+import { loadWordVectorEmbedder } from '../functions/adapters/embeddings/word-vector-loader';
 import { retrieveFromIndex } from '../functions/core/use-cases/retrieve-memory';
 import { benchmarkMemory, type BenchmarkIndex, buildBenchmarkIndex } from './quality/corpus';
 import { type Benchmark, BENCHMARK_NAMES, type BenchmarkName, loadBenchmark } from './quality/datasets';

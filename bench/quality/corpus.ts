@@ -9,7 +9,7 @@
  * SciFact follows BEIR: a document's text is `title + " " + text`. HippoRAG passages are their text,
  * with the title as the chunk title (indexed in front of the text and as the title field).
  */
-import { loadGraphWordVectors } from '../../functions/adapters/embeddings/word-vectors';
+import { loadGraphWordVectors } from '../../functions/adapters/embeddings/word-vector-loader';
 import { deserializeGraphSegment } from '../../functions/engine/graph/graph-segment-format';
 import type { GraphSegment } from '../../functions/engine/graph/graph-segment';
 import { chunkFile } from '../../functions/core/ingest/file-chunks';

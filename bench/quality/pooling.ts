@@ -10,7 +10,7 @@ import { rankChunks, type RetrievalMode } from '../../functions/engine/retrieval
 import { buildRetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
 import type { VectorEncoding } from '../../functions/engine/retrieval/vector-segment';
 import { WordVectorEmbedder, type WordVectorEmbedderOptions } from '../../functions/engine/retrieval/word-vector-embedder';
-import { loadWordVectors } from '../../functions/adapters/embeddings/word-vectors';
+import { loadWordVectors } from '../../functions/adapters/embeddings/word-vector-loader';
 import { benchmarkChunks } from './corpus';
 import { BENCHMARK_NAMES, loadBenchmark } from './datasets';
 import { averageMetrics, evaluationDepth, queryMetrics } from './evaluate';

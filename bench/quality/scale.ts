@@ -15,7 +15,7 @@ import { deserializeRetrievalIndex, serializeRetrievalIndex } from '../../functi
 import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
 import { retrieve } from '../../functions/engine/retrieval/retrieve';
 import type { WordVectorEmbedder } from '../../functions/engine/retrieval/word-vector-embedder';
-import { loadWordVectorEmbedder } from '../../functions/adapters/embeddings/word-vectors';
+import { loadWordVectorEmbedder } from '../../functions/adapters/embeddings/word-vector-loader';
 import { benchmarkChunks } from './corpus';
 import { BENCHMARK_NAMES, loadBenchmark } from './datasets';
 

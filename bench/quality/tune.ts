@@ -20,7 +20,7 @@ import type { RankParamOverrides } from '../../functions/engine/retrieval/params
 import { type ExternalList, rankChunks } from '../../functions/engine/retrieval/rank';
 import type { RetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
 import type { WordVectorEmbedder } from '../../functions/engine/retrieval/word-vector-embedder';
-import { loadWordVectorEmbedder } from '../../functions/adapters/embeddings/word-vectors';
+import { loadWordVectorEmbedder } from '../../functions/adapters/embeddings/word-vector-loader';
 import { benchmarkMemory, buildBenchmarkIndex } from './corpus';
 import { type Benchmark, BENCHMARK_NAMES, loadBenchmark } from './datasets';
 import { averageMetrics, evaluationDepth, type Metrics, queryMetrics } from './evaluate';

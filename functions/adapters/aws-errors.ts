@@ -4,7 +4,7 @@
  * for what failed. Each caller wraps the result in its own error class (ExtractionError for file
  * extraction, ServiceCallError for graph extraction); the classification and the wording live only here.
  */
-import { describeError } from './text/wording';
+import { describeError } from './wording';
 
 const RETRYABLE_NAMES = new Set([
   'ThrottlingException',

@@ -14,11 +14,9 @@ import type {
   ApiKeyStore,
   Clock,
   ConversationSyncStore,
-  FileStore,
   GraphItemStore,
   HealthProbe,
   IdGenerator,
-  ImportStore,
   JobStore,
   LinkStore,
   MemoryStore,
@@ -30,9 +28,9 @@ import type {
   RequestCounter,
   SessionLinkStore,
   SessionStore,
-  UploadStore,
   UserStore,
 } from '../core/ports';
+import type { FileStore, ImportStore, UploadStore } from '../core/files/ports';
 import type { WebhookSender, WebhookStore } from '../core/webhooks/ports';
 import { createDocumentClient, createS3Client, createS3PresignClient, createSqsClient } from './aws-clients';
 import { CachedApiKeyStore } from './dynamodb/cached-api-key-store';
@@ -53,7 +51,7 @@ import { UploadRepository } from './dynamodb/repositories/upload-repository';
 import { UserRepository } from './dynamodb/repositories/user-repository';
 import { WebhookRepository } from './dynamodb/repositories/webhook-repository';
 import { Table } from './dynamodb/table';
-import { PinnedWebhookSender } from './http/webhook-sender';
+import { PinnedWebhookSender } from './webhooks/webhook-sender';
 import { resolveHost } from './net/dns-resolver';
 import { ConversationSyncRepository } from './dynamodb/repositories/conversation-sync-repository';
 import { MessageIndexRepository } from './dynamodb/repositories/message-index-repository';

@@ -6,15 +6,20 @@
 import type { Config } from '../config';
 import { IndexCache } from '../core/stored-index/index-cache';
 import type { ObjectStore } from '../core/ports';
-import { embedderOf } from './providers/embedder';
+import type { Embedder } from '../engine';
+import { embedderFromSettings } from './providers/embedder-from-settings';
+import { once } from './providers/once';
 
 export interface RetrievalIndexing {
-  indexing: { embedder: ReturnType<typeof embedderOf> };
+  indexing: { embedder: () => Embedder | null };
   indexes: IndexCache;
 }
 
 export function createRetrievalIndexing(config: Config, objects: ObjectStore): RetrievalIndexing {
-  return { indexing: { embedder: embedderOf(config) }, indexes: new IndexCache(objects, config.indexCacheSize) };
+  return {
+    indexing: { embedder: once(() => embedderFromSettings(config.embeddings, config)) },
+    indexes: new IndexCache(objects, config.indexCacheSize),
+  };
 }
 
 /** A function's deps plus the retrieval indexing made from its settings (memory retrieval, message search). */

@@ -8,10 +8,17 @@
  * instead of falling back to a local default. The local runtime and the CLI read every section, with
  * local defaults.
  */
-import type { z } from 'zod';
-import { InternalError } from '../core/errors';
 import type { ExtractLimits } from './extract-limits';
 import type { ImportSettings } from '../core/use-cases/imports';
+import { ConfigError } from './config-error';
+import {
+  type AnswerModelSettings,
+  answerModelSettingsOf,
+  type EmbedderSettings,
+  embedderSettingsOf,
+  type GraphExtractorSettings,
+  graphExtractorSettingsOf,
+} from './providers';
 import {
   ALL_SETTINGS,
   type EnvironmentVariable,
@@ -19,6 +26,7 @@ import {
   FUNCTION_SETTINGS,
   type FunctionSettingsName,
   onLambda,
+  type ParsedEnvironment,
   requiredOnLambda,
   type SettingsSection,
   variablesOf,
@@ -42,19 +50,10 @@ export interface Config {
   /** `originRegion` of files: the AWS region, or `local` on the local runtime. */
   originRegion: string;
   work: { maxAttempts: number; retrySeconds: number; ingestWaitSeconds: number; crawlStretchMs: number };
-  embeddings:
-    | { kind: 'word-vectors' | 'none' }
-    | { kind: 'openai'; url: string; model: string; dimensions: number; apiKey?: string }
-    | { kind: 'bedrock'; model?: string; dimensions?: number };
+  embeddings: EmbedderSettings;
   graphWordVectors: boolean;
-  graphExtractor:
-    | { kind: 'offline' | 'comprehend' }
-    | { kind: 'openai'; url: string; model: string; apiKey?: string }
-    | { kind: 'bedrock'; model: string };
-  answerModel:
-    | { kind: 'none' }
-    | { kind: 'openai'; url: string; model: string; apiKey?: string; apiKeySecret?: string; timeoutMs: number }
-    | { kind: 'bedrock'; model: string; endpoint?: string; timeoutMs: number };
+  graphExtractor: GraphExtractorSettings;
+  answerModel: AnswerModelSettings;
   indexCacheSize: number;
   extraction: { ocr: 'tesseract' | 'textract'; speech: 'pocketsphinx' | 'transcribe'; pdfMaxOcrPages: number; mediaTimeoutMs: number };
   web: {
@@ -87,9 +86,9 @@ export interface Config {
 /** Bulk import's settings: a shape the use cases declare (core knows no config module). */
 export type { ImportSettings };
 
-export class ConfigError extends InternalError {
-  override readonly name: string = 'ConfigError';
-}
+export type { AnswerModelSettings, EmbedderSettings, GraphExtractorSettings };
+
+export { ConfigError };
 
 /**
  * Reads the settings of `sections` from `env` (every section by default: the local runtime, the CLI).
@@ -115,10 +114,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
       ingestWaitSeconds: e.KMEM_INGEST_WAIT_SECONDS,
       crawlStretchMs: e.KMEM_CRAWL_STRETCH_SECONDS * 1000,
     },
-    embeddings: embeddingsOf(e),
+    embeddings: embedderSettingsOf(e),
     graphWordVectors: e.KMEM_GRAPH_WORD_VECTORS,
-    graphExtractor: graphExtractorOf(e),
-    answerModel: answerModelOf(e),
+    graphExtractor: graphExtractorSettingsOf(e),
+    answerModel: answerModelSettingsOf(e),
     indexCacheSize: e.KMEM_INDEX_CACHE_SIZE,
     extraction: extractionOf(e),
     web: webOf(e),
@@ -148,7 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
 /** Members a bulk import holds in one batch at most, in bytes (a tar member is read whole by the walk). */
 const IMPORT_BATCH_BYTES = 64 * 1024 * 1024;
 
-function importsOf(e: Parsed): ImportSettings {
+function importsOf(e: ParsedEnvironment): ImportSettings {
   const listed = (e.KMEM_IMPORT_BUCKETS ?? '').split(',').map((b) => b.trim());
   const mb = 1024 * 1024;
   return {
@@ -172,8 +171,6 @@ function missingOnLambda(env: NodeJS.ProcessEnv, sections: readonly SettingsSect
     .map((name) => `${name}: not set (required on AWS Lambda, where the stack sets it)`);
 }
 
-type Parsed = z.output<typeof environmentSchema>;
-
 interface HostileInputConfig {
   limits: ExtractLimits;
   isolation: 'thread' | 'inline';
@@ -181,7 +178,7 @@ interface HostileInputConfig {
   timeoutMs: number;
 }
 
-function hostileInputOf(e: Parsed, lambda: boolean): HostileInputConfig {
+function hostileInputOf(e: ParsedEnvironment, lambda: boolean): HostileInputConfig {
   const mb = 1024 * 1024;
   return {
     limits: {
@@ -198,7 +195,7 @@ function hostileInputOf(e: Parsed, lambda: boolean): HostileInputConfig {
   };
 }
 
-function queueOf(e: Parsed): Config['queue'] {
+function queueOf(e: ParsedEnvironment): Config['queue'] {
   if (e.KMEM_QUEUE_URL) return { kind: 'sqs', url: e.KMEM_QUEUE_URL };
   return {
     kind: 'local',
@@ -207,7 +204,7 @@ function queueOf(e: Parsed): Config['queue'] {
   };
 }
 
-function extractionOf(e: Parsed): Config['extraction'] {
+function extractionOf(e: ParsedEnvironment): Config['extraction'] {
   return {
     ocr: e.KMEM_OCR,
     speech: e.KMEM_SPEECH,
@@ -216,7 +213,7 @@ function extractionOf(e: Parsed): Config['extraction'] {
   };
 }
 
-function webOf(e: Parsed): Config['web'] {
+function webOf(e: ParsedEnvironment): Config['web'] {
   return {
     timeoutMs: e.KMEM_FETCH_TIMEOUT_MS,
     maxRedirects: e.KMEM_FETCH_MAX_REDIRECTS,
@@ -226,79 +223,6 @@ function webOf(e: Parsed): Config['web'] {
     crawlMaxDepth: e.KMEM_CRAWL_MAX_DEPTH,
     resyncMinIntervalSeconds: e.KMEM_RESYNC_MIN_INTERVAL_SECONDS,
   };
-}
-
-function embeddingsOf(e: Parsed): Config['embeddings'] {
-  if (e.KMEM_EMBEDDER === 'openai') {
-    if (!e.KMEM_EMBEDDING_URL || !e.KMEM_EMBEDDING_MODEL || !e.KMEM_EMBEDDING_DIMENSIONS) {
-      throw new ConfigError(
-        'invalid configuration: KMEM_EMBEDDER=openai needs KMEM_EMBEDDING_URL, KMEM_EMBEDDING_MODEL and KMEM_EMBEDDING_DIMENSIONS',
-      );
-    }
-    return {
-      kind: 'openai',
-      url: e.KMEM_EMBEDDING_URL,
-      model: e.KMEM_EMBEDDING_MODEL,
-      dimensions: e.KMEM_EMBEDDING_DIMENSIONS,
-      ...(e.KMEM_EMBEDDING_API_KEY ? { apiKey: e.KMEM_EMBEDDING_API_KEY } : {}),
-    };
-  }
-  if (e.KMEM_EMBEDDER === 'bedrock') {
-    return {
-      kind: 'bedrock',
-      ...(e.KMEM_EMBEDDING_MODEL ? { model: e.KMEM_EMBEDDING_MODEL } : {}),
-      ...(e.KMEM_EMBEDDING_DIMENSIONS ? { dimensions: e.KMEM_EMBEDDING_DIMENSIONS } : {}),
-    };
-  }
-  return { kind: e.KMEM_EMBEDDER };
-}
-
-function graphExtractorOf(e: Parsed): Config['graphExtractor'] {
-  const kind = e.KMEM_GRAPH_EXTRACTOR;
-  if (kind === 'offline' || kind === 'comprehend') return { kind };
-  if (!e.KMEM_GRAPH_EXTRACTOR_MODEL)
-    throw new ConfigError(`invalid configuration: KMEM_GRAPH_EXTRACTOR=${kind} needs KMEM_GRAPH_EXTRACTOR_MODEL`);
-  if (kind === 'bedrock') return { kind, model: e.KMEM_GRAPH_EXTRACTOR_MODEL };
-  if (!e.KMEM_GRAPH_EXTRACTOR_URL)
-    throw new ConfigError('invalid configuration: KMEM_GRAPH_EXTRACTOR=openai needs KMEM_GRAPH_EXTRACTOR_URL');
-  return {
-    kind,
-    url: e.KMEM_GRAPH_EXTRACTOR_URL,
-    model: e.KMEM_GRAPH_EXTRACTOR_MODEL,
-    ...(e.KMEM_GRAPH_EXTRACTOR_API_KEY ? { apiKey: e.KMEM_GRAPH_EXTRACTOR_API_KEY } : {}),
-  };
-}
-
-function answerModelOf(e: Parsed): Config['answerModel'] {
-  const kind = e.KMEM_ANSWER_MODEL_PROVIDER;
-  if (kind === 'none') {
-    const stray = (
-      ['KMEM_ANSWER_MODEL', 'KMEM_ANSWER_MODEL_URL', 'KMEM_ANSWER_MODEL_API_KEY', 'KMEM_ANSWER_MODEL_API_KEY_SECRET'] as const
-    ).filter((name) => e[name] !== undefined);
-    if (stray.length)
-      throw new ConfigError(
-        `invalid configuration: ${stray.join(', ')} set but KMEM_ANSWER_MODEL_PROVIDER is none (set it to openai or bedrock)`,
-      );
-    return { kind };
-  }
-  if (!e.KMEM_ANSWER_MODEL) throw new ConfigError(`invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=${kind} needs KMEM_ANSWER_MODEL`);
-  const timeoutMs = e.KMEM_ANSWER_TIMEOUT_MS;
-  if (kind === 'bedrock') {
-    if (e.KMEM_ANSWER_MODEL_API_KEY || e.KMEM_ANSWER_MODEL_API_KEY_SECRET) {
-      throw new ConfigError(
-        'invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=bedrock takes no KMEM_ANSWER_MODEL_API_KEY (it signs with AWS credentials)',
-      );
-    }
-    return { kind, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...(e.KMEM_ANSWER_MODEL_URL ? { endpoint: e.KMEM_ANSWER_MODEL_URL } : {}) };
-  }
-  if (!e.KMEM_ANSWER_MODEL_URL)
-    throw new ConfigError('invalid configuration: KMEM_ANSWER_MODEL_PROVIDER=openai needs KMEM_ANSWER_MODEL_URL');
-  const apiKey = e.KMEM_ANSWER_MODEL_API_KEY;
-  const apiKeySecret = e.KMEM_ANSWER_MODEL_API_KEY_SECRET;
-  if (apiKey && apiKeySecret)
-    throw new ConfigError('invalid configuration: set KMEM_ANSWER_MODEL_API_KEY or KMEM_ANSWER_MODEL_API_KEY_SECRET, not both');
-  const key = apiKey ? { apiKey } : apiKeySecret ? { apiKeySecret } : {};
-  return { kind, url: e.KMEM_ANSWER_MODEL_URL, model: e.KMEM_ANSWER_MODEL, timeoutMs, ...key };
 }
 
 /** Settings by variable name, as the environment would give them. */

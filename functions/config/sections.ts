@@ -277,6 +277,9 @@ export const environmentSchema = z.object({
 type Environment = z.input<typeof environmentSchema>;
 export type EnvironmentVariable = keyof Environment & string;
 
+/** The variables as the schema parsed them (defaults applied, numbers and flags converted). */
+export type ParsedEnvironment = z.output<typeof environmentSchema>;
+
 /** The schema of the variables a set of sections reads (a function's own schema). */
 export function settingsSchema(sections: readonly SettingsSection[]) {
   const shape: z.ZodRawShape = Object.assign({}, ...sections.map((name) => SETTINGS[name].shape));

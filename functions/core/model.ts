@@ -245,7 +245,7 @@ export type SourceRef = { kind: 'file'; fileId: string } | { kind: 'session'; se
 /**
  * A source as the stored forms name it (a chunk's `fileId`, `Memory.excludedFileIds`, the index's per-chunk
  * source): a file's id as is, a session as `session:<id>`. Composed and read here only: code that needs to
- * know which kind of source it holds asks `sourceOf`.
+ * know which kind of source it holds asks `sourceRefOf`.
  */
 export type SourceId = string;
 
@@ -255,7 +255,7 @@ export function sourceIdOf(source: SourceRef): SourceId {
   return source.kind === 'session' ? `${SESSION_SOURCE}${source.sessionId}` : source.fileId;
 }
 
-export function sourceOf(id: SourceId): SourceRef {
+export function sourceRefOf(id: SourceId): SourceRef {
   return id.startsWith(SESSION_SOURCE) ? { kind: 'session', sessionId: id.slice(SESSION_SOURCE.length) } : { kind: 'file', fileId: id };
 }
 
@@ -264,7 +264,7 @@ export function sourceOf(id: SourceId): SourceRef {
  * source (its chunks taken for that session's messages), so new files may not have one.
  */
 export function fileIdProblem(id: string): string | undefined {
-  return sourceOf(id).kind === 'session' ? `must not start with '${SESSION_SOURCE}' (kmem names a session's messages so)` : undefined;
+  return sourceRefOf(id).kind === 'session' ? `must not start with '${SESSION_SOURCE}' (kmem names a session's messages so)` : undefined;
 }
 
 export const fileSource = (fileId: string): SourceRef => ({ kind: 'file', fileId });
@@ -293,42 +293,3 @@ export interface IngestionJob {
 
 /** A job without its file list, as a memory's listing of jobs answers it. */
 export type JobSummary = Omit<IngestionJob, 'fileIds'>;
-
-/** Where a bulk import reads: an uploaded archive, or a prefix of an S3 bucket. */
-export type ImportSource = { kind: 'archive'; key: string; name: string } | { kind: 's3'; bucket: string; prefix: string };
-
-/** A member the import could not make a ready file of. */
-export interface ImportError {
-  sourceKey: string;
-  error: string;
-}
-
-/** A bulk import (POST /files/import): a job with progress, run by the worker. */
-export interface FileImport {
-  id: string;
-  accountId: string;
-  source: ImportSource;
-  memoryId: string | null;
-  fileType: FileType | null;
-  prune: boolean;
-  state: 'running' | 'completed' | 'failed';
-  total: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  deleted: number;
-  failed: number;
-  /** The first IMPORT_ERRORS_LISTED problems. */
-  errors: ImportError[];
-  /** Members already handled, in source order (a redelivered import goes on from there). */
-  position: number;
-  /** Memories that had ingested a file this import changed: they ingest again when it ends. */
-  refreshMemoryIds: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** The sourceKey of every file an import's source holds starts with this. */
-export function importSourcePrefix(source: ImportSource): string {
-  return source.kind === 'archive' ? `archive:${source.name}/` : `s3://${source.bucket}/${source.prefix}`;
-}

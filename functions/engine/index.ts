@@ -19,7 +19,7 @@ export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retri
 export type { ExternalList } from './retrieval/rank';
 export type { MemoryFact } from './retrieval/facts';
 export { WordVectorEmbedder } from './retrieval/word-vector-embedder';
-export { parseWordVectors, type WordVectorTable } from './retrieval/word-vectors';
+export { parseWordVectors, type WordVectorTable } from './retrieval/word-vector-table';
 
 // graph: walked at query time
 export type { GraphSnapshot } from './graph/graph-snapshot';
@@ -28,4 +28,4 @@ export { deserializeGraphSegment, serializeGraphSegment } from './graph/graph-se
 export { personalizedPageRank, topChunks } from './graph/graph-ppr';
 export { linkQueryToEntities } from './graph/query-link';
 export { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from './graph/entity-lookup';
-export { graphWordVectors, type WordVectors } from './graph/word-vectors';
+export { graphWordVectors, type WordVectors } from './graph/word-vector-typing';

@@ -8,11 +8,11 @@ import { createMemoryContainer, type MemoryContainer } from '../adapters/memory/
 import { LocalQueue } from '../adapters/queue/local-queue';
 import type { Config } from '../config';
 import { withEntityIndexes } from '../memories/routes';
-import { type RetrievalDeps, withRetrieval } from '../retrieval/routes';
+import { type RetrievalRouteDeps, withRetrieval } from '../retrieval/routes';
 import type { MemoriesDeps } from '../memories/routes';
 
 /** Every group's deps in one, and the file queue the runtime's pumps read. */
-export type LocalDeps = AwsContainer & MemoriesDeps & RetrievalDeps & { localQueue: LocalQueue };
+export type LocalDeps = AwsContainer & MemoriesDeps & RetrievalRouteDeps & { localQueue: LocalQueue };
 
 export function composeLocalDeps(config: Config): LocalDeps {
   const localQueue = localQueueOf(config);
@@ -20,14 +20,14 @@ export function composeLocalDeps(config: Config): LocalDeps {
 }
 
 /** Every group's deps over memory (tests of the use cases and the worker pipeline): no store server, nothing on disk. */
-export type MemoryDeps = MemoryContainer & MemoriesDeps & RetrievalDeps;
+export type MemoryDeps = MemoryContainer & MemoriesDeps & RetrievalRouteDeps;
 
 export function composeMemoryDeps(config: Config): MemoryDeps {
   return withEndpointGroups(createMemoryContainer(config));
 }
 
 /** What every endpoint group adds to a container, whatever its stores. */
-function withEndpointGroups<C extends Container>(container: C): C & MemoriesDeps & RetrievalDeps {
+function withEndpointGroups<C extends Container>(container: C): C & MemoriesDeps & RetrievalRouteDeps {
   return withRetrieval(withEntityIndexes(container));
 }
 

@@ -119,20 +119,31 @@ async function ingestInto(kmem: KmemClient, memoryId: string, fileId: string, do
       ...summary,
       step: 'queued',
     });
-  const deadline = Date.now() + waitSeconds * 1000;
+  return awaitIndex(kmem, { memoryId, previousVersion: before.data.data.indexVersion, done, summary }, Date.now() + waitSeconds * 1000);
+}
+
+interface IndexWait {
+  readonly memoryId: string;
+  /** The index version before the ingestion: a later one means the file is searchable. */
+  readonly previousVersion: number;
+  readonly done: string;
+  readonly summary: { fileID: string; memoryID: string; jobID: string };
+}
+
+/** Polls the memory until its ingestion finished (a newer index, or failed) or the deadline passed, and says which. */
+async function awaitIndex(kmem: KmemClient, wait: IndexWait, deadline: number): Promise<CallToolResult> {
   for (;;) {
-    const memory = await kmem.getMemory({ params: { path: { id: memoryId } } });
+    const memory = await kmem.getMemory({ params: { path: { id: wait.memoryId } } });
     if (!memory.ok) return refused(memory.error);
     const { step, indexVersion, lastError } = memory.data.data;
-    const finished = step === 'failed' || (step === 'ready' && indexVersion > before.data.data.indexVersion);
-    if (finished || Date.now() >= deadline) {
-      const state = finished
-        ? step === 'ready'
-          ? 'it is searchable now'
-          : `ingestion failed: ${lastError ?? 'see ingestion_status'}`
-        : `still ${step}`;
-      return answered(`${done}; ${state}.`, { ...summary, step });
-    }
+    const finished = step === 'failed' || (step === 'ready' && indexVersion > wait.previousVersion);
+    if (finished || Date.now() >= deadline)
+      return answered(`${wait.done}; ${ingestionState(finished, step, lastError)}.`, { ...wait.summary, step });
     await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
   }
+}
+
+function ingestionState(finished: boolean, step: string, lastError: string | null | undefined): string {
+  if (!finished) return `still ${step}`;
+  return step === 'ready' ? 'it is searchable now' : `ingestion failed: ${lastError ?? 'see ingestion_status'}`;
 }

@@ -1,7 +1,8 @@
 /** The retrieval group: GET /memory/ calls one use case and answers the retrieval result. */
 import type { Container } from '../adapters/container';
 import { type RetrievalIndexing, withRetrievalIndexing } from '../adapters/indexing';
-import { answerGeneratorOf } from '../adapters/providers/answer-model';
+import { answerGeneratorFromSettings } from '../adapters/providers/answer-generator-from-settings';
+import { once } from '../adapters/providers/once';
 import { queryMemory, type QueryMemoryDeps } from '../core/use-cases/query-memory';
 import type { RetrievalResult } from '../core/use-cases/retrieve-memory';
 import { bind, type BoundRoute } from '../http/handler';
@@ -10,18 +11,21 @@ import { recordAnswer } from './answer-telemetry';
 import { retrievalApi } from './schemas';
 
 /** The retrieval function's deps: the container, the index cache and embedder, and the answer model. */
-export type RetrievalDeps = Container & RetrievalIndexing & Pick<QueryMemoryDeps, 'answers'>;
+export type RetrievalRouteDeps = Container & RetrievalIndexing & Pick<QueryMemoryDeps, 'answers'>;
 
 /** Adds to a container what retrieval needs, made from its settings (once per container: the handler keeps them). */
-export function withRetrieval<D extends Container>(base: D): D & RetrievalDeps {
-  return { ...withRetrievalIndexing(base), answers: { generator: answerGeneratorOf(base.config) } };
+export function withRetrieval<D extends Container>(base: D): D & RetrievalRouteDeps {
+  return {
+    ...withRetrievalIndexing(base),
+    answers: { generator: once(() => answerGeneratorFromSettings(base.config.answerModel, base.config)) },
+  };
 }
 
 /** A passage on the wire: its source's id as `sourceID`. */
 const presentPassage = ({ sourceId, ...passage }: RetrievalResult['payload'][number]) =>
   sourceId === undefined ? passage : { ...passage, sourceID: sourceId };
 
-export const retrievalRoutes = (deps: RetrievalDeps): BoundRoute[] => [
+export const retrievalRoutes = (deps: RetrievalRouteDeps): BoundRoute[] => [
   bind(retrievalApi.retrieve, async ({ query: { memoryID, ...request } }, { accountId }) => {
     const { retrieval, report } = await queryMemory(deps, accountId, { ...request, memoryId: memoryID });
     if (report) recordAnswer(report);

@@ -5,9 +5,10 @@ import type { Container } from '../adapters/container';
 import { FileContentExtractor } from '../adapters/content/content';
 import { SourceImportReader } from '../adapters/content/import-reader';
 import { WebFetcher, WebSiteReader } from '../adapters/content/web-reader';
-import { loadGraphWordVectors } from '../adapters/embeddings/word-vectors';
-import { embedderOf } from '../adapters/providers/embedder';
-import { graphExtractorOf } from '../adapters/providers/graph-extractor';
+import { loadGraphWordVectors } from '../adapters/embeddings/word-vector-loader';
+import { embedderFromSettings } from '../adapters/providers/embedder-from-settings';
+import { graphExtractorFromSettings } from '../adapters/providers/graph-extractor-from-settings';
+import { once } from '../adapters/providers/once';
 import type { WorkerDeps } from './dispatch';
 
 /** The worker's deps as composed here: the extractor is the one that holds OCR workers open. */
@@ -20,9 +21,9 @@ export function composeWorkerDeps(base: Container & { s3?: S3Client }): Composed
     ...base,
     // what building index versions needs: the embedder, the graph's word vectors, the graph extractor
     indexing: {
-      embedder: embedderOf(config),
+      embedder: once(() => embedderFromSettings(config.embeddings, config)),
       graphWordVectors: () => (config.graphWordVectors ? loadGraphWordVectors() : undefined),
-      graphExtractor: graphExtractorOf(config),
+      graphExtractor: once(() => graphExtractorFromSettings(config.graphExtractor, config)),
     },
     extractor: new FileContentExtractor(config, base.s3 ?? createS3Client(config)),
     fetcher: new WebFetcher(config),

@@ -12,7 +12,7 @@ import type { AwsContainer } from '../../functions/adapters/container';
 import { composeLocalDeps } from '../../functions/local/compose';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { WebhookRepository } from '../../functions/adapters/dynamodb/repositories/webhook-repository';
-import { PinnedWebhookSender } from '../../functions/adapters/http/webhook-sender';
+import { PinnedWebhookSender } from '../../functions/adapters/webhooks/webhook-sender';
 import { resolveHost } from '../../functions/adapters/net/dns-resolver';
 import { ConflictError } from '../../functions/core/errors';
 import type { Account } from '../../functions/core/model';

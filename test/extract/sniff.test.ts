@@ -1,8 +1,8 @@
 /** Content sniffing, text flavours and charset decoding: the decisions made before any parser runs. */
 import { describe, expect, it } from 'vitest';
 import { sniffContent } from '../../functions/adapters/extract/sniff';
-import { decodeText } from '../../functions/adapters/text/charset';
-import { textFlavour } from '../../functions/adapters/extract/text/flavour';
+import { decodeText } from '../../functions/adapters/readable-text/charset';
+import { textFlavour } from '../../functions/adapters/extract/text-flavour';
 import { fixture } from './support/deps';
 import { buildDocx, buildEpub, buildOdt, buildPptx, buildXlsx } from './support/office';
 import { buildTextPdf } from './support/pdf';

@@ -5,7 +5,7 @@
  * (one per batch) are observed on their way to the real store.
  */
 import { afterAll, expect, it } from 'vitest';
-import type { ImportStore } from '../../functions/core/ports';
+import type { ImportStore } from '../../functions/core/files/ports';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { makeTar } from '../support/archives';
 import { runArchiveImport } from '../support/imports';

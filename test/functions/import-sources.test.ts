@@ -5,7 +5,7 @@
  */
 import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { FileImport } from '../../functions/core/model';
+import type { FileImport } from '../../functions/core/files/bulk-import';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { setImportSources } from '../../functions/core/use-cases/import-sources';
 import { getImport, startImport } from '../../functions/core/use-cases/imports';

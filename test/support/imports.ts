@@ -3,7 +3,7 @@
  * run once by the worker given (perhaps one whose adapters are observed), over the test runtime's stores or memory.
  * The message the start queued stays queued: run later, it finds the import completed and does nothing.
  */
-import type { FileImport } from '../../functions/core/model';
+import type { FileImport } from '../../functions/core/files/bulk-import';
 import { uploadFile } from '../../functions/core/use-cases/files';
 import { getImport, startImport } from '../../functions/core/use-cases/imports';
 import { runWork, type WorkerDeps } from '../../functions/worker/dispatch';

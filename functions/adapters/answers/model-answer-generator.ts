@@ -14,7 +14,7 @@ import {
   type StructuredReply,
   type StructuredRequest,
 } from '../graph-extraction/structured-model';
-import { ANSWER_JSON_SCHEMA, ANSWER_SCHEMA_DESCRIPTION, ANSWER_SCHEMA_NAME, SYSTEM_PROMPT, userPrompt } from './prompt';
+import { ANSWER_JSON_SCHEMA, ANSWER_SCHEMA_DESCRIPTION, ANSWER_SCHEMA_NAME, SYSTEM_PROMPT, answerUserPrompt } from './answer-prompt';
 
 export interface ModelAnswerGeneratorOptions {
   readonly model: StructuredModel;
@@ -42,13 +42,13 @@ export class ModelAnswerGenerator implements AnswerGenerator {
   }
 
   maxTokens(query: string, items: readonly EvidenceItem[]): number {
-    return estimateCallTokens(SYSTEM_PROMPT, userPrompt(query, items)) + this.maxOutputTokens;
+    return estimateCallTokens(SYSTEM_PROMPT, answerUserPrompt(query, items)) + this.maxOutputTokens;
   }
 
   async answer(query: string, items: readonly EvidenceItem[]): Promise<GeneratedAnswer> {
     const request: StructuredRequest = {
       system: SYSTEM_PROMPT,
-      user: userPrompt(query, items),
+      user: answerUserPrompt(query, items),
       schemaName: ANSWER_SCHEMA_NAME,
       schemaDescription: ANSWER_SCHEMA_DESCRIPTION,
       jsonSchema: ANSWER_JSON_SCHEMA,

@@ -103,6 +103,8 @@ interface WalkContext {
   limits: ArchiveLimits;
   totals: { members: number; bytes: number };
   archiveBytes: number;
+  /** Member paths walked so far: a path twice would be two files with one sourceKey. */
+  seen: Set<string>;
 }
 
 async function* walk(
@@ -115,42 +117,58 @@ async function* walk(
     throw new ArchiveRefusedError(`the archive is ${bytes.length} bytes, over the limit of ${limits.maxArchiveBytes}`);
   }
   const totals = { members: 0, bytes: 0 };
-  const context: WalkContext = { limits, totals, archiveBytes: bytes.length };
-  const seen = new Set<string>(); // a path twice would be two files with one sourceKey
+  const context: WalkContext = { limits, totals, archiveBytes: bytes.length, seen: new Set() };
   for await (const entry of format === 'zip' ? zipEntries(bytes, limits) : tarEntries(bytes, format === 'tar.gz')) {
-    if (entry.kind === 'directory') {
-      (await entry.stream()).resume();
-      continue;
-    }
-    const path = checkMemberPath(entry.path);
-    if (seen.has(path)) {
-      (await entry.stream()).destroy();
-      throw new ArchiveRefusedError(`member path '${path.slice(0, 200)}' appears twice`);
-    }
-    seen.add(path);
-    if (entry.kind !== 'file') {
-      (await entry.stream()).destroy();
-      throw new ArchiveRefusedError(`member '${path}' is a link or a device; only regular files can be imported`);
-    }
-    totals.members += 1;
-    if (totals.members > limits.maxMembers) {
-      (await entry.stream()).destroy();
-      throw new ArchiveRefusedError(`the archive holds more than ${limits.maxMembers} members`);
-    }
-    const fingerprint = entry.fingerprint ? { fingerprint: entry.fingerprint } : {};
-    if (!keep && entry.fingerprint && known.get(path) === entry.fingerprint) {
-      checkTotals(context, entry.recordedSize ?? 0); // unchanged: never read, so never decompressed
-      yield { path, ...fingerprint, size: entry.recordedSize ?? 0, read: async () => new Uint8Array() };
-      continue;
-    }
-    if (keep && entry.fingerprint) {
-      // a zip member is read on demand (random access); tar members only in order, so now
-      yield { path, ...fingerprint, size: entry.recordedSize ?? 0, read: () => readMember(entry, path, true, context) };
-      continue;
-    }
-    const data = await readMember(entry, path, keep, context);
-    yield { path, ...fingerprint, size: data.length, read: async () => data };
+    const path = await admitEntry(entry, context);
+    if (path !== undefined) yield await memberOf(entry, path, { keep, known }, context);
   }
+}
+
+/**
+ * The entry's checked path, counted as a member; undefined for a directory (skipped). Refuses a path
+ * walked before, links, devices and too many members.
+ */
+async function admitEntry(entry: RawEntry, context: WalkContext): Promise<string | undefined> {
+  if (entry.kind === 'directory') {
+    (await entry.stream()).resume();
+    return undefined;
+  }
+  const path = checkMemberPath(entry.path);
+  if (context.seen.has(path)) {
+    (await entry.stream()).destroy();
+    throw new ArchiveRefusedError(`member path '${path.slice(0, 200)}' appears twice`);
+  }
+  context.seen.add(path);
+  if (entry.kind !== 'file') {
+    (await entry.stream()).destroy();
+    throw new ArchiveRefusedError(`member '${path}' is a link or a device; only regular files can be imported`);
+  }
+  context.totals.members += 1;
+  if (context.totals.members > context.limits.maxMembers) {
+    (await entry.stream()).destroy();
+    throw new ArchiveRefusedError(`the archive holds more than ${context.limits.maxMembers} members`);
+  }
+  return path;
+}
+
+/** A member as the walk hands it out: unchanged (never read), read on demand (a zip member kept), or read now. */
+async function memberOf(
+  entry: RawEntry,
+  path: string,
+  { keep, known }: { keep: boolean; known: ReadonlyMap<string, string> },
+  context: WalkContext,
+): Promise<ArchiveMember> {
+  const fingerprint = entry.fingerprint ? { fingerprint: entry.fingerprint } : {};
+  if (!keep && entry.fingerprint && known.get(path) === entry.fingerprint) {
+    checkTotals(context, entry.recordedSize ?? 0); // unchanged: never read, so never decompressed
+    return { path, ...fingerprint, size: entry.recordedSize ?? 0, read: async () => new Uint8Array() };
+  }
+  // a zip member is read on demand (random access); tar members only in order, so now
+  if (keep && entry.fingerprint) {
+    return { path, ...fingerprint, size: entry.recordedSize ?? 0, read: () => readMember(entry, path, true, context) };
+  }
+  const data = await readMember(entry, path, keep, context);
+  return { path, ...fingerprint, size: data.length, read: async () => data };
 }
 
 /** Reads one member's stream, checking the limits at every chunk; keeps the bytes only when asked. */
@@ -194,22 +212,20 @@ function refuse(reason: string): never {
 /** A member path stays inside the archive: relative, no `..` segment, no drive, no control characters. */
 function checkMemberPath(raw: string): string {
   const path = raw.replace(/^(\.\/)+/, '').replace(/\/+$/, '');
-  const problem = !path
-    ? 'is empty'
-    : path.startsWith('/')
-      ? 'is absolute'
-      : /^[A-Za-z]:/.test(path)
-        ? 'names a drive'
-        : path.includes('\\')
-          ? 'contains a backslash'
-          : // eslint-disable-next-line no-control-regex
-            /[\u0000-\u001f]/.test(path)
-            ? 'contains control characters'
-            : path.split('/').some((segment) => segment === '..')
-              ? 'leaves the archive (a .. segment)'
-              : null;
+  const problem = memberPathProblem(path);
   if (problem) throw new ArchiveRefusedError(`member path '${raw.slice(0, 200)}' ${problem}`);
   return path;
+}
+
+function memberPathProblem(path: string): string | null {
+  if (!path) return 'is empty';
+  if (path.startsWith('/')) return 'is absolute';
+  if (/^[A-Za-z]:/.test(path)) return 'names a drive';
+  if (path.includes('\\')) return 'contains a backslash';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f]/.test(path)) return 'contains control characters';
+  if (path.split('/').some((segment) => segment === '..')) return 'leaves the archive (a .. segment)';
+  return null;
 }
 
 async function* zipEntries(bytes: Uint8Array, limits: ArchiveLimits): AsyncGenerator<RawEntry> {

@@ -2,12 +2,12 @@
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../config';
 import type { ExtractDeps } from '../extract';
-import { ocrOf, speechOf } from '../providers/extraction';
+import { ocrFromSettings, speechFromSettings } from '../providers/extraction-from-settings';
 
 export function createExtractDeps(config: Config, s3: S3Client): ExtractDeps {
   return {
-    ocr: ocrOf(config),
-    speech: speechOf(config, s3),
+    ocr: ocrFromSettings(config.extraction, config),
+    speech: speechFromSettings(config.extraction, { region: config.region, s3, bucket: config.bucketName }),
     media: { timeoutMs: config.extraction.mediaTimeoutMs },
     pdf: { maxOcrPages: config.extraction.pdfMaxOcrPages },
     limits: config.hostileInput.limits,

@@ -5,7 +5,7 @@
 import type { ImportSettings } from '../../config';
 import { ArchiveRefusedError, archiveFormat, archiveMembers, checkArchive } from '../archive/archive-reader';
 import { FileProcessingError, type ImportMemberRef, type ImportReader, ImportRefusedError } from '../../core/ingest/ports';
-import type { ImportSource } from '../../core/model';
+import type { ImportSource } from '../../core/files/bulk-import';
 import { bucketRefusal } from '../../core/files/import-sources';
 import type { ObjectStore } from '../../core/ports';
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ConflictError } from '../../core/errors';
 import { CursorSealer } from './cursor';
-import { itemOf, itemSchema, timestamp } from './item-schema';
+import { itemOf, itemSchema, storedTimestamp } from './item-schema';
 import { keys } from './keys';
 import type { Item, Table } from './table';
 
@@ -15,7 +15,10 @@ const NAME = 'CURSORKEY';
 /** The sealing key, base64 (32 bytes). */
 const sealingKeyItem = itemSchema<{ secret: string; createdAt: string }>(
   'cursorKey',
-  z.object({ secret: z.base64().refine((secret) => Buffer.from(secret, 'base64').length === 32, 'is not 32 bytes'), createdAt: timestamp }),
+  z.object({
+    secret: z.base64().refine((secret) => Buffer.from(secret, 'base64').length === 32, 'is not 32 bytes'),
+    createdAt: storedTimestamp,
+  }),
 );
 
 export async function loadCursorSealer(table: Pick<Table, 'get' | 'create'>): Promise<CursorSealer> {

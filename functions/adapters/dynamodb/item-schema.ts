@@ -100,8 +100,8 @@ export const nullable = <S extends z.ZodType>(schema: S) => schema.nullish().tra
 /** A count older versions may not have written: 0 then. */
 export const count = z.number().default(0);
 
-/** An ISO timestamp as written by the service. */
-export const timestamp = z.string().min(1);
+/** An ISO timestamp as written by the service (the API's `timestamp` schema is stricter: functions/http/common-schemas.ts). */
+export const storedTimestamp = z.string().min(1);
 
 /** A DynamoDB string set (absent when empty: an empty set cannot be stored) as a list. */
 export const stringSet = z.preprocess((value) => (value instanceof Set ? [...value] : (value ?? [])), z.array(z.string()));

@@ -4,7 +4,7 @@
  * Every failure leaves as an ExtractionError whose message a person understands.
  */
 import { ExtractionError } from './errors';
-import { describeError } from '../text/wording';
+import { describeError } from '../wording';
 import { assertPackageBounded, limitsOf } from './limits';
 import type { MediaIntent } from './media/extract-media';
 import { sniffContent, type Sniffed } from './sniff';

@@ -3,7 +3,7 @@
  * one. Each is measured on what the file really holds as it is read, so a small file that explodes (a ZIP
  * bomb, a PDF of 20,000 pages, a page the size of a wall, hours of silence) fails early and cheaply.
  */
-import { formatBytes } from '../text/wording';
+import { formatBytes } from '../wording';
 import { ExtractionError } from './errors';
 import { DEFAULT_EXTRACT_LIMITS, type ExtractDeps, type ExtractLimits } from './types';
 import { measureInflated, openZip } from './zip-entries';

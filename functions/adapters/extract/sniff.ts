@@ -1,6 +1,6 @@
 /**
  * Tells what a file is from its bytes (magic numbers, ZIP entries), not from its name. Text flavours
- * (HTML, Markdown, RTF, plain) are told apart later by text/flavour.ts, once the bytes are decoded.
+ * (HTML, Markdown, RTF, plain) are told apart later by text-flavour.ts, once the bytes are decoded.
  */
 import type { ImageFormat } from './types';
 import { isZip, openZip, readZipText, type ZipArchive } from './zip-entries';
@@ -59,6 +59,11 @@ function imageFormatOf(bytes: Uint8Array): ImageFormat | null {
 }
 
 function sniffMedia(bytes: Uint8Array): Sniffed | null {
+  return sniffAudio(bytes) ?? sniffContainer(bytes) ?? sniffIsoMedia(bytes);
+}
+
+/** RIFF and AIFF files, and the audio formats known by their first bytes. */
+function sniffAudio(bytes: Uint8Array): Sniffed | null {
   const riff = startsWith(bytes, 'RIFF') ? ascii(bytes, 8, 4) : null;
   if (riff === 'WAVE') return { family: 'media', container: 'wav', hint: 'audio' };
   if (riff === 'AVI ') return { family: 'media', container: 'avi', hint: 'video' };
@@ -68,6 +73,11 @@ function sniffMedia(bytes: Uint8Array): Sniffed | null {
   if (startsWith(bytes, 'fLaC') && ((bytes[4] ?? 1) & 0x7f) === 0) return audio('flac');
   if (startsWith(bytes, '#!AMR')) return audio('amr');
   if (bytes[0] === 0xff && bytes[1] !== undefined && (bytes[1] & 0xe0) === 0xe0) return audio('mpeg-audio');
+  return null;
+}
+
+/** The streaming containers: Ogg, Matroska, ASF, FLV, MPEG program and transport streams. */
+function sniffContainer(bytes: Uint8Array): Sniffed | null {
   if (startsWith(bytes, 'OggS\u0000')) return { family: 'media', container: 'ogg', hint: 'either' };
   if (startsWithBytes(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return { family: 'media', container: 'matroska', hint: 'either' };
   if (startsWithBytes(bytes, [0x30, 0x26, 0xb2, 0x75])) return { family: 'media', container: 'asf', hint: 'either' };
@@ -78,6 +88,11 @@ function sniffMedia(bytes: Uint8Array): Sniffed | null {
   if (bytes.length > 564 && [0, 188, 376, 564].every((at) => bytes[at] === 0x47)) {
     return { family: 'media', container: 'mpeg-ts', hint: 'video' };
   }
+  return null;
+}
+
+/** ISO base media files (MP4, M4A, QuickTime) by their `ftyp` brand. */
+function sniffIsoMedia(bytes: Uint8Array): Sniffed | null {
   const brand = ftypBrand(bytes);
   if (brand === null) return null;
   if (/^M4[ABP] $/.test(brand)) return audio('mp4');
@@ -138,7 +153,7 @@ function sniffText(bytes: Uint8Array): Sniffed {
   if ((zeros === 0 || utf16Like) && controls <= sample.length * 0.02) return { family: 'text' };
   return {
     family: 'unknown',
-    reason: 'unrecognised content: not a known document, image, audio or video format ' + `(it starts with ${hexPrefix(bytes)})`,
+    reason: `unrecognised content: not a known document, image, audio or video format (it starts with ${hexPrefix(bytes)})`,
   };
 }
 

@@ -17,6 +17,7 @@ import {
   extractRelations,
   isGenericType,
   type OntologySchema,
+  type ParsedText,
   parseText,
   personTypes,
 } from '../../engine/graph';
@@ -53,14 +54,8 @@ export function comprehendChunkExtraction(chunk: ComprehendChunk, context: Extra
   const offline = extractMentions(parsed, schema, context.vectorTyper ? { vectorTyper: context.vectorTyper } : {});
   const found: ExtractedMention[] = [];
   for (const entity of [...chunk.entities].sort((a, b) => spanLength(b) - spanLength(a))) {
-    const type = (entity.Score ?? 0) >= minScore && entity.Type !== undefined ? ontologyType(schema, entity.Type) : undefined;
-    const span = type === undefined ? undefined : locate(chunk.text, entity);
-    if (type === undefined || span === undefined || found.some((other) => overlaps(other, span))) continue;
-    const sameSpan = offline.find((mention) => mention.start === span.start && mention.end === span.end && mention.kind === 'name');
-    const refined = isGenericType(schema, type) && sameSpan !== undefined ? sameSpan.type : type;
-    const mention = mentionAt(parsed, schema, { ...span, type: refined });
-    if (mention === undefined || (mention.kind === 'value' && !/\d/.test(mention.surface))) continue;
-    found.push(mention);
+    const mention = entityMention(entity, { chunk, parsed, schema, offline, minScore }, found);
+    if (mention !== undefined) found.push(mention);
   }
   const patternTypes = new Set(schema.rules.textPatterns.map((pattern) => pattern.type));
   const kept = offline.filter(
@@ -69,6 +64,31 @@ export function comprehendChunkExtraction(chunk: ComprehendChunk, context: Extra
   const mentions = inTextOrder([...found, ...kept]);
   const relations = extractRelations(parsed, mentions, schema, { facts: context.factExtraction });
   return { chunkId: chunk.chunkId, index: chunk.index, mentions, relations };
+}
+
+interface EntityReading {
+  readonly chunk: ComprehendChunk;
+  readonly parsed: ParsedText;
+  readonly schema: OntologySchema;
+  readonly offline: readonly ExtractedMention[];
+  readonly minScore: number;
+}
+
+/**
+ * The mention a Comprehend entity gives: confident enough, of a type the ontology has, found in the text,
+ * clear of the longer mentions `found` so far, and (a value) with a digit. A generic type takes the offline
+ * name's type on the same span.
+ */
+function entityMention(entity: Entity, reading: EntityReading, found: readonly ExtractedMention[]): ExtractedMention | undefined {
+  const { chunk, parsed, schema, offline, minScore } = reading;
+  const type = (entity.Score ?? 0) >= minScore && entity.Type !== undefined ? ontologyType(schema, entity.Type) : undefined;
+  const span = type === undefined ? undefined : locate(chunk.text, entity);
+  if (type === undefined || span === undefined || found.some((other) => overlaps(other, span))) return undefined;
+  const sameSpan = offline.find((mention) => mention.start === span.start && mention.end === span.end && mention.kind === 'name');
+  const refined = isGenericType(schema, type) && sameSpan !== undefined ? sameSpan.type : type;
+  const mention = mentionAt(parsed, schema, { ...span, type: refined });
+  if (mention === undefined || (mention.kind === 'value' && !/\d/.test(mention.surface))) return undefined;
+  return mention;
 }
 
 /** The entity's UTF-16 span: its code-point offsets when they hold its text, else its nearest occurrence. */

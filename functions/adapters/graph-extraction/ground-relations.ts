@@ -66,15 +66,28 @@ function pickPair(
   let best: { subject: number; object: number; score: number } | undefined;
   for (const subject of subjects) {
     for (const object of objects) {
-      const a = mentions[subject];
-      const b = mentions[object];
-      if (a === undefined || b === undefined || subject === object || a.key === b.key) continue;
-      const outside = (a.sentence === quotedSentence ? 0 : 1) + (b.sentence === quotedSentence ? 0 : 1);
-      const score = outside * 1_000 + Math.min(Math.abs(a.sentence - b.sentence), 99) * 10 + (a.start < b.start ? 0 : 1);
-      if (best === undefined || score < best.score) best = { subject, object, score };
+      const score = pairScore(mentions, subject, object, quotedSentence);
+      if (score !== undefined && (best === undefined || score < best.score)) best = { subject, object, score };
     }
   }
   return best && { subject: best.subject, object: best.object };
+}
+
+/**
+ * Lower is better: mentions outside the quoted sentence first, then sentences apart, then the subject
+ * after the object; undefined when the two cannot pair (one entity, or a mention missing).
+ */
+function pairScore(
+  mentions: readonly ExtractedMention[],
+  subject: number,
+  object: number,
+  quotedSentence: number | undefined,
+): number | undefined {
+  const a = mentions[subject];
+  const b = mentions[object];
+  if (a === undefined || b === undefined || subject === object || a.key === b.key) return undefined;
+  const outside = (a.sentence === quotedSentence ? 0 : 1) + (b.sentence === quotedSentence ? 0 : 1);
+  return outside * 1_000 + Math.min(Math.abs(a.sentence - b.sentence), 99) * 10 + (a.start < b.start ? 0 : 1);
 }
 
 function factText(parsed: ParsedText, subject: ExtractedMention, object: ExtractedMention): string | undefined {

@@ -4,14 +4,14 @@
  * unchanged), made by a language model (OpenAI-compatible or Amazon Bedrock) or Amazon Comprehend, with
  * the tokens used and whether (and why) the offline extractor stood in. The `offline` setting gives
  * core's one OFFLINE_GRAPH_EXTRACTOR, the same one the managed extractors fall back to chunk by chunk.
+ * Settings are mapped to an extractor in functions/adapters/providers/graph-extractor-from-settings.ts:
  *
- *   const extractor = createGraphExtractor({ kind: 'bedrock', region, model: 'us.amazon.nova-lite-v1:0' });
+ *   const extractor = graphExtractorFromSettings({ kind: 'bedrock', model: 'us.amazon.nova-lite-v1:0' }, { region });
  *   const { extraction, tokensUsed, fellBack, reason } = await extractor.extract(file, { schema, factExtraction });
  *   mergeFile(memoryGraph, extraction);
  */
 export { BedrockConverseModel, type BedrockConverseModelOptions } from './bedrock-converse';
 export { ComprehendGraphExtractor, type ComprehendExtractorOptions } from './comprehend-extractor';
-export { createGraphExtractor } from './factory';
 export { ModelGraphExtractor, type ModelExtractorOptions } from './model-extractor';
 export { OpenAiChatModel } from './openai-chat';
 export type { ExtractionContext } from '../../core/ingest/ports';

@@ -17,10 +17,10 @@ import { groundChunk } from './ground-chunk';
 import { offlineChunks, type IndexedChunk } from './offline';
 import type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/ports';
 import { GraphExtractionError, type ServiceFailurePolicy } from './service-failure';
-import { systemPrompt, userPrompt } from './prompt';
+import { systemPrompt, extractionUserPrompt } from './extraction-prompt';
 import { mapConcurrently } from '../../core/concurrency';
 import { resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
-import type { StructuredModel, StructuredReply } from './structured-model';
+import type { StructuredModel, StructuredReply, StructuredRequest } from './structured-model';
 
 export interface ModelExtractorOptions {
   readonly model: StructuredModel;
@@ -103,7 +103,7 @@ export class ModelGraphExtractor implements GraphExtractor {
     const { schema, factExtraction } = context;
     const request = {
       system: systemPrompt(schema, factExtraction),
-      user: userPrompt(batch),
+      user: extractionUserPrompt(batch),
       schemaName: 'knowledge_graph_extraction',
       jsonSchema: answerJsonSchema(schema),
       maxOutputTokens: this.options.maxOutputTokens ?? 4_096,
@@ -111,23 +111,12 @@ export class ModelGraphExtractor implements GraphExtractor {
     const tries = 1 + Math.max(0, this.options.malformedRetries ?? 1);
     let problem = '';
     for (let attempt = 1; attempt <= tries; attempt++) {
-      let reply: StructuredReply;
-      try {
-        reply = await withRetries(() => this.options.model.complete(request), this.retry, usage);
-      } catch (error) {
-        if (!(error instanceof ServiceCallError)) throw error;
-        if (this.options.onServiceFailure === 'throw')
-          throw new GraphExtractionError(error.message, { retryable: error.retryable, tokensUsed: usage.tokens, cause: error });
-        return { made: [], offline: batch, problem: `service failure: ${error.message}` };
-      }
+      const called = await this.complete(request, batch, usage);
+      if ('outcome' in called) return called.outcome;
+      const { reply } = called;
       usage.tokens += reply.tokensUsed;
       if (reply.truncated && batch.length > 1) return this.split(batch, context, usage);
-      problem =
-        reply.refusal !== undefined
-          ? `model refused: ${reply.refusal.slice(0, 120)}`
-          : reply.truncated
-            ? 'answer cut at the output token limit'
-            : '';
+      problem = replyProblem(reply);
       if (problem === '') {
         const grounded = this.ground(batch, reply.content, context);
         if (grounded.made) return { made: grounded.made, offline: [] };
@@ -136,6 +125,22 @@ export class ModelGraphExtractor implements GraphExtractor {
       if (reply.truncated) break;
     }
     return { made: [], offline: batch, problem: `malformed answer (${problem}) after ${tries} tries` };
+  }
+
+  /** The model's reply, or the batch's outcome when the service failed (offline, or thrown under `onServiceFailure: 'throw'`). */
+  private async complete(
+    request: StructuredRequest,
+    batch: IndexedChunk[],
+    usage: Usage,
+  ): Promise<{ reply: StructuredReply } | { outcome: BatchOutcome }> {
+    try {
+      return { reply: await withRetries(() => this.options.model.complete(request), this.retry, usage) };
+    } catch (error) {
+      if (!(error instanceof ServiceCallError)) throw error;
+      if (this.options.onServiceFailure === 'throw')
+        throw new GraphExtractionError(error.message, { retryable: error.retryable, tokensUsed: usage.tokens, cause: error });
+      return { outcome: { made: [], offline: batch, problem: `service failure: ${error.message}` } };
+    }
   }
 
   private async split(batch: IndexedChunk[], context: ExtractionContext, usage: Usage): Promise<BatchOutcome> {
@@ -179,4 +184,10 @@ export class ModelGraphExtractor implements GraphExtractor {
     }
     return { made, problem: '' };
   }
+}
+
+/** Why a reply cannot be used as it is: a refusal or an answer cut short; empty when it can be parsed. */
+function replyProblem(reply: StructuredReply): string {
+  if (reply.refusal !== undefined) return `model refused: ${reply.refusal.slice(0, 120)}`;
+  return reply.truncated ? 'answer cut at the output token limit' : '';
 }

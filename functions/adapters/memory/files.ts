@@ -1,7 +1,8 @@
 /** Uploads, files and imports, in memory (the semantics of their DynamoDB repositories). */
 import { WEB_FILE_TYPES } from '../../core/files/file-kinds';
-import type { FileCategory, FileImport, FileRecord, Page, PageRequest, Upload } from '../../core/model';
-import type { FileStore, ImportStore, ResyncClaim, ResyncClaimResult, UploadStore } from '../../core/ports';
+import type { FileCategory, FileRecord, Page, PageRequest, Upload } from '../../core/model';
+import type { FileImport } from '../../core/files/bulk-import';
+import type { FileStore, ImportStore, ResyncClaim, ResyncClaimResult, UploadStore } from '../../core/files/ports';
 import { AccountRecords, byCreation, compare, definedChanges, pageOf } from './records';
 
 export class MemoryUploadStore implements UploadStore {

@@ -69,17 +69,15 @@ export class S3ObjectStore implements ObjectStore {
    * The objects under the prefix with their sizes and ETags, in key order. `maxFiles`: stop listing (at a
    * page's end) once that many objects that are not folder markers (keys ending in `/`) are found.
    */
-  async listSized(prefix: string, options: { maxFiles?: number } = {}): Promise<Array<{ key: string; size: number; etag?: string }>> {
-    const found: Array<{ key: string; size: number; etag?: string }> = [];
+  async listSized(prefix: string, options: { maxFiles?: number } = {}): Promise<ListedObject[]> {
+    const found: ListedObject[] = [];
     let files = 0;
     let token: string | undefined;
     do {
       const out = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
-      for (const object of out.Contents ?? []) {
-        if (!object.Key) continue;
-        found.push({ key: object.Key, size: object.Size ?? 0, ...(object.ETag ? { etag: object.ETag } : {}) });
-        if (!object.Key.endsWith('/')) files += 1;
-      }
+      const listed = (out.Contents ?? []).flatMap(listedObject);
+      found.push(...listed);
+      files += listed.filter((object) => !object.key.endsWith('/')).length;
       const enough = options.maxFiles !== undefined && files >= options.maxFiles;
       token = out.IsTruncated && !enough ? out.NextContinuationToken : undefined;
     } while (token);
@@ -105,6 +103,18 @@ export class S3ObjectStore implements ObjectStore {
     if (keys.length === 0) return;
     await this.s3.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
   }
+}
+
+interface ListedObject {
+  key: string;
+  size: number;
+  etag?: string;
+}
+
+/** A listing's entry as kmem reads it; none for an entry without a key. */
+function listedObject(object: { Key?: string; Size?: number; ETag?: string }): ListedObject[] {
+  if (!object.Key) return [];
+  return [{ key: object.Key, size: object.Size ?? 0, ...(object.ETag ? { etag: object.ETag } : {}) }];
 }
 
 function isMissing(error: unknown): boolean {

@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createS3Client } from '../aws-clients';
 import { closeExtractDeps, createExtractDeps } from '../content/extract-deps';
 import { ExtractionError, extractText } from '../extract';
-import { describeError } from '../text/wording';
+import { describeError } from '../wording';
 import type { SandboxData, SandboxReply, SandboxRequest } from './protocol';
 
 const port = parentPort;

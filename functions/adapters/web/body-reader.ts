@@ -7,7 +7,7 @@ import type { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream';
 import zlib from 'node:zlib';
 import { displayUrl, FetchError } from './errors';
-import { formatBytes } from '../text/wording';
+import { formatBytes } from '../wording';
 
 /** The Accept-Encoding we send: what decoderFor understands. */
 export const ACCEPT_ENCODING = 'gzip, deflate, br';

@@ -2,7 +2,7 @@
  * Content types: parsing a Content-Type header, and what each caller accepts (a page wants HTML, a
  * sitemap wants XML or text), so a PNG served where a page was expected fails with a clear message.
  */
-import { charsetOf } from '../text/charset';
+import { charsetOf } from '../readable-text/charset';
 
 export interface MediaType {
   /** Lower-case `type/subtype`, without parameters. */

@@ -5,7 +5,7 @@
  */
 
 import { InternalError } from '../../core/errors';
-import { shorten } from '../text/wording';
+import { shorten } from '../wording';
 
 /** Why a fetch failed. */
 export type FetchFailure =

@@ -9,7 +9,7 @@ import { ACCEPT_ENCODING, readBody } from './body-reader';
 import type { MediaType } from './content-type';
 import { acceptHeader, isAccepted, parseMediaType } from './content-type';
 import { displayUrl, FetchError } from './errors';
-import { formatDuration } from '../text/wording';
+import { formatDuration } from '../wording';
 import type { FetchOptions, ResolvedFetchOptions } from './fetch-options';
 import { KMEM_USER_AGENT, resolveFetchOptions } from './fetch-options';
 import { guardHop } from './hop-guard';

@@ -1,11 +1,11 @@
 /**
  * A web page as kmem keeps it: the main content as clean text (the one HTML-to-text pipeline,
- * functions/adapters/text/html-reader.ts, shared with uploaded HTML files), the title, the canonical
+ * functions/adapters/readable-text/html-reader.ts, shared with uploaded HTML files), the title, the canonical
  * address, and the page's links on the same host (what the crawler follows).
  */
-import { decodeText } from '../text/charset';
-import { type HtmlDocument, HtmlTooDeepError, MAX_ELEMENT_DEPTH, parseHtml } from '../text/html-document';
-import { readHtml } from '../text/html-reader';
+import { decodeText } from '../readable-text/charset';
+import { type HtmlDocument, HtmlTooDeepError, MAX_ELEMENT_DEPTH, parseHtml } from '../readable-text/html-document';
+import { readHtml } from '../readable-text/html-reader';
 import { HTML_PAGE } from './content-type';
 import type { FetchedResource } from './fetcher';
 import { fetchUrl } from './fetcher';
@@ -34,7 +34,7 @@ export async function fetchPage(url: string, options: Omit<FetchOptions, 'expect
   return readFetchedPage(fetched);
 }
 
-/** Reads a fetched HTML resource, decoding it by its BOM, declared or <meta> charset (functions/adapters/text/charset.ts). */
+/** Reads a fetched HTML resource, decoding it by its BOM, declared or <meta> charset (functions/adapters/readable-text/charset.ts). */
 export function readFetchedPage(fetched: FetchedResource): WebPage {
   return readPage(decodeText(fetched.body, { declaredCharset: fetched.mediaType?.charset }).text, fetched.url);
 }

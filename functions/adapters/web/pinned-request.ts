@@ -9,7 +9,7 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { displayUrl, FetchError } from './errors';
-import { formatDuration } from '../text/wording';
+import { formatDuration } from '../wording';
 
 export interface PinnedRequest {
   url: URL;

@@ -5,7 +5,7 @@
  */
 import robotsParser from 'robots-parser';
 import { ROBOTS_TXT } from './content-type';
-import { decodeText } from '../text/charset';
+import { decodeText } from '../readable-text/charset';
 import { FetchError } from './errors';
 import { fetchUrl } from './fetcher';
 import type { FetchOptions } from './fetch-options';

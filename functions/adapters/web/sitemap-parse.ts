@@ -4,9 +4,9 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
-import { decodeText } from '../text/charset';
+import { decodeText } from '../readable-text/charset';
 import { displayUrl, FetchError } from './errors';
-import { formatBytes } from '../text/wording';
+import { formatBytes } from '../wording';
 import { normaliseUrl } from './urls';
 
 export interface SitemapUrl {

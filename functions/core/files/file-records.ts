@@ -4,7 +4,8 @@
  */
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
-import type { Clock, FileStore, IdGenerator, LinkStore, ObjectStore, QueuePort, UploadStore } from '../ports';
+import type { Clock, IdGenerator, LinkStore, ObjectStore, QueuePort } from '../ports';
+import type { FileStore, UploadStore } from './ports';
 
 export interface FileDeps {
   files: FileStore;

@@ -3,7 +3,8 @@
  * content changes, the memories that had ingested it take it again.
  */
 import type { MemoryFileLink } from '../model';
-import type { Clock, FileStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort } from '../ports';
+import type { Clock, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort } from '../ports';
+import type { FileStore } from './ports';
 import type { WorkMessage } from '../work';
 import type { FileDeps } from './file-records';
 

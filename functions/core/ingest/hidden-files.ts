@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import { ConflictError } from '../errors';
 import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
-import type { Clock, FileStore, ObjectStore, QueuePort } from '../ports';
+import type { Clock, ObjectStore, QueuePort } from '../ports';
+import type { FileStore } from '../files/ports';
 import { emptyFile } from '../files/file-records';
 import type { WorkMessage } from '../work';
 

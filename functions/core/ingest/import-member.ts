@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { categoryOf, extensionOf } from '../files/file-kinds';
-import type { FileImport, FileRecord } from '../model';
+import type { FileRecord } from '../model';
+import type { FileImport } from '../files/bulk-import';
 import { objectKeys } from '../object-keys';
 import { emptyFile } from '../files/file-records';
 import { chargedExtraction } from './extraction-charge';
@@ -22,33 +23,63 @@ export type Outcome =
   | { kind: 'unchanged'; error?: string }
   | { kind: 'failed'; error: string };
 
+type Member = ImportMemberRef & { sourceKey: string; stagingKey?: string };
+
 /** One member: unchanged (nothing), changed (its file's content replaced) or new (a file, written with the batch). */
-export async function importMember(
-  deps: ImportDeps,
-  job: FileImport,
-  member: ImportMemberRef & { sourceKey: string; stagingKey?: string },
-  old: FileRecord | undefined,
-): Promise<Outcome> {
+export async function importMember(deps: ImportDeps, job: FileImport, member: Member, old: FileRecord | undefined): Promise<Outcome> {
   if (old && member.etag && recordedEtag(job, old) === member.etag) return { kind: 'unchanged' };
-  let bytes: Uint8Array;
-  try {
-    bytes = await member.load();
-  } catch (error) {
-    return { kind: 'failed', error: error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE };
-  }
+  const loaded = await loadMember(member);
+  if (!('bytes' in loaded)) return loaded;
+  const { bytes } = loaded;
   const contentHash = createHash('sha256').update(bytes).digest('hex');
   const fileType = job.fileType ?? deps.extractor.fileTypeOf(bytes);
   if (old && old.contentHash === contentHash && old.fileType === fileType) {
-    // the same bytes under a new ETag (or one not recorded yet): remembered, so the next import need not read them
-    if (member.etag && old.validators?.etag !== member.etag)
-      await deps.files.update(job.accountId, old.id, { validators: { etag: member.etag } });
+    await rememberEtag(deps, job, member, old);
     return { kind: 'unchanged' };
   }
   const id = old?.id ?? deps.ids.uuid();
+  const raw = memberFields(job, member, id, bytes, contentHash, fileType);
+  const bronzeKey = raw.bronzeKey;
+  const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
+  const { fields: content, text } = await extracted(deps, base, { key: bronzeKey, bytes });
+  if (content.silverTranscriptKey !== bronzeKey) await deps.objects.put(bronzeKey, bytes, 'application/octet-stream');
+  const stageable = member.stagingKey && text !== undefined && isStageable(text);
+  content.stagedTextKey = stageable ? (member.stagingKey ?? null) : null;
+  const staged = stageable ? { staged: { fileId: id, contentHash, text } } : {};
+  const problem = content.error ? { error: content.error } : {};
+  if (!old) return { kind: 'created', file: { ...base, ...content }, ...problem, ...staged };
+  await replaceContent(deps, job.accountId, old, { ...raw, ...content }, bronzeKey);
+  return { kind: 'updated', id, ...problem, ...staged };
+}
+
+/** The member's bytes, or its failure (a refusal the reader explains, or an internal error). */
+async function loadMember(member: Member): Promise<{ bytes: Uint8Array } | { kind: 'failed'; error: string }> {
+  try {
+    return { bytes: await member.load() };
+  } catch (error) {
+    return { kind: 'failed', error: error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE };
+  }
+}
+
+/** The same bytes under a new ETag (or one not recorded yet): remembered, so the next import need not read them. */
+async function rememberEtag(deps: ImportDeps, job: FileImport, member: Member, old: FileRecord): Promise<void> {
+  if (member.etag && old.validators?.etag !== member.etag)
+    await deps.files.update(job.accountId, old.id, { validators: { etag: member.etag } });
+}
+
+/** The file fields a member's bytes give, before extraction. */
+function memberFields(
+  job: FileImport,
+  member: Member,
+  id: string,
+  bytes: Uint8Array,
+  contentHash: string,
+  fileType: FileRecord['fileType'],
+) {
   const name = memberName(member.path);
   const extension = extensionOf(name);
   const bronzeKey = objectKeys.imported(job.accountId, id, contentHash, extension ? `original.${extension}` : 'original');
-  const raw: Partial<FileRecord> = {
+  return {
     name,
     extension,
     fileType,
@@ -61,26 +92,29 @@ export async function importMember(
     contentHash,
     sourceKey: member.sourceKey,
     validators: member.etag ? { etag: member.etag } : null,
-  };
-  const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
-  const { fields: content, text } = await extracted(deps, base, { key: bronzeKey, bytes });
-  if (content.silverTranscriptKey !== bronzeKey) await deps.objects.put(bronzeKey, bytes, 'application/octet-stream');
-  const stageable = member.stagingKey && text !== undefined && isStageable(text);
-  content.stagedTextKey = stageable ? (member.stagingKey ?? null) : null;
-  const staged = stageable ? { staged: { fileId: id, contentHash, text } } : {};
-  const problem = content.error ? { error: content.error } : {};
-  if (!old) return { kind: 'created', file: { ...base, ...content }, ...problem, ...staged };
-  await deps.files.update(job.accountId, id, { ...raw, ...content, tokens: content.tokens ?? null });
-  // the previous content's objects go once the file names the new ones (a same-named member overwrote its bytes);
-  // a failed extraction keeps the previous text, even when it is the previous bytes (a plain-text member's)
-  const ready = content.state === 'ready';
+  } satisfies Partial<FileRecord>;
+}
+
+/**
+ * A changed member's file takes its new fields; the previous content's objects go once the file names the
+ * new ones (a same-named member overwrote its bytes). A failed extraction keeps the previous text, even when
+ * it is the previous bytes (a plain-text member's).
+ */
+async function replaceContent(
+  deps: ImportDeps,
+  accountId: string,
+  old: FileRecord,
+  fields: Partial<FileRecord>,
+  bronzeKey: string,
+): Promise<void> {
+  await deps.files.update(accountId, old.id, { ...fields, tokens: fields.tokens ?? null });
+  const ready = fields.state === 'ready';
   const superseded = [
     old.source === 'import' ? (old.bronzeKey ?? '') : '',
-    ...(ready ? supersededText(old, { ...content, bronzeKey }) : []),
+    ...(ready ? supersededText(old, { ...fields, bronzeKey }) : []),
   ];
   const kept = new Set([bronzeKey, ready ? '' : old.silverTranscriptKey]);
   await deps.objects.deleteMany([...new Set(superseded)].filter((key) => key && !kept.has(key)));
-  return { kind: 'updated', id, ...problem, ...staged };
 }
 
 /**

@@ -7,7 +7,8 @@
 import { ConflictError } from '../errors';
 import type { FileRecord, IngestionJob, Memory } from '../model';
 import { objectKeys } from '../object-keys';
-import type { AccountStore, Clock, FileStore, JobStore, QueuePort } from '../ports';
+import type { AccountStore, Clock, JobStore, QueuePort } from '../ports';
+import type { FileStore } from '../files/ports';
 import { type EmitDeps, emitWebhookEvent } from '../webhooks/outbox';
 import type { WorkMessage } from '../work';
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';

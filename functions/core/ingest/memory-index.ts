@@ -58,33 +58,55 @@ export async function buildAndPublishIndex(
   for (let attempt = 1; ; attempt++) {
     const memory = await deps.memories.get(accountId, memoryId);
     if (!memory) return { memory: undefined, extractionTokens };
-    const sources = await attachedSources(deps, memory);
-    const chunks = await nextChunks(deps, memory, sources, publication.added);
-    const version = memory.indexVersion + 1;
-    const prefix = objectKeys.indexPrefix(accountId, memoryId, version, deps.ids.uuid());
-    const written = await writeSegments(deps, memory, prefix, chunks, {
-      added: publication.added,
-      kept: sources,
-      managed: publication.managed ?? false,
-    });
-    extractionTokens += written.extractionTokens;
-    const graph = written.counts;
-    const counts = { chunkCount: chunks.length, fileCount: new Set(chunks.map((chunk) => chunk.fileId)).size, ...graph };
+    const build = await buildVersion(deps, memory, publication);
+    extractionTokens += build.written.extractionTokens;
     try {
-      const published = await deps.memories.commitIndexVersion(accountId, memoryId, {
-        expectedVersion: memory.indexVersion,
-        changes: { indexVersion: version, indexPrefix: prefix, ...graph, ...publication.changes(counts) },
-        excludedBuilt: memory.excludedFileIds,
-      });
-      if (!published && written.graphItems) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
-      if (published) await dropOldBuilds(deps, published, memory.indexPrefix);
-      return { memory: published, extractionTokens };
+      return { memory: await publishBuild(deps, memory, build, publication), extractionTokens };
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
-      await deps.objects.deletePrefix(prefix); // another build published first: this one is never read
+      await deps.objects.deletePrefix(build.prefix); // another build published first: this one is never read
       if (attempt >= PUBLISH_TRIES) throw error;
     }
   }
+}
+
+interface Build {
+  readonly version: number;
+  readonly prefix: string;
+  readonly chunks: readonly StoredChunk[];
+  readonly written: Awaited<ReturnType<typeof writeSegments>>;
+}
+
+/** Writes the next version's segments under a fresh prefix, from the memory as it is now. */
+async function buildVersion(deps: IndexDeps, memory: Memory, publication: Publication): Promise<Build> {
+  const sources = await attachedSources(deps, memory);
+  const chunks = await nextChunks(deps, memory, sources, publication.added);
+  const version = memory.indexVersion + 1;
+  const prefix = objectKeys.indexPrefix(memory.accountId, memory.id, version, deps.ids.uuid());
+  const written = await writeSegments(deps, memory, prefix, chunks, {
+    added: publication.added,
+    kept: sources,
+    managed: publication.managed ?? false,
+  });
+  return { version, prefix, chunks, written };
+}
+
+/**
+ * Makes the build the memory's index unless another version was published since (ConflictError). The
+ * memory after, or undefined when it was deleted meanwhile (then the build's graph items go too).
+ */
+async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publication: Publication): Promise<Memory | undefined> {
+  const { accountId, id: memoryId } = memory;
+  const graph = build.written.counts;
+  const counts = { chunkCount: build.chunks.length, fileCount: new Set(build.chunks.map((chunk) => chunk.fileId)).size, ...graph };
+  const published = await deps.memories.commitIndexVersion(accountId, memoryId, {
+    expectedVersion: memory.indexVersion,
+    changes: { indexVersion: build.version, indexPrefix: build.prefix, ...graph, ...publication.changes(counts) },
+    excludedBuilt: memory.excludedFileIds,
+  });
+  if (!published && build.written.graphItems) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
+  if (published) await dropOldBuilds(deps, published, memory.indexPrefix);
+  return published;
 }
 
 /** The previous version's chunks of files still in the memory, then the added files' chunks. */

@@ -1,7 +1,8 @@
 /** Ports of the worker pipeline: where bytes come from, how they become text, and who extracts a file's graph. */
 import type { extractFile, FileExtraction, GraphFileInput } from '../../engine/graph';
 import { InternalError } from '../errors';
-import type { FileRecord, FileType, ImportSource } from '../model';
+import type { FileRecord, FileType } from '../model';
+import type { ImportSource } from '../files/bulk-import';
 
 /** What extraction makes of a file. */
 export interface FileContent {

@@ -8,9 +8,10 @@
  * are added to it and its ingestion started.
  */
 import { mapConcurrently } from '../concurrency';
-import { type FileImport, type FileRecord, fileSource, type ImportError, importSourcePrefix } from '../model';
+import { type FileRecord, fileSource } from '../model';
+import { type FileImport, type ImportError, importSourcePrefix } from '../files/bulk-import';
 import { objectKeys } from '../object-keys';
-import type { ImportStore } from '../ports';
+import type { ImportStore } from '../files/ports';
 import { type FileDeps, removeFileData, removeImportedFiles } from '../files/file-records';
 import { fileIdsByMemory, markLinksChanged, type MemoryFileDeps } from '../files/memory-links';
 import { type EmitDeps, emitWebhookEvent } from '../webhooks/outbox';

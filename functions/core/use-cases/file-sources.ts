@@ -10,7 +10,7 @@ import type { FileRecord } from '../model';
 import { objectKeys } from '../object-keys';
 import type { WorkMessage } from '../work';
 import { refreshMemoriesOf } from '../files/memory-links';
-import { contentFields, contentHashOf, createFile, type NewFile, sourceOf } from './files';
+import { contentFields, contentHashOf, createFile, type NewFile, fileSourceOf } from './files';
 import { type FileDeps, removeFileData } from '../files/file-records';
 
 /** files/create: a new file, or (same sourceKey as an existing file) that file, updated when its content changed. */
@@ -18,7 +18,7 @@ export async function createOrUpdateFile(deps: FileDeps, accountId: string, inpu
   const existing = input.sourceKey === undefined ? undefined : await deps.files.findBySource(accountId, input.sourceKey);
   if (!existing) return createFile(deps, accountId, input);
   const name = checkFileName('name', input.name);
-  const source = await sourceOf(deps, accountId, existing.id, input);
+  const source = await fileSourceOf(deps, accountId, existing.id, input);
   const contentHash = await contentHashOf(deps, input.fileType, source);
   if (contentHash === existing.contentHash && input.fileType === existing.fileType) {
     if (source.upload && source.upload.key !== existing.bronzeKey) await discardUpload(deps, accountId, source.upload.key);

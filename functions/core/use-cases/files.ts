@@ -78,7 +78,7 @@ export async function createFile(deps: FileDeps, accountId: string, input: NewFi
   const id = input.id ?? deps.ids.uuid();
   const idProblem = fileIdProblem(id);
   if (idProblem) throw BadRequestError.forField('id', idProblem);
-  const source = await sourceOf(deps, accountId, id, input);
+  const source = await fileSourceOf(deps, accountId, id, input);
   const now = deps.clock.now().toISOString();
   const file: FileRecord = {
     ...emptyFile(accountId, id, now, deps.config.originRegion),
@@ -122,7 +122,7 @@ export async function contentHashOf(deps: Pick<FileDeps, 'objects'>, fileType: F
   return hash.digest('hex');
 }
 
-export async function sourceOf(deps: FileDeps, accountId: string, fileId: string, input: NewFile): Promise<FileSource> {
+export async function fileSourceOf(deps: FileDeps, accountId: string, fileId: string, input: NewFile): Promise<FileSource> {
   const url = input.externalUrl === undefined ? undefined : checkWebAddress('external_uri', input.externalUrl);
   if (WEB_FILE_TYPES.has(input.fileType)) {
     if (!url) throw BadRequestError.forField('external_uri', `is required for a '${input.fileType}' file`);

@@ -7,8 +7,10 @@
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { archiveFormatOfName, WEB_FILE_TYPES } from '../files/file-kinds';
 import { extractionBudgetUsedUp } from '../extraction-budget';
-import type { Account, FileImport, FileType, ImportSource } from '../model';
-import type { AccountStore, Clock, IdGenerator, ImportStore, MemoryStore, ObjectStore, QueuePort, UploadStore } from '../ports';
+import type { Account, FileType } from '../model';
+import type { FileImport, ImportSource } from '../files/bulk-import';
+import type { AccountStore, Clock, IdGenerator, MemoryStore, ObjectStore, QueuePort } from '../ports';
+import type { ImportStore, UploadStore } from '../files/ports';
 import type { WorkMessage } from '../work';
 import type { FileDeps } from '../files/file-records';
 import { takeStagedUpload } from './files';
@@ -57,7 +59,7 @@ export async function startImport(deps: ImportApiDeps, accountId: string, input:
   const account = await deps.accounts.get(accountId);
   refuseWithoutBudget(deps, account);
   const id = deps.ids.uuid();
-  const source = await sourceOf(deps, { accountId, account }, id, input);
+  const source = await importSourceOf(deps, { accountId, account }, id, input);
   const now = deps.clock.now().toISOString();
   const created: FileImport = {
     id,
@@ -90,7 +92,7 @@ export async function getImport(deps: Pick<ImportApiDeps, 'imports'>, accountId:
   return found;
 }
 
-async function sourceOf(
+async function importSourceOf(
   deps: ImportApiDeps,
   { accountId, account }: { accountId: string; account: Account | undefined },
   importId: string,

@@ -5,7 +5,8 @@
  */
 import { BadRequestError, ConflictError } from '../errors';
 import type { FileRecord, IngestionJob, Memory } from '../model';
-import type { AccountStore, FileStore, JobStore, LinkStore, MemoryStore, QueuePort } from '../ports';
+import type { AccountStore, JobStore, LinkStore, MemoryStore, QueuePort } from '../ports';
+import type { FileStore } from '../files/ports';
 import { estimateTokens } from '../../engine';
 import type { WorkMessage } from '../work';
 import { type EmitDeps, emitWebhookEvent } from '../webhooks/outbox';

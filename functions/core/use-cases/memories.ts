@@ -5,7 +5,6 @@ import { objectKeys } from '../object-keys';
 import type {
   Clock,
   ConversationSyncStore,
-  FileStore,
   GraphItemStore,
   IdGenerator,
   JobStore,
@@ -14,6 +13,7 @@ import type {
   ObjectStore,
   SessionLinkStore,
 } from '../ports';
+import type { FileStore } from '../files/ports';
 import { VECTOR_CHUNK_DEFAULTS } from '../../engine';
 import { checkWebhookUrl } from './webhooks';
 

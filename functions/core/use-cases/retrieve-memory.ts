@@ -19,8 +19,9 @@ import {
   retrieve,
   topChunks,
 } from '../../engine';
-import { type FileRecord, type Memory, type SourceId, sourceOf } from '../model';
-import type { FileStore, MemoryStore } from '../ports';
+import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
+import type { MemoryStore } from '../ports';
+import type { FileStore } from '../files/ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { emitMetric } from '../metrics';
 import { checkWindow, withinWindow } from './message-search';
@@ -185,13 +186,13 @@ function sourceIdOf(index: LoadedIndex, item: { fileId: string; ordinals: readon
 
 /** A source's id as `sources` shows it: a session's own id. */
 const publicSourceId = (id: SourceId): string => {
-  const source = sourceOf(id);
+  const source = sourceRefOf(id);
   return source.kind === 'session' ? source.sessionId : source.fileId;
 };
 
 async function describeSource(deps: RetrievalDeps, accountId: string, id: SourceId, score: number): Promise<Source | undefined> {
   const rounded = Math.round(score * 1e6) / 1e6;
-  const source = sourceOf(id);
+  const source = sourceRefOf(id);
   if (source.kind === 'session') {
     const { sessionId } = source;
     return { id: sessionId, name: `session ${sessionId}`, url: `/sessions/get/${sessionId}`, score: rounded };

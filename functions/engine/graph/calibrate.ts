@@ -6,7 +6,7 @@
 import { DEFAULT_MATCH_THRESHOLDS, matchReason, type MatchReason, type MatchThresholds, type NameForm } from './entity-match';
 import { ALIAS_PAIRS, type LabelledPair } from './alias-pairs';
 import { looksLikeAcronym, normalizeKey, singularKey } from './normalize';
-import { createSurnameTest, type WordVectors } from './word-vectors';
+import { createSurnameTest, type WordVectors } from './word-vector-typing';
 
 export interface PairScore {
   readonly thresholds: MatchThresholds;

@@ -21,7 +21,7 @@
  */
 import { acronymOf, keyWords } from './normalize';
 import { digitSignature, jaroWinkler, trigramDice } from './similarity';
-import { dot, phraseVector, type WordVectors } from './word-vectors';
+import { dot, phraseVector, type WordVectors } from './word-vector-typing';
 
 export type MentionKind = 'name' | 'phrase' | 'value';
 

@@ -33,7 +33,7 @@ export interface ExtractedMention {
 }
 
 export interface ExtractOptions {
-  /** Types names no rule covers from word vectors (see `word-vectors.ts`). */
+  /** Types names no rule covers from word vectors (see `word-vector-typing.ts`). */
   readonly vectorTyper?: VectorTyper;
 }
 

@@ -16,7 +16,7 @@ import { ontologySchema, organizationHeads, personTypes, type OntologyName, type
 import { extractRelations, type RelationCandidate } from './relations';
 import { EntityResolver, type ResolutionReason } from './resolve';
 import type { VectorTyper } from './typing';
-import { createSurnameTest, createVectorTyper, type WordVectors } from './word-vectors';
+import { createSurnameTest, createVectorTyper, type WordVectors } from './word-vector-typing';
 import { recordRelations } from './graph-relations';
 
 export interface GraphSettings {

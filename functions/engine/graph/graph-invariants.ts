@@ -11,20 +11,23 @@ export function graphInvariantViolations(graph: KnowledgeGraph): string[] {
 }
 
 function entityViolations(graph: KnowledgeGraph): string[] {
-  const out: string[] = [];
   const expected = expectedEntityCounts(graph);
-  for (const entity of graph.entities.values()) {
-    const support = sum(entity.support.values());
-    if (support === 0) out.push(`entity ${entity.id} has no support`);
-    for (const fileId of entity.support.keys())
-      if (!graph.files.has(fileId)) out.push(`entity ${entity.id} supported by missing file ${fileId}`);
-    if (entity.aliases.size === 0) out.push(`entity ${entity.id} has no alias`);
-    if (sumAliases(entity) !== support) out.push(`entity ${entity.id}: alias counts ${sumAliases(entity)} ≠ support ${support}`);
-    if (sum(entity.typeVotes.values()) !== support) out.push(`entity ${entity.id}: type votes ≠ support`);
-    if ((expected.get(entity.id) ?? 0) !== support)
-      out.push(`entity ${entity.id}: ${expected.get(entity.id) ?? 0} mentions ≠ support ${support}`);
-  }
+  const out = [...graph.entities.values()].flatMap((entity) => oneEntityViolations(graph, entity, expected.get(entity.id) ?? 0));
   for (const id of expected.keys()) if (!graph.entities.has(id)) out.push(`mentions of missing entity ${id}`);
+  return out;
+}
+
+/** What is wrong with one entity, which `mentions` mentions of the files name. */
+function oneEntityViolations(graph: KnowledgeGraph, entity: GraphEntity, mentions: number): string[] {
+  const out: string[] = [];
+  const support = sum(entity.support.values());
+  if (support === 0) out.push(`entity ${entity.id} has no support`);
+  for (const fileId of entity.support.keys())
+    if (!graph.files.has(fileId)) out.push(`entity ${entity.id} supported by missing file ${fileId}`);
+  if (entity.aliases.size === 0) out.push(`entity ${entity.id} has no alias`);
+  if (sumAliases(entity) !== support) out.push(`entity ${entity.id}: alias counts ${sumAliases(entity)} ≠ support ${support}`);
+  if (sum(entity.typeVotes.values()) !== support) out.push(`entity ${entity.id}: type votes ≠ support`);
+  if (mentions !== support) out.push(`entity ${entity.id}: ${mentions} mentions ≠ support ${support}`);
   return out;
 }
 
@@ -39,11 +42,12 @@ function relationViolations(graph: KnowledgeGraph): string[] {
       if (recorded !== count) out.push(`relation ${relation.id}: file ${fileId} records ${recorded ?? 0}, support says ${count}`);
     }
   }
-  for (const file of graph.files.values()) {
-    for (const relationId of file.relationCounts.keys())
-      if (!graph.relations.has(relationId)) out.push(`file ${file.fileId} counts missing relation ${relationId}`);
-  }
+  for (const file of graph.files.values()) out.push(...countedMissingRelations(graph, file.fileId, file.relationCounts));
   return out;
+}
+
+function countedMissingRelations(graph: KnowledgeGraph, fileId: string, counts: ReadonlyMap<string, number>): string[] {
+  return [...counts.keys()].filter((id) => !graph.relations.has(id)).map((id) => `file ${fileId} counts missing relation ${id}`);
 }
 
 function factViolations(graph: KnowledgeGraph): string[] {

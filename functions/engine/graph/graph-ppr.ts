@@ -50,39 +50,74 @@ export function personalizedPageRank(
   seeds: ReadonlyMap<number, number>,
   options: PageRankOptions = {},
 ): PageRankResult {
-  const damping = options.damping ?? 0.5;
-  const epsilon = options.epsilon ?? DEFAULT_EPSILON;
   const entityCount = segment.entityIds.length;
   const nodeCount = entityCount + segment.chunkIds.length;
   const reset = resetVector(nodeCount, entityCount, seeds, options.chunkSeeds);
   if (reset === undefined)
     return { chunkScores: new Float64Array(segment.chunkIds.length), entityScores: new Float64Array(entityCount), pushes: 0 };
-  const { offsets, targets, probabilities } = walkOf(segment);
-  const seedNodes: number[] = [];
-  for (let node = 0; node < nodeCount; node++) if ((reset[node] ?? 0) > 0) seedNodes.push(node);
-  const rank = new Float64Array(nodeCount);
-  const residual = Float64Array.from(reset);
-  const queue = new PushQueue(nodeCount);
-  const threshold = (node: number) => epsilon * Math.max(1, (offsets[node + 1] ?? 0) - (offsets[node] ?? 0));
-  const add = (node: number, mass: number): void => {
-    const value = (residual[node] ?? 0) + mass;
-    residual[node] = value;
-    if (value > threshold(node)) queue.offer(node);
-  };
-  for (const node of seedNodes) queue.offer(node);
+  const { rank, pushes } = pushMass(walkOf(segment), reset, options.damping ?? 0.5, options.epsilon ?? DEFAULT_EPSILON);
+  return { chunkScores: rank.slice(entityCount), entityScores: rank.slice(0, entityCount), pushes };
+}
+
+/**
+ * Forward push from the reset vector: a node's residual mass goes (1 - damping) to its rank and the rest
+ * along its edges (back to the seeds from a node without edges), until no residual exceeds `epsilon` per edge.
+ */
+function pushMass(walk: Walk, reset: Float64Array, damping: number, epsilon: number): { rank: Float64Array; pushes: number } {
+  const push = new ForwardPush(walk, reset, epsilon);
   let pushes = 0;
-  for (let node = queue.take(); node !== -1; node = queue.take()) {
-    const mass = residual[node] ?? 0;
-    residual[node] = 0;
-    rank[node] = (rank[node] ?? 0) + (1 - damping) * mass;
+  for (let node = push.queue.take(); node !== -1; node = push.queue.take()) {
+    push.spread(node, damping);
+    pushes++;
+  }
+  return { rank: push.rank, pushes };
+}
+
+/** The state of a forward push: rank so far, residual mass, and the nodes whose residual is over threshold. */
+class ForwardPush {
+  readonly rank: Float64Array;
+  readonly queue: PushQueue;
+  private readonly residual: Float64Array;
+  private readonly seedNodes: number[];
+
+  constructor(
+    private readonly walk: Walk,
+    private readonly reset: Float64Array,
+    private readonly epsilon: number,
+  ) {
+    this.rank = new Float64Array(reset.length);
+    this.residual = Float64Array.from(reset);
+    this.queue = new PushQueue(reset.length);
+    this.seedNodes = seedNodesOf(reset);
+    for (const node of this.seedNodes) this.queue.offer(node);
+  }
+
+  /** Moves `node`'s residual: (1 - damping) to its rank, the rest along its edges (to the seeds when it has none). */
+  spread(node: number, damping: number): void {
+    const { offsets, targets, probabilities } = this.walk;
+    const mass = this.residual[node] ?? 0;
+    this.residual[node] = 0;
+    this.rank[node] = (this.rank[node] ?? 0) + (1 - damping) * mass;
     const passed = damping * mass;
     const from = offsets[node] ?? 0;
     const to = offsets[node + 1] ?? 0;
-    if (from === to) for (const seed of seedNodes) add(seed, passed * (reset[seed] ?? 0));
-    else for (let edge = from; edge < to; edge++) add(targets[edge] ?? 0, passed * (probabilities[edge] ?? 0));
-    pushes++;
+    if (from === to) for (const seed of this.seedNodes) this.add(seed, passed * (this.reset[seed] ?? 0));
+    else for (let edge = from; edge < to; edge++) this.add(targets[edge] ?? 0, passed * (probabilities[edge] ?? 0));
   }
-  return { chunkScores: rank.slice(entityCount), entityScores: rank.slice(0, entityCount), pushes };
+
+  private add(node: number, mass: number): void {
+    const value = (this.residual[node] ?? 0) + mass;
+    this.residual[node] = value;
+    const { offsets } = this.walk;
+    if (value > this.epsilon * Math.max(1, (offsets[node + 1] ?? 0) - (offsets[node] ?? 0))) this.queue.offer(node);
+  }
+}
+
+/** The nodes with reset mass, in order. */
+function seedNodesOf(reset: Float64Array): number[] {
+  const nodes: number[] = [];
+  for (let node = 0; node < reset.length; node++) if ((reset[node] ?? 0) > 0) nodes.push(node);
+  return nodes;
 }
 
 /** A first-in first-out queue of node ordinals, each in it at most once. */
@@ -139,13 +174,7 @@ function resetVector(
 function walkOf(segment: GraphSegment): Walk {
   const cached = walks.get(segment);
   if (cached !== undefined) return cached;
-  const entityCount = segment.entityIds.length;
-  const chunkCount = segment.chunkIds.length;
-  const degree = new Uint32Array(entityCount + chunkCount);
-  for (let entity = 0; entity < entityCount; entity++) {
-    degree[entity] = rowLength(segment.edgeOffsets, entity) + rowLength(segment.entityChunkOffsets, entity);
-  }
-  for (const chunk of segment.entityChunks) degree[entityCount + chunk] = (degree[entityCount + chunk] ?? 0) + 1;
+  const degree = degreesOf(segment);
   const offsets = new Uint32Array(degree.length + 1);
   degree.forEach((count, node) => (offsets[node + 1] = (offsets[node] ?? 0) + count));
   const targets = new Uint32Array(offsets[degree.length] ?? 0);
@@ -157,6 +186,7 @@ function walkOf(segment: GraphSegment): Walk {
     probabilities[at] = weight;
     fill[from] = at + 1;
   };
+  const entityCount = segment.entityIds.length;
   for (let entity = 0; entity < entityCount; entity++) {
     for (let edge = segment.edgeOffsets[entity] ?? 0; edge < (segment.edgeOffsets[entity + 1] ?? 0); edge++) {
       push(entity, segment.edgeTargets[edge] ?? 0, segment.edgeWeights[edge] ?? 0);
@@ -200,4 +230,15 @@ export function topChunks(
   });
   ordinals.sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
   return ordinals.slice(0, k).map((chunk) => ({ chunk, chunkId: segment.chunkIds[chunk] ?? '', score: scores[chunk] ?? 0 }));
+}
+
+/** Each node's number of out-links: an entity's edges and chunks, a chunk's entities. */
+function degreesOf(segment: GraphSegment): Uint32Array {
+  const entityCount = segment.entityIds.length;
+  const degree = new Uint32Array(entityCount + segment.chunkIds.length);
+  for (let entity = 0; entity < entityCount; entity++) {
+    degree[entity] = rowLength(segment.edgeOffsets, entity) + rowLength(segment.entityChunkOffsets, entity);
+  }
+  for (const chunk of segment.entityChunks) degree[entityCount + chunk] = (degree[entityCount + chunk] ?? 0) + 1;
+  return degree;
 }

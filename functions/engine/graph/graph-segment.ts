@@ -55,25 +55,8 @@ export function buildGraphSegment(graph: KnowledgeGraph): GraphSegment {
   const chunkOrdinal = new Map(chunks.map((chunk, index) => [chunk.id, index]));
   const fileIds = [...new Set(chunks.map((chunk) => chunk.fileId))];
   const fileOrdinal = new Map(fileIds.map((id, index) => [id, index]));
-  const mentions = entities.map(() => new Map<number, number>());
-  for (const file of graph.files.values()) {
-    for (const mention of file.mentions) {
-      const perChunk = mentions[entityOrdinal.get(mention.entityId) ?? -1];
-      const chunk = chunkOrdinal.get(mention.chunkId);
-      if (perChunk !== undefined && chunk !== undefined) perChunk.set(chunk, (perChunk.get(chunk) ?? 0) + 1);
-    }
-  }
-  const neighbours = entities.map(() => new Map<number, number>());
-  for (const relation of graph.relations.values()) {
-    const a = entityOrdinal.get(relation.subjectId);
-    const b = entityOrdinal.get(relation.objectId);
-    if (a === undefined || b === undefined || a === b) continue;
-    let occurrences = 0;
-    for (const count of relation.support.values()) occurrences += count;
-    const weight = occurrences * (relation.kind === 'svo' ? SVO_WEIGHT : COOCCURRENCE_WEIGHT);
-    addWeight(neighbours[a], b, weight);
-    addWeight(neighbours[b], a, weight);
-  }
+  const mentions = chunkMentions(graph, entities.length, entityOrdinal, chunkOrdinal);
+  const neighbours = relationNeighbours(graph, entities.length, entityOrdinal);
   const mentionCsr = toCsr(mentions);
   const edgeCsr = toCsr(neighbours);
   const facts = [...graph.facts.values()].filter((fact) => chunkOrdinal.has(fact.chunkId));
@@ -100,6 +83,40 @@ export function buildGraphSegment(graph: KnowledgeGraph): GraphSegment {
       chunks: Uint32Array.from(facts, (fact) => chunkOrdinal.get(fact.chunkId) ?? 0),
     },
   };
+}
+
+/** Per entity ordinal: chunk ordinal → how often the entity is mentioned in that chunk. */
+function chunkMentions(
+  graph: KnowledgeGraph,
+  entityCount: number,
+  entityOrdinal: ReadonlyMap<string, number>,
+  chunkOrdinal: ReadonlyMap<string, number>,
+): Map<number, number>[] {
+  const mentions = Array.from({ length: entityCount }, () => new Map<number, number>());
+  for (const file of graph.files.values()) {
+    for (const mention of file.mentions) {
+      const perChunk = mentions[entityOrdinal.get(mention.entityId) ?? -1];
+      const chunk = chunkOrdinal.get(mention.chunkId);
+      if (perChunk !== undefined && chunk !== undefined) perChunk.set(chunk, (perChunk.get(chunk) ?? 0) + 1);
+    }
+  }
+  return mentions;
+}
+
+/** Per entity ordinal: neighbour ordinal → the weight of the relations between them (both ways). */
+function relationNeighbours(graph: KnowledgeGraph, entityCount: number, entityOrdinal: ReadonlyMap<string, number>): Map<number, number>[] {
+  const neighbours = Array.from({ length: entityCount }, () => new Map<number, number>());
+  for (const relation of graph.relations.values()) {
+    const a = entityOrdinal.get(relation.subjectId);
+    const b = entityOrdinal.get(relation.objectId);
+    if (a === undefined || b === undefined || a === b) continue;
+    let occurrences = 0;
+    for (const count of relation.support.values()) occurrences += count;
+    const weight = occurrences * (relation.kind === 'svo' ? SVO_WEIGHT : COOCCURRENCE_WEIGHT);
+    addWeight(neighbours[a], b, weight);
+    addWeight(neighbours[b], a, weight);
+  }
+  return neighbours;
 }
 
 function addWeight(map: Map<number, number> | undefined, key: number, weight: number): void {

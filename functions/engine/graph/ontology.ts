@@ -86,7 +86,7 @@ const WORK_HEADS = 'symphony concerto sonata opera album trilogy saga chronicles
 const WORK_CUES =
   'album film movie song single novel book play opera painting poem series show sitcom documentary musical magazine newspaper episode track ep novella memoir essay anthology videogame';
 
-/** Exemplar words per type for word-vector typing (`word-vectors.ts` takes the top-3 mean cosine). */
+/** Exemplar words per type for word-vector typing (`word-vector-typing.ts` takes the top-3 mean cosine). */
 const PROTOTYPES = {
   person: words(
     'john mary david michael robert james george elizabeth william charles anna maria peter paul smith johnson williams brown singer actor politician writer',

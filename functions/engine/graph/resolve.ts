@@ -112,26 +112,32 @@ export class EntityResolver {
 
   /** Best fuzzy or word-vector match among trigram and head-word candidates. */
   private findSimilar(mention: ResolvableMention): Resolution | undefined {
-    const words = keyWords(mention.key);
-    const nearby =
-      mention.kind === 'phrase'
-        ? this.context.vectors === undefined
-          ? []
-          : this.index.withWords(words.slice(-1), HEAD_CANDIDATES)
-        : this.index.similarByTrigrams(mention.key, FUZZY_CANDIDATES, FUZZY_MIN_SHARE);
-    const candidates = this.compatible(nearby, mention);
     let best: { id: string; reason: MatchReason; score: number } | undefined;
-    for (const id of new Set(candidates)) {
+    for (const id of new Set(this.compatible(this.similarCandidates(mention), mention))) {
       const entity = this.entity(id);
       if (entity.kind !== mention.kind) continue;
-      for (const key of entity.aliases.keys()) {
-        const reason = this.reason(mention, entity, key);
-        if (reason !== 'fuzzy' && reason !== 'vector') continue;
-        const score = jaroWinkler(mention.key, key);
-        if (best === undefined || score > best.score) best = { id, reason, score };
-      }
+      const match = this.bestSimilarAlias(mention, entity);
+      if (match !== undefined && (best === undefined || match.score > best.score)) best = { id, ...match };
     }
     return best === undefined ? undefined : { entityId: best.id, reason: best.reason };
+  }
+
+  /** A phrase's candidates share its head word (when there are word vectors); a name's share its trigrams. */
+  private similarCandidates(mention: ResolvableMention): string[] {
+    if (mention.kind !== 'phrase') return this.index.similarByTrigrams(mention.key, FUZZY_CANDIDATES, FUZZY_MIN_SHARE);
+    return this.context.vectors === undefined ? [] : this.index.withWords(keyWords(mention.key).slice(-1), HEAD_CANDIDATES);
+  }
+
+  /** The entity's alias closest to the mention (Jaro-Winkler) among those matching it fuzzily or by vector. */
+  private bestSimilarAlias(mention: ResolvableMention, entity: GraphEntity): { reason: MatchReason; score: number } | undefined {
+    let best: { reason: MatchReason; score: number } | undefined;
+    for (const key of entity.aliases.keys()) {
+      const reason = this.reason(mention, entity, key);
+      if (reason !== 'fuzzy' && reason !== 'vector') continue;
+      const score = jaroWinkler(mention.key, key);
+      if (best === undefined || score > best.score) best = { reason, score };
+    }
+    return best;
   }
 
   private hasMatchingAlias(entity: GraphEntity, mention: ResolvableMention, wanted: MatchReason, keep: (key: string) => boolean): boolean {

@@ -6,9 +6,17 @@
 function jaro(a: string, b: string): number {
   if (a === b) return 1;
   if (a.length === 0 || b.length === 0) return 0;
-  const window = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
   const aMatched = new Uint8Array(a.length);
   const bMatched = new Uint8Array(b.length);
+  const matches = matchWithinWindow(a, b, aMatched, bMatched);
+  if (matches === 0) return 0;
+  const transpositions = countTranspositions(a, b, aMatched, bMatched);
+  return (matches / a.length + matches / b.length + (matches - transpositions / 2) / matches) / 3;
+}
+
+/** Pairs each character of `a` with the first unmatched equal one of `b` within the Jaro window; the pairs made. */
+function matchWithinWindow(a: string, b: string, aMatched: Uint8Array, bMatched: Uint8Array): number {
+  const window = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
   let matches = 0;
   for (let i = 0; i < a.length; i++) {
     const from = Math.max(0, i - window);
@@ -21,7 +29,11 @@ function jaro(a: string, b: string): number {
       break;
     }
   }
-  if (matches === 0) return 0;
+  return matches;
+}
+
+/** Matched characters out of order (each transposition counted from both sides). */
+function countTranspositions(a: string, b: string, aMatched: Uint8Array, bMatched: Uint8Array): number {
   let transpositions = 0;
   let j = 0;
   for (let i = 0; i < a.length; i++) {
@@ -30,7 +42,7 @@ function jaro(a: string, b: string): number {
     if (a.charCodeAt(i) !== b.charCodeAt(j)) transpositions++;
     j++;
   }
-  return (matches / a.length + matches / b.length + (matches - transpositions / 2) / matches) / 3;
+  return transpositions;
 }
 
 /** Jaro-Winkler similarity (prefix scale 0.1, prefix up to 4 characters), 0..1. */

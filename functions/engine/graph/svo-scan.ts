@@ -111,15 +111,18 @@ export class SentenceScanner {
     const token = tokens[at];
     if (at < this.sentence.tokenStart || token === undefined) return this.subject;
     const mention = this.mentionOf.get(at);
-    if (mention !== undefined) {
-      const before = this.mentions[mention] as ExtractedMention;
-      const oblique = before.kind === 'value' || this.isOblique(before.tokenStart);
-      return oblique && this.subject !== undefined ? this.subject : oblique ? undefined : mention;
-    }
+    if (mention !== undefined) return this.subjectFromMention(mention);
     if (RELATIVE_PRONOUNS.has(token.normal)) return this.mentionEndingAt(at - 1);
     if (token.pos === 'CCONJ' || token.text === ',') return this.subject;
     const afterCopula = this.verb?.lemma === 'be' && this.objectsSinceVerb === 0 && token.pos === 'NOUN';
     return afterCopula ? this.subject : undefined;
+  }
+
+  /** A mention right before the verb is its subject, unless it is a value or oblique (then the clause's subject stays). */
+  private subjectFromMention(mention: number): number | undefined {
+    const before = this.mentions[mention] as ExtractedMention;
+    const oblique = before.kind === 'value' || this.isOblique(before.tokenStart);
+    return oblique && this.subject !== undefined ? this.subject : oblique ? undefined : mention;
   }
 
   /** The mention whose last token is `at`, or the one before a comma there ("X, which…"). */
@@ -137,14 +140,8 @@ export class SentenceScanner {
     const chained = last !== undefined && start - last.end <= CHAIN_GAP;
     const from = chained && last !== undefined ? last.end : verb.end;
     if (start - from > MAX_GAP) return undefined;
-    const words: string[] = [];
-    for (let at = from; at < start; at++) {
-      const token = tokens[at] as ParsedToken;
-      if (token.text === ',' || CLAUSE_BREAKS.has(token.text)) return undefined;
-      if (chained && !CHAIN_TAGS.has(token.pos)) return undefined;
-      if (chained ? token.pos === 'ADP' : !GAP_SKIPPED_TAGS.has(token.pos)) words.push(token.normal);
-    }
-    return [verb.text, ...words].slice(0, MAX_PREDICATE_WORDS).join(' ');
+    const words = gapWords(tokens, from, start, chained);
+    return words && [verb.text, ...words].slice(0, MAX_PREDICATE_WORDS).join(' ');
   }
 
   /** A mention right after a preposition (across determiners, adjectives, numbers) is no subject. */
@@ -156,6 +153,22 @@ export class SentenceScanner {
     }
     return false;
   }
+}
+
+/**
+ * The words between `from` and an object at `start` that join the predicate (a chained object's prepositions,
+ * else the words the gap does not skip); undefined when a comma or clause break, or in a chain a word that
+ * cannot chain, comes between.
+ */
+function gapWords(tokens: readonly ParsedToken[], from: number, start: number, chained: boolean): string[] | undefined {
+  const words: string[] = [];
+  for (let at = from; at < start; at++) {
+    const token = tokens[at] as ParsedToken;
+    if (token.text === ',' || CLAUSE_BREAKS.has(token.text)) return undefined;
+    if (chained && !CHAIN_TAGS.has(token.pos)) return undefined;
+    if (chained ? token.pos === 'ADP' : !GAP_SKIPPED_TAGS.has(token.pos)) words.push(token.normal);
+  }
+  return words;
 }
 
 /** "peer-reviewed": a verb glued to a hyphen is part of a compound adjective. */

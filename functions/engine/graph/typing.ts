@@ -1,6 +1,6 @@
 /**
  * Gives a mention a type from its ontology's rules (see `ontology.ts` for their order). Word-vector
- * typing is optional: pass a `VectorTyper` (from `word-vectors.ts`) to type names no rule covers.
+ * typing is optional: pass a `VectorTyper` (from `word-vector-typing.ts`) to type names no rule covers.
  */
 import type { OntologySchema } from './ontology';
 
@@ -41,11 +41,26 @@ export function typeMention(schema: OntologySchema, cue: TypingCue, vectorTyper?
 
 function typeName(schema: OntologySchema, cue: TypingCue, vectorTyper?: VectorTyper): string {
   const { rules } = schema;
+  const byRule = typeByRule(rules, cue);
+  if (byRule !== undefined && byRule in schema.types) return byRule;
+  const byVector = vectorTyper?.(cue.words, rules.prototypes);
+  const renamed = byVector === undefined ? undefined : renamePerson(schema, byVector);
+  if (renamed !== undefined && renamed in schema.types) return renamed;
+  const [previous = ''] = cue.before;
+  if (rules.placeAfterPreposition !== undefined && PLACE_PREPOSITIONS.has(previous)) return rules.placeAfterPreposition;
+  return rules.defaultName;
+}
+
+/**
+ * The type the ontology's rules give a name, first found: its title, the title before it, the head before
+ * "of", its last or (several words) first word as a head, the cue word before it (or before "the"), a quoted name.
+ */
+function typeByRule(rules: OntologySchema['rules'], cue: TypingCue): string | undefined {
   const [previous = '', beforePrevious = ''] = cue.before;
   const last = cue.words[cue.words.length - 1] ?? '';
   const ofAt = cue.words.findIndex((word, index) => index > 0 && HEAD_JOINERS.has(word));
   const headBeforeOf = ofAt > 0 ? rules.nameHeads[cue.words[ofAt - 1] ?? ''] : undefined;
-  const byRule =
+  return (
     (cue.title === undefined ? undefined : (rules.titles[cue.title] ?? rules.cueWords[cue.title])) ??
     rules.titles[previous] ??
     headBeforeOf ??
@@ -53,13 +68,8 @@ function typeName(schema: OntologySchema, cue: TypingCue, vectorTyper?: VectorTy
     (cue.words.length > 1 ? rules.nameHeads[cue.words[0] ?? ''] : undefined) ??
     rules.cueWords[previous] ??
     (previous === 'the' ? rules.cueWords[beforePrevious] : undefined) ??
-    (cue.quoted ? rules.quotedName : undefined);
-  if (byRule !== undefined && byRule in schema.types) return byRule;
-  const byVector = vectorTyper?.(cue.words, rules.prototypes);
-  const renamed = byVector === undefined ? undefined : renamePerson(schema, byVector);
-  if (renamed !== undefined && renamed in schema.types) return renamed;
-  if (rules.placeAfterPreposition !== undefined && PLACE_PREPOSITIONS.has(previous)) return rules.placeAfterPreposition;
-  return rules.defaultName;
+    (cue.quoted ? rules.quotedName : undefined)
+  );
 }
 
 /** Prototype typing says "person"; ontologies may call people authors or customers. */

@@ -133,12 +133,8 @@ function wordHashes(text: string): number[] {
   let hash = 0x811c9dc5;
   let inWord = false;
   for (let index = 0; index < text.length; index++) {
-    let code = text.charCodeAt(index);
-    const ascii = code < 128;
-    const isWord = ascii ? (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122) : WORD_CHARACTER.test(text[index] ?? '');
-    if (isWord) {
-      if (ascii) code |= code >= 65 ? 32 : 0;
-      else code = (text[index] ?? '').toLowerCase().charCodeAt(0);
+    const code = wordCode(text, index);
+    if (code >= 0) {
       hash = Math.imul(hash ^ code, 0x01000193);
       inWord = true;
     } else if (inWord) {
@@ -149,6 +145,17 @@ function wordHashes(text: string): number[] {
   }
   if (inWord) hashes.push(hash >>> 0);
   return hashes;
+}
+
+/** The lowercased code of the character at `index` when it is a letter or digit, else -1. */
+function wordCode(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  if (code < 128) {
+    const isWord = (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122);
+    return isWord ? code | (code >= 65 ? 32 : 0) : -1;
+  }
+  const character = text[index] ?? '';
+  return WORD_CHARACTER.test(character) ? character.toLowerCase().charCodeAt(0) : -1;
 }
 
 /** True when ≥ 80% of the smaller set lies in the other. */

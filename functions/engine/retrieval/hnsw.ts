@@ -130,8 +130,7 @@ function searchLayer(
   ef: number,
   similarity: Similarity,
 ): Array<{ id: number; score: number }> {
-  if (visited.length < index.levels.length || visitMark >= 0xfffffff0) [visited, visitMark] = [new Uint32Array(index.levels.length), 0];
-  const mark = ++visitMark;
+  const mark = nextVisitMark(index.levels.length);
   const candidates = new ScoreHeap('max');
   const results = new ScoreHeap('min', ef + 1);
   for (const start of starts) {
@@ -140,25 +139,43 @@ function searchLayer(
     candidates.push(start, score);
     results.push(start, score);
   }
-  const array = level === 0 ? index.level0 : index.upperLinks;
-  const width = capacity(index, level);
+  const layer = { links: level === 0 ? index.level0 : index.upperLinks, width: capacity(index, level), mark, ef, similarity };
   while (candidates.size > 0) {
     if (results.size >= ef && candidates.topScore() < results.topScore()) break;
-    const from = slotOffset(index, candidates.pop(), level);
-    for (let slot = from; slot < from + width; slot++) {
-      const neighbor = array[slot] ?? -1;
-      if (neighbor < 0) break;
-      if (visited[neighbor] === mark) continue;
-      visited[neighbor] = mark;
-      const score = similarity(neighbor);
-      if (results.size < ef || score > results.topScore()) {
-        candidates.push(neighbor, score);
-        results.push(neighbor, score);
-        if (results.size > ef) results.pop();
-      }
-    }
+    visitNeighbors(layer, slotOffset(index, candidates.pop(), level), candidates, results);
   }
   return results.drainBestFirst();
+}
+
+/** A fresh mark for `visited`, sized for `nodes` (cleared when the marks would wrap). */
+function nextVisitMark(nodes: number): number {
+  if (visited.length < nodes || visitMark >= 0xfffffff0) [visited, visitMark] = [new Uint32Array(nodes), 0];
+  return ++visitMark;
+}
+
+interface LayerSearch {
+  readonly links: Int32Array;
+  readonly width: number;
+  readonly mark: number;
+  readonly ef: number;
+  readonly similarity: Similarity;
+}
+
+/** Scores the unvisited links of one node (from slot `from`), keeping those among the best `ef`. */
+function visitNeighbors(layer: LayerSearch, from: number, candidates: ScoreHeap, results: ScoreHeap): void {
+  const { links, width, mark, ef, similarity } = layer;
+  for (let slot = from; slot < from + width; slot++) {
+    const neighbor = links[slot] ?? -1;
+    if (neighbor < 0) break;
+    if (visited[neighbor] === mark) continue;
+    visited[neighbor] = mark;
+    const score = similarity(neighbor);
+    if (results.size < ef || score > results.topScore()) {
+      candidates.push(neighbor, score);
+      results.push(neighbor, score);
+      if (results.size > ef) results.pop();
+    }
+  }
 }
 
 /** The paper's heuristic: keep a candidate only if no kept link is closer to it than the base is. */

@@ -7,7 +7,7 @@
  */
 import { deserializeSegment, serializeSegment } from '../lexical/segment';
 import type { ChunkTable, RetrievalIndex } from './retrieval-index';
-import { bytesOf, readSections, sectionArray, writeSections } from './sections';
+import { bytesOf, readSections, sectionArray, writeSections } from './section-file';
 import { buildTitleLinks } from './title-links';
 import { deserializeVectors, serializeVectors } from './vector-format';
 

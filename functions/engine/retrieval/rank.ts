@@ -53,18 +53,24 @@ export function rankChunks(index: RetrievalIndex, request: RankRequest): FusedHi
   const resolved = resolveRankParams(request.params);
   const params = { ...resolved, candidates: Math.max(resolved.candidates, request.limit) };
   const mode = request.mode ?? 'fused';
-  const lists: RankedList[] = [];
-  if (mode !== 'semantic') lists.push(...lexicalLists(index, request.query, params, request.allow));
-  if (mode !== 'lexical' && request.queryVector) lists.push(semanticList(index, request.queryVector, params, mode));
-  if (mode === 'fused') for (const list of request.external ?? []) lists.push(externalList(index, list, params));
-  const allow = request.allow;
-  if (allow) for (const list of lists) list.hits = list.hits.filter((hit) => allow(hit.ordinal));
+  const lists = rankedLists(index, request, params, mode);
   const depth = mode === 'fused' && request.sentenceEncoder && request.queryVector ? params.sentences.depth : 0;
   const limit = Math.max(request.limit, depth);
   const fused = params.fusion === 'rrf' ? fuseReciprocalRank(lists, limit, params.rrfK) : fuseWeighted(lists, limit);
   if (depth === 0 || !request.sentenceEncoder || !request.queryVector) return fused.slice(0, request.limit);
   const options = { encoder: request.sentenceEncoder, queryVector: request.queryVector, ...params.sentences };
   return rerankBySentences(index, fused, options).slice(0, request.limit);
+}
+
+/** The lists the mode fuses (lexical and links, semantic, external), each holding only chunks that may be answered. */
+function rankedLists(index: RetrievalIndex, request: RankRequest, params: RankParams, mode: RetrievalMode): RankedList[] {
+  const lists: RankedList[] = [];
+  if (mode !== 'semantic') lists.push(...lexicalLists(index, request.query, params, request.allow));
+  if (mode !== 'lexical' && request.queryVector) lists.push(semanticList(index, request.queryVector, params, mode));
+  if (mode === 'fused') for (const list of request.external ?? []) lists.push(externalList(index, list, params));
+  const allow = request.allow;
+  if (allow) for (const list of lists) list.hits = list.hits.filter((hit) => allow(hit.ordinal));
+  return lists;
 }
 
 /** The lexical list and, from its best chunks, the title-link list; chunks not allowed neither rank nor lead. */

@@ -51,18 +51,22 @@ export class ScoreHeap {
     const id = this.ids[last] ?? 0;
     const score = this.scores[last] ?? 0;
     let parent = 0;
-    for (;;) {
-      let child = 2 * parent + 1;
-      if (child >= last) break;
-      if (child + 1 < last && this.before(this.scores[child + 1] ?? 0, this.scores[child] ?? 0)) child++;
-      if (!this.before(this.scores[child] ?? 0, score)) break;
+    for (let child = this.leadingChild(parent, last); child >= 0 && this.before(this.scores[child] ?? 0, score); ) {
       this.ids[parent] = this.ids[child] ?? 0;
       this.scores[parent] = this.scores[child] ?? 0;
       parent = child;
+      child = this.leadingChild(parent, last);
     }
     this.ids[parent] = id;
     this.scores[parent] = score;
     return top;
+  }
+
+  /** The child of `parent` that should be above the other, among the first `length` slots; -1 for a leaf. */
+  private leadingChild(parent: number, length: number): number {
+    const child = 2 * parent + 1;
+    if (child >= length) return -1;
+    return child + 1 < length && this.before(this.scores[child + 1] ?? 0, this.scores[child] ?? 0) ? child + 1 : child;
   }
 
   /** All entries, best (highest score) first; the heap is left empty. */

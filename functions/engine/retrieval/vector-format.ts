@@ -5,7 +5,7 @@
  * the embedder's name and the graph's `m` and entry point.
  */
 import { type HnswIndex, prefixStarts } from './hnsw';
-import { bytesOf, readSections, sectionArray, type SectionFile, writeSections } from './sections';
+import { bytesOf, readSections, sectionArray, type SectionFile, writeSections } from './section-file';
 import type { VectorEncoding, VectorSegment } from './vector-segment';
 
 const VECTOR_FORMAT_VERSION = 1;

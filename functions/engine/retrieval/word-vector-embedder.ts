@@ -13,7 +13,7 @@
  */
 import { analyze } from '../lexical/analyzer';
 import { type Embedder, normalizeInPlace } from './embedder';
-import type { WordVectorTable } from './word-vectors';
+import type { WordVectorTable } from './word-vector-table';
 
 export interface WordVectorEmbedderOptions {
   /** SIF smoothing `a` (smaller: frequent words count less). */
@@ -27,7 +27,7 @@ const WORD_VECTOR_DEFAULTS = Object.freeze({ sifA: 3e-5, oovWeight: 1 });
 const TOKENS = Object.freeze({ stem: false, stopwords: false });
 const TEXT_CACHE_LIMIT = 20_000;
 
-/** SIF-pooled GloVe vectors of a parsed table (functions/adapters/embeddings/word-vectors.ts reads it). */
+/** SIF-pooled GloVe vectors of a parsed table (functions/adapters/embeddings/word-vector-loader.ts reads it). */
 export class WordVectorEmbedder implements Embedder {
   readonly dimensions: number;
   readonly name: string;

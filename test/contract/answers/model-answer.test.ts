@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ModelAnswerGenerator } from '../../../functions/adapters/answers/model-answer-generator';
-import { createAnswerGenerator } from '../../../functions/adapters/providers/answer-model';
+import { answerGeneratorFromSettings } from '../../../functions/adapters/providers/answer-generator-from-settings';
 import { BedrockConverseModel } from '../../../functions/adapters/graph-extraction/bedrock-converse';
 import { OpenAiChatModel } from '../../../functions/adapters/graph-extraction/openai-chat';
 import { AnswerModelError, type EvidenceItem } from '../../../functions/core/answers/ports';
@@ -153,16 +153,16 @@ describe('answers through Amazon Bedrock Converse', () => {
   });
 
   it('is what the factory makes from the configuration', () => {
-    expect(createAnswerGenerator({ region: 'eu-west-1', answerModel: { kind: 'none' } })).toBeNull();
-    const openai = createAnswerGenerator({
-      region: 'eu-west-1',
-      answerModel: { kind: 'openai', url: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini', timeoutMs: 1000 },
-    });
+    expect(answerGeneratorFromSettings({ kind: 'none' }, { region: 'eu-west-1' })).toBeNull();
+    const openai = answerGeneratorFromSettings(
+      { kind: 'openai', url: 'http://127.0.0.1:9/v1', model: 'gpt-4o-mini', timeoutMs: 1000 },
+      { region: 'eu-west-1' },
+    );
     expect(openai?.name).toBe('openai-compatible/gpt-4o-mini');
-    const converse = createAnswerGenerator({
-      region: 'eu-west-1',
-      answerModel: { kind: 'bedrock', model: 'anthropic.claude-3-5-haiku-20241022-v1:0', timeoutMs: 1000 },
-    });
+    const converse = answerGeneratorFromSettings(
+      { kind: 'bedrock', model: 'anthropic.claude-3-5-haiku-20241022-v1:0', timeoutMs: 1000 },
+      { region: 'eu-west-1' },
+    );
     expect(converse?.name).toBe('bedrock/anthropic.claude-3-5-haiku-20241022-v1:0');
   });
 });

@@ -4,7 +4,7 @@
  * bearer key, and a failed read is tried again on the next answer.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAnswerGenerator } from '../../../functions/adapters/providers/answer-model';
+import { answerGeneratorFromSettings } from '../../../functions/adapters/providers/answer-generator-from-settings';
 import { loadConfig } from '../../../functions/config';
 import { startJsonServer, TEST_CREDENTIALS, type JsonServer, type Reply } from '../graph-extraction/support/json-server';
 import { chatAnswer } from './support/replies';
@@ -46,7 +46,7 @@ async function doubles(secretAnswers: Array<'ok' | 'down'>) {
     KMEM_ANSWER_MODEL_URL: `${model.url}/v1`,
     KMEM_ANSWER_MODEL_API_KEY_SECRET: SECRET,
   });
-  return { secrets, model, generator: createAnswerGenerator(config) };
+  return { secrets, model, generator: answerGeneratorFromSettings(config.answerModel, config) };
 }
 
 const EVIDENCE = [{ n: 1, content: 'The Radium Institute was founded in 1909.' }];

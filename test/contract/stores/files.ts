@@ -1,7 +1,8 @@
 /** The contracts of UploadStore, FileStore and ImportStore. */
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../../functions/core/errors';
-import type { FileImport, Upload } from '../../../functions/core/model';
+import type { Upload } from '../../../functions/core/model';
+import type { FileImport } from '../../../functions/core/files/bulk-import';
 import { at, file, type MakeStores, newId, walkPages } from './records';
 
 const upload = (accountId: string): Upload => ({

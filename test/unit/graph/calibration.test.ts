@@ -7,7 +7,7 @@ import { ALIAS_PAIRS } from '../../../functions/engine/graph/alias-pairs';
 import { explainPairs, scorePairs, thresholdGrid } from '../../../functions/engine/graph/calibrate';
 import { DEFAULT_MATCH_THRESHOLDS } from '../../../functions/engine/graph/entity-match';
 import { organizationHeads } from '../../../functions/engine/graph/ontology';
-import { loadGraphWordVectors } from '../../../functions/adapters/embeddings/word-vectors';
+import { loadGraphWordVectors } from '../../../functions/adapters/embeddings/word-vector-loader';
 
 const base = { organizationHeads: organizationHeads(), personTypes: new Set(['person']) };
 

@@ -7,7 +7,7 @@ import { deserializeRetrievalIndex, serializeRetrievalIndex } from '../../../fun
 import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';
 import { retrieve } from '../../../functions/engine/retrieval/retrieve';
 import { WordVectorEmbedder } from '../../../functions/engine/retrieval/word-vector-embedder';
-import { loadWordVectorEmbedder, loadWordVectors } from '../../../functions/adapters/embeddings/word-vectors';
+import { loadWordVectorEmbedder, loadWordVectors } from '../../../functions/adapters/embeddings/word-vector-loader';
 import { chunkText } from '../../../functions/engine/text/chunker';
 
 const DOCUMENTS: Array<{ id: string; title: string; text: string }> = [

@@ -7,7 +7,7 @@ import { beforeAll, expect, it } from 'vitest';
 import type { Embedder } from '../../../functions/engine/retrieval/embedder';
 import { buildRetrievalIndex, type RetrievalChunk } from '../../../functions/engine/retrieval/retrieval-index';
 import type { WordVectorEmbedder } from '../../../functions/engine/retrieval/word-vector-embedder';
-import { loadWordVectorEmbedder } from '../../../functions/adapters/embeddings/word-vectors';
+import { loadWordVectorEmbedder } from '../../../functions/adapters/embeddings/word-vector-loader';
 
 let embedder: WordVectorEmbedder;
 beforeAll(() => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ConflictError } from '../../../core/errors';
 import type { Account, ApiKeyRecord } from '../../../core/model';
 import type { AccountStore, ApiKeyStore } from '../../../core/ports';
-import { itemOf, itemSchema, readAll, timestamp } from '../item-schema';
+import { itemOf, itemSchema, readAll, storedTimestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
 import type { Table } from '../table';
 
@@ -15,7 +15,7 @@ const accountItem = itemSchema<Account>(
     totalTokenLimit: z.number(),
     tokensRemaining: z.number(),
     webhookSecret: z.string(),
-    createdAt: timestamp,
+    createdAt: storedTimestamp,
     bootstrapKeyId: z.string().optional(),
     importSources: z.array(z.string()).optional(),
   }),
@@ -28,7 +28,7 @@ const apiKeyItem = itemSchema<ApiKeyRecord>(
     verifier: z.string(),
     salt: z.string(),
     accountId: z.string(),
-    createdAt: timestamp,
+    createdAt: storedTimestamp,
     revokedAt: z.string().optional(),
   }),
 );

@@ -2,8 +2,8 @@ import { WEB_FILE_TYPES } from '../../../core/files/file-kinds';
 import { z } from 'zod';
 import { FILE_CATEGORIES, FILE_TYPES, type FileCategory, type FileRecord, type Page, type PageRequest } from '../../../core/model';
 import { ConflictError } from '../../../core/errors';
-import type { FileStore, ResyncClaim, ResyncClaimResult } from '../../../core/ports';
-import { count, itemOf, itemSchema, nullable, readAll, timestamp } from '../item-schema';
+import type { FileStore, ResyncClaim, ResyncClaimResult } from '../../../core/files/ports';
+import { count, itemOf, itemSchema, nullable, readAll, storedTimestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
 import type { QueryFilter, Table } from '../table';
 
@@ -48,8 +48,8 @@ const fileItem = itemSchema<FileRecord>(
       }),
     ),
     stagedTextKey: nullable(z.string()),
-    createdAt: timestamp,
-    updatedAt: timestamp,
+    createdAt: storedTimestamp,
+    updatedAt: storedTimestamp,
   }),
   { stored: { jobId: 'jobID', externalUrl: 'externalURI' } },
 );

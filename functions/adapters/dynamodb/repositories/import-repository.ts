@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { FILE_TYPES, type FileImport } from '../../../core/model';
-import type { ImportStore } from '../../../core/ports';
-import { itemOf, itemSchema, nullable, timestamp } from '../item-schema';
+import { FILE_TYPES } from '../../../core/model';
+import type { FileImport } from '../../../core/files/bulk-import';
+import type { ImportStore } from '../../../core/files/ports';
+import { itemOf, itemSchema, nullable, storedTimestamp } from '../item-schema';
 import { keys } from '../keys';
 import type { Table } from '../table';
 
@@ -27,8 +28,8 @@ const importItem = itemSchema<FileImport>(
     errors: z.array(z.object({ sourceKey: z.string(), error: z.string() })),
     position: z.number(),
     refreshMemoryIds: z.array(z.string()),
-    createdAt: timestamp,
-    updatedAt: timestamp,
+    createdAt: storedTimestamp,
+    updatedAt: storedTimestamp,
   }),
 );
 

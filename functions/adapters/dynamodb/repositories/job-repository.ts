@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { IngestionJob, JobSummary } from '../../../core/model';
 import type { JobStore } from '../../../core/ports';
-import { itemOf, itemSchema, readAll, timestamp } from '../item-schema';
+import { itemOf, itemSchema, readAll, storedTimestamp } from '../item-schema';
 import { byCreation, JOB_FILES_PREFIX, keys } from '../keys';
 import type { Table } from '../table';
 
@@ -17,8 +17,8 @@ const jobItem = itemSchema<JobSummary>(
     charge: z.record(z.string(), z.number()).optional(),
     state: z.enum(['queued', 'running', 'completed', 'failed']),
     reconciled: z.boolean().default(false),
-    createdAt: timestamp,
-    updatedAt: timestamp,
+    createdAt: storedTimestamp,
+    updatedAt: storedTimestamp,
   }),
 );
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ConflictError } from '../../../core/errors';
 import type { MemoryFileLink } from '../../../core/model';
 import type { LinkStore } from '../../../core/ports';
-import { itemOf, itemSchema, nullable, readAll, timestamp } from '../item-schema';
+import { itemOf, itemSchema, nullable, readAll, storedTimestamp } from '../item-schema';
 import { keys } from '../keys';
 import type { Table } from '../table';
 
@@ -15,8 +15,8 @@ const linkItem = itemSchema<MemoryFileLink>(
     fileId: z.string(),
     type: z.literal('file'),
     ingestedAt: nullable(z.string()),
-    createdAt: timestamp,
-    updatedAt: timestamp,
+    createdAt: storedTimestamp,
+    updatedAt: storedTimestamp,
   }),
 );
 

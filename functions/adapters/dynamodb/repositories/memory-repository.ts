@@ -12,7 +12,7 @@ import {
   type WebhookDeliveryStatus,
 } from '../../../core/model';
 import type { MemoryStore } from '../../../core/ports';
-import { count, itemOf, itemSchema, nullable, readAll, stringSet, timestamp } from '../item-schema';
+import { count, itemOf, itemSchema, nullable, readAll, stringSet, storedTimestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
 import type { QueryFilter, Table } from '../table';
 
@@ -24,7 +24,7 @@ const lastDelivery = z.object({
   attempts: z.number(),
   lastStatus: nullable(z.number()),
   lastError: nullable(z.string()),
-  at: timestamp,
+  at: storedTimestamp,
 });
 
 /** A failed file of the last ingestion: `fileId`, or `fileID` as versions before it wrote. */
@@ -69,8 +69,8 @@ const memoryItem = itemSchema<Memory>(
       lastError: nullable(z.string()),
       webhookDelivery: nullable(lastDelivery),
       webhookDeadEvents: count,
-      createdAt: timestamp,
-      updatedAt: timestamp,
+      createdAt: storedTimestamp,
+      updatedAt: storedTimestamp,
     })
     .transform(({ webhookDeadEvents, webhookDelivery, failedFileCount, ...memory }) => ({
       ...memory,

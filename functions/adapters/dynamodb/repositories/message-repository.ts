@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MESSAGE_ROLES, type Message, type Page, type PageRequest } from '../../../core/model';
 import type { MessageFilter, MessageStore } from '../../../core/ports';
-import { itemOf, itemSchema, nullable, readAll, timestamp } from '../item-schema';
+import { itemOf, itemSchema, nullable, readAll, storedTimestamp } from '../item-schema';
 import { byCreationAndSequence, type IndexName, keys } from '../keys';
 import type { QueryFilter, Table } from '../table';
 
@@ -15,8 +15,8 @@ const messageItem = itemSchema<Message>(
     role: z.enum(MESSAGE_ROLES),
     content: z.string(),
     customerUserId: nullable(z.string()),
-    createdAt: timestamp,
-    updatedAt: timestamp,
+    createdAt: storedTimestamp,
+    updatedAt: storedTimestamp,
     sequence: z.number().optional(),
   }),
   { stored: { sessionId: 'sessionID', customerUserId: 'customerUserID' } },

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { MemorySessionLink } from '../../../core/model';
 import type { SessionLinkStore } from '../../../core/ports';
-import { itemOf, itemSchema, readAll, timestamp } from '../item-schema';
+import { itemOf, itemSchema, readAll, storedTimestamp } from '../item-schema';
 import { keys } from '../keys';
 import type { Table } from '../table';
 
 const sessionLinkItem = itemSchema<MemorySessionLink>(
   'memorySession',
-  z.object({ accountId: z.string(), memoryId: z.string(), sessionId: z.string(), createdAt: timestamp }),
+  z.object({ accountId: z.string(), memoryId: z.string(), sessionId: z.string(), createdAt: storedTimestamp }),
 );
 
 /** Memory-session links: stored under the memory, indexed under the session (gsi2) for the reverse lookup. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Session } from '../../../core/model';
 import type { SessionStore } from '../../../core/ports';
-import { itemOf, itemSchema, nullable, timestamp } from '../item-schema';
+import { itemOf, itemSchema, nullable, storedTimestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
 import type { Table } from '../table';
 
@@ -13,8 +13,8 @@ const sessionItem = itemSchema<Session>(
     accountId: z.string(),
     customerUserId: nullable(z.string()),
     metadata: z.array(z.object({ key: z.string(), value: z.string() })).default([]),
-    createdAt: timestamp,
-    updatedAt: timestamp,
+    createdAt: storedTimestamp,
+    updatedAt: storedTimestamp,
     deletedAt: nullable(z.string()),
     endedAt: nullable(z.string()),
   }),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Upload } from '../../../core/model';
-import type { UploadStore } from '../../../core/ports';
-import { itemOf, itemSchema, nullable, timestamp } from '../item-schema';
+import type { UploadStore } from '../../../core/files/ports';
+import { itemOf, itemSchema, nullable, storedTimestamp } from '../item-schema';
 import { keys } from '../keys';
 import type { Table } from '../table';
 
@@ -16,7 +16,7 @@ const uploadItem = itemSchema<Upload>(
     contentType: z.string(),
     fileId: nullable(z.string()),
     stagingKey: z.string().optional(),
-    createdAt: timestamp,
+    createdAt: storedTimestamp,
   }),
 );
 

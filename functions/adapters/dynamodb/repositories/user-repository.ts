@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Page, PageRequest, User } from '../../../core/model';
 import type { UserStore } from '../../../core/ports';
-import { itemOf, itemSchema, nullable, readAll, timestamp } from '../item-schema';
+import { itemOf, itemSchema, nullable, readAll, storedTimestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
 import type { Table } from '../table';
 
@@ -14,8 +14,8 @@ const userItem = itemSchema<User>(
     lastName: nullable(z.string()),
     email: z.string(),
     phone: nullable(z.string()),
-    createdAt: timestamp,
-    updatedAt: timestamp,
+    createdAt: storedTimestamp,
+    updatedAt: storedTimestamp,
   }),
 );
 

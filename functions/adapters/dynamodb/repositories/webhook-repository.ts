@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ConflictError } from '../../../core/errors';
 import { WEBHOOK_EVENT_TYPES, type WebhookDelivery } from '../../../core/webhooks/events';
 import type { WebhookStore } from '../../../core/webhooks/ports';
-import { itemOf, itemSchema, nullable, timestamp } from '../item-schema';
+import { itemOf, itemSchema, nullable, storedTimestamp } from '../item-schema';
 import { keys } from '../keys';
 import type { Table } from '../table';
 
@@ -17,14 +17,19 @@ const deliveryItem = itemSchema<WebhookDelivery>(
     eventId: z.string(),
     accountId: z.string(),
     url: z.string(),
-    event: z.object({ id: z.string(), type: z.enum(WEBHOOK_EVENT_TYPES), createdAt: timestamp, data: z.record(z.string(), z.unknown()) }),
+    event: z.object({
+      id: z.string(),
+      type: z.enum(WEBHOOK_EVENT_TYPES),
+      createdAt: storedTimestamp,
+      data: z.record(z.string(), z.unknown()),
+    }),
     attempts: z.number().default(0),
     state: z.enum(['pending', 'delivered', 'dead']),
     lastError: nullable(z.string()),
     lastStatus: nullable(z.number()),
     nextAttemptAt: nullable(z.string()),
-    createdAt: timestamp,
-    updatedAt: timestamp,
+    createdAt: storedTimestamp,
+    updatedAt: storedTimestamp,
     deliveredAt: nullable(z.string()),
   }),
 );

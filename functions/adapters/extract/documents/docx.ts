@@ -4,7 +4,7 @@
  */
 import mammoth from 'mammoth';
 import { ExtractionError } from '../errors';
-import { tidyText, visibleLength } from '../../text/tidy';
+import { tidyText, visibleLength } from '../../readable-text/tidy';
 import type { Extracted } from '../types';
 import { openZip, readZipText } from '../zip-entries';
 

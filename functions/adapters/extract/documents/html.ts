@@ -1,12 +1,12 @@
 /**
- * HTML files: the one HTML-to-text pipeline of functions/adapters/text/html-reader.ts (the same one a page
+ * HTML files: the one HTML-to-text pipeline of functions/adapters/readable-text/html-reader.ts (the same one a page
  * fetched by address goes through), behind the extraction limits: a page larger than `maxHtmlBytes` or
  * nested too deep is refused with a reason.
  */
-import { type HtmlDocument, HtmlTooDeepError, parseHtml } from '../../text/html-document';
-import { readHtml } from '../../text/html-reader';
-import { visibleLength } from '../../text/tidy';
-import { formatBytes } from '../../text/wording';
+import { type HtmlDocument, HtmlTooDeepError, parseHtml } from '../../readable-text/html-document';
+import { readHtml } from '../../readable-text/html-reader';
+import { visibleLength } from '../../readable-text/tidy';
+import { formatBytes } from '../../wording';
 import { ExtractionError } from '../errors';
 import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractLimits } from '../types';
 

@@ -4,8 +4,8 @@
  */
 import { OfficeParser } from 'officeparser';
 import { ExtractionError } from '../errors';
-import { describeError } from '../../text/wording';
-import { tidyText, visibleLength } from '../../text/tidy';
+import { describeError } from '../../wording';
+import { tidyText, visibleLength } from '../../readable-text/tidy';
 import type { Extracted } from '../types';
 
 export type OfficeKind = 'pptx' | 'xlsx' | 'odt' | 'odp' | 'ods' | 'epub' | 'rtf' | 'markdown';

@@ -5,7 +5,7 @@
 import './pdf-runtime';
 import { renderPageAsImage } from 'unpdf';
 import { ExtractionError } from '../errors';
-import { describeError } from '../../text/wording';
+import { describeError } from '../../wording';
 import type { OcrEngine, PdfOptions } from '../types';
 
 type PdfSource = Extract<Parameters<typeof renderPageAsImage>[0], { numPages: number }>;

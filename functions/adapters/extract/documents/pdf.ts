@@ -5,7 +5,7 @@
 import './pdf-runtime';
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
 import { ExtractionError } from '../errors';
-import { tidyText, visibleLength } from '../../text/tidy';
+import { tidyText, visibleLength } from '../../readable-text/tidy';
 import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractLimits, type OcrEngine, type PdfOptions } from '../types';
 import { ocrPages, type PdfOcrOptions } from './pdf-ocr';
 

@@ -3,9 +3,9 @@
  * Windows-1252), then handled as HTML, RTF, Markdown or plain text (.txt, .csv, .json and the like).
  */
 import { ExtractionError } from '../errors';
-import { charsetOf, decodeText } from '../../text/charset';
-import { textFlavour } from '../text/flavour';
-import { tidyText, visibleLength } from '../../text/tidy';
+import { charsetOf, decodeText } from '../../readable-text/charset';
+import { textFlavour } from '../text-flavour';
+import { tidyText, visibleLength } from '../../readable-text/tidy';
 import { DEFAULT_EXTRACT_LIMITS, type Extracted, type ExtractInput, type ExtractLimits } from '../types';
 import { extractHtml } from './html';
 import { extractOffice } from './office';

@@ -5,10 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ExtractionError } from '../errors';
-import { describeError } from '../../text/wording';
+import { describeError } from '../../wording';
 import { FFMPEG_QUIET, runProcess, withFfmpegInput } from '../media/ffmpeg';
 import { limitsOf } from '../limits';
-import { tidyText, visibleLength } from '../../text/tidy';
+import { tidyText, visibleLength } from '../../readable-text/tidy';
 import { imageSize } from './image-size';
 import type { ExtractDeps, Extracted, ImageFormat, MediaToolOptions, OcrImage } from '../types';
 

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Tesseract from 'tesseract.js';
 import { ExtractionError } from '../errors';
-import { describeError } from '../../text/wording';
+import { describeError } from '../../wording';
 import type { ImageFormat, OcrEngine, OcrImage, OcrResult } from '../types';
 
 export interface TesseractOptions {

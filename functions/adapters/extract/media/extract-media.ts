@@ -3,8 +3,8 @@
  * transcribed by the injected speech recogniser. A video also returns the WAV, to store.
  */
 import { ExtractionError } from '../errors';
-import { describeError } from '../../text/wording';
-import { tidyText, visibleLength } from '../../text/tidy';
+import { describeError } from '../../wording';
+import { tidyText, visibleLength } from '../../readable-text/tidy';
 import { limitsOf } from '../limits';
 import type { ExtractDeps, Extracted } from '../types';
 import { transcodeToWav, type MediaStreams } from './transcode';

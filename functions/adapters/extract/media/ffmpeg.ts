@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExtractionError } from '../errors';
-import { describeError } from '../../text/wording';
+import { describeError } from '../../wording';
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 const STDERR_TAIL_BYTES = 16_384;

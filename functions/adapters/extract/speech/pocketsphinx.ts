@@ -7,7 +7,7 @@ import { access, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ExtractionError } from '../errors';
-import { describeError } from '../../text/wording';
+import { describeError } from '../../wording';
 import { runProcess } from '../media/ffmpeg';
 import type { PcmWav, SpeechRecognizer, SpeechResult } from '../types';
 

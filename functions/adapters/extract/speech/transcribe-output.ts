@@ -4,7 +4,7 @@
  */
 import { GetObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { ExtractionError, serviceError } from '../errors';
-import { describeError } from '../../text/wording';
+import { describeError } from '../../wording';
 import type { SpeechResult } from '../types';
 
 export type TranscriptLocation =

@@ -31,6 +31,6 @@ export function systemPrompt(schema: OntologySchema, factExtraction: boolean): s
   ].join('\n');
 }
 
-export function userPrompt(chunks: readonly PromptChunk[]): string {
+export function extractionUserPrompt(chunks: readonly PromptChunk[]): string {
   return chunks.map((chunk) => `Chunk ${chunk.index}:\n<<<\n${chunk.text}\n>>>`).join('\n\n');
 }

