@@ -87,6 +87,32 @@ async function callTool(id: number, name: string, args: Record<string, unknown>)
   return { result, lambdaBytes: Buffer.byteLength(JSON.stringify(result)), rpc: JSON.parse(message) };
 }
 
+/** A memory as GET /memories/get/{id} answers it. */
+const memoryOf = (id: string, description: string): Schemas['Memory'] => ({
+  id,
+  name: `memory ${id}`,
+  description,
+  memoryType: 'graph',
+  step: 'ready',
+  acceleration: false,
+  chunkSize: null,
+  chunkOverlap: null,
+  factExtraction: true,
+  fileCount: 2,
+  chunkCount: 7,
+  entityCount: 5,
+  relationCount: 4,
+  factCount: 3,
+  failedFileCount: 1,
+  failedFiles: [{ fileID: 'file-9', error: 'extraction failed: the file is empty' }],
+  indexVersion: 1,
+  lastError: null,
+  organizationID: 'org-1',
+  webhookDelivery: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+});
+
 const textOf = (rpc: { result: { content: Array<{ text: string }> } }) => rpc.result.content.map((part) => part.text).join('\n');
 const occurrences = (text: string, piece: string) => text.split(piece).length - 1;
 
@@ -157,30 +183,7 @@ describe('POST /mcp holds its answers to the response budget', () => {
   }, 60_000);
 
   it('refuses an answer that cannot be trimmed with a JSON-RPC error, well under Lambda’s limit', async () => {
-    const memory: Schemas['Memory'] = {
-      id: 'm-huge',
-      name: 'huge',
-      description: heavyText('description', 5 * 1024 * 1024),
-      memoryType: 'vector',
-      step: 'ready',
-      acceleration: false,
-      chunkSize: null,
-      chunkOverlap: null,
-      factExtraction: false,
-      fileCount: 1,
-      chunkCount: 1,
-      entityCount: 0,
-      relationCount: 0,
-      factCount: 0,
-      failedFileCount: 0,
-      failedFiles: [],
-      indexVersion: 1,
-      lastError: null,
-      organizationID: 'org-1',
-      webhookDelivery: null,
-      createdAt: NOW,
-      updatedAt: NOW,
-    };
+    const memory = memoryOf('m-huge', heavyText('description', 5 * 1024 * 1024));
     answers.set('GET /memories/get/m-huge', () => ({ status: 'success', data: memory }));
 
     const { result, lambdaBytes, rpc } = await callTool(3, 'get_memory', { memoryID: 'm-huge' });
@@ -188,4 +191,74 @@ describe('POST /mcp holds its answers to the response budget', () => {
     expect(lambdaBytes).toBeLessThan(LAMBDA_RESULT_BYTES);
     expect(rpc).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32000, message: expect.stringMatching(/too large for one response/) } });
   }, 60_000);
+
+  it('keeps the head of the entities that fits, saying how many were left out, each passage once', async () => {
+    // the entities route answers up to 20 entities of 3 passages each, a graph chunk per passage
+    const entities: Schemas['Entity'][] = Array.from({ length: 20 }, (_, i) => ({
+      id: `entity-${i}`,
+      name: `Rowing club ${i}`,
+      type: 'organization',
+      aliases: [`club ${i}`],
+      relations: [{ direction: 'outgoing', relation: 'meets at', target: { id: 'entity-boathouse', name: 'boathouse' } }],
+      facts: [{ content: `Rowing club ${i} meets at the boathouse.` }],
+      passages: [0, 1, 2].map((p) => ({ fileID: `file-${i}`, content: heavyText(`entity-${i}-passage-${p}`, 40_000, '"\\\\') })),
+    }));
+    answers.set('GET /memories/entities/m-graph', () => ({ status: 'success', entities, count: entities.length }));
+
+    const { result, lambdaBytes, rpc } = await callTool(4, 'explore_entity', { memoryID: 'm-graph', name: 'rowing club', limit: 20 });
+    expect(result.statusCode).toBe(200);
+    expect(rpc.error, result.body.slice(0, 300)).toBeUndefined();
+    expect(lambdaBytes).toBeLessThanOrEqual(RESPONSE_BUDGET_BYTES);
+    const kept = rpc.result.structuredContent.entities as Array<Record<string, unknown>>;
+    expect(kept.length).toBeGreaterThan(1);
+    expect(kept.length).toBeLessThan(20);
+    expect(kept[0]).toEqual({
+      id: 'entity-0',
+      name: 'Rowing club 0',
+      type: 'organization',
+      aliases: ['club 0'],
+      relations: entities[0]?.relations,
+      factCount: 1,
+      passages: [{ fileID: 'file-0' }, { fileID: 'file-0' }, { fileID: 'file-0' }],
+    });
+    const text = textOf(rpc);
+    expect(text.slice(-200)).toContain(`(${20 - kept.length} more entity(s) did not fit in one answer: ask for a smaller limit.)`);
+    expect(occurrences(result.body, '<entity-0-passage-2>')).toBe(1);
+    expect(occurrences(result.body, `<entity-${kept.length}-passage-0>`)).toBe(0);
+  }, 60_000);
+
+  it('sends a memory’s description once, in the text, with its counts and failures', async () => {
+    const description = 'Essays on rowing clubs and the boathouses they meet at, 1890 to 1930.';
+    answers.set('GET /memories/get/m-essays', () => ({ status: 'success', data: memoryOf('m-essays', description) }));
+    const summary: Schemas['MemorySummary'] = {
+      id: 'm-essays',
+      name: 'memory m-essays',
+      description,
+      memoryType: 'graph',
+      step: 'ready',
+      acceleration: false,
+      chunkSize: null,
+      chunkOverlap: null,
+      factExtraction: true,
+      userID: 'user-1',
+      createdAt: NOW,
+      updatedAt: NOW,
+    };
+    answers.set('GET /memories/list', () => ({ status: 'success', memories: [summary], count: 1, nextToken: 'page-2' }));
+
+    const got = await callTool(5, 'get_memory', { memoryID: 'm-essays' });
+    expect(occurrences(got.result.body, description)).toBe(1);
+    expect(textOf(got.rpc)).toBe(
+      `Memory m-essays: memory m-essays (graph, ready)\n${description}\n` +
+        '2 file(s), 7 chunk(s), 5 entities, 4 relations, 3 facts\n1 failed file(s)\n- file file-9: extraction failed: the file is empty',
+    );
+    expect(got.rpc.result.structuredContent.memory).toMatchObject({ id: 'm-essays', step: 'ready', fileCount: 2, failedFileCount: 1 });
+    expect(got.rpc.result.structuredContent.memory).not.toHaveProperty('description');
+
+    const listed = await callTool(6, 'list_memories', {});
+    expect(occurrences(listed.result.body, description)).toBe(1);
+    expect(textOf(listed.rpc)).toBe(`m-essays: memory m-essays (graph, ready) ${description}\nMore: call again with nextToken page-2`);
+    expect(listed.rpc.result.structuredContent).toMatchObject({ memories: [{ id: 'm-essays', memoryType: 'graph' }], nextToken: 'page-2' });
+    expect(listed.rpc.result.structuredContent.memories[0]).not.toHaveProperty('description');
+  });
 });
