@@ -11,7 +11,10 @@ const instant = z.string().describe('ISO 8601 date-time with offset, e.g. 2026-0
 function presentHit(hit: Schemas['MessageHit'], i: number): PresentedItem<Omit<Schemas['MessageHit'], 'content'>> {
   const { content, ...data } = hit;
   const cut = hit.contentTruncated ? ` [cut; GET /messages/get/${hit.id} has it whole]` : '';
-  return { text: `[${i + 1}] ${hit.createdAt} session ${hit.sessionID} ${hit.role}: ${content}${cut} (score ${hit.score.toFixed(3)})`, data };
+  return {
+    text: `[${i + 1}] ${hit.createdAt} session ${hit.sessionID} ${hit.role}: ${content}${cut} (score ${hit.score.toFixed(3)})`,
+    data,
+  };
 }
 
 export function registerConversationTools(server: McpServer, kmem: KmemClient): void {

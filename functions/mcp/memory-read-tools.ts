@@ -91,7 +91,10 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
       inputSchema: z.object({ memoryID }),
       annotations: READ_ONLY,
     },
-    ({ memoryID: id }) => present(kmem.getMemory({ params: { path: { id } } }), ({ data }) => answered(describeMemory(data), { memory: withoutDescription(data) })),
+    ({ memoryID: id }) =>
+      present(kmem.getMemory({ params: { path: { id } } }), ({ data }) =>
+        answered(describeMemory(data), { memory: withoutDescription(data) }),
+      ),
   );
 
   server.registerTool(

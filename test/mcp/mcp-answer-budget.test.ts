@@ -189,7 +189,11 @@ describe('POST /mcp holds its answers to the response budget', () => {
     const { result, lambdaBytes, rpc } = await callTool(3, 'get_memory', { memoryID: 'm-huge' });
     expect(result.statusCode).toBe(200);
     expect(lambdaBytes).toBeLessThan(LAMBDA_RESULT_BYTES);
-    expect(rpc).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32000, message: expect.stringMatching(/too large for one response/) } });
+    expect(rpc).toMatchObject({
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32000, message: expect.stringMatching(/too large for one response/) },
+    });
   }, 60_000);
 
   it('keeps the head of the entities that fits, saying how many were left out, each passage once', async () => {
