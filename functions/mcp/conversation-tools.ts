@@ -1,11 +1,21 @@
 /** MCP tools over conversations: search messages, add a message (creating its session when new). */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { KmemClient } from '../../packages/client/src';
+import type { KmemClient, Schemas } from '../../packages/client/src';
 import { MESSAGE_ROLES } from '../core/model';
-import { answered, present, refused } from './tool-results';
+import { answered, fittingItems, leftOutNote, type PresentedItem, present, refused } from './tool-results';
 
 const instant = z.string().describe('ISO 8601 date-time with offset, e.g. 2026-05-01T12:00:00Z');
+
+/** A message hit, once: its content in the text, its id, session, role, time and score as data. */
+function presentHit(hit: Schemas['MessageHit'], i: number): PresentedItem<Omit<Schemas['MessageHit'], 'content'>> {
+  const { content, ...data } = hit;
+  const cut = hit.contentTruncated ? ` [cut; GET /messages/get/${hit.id} has it whole]` : '';
+  return {
+    text: `[${i + 1}] ${hit.createdAt} session ${hit.sessionID} ${hit.role}: ${content}${cut} (score ${hit.score.toFixed(3)})`,
+    data,
+  };
+}
 
 export function registerConversationTools(server: McpServer, kmem: KmemClient): void {
   server.registerTool(
@@ -28,10 +38,10 @@ export function registerConversationTools(server: McpServer, kmem: KmemClient): 
     },
     (args) =>
       present(kmem.searchMessages({ params: { query: args } }), (found) => {
-        const lines = found.messages.map(
-          (m, i) => `[${i + 1}] ${m.createdAt} session ${m.sessionID} ${m.role}: ${m.content} (score ${m.score.toFixed(3)})`,
-        );
-        return answered(lines.length ? lines.join('\n') : 'No message matches.', { messages: found.messages, count: found.count });
+        const { kept, left } = fittingItems(found.messages.map(presentHit));
+        const text = kept.length ? kept.map((hit) => hit.text).join('\n') : 'No message matches.';
+        const note = leftOutNote(left, 'message', 'ask for a smaller topK or a narrower search');
+        return answered(`${text}${note}`, { messages: kept.map((hit) => hit.data), count: kept.length });
       }),
   );
 

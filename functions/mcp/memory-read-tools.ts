@@ -2,8 +2,7 @@
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { KmemClient, Schemas } from '../../packages/client/src';
-import { fittingHead, RESPONSE_BUDGET_BYTES, wireBytes } from '../http/response-budget';
-import { answered, compact, present } from './tool-results';
+import { answered, fittingItems, leftOutNote, type PresentedItem, present } from './tool-results';
 
 const memoryID = z.string().min(1).max(128).describe('The memory id (see list_memories)');
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -11,39 +10,28 @@ const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 type SearchResult = Schemas['SearchResult'];
 type Source = SearchResult['sources'][number];
 
-/** Room in the response budget kept for the JSON-RPC envelope and the answer's few other fields. */
-const ENVELOPE_BYTES = 16 * 1024;
-
-/** One passage of an answer: its text for the model, and its place, score and source as data. */
-interface PresentedPassage {
-  text: string;
-  data: { rank: number; score: number; source: Source | null };
-}
-
 /**
  * The search answer: each passage once (its text in the content, its rank, score and source in the
- * structured content), best first, as many as fit one response (functions/http/response-budget.ts).
+ * structured content), best first, as many as fit one response.
  */
 function presentSearch(result: SearchResult): CallToolResult {
   const sources = new Map(result.sources.map((source) => [source.id, source]));
-  const presented = result.payload.map((passage, i): PresentedPassage => {
+  const presented = result.payload.map((passage, i): PresentedItem<{ rank: number; score: number; source: Source | null }> => {
     const source = (passage.sourceID && sources.get(passage.sourceID)) || null;
     const from = source ? `source: ${source.name} (${source.id}, ${source.url})` : 'generated answer';
     const text = `[${i + 1}] score ${passage.score.toFixed(3)}, ${from}\n${passage.content}`;
     return { text, data: { rank: i + 1, score: passage.score, source } };
   });
   const rest = { facts: result.facts, sources: result.sources };
-  const budget = RESPONSE_BUDGET_BYTES - ENVELOPE_BYTES - 2 * wireBytes(rest);
-  const kept = fittingHead(presented, (p) => wireBytes(p.text) + wireBytes(p.data), budget);
-  return answered(describeSearch(result, kept, presented.length - kept.length), { passages: kept.map((p) => p.data), ...rest });
+  const { kept, left } = fittingItems(presented, rest);
+  return answered(describeSearch(result, kept, left), { passages: kept.map((p) => p.data), ...rest });
 }
 
 /** Passages best first, each with the source it comes from, then facts. */
-function describeSearch(result: SearchResult, passages: readonly PresentedPassage[], left: number): string {
+function describeSearch(result: SearchResult, passages: readonly PresentedItem<unknown>[], left: number): string {
   if (passages.length === 0) return 'Nothing in this memory matches the query (is its ingestion ready? see ingestion_status).';
   const facts = result.facts.length ? `\n\nFacts:\n${result.facts.map((fact) => `- ${fact.content}`).join('\n')}` : '';
-  const more = left > 0 ? `\n\n(${left} more passage(s) did not fit in one answer: ask for a smaller topK.)` : '';
-  return `Passages, best first:\n\n${passages.map((p) => p.text).join('\n\n')}${facts}${more}`;
+  return `Passages, best first:\n\n${passages.map((p) => p.text).join('\n\n')}${facts}${leftOutNote(left, 'passage', 'ask for a smaller topK')}`;
 }
 
 export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): void {
@@ -87,8 +75,9 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
           (m) => `${m.id}: ${m.name} (${m.memoryType}, ${m.step})${m.description ? ` ${m.description}` : ''}`,
         );
         const more = page.nextToken ? `\nMore: call again with nextToken ${page.nextToken}` : '';
+        // a page holds at most 100 memories of 2,000-character descriptions: it fits without trimming
         return answered(`${lines.length ? lines.join('\n') : 'No memories yet.'}${more}`, {
-          memories: page.memories,
+          memories: page.memories.map(withoutDescription),
           nextToken: page.nextToken,
         });
       }),
@@ -102,7 +91,10 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
       inputSchema: z.object({ memoryID }),
       annotations: READ_ONLY,
     },
-    ({ memoryID: id }) => present(kmem.getMemory({ params: { path: { id } } }), ({ data }) => answered(compact(data), { memory: data })),
+    ({ memoryID: id }) =>
+      present(kmem.getMemory({ params: { path: { id } } }), ({ data }) =>
+        answered(describeMemory(data), { memory: withoutDescription(data) }),
+      ),
   );
 
   server.registerTool(
@@ -139,7 +131,9 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
     ({ memoryID: id, name, limit }) =>
       present(kmem.findMemoryEntities({ params: { path: { id }, query: { name, limit: limit ?? 3 } } }), (found) => {
         if (found.count === 0) return answered(`No entity named like '${name}' in this memory.`, { entities: [] });
-        return answered(found.entities.map(describeEntity).join('\n\n'), { entities: found.entities });
+        const { kept, left } = fittingItems(found.entities.map((entity) => ({ text: describeEntity(entity), data: entityData(entity) })));
+        const text = `${kept.map((entity) => entity.text).join('\n\n')}${leftOutNote(left, 'entity', 'ask for a smaller limit')}`;
+        return answered(text, { entities: kept.map((entity) => entity.data) });
       }),
   );
 }
@@ -159,6 +153,29 @@ function statusOf(memory: Schemas['Memory']): Record<string, unknown> {
     lastError,
     indexVersion,
   };
+}
+
+/** A memory's fields without its description (the text carries that). */
+function withoutDescription<M extends { description: string }>(memory: M): Omit<M, 'description'> {
+  const { description: _description, ...rest } = memory;
+  return rest;
+}
+
+/** One memory for the model: name, type, step, description, counts, and the files that failed with why. */
+function describeMemory(memory: Schemas['Memory']): string {
+  const { id, name, memoryType, step, description, fileCount, chunkCount, entityCount, relationCount, factCount } = memory;
+  const failures = memory.failedFiles.map((f) => `\n- file ${f.fileID}: ${f.error}`).join('');
+  return [
+    `Memory ${id}: ${name} (${memoryType}, ${step})${description ? `\n${description}` : ''}`,
+    `${fileCount} file(s), ${chunkCount} chunk(s), ${entityCount} entities, ${relationCount} relations, ${factCount} facts`,
+    `${memory.failedFileCount} failed file(s)${failures}${memory.lastError ? `\nLast error: ${memory.lastError}` : ''}`,
+  ].join('\n');
+}
+
+/** An entity as data: its ids, names and relations, how many facts, and the files of its passages (their text is in the answer's text). */
+function entityData(entity: Schemas['Entity']) {
+  const { id, name, type, aliases, relations, facts, passages } = entity;
+  return { id, name, type, aliases, relations, factCount: facts.length, passages: passages.map(({ fileID }) => ({ fileID })) };
 }
 
 function describeEntity(entity: Schemas['Entity']): string {

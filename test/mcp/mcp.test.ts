@@ -164,6 +164,8 @@ describe.each<Transport>(['http', 'stdio', 'http, client v2'])('MCP over %s', (k
     expect(textOf(answer)).toMatch(/^International Business Machines \(/);
     expect(textOf(answer)).toMatch(/Relations:\n- /);
     expect(answer.structuredContent?.entities[0].passages[0]).toMatchObject({ fileID: graph.file.id });
+    // each passage's text once, in the content; the structured entity names its file
+    expect(answer.structuredContent?.entities[0].passages[0]).not.toHaveProperty('content');
   });
 
   it("keeps to its account: another account's memory answers not_found in the API words", async () => {
@@ -208,6 +210,8 @@ describe('MCP conversation and file tools over HTTP', () => {
         found = await call('search_messages', { query: 'cracked screen parcel', sessionID });
       }
       expect(textOf(found)).toMatch(/session mcp-session-\d+ user: My parcel 7781/);
+      expect(found.structuredContent?.messages[0]).toMatchObject({ sessionID, role: 'user', contentTruncated: false });
+      expect(found.structuredContent?.messages[0]).not.toHaveProperty('content');
       const bad = await call('add_message', { sessionID: 'bad id!', role: 'user', content: 'x' });
       expect(bad.isError).toBe(true);
       expect(textOf(bad)).toMatch(/^kmem answered 400 bad_request: sessionID: /);
