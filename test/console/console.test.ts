@@ -226,6 +226,8 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     await post('/sessions/create', { sessionID: 'console-chat', customerUserID: 'ada', metadata: [] }, key);
     await post('/messages/create', { sessionID: 'console-chat', role: 'user', content: 'Which drive did IBM sell?' }, key);
     await post('/messages/create', { sessionID: 'console-chat', role: 'assistant', content: 'IBM sold the RAMAC drive.' }, key);
+    // the account's message index follows writes once the worker has built it: behind a busy queue that takes a while
+    await waitFor('/messages/search?query=RAMAC&role=assistant', (body) => (body.messages?.length ?? 0) > 0, key, 120_000);
     await page.goto(`${env().url}/console/#/conversations?session=console-chat`);
     await page.getByRole('link', { name: 'console-chat' }).waitFor(WAIT);
     await page.locator('.messages li').filter({ hasText: 'IBM sold the RAMAC drive.' }).waitFor(WAIT);
