@@ -42,10 +42,10 @@ export default defineConfig({
       include: ['functions/**/*.{ts,mts,mjs}', 'lib/**/*.ts'],
       exclude: ['**/*.d.ts'],
       reporter: ['text-summary', 'json-summary'],
-      // Today's figure over the whole suite (11-24, `vitest run --coverage` at c3d6f46: 85.93% statements and
-      // lines, 81.84% branches, 87.59% functions), rounded down about a point for noise. Raise them when the
-      // figure rises; never lower them to let a change in.
-      thresholds: { statements: 85, lines: 85, branches: 80, functions: 86 },
+      // Today's figure over the whole suite (11-27, `npm test` at the merge of wave 3's floor plan and hardening:
+      // 90.35% statements and lines, 84.04% branches, 92.4% functions), rounded down about a point for noise.
+      // Raise them when the figure rises; never lower them to let a change in.
+      thresholds: { statements: 89, lines: 89, branches: 83, functions: 91 },
     },
   },
 });
