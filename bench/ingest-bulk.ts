@@ -103,7 +103,8 @@ async function uploadArchive(run: BulkRun, archive: { name: string; bytes: Buffe
 }
 
 let s3: S3Client | undefined;
-const BUCKET = 'bench-corpus';
+/** The local bucket the S3 path reads (the bench's runtime lists it, and gives the bench account all of it). */
+export const BULK_BUCKET = 'bench-corpus';
 const PREFIX = 'scifact/';
 let stored = new Set<string>();
 
@@ -116,16 +117,16 @@ async function putObjects(run: BulkRun, docs: BulkDoc[], resync: boolean): Promi
     credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
   });
   const client = s3;
-  if (!resync) await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
+  if (!resync) await client.send(new CreateBucketCommand({ Bucket: BULK_BUCKET }));
   const wanted = new Map(docs.map((doc) => [`${PREFIX}${doc._id}.txt`, body(doc)]));
   const writes = [...wanted].filter(([key, text]) => !resync || !stored.has(`${key}\n${text}`));
   await inParallel(writes.length, 16, (i) =>
-    client.send(new PutObjectCommand({ Bucket: BUCKET, Key: writes[i]![0], Body: writes[i]![1] })),
+    client.send(new PutObjectCommand({ Bucket: BULK_BUCKET, Key: writes[i]![0], Body: writes[i]![1] })),
   );
   const gone = [...stored].map((entry) => entry.split('\n')[0] ?? '').filter((key) => !wanted.has(key));
-  await inParallel(gone.length, 16, (i) => client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: gone[i] })));
+  await inParallel(gone.length, 16, (i) => client.send(new DeleteObjectCommand({ Bucket: BULK_BUCKET, Key: gone[i] })));
   stored = new Set([...wanted].map(([key, text]) => `${key}\n${text}`));
-  return { s3: { bucket: BUCKET, prefix: PREFIX } };
+  return { s3: { bucket: BULK_BUCKET, prefix: PREFIX } };
 }
 
 /** Waits until the memory's index holds `files` files and a search finds `probe`. */

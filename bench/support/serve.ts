@@ -12,7 +12,9 @@
  */
 import { createInterface } from 'node:readline';
 import { createAccount } from '../../functions/core/use-cases/accounts';
+import { setImportSources } from '../../functions/core/use-cases/import-sources';
 import { startRuntime, type Runtime } from '../../functions/local/runtime';
+import { BULK_BUCKET } from '../ingest-bulk';
 import { READY_MARKER, type ServerInfo, STORE_REQUESTS_MARKER } from './server-process';
 
 async function main(dataDir: string | undefined): Promise<void> {
@@ -24,11 +26,14 @@ async function main(dataDir: string | undefined): Promise<void> {
       KMEM_PORT: '0',
       KMEM_ACCESS_LOG: 'false',
       KMEM_RATE_LIMIT_PER_MINUTE: process.env.KMEM_RATE_LIMIT_PER_MINUTE ?? '1000000000',
+      // the bucket of the S3 import bench (bench:ingest -- --path s3), which the bench account may read
+      KMEM_IMPORT_BUCKETS: process.env.KMEM_IMPORT_BUCKETS ?? BULK_BUCKET,
     },
     log: (line) => process.stderr.write(`${line}\n`),
   });
   // a bootstrap key (KMEM_API_KEY) is already an account's (the runtime made sure): keep serving it across restarts
   const apiKey = process.env.KMEM_API_KEY || (await createAccount(runtime.deps, 'bench')).apiKey;
+  await setImportSources(runtime.deps, process.env.KMEM_API_KEY ? 'default' : 'bench', [BULK_BUCKET]);
   const info: ServerInfo = {
     url: runtime.url,
     apiKey,

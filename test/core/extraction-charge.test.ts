@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryConfig, memoryDeps } from '../support/memory';
 import type { ContentExtractor } from '../../functions/core/ingest/ports';
+import { accountsReadBetweenCharges } from '../../functions/core/ingest/extraction-charge';
 import { processFile } from '../../functions/core/ingest/process-file';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createFile, uploadFile } from '../../functions/core/use-cases/files';
@@ -47,5 +48,24 @@ describe('extraction charge', () => {
     const refused = await textFileOf(account.id, 'No budget left for this one.');
     expect(await processFile(worker, account.id, refused.id)).toBe('failed');
     expect((await base.files.get(account.id, refused.id))?.error).toMatch(/token budget is used up/);
+  });
+});
+
+describe("a run of many extractions (a bulk import's members)", () => {
+  it('reads the account once, and again only after a charge changed its budget', async () => {
+    const { account } = await createAccount(base, `extraction-reads-${process.pid}-${Date.now()}`);
+    let reads = 0;
+    const counted = {
+      get: (accountId: string) => ((reads += 1), base.accounts.get(accountId)),
+      chargeTokens: (accountId: string, tokens: number) => base.accounts.chargeTokens(accountId, tokens),
+    };
+    const run = accountsReadBetweenCharges(counted);
+    const budgets = [];
+    for (let i = 0; i < 5; i += 1) budgets.push((await run.get(account.id))?.tokensRemaining);
+    expect(reads).toBe(1);
+    await run.chargeTokens(account.id, 400);
+    budgets.push((await run.get(account.id))?.tokensRemaining, (await run.get(account.id))?.tokensRemaining);
+    expect(reads).toBe(2);
+    expect(budgets).toEqual([10_000, 10_000, 10_000, 10_000, 10_000, 9_600, 9_600]);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { emitMetric } from '../metrics';
 import { extractionBudgetUsedUp } from '../extraction-budget';
-import type { FileRecord } from '../model';
+import type { Account, FileRecord } from '../model';
 import type { AccountStore, Clock } from '../ports';
 import { FileProcessingError } from './ports';
 
@@ -55,4 +55,24 @@ export async function chargedExtraction<T>(
     throw error;
   }
   return { result, ...(await charge()) };
+}
+
+/**
+ * The accounts as a run of many extractions (a bulk import's members) reads them: each account once, and
+ * again only after a charge changed its budget. So an import of small members reads the budget once, not
+ * once a member, and one whose members are charged still stops as soon as the budget is used up.
+ */
+export function accountsReadBetweenCharges(accounts: ExtractionChargeDeps['accounts']): ExtractionChargeDeps['accounts'] {
+  const reads = new Map<string, Promise<Account | undefined>>();
+  return {
+    get(accountId) {
+      let read = reads.get(accountId);
+      if (!read) reads.set(accountId, (read = accounts.get(accountId)));
+      return read;
+    },
+    async chargeTokens(accountId, tokens) {
+      await accounts.chargeTokens(accountId, tokens);
+      reads.delete(accountId);
+    },
+  };
 }

@@ -18,7 +18,7 @@ import { type EmitDeps, emitWebhookEvent } from '../webhooks/outbox';
 import { type ImportSourceRules, importSourceRefusal } from '../files/import-sources';
 import type { WorkMessage } from '../work';
 import { importMember, type Outcome, recordedEtag } from './import-member';
-import type { ExtractionChargeDeps } from './extraction-charge';
+import { accountsReadBetweenCharges, type ExtractionChargeDeps } from './extraction-charge';
 import { type ContentExtractor, type ImportMemberRef, type ImportReader, ImportRefusedError } from './ports';
 import { stageTexts } from './staged-texts';
 
@@ -108,8 +108,10 @@ async function importMembers(
   const createdIds: string[] = [];
   let batch: ImportMemberRef[] = [];
   let batchBytes = 0;
+  // the members' extraction reads the account's budget once, and again after each charge (not once a member)
+  const memberDeps: ImportDeps = { ...deps, accounts: accountsReadBetweenCharges(deps.accounts) };
   const run = async () => {
-    const done = await runBatch(deps, progress, batch, existing);
+    const done = await runBatch(memberDeps, progress, batch, existing);
     createdIds.push(...done.createdIds);
     progress = done.progress;
     batch = [];
