@@ -37,13 +37,19 @@ describe('reranker on AWS', () => {
     expect(JSON.stringify(invoke[0]?.Resource)).toContain('::foundation-model/cohere.rerank-v3-5:0');
 
     const functions = synth.template.findResources('AWS::Lambda::Function');
-    const withReranker = Object.entries(functions).filter(([, fn]) => JSON.stringify(fn.Properties.Environment ?? {}).includes('KMEM_RERANKER'));
-    expect(withReranker.map(([id]) => id)).toEqual([logicalId(synth.stack, synth.stack.api.functions.get('retrieval')?.function ?? synth.stack)]);
+    const withReranker = Object.entries(functions).filter(([, fn]) =>
+      JSON.stringify(fn.Properties.Environment ?? {}).includes('KMEM_RERANKER'),
+    );
+    expect(withReranker.map(([id]) => id)).toEqual([
+      logicalId(synth.stack, synth.stack.api.functions.get('retrieval')?.function ?? synth.stack),
+    ]);
   });
 
   it('refuses a Bedrock reranker without a model, or with candidates out of range', () => {
     expect(() => stageConfig('test', { reranker: { provider: 'bedrock' } })).toThrow(/reranker/);
-    expect(() => stageConfig('test', { reranker: { provider: 'bedrock', model: 'amazon.rerank-v1:0', candidates: 5000 } })).toThrow(/candidates/);
+    expect(() => stageConfig('test', { reranker: { provider: 'bedrock', model: 'amazon.rerank-v1:0', candidates: 5000 } })).toThrow(
+      /candidates/,
+    );
     expect(() => stageConfig('test', { reranker: { provider: 'openai', model: 'm' } })).toThrow(/reranker/);
   });
 });

@@ -38,7 +38,9 @@ export class BedrockReranker implements Reranker {
   constructor(private readonly options: BedrockRerankerOptions) {
     this.name = `bedrock/${options.model}`;
     this.candidates = options.candidates;
-    this.modelArn = options.model.startsWith('arn:') ? options.model : `arn:aws:bedrock:${options.region}::foundation-model/${options.model}`;
+    this.modelArn = options.model.startsWith('arn:')
+      ? options.model
+      : `arn:aws:bedrock:${options.region}::foundation-model/${options.model}`;
     this.client = new BedrockAgentRuntimeClient({
       region: options.region,
       maxAttempts: 2,

@@ -33,7 +33,13 @@ export function candidateRerank(reranker: Reranker, query: string, record: Reran
     score: async (texts) => {
       const started = performance.now();
       const report = (outcome: RerankReport['outcome'], reason?: string) =>
-        record({ reranker: reranker.name, outcome, candidates: texts.length, ms: Math.round(performance.now() - started), ...(reason ? { reason } : {}) });
+        record({
+          reranker: reranker.name,
+          outcome,
+          candidates: texts.length,
+          ms: Math.round(performance.now() - started),
+          ...(reason ? { reason } : {}),
+        });
       let relevance: readonly Relevance[];
       try {
         relevance = await reranker.rerank(query, texts);

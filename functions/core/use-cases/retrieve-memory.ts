@@ -79,7 +79,8 @@ export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string,
 async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memory, request: RetrievalQuery): Promise<RetrievalResult> {
   const index = await deps.indexes.load(memory);
   const reranker = deps.reranking?.reranker() ?? null;
-  if (!index || index.retrieval.chunks.ids.length === 0) return { payload: [], facts: [], sources: [], ...(reranker ? { reranked: false } : {}) };
+  if (!index || index.retrieval.chunks.ids.length === 0)
+    return { payload: [], facts: [], sources: [], ...(reranker ? { reranked: false } : {}) };
   const allow = allowedChunks(memory, index, request);
   const rerank = reranker && deps.reranking ? candidateRerank(reranker, request.query, deps.reranking.record) : undefined;
   const outcome = await retrieveFromIndex(index, request, { allow, embedder: deps.indexing.embedder(), rerank });

@@ -101,7 +101,12 @@ describe('the reranker over fused candidates', () => {
       [14, 0.2],
     ]);
     // equal relevance keeps the fused order
-    expect(orderByRelevance(hits, 2, [{ index: 1, score: 1 }, { index: 0, score: 1 }]).map((h) => h.ordinal)).toEqual([10, 11, 12, 13, 14]);
+    expect(
+      orderByRelevance(hits, 2, [
+        { index: 1, score: 1 },
+        { index: 0, score: 1 },
+      ]).map((h) => h.ordinal),
+    ).toEqual([10, 11, 12, 13, 14]);
   });
 });
 

@@ -64,14 +64,23 @@ describe('OpenAiCompatibleReranker', () => {
       { body: 'not json' },
       { body: { data: [] } },
       { body: { results: [{ index: 3, relevance_score: 0.1 }] } },
-      { body: { results: [{ index: 0, relevance_score: 0.1 }, { index: 0, relevance_score: 0.2 }] } },
+      {
+        body: {
+          results: [
+            { index: 0, relevance_score: 0.1 },
+            { index: 0, relevance_score: 0.2 },
+          ],
+        },
+      },
       { body: { results: [{ index: 0, relevance_score: 'high' }] } },
       { body: { results: [{ index: 0 }, { index: 1 }, { index: 2 }, { index: 1 }] } },
     ];
     const { url } = await serve((_, index) => answers[index] ?? { body: {} });
     const messages: string[] = [];
     for (let i = 0; i < answers.length; i++) {
-      const error = await reranker(url).rerank('q', TEXTS).catch((caught: unknown) => caught);
+      const error = await reranker(url)
+        .rerank('q', TEXTS)
+        .catch((caught: unknown) => caught);
       expect(error, `answer ${i}`).toBeInstanceOf(RerankerError);
       messages.push((error as Error).message);
     }
@@ -119,7 +128,9 @@ describe('BedrockReranker', () => {
     ]);
     const [request] = requests;
     expect(request).toMatchObject({ method: 'POST', path: '/rerank' });
-    expect(String(request?.headers.authorization)).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/us-west-2\/bedrock\/aws4_request/);
+    expect(String(request?.headers.authorization)).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDTEST\/\d{8}\/us-west-2\/bedrock\/aws4_request/,
+    );
     expect(request?.body).toEqual({
       queries: [{ type: 'TEXT', textQuery: { text: 'Who designed the engine?' } }],
       sources: TEXTS.map((text) => ({ type: 'INLINE', inlineDocumentSource: { type: 'TEXT', textDocument: { text } } })),
@@ -139,7 +150,14 @@ describe('BedrockReranker', () => {
     const { url, requests } = await serve((_, index) =>
       index === 0
         ? { body: { results: [{ index: 2, relevanceScore: 0.9 }], nextToken: 'page-2' } }
-        : { body: { results: [{ index: 0, relevanceScore: 0.5 }, { index: 1, relevanceScore: 0.1 }] } },
+        : {
+            body: {
+              results: [
+                { index: 0, relevanceScore: 0.5 },
+                { index: 1, relevanceScore: 0.1 },
+              ],
+            },
+          },
     );
     expect((await reranker(url, arn).rerank('q', TEXTS)).map((r) => r.index)).toEqual([2, 0, 1]);
     expect(requests).toHaveLength(2);

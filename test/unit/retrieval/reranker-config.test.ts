@@ -26,7 +26,11 @@ describe('reranker configuration', () => {
     });
     const bedrock = loadConfig({ KMEM_RERANKER: 'bedrock', KMEM_RERANKER_MODEL: 'cohere.rerank-v3-5:0' });
     expect(bedrock.reranker).toEqual({ kind: 'bedrock', model: 'cohere.rerank-v3-5:0', candidates: 50, timeoutMs: 5000 });
-    const endpoint = loadConfig({ KMEM_RERANKER: 'bedrock', KMEM_RERANKER_MODEL: 'amazon.rerank-v1:0', KMEM_RERANKER_URL: 'http://127.0.0.1:9/' });
+    const endpoint = loadConfig({
+      KMEM_RERANKER: 'bedrock',
+      KMEM_RERANKER_MODEL: 'amazon.rerank-v1:0',
+      KMEM_RERANKER_URL: 'http://127.0.0.1:9/',
+    });
     expect(endpoint.reranker).toMatchObject({ kind: 'bedrock', endpoint: 'http://127.0.0.1:9/' });
   });
 
