@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BedrockReranker } from '../../../functions/adapters/reranking/bedrock-reranker';
 import { OpenAiCompatibleReranker } from '../../../functions/adapters/reranking/openai-reranker';
+import { rerankerFromSettings } from '../../../functions/adapters/providers/reranker-from-settings';
 import { RerankerError } from '../../../functions/core/reranking/ports';
 import { type JsonServer, type Reply, startJsonServer, TEST_CREDENTIALS } from '../../contract/graph-extraction/support/json-server';
 
@@ -168,6 +169,26 @@ describe('BedrockReranker', () => {
     expect(modelArn(requests[0]?.body)).toBe(arn);
   });
 
+  it('gives up after timeoutMs, retries included', async () => {
+    const { createServer } = await import('node:http');
+    const hanging = createServer(() => undefined);
+    await new Promise<void>((done) => hanging.listen(0, '127.0.0.1', done));
+    const { port } = hanging.address() as { port: number };
+    const slow = new BedrockReranker({
+      region: 'us-west-2',
+      model: 'amazon.rerank-v1:0',
+      candidates: 50,
+      timeoutMs: 200,
+      endpoint: `http://127.0.0.1:${port}`,
+      credentials: TEST_CREDENTIALS,
+    });
+    const started = Date.now();
+    await expect(slow.rerank('q', TEXTS)).rejects.toBeInstanceOf(RerankerError);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    hanging.closeAllConnections();
+    await new Promise<void>((done) => hanging.close(() => done()));
+  });
+
   it('fails with a RerankerError on a service error or a malformed answer', async () => {
     const answers: Reply[] = [
       { status: 400, headers: { 'x-amzn-errortype': 'ValidationException' }, body: { message: 'model not enabled' } },
@@ -176,5 +197,21 @@ describe('BedrockReranker', () => {
     const { url } = await serve((_, index) => answers[index] ?? { body: {} });
     await expect(reranker(url).rerank('q', TEXTS)).rejects.toThrow(/Bedrock Rerank cohere.rerank-v3-5:0 failed: model not enabled/);
     await expect(reranker(url).rerank('q', TEXTS)).rejects.toBeInstanceOf(RerankerError);
+  });
+});
+
+describe('rerankerFromSettings', () => {
+  it('maps each kind to its adapter, with its candidates', () => {
+    const context = { region: 'eu-central-1' };
+    expect(rerankerFromSettings({ kind: 'none' }, context)).toBeNull();
+    const openai = rerankerFromSettings(
+      { kind: 'openai', url: 'http://127.0.0.1:9/v1', model: 'rerank-v3.5', candidates: 20, timeoutMs: 1000 },
+      context,
+    );
+    expect(openai).toBeInstanceOf(OpenAiCompatibleReranker);
+    expect([openai?.name, openai?.candidates]).toEqual(['openai-compatible/rerank-v3.5', 20]);
+    const bedrock = rerankerFromSettings({ kind: 'bedrock', model: 'amazon.rerank-v1:0', candidates: 40, timeoutMs: 1000 }, context);
+    expect(bedrock).toBeInstanceOf(BedrockReranker);
+    expect([bedrock?.name, bedrock?.candidates]).toEqual(['bedrock/amazon.rerank-v1:0', 40]);
   });
 });
