@@ -45,7 +45,7 @@ export const retrievalApi = {
         ),
         reranked: z.boolean().optional().meta({
           description:
-            'Present when the service has a reranker configured: true when it ordered the passages, false when it failed and the fused order was answered',
+            'Present when the service has a reranker configured: true when it ordered the passages; false when it did not (it failed, or nothing matched), the fused order then stands',
         }),
       })
       .meta({ id: 'SearchResult' }),

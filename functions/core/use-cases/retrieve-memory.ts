@@ -59,7 +59,7 @@ export interface RetrievalResult {
   payload: Array<{ content: string; score: number; sourceId?: string }>;
   facts: Array<{ content: string }>;
   sources: Source[];
-  /** Present when a reranker is configured: whether its order was used (false: it failed, the fused order stands). */
+  /** Present when a reranker is configured: whether its order was used (false: it failed or nothing matched; the fused order stands). */
   reranked?: boolean;
 }
 
