@@ -11,7 +11,10 @@
  * runs (the graph walk included for the graph memory). The per-mode rows (lexical, links, semantic) run
  * `retrieve` with a mode or parameter overrides over the same built vector index, and the "graph (PPR)"
  * row is the graph memory's graph list alone (bench/quality/graph-hook.ts); `--no-graph` skips the graph
- * memory. Metrics use each query's payload items mapped to their file (document), best first.
+ * memory. With a reranker configured (`KMEM_RERANKER` and its settings, docs/configuration.md#reranker), one
+ * more row runs the vector memory's API path through it (`KMEM_RERANKER=openai KMEM_RERANKER_URL=… npx tsx
+ * bench/quality.ts`); without one, the tables are what they were. Metrics use each query's payload items
+ * mapped to their file (document), best first.
  * Prints a markdown table per benchmark (published and measured reference rows, then kmem's) and times.
  */
 import { resolve } from 'node:path';
@@ -21,6 +24,10 @@ import { retrieve } from '../functions/engine/retrieval/retrieve';
 import type { WordVectorEmbedder } from '../functions/engine/retrieval/word-vector-embedder';
 import { loadWordVectorEmbedder } from '../functions/adapters/embeddings/word-vector-loader';
 import { retrieveFromIndex } from '../functions/core/use-cases/retrieve-memory';
+import { localConfig } from '../functions/config';
+import { candidateRerank } from '../functions/core/reranking/candidate-rerank';
+import type { Reranker } from '../functions/core/reranking/ports';
+import { rerankerFromSettings } from '../functions/adapters/providers/reranker-from-settings';
 import { benchmarkMemory, type BenchmarkIndex, buildBenchmarkIndex } from './quality/corpus';
 import { type Benchmark, BENCHMARK_NAMES, type BenchmarkName, loadBenchmark } from './quality/datasets';
 import { averageMetrics, evaluationDepth, type Metrics, metricNames, queryMetrics } from './quality/evaluate';
@@ -39,6 +46,8 @@ interface ModeRun {
   params?: RankParamOverrides;
   /** The graph memory's graph list alone. */
   graphAlone?: boolean;
+  /** API path through the configured reranker. */
+  rerank?: boolean;
 }
 
 const RUNS: ModeRun[] = [
@@ -51,6 +60,15 @@ const RUNS: ModeRun[] = [
   { label: 'kmem fused, graph memory chunks, no graph walk', index: 'graph', api: 'no-graph' },
   { label: 'kmem fused + graph, API path (graph memory)', index: 'graph', api: 'full' },
 ];
+
+/** The reranker the environment configures (KMEM_RERANKER), if any: its row is added to RUNS. */
+const config = localConfig();
+const reranker: Reranker | null = rerankerFromSettings(config.reranker, config);
+if (reranker)
+  RUNS.push({ label: `kmem fused + reranker (${reranker.name}), API path (vector memory)`, index: 'vector', api: 'full', rerank: true });
+
+/** Reranker failures during the bench (each query's fused order stood instead). */
+let rerankFailures = 0;
 
 interface Row {
   label: string;
@@ -78,7 +96,13 @@ async function rankedFiles(
   }
   if (run.api) {
     const index = { retrieval, graph: run.api === 'full' ? graph : null };
-    const outcome = await retrieveFromIndex(index, { query, topK, facts: false, assisted: false }, { embedder });
+    const rerank =
+      run.rerank && reranker
+        ? candidateRerank(reranker, query, (report) => {
+            if (report.outcome === 'failed') rerankFailures++;
+          })
+        : undefined;
+    const outcome = await retrieveFromIndex(index, { query, topK, facts: false, assisted: false }, { embedder, rerank });
     return outcome.items.map((item) => item.fileId);
   }
   const outcome = await retrieve(retrieval, { query, topK, mode: run.mode, params: run.params }, { embedder });
@@ -104,6 +128,7 @@ async function measure(dataDir: string, name: BenchmarkName, embedder: WordVecto
   const rows: Row[] = [];
   for (const run of RUNS) rows.push(await runMode(benchmark, indexes[run.index], embedder, run));
   printTable(benchmark, rows);
+  if (reranker) console.log(`\nreranker ${reranker.name}: ${rerankFailures} failed calls (their queries kept the fused order)`);
   const seconds = (built: BenchmarkIndex | undefined): string => (built ? `${(built.buildMs / 1000).toFixed(1)} s` : 'skipped');
   const graph = indexes.graph;
   const counts = graph?.built.graph?.counts;

@@ -112,6 +112,21 @@ const answerModelSchema = z.discriminatedUnion('provider', [
   }),
 ]);
 
+/**
+ * The reranker of retrieval's fused candidates on AWS: `none` (default), or `bedrock` (the `Rerank` API:
+ * `amazon.rerank-v1:0`, `cohere.rerank-v3-5:0` or a model ARN; enable the model in the account first).
+ * `candidates` (default 50) go to it per query; `timeoutMs` (default 5,000) bounds the wait.
+ */
+const rerankerSchema = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('none') }),
+  z.object({
+    provider: z.literal('bedrock'),
+    model: z.string().min(1),
+    candidates: z.number().int().min(1).max(1_000).optional(),
+    timeoutMs: positiveInt.optional(),
+  }),
+]);
+
 /** Everything a stage can configure. */
 const stageConfigSchema = z
   .object({
@@ -125,6 +140,7 @@ const stageConfigSchema = z
      */
     embedder: z.enum(['none', 'bedrock']).default('none'),
     answerModel: answerModelSchema.default({ provider: 'none' }),
+    reranker: rerankerSchema.default({ provider: 'none' }),
     /**
      * Buckets of this account that `POST /files/import` may read (`{s3: {bucket, prefix}}`): the worker gets
      * read and list access to exactly these; an import naming another bucket is refused. The ceiling: each

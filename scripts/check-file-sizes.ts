@@ -34,6 +34,10 @@ export const OVERSIZED: Readonly<Record<string, Ceiling>> = {
     lines: 321,
     reason: "the local SQS stand-in: SQS's semantics (visibility, receipts, dead letters) and its crash-safe disk layout together",
   },
+  'functions/config/sections.ts': {
+    lines: 318,
+    reason: 'every setting kmem reads, one small section per concern, in the one schema the stack and the docs gate check',
+  },
   'functions/memories/schemas.ts': {
     lines: 308,
     reason: "the memories group's wire contract (memories, their files and links): one OpenAPI group, one file",

@@ -18,6 +18,8 @@ import {
   embedderSettingsOf,
   type GraphExtractorSettings,
   graphExtractorSettingsOf,
+  type RerankerSettings,
+  rerankerSettingsOf,
 } from './providers';
 import {
   ALL_SETTINGS,
@@ -54,6 +56,7 @@ export interface Config {
   graphWordVectors: boolean;
   graphExtractor: GraphExtractorSettings;
   answerModel: AnswerModelSettings;
+  reranker: RerankerSettings;
   indexCacheSize: number;
   extraction: { ocr: 'tesseract' | 'textract'; speech: 'pocketsphinx' | 'transcribe'; pdfMaxOcrPages: number; mediaTimeoutMs: number };
   web: {
@@ -86,7 +89,7 @@ export interface Config {
 /** Bulk import's settings: a shape the use cases declare (core knows no config module). */
 export type { ImportSettings };
 
-export type { AnswerModelSettings, EmbedderSettings, GraphExtractorSettings };
+export type { AnswerModelSettings, EmbedderSettings, GraphExtractorSettings, RerankerSettings };
 
 export { ConfigError };
 
@@ -118,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
     graphWordVectors: e.KMEM_GRAPH_WORD_VECTORS,
     graphExtractor: graphExtractorSettingsOf(e),
     answerModel: answerModelSettingsOf(e),
+    reranker: rerankerSettingsOf(e),
     indexCacheSize: e.KMEM_INDEX_CACHE_SIZE,
     extraction: extractionOf(e),
     web: webOf(e),

@@ -25,6 +25,12 @@ export type AnswerModelSettings =
   | { kind: 'openai'; url: string; model: string; apiKey?: string; apiKeySecret?: string; timeoutMs: number }
   | { kind: 'bedrock'; model: string; endpoint?: string; timeoutMs: number };
 
+/** KMEM_RERANKER: the reranker of retrieval's fused candidates (none by default). */
+export type RerankerSettings =
+  | { kind: 'none' }
+  | { kind: 'openai'; url: string; model: string; apiKey?: string; candidates: number; timeoutMs: number }
+  | { kind: 'bedrock'; model: string; endpoint?: string; candidates: number; timeoutMs: number };
+
 export function embedderSettingsOf(e: ParsedEnvironment): EmbedderSettings {
   if (e.KMEM_EMBEDDER === 'openai') {
     if (!e.KMEM_EMBEDDING_URL || !e.KMEM_EMBEDDING_MODEL || !e.KMEM_EMBEDDING_DIMENSIONS) {
@@ -108,4 +114,25 @@ function openAiAnswerModel(e: ParsedEnvironment, model: string): AnswerModelSett
     throw new ConfigError('invalid configuration: set KMEM_ANSWER_MODEL_API_KEY or KMEM_ANSWER_MODEL_API_KEY_SECRET, not both');
   const key = apiKey ? { apiKey } : apiKeySecret ? { apiKeySecret } : {};
   return { kind: 'openai', url: e.KMEM_ANSWER_MODEL_URL, model, timeoutMs: e.KMEM_ANSWER_TIMEOUT_MS, ...key };
+}
+
+const RERANKER_VARIABLES = ['KMEM_RERANKER_MODEL', 'KMEM_RERANKER_URL', 'KMEM_RERANKER_API_KEY'] as const;
+
+export function rerankerSettingsOf(e: ParsedEnvironment): RerankerSettings {
+  const kind = e.KMEM_RERANKER;
+  if (kind === 'none') {
+    const stray = RERANKER_VARIABLES.filter((name) => e[name] !== undefined);
+    if (stray.length)
+      throw new ConfigError(`invalid configuration: ${stray.join(', ')} set but KMEM_RERANKER is none (set it to openai or bedrock)`);
+    return { kind };
+  }
+  if (!e.KMEM_RERANKER_MODEL) throw new ConfigError(`invalid configuration: KMEM_RERANKER=${kind} needs KMEM_RERANKER_MODEL`);
+  const shared = { model: e.KMEM_RERANKER_MODEL, candidates: e.KMEM_RERANKER_CANDIDATES, timeoutMs: e.KMEM_RERANKER_TIMEOUT_MS };
+  if (kind === 'bedrock') {
+    if (e.KMEM_RERANKER_API_KEY)
+      throw new ConfigError('invalid configuration: KMEM_RERANKER=bedrock takes no KMEM_RERANKER_API_KEY (it signs with AWS credentials)');
+    return { kind, ...shared, ...(e.KMEM_RERANKER_URL ? { endpoint: e.KMEM_RERANKER_URL } : {}) };
+  }
+  if (!e.KMEM_RERANKER_URL) throw new ConfigError('invalid configuration: KMEM_RERANKER=openai needs KMEM_RERANKER_URL');
+  return { kind, url: e.KMEM_RERANKER_URL, ...shared, ...(e.KMEM_RERANKER_API_KEY ? { apiKey: e.KMEM_RERANKER_API_KEY } : {}) };
 }

@@ -166,6 +166,22 @@ const answerSettings = section({
 });
 
 /**
+ * An optional reranker over retrieval's fused candidates (none by default): Amazon Bedrock's Rerank API
+ * (`amazon.rerank-v1:0`, `cohere.rerank-v3-5:0`) or any Cohere-style `POST {url}/rerank` endpoint.
+ */
+const rerankerSettings = section({
+  KMEM_RERANKER: z.enum(['none', 'openai', 'bedrock']).default('none'),
+  KMEM_RERANKER_MODEL: z.string().min(1).optional(),
+  /** OpenAI-compatible: the base URL (`…/v1`, the request goes to `…/v1/rerank`); Bedrock: an optional endpoint. */
+  KMEM_RERANKER_URL: z.url().optional(),
+  KMEM_RERANKER_API_KEY: z.string().min(1).optional(),
+  /** The best fused candidates handed to the reranker (Bedrock takes at most 1,000). */
+  KMEM_RERANKER_CANDIDATES: z.coerce.number().int().min(1).max(1_000).default(50),
+  /** Longest wait for the reranker before the fused order is answered instead. */
+  KMEM_RERANKER_TIMEOUT_MS: positiveInt.default(5_000),
+});
+
+/**
  * Bulk import (POST /files/import). Buckets an `{s3}` import may read, comma-separated (`*`: any the
  * credentials reach; default none, on the local runtime too), never the artefact bucket; within them an
  * account reads only the `bucket/prefix` pairs an operator gives it (`kmem accounts import-sources`).
@@ -214,6 +230,7 @@ const SETTINGS = {
   embeddings: embeddingSettings,
   graphExtractor: graphExtractorSettings,
   answers: answerSettings,
+  reranker: rerankerSettings,
   imports: importSettings,
   local: localSettings,
   limits: limitSettings,
@@ -232,7 +249,7 @@ export const FUNCTION_SETTINGS = {
   // a memory's webhookUrl is checked at create, as deliveries check it
   memories: [...API_SETTINGS, 'addresses'],
   files: [...API_SETTINGS, 'imports'],
-  retrieval: [...API_SETTINGS, 'embeddings', 'answers'],
+  retrieval: [...API_SETTINGS, 'embeddings', 'answers', 'reranker'],
   /** POST /mcp: checks the key, then its tools call the API itself. */
   mcp: API_SETTINGS,
   worker: [
@@ -269,6 +286,7 @@ export const environmentSchema = z.object({
   ...embeddingSettings.shape,
   ...graphExtractorSettings.shape,
   ...answerSettings.shape,
+  ...rerankerSettings.shape,
   ...importSettings.shape,
   ...localSettings.shape,
   ...limitSettings.shape,

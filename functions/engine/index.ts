@@ -17,6 +17,7 @@ export { deserializeRetrievalIndex, serializeRetrievalIndex } from './retrieval/
 export { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from './retrieval/retrieval-index';
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';
 export type { ExternalList } from './retrieval/rank';
+export type { CandidateRerank } from './retrieval/rerank-order';
 export type { MemoryFact } from './retrieval/facts';
 export { WordVectorEmbedder } from './retrieval/word-vector-embedder';
 export { parseWordVectors, type WordVectorTable } from './retrieval/word-vector-table';

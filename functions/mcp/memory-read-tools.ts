@@ -22,7 +22,8 @@ function presentSearch(result: SearchResult): CallToolResult {
     const text = `[${i + 1}] score ${passage.score.toFixed(3)}, ${from}\n${passage.content}`;
     return { text, data: { rank: i + 1, score: passage.score, source } };
   });
-  const rest = { facts: result.facts, sources: result.sources };
+  // `reranked` only when the service has a reranker configured, as the API answers it
+  const rest = { facts: result.facts, sources: result.sources, ...(result.reranked === undefined ? {} : { reranked: result.reranked }) };
   const { kept, left } = fittingItems(presented, rest);
   return answered(describeSearch(result, kept, left), { passages: kept.map((p) => p.data), ...rest });
 }

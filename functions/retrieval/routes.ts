@@ -3,21 +3,24 @@ import type { Container } from '../adapters/container';
 import { type RetrievalIndexing, withRetrievalIndexing } from '../adapters/indexing';
 import { answerGeneratorFromSettings } from '../adapters/providers/answer-generator-from-settings';
 import { once } from '../adapters/providers/once';
+import { rerankerFromSettings } from '../adapters/providers/reranker-from-settings';
 import { queryMemory, type QueryMemoryDeps } from '../core/use-cases/query-memory';
 import type { RetrievalResult } from '../core/use-cases/retrieve-memory';
 import { bind, type BoundRoute } from '../http/handler';
 import { fittingHead, wireBytes } from '../http/response-budget';
 import { recordAnswer } from './answer-telemetry';
+import { recordRerank } from './rerank-telemetry';
 import { retrievalApi } from './schemas';
 
-/** The retrieval function's deps: the container, the index cache and embedder, and the answer model. */
-export type RetrievalRouteDeps = Container & RetrievalIndexing & Pick<QueryMemoryDeps, 'answers'>;
+/** The retrieval function's deps: the container, the index cache and embedder, the answer model and the reranker. */
+export type RetrievalRouteDeps = Container & RetrievalIndexing & Pick<QueryMemoryDeps, 'answers' | 'reranking'>;
 
 /** Adds to a container what retrieval needs, made from its settings (once per container: the handler keeps them). */
 export function withRetrieval<D extends Container>(base: D): D & RetrievalRouteDeps {
   return {
     ...withRetrievalIndexing(base),
     answers: { generator: once(() => answerGeneratorFromSettings(base.config.answerModel, base.config)) },
+    reranking: { reranker: once(() => rerankerFromSettings(base.config.reranker, base.config)), record: recordRerank },
   };
 }
 

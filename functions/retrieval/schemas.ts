@@ -43,6 +43,10 @@ export const retrievalApi = {
             .object({ id: z.string(), name: z.string(), url: z.string(), score: z.number() })
             .meta({ id: 'Source', description: 'A file (or session) behind the passages, best first, with an address to fetch it' }),
         ),
+        reranked: z.boolean().optional().meta({
+          description:
+            'Present when the service has a reranker configured: true when it ordered the passages; false when it did not (it failed, or nothing matched), the fused order then stands',
+        }),
       })
       .meta({ id: 'SearchResult' }),
     errors: [400, 401, 403, 404, 500],

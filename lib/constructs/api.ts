@@ -23,11 +23,19 @@ import type { Group, RouteSpec } from '../../functions/http/route-spec';
 import type { StageConfig } from '../config';
 import { addCatalogRoutes } from './catalog-routes';
 import { addGatewayResponses } from './gateway-responses';
-import { grantAnswerModel, grantEmbeddings, grantObjects, grantRequestCounting, grantTable, grantTokenBudget } from './grants';
+import {
+  grantAnswerModel,
+  grantEmbeddings,
+  grantObjects,
+  grantRequestCounting,
+  grantRerankModel,
+  grantTable,
+  grantTokenBudget,
+} from './grants';
 import { ServiceFunction } from './service-function';
 import type { FunctionName } from '../paths';
 import type { Data } from './data';
-import { answerEnvironment, embeddingEnvironment, importEnvironment, sharedEnvironment } from './environment';
+import { answerEnvironment, embeddingEnvironment, importEnvironment, rerankerEnvironment, sharedEnvironment } from './environment';
 import { GROUP_ACCESS } from './group-access';
 
 /** Properties of `Api`. */
@@ -78,6 +86,7 @@ export class Api extends Construct {
         KMEM_QUEUE_URL: props.queue.queueUrl,
         ...(group === 'retrieval' || group === 'messages' ? embeddingEnvironment(props.config) : {}),
         ...(group === 'retrieval' ? answerEnvironment(props.config) : {}),
+        ...(group === 'retrieval' ? rerankerEnvironment(props.config) : {}),
         ...(group === 'files' ? importEnvironment(props.config) : {}),
       },
       config: props.config,
@@ -90,6 +99,7 @@ export class Api extends Construct {
     if (access.enqueue) props.queue.grantSendMessages(fn.role);
     if ((group === 'retrieval' || group === 'messages') && props.config.embedder === 'bedrock') grantEmbeddings(fn);
     if (group === 'retrieval') grantAnswers(fn, props);
+    if (group === 'retrieval' && props.config.reranker.provider === 'bedrock') grantRerankModel(fn, props.config.reranker.model);
     return fn;
   }
 }

@@ -33,6 +33,18 @@ export function importEnvironment(config: StageConfig): FunctionEnvironment {
   return { KMEM_IMPORT_BUCKETS: config.importBuckets.join(',') };
 }
 
+/** The retrieval function's reranker settings (`KMEM_RERANKER_*`); none when the stage has no reranker. */
+export function rerankerEnvironment(config: StageConfig): FunctionEnvironment {
+  const reranker = config.reranker;
+  if (reranker.provider === 'none') return {};
+  return {
+    KMEM_RERANKER: reranker.provider,
+    KMEM_RERANKER_MODEL: reranker.model,
+    ...(reranker.candidates ? { KMEM_RERANKER_CANDIDATES: String(reranker.candidates) } : {}),
+    ...(reranker.timeoutMs ? { KMEM_RERANKER_TIMEOUT_MS: String(reranker.timeoutMs) } : {}),
+  };
+}
+
 /** The retrieval function's answer model settings (`KMEM_ANSWER_*`); none when the stage has no model. */
 export function answerEnvironment(config: StageConfig): FunctionEnvironment {
   const answer = config.answerModel;

@@ -94,6 +94,21 @@ export function grantEmbeddings(fn: ServiceFunction): void {
   });
 }
 
+/**
+ * Lets a function rerank with one Bedrock model: `bedrock:Rerank` (an action on no resource) and
+ * `bedrock:InvokeModel` on that model, a foundation model of the stack's region or an ARN as given.
+ */
+export function grantRerankModel(fn: ServiceFunction, model: string): void {
+  const stack = Stack.of(fn);
+  const resource = model.startsWith('arn:') ? model : `arn:${stack.partition}:bedrock:${stack.region}::foundation-model/${model}`;
+  fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['bedrock:Rerank'], resources: ['*'] }));
+  fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [resource] }));
+  Validations.of(fn.role).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason: 'bedrock:Rerank takes no resource; the reranking model itself is granted by name (bedrock:InvokeModel).',
+  });
+}
+
 /** Cross-region inference profile ids: `us.`, `eu.`, `apac.`, `global.`, … before the model id. */
 const INFERENCE_PROFILE = /^(us|us-gov|eu|apac|jp|au|ca|global)\.(.+)$/;
 

@@ -9,6 +9,7 @@ import { NotFoundError } from '../errors';
 import type { StoredChunk } from '../stored-index/chunks';
 // the segment modules only: the graph barrel would bring the NLP model into the retrieval bundle
 import {
+  type CandidateRerank,
   type Embedder,
   type ExternalList,
   type GraphSegment,
@@ -24,6 +25,7 @@ import type { MemoryStore } from '../ports';
 import type { FileStore } from '../files/ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { emitMetric } from '../metrics';
+import { candidateRerank, type Reranking } from '../reranking/candidate-rerank';
 import { checkWindow, withinWindow } from './message-search';
 
 export interface RetrievalDeps {
@@ -31,6 +33,8 @@ export interface RetrievalDeps {
   files: FileStore;
   indexes: IndexCache;
   indexing: { embedder: () => Embedder | null };
+  /** The reranker of the fused candidates, when one is configured (core/reranking). */
+  reranking?: Reranking;
 }
 
 export interface RetrievalQuery {
@@ -55,6 +59,8 @@ export interface RetrievalResult {
   payload: Array<{ content: string; score: number; sourceId?: string }>;
   facts: Array<{ content: string }>;
   sources: Source[];
+  /** Present when a reranker is configured: whether its order was used (false: it failed or nothing matched; the fused order stands). */
+  reranked?: boolean;
 }
 
 const GRAPH_CANDIDATES = 100;
@@ -72,9 +78,12 @@ export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string,
 
 async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memory, request: RetrievalQuery): Promise<RetrievalResult> {
   const index = await deps.indexes.load(memory);
-  if (!index || index.retrieval.chunks.ids.length === 0) return { payload: [], facts: [], sources: [] };
+  const reranker = deps.reranking?.reranker() ?? null;
+  if (!index || index.retrieval.chunks.ids.length === 0)
+    return { payload: [], facts: [], sources: [], ...(reranker ? { reranked: false } : {}) };
   const allow = allowedChunks(memory, index, request);
-  const outcome = await retrieveFromIndex(index, request, { allow, embedder: deps.indexing.embedder() });
+  const rerank = reranker && deps.reranking ? candidateRerank(reranker, request.query, deps.reranking.record) : undefined;
+  const outcome = await retrieveFromIndex(index, request, { allow, embedder: deps.indexing.embedder(), rerank });
   const sources = await payloadSources(deps, accountId, index, outcome.items);
   const described = new Set(sources.map((source) => source.id));
   const payload = outcome.payload.map((entry, i) => {
@@ -82,7 +91,7 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
     const sourceId = item ? publicSourceId(sourceIdOf(index, item)) : undefined;
     return sourceId !== undefined && described.has(sourceId) ? { ...entry, sourceId } : entry;
   });
-  return { payload, facts: outcome.facts, sources };
+  return { payload, facts: outcome.facts, sources, ...(reranker ? { reranked: outcome.reranked } : {}) };
 }
 
 /**
@@ -93,7 +102,7 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
 export function retrieveFromIndex(
   index: Pick<LoadedIndex, 'retrieval' | 'graph'>,
   request: Pick<RetrievalQuery, 'query' | 'topK' | 'facts' | 'assisted'>,
-  options: { allow?: ((ordinal: number) => boolean) | undefined; embedder: Embedder | null },
+  options: { allow?: ((ordinal: number) => boolean) | undefined; embedder: Embedder | null; rerank?: CandidateRerank | undefined },
 ): Promise<RetrievalOutcome> {
   return retrieve(
     index.retrieval,
@@ -106,7 +115,7 @@ export function retrieveFromIndex(
       memoryFacts: index.graph ? graphFacts(index.graph) : [],
       allow: options.allow,
     },
-    { embedder: options.embedder },
+    { embedder: options.embedder, ...(options.rerank ? { rerank: options.rerank } : {}) },
   );
 }
 

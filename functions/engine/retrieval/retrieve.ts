@@ -1,7 +1,8 @@
 /**
  * One retrieval request end to end, as `GET /memory/` runs it over a loaded index: embed the query
- * (when the index has vectors from the same embedder), rank and fuse (rank.ts), merge and de-duplicate
- * into `topK` payload items (dedup.ts), then optionally supporting facts (facts.ts) and, for
+ * (when the index has vectors from the same embedder), rank and fuse (rank.ts), let an outside reranker
+ * order the best candidates when one is given (rerank-order.ts), merge and de-duplicate into `topK`
+ * payload items (dedup.ts), then optionally supporting facts (facts.ts) and, for
  * `assisted`, query-focused extracts in place of raw chunks (extracts.ts). With an answer model
  * configured, use-cases/query-memory.ts puts a grounded answer citing those extracts in front of them.
  */
@@ -12,6 +13,7 @@ import { type MemoryFact, supportingFacts } from './facts';
 import type { RankParamOverrides } from './params';
 import type { FusedHit } from './fuse';
 import { chunkOrdinals, type ExternalList, rankChunks, type RetrievalMode } from './rank';
+import { type CandidateRerank, rerankHits } from './rerank-order';
 import type { RetrievalIndex } from './retrieval-index';
 import type { SentenceEncoder } from './sentence-rerank';
 import { queryModel } from './sentence-scorer';
@@ -35,6 +37,8 @@ export interface RetrieveRequest {
 export interface RetrieveOptions {
   /** The embedder the index was built with; another one (by name) is ignored. */
   embedder?: Embedder | null;
+  /** An outside reranker over the best fused candidates, before merging (rerank-order.ts). */
+  rerank?: CandidateRerank;
 }
 
 export interface RetrievalOutcome {
@@ -47,6 +51,8 @@ export interface RetrievalOutcome {
   sources: Array<{ fileId: string; score: number }>;
   /** Whether the semantic side took part. */
   semantic: boolean;
+  /** Whether an outside reranker ordered the candidates. */
+  reranked: boolean;
 }
 
 /** Extra fused hits fetched beyond topK, so merged and duplicate chunks still leave topK items. */
@@ -55,7 +61,9 @@ const HEADROOM = 3;
 /** Answers one request over `index` (see the module comment). */
 export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, options: RetrieveOptions = {}): Promise<RetrievalOutcome> {
   const topK = Math.max(1, Math.floor(request.topK));
-  const { hits, embedder, queryVector } = await rankForQuery(index, { ...request, limit: HEADROOM * topK + 10 }, options);
+  const limit = Math.max(HEADROOM * topK + 10, options.rerank?.candidates ?? 0);
+  const { hits: fused, embedder, queryVector } = await rankForQuery(index, { ...request, limit }, options);
+  const { hits, reranked } = options.rerank ? await rerankHits(index, fused, options.rerank) : { hits: fused, reranked: false };
   const encoder = embedder && isSentenceEncoder(embedder) ? embedder : null;
   const items = toPayloadItems(index, hits, topK);
   const model = queryModel(index.text, request.query, { encoder, queryVector });
@@ -71,7 +79,7 @@ export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, 
         memoryFacts: allowedFacts(index, request.memoryFacts ?? [], request.allow),
       })
     : [];
-  return { payload, facts, items, sources: bestScoreBySource(items), semantic: queryVector !== null };
+  return { payload, facts, items, sources: bestScoreBySource(items), semantic: queryVector !== null, reranked };
 }
 
 export interface RankedForQuery {

@@ -1008,6 +1008,8 @@ export interface components {
         SearchResult: {
             facts: components["schemas"]["Fact"][];
             payload: components["schemas"]["Passage"][];
+            /** @description Present when the service has a reranker configured: true when it ordered the passages; false when it did not (it failed, or nothing matched), the fused order then stands */
+            reranked?: boolean;
             sources: components["schemas"]["Source"][];
             /** @enum {string} */
             status: "success";
