@@ -11,7 +11,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
 
-const requestHandler = (): NodeHttpHandler =>
+/** The keep-alive HTTP handler every SDK client of a container uses. */
+export const requestHandler = (): NodeHttpHandler =>
   new NodeHttpHandler({
     httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
     httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 64 }),
