@@ -5,7 +5,7 @@
  */
 import { S3VectorsClient } from '@aws-sdk/client-s3vectors';
 import type { VectorTierSettings } from '../../config';
-import type { VectorTier } from '../../core/vector-tier';
+import type { VectorTier } from '../../core/vector-tier/ports';
 import { requestHandler } from '../aws-clients';
 import { S3VectorsTier } from '../s3vectors/s3vectors-tier';
 import type { ProviderContext } from './once';

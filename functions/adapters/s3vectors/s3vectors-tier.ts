@@ -25,16 +25,9 @@ import {
   type S3VectorsClient,
 } from '@aws-sdk/client-s3vectors';
 import { InternalError } from '../../core/errors';
-import {
-  matchesConditions,
-  type TierAnswer,
-  type TierHit,
-  type TierQuery,
-  type TierVector,
-  type VectorIndexRef,
-  type VectorTier,
-  vectorIndexName,
-} from '../../core/vector-tier';
+import { matchesConditions } from '../../core/vector-tier/conditions';
+import { vectorIndexName } from '../../core/vector-tier/index-names';
+import type { TierAnswer, TierHit, TierQuery, TierVector, VectorIndexRef, VectorTier } from '../../core/vector-tier/ports';
 import { awsFailure } from '../aws-errors';
 import { attributesOf, storedMetadataOf } from './stored-metadata';
 import { excluding, type FilterDocument, storeFilterOf } from './store-filter';

@@ -6,7 +6,7 @@
  * prefixes were cut) nor for metadata (a vector whose pairs were cut is kept): those results are
  * post-filtered (functions/adapters/s3vectors/s3vectors-tier.ts).
  */
-import type { VectorConditions } from '../../core/vector-tier';
+import type { VectorConditions } from '../../core/vector-tier/ports';
 import { metadataKey } from './stored-metadata';
 
 /** A metadata filter document (JSON). */

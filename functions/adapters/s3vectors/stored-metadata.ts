@@ -14,7 +14,7 @@
  * publish its exact accounting.
  */
 import { InternalError } from '../../core/errors';
-import type { VectorAttributes } from '../../core/vector-tier';
+import type { VectorAttributes } from '../../core/vector-tier/ports';
 
 /** Filterable metadata a vector may carry, in JSON bytes (AWS: 2 KB; the rest is margin). */
 export const FILTERABLE_BYTES = 1_900;

@@ -40,7 +40,10 @@ afterAll(async () => {
   await double.close();
 });
 
-const vector = (key: string, float32: number[], metadata?: Record<string, unknown>) => ({
+/** JSON, as the SDK's document type takes it. */
+type Json = string | number | boolean | Json[] | { [key: string]: Json };
+
+const vector = (key: string, float32: number[], metadata?: Record<string, Json>) => ({
   key,
   data: { float32 },
   ...(metadata ? { metadata } : {}),
@@ -100,7 +103,7 @@ describe('S3 Vectors double', () => {
     expect([...(page1.vectors ?? []), ...(page2.vectors ?? [])].map((v) => v.key)).toEqual(['a', 'b', 'c']);
     expect(page2.nextToken).toBeUndefined();
 
-    const query = (filter?: Record<string, unknown>) =>
+    const query = (filter?: Record<string, Json>) =>
       client.send(
         new QueryVectorsCommand({
           ...at('data'),
@@ -114,7 +117,7 @@ describe('S3 Vectors double', () => {
     expect(all.distanceMetric).toBe('cosine');
     expect(all.vectors?.map((v) => v.key)).toEqual(['a', 'c', 'b']);
     expect(all.vectors?.[0]?.distance).toBeCloseTo(1 - 1 / Math.sqrt(1.01), 6);
-    const keys = async (filter: Record<string, unknown>) => (await query(filter)).vectors?.map((v) => v.key);
+    const keys = async (filter: Record<string, Json>) => (await query(filter)).vectors?.map((v) => v.key);
     expect(await keys({ genre: 'drama' })).toEqual(['b']);
     expect(await keys({ genre: { $eq: 'doc' } })).toEqual(['a', 'b']);
     expect(await keys({ genre: { $ne: 'drama' } })).toEqual(['a']);
@@ -125,7 +128,13 @@ describe('S3 Vectors double', () => {
     expect(await keys({ year: { $lt: 2021 } })).toEqual(['a']);
     expect(await keys({ $or: [{ year: { $gt: 2023 } }, { genre: { $exists: false } }] })).toEqual(['c', 'b']);
     expect(await keys({ $and: [{ genre: 'doc' }, { year: { $lte: 2020 } }] })).toEqual(['a']);
-    for (const filter of [{ genre: { $regex: 'd' } }, { year: { $gt: '2020' } }, { genre: { $in: [] } }, { $and: [] }, {}]) {
+    for (const filter of <Record<string, Json>[]>[
+      { genre: { $regex: 'd' } },
+      { year: { $gt: '2020' } },
+      { genre: { $in: [] } },
+      { $and: [] },
+      {},
+    ]) {
       await expect(query(filter)).rejects.toBeInstanceOf(ValidationException);
     }
 

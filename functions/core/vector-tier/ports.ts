@@ -1,31 +1,18 @@
 /**
  * The vector tier of large memories (issue #27, docs/scale.md): the port through which a memory's vectors
- * live in a managed vector store (Amazon S3 Vectors) instead of its resident index segments, what every
- * stored vector carries for kmem's filters, and the rule that decides when a memory moves there and back.
+ * live in a managed vector store (Amazon S3 Vectors) instead of its resident index segments, and what
+ * every stored vector carries for kmem's filters. Adapter: functions/adapters/s3vectors/.
  *
  * One vector index per memory, and one per account's message index, named from the account and the
- * memory (`vectorIndexName`): no call can name another account's index. The adapter
- * (functions/adapters/s3vectors/) keeps within the store's limits; what a filter cannot ask the store
- * exactly, it asks wider and post-filters with `matchesConditions` (or the caller's own predicate).
+ * memory (./index-names.ts): no call can name another account's index. The adapter keeps within the
+ * store's limits; what a filter cannot ask the store exactly, it asks wider and post-filters with
+ * `matchesConditions` (./conditions.ts) or the caller's own predicate.
  */
-import { createHash } from 'node:crypto';
 
 /** Whose vectors: a memory's, or an account's message index. */
 export type VectorIndexRef =
   | { readonly accountId: string; readonly memoryId: string }
   | { readonly accountId: string; readonly messages: true };
-
-/**
- * The index of `ref`: `m-` (a memory) or `s-` (an account's messages) and 40 hex digits of a SHA-256 of the
- * account and the memory, within S3 Vectors' index names (3-63 lowercase letters, digits, dashes, dots).
- */
-export function vectorIndexName(ref: VectorIndexRef): string {
-  return 'memoryId' in ref ? `m-${digest(`${ref.accountId}/${ref.memoryId}`)}` : `s-${digest(`${ref.accountId}/messages`)}`;
-}
-
-function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 40);
-}
 
 /** What a stored vector says about its chunk: what kmem's filters test. */
 export interface VectorAttributes {
@@ -105,44 +92,4 @@ export interface VectorTier {
   query(ref: VectorIndexRef, query: TierQuery): Promise<TierAnswer>;
   /** Deletes the index and every vector in it (an absent index is no error). */
   dropIndex(ref: VectorIndexRef): Promise<void>;
-}
-
-/** Whether `attributes` satisfy every condition (an attribute the condition tests but the vector lacks fails it). */
-export function matchesConditions(attributes: VectorAttributes, conditions: VectorConditions): boolean {
-  const anyOf = (values: readonly string[] | undefined, value: string | undefined): boolean =>
-    values === undefined || (value !== undefined && values.includes(value));
-  if (!anyOf(conditions.fileIds, attributes.fileId)) return false;
-  if (!anyOf(conditions.fileTypes, attributes.fileType)) return false;
-  if (!anyOf(conditions.sessionIds, attributes.sessionId)) return false;
-  if (!anyOf(conditions.userIds, attributes.userId)) return false;
-  if (!anyOf(conditions.roles, attributes.role)) return false;
-  if (conditions.sourceKeyPrefix !== undefined && !attributes.sourceKey?.startsWith(conditions.sourceKeyPrefix)) return false;
-  if (!withinTime(attributes.createdAt, conditions)) return false;
-  return Object.entries(conditions.metadata ?? {}).every(([key, wanted]) => {
-    const value = attributes.metadata?.[key];
-    return value !== undefined && (typeof wanted === 'string' ? value === wanted : wanted.includes(value));
-  });
-}
-
-function withinTime(createdAt: number | undefined, conditions: VectorConditions): boolean {
-  if (conditions.after === undefined && conditions.before === undefined) return true;
-  if (createdAt === undefined) return false;
-  return (
-    (conditions.after === undefined || createdAt >= conditions.after) && (conditions.before === undefined || createdAt < conditions.before)
-  );
-}
-
-/** Where a memory's vectors live. */
-export type VectorPlacement = 'resident' | 'tier';
-
-/** Below this share of the threshold a tiered memory moves back: a memory near the line does not flap. */
-const MOVE_BACK_SHARE = 0.8;
-
-/**
- * Where a memory of `chunks` chunks keeps its vectors, given where they are now: in the tier once past
- * `thresholdChunks`, back in its segments once below 80% of it.
- */
-export function placementFor(chunks: number, current: VectorPlacement, thresholdChunks: number): VectorPlacement {
-  if (current === 'resident') return chunks > thresholdChunks ? 'tier' : 'resident';
-  return chunks < thresholdChunks * MOVE_BACK_SHARE ? 'resident' : 'tier';
 }
