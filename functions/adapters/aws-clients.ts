@@ -24,7 +24,7 @@ export const requestHandler = (): NodeHttpHandler =>
  * Drops the SDK's logger middleware: with no logger configured it still copies every input and output
  * through the sensitive-data filters for a no-op logger (a few percent of a busy local runtime's CPU).
  */
-function withoutSdkLogging<C extends { middlewareStack: { remove(name: string): boolean } }>(client: C): C {
+export function withoutSdkLogging<C extends { middlewareStack: { remove(name: string): boolean } }>(client: C): C {
   client.middlewareStack.remove('loggerMiddleware');
   return client;
 }

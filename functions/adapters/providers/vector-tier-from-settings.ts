@@ -6,7 +6,7 @@
 import { S3VectorsClient } from '@aws-sdk/client-s3vectors';
 import type { VectorTierSettings } from '../../config';
 import type { VectorTier } from '../../core/vector-tier/ports';
-import { requestHandler } from '../aws-clients';
+import { requestHandler, withoutSdkLogging } from '../aws-clients';
 import { S3VectorsTier } from '../s3vectors/s3vectors-tier';
 import type { ProviderContext } from './once';
 
@@ -15,11 +15,13 @@ const MAX_ATTEMPTS = 5;
 
 export function vectorTierFromSettings(settings: VectorTierSettings, context: ProviderContext): VectorTier | undefined {
   if (settings.store === 'resident') return undefined;
-  const client = new S3VectorsClient({
-    region: context.region,
-    requestHandler: requestHandler(),
-    maxAttempts: MAX_ATTEMPTS,
-    ...(settings.endpoint ? { endpoint: settings.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  const client = withoutSdkLogging(
+    new S3VectorsClient({
+      region: context.region,
+      requestHandler: requestHandler(),
+      maxAttempts: MAX_ATTEMPTS,
+      ...(settings.endpoint ? { endpoint: settings.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    }),
+  );
   return new S3VectorsTier(client, settings.bucketName);
 }

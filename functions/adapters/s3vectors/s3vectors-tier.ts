@@ -10,8 +10,10 @@
  *
  * A filter the store cannot answer exactly (./store-filter.ts) is asked wider and post-filtered: the first
  * round asks 4 x topK (at most 100) with the vectors' metadata; each next round asks 100 more leaving out
- * the keys already seen, until topK hits pass, the index has no more candidates, or 10 rounds (~1,000
- * candidates) have run: then the answer says `complete: false`.
+ * the keys already seen, until topK hits pass, the index has no more candidates, or 20 rounds (~2,000
+ * candidates) have run: then the answer says `complete: false`. A caller that can name the files a
+ * condition allows (a source-key prefix or metadata resolved against the file records) should pass
+ * `fileIds` instead: the store answers that exactly, in one call.
  */
 import {
   CreateIndexCommand,
@@ -39,7 +41,7 @@ const BATCH_BYTES = 16 * 1024 * 1024;
 /** topK of one QueryVectors call at most (AWS: 100). */
 export const MAX_TOP_K = 100;
 const OVERFETCH = 4;
-const WIDENING_ROUNDS = 10;
+const WIDENING_ROUNDS = 20;
 /** Batches written at once (AWS allows 1,000 write requests and 2,500 vectors a second per index). */
 const WRITE_CONCURRENCY = 4;
 
