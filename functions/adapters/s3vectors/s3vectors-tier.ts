@@ -41,7 +41,8 @@ const BATCH_BYTES = 16 * 1024 * 1024;
 /** topK of one QueryVectors call at most (AWS: 100). */
 export const MAX_TOP_K = 100;
 const OVERFETCH = 4;
-const WIDENING_ROUNDS = 20;
+/** Rounds a post-filtered query runs at most. */
+export const WIDENING_ROUNDS = 20;
 /** Batches written at once (AWS allows 1,000 write requests and 2,500 vectors a second per index). */
 const WRITE_CONCURRENCY = 4;
 

@@ -5,7 +5,7 @@
  * and tenant isolation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VectorTierError } from '../../../functions/adapters/s3vectors/s3vectors-tier';
+import { MAX_TOP_K, VectorTierError, WIDENING_ROUNDS } from '../../../functions/adapters/s3vectors/s3vectors-tier';
 import { vectorTierFromSettings } from '../../../functions/adapters/providers/vector-tier-from-settings';
 import { vectorIndexName } from '../../../functions/core/vector-tier/index-names';
 import type { TierVector, VectorAttributes, VectorConditions, VectorIndexRef, VectorTier } from '../../../functions/core/vector-tier/ports';
@@ -161,9 +161,16 @@ describe('vector tier on S3 Vectors', () => {
     expect((double.calls.QueryVectors ?? 0) - before).toBeGreaterThan(1);
   });
 
-  it('says when its widening bound stops before topK', async () => {
-    const answer = await tier.query(ref, { vector: query, topK: 5, conditions: { sourceKeyPrefix: 'arch' }, accept: () => false });
-    expect(answer).toEqual({ hits: [], complete: false });
+  it('says when its widening bound stops before topK, and not when the index ran out', async () => {
+    const exhausted = await tier.query(ref, { vector: query, topK: 5, accept: () => false });
+    expect(exhausted).toEqual({ hits: [], complete: true });
+    const large = memory('memory-widening-bound');
+    await tier.ensureIndex(large, DIM);
+    await tier.put(large, dataset(WIDENING_ROUNDS * MAX_TOP_K + 100, 9));
+    const before = double.calls.QueryVectors ?? 0;
+    const bounded = await tier.query(large, { vector: query, topK: 5, accept: () => false });
+    expect(bounded).toEqual({ hits: [], complete: false });
+    expect((double.calls.QueryVectors ?? 0) - before).toBe(WIDENING_ROUNDS);
   });
 
   it('finds nothing for an empty list, without asking the store', async () => {
