@@ -35,7 +35,7 @@ import { attributesOf, storedMetadataOf } from './stored-metadata';
 import { excluding, type FilterDocument, storeFilterOf } from './store-filter';
 
 /** Vectors per PutVectors or DeleteVectors call (AWS: 500). */
-export const BATCH_VECTORS = 500;
+const BATCH_VECTORS = 500;
 /** A PutVectors body at most (AWS: 20 MiB a request), estimated before sending. */
 const BATCH_BYTES = 16 * 1024 * 1024;
 /** topK of one QueryVectors call at most (AWS: 100). */

@@ -19,7 +19,7 @@ import type { VectorAttributes } from '../../core/vector-tier/ports';
 /** Filterable metadata a vector may carry, in JSON bytes (AWS: 2 KB; the rest is margin). */
 export const FILTERABLE_BYTES = 1_900;
 /** Metadata keys a vector may carry (AWS: 50). */
-export const METADATA_KEYS = 50;
+const METADATA_KEYS = 50;
 
 /** A metadata document as S3 Vectors stores it. */
 export type StoredMetadata = Record<string, string | number | boolean | string[]>;

@@ -34,7 +34,7 @@ const OPERATIONS = new Set<string>([
 ] satisfies OperationName[]);
 
 /** An injected failure: after `after` successful calls (default 0), the next `times` calls answer `error`. */
-export interface Fault {
+interface Fault {
   readonly error: ErrorName;
   readonly times: number;
   readonly after?: number;

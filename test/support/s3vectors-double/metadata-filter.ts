@@ -8,7 +8,7 @@
 import { invalid } from './errors';
 
 type Primitive = string | number | boolean;
-export type MetadataValue = Primitive | Primitive[];
+type MetadataValue = Primitive | Primitive[];
 export type Metadata = Record<string, MetadataValue>;
 
 /** A checked filter, ready to evaluate. */
