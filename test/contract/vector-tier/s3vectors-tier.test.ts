@@ -259,6 +259,17 @@ describe('crash safety', () => {
     expect(answer.hits.map((h) => h.key)).toEqual(expected(vectors, query, 30));
   });
 
+  it('a delete that dies half way is run again to the same end', async () => {
+    const keys = vectors.slice(0, 1_200).map((v) => v.key);
+    double.fail('DeleteVectors', { error: 'ServiceUnavailableException', after: 1, times: 1_000 });
+    await expect(tier.delete(ref, keys)).rejects.toMatchObject({ name: 'VectorTierError', retryable: true });
+    expect(double.sizeOf(BUCKET, vectorIndexName(ref))).toBeGreaterThan(600);
+    double.fail('DeleteVectors', { error: 'ServiceUnavailableException', times: 0 });
+    await tier.delete(ref, keys);
+    expect(double.sizeOf(BUCKET, vectorIndexName(ref))).toBe(600);
+    await tier.put(ref, vectors.slice(0, 1_200));
+  });
+
   it('rides out throttling with the SDK retries', async () => {
     const calls = double.calls.PutVectors ?? 0;
     double.fail('PutVectors', { error: 'TooManyRequestsException', times: 2 });

@@ -3,6 +3,7 @@
  * attributes, the metadata a vector carries within S3 Vectors' limits, and the store filter's exactness.
  */
 import { describe, expect, it } from 'vitest';
+import { ConfigError, functionConfig, loadConfig } from '../../../functions/config';
 import { attributesOf, FILTERABLE_BYTES, sourcePrefixes, storedMetadataOf } from '../../../functions/adapters/s3vectors/stored-metadata';
 import { boundaryPrefix, excluding, storeFilterOf } from '../../../functions/adapters/s3vectors/store-filter';
 import { matchesConditions } from '../../../functions/core/vector-tier/conditions';
@@ -90,5 +91,26 @@ describe('store filter', () => {
     expect(boundaryPrefix('s3://b/k')).toBe('s3://b/');
     expect(excluding(undefined, ['k1'])).toEqual({ k: { $nin: ['k1'] } });
     expect(excluding({ f: 'a' }, [])).toEqual({ f: 'a' });
+  });
+});
+
+describe('settings', () => {
+  it('reads the tier from the environment, and refuses s3vectors without its bucket, naming the variable', () => {
+    expect(loadConfig({}).vectorTier).toEqual({ store: 'resident' });
+    expect(loadConfig({ KMEM_VECTOR_STORE: 's3vectors', KMEM_VECTOR_BUCKET_NAME: 'kmem-vectors' }).vectorTier).toEqual({
+      store: 's3vectors',
+      bucketName: 'kmem-vectors',
+      thresholdChunks: 250_000,
+      endpoint: undefined,
+    });
+    expect(() => loadConfig({ KMEM_VECTOR_STORE: 's3vectors' })).toThrow(ConfigError);
+    expect(() => loadConfig({ KMEM_VECTOR_STORE: 's3vectors' })).toThrow(/KMEM_VECTOR_BUCKET_NAME/);
+    expect(() => loadConfig({ KMEM_VECTOR_BUCKET_NAME: 'Not_A_Bucket' })).toThrow(/KMEM_VECTOR_BUCKET_NAME/);
+    const retrieval = functionConfig('retrieval', {
+      KMEM_VECTOR_STORE: 's3vectors',
+      KMEM_VECTOR_BUCKET_NAME: 'kmem-vectors',
+      KMEM_VECTOR_TIER_THRESHOLD_CHUNKS: '9',
+    });
+    expect(retrieval.vectorTier).toMatchObject({ store: 's3vectors', thresholdChunks: 9 });
   });
 });
