@@ -8,9 +8,9 @@
  * what still fails is a `VectorTierError` saying whether a later try may pass, and the caller (the
  * worker's message) simply runs the whole call again, which converges on the same vectors.
  *
- * A filter the store cannot answer exactly (./store-filter.ts) is asked wider and post-filtered: the first
- * round asks 4 x topK (at most 100) with the vectors' metadata; each next round asks 100 more leaving out
- * the keys already seen, until topK hits pass, the index has no more candidates, or 20 rounds (~2,000
+ * A filter the store cannot answer exactly (./store-filter.ts) is asked wider and post-filtered: each
+ * round asks the most the store answers (100) with the vectors' metadata, since every call is billed
+ * for the whole index whatever its topK; each next round leaves out the keys already seen, until topK hits pass, the index has no more candidates, or 20 rounds (~2,000
  * candidates) have run: then the answer says `complete: false`. A caller that can name the files a
  * condition allows (a source-key prefix or metadata resolved against the file records) should pass
  * `fileIds` instead: the store answers that exactly, in one call.
@@ -40,7 +40,6 @@ const BATCH_VECTORS = 500;
 const BATCH_BYTES = 16 * 1024 * 1024;
 /** topK of one QueryVectors call at most (AWS: 100). */
 export const MAX_TOP_K = 100;
-const OVERFETCH = 4;
 /** Rounds a post-filtered query runs at most. */
 export const WIDENING_ROUNDS = 20;
 /** Batches written at once (AWS allows 1,000 write requests and 2,500 vectors a second per index). */
@@ -127,15 +126,13 @@ export class S3VectorsTier implements VectorTier {
   private async widen(ref: VectorIndexRef, query: TierQuery, filter: FilterDocument | undefined, judge: (hit: TierHit) => boolean) {
     const seen: string[] = [];
     const hits: TierHit[] = [];
-    let ask = Math.min(MAX_TOP_K, query.topK * OVERFETCH);
     for (let round = 0; round < WIDENING_ROUNDS; round++) {
-      const page = await this.queryPage(ref, query.vector, ask, excluding(filter, seen));
+      const page = await this.queryPage(ref, query.vector, MAX_TOP_K, excluding(filter, seen));
       for (const hit of page) {
         seen.push(hit.key);
         if (judge(hit)) hits.push(hit);
       }
-      if (hits.length >= query.topK || page.length < ask) return { hits: hits.slice(0, query.topK), complete: true };
-      ask = MAX_TOP_K;
+      if (hits.length >= query.topK || page.length < MAX_TOP_K) return { hits: hits.slice(0, query.topK), complete: true };
     }
     return { hits: hits.slice(0, query.topK), complete: false };
   }
