@@ -13,6 +13,8 @@ const FAST = [
   'test/contract/local-queue.test.ts',
   'test/contract/answers/**/*.test.ts',
   'test/contract/graph-extraction/**/*.test.ts',
+  // the vector tier against the S3 Vectors double (an HTTP server of its own, no local runtime)
+  'test/contract/vector-tier/**/*.test.ts',
 ];
 
 export default defineConfig({

@@ -127,6 +127,19 @@ const rerankerSchema = z.discriminatedUnion('provider', [
   }),
 ]);
 
+/**
+ * Where a memory's vectors live (docs/scale.md). `resident` (default): in the memory's index segments,
+ * loaded by the query function. `s3vectors`: the stack also creates an Amazon S3 Vectors vector bucket,
+ * and a memory whose chunks pass `tierThresholdChunks` keeps its vectors there (one vector index per
+ * memory, and one per account for its message index); the worker and the query functions are granted
+ * exactly the S3 Vectors actions they use, on that bucket's indexes only.
+ */
+const vectorsSchema = z.object({
+  store: z.enum(['resident', 's3vectors']).default('resident'),
+  /** Chunks above which a memory's vectors move to S3 Vectors: ~100 MB of int8 vectors at 384 dimensions. */
+  tierThresholdChunks: positiveInt.default(250_000),
+});
+
 /** Everything a stage can configure. */
 const stageConfigSchema = z
   .object({
@@ -167,6 +180,7 @@ const stageConfigSchema = z
     api: apiSchema.prefault({}),
     worker: workerSchema.prefault({}),
     alarms: alarmsSchema.prefault({}),
+    vectors: vectorsSchema.prefault({}),
   })
   .refine((config) => config.answerModel.provider === 'none' || (config.answerModel.timeoutSeconds ?? 0) < config.api.timeoutSeconds, {
     path: ['answerModel', 'timeoutSeconds'],
@@ -192,7 +206,7 @@ const PRESETS: Record<string, Overrides> = {
   },
 };
 
-const SECTIONS = ['storage', 'api', 'worker', 'alarms'] as const;
+const SECTIONS = ['storage', 'api', 'worker', 'alarms', 'vectors'] as const;
 
 /** Validated configuration of `stage`: its preset, then `overrides` (section by section), then defaults. */
 export function stageConfig(stage: string, overrides: unknown = {}): StageConfig {

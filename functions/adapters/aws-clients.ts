@@ -11,7 +11,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { Config } from '../config';
 
-const requestHandler = (): NodeHttpHandler =>
+/** The keep-alive HTTP handler every SDK client of a container uses. */
+export const requestHandler = (): NodeHttpHandler =>
   new NodeHttpHandler({
     httpAgent: new HttpAgent({ keepAlive: true, maxSockets: 64 }),
     httpsAgent: new HttpsAgent({ keepAlive: true, maxSockets: 64 }),
@@ -23,7 +24,7 @@ const requestHandler = (): NodeHttpHandler =>
  * Drops the SDK's logger middleware: with no logger configured it still copies every input and output
  * through the sensitive-data filters for a no-op logger (a few percent of a busy local runtime's CPU).
  */
-function withoutSdkLogging<C extends { middlewareStack: { remove(name: string): boolean } }>(client: C): C {
+export function withoutSdkLogging<C extends { middlewareStack: { remove(name: string): boolean } }>(client: C): C {
   client.middlewareStack.remove('loggerMiddleware');
   return client;
 }

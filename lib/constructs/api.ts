@@ -37,11 +37,14 @@ import type { FunctionName } from '../paths';
 import type { Data } from './data';
 import { answerEnvironment, embeddingEnvironment, importEnvironment, rerankerEnvironment, sharedEnvironment } from './environment';
 import { GROUP_ACCESS } from './group-access';
+import type { VectorStore } from './vector-store';
 
 /** Properties of `Api`. */
 export interface ApiProps {
   readonly config: StageConfig;
   readonly data: Data;
+  /** The S3 Vectors bucket of large memories, when the stage has one. */
+  readonly vectors?: VectorStore;
   readonly queue: IQueue;
   /** The route catalog (functions/catalog.ts). */
   readonly routes: readonly RouteSpec[];
@@ -85,6 +88,7 @@ export class Api extends Construct {
         ...sharedEnvironment(props.config, props.data),
         KMEM_QUEUE_URL: props.queue.queueUrl,
         ...(group === 'retrieval' || group === 'messages' ? embeddingEnvironment(props.config) : {}),
+        ...(VECTOR_QUERY_GROUPS.has(group) ? props.vectors?.environment() : {}),
         ...(group === 'retrieval' ? answerEnvironment(props.config) : {}),
         ...(group === 'retrieval' ? rerankerEnvironment(props.config) : {}),
         ...(group === 'files' ? importEnvironment(props.config) : {}),
@@ -100,9 +104,13 @@ export class Api extends Construct {
     if ((group === 'retrieval' || group === 'messages') && props.config.embedder === 'bedrock') grantEmbeddings(fn);
     if (group === 'retrieval') grantAnswers(fn, props);
     if (group === 'retrieval' && props.config.reranker.provider === 'bedrock') grantRerankModel(fn, props.config.reranker.model);
+    if (VECTOR_QUERY_GROUPS.has(group)) props.vectors?.grant(fn, 'query');
     return fn;
   }
 }
+
+/** The groups that query memory indexes (memory retrieval, message search), hence the vector tier. */
+const VECTOR_QUERY_GROUPS: ReadonlySet<Group> = new Set<Group>(['retrieval', 'messages']);
 
 /** With an answer model: its tokens are charged to the account, and a Bedrock model may be invoked. */
 function grantAnswers(fn: ServiceFunction, props: ApiProps): void {

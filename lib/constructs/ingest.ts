@@ -13,11 +13,14 @@ import { grantEmbeddings, grantImportBuckets, grantObjects, grantTable } from '.
 import { QueueWorker } from './queue-worker';
 import type { Data } from './data';
 import { embeddingEnvironment, importEnvironment, sharedEnvironment } from './environment';
+import type { VectorStore } from './vector-store';
 
 /** Properties of `Ingest`. */
 export interface IngestProps {
   readonly config: StageConfig;
   readonly data: Data;
+  /** The S3 Vectors bucket of large memories, when the stage has one. */
+  readonly vectors?: VectorStore;
   /** The worker's handler module (functions/worker/handler.ts). */
   readonly workerEntry: string;
   readonly alarmAction?: IAlarmAction;
@@ -35,6 +38,7 @@ export class Ingest extends Construct {
         ...sharedEnvironment(props.config, props.data),
         ...embeddingEnvironment(props.config),
         ...importEnvironment(props.config),
+        ...props.vectors?.environment(),
       },
       config: props.config,
       alarmAction: props.alarmAction,
@@ -45,6 +49,7 @@ export class Ingest extends Construct {
       grantObjects(props.data.bucket, worker, 'readWrite');
       if (props.config.embedder === 'bedrock') grantEmbeddings(worker);
       grantImportBuckets(worker, props.config.importBuckets);
+      props.vectors?.grant(worker, 'write');
     }
     if (props.config.webResyncSchedule) this.scheduleWebResync(props.config.webResyncSchedule);
   }

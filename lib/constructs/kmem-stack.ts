@@ -14,6 +14,7 @@ import { Api } from './api';
 import { Data } from './data';
 import { Ingest } from './ingest';
 import { Observability } from './observability';
+import { VectorStore } from './vector-store';
 
 /** Properties of `KmemStack`. */
 export interface KmemStackProps extends StackProps {
@@ -28,6 +29,8 @@ export interface KmemStackProps extends StackProps {
 export class KmemStack extends Stack {
   readonly config: StageConfig;
   readonly data: Data;
+  /** The S3 Vectors bucket, when the stage's `vectors.store` is `s3vectors`. */
+  readonly vectors?: VectorStore;
   readonly alarmTopic?: AlarmTopic;
   readonly ingest: Ingest;
   readonly api: Api;
@@ -40,11 +43,18 @@ export class KmemStack extends Stack {
     this.config = config;
     const entryOf = props.entryOf ?? handlerEntry;
     this.data = new Data(this, 'Data', { config });
+    this.vectors = config.vectors.store === 's3vectors' ? new VectorStore(this, 'Vectors', config) : undefined;
     this.alarmTopic = config.alarms.topic ? new AlarmTopic(this, 'AlarmTopic') : undefined;
     const alarmAction = this.alarmTopic?.action;
-    this.ingest = new Ingest(this, 'Ingest', { config, data: this.data, workerEntry: entryOf('worker'), alarmAction });
+    this.ingest = new Ingest(this, 'Ingest', {
+      config,
+      data: this.data,
+      vectors: this.vectors,
+      workerEntry: entryOf('worker'),
+      alarmAction,
+    });
     const ingestion = this.ingest.queueWorker;
-    this.api = new Api(this, 'Api', { config, data: this.data, queue: ingestion.queue, routes, entryOf });
+    this.api = new Api(this, 'Api', { config, data: this.data, vectors: this.vectors, queue: ingestion.queue, routes, entryOf });
     this.observability = new Observability(this, 'Observability', {
       config,
       api: this.api,
@@ -69,6 +79,7 @@ export class KmemStack extends Stack {
     output('BucketName', this.data.bucket.bucketName, 'The artefact bucket');
     output('QueueUrl', this.ingest.queueWorker.queue.queueUrl, 'The ingestion queue');
     output('DashboardName', this.observability.dashboard.dashboardName, 'The CloudWatch dashboard');
+    if (this.vectors) output('VectorBucketName', this.vectors.bucketName, 'The S3 Vectors bucket of large memories');
     if (this.alarmTopic) output('AlarmTopicArn', this.alarmTopic.topic.topicArn, 'Subscribe here to receive alarms');
   }
 }
