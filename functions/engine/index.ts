@@ -29,3 +29,14 @@ export { personalizedPageRank, topChunks } from './graph/graph-ppr';
 export { linkQueryToEntities } from './graph/query-link';
 export { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from './graph/entity-lookup';
 export { graphWordVectors, type WordVectors } from './graph/word-vector-typing';
+
+// summaries: a conversation's extractive summary, kept up to date batch by batch
+export {
+  addToSummary,
+  emptySummaryState,
+  type ExtractiveSummary,
+  selectSummary,
+  type SummaryMessage,
+  type SummaryState,
+} from './summary/session-summary';
+export { summaryStateFromJson, summaryStateToJson, type SummaryStateJson } from './summary/summary-state-format';
