@@ -245,6 +245,8 @@ export const FUNCTION_SETTINGS = {
     'hostileInput',
     'embeddings',
     'graphExtractor',
+    // session summaries by the answer model, when one is configured
+    'answers',
     'imports',
     'limits',
   ],

@@ -33,6 +33,7 @@ export { graphWordVectors, type WordVectors } from './graph/word-vector-typing';
 // summaries: a conversation's extractive summary, kept up to date batch by batch
 export {
   addToSummary,
+  centralSentences,
   emptySummaryState,
   type ExtractiveSummary,
   selectSummary,

@@ -101,6 +101,11 @@ export function selectSummary(state: SummaryState): ExtractiveSummary {
   };
 }
 
+/** The pool's sentences in the order they were said: what a model is shown of the whole session. */
+export function centralSentences(state: SummaryState): string[] {
+  return [...state.pool].sort(byOrder).map((sentence) => sentence.text);
+}
+
 const byOrder = (a: PooledSentence, b: PooledSentence): number => a.order - b.order;
 
 function termCounts(text: string): Map<string, number> {
