@@ -17,6 +17,8 @@ export { deserializeRetrievalIndex, serializeRetrievalIndex } from './retrieval/
 export { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from './retrieval/retrieval-index';
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';
 export type { ExternalList } from './retrieval/rank';
+export type { RankParamOverrides } from './retrieval/params';
+export { queryTimePrior } from './retrieval/time-prior';
 export type { MemoryFact } from './retrieval/facts';
 export { WordVectorEmbedder } from './retrieval/word-vector-embedder';
 export { parseWordVectors, type WordVectorTable } from './retrieval/word-vector-table';

@@ -27,10 +27,18 @@ const NUMBER_WORDS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, f
 
 /** The spans of time `text` names, in the order found; none when it names no time. */
 export function timeSpansIn(text: string, reference: Date): TimeSpan[] {
-  const spans = [...ruleSpans(text, reference)];
+  const claimed: Array<[number, number]> = [];
+  const free = (from: number, to: number): boolean => claimed.every(([start, end]) => to <= start || from >= end);
+  const spans: TimeSpan[] = [];
+  // the more specific wording first: a year inside "the winter of 2022" is that winter's, not a year of its own
+  for (const { from, to, span } of ruleMatches(text, reference)) {
+    if (!free(from, to)) continue;
+    claimed.push([from, to]);
+    spans.push(span);
+  }
   for (const result of casual.parse(text, { instant: reference, timezone: 'UTC' }, { forwardDate: false })) {
     const span = chronoSpan(result);
-    if (span) spans.push(span);
+    if (span && free(result.index, result.index + result.text.length)) spans.push(span);
   }
   return spans;
 }
@@ -58,14 +66,25 @@ function chronoSpan(result: ParsedResult): TimeSpan | undefined {
   return /\b(?:today|tonight|morning|afternoon|evening|night|now)\b/.test(text) ? dayOf(at) : undefined;
 }
 
-function* ruleSpans(text: string, reference: Date): Generator<TimeSpan> {
-  for (const match of text.matchAll(YEAR)) yield yearOf(Number(match[1]));
-  for (const match of text.matchAll(RELATIVE_MONTH)) yield relativeMonth(match[1] ?? '', MONTHS.indexOf((match[2] ?? '').toLowerCase()), reference);
-  for (const match of text.matchAll(SEASON)) yield season(match[1]?.toLowerCase(), SEASONS[(match[2] ?? '').toLowerCase()] ?? 5, match[3], reference);
+interface RuleMatch {
+  from: number;
+  to: number;
+  span: TimeSpan;
+}
+
+function* ruleMatches(text: string, reference: Date): Generator<RuleMatch> {
+  const at = (match: RegExpMatchArray, span: TimeSpan): RuleMatch => ({ from: match.index ?? 0, to: (match.index ?? 0) + match[0].length, span });
+  for (const match of text.matchAll(SEASON)) {
+    yield at(match, season(match[1]?.toLowerCase(), SEASONS[(match[2] ?? '').toLowerCase()] ?? 5, match[3], reference));
+  }
+  for (const match of text.matchAll(RELATIVE_MONTH)) {
+    yield at(match, relativeMonth(match[1] ?? '', MONTHS.indexOf((match[2] ?? '').toLowerCase()), reference));
+  }
   for (const match of text.matchAll(WEEKENDS_AGO)) {
     const count = NUMBER_WORDS[(match[1] ?? '').toLowerCase()] ?? Number(match[1]);
-    yield weekendOf(lastWeekendStart(reference.getTime()) - 7 * DAY * (count - 1));
+    yield at(match, weekendOf(lastWeekendStart(reference.getTime()) - 7 * DAY * (count - 1)));
   }
+  for (const match of text.matchAll(YEAR)) yield at(match, yearOf(Number(match[1])));
 }
 
 /** "last May": the latest May before the reference's month; "this May": the reference's year's; "next May": the first after. */
