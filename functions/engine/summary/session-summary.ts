@@ -58,7 +58,9 @@ const KEY_POINTS = 5;
 const KEY_POINT_CHARS = 240;
 /** Maximal marginal relevance: centrality against likeness to what is already picked. */
 const MMR_LAMBDA = 0.7;
-const MIN_TERMS = 5;
+const MIN_TERMS = 3;
+/** Sentences with fewer distinct terms than this count in proportion (a short reply rarely sums a session up). */
+const FULL_TERMS = 6;
 const MIN_CHARS = 20;
 const MAX_CHARS = 600;
 const QUESTION_FACTOR = 0.5;
@@ -157,7 +159,7 @@ function centrality(sentence: PooledSentence, centroid: ReadonlyMap<string, numb
   let centroidNorm = 0;
   for (const weight of centroid.values()) centroidNorm += weight * weight;
   const norms = vectorNorm(sentence.terms, idf) * Math.sqrt(centroidNorm);
-  const cosine = norms > 0 ? dot / norms : 0;
+  const cosine = (norms > 0 ? dot / norms : 0) * Math.min(1, sentence.terms.size / FULL_TERMS);
   return sentence.text.trimEnd().endsWith('?') ? cosine * QUESTION_FACTOR : cosine;
 }
 
@@ -204,7 +206,7 @@ function pickByCoverage(pool: readonly PooledSentence[], centroid: ReadonlyMap<s
     left.forEach((sentence, i) => {
       let gain = 0;
       for (const term of sentence.terms.keys()) if (!covered.has(term)) gain += centroid.get(term) ?? 0;
-      gain /= Math.sqrt(sentence.terms.size);
+      gain *= Math.min(1, sentence.terms.size / FULL_TERMS) / Math.sqrt(sentence.terms.size);
       if (gain > bestGain) [best, bestGain] = [i, gain];
     });
     const [chosen] = best < 0 ? [] : left.splice(best, 1);
