@@ -70,7 +70,11 @@ describe('session summaries by the answer model', () => {
     reply = modelSummary('The user is planning a June trip to Lisbon.', ['Trip to Lisbon in June']);
     await say(sessionID, 'user', 'I want to plan a trip to Lisbon in June with my sister, staying in the old town.');
     const first = await summaryWhen(sessionID, 1);
-    expect(first).toMatchObject({ sessionID, summary: 'The user is planning a June trip to Lisbon.', keyPoints: ['Trip to Lisbon in June'] });
+    expect(first).toMatchObject({
+      sessionID,
+      summary: 'The user is planning a June trip to Lisbon.',
+      keyPoints: ['Trip to Lisbon in June'],
+    });
     const asked = model.requests.at(-1);
     expect(asked?.path).toBe('/v1/chat/completions');
     expect((asked?.body as ChatBody).response_format.json_schema.name).toBe('session_summary');

@@ -16,7 +16,11 @@ const SCHEMA: Readonly<Record<string, unknown>> = {
   type: 'object',
   properties: {
     summary: { type: 'string', description: 'The conversation so far in two to four sentences.' },
-    keyPoints: { type: 'array', items: { type: 'string' }, description: 'Up to five short key points: facts, decisions, plans, open questions.' },
+    keyPoints: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Up to five short key points: facts, decisions, plans, open questions.',
+    },
   },
   required: ['summary', 'keyPoints'],
   additionalProperties: false,
@@ -69,7 +73,8 @@ export class ModelSessionSummarizer implements SessionSummarizer {
     };
     const reply = await completeBeforeDeadline(this.options.model, request, this.retry, this.timeoutMs);
     const tokensUsed = reply.tokensUsed;
-    if (reply.refusal !== undefined) throw new AnswerModelError(`${this.name}: the model refused: ${reply.refusal.slice(0, 120)}`, { tokensUsed });
+    if (reply.refusal !== undefined)
+      throw new AnswerModelError(`${this.name}: the model refused: ${reply.refusal.slice(0, 120)}`, { tokensUsed });
     if (reply.truncated) throw new AnswerModelError(`${this.name}: the summary was cut at the output limit`, { tokensUsed });
     const parsed = summaryOf(reply.content);
     if (!parsed) throw new AnswerModelError(`${this.name}: the answer is not the {summary, keyPoints} object asked for`, { tokensUsed });
@@ -84,7 +89,8 @@ export function summaryPrompt(evidence: SummaryEvidence): string {
     const points = evidence.previous.keyPoints.map((point) => `- ${point}`).join('\n');
     parts.push(`Previous summary:\n${evidence.previous.summary}${points ? `\nKey points:\n${points}` : ''}`);
   }
-  if (evidence.central.length > 0) parts.push(`Central sentences of the whole conversation:\n${evidence.central.map((s) => `- ${s}`).join('\n')}`);
+  if (evidence.central.length > 0)
+    parts.push(`Central sentences of the whole conversation:\n${evidence.central.map((s) => `- ${s}`).join('\n')}`);
   const recent = evidence.recent.map((message) => `[${message.createdAt}] ${message.role}: ${message.content.replace(/\s+/g, ' ').trim()}`);
   parts.push(`New messages:\n${recent.join('\n')}`);
   return parts.join('\n\n');

@@ -85,7 +85,11 @@ export async function groundedAnswer(
 }
 
 /** Gives back the unused part of a model call's reservation (a negative amount charges the excess), once. */
-export async function settleReservation(deps: Pick<GroundedAnswerDeps, 'budget' | 'ids'>, accountId: string, unused: number): Promise<void> {
+export async function settleReservation(
+  deps: Pick<GroundedAnswerDeps, 'budget' | 'ids'>,
+  accountId: string,
+  unused: number,
+): Promise<void> {
   if (unused === 0) return;
   const settlement = `answer-${deps.ids.uuid()}`;
   await deps.budget.refundTokens(accountId, unused, settlement);

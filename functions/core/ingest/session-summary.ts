@@ -10,13 +10,7 @@
  * central sentences (bounded, whatever the session's length), its tokens reserved from the account's
  * budget; when it cannot (budget, failure), the extractive summary answers.
  */
-import {
-  addToSummary,
-  centralSentences,
-  emptySummaryState,
-  type ExtractiveSummary,
-  selectSummary,
-} from '../../engine';
+import { addToSummary, centralSentences, emptySummaryState, type ExtractiveSummary, selectSummary } from '../../engine';
 import { settleReservation, type TokenBudget } from '../answers/grounded-answer';
 import { AnswerModelError } from '../answers/ports';
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
@@ -72,7 +66,11 @@ async function updateSummary(deps: SummaryDeps, accountId: string, sessionId: st
   const model = await modelSummary(deps, accountId, stored, added);
   // a failed model call keeps the model's previous summary to revise next time; the extractive one answers meanwhile
   const revisable = model ?? stored.model;
-  const next: StoredSummaryState = { state: stored.state, lastBatch: added.map((message) => message.id), ...(revisable ? { model: revisable } : {}) };
+  const next: StoredSummaryState = {
+    state: stored.state,
+    lastBatch: added.map((message) => message.id),
+    ...(revisable ? { model: revisable } : {}),
+  };
   const answer: StoredSummary = {
     ...(model ?? extractive),
     messageCount: stored.state.messages,

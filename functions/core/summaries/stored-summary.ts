@@ -44,7 +44,11 @@ export function encodeSummaryState(stored: StoredSummaryState): string {
 }
 
 export function decodeSummaryState(bytes: Uint8Array): StoredSummaryState {
-  const value = JSON.parse(Buffer.from(bytes).toString('utf8')) as { state: unknown; lastBatch?: unknown; model?: StoredSummaryState['model'] };
+  const value = JSON.parse(Buffer.from(bytes).toString('utf8')) as {
+    state: unknown;
+    lastBatch?: unknown;
+    model?: StoredSummaryState['model'];
+  };
   const lastBatch = Array.isArray(value.lastBatch) ? value.lastBatch.filter((id): id is string => typeof id === 'string') : [];
   return { state: summaryStateFromJson(value.state), lastBatch, ...(value.model ? { model: value.model } : {}) };
 }

@@ -73,7 +73,11 @@ interface RuleMatch {
 }
 
 function* ruleMatches(text: string, reference: Date): Generator<RuleMatch> {
-  const at = (match: RegExpMatchArray, span: TimeSpan): RuleMatch => ({ from: match.index ?? 0, to: (match.index ?? 0) + match[0].length, span });
+  const at = (match: RegExpMatchArray, span: TimeSpan): RuleMatch => ({
+    from: match.index ?? 0,
+    to: (match.index ?? 0) + match[0].length,
+    span,
+  });
   for (const match of text.matchAll(SEASON)) {
     yield at(match, season(match[1]?.toLowerCase(), SEASONS[(match[2] ?? '').toLowerCase()] ?? 5, match[3], reference));
   }
@@ -91,7 +95,8 @@ function* ruleMatches(text: string, reference: Date): Generator<RuleMatch> {
 function relativeMonth(which: string, month: number, reference: Date): TimeSpan {
   const year = reference.getUTCFullYear();
   const current = reference.getUTCMonth();
-  const shift = which.toLowerCase() === 'last' ? (month < current ? 0 : -1) : which.toLowerCase() === 'next' ? (month > current ? 0 : 1) : 0;
+  const shift =
+    which.toLowerCase() === 'last' ? (month < current ? 0 : -1) : which.toLowerCase() === 'next' ? (month > current ? 0 : 1) : 0;
   return monthOf(year + shift, month);
 }
 

@@ -1,11 +1,6 @@
 /** The extractive session summary: central sentences, key points that cover the topics, and batch-by-batch updates. */
 import { describe, expect, it } from 'vitest';
-import {
-  addToSummary,
-  emptySummaryState,
-  selectSummary,
-  type SummaryMessage,
-} from '../../../functions/engine/summary/session-summary';
+import { addToSummary, emptySummaryState, selectSummary, type SummaryMessage } from '../../../functions/engine/summary/session-summary';
 import { summaryStateFromJson, summaryStateToJson } from '../../../functions/engine/summary/summary-state-format';
 
 const TRIP: readonly string[] = [
@@ -19,8 +14,7 @@ const TRIP: readonly string[] = [
   'By the way, my cat Miso has a vet appointment on Friday.',
   'Thanks!',
 ];
-const messages = (texts: readonly string[], from = 0): SummaryMessage[] =>
-  texts.map((content, i) => ({ id: `m${from + i}`, content }));
+const messages = (texts: readonly string[], from = 0): SummaryMessage[] => texts.map((content, i) => ({ id: `m${from + i}`, content }));
 
 describe('session summary', () => {
   it('picks central sentences in the order they were said, and key points that reach the other topics', () => {
@@ -72,7 +66,10 @@ describe('session summary', () => {
   });
 
   it('keeps a term named like an object property as a plain term', () => {
-    const state = addToSummary(emptySummaryState(), messages(['The constructor of the prototype bridge used hasOwnProperty checks daily.']));
+    const state = addToSummary(
+      emptySummaryState(),
+      messages(['The constructor of the prototype bridge used hasOwnProperty checks daily.']),
+    );
     const copy = summaryStateFromJson(JSON.parse(JSON.stringify(summaryStateToJson(state))));
     expect(copy.terms.get('constructor')).toEqual([1, 1]);
   });

@@ -4,7 +4,10 @@ import { asksForTime, closeness, type TimeSpan, timeSpansIn } from '../../../fun
 
 const REFERENCE = new Date('2023-10-20T12:00:00Z'); // a Friday
 const day = (iso: string): number => Date.parse(`${iso}T00:00:00Z`);
-const iso = (span: TimeSpan): [string, string] => [new Date(span.start).toISOString().slice(0, 10), new Date(span.end).toISOString().slice(0, 10)];
+const iso = (span: TimeSpan): [string, string] => [
+  new Date(span.start).toISOString().slice(0, 10),
+  new Date(span.end).toISOString().slice(0, 10),
+];
 const spans = (text: string): Array<[string, string]> => timeSpansIn(text, REFERENCE).map(iso);
 
 describe('time expressions', () => {
