@@ -42,4 +42,4 @@ export {
   type SummaryMessage,
   type SummaryState,
 } from './summary/session-summary';
-export { summaryStateFromJson, summaryStateToJson, type SummaryStateJson } from './summary/summary-state-format';
+export { summaryStateFromJson, summaryStateToJson } from './summary/summary-state-format';

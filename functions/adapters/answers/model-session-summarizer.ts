@@ -83,7 +83,7 @@ export class ModelSessionSummarizer implements SessionSummarizer {
 }
 
 /** The user message: the previous summary, the central sentences, then the new messages with their role and time. */
-export function summaryPrompt(evidence: SummaryEvidence): string {
+function summaryPrompt(evidence: SummaryEvidence): string {
   const parts: string[] = [];
   if (evidence.previous) {
     const points = evidence.previous.keyPoints.map((point) => `- ${point}`).join('\n');

@@ -50,7 +50,7 @@ export interface ExtractiveSummary {
   keyPoints: string[];
 }
 
-export const POOL_SIZE = 60;
+const POOL_SIZE = 60;
 const CENTROID_TERMS = 50;
 const SUMMARY_SENTENCES = 3;
 const SUMMARY_CHARS = 600;
