@@ -6,16 +6,18 @@
  * span-length away; stating a time: 1 or 0), the two multiply. A query with neither has no prior, and
  * ranking is unchanged.
  */
-import { asksForTime, closeness, timeSpansIn } from '../text/time-expressions';
+import { asksForTime, closeness, type TimeSpan, timeSpansIn } from '../text/time-expressions';
 import type { RetrievalIndex } from './retrieval-index';
 
-/** Whether each chunk's own text states a time, worked out once per chunk of an index. */
-const statesTimeCache = new WeakMap<RetrievalIndex, Map<number, boolean>>();
+/** The times each chunk's own text states, resolved against its own time, worked out once per chunk of an index. */
+const statedCache = new WeakMap<RetrievalIndex, Map<number, readonly TimeSpan[]>>();
 
 /**
  * The prior for `query` over `index`, or undefined when the query neither names nor asks for a time.
  * `timeOf` is a chunk's time (a message's `createdAt`), undefined when it has none; relative
- * expressions resolve against `reference` (the conversation's latest message, or now).
+ * expressions of the query resolve against `reference` (the conversation's latest message, or now), a
+ * chunk's against its own time. A chunk is as close to a named time as the closer of when it was
+ * written and what it says ("we went camping last week", written on 27 June, is of mid June).
  */
 export function queryTimePrior(
   index: RetrievalIndex,
@@ -23,27 +25,31 @@ export function queryTimePrior(
   reference: Date,
   timeOf: (ordinal: number) => number | undefined,
 ): ((ordinal: number) => number) | undefined {
-  const spans = timeSpansIn(query, reference);
+  const named = timeSpansIn(query, reference);
   const asks = asksForTime(query);
-  if (spans.length === 0 && !asks) return undefined;
+  if (named.length === 0 && !asks) return undefined;
   return (ordinal) => {
-    const time = spans.length > 0 ? timeOf(ordinal) : undefined;
-    const near = time === undefined ? 0 : closeness(spans, time);
-    const states = asks && statesTime(index, ordinal) ? 1 : 0;
+    const written = timeOf(ordinal);
+    const stated = statedTimes(index, ordinal, written);
+    let near = 0;
+    if (named.length > 0 && written !== undefined) {
+      near = Math.max(closeness(named, { start: written, end: written }), ...stated.map((span) => closeness(named, span)));
+    }
+    const states = asks && stated.length > 0 ? 1 : 0;
     return (1 + near) * (1 + states) - 1;
   };
 }
 
-function statesTime(index: RetrievalIndex, ordinal: number): boolean {
-  let cache = statesTimeCache.get(index);
-  if (!cache) statesTimeCache.set(index, (cache = new Map()));
-  let states = cache.get(ordinal);
-  if (states === undefined) {
-    // any reference will do: only whether the text names a time matters
-    states = timeSpansIn(index.chunks.texts[ordinal] ?? '', STATES_REFERENCE).length > 0;
-    cache.set(ordinal, states);
+function statedTimes(index: RetrievalIndex, ordinal: number, written: number | undefined): readonly TimeSpan[] {
+  let cache = statedCache.get(index);
+  if (!cache) statedCache.set(index, (cache = new Map()));
+  let stated = cache.get(ordinal);
+  if (stated === undefined) {
+    // a chunk without a time of its own: what it states still counts as stating a time, not as when
+    stated = timeSpansIn(index.chunks.texts[ordinal] ?? '', new Date(written ?? UNDATED));
+    cache.set(ordinal, stated);
   }
-  return states;
+  return stated;
 }
 
-const STATES_REFERENCE = new Date(Date.UTC(2000, 0, 1));
+const UNDATED = Date.UTC(2000, 0, 1);

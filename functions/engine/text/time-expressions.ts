@@ -43,13 +43,16 @@ export function timeSpansIn(text: string, reference: Date): TimeSpan[] {
   return spans;
 }
 
-/** 1 when `time` falls in one of the spans; otherwise span / (span + distance) for the closest: half one span-length away. */
-export function closeness(spans: readonly TimeSpan[], time: number): number {
+/**
+ * How close `other` is to the named spans: 1 when it meets one of them; otherwise span / (span + gap)
+ * for the closest, so one half a span-length away. `other` may be an instant (`{start: t, end: t}`).
+ */
+export function closeness(spans: readonly TimeSpan[], other: TimeSpan): number {
   let best = 0;
   for (const span of spans) {
     const length = span.end - span.start;
-    const distance = time < span.start ? span.start - time : time >= span.end ? time - span.end : 0;
-    best = Math.max(best, length / (length + distance));
+    const gap = other.end < span.start ? span.start - other.end : other.start >= span.end ? other.start - span.end : 0;
+    best = Math.max(best, gap === 0 ? 1 : length / (length + gap));
   }
   return best;
 }

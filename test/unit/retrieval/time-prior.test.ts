@@ -37,4 +37,11 @@ describe('time prior', () => {
     expect(prior?.(1)).toBe(1); // "on Saturday"
     expect(prior?.(0)).toBe(0);
   });
+
+  it('places a chunk at the time it speaks of too, resolved against when it was written', async () => {
+    const spoken = await buildRetrievalIndex([{ id: 'x', fileId: 'f', text: 'Last year we renovated the community centre.' }]);
+    const written = () => Date.parse('2023-08-10T10:00:00Z');
+    expect(queryTimePrior(spoken, 'community centre in 2022', reference, written)?.(0)).toBe(1);
+    expect(queryTimePrior(spoken, 'community centre in 2019', reference, written)?.(0)).toBeLessThan(0.5);
+  });
 });

@@ -56,9 +56,11 @@ describe('time expressions', () => {
   it('scores closeness 1 inside a span, falling to one half a span-length away', () => {
     const may = { start: day('2023-05-01'), end: day('2023-06-01') };
     const length = may.end - may.start;
-    expect(closeness([may], day('2023-05-15'))).toBe(1);
-    expect(closeness([may], may.end + length)).toBeCloseTo(0.5);
-    expect(closeness([may], may.start - length)).toBeCloseTo(0.5);
-    expect(closeness([], day('2023-05-15'))).toBe(0);
+    const at = (time: number) => ({ start: time, end: time });
+    expect(closeness([may], at(day('2023-05-15')))).toBe(1);
+    expect(closeness([may], at(may.end + length))).toBeCloseTo(0.5);
+    expect(closeness([may], at(may.start - length))).toBeCloseTo(0.5);
+    expect(closeness([may], { start: day('2023-04-20'), end: day('2023-05-02') })).toBe(1); // a span that meets it
+    expect(closeness([], at(day('2023-05-15')))).toBe(0);
   });
 });
