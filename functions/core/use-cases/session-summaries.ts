@@ -6,7 +6,7 @@
 import { NotFoundError } from '../errors';
 import { objectKeys } from '../object-keys';
 import type { ConversationSyncStore, ObjectStore, QueuePort, SessionStore } from '../ports';
-import { decodeSummary } from '../summaries/stored-summary';
+import { decodeSummary, type StoredSummary } from '../summaries/stored-summary';
 import type { WorkMessage } from '../work';
 
 export interface SessionSummary {
@@ -26,10 +26,29 @@ export interface SessionSummaryDeps {
 export async function getSessionSummary(deps: SessionSummaryDeps, accountId: string, sessionId: string): Promise<SessionSummary> {
   const session = await deps.sessions.get(accountId, sessionId);
   if (!session) throw NotFoundError.of('session', sessionId);
-  const bytes = await deps.objects.get(objectKeys.sessionSummary(accountId, sessionId));
-  if (!bytes) return { sessionId, summary: '', keyPoints: [], messageCount: 0, updatedAt: session.updatedAt };
-  const { summary, keyPoints, messageCount, updatedAt } = decodeSummary(bytes);
+  const stored = await readSummary(deps, objectKeys.sessionSummary(accountId, sessionId));
+  if (!stored) return { sessionId, summary: '', keyPoints: [], messageCount: 0, updatedAt: session.updatedAt };
+  const { summary, keyPoints, messageCount, updatedAt } = stored;
   return { sessionId, summary, keyPoints, messageCount, updatedAt };
+}
+
+const READ_TRIES = 3;
+
+/**
+ * The stored summary, read again when it does not parse: S3 replaces an object whole, but a local store
+ * (s3rver writes the file in place) can answer one half written while the worker replaces it.
+ */
+async function readSummary(deps: Pick<SessionSummaryDeps, 'objects'>, key: string): Promise<StoredSummary | undefined> {
+  for (let attempt = 1; ; attempt++) {
+    const bytes = await deps.objects.get(key);
+    if (!bytes) return undefined;
+    try {
+      return decodeSummary(bytes);
+    } catch (error) {
+      if (!(error instanceof SyntaxError) || attempt >= READ_TRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+    }
+  }
 }
 
 export interface SummaryChangeDeps {
