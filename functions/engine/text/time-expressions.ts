@@ -25,8 +25,18 @@ const SEASON = /\b(?:(last|this|next)\s+|the\s+)?(spring|summer|autumn|fall|wint
 const WEEKENDS_AGO = /\b(a|one|two|three|four|\d+)\s+weekends?\s+ago\b/gi;
 const NUMBER_WORDS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4 };
 
-/** The spans of time `text` names, in the order found; none when it names no time. */
+/**
+ * The spans of time `text` names, in the order found; none when it names no time. When the text names a
+ * date of a known year, its relative expressions are of that date ("last weekend before April 10, 2023").
+ */
 export function timeSpansIn(text: string, reference: Date): TimeSpan[] {
+  const dated = casual
+    .parse(text, { instant: reference, timezone: 'UTC' }, { forwardDate: false })
+    .find((result) => /\b(?:19|20)\d\d\b/.test(result.text) && result.start.isCertain('month'));
+  return spansAgainst(text, dated ? dated.start.date() : reference);
+}
+
+function spansAgainst(text: string, reference: Date): TimeSpan[] {
   const claimed: Array<[number, number]> = [];
   const free = (from: number, to: number): boolean => claimed.every(([start, end]) => to <= start || from >= end);
   const spans: TimeSpan[] = [];
@@ -139,10 +149,11 @@ function lastWeekendStart(at: number): number {
   return next >= dayOf(at).start ? next - 7 * DAY : next;
 }
 
+/** A question word for a time, opening the question ("Who gave… when she was younger" asks for a person). */
 const ASKS_FOR_TIME =
-  /\b(?:when|what\s+(?:date|day|year|month|time)|which\s+(?:date|day|year|month)|how\s+long\s+ago|how\s+many\s+(?:days|weeks|months|years)(?:\s+\w+){0,3}\s+(?:ago|passed|between|since|before|after))\b/i;
+  /^\W*(?:(?:and|so|then|in|on|at)\s+)?(?:when|what\s+(?:date|day|year|month|time)|which\s+(?:date|day|year|month)|how\s+long\s+ago|how\s+many\s+(?:days|weeks|months|years)(?:\s+\w+){0,3}\s+(?:ago|passed|between|since|before|after))\b/i;
 
-/** The text asks for a time ("When did…", "what year…", "how long ago…", "how many weeks passed…"). */
+/** The text asks for a time ("When did…", "What year…", "How long ago…", "How many weeks passed…"). */
 export function asksForTime(text: string): boolean {
   return ASKS_FOR_TIME.test(text);
 }

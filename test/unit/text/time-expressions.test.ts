@@ -28,6 +28,11 @@ describe('time expressions', () => {
     expect(spans('the concert last Friday')).toEqual([['2023-10-13', '2023-10-14']]);
     expect(spans('what we did last weekend')).toEqual([['2023-10-14', '2023-10-16']]);
     expect(spans('we went camping two weekends ago')).toEqual([['2023-10-07', '2023-10-09']]);
+    // a date of a known year is what the relative expressions beside it are relative to
+    expect(spans('What did Maria do last weekend before April 10, 2023?')).toEqual([
+      ['2023-04-08', '2023-04-10'],
+      ['2023-04-10', '2023-04-11'],
+    ]);
     expect(spans('the week before August 3, 2023')).toEqual([['2023-07-24', '2023-07-31']]); // the week around 27 July
   });
 
@@ -51,6 +56,7 @@ describe('time expressions', () => {
     expect(asksForTime('How many weeks passed between adopting Coco and Shadow?')).toBe(true);
     expect(asksForTime('What did Caroline research?')).toBe(false);
     expect(asksForTime('How many dogs does Maria have?')).toBe(false);
+    expect(asksForTime("Who gave Maria's family money when she was younger?")).toBe(false);
   });
 
   it('scores closeness 1 inside a span, falling to one half a span-length away', () => {
