@@ -33,7 +33,7 @@ async function say(sessionID: string, contents: readonly string[]): Promise<stri
 }
 
 const summaryOf = (sessionID: string, count: number): Promise<Json> =>
-  waitFor(`/sessions/summary/${sessionID}`, (body) => body.data?.messageCount === count, undefined, 60_000);
+  waitFor(`/sessions/summary/${sessionID}`, (body) => body.data?.messageCount === count, undefined, 120_000);
 
 describe('session summaries', () => {
   it('is empty before the first message, then summarises the session with its key points', async () => {
@@ -53,7 +53,7 @@ describe('session summaries', () => {
     expect(data.keyPoints.length).toBeGreaterThan(0);
     expect(data.keyPoints.every((point: string) => TRIP.some((text) => text.includes(point)))).toBe(true);
     expect(Date.parse(data.updatedAt)).toBeGreaterThan(Date.parse(empty.body.data.updatedAt) - 1);
-  });
+  }, 180_000);
 
   it('takes in new messages, and starts over without a deleted one', async () => {
     const id = await session();
@@ -70,7 +70,7 @@ describe('session summaries', () => {
     const third = (await summaryOf(id, TRIP.length)).data;
     expect(third.keyPoints.join(' ')).not.toMatch(/Miso/);
     expect(third.summary).toEqual(first.summary);
-  });
+  }, 180_000);
 
   it('answers not_found for unknown and foreign sessions, and bad_request for a bad id', async () => {
     const id = await session();

@@ -29,7 +29,7 @@ async function say(sessionID: string, role: string, content: string): Promise<vo
 }
 
 async function summaryWhen(sessionID: string, count: number): Promise<Json> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const { body } = await call('GET', `/sessions/summary/${sessionID}`);
     if (body.data?.messageCount === count) return body.data as Json;
@@ -96,5 +96,5 @@ describe('session summaries by the answer model', () => {
     expect(third.summary).not.toMatch(/is booked\.$/);
     expect(third.summary).toMatch(/Lisbon/); // the extractive summary, from the messages themselves
     expect(third.keyPoints.some((point: string) => /train tickets/.test(point))).toBe(true);
-  });
+  }, 180_000);
 });

@@ -30,12 +30,12 @@ beforeAll(async () => {
   }
   memoryId = (await post('/memories/create', { name: 'hikes', memoryType: 'vector' })).body.data.id as string;
   await post('/memories/add-sessions', { memoryID: memoryId, sessions: [sessionID] });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 150_000;
   while ((await get(`/memories/get/${memoryId}`)).body.data.chunkCount !== HISTORY.length) {
     if (Date.now() > deadline) throw new Error('the conversation was not indexed');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-});
+}, 180_000);
 
 describe('time in queries', () => {
   it('ranks the messages of the month a query names first', async () => {
