@@ -4,8 +4,8 @@
  *
  * The stores are found through `runtime.json`, which the local runtime writes in its data directory
  * (the same file `npm run kmem` uses). The memory is read from the table, its published index loaded by
- * `IndexCache` from the S3 store, and the question goes to `retrieve` with what `retrieveFromMemory`
- * passes for a vector memory with nothing excluded: no graph list, no memory facts, every chunk allowed.
+ * `IndexCache` from the S3 store, and the question goes to `retrieveFromIndex`, the ranking
+ * `retrieveFromMemory` runs (time in queries included), with nothing excluded: every chunk allowed.
  * `httpPayload` asks the running API the same question, for the parity check in bench/locomo.ts.
  */
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { composeLocalDeps } from '../../functions/local/compose';
 import { createRetrievalIndexing } from '../../functions/adapters/indexing';
 import { loadConfig } from '../../functions/config';
 import type { RankParamOverrides } from '../../functions/engine/retrieval/params';
-import { retrieve } from '../../functions/engine/retrieval/retrieve';
+import { retrieveFromIndex } from '../../functions/core/use-cases/retrieve-memory';
 import { decodeChunks } from '../../functions/core/stored-index/chunks';
 import { INDEX_FILES } from '../../functions/core/stored-index/index-files';
 import type { ApiClient } from '../support/api';
@@ -57,8 +57,8 @@ export function openEngine(dataDir: string): Engine {
       const memory = await deps.memories.get(accountId, memoryId);
       const loaded = memory ? await indexes.load(memory) : undefined;
       if (!loaded) throw new Error(`memory ${memoryId} has no published index`);
-      const request = { query, topK, facts: false, assisted: false, external: [], memoryFacts: [], ...(params ? { params } : {}) };
-      const outcome = await retrieve(loaded.retrieval, request, { embedder: indexing.embedder() });
+      const request = { query, topK, facts: false, assisted: false };
+      const outcome = await retrieveFromIndex(loaded, request, { embedder: indexing.embedder(), ...(params ? { params } : {}) });
       const chunkIds = outcome.items.flatMap((item) => item.ordinals.map((ordinal) => loaded.retrieval.chunks.ids[ordinal] ?? ''));
       return {
         messageIds: chunkIds.filter((id) => id.startsWith(MESSAGE_CHUNK)).map((id) => id.slice(MESSAGE_CHUNK.length)),

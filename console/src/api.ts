@@ -113,6 +113,14 @@ export interface Session {
   deletedAt: string | null;
 }
 
+export interface SessionSummary {
+  sessionID: string;
+  summary: string;
+  keyPoints: string[];
+  messageCount: number;
+  updatedAt: string;
+}
+
 export interface Message {
   id: string;
   sessionID: string;
@@ -226,6 +234,7 @@ export function createApi(apiKey: string, base = '') {
     searchMessages: async (query: FormQuery<QueryOf<'searchMessages'>>): Promise<Message[]> =>
       ok(await kmem.searchMessages({ params: { query: present(query) as QueryOf<'searchMessages'> } })).messages,
     getSession: async (id: string): Promise<Session> => ok(await kmem.getSession(path(id))).data,
+    getSessionSummary: async (id: string): Promise<SessionSummary> => ok(await kmem.getSessionSummary(path(id))).data,
   };
 }
 

@@ -85,6 +85,8 @@ export interface ContainerStores {
   conversationSync: ConversationSyncStore;
   /** The pending conversation changes of each account's message index (the same store, keyed by account). */
   messageIndexSync: ConversationSyncStore;
+  /** The pending messages of each session's summary (the same store, keyed by session, entries by message id). */
+  summarySync: ConversationSyncStore;
   messageIndexes: MessageIndexStore;
   jobs: JobStore;
   imports: ImportStore;
@@ -145,6 +147,7 @@ function awsStores(config: Config, documentClient: DynamoDBDocumentClient, s3: S
     sessionLinks: new SessionLinkRepository(table),
     conversationSync: new ConversationSyncRepository(table),
     messageIndexSync: new ConversationSyncRepository(table, (accountId) => keys.messageIndexSync(accountId)),
+    summarySync: new ConversationSyncRepository(table, keys.sessionSummarySync),
     messageIndexes: new MessageIndexRepository(table),
     jobs: new JobRepository(table),
     imports: new ImportRepository(table),

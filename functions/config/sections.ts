@@ -151,7 +151,7 @@ const graphExtractorSettings = section({
   KMEM_GRAPH_EXTRACTOR_API_KEY: z.string().min(1).optional(),
 });
 
-/** The model of grounded answers for `assisted=true` (none: the offline extracts); tokens count against the budget. */
+/** The model of grounded answers for `assisted=true` and of session summaries (none: extractive); tokens count against the budget. */
 const answerSettings = section({
   KMEM_ANSWER_MODEL_PROVIDER: z.enum(['none', 'openai', 'bedrock']).default('none'),
   KMEM_ANSWER_MODEL: z.string().min(1).optional(),
@@ -261,6 +261,7 @@ export const FUNCTION_SETTINGS = {
     'hostileInput',
     'embeddings',
     'graphExtractor',
+    'answers',
     'imports',
     'limits',
   ],
@@ -291,8 +292,7 @@ export const environmentSchema = z.object({
   ...limitSettings.shape,
 });
 
-type Environment = z.input<typeof environmentSchema>;
-export type EnvironmentVariable = keyof Environment & string;
+export type EnvironmentVariable = keyof z.input<typeof environmentSchema> & string;
 
 /** The variables as the schema parsed them (defaults applied, numbers and flags converted). */
 export type ParsedEnvironment = z.output<typeof environmentSchema>;

@@ -39,6 +39,9 @@ export const objectKeys = {
   messageIndexRoot: (accountId: string): string => `gold/${accountId}/messages/index/`,
   messageIndexPrefix: (accountId: string, version: number, buildId: string): string =>
     `gold/${accountId}/messages/index/v${version}-${buildId}/`,
+  /** A session's summary as GET /sessions/summary/{id} answers it, and the state its next update starts from. */
+  sessionSummary: (accountId: string, sessionId: string): string => `gold/${accountId}/sessions/${sessionId}/summary.json`,
+  sessionSummaryState: (accountId: string, sessionId: string): string => `gold/${accountId}/sessions/${sessionId}/summary-state.json`,
 } as const;
 
 /** The folder of one content of a file (two processings of different contents never write the same key). */

@@ -14,5 +14,7 @@ export type WorkMessage =
   | { kind: 'web.resync-due' }
   | { kind: 'memory.sync-session'; accountId: string; memoryId: string; sessionId: string }
   | { kind: 'messages.sync'; accountId: string; sessionId: string }
+  /** Bring the session's summary up to date with its pending messages (core/ingest/session-summary.ts). */
+  | { kind: 'session.summarize'; accountId: string; sessionId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };

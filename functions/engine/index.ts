@@ -18,6 +18,8 @@ export { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '.
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';
 export type { ExternalList } from './retrieval/rank';
 export type { CandidateRerank } from './retrieval/rerank-order';
+export type { RankParamOverrides } from './retrieval/params';
+export { queryTimePrior } from './retrieval/time-prior';
 export type { MemoryFact } from './retrieval/facts';
 export { WordVectorEmbedder } from './retrieval/word-vector-embedder';
 export { parseWordVectors, type WordVectorTable } from './retrieval/word-vector-table';
@@ -30,3 +32,15 @@ export { personalizedPageRank, topChunks } from './graph/graph-ppr';
 export { linkQueryToEntities } from './graph/query-link';
 export { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from './graph/entity-lookup';
 export { graphWordVectors, type WordVectors } from './graph/word-vector-typing';
+
+// summaries: a conversation's extractive summary, kept up to date batch by batch
+export {
+  addToSummary,
+  centralSentences,
+  emptySummaryState,
+  type ExtractiveSummary,
+  selectSummary,
+  type SummaryMessage,
+  type SummaryState,
+} from './summary/session-summary';
+export { summaryStateFromJson, summaryStateToJson } from './summary/summary-state-format';

@@ -2,6 +2,7 @@
 import type { Container } from '../adapters/container';
 import type { Session } from '../core/model';
 import { createSession, deleteSession, endSession, getSession } from '../core/use-cases/sessions';
+import { getSessionSummary } from '../core/use-cases/session-summaries';
 import { dataResponse, deletedResponse } from '../http/responses';
 import { bind, type BoundRoute } from '../http/handler';
 import { sessionsApi } from './schemas';
@@ -27,6 +28,10 @@ export const sessionRoutes = (deps: Container): BoundRoute[] => [
   }),
   bind(sessionsApi.get, async ({ params }, { accountId }) => dataResponse(presentSession(await getSession(deps, accountId, params.id)))),
   bind(sessionsApi.end, async ({ params }, { accountId }) => dataResponse(presentSession(await endSession(deps, accountId, params.id)))),
+  bind(sessionsApi.summary, async ({ params }, { accountId }) => {
+    const { sessionId, ...summary } = await getSessionSummary(deps, accountId, params.id);
+    return dataResponse({ sessionID: sessionId, ...summary });
+  }),
   bind(sessionsApi.delete, async ({ params }, { accountId }) => {
     await deleteSession(deps, accountId, params.id);
     return deletedResponse(`session '${params.id}' deleted`);

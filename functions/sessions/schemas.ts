@@ -40,6 +40,25 @@ const sessionSchema = z
   })
   .meta({ id: 'Session' });
 
+const sessionSummarySchema = z
+  .object({
+    sessionID: z.string(),
+    summary: z.string().meta({ description: 'The session in a few sentences (empty before its first message is summarised)' }),
+    keyPoints: z.array(z.string()).meta({ description: 'Up to five short points: the topics the session covered' }),
+    messageCount: z.number().int().meta({ description: 'Messages the summary covers' }),
+    updatedAt: timestamp,
+  })
+  .meta({
+    id: 'SessionSummary',
+    example: {
+      sessionID: 'support-chat-42',
+      summary: 'The customer wants to move the Lisbon booking to June. The hotel in the old town has rooms then.',
+      keyPoints: ['Booking moved to June', 'Hotel in the old town has rooms'],
+      messageCount: 12,
+      updatedAt: '2026-05-03T10:15:00.000Z',
+    },
+  });
+
 export const sessionsApi = {
   create: route({
     group: 'sessions',
@@ -69,6 +88,16 @@ export const sessionsApi = {
     summary: 'End a session: sets endedAt (the first end wins)',
     params: idParams,
     response: success(sessionSchema),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  summary: route({
+    group: 'sessions',
+    method: 'GET',
+    path: '/sessions/summary/{id}',
+    operationId: 'getSessionSummary',
+    summary: "A session's summary and key points, kept current as messages arrive (extractive; by the answer model when one is configured)",
+    params: idParams,
+    response: success(sessionSummarySchema),
     errors: [400, 401, 403, 404, 500],
   }),
   delete: route({

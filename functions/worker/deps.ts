@@ -6,6 +6,7 @@ import { FileContentExtractor } from '../adapters/content/content';
 import { SourceImportReader } from '../adapters/content/import-reader';
 import { WebFetcher, WebSiteReader } from '../adapters/content/web-reader';
 import { loadGraphWordVectors } from '../adapters/embeddings/word-vector-loader';
+import { summarizerFromSettings } from '../adapters/providers/answer-generator-from-settings';
 import { embedderFromSettings } from '../adapters/providers/embedder-from-settings';
 import { graphExtractorFromSettings } from '../adapters/providers/graph-extractor-from-settings';
 import { once } from '../adapters/providers/once';
@@ -25,6 +26,7 @@ export function composeWorkerDeps(base: Container & { s3?: S3Client }): Composed
       graphWordVectors: () => (config.graphWordVectors ? loadGraphWordVectors() : undefined),
       graphExtractor: once(() => graphExtractorFromSettings(config.graphExtractor, config)),
     },
+    summaries: { model: once(() => summarizerFromSettings(config.answerModel, config)) },
     extractor: new FileContentExtractor(config, base.s3 ?? createS3Client(config)),
     fetcher: new WebFetcher(config),
     site: new WebSiteReader(config),

@@ -14,6 +14,8 @@ import { writePublishedGraphItems } from '../core/ingest/graph-items-sync';
 import { reindexMemory } from '../core/ingest/reindex-memory';
 import { syncConversations } from '../core/ingest/conversation-sync';
 import { syncMessageIndex } from '../core/ingest/message-index';
+import { updateSessionSummary } from '../core/ingest/session-summary';
+import type { SessionSummarizer } from '../core/summaries/ports';
 import { refreshMemory } from '../core/use-cases/ingestion';
 import { deliverWebhook } from '../core/use-cases/webhooks';
 import type { WorkMessage } from '../core/work';
@@ -27,6 +29,8 @@ export type WorkerDeps = Container & {
   fetcher: RemoteFetcher;
   site: SiteReader;
   importReader: ImportReader;
+  /** The answer model as a session summarizer, when one is configured. */
+  summaries: { model: () => SessionSummarizer | null };
 };
 
 const IMPORT_GAVE_UP = 'the import failed repeatedly because of an internal error; start it again (what it imported stays)';
@@ -112,6 +116,9 @@ async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Deliver
     }
     case 'messages.sync':
       await syncMessageIndex(deps, message, delivery.workId);
+      return;
+    case 'session.summarize':
+      await updateSessionSummary(deps, message, delivery.workId);
       return;
     case 'memory.graph-items':
       return writePublishedGraphItems(deps, message.accountId, message.memoryId);

@@ -9,11 +9,12 @@ import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { Construct } from 'constructs';
 import type { WorkMessage } from '../../functions/core/work';
 import type { StageConfig } from '../config';
-import { grantEmbeddings, grantImportBuckets, grantObjects, grantTable } from './grants';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { grantAnswerModel, grantEmbeddings, grantImportBuckets, grantObjects, grantTable } from './grants';
 import { QueueWorker } from './queue-worker';
 import type { Data } from './data';
-import { embeddingEnvironment, importEnvironment, sharedEnvironment } from './environment';
 import type { VectorStore } from './vector-store';
+import { answerEnvironment, embeddingEnvironment, importEnvironment, sharedEnvironment } from './environment';
 
 /** Properties of `Ingest`. */
 export interface IngestProps {
@@ -39,6 +40,8 @@ export class Ingest extends Construct {
         ...embeddingEnvironment(props.config),
         ...importEnvironment(props.config),
         ...props.vectors?.environment(),
+        // session summaries are written by the answer model when the stage has one
+        ...answerEnvironment(props.config),
       },
       config: props.config,
       alarmAction: props.alarmAction,
@@ -50,8 +53,20 @@ export class Ingest extends Construct {
       if (props.config.embedder === 'bedrock') grantEmbeddings(worker);
       grantImportBuckets(worker, props.config.importBuckets);
       props.vectors?.grant(worker, 'write');
+      this.grantSummaryModel(props.config);
     }
     if (props.config.webResyncSchedule) this.scheduleWebResync(props.config.webResyncSchedule);
+  }
+
+  /** With an answer model, the worker may invoke it for session summaries (its tokens are charged through the table). */
+  private grantSummaryModel(config: StageConfig): void {
+    const worker = this.queueWorker.worker;
+    const answer = config.answerModel;
+    if (!worker || answer.provider === 'none') return;
+    if (answer.provider === 'bedrock') grantAnswerModel(worker, answer.model);
+    if (answer.provider === 'openai' && answer.apiKeySecret) {
+      Secret.fromSecretNameV2(this, 'SummaryModelKey', answer.apiKeySecret).grantRead(worker.role);
+    }
   }
 
   /** The stage's re-sync schedule: a rule that puts one `web.resync-due` message on the work queue each tick. */

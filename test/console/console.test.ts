@@ -228,9 +228,13 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     await post('/messages/create', { sessionID: 'console-chat', role: 'assistant', content: 'IBM sold the RAMAC drive.' }, key);
     // the account's message index follows writes once the worker has built it: behind a busy queue that takes a while
     await waitFor('/messages/search?query=RAMAC&role=assistant', (body) => (body.messages?.length ?? 0) > 0, key, 120_000);
+    await waitFor('/sessions/summary/console-chat', (body) => body.data?.messageCount === 2, key, 120_000);
     await page.goto(`${env().url}/console/#/conversations?session=console-chat`);
     await page.getByRole('link', { name: 'console-chat' }).waitFor(WAIT);
     await page.locator('.messages li').filter({ hasText: 'IBM sold the RAMAC drive.' }).waitFor(WAIT);
+    const summary = page.getByRole('region', { name: 'session summary' });
+    await summary.getByText('2 messages', { exact: false }).waitFor(WAIT);
+    await summary.getByText('IBM sold the RAMAC drive.', { exact: false }).first().waitFor(WAIT);
     await page.getByRole('form', { name: 'search messages' }).getByLabel('Query', { exact: true }).fill('RAMAC');
     await page.getByRole('form', { name: 'search messages' }).getByLabel('Role', { exact: true }).selectOption('assistant');
     await page.getByRole('button', { name: 'Search' }).click();

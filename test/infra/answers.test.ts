@@ -1,4 +1,7 @@
-/** Grounded answers on AWS: the retrieval function gets the answer model's settings, the model and the budget. */
+/**
+ * Grounded answers and session summaries on AWS: the retrieval function and the worker get the answer
+ * model's settings and the model; retrieval the budget (the worker writes the table anyway).
+ */
 import { describe, expect, it } from 'vitest';
 import { stageConfig } from '../../lib/config';
 import { logicalId, type Statement, statementsOfRole, type Synthesized, synthesize } from './support/synth';
@@ -30,7 +33,7 @@ describe('answer model on AWS', () => {
     ]);
   });
 
-  it('passes a Bedrock model to the retrieval function alone, grants that model only, and account budget updates', () => {
+  it('passes a Bedrock model to the retrieval function and the worker alone, grants that model only, and account budget updates', () => {
     const synth = synthesize({ config: { answerModel: { provider: 'bedrock', model: 'anthropic.claude-3-5-haiku-20241022-v1:0' } } });
     const { variables, statements } = retrievalOf(synth);
     expect(variables).toMatchObject({
@@ -49,9 +52,18 @@ describe('answer model on AWS', () => {
     const withAnswers = Object.entries(functions).filter(([, fn]) =>
       JSON.stringify(fn.Properties.Environment ?? {}).includes('KMEM_ANSWER_MODEL'),
     );
-    expect(withAnswers.map(([id]) => id)).toEqual([
-      logicalId(synth.stack, synth.stack.api.functions.get('retrieval')?.function ?? synth.stack),
-    ]);
+    const worker = synth.stack.ingest.queueWorker.worker;
+    if (!worker) throw new Error('no worker');
+    expect(withAnswers.map(([id]) => id).sort()).toEqual(
+      [
+        logicalId(synth.stack, synth.stack.api.functions.get('retrieval')?.function ?? synth.stack),
+        logicalId(synth.stack, worker.function),
+      ].sort(),
+    );
+    const workerInvoke = withAction(statementsOfRole(synth.template, logicalId(synth.stack, worker.role)), 'bedrock:InvokeModel');
+    expect(JSON.stringify(workerInvoke.map((statement) => statement.Resource))).toContain(
+      '::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0',
+    );
   });
 
   it('grants an inference profile and its model in the regions it routes to', () => {

@@ -1,6 +1,6 @@
 /** Conversations: recent sessions (from the message list), one session's messages, and message search with its filters. */
 import { useState } from 'preact/hooks';
-import type { Api, Message } from '../api';
+import type { Api, Message, SessionSummary } from '../api';
 import { href } from '../route';
 import { ErrorLine, messageOf, Pager, TimeWindowFields, timeWindowOf, useLoad, usePages } from '../ui';
 
@@ -54,8 +54,12 @@ function Sessions({ api, current }: { api: Api; current: string }) {
 function SessionMessages({ api, sessionID }: { api: Api; sessionID: string }) {
   const pages = usePages();
   const loaded = useLoad(async () => {
-    const [session, page] = await Promise.all([api.getSession(sessionID), api.listMessages({ sessionID, ...pages.query })]);
-    return { session, messages: page.items, page };
+    const [session, summary, page] = await Promise.all([
+      api.getSession(sessionID),
+      api.getSessionSummary(sessionID),
+      api.listMessages({ sessionID, ...pages.query }),
+    ]);
+    return { session, summary, messages: page.items, page };
   }, [sessionID, pages.query]);
   const s = loaded.value?.session;
   return (
@@ -69,9 +73,30 @@ function SessionMessages({ api, sessionID }: { api: Api; sessionID: string }) {
           {s.deletedAt && ` · deleted ${s.deletedAt}`}
         </p>
       )}
+      {loaded.value && <Summary summary={loaded.value.summary} />}
       {loaded.value && <MessageList messages={loaded.value.messages} />}
       <Pager page={loaded.value?.page} pages={pages} label="message" />
     </div>
+  );
+}
+
+/** The session's summary and key points, as the worker last brought them up to date. */
+function Summary({ summary }: { summary: SessionSummary }) {
+  return (
+    <section aria-label="session summary">
+      <h3>Summary</h3>
+      {summary.summary ? <p>{summary.summary}</p> : <p>No summary yet.</p>}
+      {summary.keyPoints.length > 0 && (
+        <ul>
+          {summary.keyPoints.map((point) => (
+            <li>{point}</li>
+          ))}
+        </ul>
+      )}
+      <small>
+        {summary.messageCount} messages · updated {summary.updatedAt}
+      </small>
+    </section>
   );
 }
 

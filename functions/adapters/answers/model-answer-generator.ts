@@ -65,20 +65,32 @@ export class ModelAnswerGenerator implements AnswerGenerator {
     return { text, tokensUsed };
   }
 
-  /** One successful reply within the deadline; a service failure or the deadline is an `AnswerModelError`. */
-  private async complete(request: StructuredRequest): Promise<StructuredReply> {
-    const deadline = Date.now() + this.timeoutMs;
-    const once = (): Promise<StructuredReply> => {
-      // a retry the deadline has overtaken is not sent (the caller has moved on)
-      if (Date.now() >= deadline) return Promise.reject(new ServiceCallError('deadline passed', { retryable: false }));
-      return this.options.model.complete(request);
-    };
-    try {
-      return await beforeDeadline(withRetries(once, this.retry, { calls: 0 }), deadline, this.timeoutMs);
-    } catch (error) {
-      if (error instanceof ServiceCallError) throw new AnswerModelError(`${this.name}: ${error.message}`, { cause: error });
-      throw error;
-    }
+  private complete(request: StructuredRequest): Promise<StructuredReply> {
+    return completeBeforeDeadline(this.options.model, request, this.retry, this.timeoutMs);
+  }
+}
+
+/**
+ * One successful reply of `model` within `timeoutMs`, retried per `retry`; a service failure or the
+ * deadline is an `AnswerModelError` (grounded answers and session summaries alike).
+ */
+export async function completeBeforeDeadline(
+  model: StructuredModel,
+  request: StructuredRequest,
+  retry: ResolvedRetryPolicy,
+  timeoutMs: number,
+): Promise<StructuredReply> {
+  const deadline = Date.now() + timeoutMs;
+  const once = (): Promise<StructuredReply> => {
+    // a retry the deadline has overtaken is not sent (the caller has moved on)
+    if (Date.now() >= deadline) return Promise.reject(new ServiceCallError('deadline passed', { retryable: false }));
+    return model.complete(request);
+  };
+  try {
+    return await beforeDeadline(withRetries(once, retry, { calls: 0 }), deadline, timeoutMs);
+  } catch (error) {
+    if (error instanceof ServiceCallError) throw new AnswerModelError(`${model.name}: ${error.message}`, { cause: error });
+    throw error;
   }
 }
 
@@ -91,7 +103,7 @@ function answerText(content: unknown): string | undefined {
   return typeof answer === 'string' ? answer.trim() : undefined;
 }
 
-function parseObject(text: string): object | undefined {
+export function parseObject(text: string): object | undefined {
   try {
     const parsed: unknown = JSON.parse(text);
     return typeof parsed === 'object' && parsed !== null ? parsed : undefined;

@@ -70,6 +70,11 @@ export const keys = {
   /** The account's message index: where it is published (`INDEX`), and its pending changes and lease (`SYNC`). */
   messageIndex: (accountId: string): TableKey => ({ pk: `${tenant(accountId)}#MESSAGEINDEX`, sk: 'INDEX' }),
   messageIndexSync: (accountId: string): TableKey => ({ pk: `${tenant(accountId)}#MESSAGEINDEX`, sk: 'SYNC' }),
+  /** A session summary's pending messages and its update lease (the messages' ids as the pending entries). */
+  sessionSummarySync: (accountId: string, sessionId: string): TableKey => ({
+    pk: `${tenant(accountId)}#SESSION#${sessionId}#SUMMARY`,
+    sk: 'SYNC',
+  }),
 
   // ---- uploads: keys handed out by POST /files/upload, checked by files/create ------------------
   upload: (accountId: string, key: string): TableKey => ({ pk: `${tenant(accountId)}#UPLOAD#${key}`, sk: 'UPLOAD' }),

@@ -41,6 +41,7 @@ export function memoryStores(bucketName = 'kmem-memory'): MemoryStores {
     sessionLinks: new MemorySessionLinkStore(),
     conversationSync: new MemoryConversationSyncStore(),
     messageIndexSync: new MemoryConversationSyncStore(),
+    summarySync: new MemoryConversationSyncStore(),
     messageIndexes: new MemoryMessageIndexStore(),
     jobs: new MemoryJobStore(),
     imports: new MemoryImportStore(),

@@ -80,12 +80,16 @@ export async function groundedAnswer(
     used = error.tokensUsed;
     return fallBack(error.message, used, reserved);
   } finally {
-    await settle(deps, accountId, reserved - used);
+    await settleReservation(deps, accountId, reserved - used);
   }
 }
 
-/** Gives back the unused part of the reservation (a negative amount charges the excess), once. */
-async function settle(deps: GroundedAnswerDeps, accountId: string, unused: number): Promise<void> {
+/** Gives back the unused part of a model call's reservation (a negative amount charges the excess), once. */
+export async function settleReservation(
+  deps: Pick<GroundedAnswerDeps, 'budget' | 'ids'>,
+  accountId: string,
+  unused: number,
+): Promise<void> {
   if (unused === 0) return;
   const settlement = `answer-${deps.ids.uuid()}`;
   await deps.budget.refundTokens(accountId, unused, settlement);

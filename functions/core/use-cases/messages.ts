@@ -12,6 +12,7 @@ import type {
   SessionStore,
 } from '../ports';
 import { conversationChanged } from './conversations';
+import { summaryChanged } from './session-summaries';
 
 export interface MessageDeps {
   messages: MessageStore;
@@ -19,6 +20,8 @@ export interface MessageDeps {
   sessionLinks: SessionLinkStore;
   conversationSync: ConversationSyncStore;
   messageIndexSync: ConversationSyncStore;
+  /** Each session's messages written or deleted since its summary's last update. */
+  summarySync: ConversationSyncStore;
   queue: QueuePort;
   clock: Clock;
   ids: IdGenerator;
@@ -58,6 +61,7 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
     throw error;
   }
   await conversationChanged(deps, accountId, session.id);
+  await summaryChanged(deps, accountId, session.id, message.id);
   return message;
 }
 
@@ -76,4 +80,5 @@ export async function deleteMessage(deps: MessageDeps, accountId: string, id: st
   const message = await deps.messages.get(accountId, id);
   if (!message || !(await deps.messages.delete(accountId, id))) throw NotFoundError.of('message', id);
   await conversationChanged(deps, accountId, message.sessionId);
+  await summaryChanged(deps, accountId, message.sessionId, message.id);
 }

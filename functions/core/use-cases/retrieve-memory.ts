@@ -16,6 +16,8 @@ import {
   linkQueryToEntities,
   type MemoryFact,
   personalizedPageRank,
+  queryTimePrior,
+  type RankParamOverrides,
   type RetrievalOutcome,
   retrieve,
   topChunks,
@@ -100,10 +102,19 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
  * call it, so the benchmarks measure what the API answers.
  */
 export function retrieveFromIndex(
-  index: Pick<LoadedIndex, 'retrieval' | 'graph'>,
+  index: Pick<LoadedIndex, 'retrieval' | 'graph'> & Partial<Pick<LoadedIndex, 'chunks'>>,
   request: Pick<RetrievalQuery, 'query' | 'topK' | 'facts' | 'assisted'>,
-  options: { allow?: ((ordinal: number) => boolean) | undefined; embedder: Embedder | null; rerank?: CandidateRerank | undefined },
+  options: {
+    allow?: ((ordinal: number) => boolean) | undefined;
+    embedder: Embedder | null;
+    rerank?: CandidateRerank | undefined;
+    params?: RankParamOverrides;
+  },
 ): Promise<RetrievalOutcome> {
+  // time in queries: message times come from the chunk records (a bare retrieval index has none)
+  const view = index.chunks ? chunkView({ retrieval: index.retrieval, chunks: index.chunks }) : undefined;
+  const reference = new Date(view?.latestMessage ?? Date.now());
+  const prior = queryTimePrior(index.retrieval, request.query, reference, (ordinal) => view?.messageTimes[ordinal]);
   return retrieve(
     index.retrieval,
     {
@@ -114,6 +125,8 @@ export function retrieveFromIndex(
       external: index.graph ? [graphList(index.graph, request.query)] : [],
       memoryFacts: index.graph ? graphFacts(index.graph) : [],
       allow: options.allow,
+      prior,
+      params: options.params,
     },
     { embedder: options.embedder, ...(options.rerank ? { rerank: options.rerank } : {}) },
   );
@@ -142,16 +155,24 @@ interface ChunkView {
   byOrdinal: ReadonlyArray<StoredChunk | undefined>;
   /** Every ordinal has its chunk record. */
   complete: boolean;
+  /** A message chunk's `createdAt` (epoch ms) by ordinal; undefined for other chunks. */
+  messageTimes: ReadonlyArray<number | undefined>;
+  /** The latest message's time: what "yesterday" in a query is relative to (now when there is none). */
+  latestMessage: number | undefined;
 }
 
-const chunkViews = new WeakMap<LoadedIndex, ChunkView>();
+/** Keyed by the retrieval index: one per loaded index version. */
+const chunkViews = new WeakMap<object, ChunkView>();
 
-function chunkView(index: LoadedIndex): ChunkView {
-  let view = chunkViews.get(index);
+function chunkView(index: Pick<LoadedIndex, 'retrieval' | 'chunks'>): ChunkView {
+  let view = chunkViews.get(index.retrieval);
   if (!view) {
     const byOrdinal = index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
-    view = { byOrdinal, complete: byOrdinal.every((chunk) => chunk !== undefined) };
-    chunkViews.set(index, view);
+    const messageTimes = byOrdinal.map((chunk) => (chunk?.message ? Date.parse(chunk.message.createdAt) : undefined));
+    const known = messageTimes.filter((time): time is number => time !== undefined && Number.isFinite(time));
+    const latestMessage = known.length > 0 ? known.reduce((latest, time) => Math.max(latest, time)) : undefined;
+    view = { byOrdinal, complete: byOrdinal.every((chunk) => chunk !== undefined), messageTimes, latestMessage };
+    chunkViews.set(index.retrieval, view);
   }
   return view;
 }

@@ -46,6 +46,8 @@ export interface RankRequest {
   sentenceEncoder?: SentenceEncoder | null;
   /** Chunks that may be answered (removed files, deleted sessions, a time window); all when absent. */
   allow?: (ordinal: number) => boolean;
+  /** A prior over chunks (time in queries: time-prior.ts): every fused candidate's score is multiplied by 1 + prior. */
+  prior?: (ordinal: number) => number;
 }
 
 /** Fused hits (chunk ordinals), best first. Each list contributes at least `limit` candidates. */
@@ -56,10 +58,24 @@ export function rankChunks(index: RetrievalIndex, request: RankRequest): FusedHi
   const lists = rankedLists(index, request, params, mode);
   const depth = mode === 'fused' && request.sentenceEncoder && request.queryVector ? params.sentences.depth : 0;
   const limit = Math.max(request.limit, depth);
-  const fused = params.fusion === 'rrf' ? fuseReciprocalRank(lists, limit, params.rrfK) : fuseWeighted(lists, limit);
-  if (depth === 0 || !request.sentenceEncoder || !request.queryVector) return fused.slice(0, request.limit);
-  const options = { encoder: request.sentenceEncoder, queryVector: request.queryVector, ...params.sentences };
-  return rerankBySentences(index, fused, options).slice(0, request.limit);
+  // with a prior every candidate is kept through fusion: the prior may lift one from below the cut
+  const kept = request.prior ? Number.MAX_SAFE_INTEGER : limit;
+  const fused = params.fusion === 'rrf' ? fuseReciprocalRank(lists, kept, params.rrfK) : fuseWeighted(lists, kept);
+  const ranked =
+    depth === 0 || !request.sentenceEncoder || !request.queryVector
+      ? fused
+      : rerankBySentences(index, fused, { encoder: request.sentenceEncoder, queryVector: request.queryVector, ...params.sentences });
+  return (request.prior ? withPrior(ranked, request.prior) : ranked).slice(0, request.limit);
+}
+
+/** Each hit's score times 1 + its prior, best first again (ties on the lower ordinal). */
+function withPrior(hits: readonly FusedHit[], prior: (ordinal: number) => number): FusedHit[] {
+  return hits
+    .map((hit) => {
+      const lift = Math.max(0, prior(hit.ordinal));
+      return lift === 0 ? hit : { ...hit, score: hit.score * (1 + lift), parts: { ...hit.parts, prior: lift } };
+    })
+    .sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
 }
 
 /** The lists the mode fuses (lexical and links, semantic, external), each holding only chunks that may be answered. */

@@ -32,6 +32,8 @@ export interface RetrieveRequest {
   params?: RankParamOverrides;
   /** Chunks that may be answered; all when absent (see RankRequest.allow). */
   allow?: (ordinal: number) => boolean;
+  /** A prior over chunks, e.g. time in queries (see RankRequest.prior). */
+  prior?: (ordinal: number) => number;
 }
 
 export interface RetrieveOptions {
@@ -96,7 +98,7 @@ export interface RankedForQuery {
  */
 export async function rankForQuery(
   index: RetrievalIndex,
-  request: Pick<RetrieveRequest, 'query' | 'mode' | 'external' | 'params' | 'allow'> & { limit: number },
+  request: Pick<RetrieveRequest, 'query' | 'mode' | 'external' | 'params' | 'allow' | 'prior'> & { limit: number },
   options: RetrieveOptions = {},
 ): Promise<RankedForQuery> {
   const embedder = options.embedder && options.embedder.name === index.embedder && index.vectors ? options.embedder : null;
@@ -110,6 +112,7 @@ export async function rankForQuery(
     params: request.params,
     sentenceEncoder: embedder && isSentenceEncoder(embedder) ? embedder : null,
     allow: request.allow,
+    prior: request.prior,
   });
   return { hits, embedder, queryVector };
 }

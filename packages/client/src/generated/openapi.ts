@@ -566,6 +566,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sessions/summary/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A session's summary and key points, kept current as messages arrive (extractive; by the answer model when one is configured) */
+        get: operations["getSessionSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/create": {
         parameters: {
             query?: never;
@@ -1030,6 +1047,29 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             userID: string;
+        };
+        /**
+         * @example {
+         *       "sessionID": "support-chat-42",
+         *       "summary": "The customer wants to move the Lisbon booking to June. The hotel in the old town has rooms then.",
+         *       "keyPoints": [
+         *         "Booking moved to June",
+         *         "Hotel in the old town has rooms"
+         *       ],
+         *       "messageCount": 12,
+         *       "updatedAt": "2026-05-03T10:15:00.000Z"
+         *     }
+         */
+        SessionSummary: {
+            /** @description Up to five short points: the topics the session covered */
+            keyPoints: string[];
+            /** @description Messages the summary covers */
+            messageCount: number;
+            sessionID: string;
+            /** @description The session in a few sentences (empty before its first message is summarised) */
+            summary: string;
+            /** Format: date-time */
+            updatedAt: string;
         };
         /** @description A file (or session) behind the passages, best first, with an address to fetch it */
         Source: {
@@ -3979,6 +4019,95 @@ export interface operations {
             };
         };
     };
+    getSessionSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SessionSummary"];
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description Invalid input (bad_request): the message names the field and the problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key invalid (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found), also for another account's ids */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (bad_request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal failure (error, or internal server error on lists) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     createUser: {
         parameters: {
             query?: never;
@@ -4364,6 +4493,7 @@ export const OPERATIONS = {
   getMessagesGetId: { method: 'get', path: '/messages/get/{id}' },
   getOpenApiDocument: { method: 'get', path: '/openapi.json' },
   getSession: { method: 'get', path: '/sessions/get/{id}' },
+  getSessionSummary: { method: 'get', path: '/sessions/summary/{id}' },
   getUser: { method: 'get', path: '/users/get/{id}' },
   listFiles: { method: 'get', path: '/files/list' },
   listMemories: { method: 'get', path: '/memories/list' },

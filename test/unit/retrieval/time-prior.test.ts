@@ -1,0 +1,47 @@
+/** The time prior of ranking: no prior without a time, closeness to a named time, stating a time when asked. */
+import { describe, expect, it } from 'vitest';
+import { rankChunks } from '../../../functions/engine/retrieval/rank';
+import { buildRetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';
+import { queryTimePrior } from '../../../functions/engine/retrieval/time-prior';
+
+const CHUNKS: ReadonlyArray<[string, string]> = [
+  ['2023-05-20T10:00:00Z', 'We went to the pottery class and made two bowls.'],
+  ['2023-07-02T10:00:00Z', 'The pottery class on Saturday was fun: I made a vase.'],
+  ['2023-10-19T10:00:00Z', 'My pottery class teacher liked the bowls.'],
+];
+const index = await buildRetrievalIndex(CHUNKS.map(([, text], i) => ({ id: `c${i}`, fileId: 'f', text })));
+const timeOf = (ordinal: number): number | undefined => {
+  const at = CHUNKS[ordinal]?.[0];
+  return at ? Date.parse(at) : undefined;
+};
+const reference = new Date('2023-10-20T12:00:00Z');
+
+describe('time prior', () => {
+  it('is absent for a query that neither names nor asks for a time, so ranking is unchanged', () => {
+    expect(queryTimePrior(index, 'pottery class bowls', reference, timeOf)).toBeUndefined();
+    const plain = rankChunks(index, { query: 'pottery class bowls', limit: 3 });
+    expect(rankChunks(index, { query: 'pottery class bowls', limit: 3, prior: undefined })).toEqual(plain);
+  });
+
+  it('lifts the chunks of the time a query names, most inside it', () => {
+    const prior = queryTimePrior(index, 'pottery class last May', reference, timeOf);
+    expect(prior?.(0)).toBe(1);
+    expect(prior?.(1)).toBeGreaterThan(prior?.(2) ?? 1); // July is closer to May than October
+    const ranked = rankChunks(index, { query: 'pottery class last May', limit: 3, ...(prior ? { prior } : {}) });
+    expect(ranked[0]?.ordinal).toBe(0);
+    expect(ranked[0]?.parts.prior).toBe(1);
+  });
+
+  it('lifts chunks that state a time when the query asks for one', () => {
+    const prior = queryTimePrior(index, 'When did I make a vase in the pottery class?', reference, timeOf);
+    expect(prior?.(1)).toBe(1); // "on Saturday"
+    expect(prior?.(0)).toBe(0);
+  });
+
+  it('places a chunk at the time it speaks of too, resolved against when it was written', async () => {
+    const spoken = await buildRetrievalIndex([{ id: 'x', fileId: 'f', text: 'Last year we renovated the community centre.' }]);
+    const written = () => Date.parse('2023-08-10T10:00:00Z');
+    expect(queryTimePrior(spoken, 'community centre in 2022', reference, written)?.(0)).toBe(1);
+    expect(queryTimePrior(spoken, 'community centre in 2019', reference, written)?.(0)).toBeLessThan(0.5);
+  });
+});
