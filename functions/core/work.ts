@@ -14,5 +14,7 @@ export type WorkMessage =
   | { kind: 'web.resync-due' }
   | { kind: 'memory.sync-session'; accountId: string; memoryId: string; sessionId: string }
   | { kind: 'messages.sync'; accountId: string; sessionId: string }
+  /** Merge segments of the memory's index as the merge policy says (docs/segments.md); nothing when none are due. */
+  | { kind: 'memory.merge'; accountId: string; memoryId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };
