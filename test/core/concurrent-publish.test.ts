@@ -47,7 +47,7 @@ describe('publishing an index', () => {
     const root = `gold/${accountId}/memories/${memory.id}/index/`;
     const manifest = await readManifest(deps.objects, root, after!.indexPrefix!);
     expect(manifest?.segments).toHaveLength(5); // one segment per build, none rewritten
-    const folders = new Set((await deps.objects.list(root)).map((key) => key.slice(root.length).split('/')[0]));
+    const folders = new Set((await deps.objects.list(root)).map((key) => key.slice(root.length).split('/')[0] ?? ''));
     const current = after!.indexPrefix!.slice(root.length, -1);
     const named = new Set([current, ...manifest!.segments.map((entry) => entry.id)]);
     expect([...named].every((folder) => folders.has(folder))).toBe(true);
