@@ -64,14 +64,15 @@ export async function buildAndPublishIndex(
   for (let attempt = 1; ; attempt++) {
     const memory = await deps.memories.get(accountId, memoryId);
     if (!memory) return { memory: undefined, extractionTokens };
-    const build = await buildVersion(deps, memory, publication);
-    extractionTokens += build.written.extractionTokens;
+    let build: Build | undefined;
     try {
+      build = await buildVersion(deps, memory, publication);
+      extractionTokens += build.written.extractionTokens;
       return { memory: await publishBuild(deps, memory, build, publication), extractionTokens };
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
       // another build published first: this one is never read
-      await Promise.all(build.folders.map((folder) => deps.objects.deletePrefix(folder)));
+      await Promise.all((build?.folders ?? []).map((folder) => deps.objects.deletePrefix(folder)));
       if (attempt >= PUBLISH_TRIES) throw error;
     }
   }
@@ -95,7 +96,11 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
   const current = memory.indexPrefix ? await readManifest(deps.objects, root, memory.indexPrefix) : undefined;
   const linked = await attachedSources(deps, memory);
   const scope = { linked, added: publication.added, excluded: new Set(memory.excludedFileIds), embedder: deps.indexing.embedder()?.name ?? null };
-  const plan = await planVersion(deps.objects, root, current, scope);
+  const plan = await planVersion(deps.objects, root, current, scope).catch(async (error: unknown) => {
+    // the version read was replaced and collected meanwhile: start again from the new one
+    const now = await deps.memories.get(memory.accountId, memory.id);
+    throw now?.indexVersion !== memory.indexVersion ? new ConflictError(`memory '${memory.id}' published meanwhile`) : error;
+  });
   const version = memory.indexVersion + 1;
   const prefix = objectKeys.indexPrefix(memory.accountId, memory.id, version, deps.ids.uuid());
   const segmentPrefix = objectKeys.indexSegmentPrefix(memory.accountId, memory.id, version, deps.ids.uuid());

@@ -40,7 +40,8 @@ export async function mergeMemory(deps: MergeDeps, message: MergeMessage): Promi
       await mergeOnce(deps, memory, { prefix: memory.indexPrefix, manifest }, picked);
       merged++;
     } catch (error) {
-      if (!(error instanceof ConflictError)) throw error; // the version changed meanwhile: pick again from the new one
+      // the version changed meanwhile (lost the publish, or its segments were collected): pick again from the new one
+      if (!(error instanceof ConflictError) && (await deps.memories.get(memory.accountId, memory.id))?.indexVersion === memory.indexVersion) throw error;
     }
   }
   if (merged >= ROUNDS) await deps.queue.send(message); // more is due: go on in a message of its own
