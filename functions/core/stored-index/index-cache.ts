@@ -120,7 +120,10 @@ async function composed(parts: readonly Part[]): Promise<RetrievalIndex> {
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only && only.deleted.size === 0) return only.segment.retrieval;
   if (parts.length === 0) return buildRetrievalIndex([]);
-  return mergeRetrievalIndexes(parts.map((part) => ({ index: part.segment.retrieval, deleted: part.deleted })));
+  return mergeRetrievalIndexes(
+    parts.map((part) => ({ index: part.segment.retrieval, deleted: part.deleted })),
+    { partAnn: true },
+  );
 }
 
 function liveChunks(parts: readonly Part[]): Map<string, StoredChunk> {

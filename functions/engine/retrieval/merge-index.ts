@@ -4,11 +4,11 @@
  * an HNSW graph over the merged vectors when asked). No text is analyzed and no chunk embedded again.
  * The background merge writes what this returns; a reader composes its segments with it.
  */
-import { buildHnsw, type HnswOptions } from './hnsw';
-import type { ChunkTable, RetrievalIndex } from './retrieval-index';
+import { buildHnsw, type HnswOptions, searchHnsw } from './hnsw';
+import type { AnnPart, ChunkTable, RetrievalIndex } from './retrieval-index';
 import { mergeSegments, type SegmentPart } from '../lexical/segment-merge';
 import { buildTitleLinks } from './title-links';
-import type { VectorSegment } from './vector-segment';
+import type { VectorHit, VectorSegment } from './vector-segment';
 
 /** One index to merge, with the ordinals of its deleted chunks. */
 export interface IndexPart {
@@ -20,6 +20,11 @@ export interface MergeOptions {
   /** Build an HNSW graph over the merged vectors (the memory's `acceleration`). */
   acceleration?: boolean;
   hnsw?: HnswOptions;
+  /**
+   * Without `acceleration`: search the parts' own HNSW graphs (when every part holding live chunks has
+   * one) instead of building one. What a reader composing segments asks for.
+   */
+  partAnn?: boolean;
 }
 
 /** The surviving chunks of `parts` (at least one), part after part, as one index. */
@@ -34,7 +39,36 @@ export function mergeRetrievalIndexes(parts: readonly IndexPart[], options: Merg
   const chunks = mergeChunkTables(parts, ordinals, count);
   const stored = mergeVectors(parts, ordinals, count);
   const ann = stored.vectors && options.acceleration ? buildHnsw(stored.vectors, options.hnsw) : null;
-  return { chunks, text, titles, ...stored, ann, links: buildTitleLinks(chunks.titles, text.analyzer) };
+  const annParts = !ann && stored.vectors && options.partAnn ? partGraphs(parts, ordinals) : undefined;
+  return { chunks, text, titles, ...stored, ann, links: buildTitleLinks(chunks.titles, text.analyzer), ...(annParts ? { annParts } : {}) };
+}
+
+/** The parts' HNSW graphs, when every part holding live chunks has one. */
+function partGraphs(parts: readonly IndexPart[], ordinals: readonly Int32Array[]): AnnPart[] | undefined {
+  const graphs: AnnPart[] = [];
+  for (const [p, { index, deleted }] of parts.entries()) {
+    const map = ordinals[p] ?? new Int32Array(0);
+    if (deleted.size >= map.length) continue;
+    if (!index.ann || !index.vectors) return undefined;
+    graphs.push({ ann: index.ann, vectors: index.vectors, ordinals: map, deleted: deleted.size });
+  }
+  return graphs;
+}
+
+/**
+ * Approximate top `k` over every part's graph, in composed ordinals, best first: each part is asked for
+ * `k` more its deleted rows (they are walked, never returned).
+ */
+export function searchAnnParts(parts: readonly AnnPart[], query: Float32Array, k: number, ef: number): VectorHit[] {
+  const hits: VectorHit[] = [];
+  for (const part of parts) {
+    const wanted = Math.min(part.vectors.count, k + part.deleted);
+    for (const hit of searchHnsw(part.ann, part.vectors, query, wanted, Math.max(ef, wanted))) {
+      const ordinal = part.ordinals[hit.ordinal] ?? -1;
+      if (ordinal >= 0) hits.push({ ordinal, score: hit.score });
+    }
+  }
+  return hits.sort((a, b) => b.score - a.score || a.ordinal - b.ordinal).slice(0, k);
 }
 
 function lexicalParts(parts: readonly IndexPart[], ordinals: readonly Int32Array[], field: 'text' | 'titles'): SegmentPart[] {

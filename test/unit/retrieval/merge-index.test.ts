@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWordVectorEmbedder } from '../../../functions/adapters/embeddings/word-vector-loader';
-import { mergeRetrievalIndexes } from '../../../functions/engine/retrieval/merge-index';
+import { mergeRetrievalIndexes, searchAnnParts } from '../../../functions/engine/retrieval/merge-index';
+import { searchExact } from '../../../functions/engine/retrieval/vector-segment';
 import { rankChunks } from '../../../functions/engine/retrieval/rank';
 import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';
 import { serializeRetrievalIndex } from '../../../functions/engine/retrieval/index-format';
@@ -78,5 +79,21 @@ describe('mergeRetrievalIndexes', () => {
     const fresh = await buildRetrievalIndex([...chunks.slice(0, 1), ...chunks.slice(2)], { embedder, acceleration: true });
     expect(merged.ann).not.toBeNull();
     expect(Buffer.from(serializeRetrievalIndex(merged))).toEqual(Buffer.from(serializeRetrievalIndex(fresh)));
+  });
+
+  it('searches the parts\' own HNSW graphs when composing without acceleration, never returning a deleted row', async () => {
+    const chunks = WORDS.map((word, i): RetrievalChunk => ({ id: `c${i}`, fileId: 'f', text: `${word} ${WORDS[(i + 5) % WORDS.length]}` }));
+    const a = await buildRetrievalIndex(chunks.slice(0, 7), { embedder, acceleration: true });
+    const b = await buildRetrievalIndex(chunks.slice(7), { embedder, acceleration: true });
+    const composed = mergeRetrievalIndexes([{ index: a, deleted: new Set([2]) }, { index: b, deleted: new Set() }], { partAnn: true });
+    expect(composed.ann).toBeNull();
+    expect(composed.annParts).toHaveLength(2);
+    for (const query of QUERIES) {
+      const [vector] = await embedder.embed([query]);
+      const exact = searchExact(composed.vectors!, vector!, 5);
+      const approximate = searchAnnParts(composed.annParts!, vector!, 5, 80);
+      expect(approximate).toEqual(exact); // a graph this small is searched exhaustively
+      expect(approximate.map((hit) => composed.chunks.ids[hit.ordinal])).not.toContain('c2');
+    }
   });
 });
