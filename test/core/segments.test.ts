@@ -64,7 +64,16 @@ const now = () => new Date().toISOString();
 
 async function link(h: Harness, fileId: string): Promise<void> {
   if (await base.links.get(h.accountId, h.memoryId, fileId)) return;
-  await base.links.create({ id: `${fileId}-l`, accountId: h.accountId, memoryId: h.memoryId, fileId, type: 'file', ingestedAt: null, createdAt: now(), updatedAt: now() });
+  await base.links.create({
+    id: `${fileId}-l`,
+    accountId: h.accountId,
+    memoryId: h.memoryId,
+    fileId,
+    type: 'file',
+    ingestedAt: null,
+    createdAt: now(),
+    updatedAt: now(),
+  });
 }
 
 function chunksOf(fileId: string, texts: readonly string[]): StoredChunk[] {
@@ -92,7 +101,10 @@ async function ingestMany(h: Harness, files: ReadonlyArray<readonly [string, rea
 /** Removes the file from the memory and publishes without it (what `memory.reindex` does). */
 async function remove(h: Harness, fileId: string): Promise<void> {
   await base.links.delete(h.accountId, h.memoryId, fileId);
-  await buildAndPublishIndex(h.deps, h.accountId, h.memoryId, { added: new Map(), changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount }) });
+  await buildAndPublishIndex(h.deps, h.accountId, h.memoryId, {
+    added: new Map(),
+    changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount }),
+  });
 }
 
 async function current(h: Harness): Promise<{ memory: Memory; manifest: IndexManifest; root: string }> {
@@ -110,14 +122,22 @@ async function loaded(h: Harness) {
 const QUERIES = ['tide moon', 'owl hunts at night', 'rye bread salt', 'glacier valley river stone'];
 
 function ranking(index: RetrievalIndex, query: string, vector: Float32Array | null): Array<[string, number]> {
-  return rankChunks(index, { query, queryVector: vector, limit: 8 }).map((hit) => [index.chunks.ids[hit.ordinal] ?? '', Math.round(hit.score * 1e9)]);
+  return rankChunks(index, { query, queryVector: vector, limit: 8 }).map((hit) => [
+    index.chunks.ids[hit.ordinal] ?? '',
+    Math.round(hit.score * 1e9),
+  ]);
 }
 
 /** The published index equals (bytes and rankings) a build from nothing of `live`, in the published order. */
 async function expectSameAsFresh(h: Harness, live: ReadonlyMap<string, StoredChunk[]>): Promise<void> {
   const index = await loaded(h);
   const ordered = index.retrieval.chunks.ids.map((id) => index.chunks.get(id)!);
-  expect(ordered.map((chunk) => chunk.id).sort()).toEqual([...live.values()].flat().map((chunk) => chunk.id).sort());
+  expect(ordered.map((chunk) => chunk.id).sort()).toEqual(
+    [...live.values()]
+      .flat()
+      .map((chunk) => chunk.id)
+      .sort(),
+  );
   const embedder = base.worker.indexing.embedder();
   const fresh = await buildRetrievalIndex(ordered.map(toRetrievalChunk), embedder ? { embedder } : {});
   expect(Buffer.from(serializeRetrievalIndex(index.retrieval))).toEqual(Buffer.from(serializeRetrievalIndex(fresh)));
@@ -133,7 +153,9 @@ async function liveSegmentText(h: Harness): Promise<string> {
   const { manifest, root } = await current(h);
   const texts = await Promise.all(
     manifest.segments.flatMap((entry) =>
-      ['chunks.json', 'retrieval.idx'].map(async (name) => Buffer.from((await base.objects.get(`${root}${entry.id}/${name}`)) ?? []).toString('latin1')),
+      ['chunks.json', 'retrieval.idx'].map(async (name) =>
+        Buffer.from((await base.objects.get(`${root}${entry.id}/${name}`)) ?? []).toString('latin1'),
+      ),
     ),
   );
   return texts.join('\n');
@@ -142,7 +164,11 @@ async function liveSegmentText(h: Harness): Promise<string> {
 const WORDS = ['tide', 'moon', 'owl', 'hunts', 'night', 'rye', 'bread', 'salt', 'glacier', 'valley', 'river', 'stone', 'wind'];
 const textArbitrary = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 10 }).map((words) => words.join(' '));
 const opArbitrary = fc.oneof(
-  fc.record({ kind: fc.constant('put' as const), file: fc.integer({ min: 0, max: 6 }), texts: fc.array(textArbitrary, { minLength: 1, maxLength: 4 }) }),
+  fc.record({
+    kind: fc.constant('put' as const),
+    file: fc.integer({ min: 0, max: 6 }),
+    texts: fc.array(textArbitrary, { minLength: 1, maxLength: 4 }),
+  }),
   fc.record({ kind: fc.constant('remove' as const), file: fc.integer({ min: 0, max: 6 }) }),
   fc.record({ kind: fc.constant('merge' as const) }),
 );
@@ -182,10 +208,19 @@ describe('segmented memory index', () => {
       const keys = [...h.puts.keys()];
       expect(keys.filter((key) => key.includes('/index/s')).every((key) => key.includes(`/${newest.id}/`))).toBe(true);
       const sum = (wanted: (key: string) => boolean) => keys.filter(wanted).reduce((total, key) => total + (h.puts.get(key) ?? 0), 0);
-      return { segment: sum((key) => key.includes('/index/s')), manifest: sum((key) => key.endsWith('manifest.json')), segments: manifest.segments.length };
+      return {
+        segment: sum((key) => key.includes('/index/s')),
+        manifest: sum((key) => key.endsWith('manifest.json')),
+        segments: manifest.segments.length,
+      };
     };
     const first = await written('first');
-    for (let i = 0; i < 6; i++) await ingest(h, `bulk${i}`, Array.from({ length: 40 }, (_, n) => text(n + i * 40)));
+    for (let i = 0; i < 6; i++)
+      await ingest(
+        h,
+        `bulk${i}`,
+        Array.from({ length: 40 }, (_, n) => text(n + i * 40)),
+      );
     const later = await written('later');
     expect(later.segments).toBe(8);
     expect(Math.abs(later.segment - first.segment)).toBeLessThan(first.segment * 0.02); // the same two chunks, ids aside
@@ -195,7 +230,10 @@ describe('segmented memory index', () => {
 
   it('purges a removed file from every live segment at the merge its removal asks for', async () => {
     const h = await harness();
-    await ingestMany(h, [['keep', ['the owl hunts at night']], ['secret', ['the zebracode is 4471 glacier']]]);
+    await ingestMany(h, [
+      ['keep', ['the owl hunts at night']],
+      ['secret', ['the zebracode is 4471 glacier']],
+    ]);
     await ingest(h, 'more', ['rye bread and salt']);
     h.sent.length = 0;
     await remove(h, 'secret');
@@ -204,7 +242,13 @@ describe('segmented memory index', () => {
     expect((await loaded(h)).retrieval.chunks.texts.join(' ')).not.toContain('zebracode');
     await mergeMemory(h.deps, h.sent[0] as Extract<WorkMessage, { kind: 'memory.merge' }>);
     expect(await liveSegmentText(h)).not.toContain('zebracode');
-    await expectSameAsFresh(h, new Map([['keep', chunksOf('keep', ['the owl hunts at night'])], ['more', chunksOf('more', ['rye bread and salt'])]]));
+    await expectSameAsFresh(
+      h,
+      new Map([
+        ['keep', chunksOf('keep', ['the owl hunts at night'])],
+        ['more', chunksOf('more', ['rye bread and salt'])],
+      ]),
+    );
   }, 60_000);
 
   it('merges a full tier into one segment, leaving nothing due', async () => {
@@ -236,15 +280,28 @@ describe('segmented memory index', () => {
     await ingest(h, 'c', ['glacier valley']); // the next publish collects the orphaned folders
     const folders = new Set((await base.objects.list(after.root)).map((key) => key.slice(after.root.length).split('/')[0] ?? ''));
     const { manifest, memory } = await current(h);
-    const named = new Set([memory.indexPrefix!.slice(after.root.length, -1), ...manifest.segments.map((entry) => entry.id), before.memory.indexPrefix!.slice(after.root.length, -1)]);
+    const named = new Set([
+      memory.indexPrefix!.slice(after.root.length, -1),
+      ...manifest.segments.map((entry) => entry.id),
+      before.memory.indexPrefix!.slice(after.root.length, -1),
+    ]);
     expect([...folders].filter((folder) => !named.has(folder))).toEqual([]);
     await base.links.delete(h.accountId, h.memoryId, 'b');
-    await expectSameAsFresh(h, new Map([['a', chunksOf('a', ['the owl hunts at night'])], ['c', chunksOf('c', ['glacier valley'])]]));
+    await expectSameAsFresh(
+      h,
+      new Map([
+        ['a', chunksOf('a', ['the owl hunts at night'])],
+        ['c', chunksOf('c', ['glacier valley'])],
+      ]),
+    );
   }, 60_000);
 
   it('survives a merge that dies before publishing: the redelivered message merges again', async () => {
     const h = await harness();
-    await ingestMany(h, [['a', ['the owl hunts at night']], ['b', ['the zebracode glacier']]]);
+    await ingestMany(h, [
+      ['a', ['the owl hunts at night']],
+      ['b', ['the zebracode glacier']],
+    ]);
     await remove(h, 'b');
     const message = { kind: 'memory.merge' as const, accountId: h.accountId, memoryId: h.memoryId };
     h.beforeCommit.hook = async () => {
@@ -260,7 +317,10 @@ describe('segmented memory index', () => {
   it('retries a merge that loses the publish to an ingestion, on the version that won', async () => {
     const h = await harness();
     const live = new Map<string, StoredChunk[]>();
-    await ingestMany(h, [['a', ['the owl hunts at night']], ['b', ['the zebracode glacier']]]);
+    await ingestMany(h, [
+      ['a', ['the owl hunts at night']],
+      ['b', ['the zebracode glacier']],
+    ]);
     await remove(h, 'b');
     live.set('a', chunksOf('a', ['the owl hunts at night']));
     // an ingestion publishes between the merge's read and its commit
@@ -275,14 +335,26 @@ describe('segmented memory index', () => {
 
   it('makes an ingestion that loses the publish to a merge build again on the merged version', async () => {
     const h = await harness();
-    await ingestMany(h, [['a', ['the owl hunts at night']], ['b', ['the zebracode glacier']]]);
+    await ingestMany(h, [
+      ['a', ['the owl hunts at night']],
+      ['b', ['the zebracode glacier']],
+    ]);
     await remove(h, 'b');
     h.beforeCommit.hook = async () => {
-      await mergeMemory({ ...h.deps, memories: base.worker.memories }, { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId });
+      await mergeMemory(
+        { ...h.deps, memories: base.worker.memories },
+        { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId },
+      );
     };
     await ingest(h, 'c', ['rye bread and salt']);
     expect(await liveSegmentText(h)).not.toContain('zebracode');
-    await expectSameAsFresh(h, new Map([['a', chunksOf('a', ['the owl hunts at night'])], ['c', chunksOf('c', ['rye bread and salt'])]]));
+    await expectSameAsFresh(
+      h,
+      new Map([
+        ['a', chunksOf('a', ['the owl hunts at night'])],
+        ['c', chunksOf('c', ['rye bread and salt'])],
+      ]),
+    );
   }, 60_000);
 
   it('drops a segment left with no live chunk from the manifest, with no merge to wait for', async () => {

@@ -41,5 +41,6 @@ export async function afterPublish(deps: PublishDeps, published: Memory, current
     if (Number.isInteger(version) && version <= published.indexVersion && !keep.has(folder))
       await deps.objects.deletePrefix(folderOf(root, folder));
   }
-  if (mergeDue(current.manifest.segments)) await deps.queue.send({ kind: 'memory.merge', accountId: published.accountId, memoryId: published.id });
+  if (mergeDue(current.manifest.segments))
+    await deps.queue.send({ kind: 'memory.merge', accountId: published.accountId, memoryId: published.id });
 }

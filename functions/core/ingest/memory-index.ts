@@ -95,7 +95,12 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
   const root = objectKeys.indexRoot(memory.accountId, memory.id);
   const current = memory.indexPrefix ? await readManifest(deps.objects, root, memory.indexPrefix) : undefined;
   const linked = await attachedSources(deps, memory);
-  const scope = { linked, added: publication.added, excluded: new Set(memory.excludedFileIds), embedder: deps.indexing.embedder()?.name ?? null };
+  const scope = {
+    linked,
+    added: publication.added,
+    excluded: new Set(memory.excludedFileIds),
+    embedder: deps.indexing.embedder()?.name ?? null,
+  };
   const plan = await planVersion(deps.objects, root, current, scope).catch(async (error: unknown) => {
     // the version read was replaced and collected meanwhile: start again from the new one
     const now = await deps.memories.get(memory.accountId, memory.id);

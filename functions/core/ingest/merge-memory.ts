@@ -41,14 +41,20 @@ export async function mergeMemory(deps: MergeDeps, message: MergeMessage): Promi
       merged++;
     } catch (error) {
       // the version changed meanwhile (lost the publish, or its segments were collected): pick again from the new one
-      if (!(error instanceof ConflictError) && (await deps.memories.get(memory.accountId, memory.id))?.indexVersion === memory.indexVersion) throw error;
+      if (!(error instanceof ConflictError) && (await deps.memories.get(memory.accountId, memory.id))?.indexVersion === memory.indexVersion)
+        throw error;
     }
   }
   if (merged >= ROUNDS) await deps.queue.send(message); // more is due: go on in a message of its own
   return merged;
 }
 
-async function mergeOnce(deps: MergeDeps, memory: Memory, current: { prefix: string; manifest: IndexManifest }, picked: readonly string[]): Promise<void> {
+async function mergeOnce(
+  deps: MergeDeps,
+  memory: Memory,
+  current: { prefix: string; manifest: IndexManifest },
+  picked: readonly string[],
+): Promise<void> {
   const started = Date.now();
   const root = objectKeys.indexRoot(memory.accountId, memory.id);
   const chosen = new Set(picked);

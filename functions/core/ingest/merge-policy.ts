@@ -11,7 +11,7 @@
  */
 import { liveChunks, type SegmentEntry } from '../stored-index/manifest';
 
-export const MERGE_POLICY = Object.freeze({ segmentsPerTier: 8, floorChunks: 2_000, maxDeletedShare: 0.33 });
+const MERGE_POLICY = Object.freeze({ segmentsPerTier: 8, floorChunks: 2_000, maxDeletedShare: 0.33 });
 
 /** The ids of the segments the next merge rewrites together, in manifest order; undefined when none need to. */
 export function pickMerge(segments: readonly SegmentEntry[], policy = MERGE_POLICY): string[] | undefined {

@@ -11,7 +11,7 @@ import type { RetrievalIndex } from '../../engine';
 import type { ObjectStore } from '../ports';
 import type { StoredChunk } from '../stored-index/chunks';
 import { folderOf, type IndexManifest, liveChunks, type SegmentEntry } from '../stored-index/manifest';
-import { ordinalsOf, readSegment, readSegmentFiles } from '../stored-index/segments';
+import { ordinalsOf, readSegment, readSegmentFiles, type SegmentFiles } from '../stored-index/segments';
 
 export interface PlanScope {
   /** The sources the memory holds now. */
@@ -35,34 +35,47 @@ export interface VersionPlan {
   fileCount: number;
 }
 
-export async function planVersion(objects: ObjectStore, root: string, current: IndexManifest | undefined, scope: PlanScope): Promise<VersionPlan> {
+export async function planVersion(
+  objects: ObjectStore,
+  root: string,
+  current: IndexManifest | undefined,
+  scope: PlanScope,
+): Promise<VersionPlan> {
   const fresh = [...scope.added].filter(([fileId]) => scope.linked.has(fileId)).flatMap(([, chunks]) => chunks);
   const segments = current?.segments ?? [];
-  if (segments.some((entry) => liveChunks(entry) > 0 && entry.embedder !== scope.embedder)) return wholePlan(objects, root, segments, fresh, scope);
+  if (segments.some((entry) => liveChunks(entry) > 0 && entry.embedder !== scope.embedder))
+    return wholePlan(objects, root, segments, fresh, scope);
   const files = await mapConcurrently(segments, STORE_CONCURRENCY, (entry) => readSegmentFiles(objects, folderOf(root, entry.id)));
   const liveFiles = new Set(fresh.map((chunk) => chunk.fileId));
   const kept: SegmentEntry[] = [];
   segments.forEach((entry, i) => {
-    const deleted = new Set(entry.deleted);
-    let purge = entry.purge === true;
-    for (const [fileId, ranges] of files[i] ?? []) {
-      const removed = !scope.linked.has(fileId) || scope.excluded.has(fileId);
-      if (!removed && !scope.added.has(fileId)) {
-        if ([...ordinalsOf(ranges)].some((ordinal) => !deleted.has(ordinal))) liveFiles.add(fileId);
-        continue;
-      }
-      for (const ordinal of ordinalsOf(ranges)) {
-        if (deleted.has(ordinal)) continue;
-        deleted.add(ordinal);
-        purge ||= removed;
-      }
-    }
-    if (deleted.size >= entry.chunks) return; // nothing live: the segment leaves the index
-    const tombstones = [...deleted].sort((a, b) => a - b);
-    kept.push({ id: entry.id, chunks: entry.chunks, deleted: tombstones, embedder: entry.embedder, ...(purge ? { purge } : {}) });
+    const next = withTombstones(entry, files[i] ?? new Map(), scope, liveFiles);
+    if (next) kept.push(next);
   });
   const chunkCount = kept.reduce((sum, entry) => sum + liveChunks(entry), fresh.length);
   return { kept, segmentChunks: fresh, chunkCount, fileCount: liveFiles.size };
+}
+
+/**
+ * The segment's entry with the chunks of replaced and removed sources marked deleted (removed ones flag it
+ * for purging); undefined when nothing of it stays live. Adds the sources it keeps to `liveFiles`.
+ */
+function withTombstones(entry: SegmentEntry, files: SegmentFiles, scope: PlanScope, liveFiles: Set<string>): SegmentEntry | undefined {
+  const deleted = new Set(entry.deleted);
+  let purge = entry.purge === true;
+  for (const [fileId, ranges] of files) {
+    const removed = !scope.linked.has(fileId) || scope.excluded.has(fileId);
+    const ordinals = [...ordinalsOf(ranges)].filter((ordinal) => !deleted.has(ordinal));
+    if (!removed && !scope.added.has(fileId)) {
+      if (ordinals.length > 0) liveFiles.add(fileId);
+      continue;
+    }
+    for (const ordinal of ordinals) deleted.add(ordinal);
+    purge ||= removed && ordinals.length > 0;
+  }
+  if (deleted.size >= entry.chunks) return undefined;
+  const tombstones = [...deleted].sort((a, b) => a - b);
+  return { id: entry.id, chunks: entry.chunks, deleted: tombstones, embedder: entry.embedder, ...(purge ? { purge } : {}) };
 }
 
 /** Every live chunk of the current segments that stays, then the added ones, as one new segment. */

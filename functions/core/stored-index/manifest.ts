@@ -29,7 +29,7 @@ export interface IndexManifest {
 }
 
 /** A manifest read from a pre-segment version: its embedder is not known until the segment is read. */
-export const UNKNOWN_EMBEDDER = '?';
+const UNKNOWN_EMBEDDER = '?';
 
 export const liveChunks = (entry: SegmentEntry): number => entry.chunks - entry.deleted.length;
 
@@ -37,7 +37,7 @@ export function encodeManifest(manifest: IndexManifest): string {
   return JSON.stringify(manifest);
 }
 
-export function decodeManifest(bytes: Uint8Array): IndexManifest {
+function decodeManifest(bytes: Uint8Array): IndexManifest {
   const value = JSON.parse(Buffer.from(bytes).toString('utf8')) as Partial<IndexManifest> | null;
   if (value?.format !== 1 || !Array.isArray(value.segments)) throw new Error('Invalid index manifest');
   for (const entry of value.segments) {

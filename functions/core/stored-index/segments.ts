@@ -19,7 +19,7 @@ export interface LoadedSegment {
 }
 
 /** The sources of `chunks` (by ordinal) and their ordinal ranges. */
-export function filesOf(chunks: readonly Pick<StoredChunk, 'fileId'>[]): Map<string, number[]> {
+function filesOf(chunks: readonly Pick<StoredChunk, 'fileId'>[]): Map<string, number[]> {
   const files = new Map<string, number[]>();
   chunks.forEach((chunk, ordinal) => {
     const ranges = files.get(chunk.fileId) ?? [];
@@ -32,7 +32,8 @@ export function filesOf(chunks: readonly Pick<StoredChunk, 'fileId'>[]): Map<str
 
 /** Every ordinal of the ranges. */
 export function* ordinalsOf(ranges: readonly number[]): Generator<number> {
-  for (let i = 0; i + 1 < ranges.length; i += 2) for (let ordinal = ranges[i] ?? 0; ordinal < (ranges[i + 1] ?? 0); ordinal++) yield ordinal;
+  for (let i = 0; i + 1 < ranges.length; i += 2)
+    for (let ordinal = ranges[i] ?? 0; ordinal < (ranges[i + 1] ?? 0); ordinal++) yield ordinal;
 }
 
 /** Writes a segment's objects under `prefix`; answers the bytes written. */

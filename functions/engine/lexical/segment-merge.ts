@@ -18,31 +18,29 @@ export interface SegmentPart {
 export function mergeSegments(parts: readonly SegmentPart[], docCount: number): LexicalSegment {
   const first = parts[0];
   if (!first) throw new RangeError('mergeSegments needs at least one part');
+  const docs = mergeDocs(parts, docCount);
+  return { analyzer: first.segment.analyzer, ...docs, avgDocLength: meanLength(docs.docLengths), ...mergePostings(parts) };
+}
+
+type MergedDocs = Pick<LexicalSegment, 'docIds' | 'fileIds' | 'docFiles' | 'docLengths'>;
+
+/** The surviving docs' ids, lengths and files, in merged order (files numbered by first appearance). */
+function mergeDocs(parts: readonly SegmentPart[], docCount: number): MergedDocs & { docLengths: Uint32Array } {
   const docIds: string[] = new Array<string>(docCount).fill('');
   const docLengths = new Uint32Array(docCount);
   const fileIndex = new Map<string, number>();
   const docFiles = new Uint32Array(docCount);
   for (const { segment, ordinals } of parts) {
-    for (let doc = 0; doc < ordinals.length; doc++) {
-      const merged = ordinals[doc] ?? -1;
-      if (merged < 0) continue;
+    ordinals.forEach((merged, doc) => {
+      if (merged < 0) return;
       docIds[merged] = segment.docIds[doc] ?? '';
       docLengths[merged] = segment.docLengths[doc] ?? 0;
       const fileId = segment.fileIds[segment.docFiles[doc] ?? 0] ?? '';
       if (!fileIndex.has(fileId)) fileIndex.set(fileId, fileIndex.size);
       docFiles[merged] = fileIndex.get(fileId) ?? 0;
-    }
+    });
   }
-  const postings = mergePostings(parts);
-  return {
-    analyzer: first.segment.analyzer,
-    docIds,
-    fileIds: [...fileIndex.keys()],
-    docFiles,
-    docLengths,
-    avgDocLength: meanLength(docLengths),
-    ...postings,
-  };
+  return { docIds, fileIds: [...fileIndex.keys()], docFiles, docLengths };
 }
 
 type MergedPostings = Pick<LexicalSegment, 'terms' | 'docFreqs' | 'postingOffsets' | 'postings'>;
@@ -57,28 +55,37 @@ function mergePostings(parts: readonly SegmentPart[]): MergedPostings {
   const offsets: number[] = [];
   for (const term of vocabulary) {
     const start = writer.size;
-    let previous = 0;
-    let count = 0;
-    parts.forEach(({ segment, ordinals }, p) => {
+    const list = { previous: 0, count: 0 };
+    parts.forEach((part, p) => {
       const ordinal = cursors[p] ?? 0;
-      if (segment.terms[ordinal] !== term) return;
+      if (part.segment.terms[ordinal] !== term) return;
       cursors[p] = ordinal + 1;
-      const from = segment.postingOffsets[ordinal] ?? 0;
-      const list = decodePostings(segment.postings, from, segment.postingOffsets[ordinal + 1] ?? from, segment.docFreqs[ordinal] ?? 0);
-      for (let i = 0; i < list.docs.length; i++) {
-        const merged = ordinals[list.docs[i] ?? 0] ?? -1;
-        if (merged < 0) continue;
-        writer.write(merged - previous);
-        writer.write(list.freqs[i] ?? 0);
-        previous = merged;
-        count++;
-      }
+      appendPostings(writer, part, ordinal, list);
     });
-    if (count === 0) continue;
+    if (list.count === 0) continue;
     terms.push(term);
-    docFreqs.push(count);
+    docFreqs.push(list.count);
     offsets.push(start);
   }
   offsets.push(writer.size);
   return { terms, docFreqs: Uint32Array.from(docFreqs), postingOffsets: Uint32Array.from(offsets), postings: writer.toBytes() };
+}
+
+/** Appends the surviving postings of the part's term `ordinal` to the merged list being written. */
+function appendPostings(
+  writer: VarintWriter,
+  { segment, ordinals }: SegmentPart,
+  ordinal: number,
+  list: { previous: number; count: number },
+): void {
+  const from = segment.postingOffsets[ordinal] ?? 0;
+  const decoded = decodePostings(segment.postings, from, segment.postingOffsets[ordinal + 1] ?? from, segment.docFreqs[ordinal] ?? 0);
+  for (let i = 0; i < decoded.docs.length; i++) {
+    const merged = ordinals[decoded.docs[i] ?? 0] ?? -1;
+    if (merged < 0) continue;
+    writer.write(merged - list.previous);
+    writer.write(decoded.freqs[i] ?? 0);
+    list.previous = merged;
+    list.count++;
+  }
 }

@@ -107,7 +107,7 @@ function mergeVectors(
   ordinals: readonly Int32Array[],
   count: number,
 ): { vectors: VectorSegment | null; embedder: string | null } {
-  const live = parts.filter((part, p) => (ordinals[p] ?? []).some((merged) => merged >= 0));
+  const live = parts.filter((_, p) => (ordinals[p] ?? []).some((merged) => merged >= 0));
   const reference = (live[0] ?? parts[0])?.index;
   const model = reference?.vectors;
   if (!reference || !model) return { vectors: null, embedder: null };

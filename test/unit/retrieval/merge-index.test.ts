@@ -75,17 +75,29 @@ describe('mergeRetrievalIndexes', () => {
     const chunks = WORDS.map((word, i): RetrievalChunk => ({ id: `c${i}`, fileId: 'f', text: `${word} ${WORDS[(i + 3) % WORDS.length]}` }));
     const a = await buildRetrievalIndex(chunks.slice(0, 6), { embedder });
     const b = await buildRetrievalIndex(chunks.slice(6), { embedder });
-    const merged = mergeRetrievalIndexes([{ index: a, deleted: new Set([1]) }, { index: b, deleted: new Set() }], { acceleration: true });
+    const merged = mergeRetrievalIndexes(
+      [
+        { index: a, deleted: new Set([1]) },
+        { index: b, deleted: new Set() },
+      ],
+      { acceleration: true },
+    );
     const fresh = await buildRetrievalIndex([...chunks.slice(0, 1), ...chunks.slice(2)], { embedder, acceleration: true });
     expect(merged.ann).not.toBeNull();
     expect(Buffer.from(serializeRetrievalIndex(merged))).toEqual(Buffer.from(serializeRetrievalIndex(fresh)));
   });
 
-  it('searches the parts\' own HNSW graphs when composing without acceleration, never returning a deleted row', async () => {
+  it("searches the parts' own HNSW graphs when composing without acceleration, never returning a deleted row", async () => {
     const chunks = WORDS.map((word, i): RetrievalChunk => ({ id: `c${i}`, fileId: 'f', text: `${word} ${WORDS[(i + 5) % WORDS.length]}` }));
     const a = await buildRetrievalIndex(chunks.slice(0, 7), { embedder, acceleration: true });
     const b = await buildRetrievalIndex(chunks.slice(7), { embedder, acceleration: true });
-    const composed = mergeRetrievalIndexes([{ index: a, deleted: new Set([2]) }, { index: b, deleted: new Set() }], { partAnn: true });
+    const composed = mergeRetrievalIndexes(
+      [
+        { index: a, deleted: new Set([2]) },
+        { index: b, deleted: new Set() },
+      ],
+      { partAnn: true },
+    );
     expect(composed.ann).toBeNull();
     expect(composed.annParts).toHaveLength(2);
     for (const query of QUERIES) {
