@@ -11,7 +11,7 @@ import { buildAndPublishIndex, type IndexDeps } from '../../functions/core/inges
 import { mergeMemory } from '../../functions/core/ingest/merge-memory';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';
-import type { StoredChunk } from '../../functions/core/stored-index/chunks';
+import { encodeChunks, type StoredChunk } from '../../functions/core/stored-index/chunks';
 import { IndexCache } from '../../functions/core/stored-index/index-cache';
 import { type IndexManifest, readManifest } from '../../functions/core/stored-index/manifest';
 import type { Memory } from '../../functions/core/model';
@@ -35,9 +35,13 @@ interface Harness {
   beforeCommit: { hook?: () => Promise<void> };
 }
 
-async function harness(): Promise<Harness> {
+async function harness(memoryType: 'vector' | 'graph' = 'vector'): Promise<Harness> {
   const accountId = (await createAccount(base, `seg-${process.pid}-${Date.now()}-${Math.random()}`)).account.id;
-  const memory = await createMemory(base, accountId, { name: 'm', memoryType: 'vector' });
+  const memory = await createMemory(
+    base,
+    accountId,
+    memoryType === 'graph' ? { name: 'g', memoryType, ontology: 'culture' } : { name: 'm', memoryType },
+  );
   const sent: WorkMessage[] = [];
   const puts = new Map<string, number>();
   const beforeCommit: Harness['beforeCommit'] = {};
@@ -367,4 +371,54 @@ describe('segmented memory index', () => {
     expect(h.sent).toEqual([]);
     expect(await liveSegmentText(h)).not.toContain('zebracode');
   }, 60_000);
+
+  it('reads a version written before segments, and the next build turns it into one segment', async () => {
+    const h = await harness();
+    const old = [...chunksOf('a', ['the owl hunts at night']), ...chunksOf('b', ['rye bread and salt'])];
+    const embedder = base.worker.indexing.embedder();
+    const retrieval = await buildRetrievalIndex(old.map(toRetrievalChunk), embedder ? { embedder } : {});
+    const prefix = `gold/${h.accountId}/memories/${h.memoryId}/index/v1-legacy/`;
+    await base.objects.put(`${prefix}retrieval.idx`, serializeRetrievalIndex(retrieval));
+    await base.objects.put(`${prefix}chunks.json`, encodeChunks(old), 'application/json');
+    for (const fileId of ['a', 'b']) await link(h, fileId);
+    await base.memories.commitIndexVersion(h.accountId, h.memoryId, {
+      expectedVersion: 0,
+      changes: { indexVersion: 1, indexPrefix: prefix },
+      excludedBuilt: [],
+    });
+    expect((await loaded(h)).retrieval.chunks.ids).toEqual(['a:0', 'b:0']);
+    await ingest(h, 'c', ['glacier valley']);
+    const { manifest } = await current(h);
+    expect(manifest.segments).toHaveLength(1);
+    expect(manifest.segments[0]?.embedder).toBe(embedder?.name ?? null);
+    await expectSameAsFresh(
+      h,
+      new Map([
+        ['a', chunksOf('a', ['the owl hunts at night'])],
+        ['b', chunksOf('b', ['rye bread and salt'])],
+        ['c', chunksOf('c', ['glacier valley'])],
+      ]),
+    );
+    await ingest(h, 'd', ['harbour wind']); // the pre-segment folder is two versions old now: collected
+    expect(await base.objects.list(prefix)).toEqual([]);
+  }, 60_000);
+
+  it('keeps the graph of a graph memory with the version a merge publishes', async () => {
+    const h = await harness('graph');
+    await ingestMany(h, [
+      ['a', ['Marie Curie worked in Paris with Pierre Curie.']],
+      ['b', ['Albert Einstein lived in Bern.']],
+    ]);
+    await ingest(h, 'c', ['Niels Bohr founded an institute in Copenhagen.']);
+    await remove(h, 'b');
+    const before = await current(h);
+    expect(await mergeMemory(h.deps, { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId })).toBe(1);
+    const after = await current(h);
+    expect(after.memory.indexVersion).toBe(before.memory.indexVersion + 1);
+    expect(after.memory.entityCount).toBe(before.memory.entityCount);
+    const graph = await new IndexCache(base.objects, 2).loadGraph(after.memory);
+    expect(graph?.graph.chunkIds.length).toBeGreaterThan(0);
+    expect([...(graph?.chunks.keys() ?? [])].sort()).toEqual(['a:0', 'c:0']);
+    expect(await liveSegmentText(h)).not.toContain('Einstein');
+  }, 120_000);
 });
