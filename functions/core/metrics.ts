@@ -18,6 +18,7 @@ export const METRICS = {
   TokensCharged: { unit: 'Count', dimension: 'reason' },
   IngestionSeconds: { unit: 'Seconds', dimension: 'memoryType' },
   IndexBuildSeconds: { unit: 'Seconds', dimension: 'memoryType' },
+  IndexMergeSeconds: { unit: 'Seconds', dimension: 'memoryType' },
   IndexBytes: { unit: 'Bytes', dimension: 'memoryType' },
   RetrievalMs: { unit: 'Milliseconds', dimension: 'memoryType' },
   ConversationSyncs: { unit: 'Count', dimension: null },

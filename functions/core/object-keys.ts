@@ -35,6 +35,9 @@ export const objectKeys = {
   /** One build of version `version`: concurrent builds of a version never share a folder. */
   indexPrefix: (accountId: string, memoryId: string, version: number, buildId: string): string =>
     `gold/${accountId}/memories/${memoryId}/index/v${version}-${buildId}/`,
+  /** One segment of a memory's index, written for version `version` (docs/segments.md). */
+  indexSegmentPrefix: (accountId: string, memoryId: string, version: number, segmentId: string): string =>
+    `gold/${accountId}/memories/${memoryId}/index/s${version}-${segmentId}/`,
   /** One build of an account's message index (GET /messages/search). */
   messageIndexRoot: (accountId: string): string => `gold/${accountId}/messages/index/`,
   messageIndexPrefix: (accountId: string, version: number, buildId: string): string =>

@@ -16,5 +16,7 @@ export type WorkMessage =
   | { kind: 'messages.sync'; accountId: string; sessionId: string }
   /** Bring the session's summary up to date with its pending messages (core/ingest/session-summary.ts). */
   | { kind: 'session.summarize'; accountId: string; sessionId: string }
+  /** Merge segments of the memory's index as the merge policy says (docs/segments.md); nothing when none are due. */
+  | { kind: 'memory.merge'; accountId: string; memoryId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string };

@@ -15,6 +15,7 @@ export { countTokens, estimateTokens, loadTokenizer } from './text/tokens';
 export { normalizeInPlace, type Embedder } from './retrieval/embedder';
 export { deserializeRetrievalIndex, serializeRetrievalIndex } from './retrieval/index-format';
 export { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from './retrieval/retrieval-index';
+export { mergeRetrievalIndexes } from './retrieval/merge-index';
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';
 export type { ExternalList } from './retrieval/rank';
 export type { CandidateRerank } from './retrieval/rerank-order';

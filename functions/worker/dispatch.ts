@@ -12,6 +12,7 @@ import { queueDueResyncs, resyncWebFile } from '../core/ingest/resync-web';
 import { processFile } from '../core/ingest/process-file';
 import { writePublishedGraphItems } from '../core/ingest/graph-items-sync';
 import { reindexMemory } from '../core/ingest/reindex-memory';
+import { mergeMemory } from '../core/ingest/merge-memory';
 import { syncConversations } from '../core/ingest/conversation-sync';
 import { syncMessageIndex } from '../core/ingest/message-index';
 import { updateSessionSummary } from '../core/ingest/session-summary';
@@ -120,6 +121,11 @@ async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Deliver
     case 'session.summarize':
       await updateSessionSummary(deps, message, delivery.workId);
       return;
+    case 'memory.merge': {
+      const merges = await mergeMemory(deps, message);
+      if (merges > 0) logger.info('index segments merged', { memoryId: message.memoryId, merges });
+      return;
+    }
     case 'memory.graph-items':
       return writePublishedGraphItems(deps, message.accountId, message.memoryId);
     case 'webhook.deliver': {

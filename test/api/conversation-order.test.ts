@@ -4,7 +4,7 @@
  * often is), lists, is indexed (each turn with the turns before it as context) and ranks the same way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeChunks } from '../../functions/core/stored-index/chunks';
+import { publishedChunks } from '../support/published-index';
 import { get, post } from '../support/api';
 import { testDeps } from '../support/stores';
 
@@ -63,7 +63,7 @@ async function listed(loaded: Loaded): Promise<string[]> {
 
 async function contexts(loaded: Loaded): Promise<string[]> {
   const memory = await stores.memories.get(loaded.accountId, loaded.memoryId);
-  const chunks = decodeChunks(await stores.objects.get(`${memory?.indexPrefix ?? ''}chunks.json`));
+  const chunks = await publishedChunks(stores.objects, memory);
   return TURNS.map((turn) => chunks.find((chunk) => chunk.text === turn)?.context ?? 'missing');
 }
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../bench/support/api';
 import { importHistory, messageBurst, type Scenario, searchFinds, untilSearchable } from '../../bench/support/conversation-traffic';
-import { decodeChunks } from '../../functions/core/stored-index/chunks';
+import { publishedChunks } from '../support/published-index';
 import { env } from '../support/api';
 import { testDeps } from '../support/stores';
 
@@ -24,7 +24,7 @@ async function indexedIds(memoryId: string): Promise<string[]> {
   const memory = (await api().get(`/memories/get/${memoryId}`)).data as { organizationID: string };
   const stored = await stores.memories.get(memory.organizationID, memoryId);
   if (!stored?.indexPrefix) return [];
-  return decodeChunks(await stores.objects.get(`${stored.indexPrefix}chunks.json`)).flatMap((c) => (c.message ? [c.message.id] : []));
+  return (await publishedChunks(stores.objects, stored)).flatMap((c) => (c.message ? [c.message.id] : []));
 }
 
 async function expectAllSearchable(scenario: Scenario): Promise<number> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeChunks } from '../../functions/core/stored-index/chunks';
+import { publishedChunks } from '../support/published-index';
 import { del, env, get, post, type Json } from '../support/api';
 import { testDeps } from '../support/stores';
 
@@ -23,7 +23,7 @@ async function say(sessionID: string, role: string, content: string, extra: Reco
 async function indexedMessages(memory: { id: string; userID: string }): Promise<string[]> {
   const stored = await stores.memories.get(memory.userID, memory.id);
   if (!stored?.indexPrefix) return [];
-  const chunks = decodeChunks(await stores.objects.get(`${stored.indexPrefix}chunks.json`));
+  const chunks = await publishedChunks(stores.objects, stored);
   return chunks.filter((c) => !stored.excludedFileIds.includes(c.fileId)).flatMap((c) => (c.message ? [c.message.id] : []));
 }
 

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { memoryConfig, memoryDeps } from '../support/memory';
 import { buildAndPublishIndex } from '../../functions/core/ingest/memory-index';
-import { decodeChunks } from '../../functions/core/stored-index/chunks';
+import { IndexCache } from '../../functions/core/stored-index/index-cache';
+import { readManifest } from '../../functions/core/stored-index/manifest';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';
 import { createSession } from '../../functions/core/use-cases/sessions';
@@ -15,7 +16,7 @@ import { sessionSourceId } from '../../functions/core/model';
 const deps = memoryDeps(memoryConfig({ KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' }));
 
 describe('publishing an index', () => {
-  it('keeps every concurrent build whole and leaves only the current and previous builds', async () => {
+  it('keeps every concurrent build whole and leaves only the current and previous versions and their segments', async () => {
     const accountId = (await createAccount(deps, `publish-${process.pid}-${Date.now()}`)).account.id;
     const memory = await createMemory(deps, accountId, { name: 'm', memoryType: 'vector' });
     const sessions = await Promise.all([0, 1, 2, 3, 4].map(() => createSession(deps, accountId, {})));
@@ -40,12 +41,17 @@ describe('publishing an index', () => {
     );
     const after = await deps.memories.get(accountId, memory.id);
     expect(after?.indexVersion).toBe(5);
-    const chunks = decodeChunks(await deps.objects.get(`${after?.indexPrefix}chunks.json`));
-    expect(chunks).toHaveLength(10);
+    const loaded = await new IndexCache(deps.objects, 2).load(after!);
+    expect(loaded?.retrieval.chunks.ids).toHaveLength(10);
     expect(after?.chunkCount).toBe(10);
     const root = `gold/${accountId}/memories/${memory.id}/index/`;
-    const builds = new Set((await deps.objects.list(root)).map((key) => key.slice(root.length).split('/')[0]));
-    expect(builds.size).toBeLessThanOrEqual(2);
-    expect([...builds].some((build) => `${root}${build}/` === after?.indexPrefix)).toBe(true);
+    const manifest = await readManifest(deps.objects, root, after!.indexPrefix!);
+    expect(manifest?.segments).toHaveLength(5); // one segment per build, none rewritten
+    const folders = new Set((await deps.objects.list(root)).map((key) => key.slice(root.length).split('/')[0] ?? ''));
+    const current = after!.indexPrefix!.slice(root.length, -1);
+    const named = new Set([current, ...manifest!.segments.map((entry) => entry.id)]);
+    expect([...named].every((folder) => folders.has(folder))).toBe(true);
+    // beyond the current version and its segments: at most the previous version's folder
+    expect([...folders].filter((folder) => !named.has(folder)).length).toBeLessThanOrEqual(1);
   }, 60_000);
 });

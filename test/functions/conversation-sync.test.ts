@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeChunks } from '../../functions/core/stored-index/chunks';
+import { publishedChunks } from '../support/published-index';
 import { SYNC_LEASE_MS } from '../../functions/core/ingest/conversation-sync';
 import type { WorkMessage } from '../../functions/core/work';
 import { composeWorkerDeps } from '../../functions/worker/deps';
@@ -33,7 +33,7 @@ afterAll(() => deps.documentClient.destroy());
 async function indexed(memoryId: string): Promise<string[]> {
   const memory = await deps.memories.get(accountId, memoryId);
   if (!memory?.indexPrefix) return [];
-  const chunks = decodeChunks(await deps.objects.get(`${memory.indexPrefix}chunks.json`));
+  const chunks = await publishedChunks(deps.objects, memory);
   return chunks.flatMap((chunk) => (chunk.message ? [chunk.text] : [])).sort();
 }
 

@@ -14,8 +14,7 @@ import { createFile, uploadFile } from '../../functions/core/use-cases/files';
 import { startIngestion } from '../../functions/core/use-cases/ingestion';
 import { createMemory } from '../../functions/core/use-cases/memories';
 import { addFiles } from '../../functions/core/use-cases/memory-files';
-import { decodeChunks } from '../../functions/core/stored-index/chunks';
-import { deserializeRetrievalIndex } from '../../functions/engine/retrieval/index-format';
+import { publishedChunks, publishedIndex } from '../support/published-index';
 import { lambdaContext } from '../../functions/local/lambda-context';
 import { QueuePump } from '../../functions/local/queue-pump';
 import type { WorkMessage } from '../../functions/core/work';
@@ -91,11 +90,11 @@ describe('the worker', () => {
     const after = await deps.memories.get(rich.id, memory.id);
     // concurrent copies may each publish a (complete) version; none may add a second copy of anything
     expect(after).toMatchObject({ step: 'ready', fileCount: 2 });
-    const chunks = decodeChunks(await deps.objects.get(`${after?.indexPrefix}chunks.json`));
+    const chunks = await publishedChunks(deps.objects, after);
     expect(chunks.length).toBeGreaterThan(4);
     expect(new Set(chunks.map((c) => c.id)).size).toBe(chunks.length);
     expect(after?.chunkCount).toBe(chunks.length);
-    const index = deserializeRetrievalIndex((await deps.objects.get(`${after?.indexPrefix}retrieval.idx`)) ?? new Uint8Array());
+    const index = (await publishedIndex(deps.objects, after))!.retrieval;
     expect([...index.chunks.ids].sort()).toEqual(chunks.map((c) => c.id).sort());
     const files = await Promise.all([a, b].map((f) => deps.files.get(rich.id, f.id)));
     const used = files.reduce((sum, f) => sum + (f?.tokens ?? 0), 0);

@@ -1,21 +1,25 @@
 /**
- * Publishing a memory's searchable index: immutable segments under `index/v<n>/` and the version on the
- * memory item, changed by one conditional write. A build starts from the previous version's chunks, keeps
- * those of files still in the memory, adds the new ones, and writes the next version. When another build
- * published first, the build starts again from that one.
+ * Publishing a memory's searchable index (docs/segments.md): a version is a manifest of immutable
+ * segments in its own folder (`index/v<n>-<uuid>/manifest.json`), named on the memory item by one
+ * conditional write. A build writes one new segment holding only the chunks it adds and marks the chunks
+ * of replaced or removed sources deleted in the new manifest; no build rewrites a segment. When another
+ * build (or a merge) published first, the build starts again from that version.
  */
 import { ConflictError } from '../errors';
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
-import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
-import { deserializeRetrievalIndex, type RetrievalIndex, serializeRetrievalIndex } from '../../engine';
-import { decodeChunks, encodeChunks, type StoredChunk } from '../stored-index/chunks';
+import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort, SessionLinkStore } from '../ports';
+import type { StoredChunk } from '../stored-index/chunks';
 import { INDEX_FILES } from '../stored-index/index-files';
+import { encodeManifest, type IndexManifest, nameOf, readManifest } from '../stored-index/manifest';
+import { writeSegment } from '../stored-index/segments';
 import { graphItemsOf, type GraphItems } from '../graph-items';
 import { writeGraphItems } from './graph-items-sync';
 import { parseGraphState } from '../stored-index/graph-state';
 import { buildIndexVersion, type IndexingSettings } from './index-build';
+import { afterPublish, type VersionRef } from './index-publish';
+import { planVersion, type VersionPlan } from './segment-plan';
 import { emitMetric } from '../metrics';
 
 const PUBLISH_TRIES = 5;
@@ -29,6 +33,8 @@ export interface IndexDeps {
   clock: Clock;
   graphItems: GraphItemStore;
   indexing: IndexingSettings;
+  /** Where a merge is asked for when a publish leaves one due. */
+  queue: QueuePort;
 }
 
 export interface Publication {
@@ -58,13 +64,15 @@ export async function buildAndPublishIndex(
   for (let attempt = 1; ; attempt++) {
     const memory = await deps.memories.get(accountId, memoryId);
     if (!memory) return { memory: undefined, extractionTokens };
-    const build = await buildVersion(deps, memory, publication);
-    extractionTokens += build.written.extractionTokens;
+    let build: Build | undefined;
     try {
+      build = await buildVersion(deps, memory, publication);
+      extractionTokens += build.written.extractionTokens;
       return { memory: await publishBuild(deps, memory, build, publication), extractionTokens };
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
-      await deps.objects.deletePrefix(build.prefix); // another build published first: this one is never read
+      // another build published first: this one is never read
+      await Promise.all((build?.folders ?? []).map((folder) => deps.objects.deletePrefix(folder)));
       if (attempt >= PUBLISH_TRIES) throw error;
     }
   }
@@ -73,22 +81,45 @@ export async function buildAndPublishIndex(
 interface Build {
   readonly version: number;
   readonly prefix: string;
-  readonly chunks: readonly StoredChunk[];
+  readonly manifest: IndexManifest;
+  /** The version before, which the build started from. */
+  readonly previous: VersionRef | undefined;
+  /** Folders the build wrote: its version's and its segment's. */
+  readonly folders: readonly string[];
+  readonly plan: VersionPlan;
   readonly written: Awaited<ReturnType<typeof writeSegments>>;
 }
 
-/** Writes the next version's segments under a fresh prefix, from the memory as it is now. */
+/** Writes the next version's new segment and manifest under fresh folders, from the memory as it is now. */
 async function buildVersion(deps: IndexDeps, memory: Memory, publication: Publication): Promise<Build> {
-  const sources = await attachedSources(deps, memory);
-  const chunks = await nextChunks(deps, memory, sources, publication.added);
+  const root = objectKeys.indexRoot(memory.accountId, memory.id);
+  const current = memory.indexPrefix ? await readManifest(deps.objects, root, memory.indexPrefix) : undefined;
+  const linked = await attachedSources(deps, memory);
+  const scope = {
+    linked,
+    added: publication.added,
+    excluded: new Set(memory.excludedFileIds),
+    embedder: deps.indexing.embedder()?.name ?? null,
+  };
+  const plan = await planVersion(deps.objects, root, current, scope).catch(async (error: unknown) => {
+    // the version read was replaced and collected meanwhile: start again from the new one
+    const now = await deps.memories.get(memory.accountId, memory.id);
+    throw now?.indexVersion !== memory.indexVersion ? new ConflictError(`memory '${memory.id}' published meanwhile`) : error;
+  });
   const version = memory.indexVersion + 1;
   const prefix = objectKeys.indexPrefix(memory.accountId, memory.id, version, deps.ids.uuid());
-  const written = await writeSegments(deps, memory, prefix, chunks, {
+  const segmentPrefix = objectKeys.indexSegmentPrefix(memory.accountId, memory.id, version, deps.ids.uuid());
+  const written = await writeSegments(deps, memory, { prefix, segmentPrefix }, plan, {
     added: publication.added,
-    kept: sources,
+    kept: linked,
     managed: publication.managed ?? false,
   });
-  return { version, prefix, chunks, written };
+  const segments = [...plan.kept];
+  if (written.segment) segments.push({ id: nameOf(root, segmentPrefix), ...written.segment, deleted: [] });
+  const manifest: IndexManifest = { format: 1, segments };
+  await deps.objects.put(prefix + INDEX_FILES.manifest, encodeManifest(manifest), 'application/json');
+  const previous = memory.indexPrefix && current ? { prefix: memory.indexPrefix, manifest: current } : undefined;
+  return { version, prefix, manifest, previous, folders: [prefix, segmentPrefix], plan, written };
 }
 
 /**
@@ -98,29 +129,15 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
 async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publication: Publication): Promise<Memory | undefined> {
   const { accountId, id: memoryId } = memory;
   const graph = build.written.counts;
-  const counts = { chunkCount: build.chunks.length, fileCount: new Set(build.chunks.map((chunk) => chunk.fileId)).size, ...graph };
+  const counts = { chunkCount: build.plan.chunkCount, fileCount: build.plan.fileCount, ...graph };
   const published = await deps.memories.commitIndexVersion(accountId, memoryId, {
     expectedVersion: memory.indexVersion,
     changes: { indexVersion: build.version, indexPrefix: build.prefix, ...graph, ...publication.changes(counts) },
     excludedBuilt: memory.excludedFileIds,
   });
   if (!published && build.written.graphItems) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
-  if (published) await dropOldBuilds(deps, published, memory.indexPrefix);
+  if (published) await afterPublish(deps, published, { prefix: build.prefix, manifest: build.manifest }, build.previous);
   return published;
-}
-
-/** The previous version's chunks of files still in the memory, then the added files' chunks. */
-async function nextChunks(
-  deps: IndexDeps,
-  memory: Memory,
-  linked: ReadonlySet<string>,
-  added: ReadonlyMap<string, readonly StoredChunk[]>,
-): Promise<StoredChunk[]> {
-  const previous = memory.indexPrefix ? decodeChunks(await deps.objects.get(memory.indexPrefix + INDEX_FILES.chunks)) : [];
-  const excluded = new Set(memory.excludedFileIds); // cleared by this publish: build without them
-  const kept = previous.filter((chunk) => linked.has(chunk.fileId) && !added.has(chunk.fileId) && !excluded.has(chunk.fileId));
-  const fresh = [...added.entries()].filter(([fileId]) => linked.has(fileId)).flatMap(([, chunks]) => chunks);
-  return [...kept, ...fresh];
 }
 
 /** The sources a memory's index may hold: its files and its attached sessions. */
@@ -132,69 +149,50 @@ async function attachedSources(deps: IndexDeps, memory: Memory): Promise<Set<str
   return new Set([...files.map((link) => link.fileId), ...sessions.map((link) => sessionSourceId(link.sessionId))]);
 }
 
-/** The chunks, the retrieval index and (graph memories) the graph; answers the graph's counts. */
+interface Written {
+  counts: GraphCountsOf;
+  extractionTokens: number;
+  graphItems?: GraphItems;
+  /** The new segment's size and embedder; none when the build adds no chunk. */
+  segment?: { chunks: number; embedder: string | null };
+}
+
+/**
+ * The new segment (when the build adds chunks) and, for graph memories, the version's graph; answers the
+ * graph's counts.
+ */
 async function writeSegments(
   deps: IndexDeps,
   memory: Memory,
-  prefix: string,
-  chunks: StoredChunk[],
+  folders: { prefix: string; segmentPrefix: string },
+  plan: VersionPlan,
   changes: { added: ReadonlyMap<string, readonly StoredChunk[]>; kept: ReadonlySet<string>; managed: boolean },
-): Promise<{ counts: GraphCountsOf; extractionTokens: number; graphItems?: GraphItems }> {
+): Promise<Written> {
   const previous =
     memory.memoryType === 'graph' && memory.indexPrefix
       ? parseGraphState(await deps.objects.get(memory.indexPrefix + INDEX_FILES.state))
       : undefined;
-  const previousRetrieval = await previousVectors(deps, memory);
   const started = Date.now();
-  const built = await buildIndexVersion(memory, chunks, { previous, ...changes }, deps.indexing, previousRetrieval);
-  const encodedChunks = encodeChunks(chunks);
-  const retrieval = serializeRetrievalIndex(built.retrieval);
-  await deps.objects.put(prefix + INDEX_FILES.chunks, encodedChunks, 'application/json');
-  await deps.objects.put(prefix + INDEX_FILES.retrieval, retrieval);
+  const chunks = plan.segmentChunks;
+  const built = await buildIndexVersion(memory, chunks, { previous, ...changes }, deps.indexing, plan.previous);
+  const segmentBytes = chunks.length > 0 ? await writeSegment(deps.objects, folders.segmentPrefix, chunks, built.retrieval) : 0;
+  const segment = chunks.length > 0 ? { chunks: chunks.length, embedder: built.retrieval.embedder } : undefined;
   const graph = built.graph;
-  const bytes = byteSize(encodedChunks) + byteSize(retrieval) + (graph ? byteSize(graph.segment) + byteSize(graph.state) : 0);
+  const bytes = segmentBytes + (graph ? byteSize(graph.segment) + byteSize(graph.state) : 0);
   const properties = { accountId: memory.accountId, memoryId: memory.id, chunks: chunks.length };
   emitMetric('IndexBuildSeconds', (Date.now() - started) / 1000, { dimension: memory.memoryType, properties });
   emitMetric('IndexBytes', bytes, { dimension: memory.memoryType, properties });
-  if (!graph) return { counts: { entityCount: 0, relationCount: 0, factCount: 0 }, extractionTokens: 0 };
+  if (!graph) return { counts: { entityCount: 0, relationCount: 0, factCount: 0 }, extractionTokens: 0, ...(segment ? { segment } : {}) };
+  const { prefix } = folders;
   await deps.objects.put(prefix + INDEX_FILES.segment, graph.segment);
   await deps.objects.put(prefix + INDEX_FILES.state, graph.state, 'application/json');
   const known = previous && memory.indexPrefix ? { prefix: memory.indexPrefix, items: graphItemsOf(previous) } : undefined;
   await writeGraphItems(deps, memory.accountId, memory.id, { items: graph.items, version: memory.indexVersion + 1, prefix }, known);
   const counts = { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
-  return { counts, extractionTokens: graph.tokensUsed, graphItems: graph.items };
-}
-
-/**
- * The previous build, for its vectors (only the added files' chunks are embedded again); none without an
- * embedder, or when it cannot be read (then everything is embedded, as a first build is).
- */
-async function previousVectors(deps: IndexDeps, memory: Memory): Promise<RetrievalIndex | undefined> {
-  if (!memory.indexPrefix || !deps.indexing.embedder()) return undefined;
-  const bytes = await deps.objects.get(memory.indexPrefix + INDEX_FILES.retrieval);
-  try {
-    return bytes ? deserializeRetrievalIndex(bytes) : undefined;
-  } catch {
-    return undefined; // an older format: embedding again is the safe answer
-  }
+  return { counts, extractionTokens: graph.tokensUsed, graphItems: graph.items, ...(segment ? { segment } : {}) };
 }
 
 const byteSize = (data: Uint8Array | string): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
 
 type GraphCountsOf = Pick<Memory, 'entityCount' | 'relationCount' | 'factCount'>;
 type BuiltCounts = { chunkCount: number; fileCount: number } & GraphCountsOf;
-
-/**
- * Keeps the published build and the one before it (a warm reader may still be loading it); deletes older
- * builds and the builds of these versions that lost or crashed. Builds of later versions (still running)
- * are left alone.
- */
-async function dropOldBuilds(deps: IndexDeps, published: Memory, previousPrefix: string | null): Promise<void> {
-  const root = objectKeys.indexRoot(published.accountId, published.id);
-  const keep = new Set([published.indexPrefix, previousPrefix]);
-  const builds = new Set((await deps.objects.list(root)).map((key) => key.slice(0, key.indexOf('/', root.length) + 1)));
-  for (const build of builds) {
-    const version = Number(/^v(\d+)-/.exec(build.slice(root.length))?.[1] ?? NaN);
-    if (Number.isInteger(version) && version <= published.indexVersion && !keep.has(build)) await deps.objects.deletePrefix(build);
-  }
-}

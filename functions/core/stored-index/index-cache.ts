@@ -1,13 +1,20 @@
 /**
- * A memory's published index as retrieval reads it: the retrieval index, the chunk records (sources,
- * message times) and, for graph memories, the graph segment. Versions are immutable, so a warm container
- * keeps what it loaded under the memory's id and version; a new version is read on the next query.
+ * A memory's published index as retrieval reads it: the retrieval index of its live chunks, their chunk
+ * records (sources, message times) and, for graph memories, the graph segment. A version is a manifest of
+ * immutable segments (docs/segments.md): each segment is cached by its folder, so a warm container that
+ * sees a new version reads only the segments it has not loaded yet, and a cold one reads them all in
+ * parallel. The segments are then composed into one index without their deleted chunks (merge-index.ts in
+ * the engine): the index a build from nothing of the live chunks makes, so ranking is that of one index.
+ * Composed versions are kept under the memory's id and version.
  */
-import { deserializeGraphSegment, deserializeRetrievalIndex, type GraphSegment, type RetrievalIndex } from '../../engine';
-import { decodeChunks, type StoredChunk } from './chunks';
+import { buildRetrievalIndex, deserializeGraphSegment, type GraphSegment, mergeRetrievalIndexes, type RetrievalIndex } from '../../engine';
+import type { StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
+import { folderOf, type IndexManifest, readManifest } from './manifest';
 import type { Memory } from '../model';
+import { objectKeys } from '../object-keys';
 import type { ObjectStore } from '../ports';
+import { type LoadedSegment, readSegment } from './segments';
 
 export interface LoadedIndex {
   version: number;
@@ -24,81 +31,128 @@ export interface LoadedGraph {
   chunks: ReadonlyMap<string, StoredChunk>;
 }
 
+/** Segments kept per cached version: a memory holds a few per merge tier. */
+const SEGMENTS_PER_VERSION = 16;
+
 export class IndexCache {
-  private readonly loaded = new Map<string, Promise<LoadedIndex | LoadedGraph>>();
+  private readonly loaded: Lru<LoadedIndex | LoadedGraph | undefined>;
+  private readonly segments: Lru<LoadedSegment>;
 
   constructor(
     private readonly objects: ObjectStore,
-    private readonly capacity: number,
-  ) {}
+    capacity: number,
+  ) {
+    this.loaded = new Lru(capacity);
+    this.segments = new Lru(capacity * SEGMENTS_PER_VERSION);
+  }
 
   /** The memory's current index (undefined before its first ingestion). */
   load(memory: Memory): Promise<LoadedIndex> | undefined {
     const prefix = memory.indexPrefix;
     if (!prefix) return undefined;
-    return this.loadBuild(
-      `${memory.accountId}/${memory.id}@${memory.indexVersion}`,
-      prefix,
-      memory.indexVersion,
-      memory.memoryType === 'graph',
-    );
+    const key = `${memory.accountId}/${memory.id}@${memory.indexVersion}`;
+    return this.loaded.get(key, () => this.readVersion(memory, prefix, memory.memoryType === 'graph')) as Promise<LoadedIndex>;
   }
 
-  /** A published build by its prefix, kept under `key` (unique per build: an owner and a version). */
-  loadBuild(key: string, prefix: string, version: number, withGraph = false): Promise<LoadedIndex> {
-    return this.cached(key, () => this.read(prefix, version, withGraph));
+  /** A whole build (an account's message index) by its prefix, kept under `key` (unique per build: an owner and a version). */
+  loadBuild(key: string, prefix: string, version: number): Promise<LoadedIndex> {
+    return this.loaded.get(key, async () => {
+      const segment = await readSegment(this.objects, prefix);
+      return { version, retrieval: segment.retrieval, chunks: byId(segment.chunks), graph: null };
+    }) as Promise<LoadedIndex>;
   }
 
   /** A graph memory's current graph segment and chunks (undefined before its first ingestion). */
   loadGraph(memory: Memory): Promise<LoadedGraph | undefined> | undefined {
     const prefix = memory.indexPrefix;
     if (!prefix || memory.memoryType !== 'graph') return undefined;
-    return this.cached(`${memory.accountId}/${memory.id}@${memory.indexVersion}#graph`, () => this.readGraph(prefix, memory.indexVersion));
+    const key = `${memory.accountId}/${memory.id}@${memory.indexVersion}#graph`;
+    return this.loaded.get(key, () => this.readGraph(memory, prefix)) as Promise<LoadedGraph | undefined>;
   }
 
-  private cached<T extends LoadedIndex | LoadedGraph | undefined>(key: string, read: () => Promise<T>): Promise<T> {
-    let entry = this.loaded.get(key) as Promise<T> | undefined;
-    if (!entry) {
-      entry = read();
-      entry.catch(() => this.loaded.delete(key));
-      this.remember(key, entry as Promise<LoadedIndex | LoadedGraph>);
-    } else {
-      this.loaded.delete(key); // most recently used last
-      this.loaded.set(key, entry as Promise<LoadedIndex | LoadedGraph>);
-    }
-    return entry;
-  }
-
-  private remember(key: string, entry: Promise<LoadedIndex | LoadedGraph>): void {
-    this.loaded.set(key, entry);
-    while (this.loaded.size > this.capacity) {
-      const oldest = this.loaded.keys().next().value;
-      if (oldest === undefined) break;
-      this.loaded.delete(oldest);
-    }
-  }
-
-  private async read(prefix: string, version: number, withGraph: boolean): Promise<LoadedIndex> {
-    const [retrieval, chunks, graph] = await Promise.all([
-      this.objects.get(prefix + INDEX_FILES.retrieval),
-      this.objects.get(prefix + INDEX_FILES.chunks),
+  private async readVersion(memory: Memory, prefix: string, withGraph: boolean): Promise<LoadedIndex> {
+    const [manifest, graph] = await Promise.all([
+      this.manifestOf(memory, prefix),
       withGraph ? this.objects.get(prefix + INDEX_FILES.segment) : Promise.resolve(undefined),
     ]);
-    if (!retrieval) throw new Error(`index ${prefix} has no ${INDEX_FILES.retrieval}`);
+    const parts = await this.parts(memory, manifest);
     return {
-      version,
-      retrieval: deserializeRetrievalIndex(retrieval),
-      chunks: new Map(decodeChunks(chunks).map((chunk) => [chunk.id, chunk])),
+      version: memory.indexVersion,
+      retrieval: await composed(parts),
+      chunks: liveChunks(parts),
       graph: graph ? deserializeGraphSegment(graph) : null,
     };
   }
 
-  private async readGraph(prefix: string, version: number): Promise<LoadedGraph | undefined> {
-    const [segment, chunks] = await Promise.all([
-      this.objects.get(prefix + INDEX_FILES.segment),
-      this.objects.get(prefix + INDEX_FILES.chunks),
-    ]);
+  private async readGraph(memory: Memory, prefix: string): Promise<LoadedGraph | undefined> {
+    const [segment, manifest] = await Promise.all([this.objects.get(prefix + INDEX_FILES.segment), this.manifestOf(memory, prefix)]);
     if (!segment) return undefined;
-    return { version, graph: deserializeGraphSegment(segment), chunks: new Map(decodeChunks(chunks).map((chunk) => [chunk.id, chunk])) };
+    const parts = await this.parts(memory, manifest);
+    return { version: memory.indexVersion, graph: deserializeGraphSegment(segment), chunks: liveChunks(parts) };
+  }
+
+  private async manifestOf(memory: Memory, prefix: string): Promise<IndexManifest> {
+    const manifest = await readManifest(this.objects, objectKeys.indexRoot(memory.accountId, memory.id), prefix);
+    if (!manifest) throw new Error(`index ${prefix} has no ${INDEX_FILES.manifest}`);
+    return manifest;
+  }
+
+  /** The manifest's segments, each read once per container (in parallel), with their tombstones. */
+  private parts(memory: Memory, manifest: IndexManifest): Promise<Part[]> {
+    const root = objectKeys.indexRoot(memory.accountId, memory.id);
+    return Promise.all(
+      manifest.segments.map(async (entry) => {
+        const folder = folderOf(root, entry.id);
+        const segment = await this.segments.get(folder, () => readSegment(this.objects, folder));
+        return { segment, deleted: new Set(entry.deleted) };
+      }),
+    );
+  }
+}
+
+interface Part {
+  segment: LoadedSegment;
+  deleted: ReadonlySet<number>;
+}
+
+/** One retrieval index of the parts' live chunks: a lone segment with nothing deleted as it is. */
+async function composed(parts: readonly Part[]): Promise<RetrievalIndex> {
+  const only = parts.length === 1 ? parts[0] : undefined;
+  if (only && only.deleted.size === 0) return only.segment.retrieval;
+  if (parts.length === 0) return buildRetrievalIndex([]);
+  return mergeRetrievalIndexes(
+    parts.map((part) => ({ index: part.segment.retrieval, deleted: part.deleted })),
+    { partAnn: true },
+  );
+}
+
+function liveChunks(parts: readonly Part[]): Map<string, StoredChunk> {
+  return byId(parts.flatMap((part) => part.segment.chunks.filter((_, ordinal) => !part.deleted.has(ordinal))));
+}
+
+const byId = (chunks: readonly StoredChunk[]): Map<string, StoredChunk> => new Map(chunks.map((chunk) => [chunk.id, chunk]));
+
+/** Promises kept by key, least recently used dropped past `capacity`; a failed read is forgotten. */
+class Lru<T> {
+  private readonly entries = new Map<string, Promise<T>>();
+
+  constructor(private readonly capacity: number) {}
+
+  get(key: string, read: () => Promise<T>): Promise<T> {
+    let entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key); // most recently used last
+      this.entries.set(key, entry);
+      return entry;
+    }
+    entry = read();
+    entry.catch(() => this.entries.delete(key));
+    this.entries.set(key, entry);
+    while (this.entries.size > this.capacity) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+    return entry;
   }
 }

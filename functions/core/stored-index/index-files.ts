@@ -1,11 +1,18 @@
-/** The objects of one index version (`index/v<n>/`), named in one place for the writer and the readers. */
+/**
+ * The objects of one index version (`index/v<n>-<uuid>/`) and of one segment (`index/s<n>-<uuid>/`),
+ * named in one place for the writer and the readers. See docs/segments.md.
+ */
 export const INDEX_FILES = {
-  /** Every chunk with its source, title and message details (JSON). */
+  /** A version: the segments it is made of and their tombstones (manifest.ts). */
+  manifest: 'manifest.json',
+  /** A segment: its chunks with their source, title and message details (JSON). */
   chunks: 'chunks.json',
-  /** The retrieval index: BM25 segments, vectors, HNSW graph. */
+  /** A segment: its retrieval index (BM25 segments, vectors, HNSW graph). */
   retrieval: 'retrieval.idx',
-  /** Graph memories: the compact graph segment retrieval walks. */
+  /** A segment: its sources and the ordinal ranges of their chunks (JSON), read by the next build. */
+  files: 'files.json',
+  /** A version of a graph memory: the compact graph segment retrieval walks. */
   segment: 'graph.seg',
-  /** Graph memories: the graph state the next version starts from (JSON). */
+  /** A version of a graph memory: the graph state the next version starts from (JSON). */
   state: 'graph-state.json',
 } as const;

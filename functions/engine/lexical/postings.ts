@@ -5,7 +5,7 @@
  */
 
 /** A growable byte buffer that writes unsigned LEB128 varints. */
-class VarintWriter {
+export class VarintWriter {
   private bytes = new Uint8Array(1024);
   private length = 0;
 

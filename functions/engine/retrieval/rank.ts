@@ -15,6 +15,7 @@ import { topKByScore } from '../lexical/top-k';
 import { analyze } from '../lexical/analyzer';
 import { fuseReciprocalRank, fuseWeighted, type FusedHit, type RankedList, type Scored } from './fuse';
 import { searchHnsw } from './hnsw';
+import { searchAnnParts } from './merge-index';
 import { addBm25Scores, queryTerms } from './lexical-scorer';
 import { type RankParamOverrides, type RankParams, resolveRankParams } from './params';
 import type { RetrievalIndex } from './retrieval-index';
@@ -128,9 +129,12 @@ function semanticList(index: RetrievalIndex, queryVector: Float32Array, params: 
   if (queryVector.length !== vectors.dimensions) {
     throw new RangeError(`query vector has ${queryVector.length} dimensions, the index ${vectors.dimensions}`);
   }
+  const ef = Math.max(params.efSearch, params.candidates);
   const found = index.ann
-    ? searchHnsw(index.ann, vectors, queryVector, params.candidates, Math.max(params.efSearch, params.candidates))
-    : searchExact(vectors, queryVector, params.candidates);
+    ? searchHnsw(index.ann, vectors, queryVector, params.candidates, ef)
+    : index.annParts
+      ? searchAnnParts(index.annParts, queryVector, params.candidates, ef)
+      : searchExact(vectors, queryVector, params.candidates);
   const hits = found.map((hit) => ({ ordinal: hit.ordinal, score: hit.score }));
   return { name: 'semantic', weight, hits, normalize: 'none', scoreOf: (ordinal) => rowScore(vectors, ordinal, queryVector) };
 }

@@ -56,6 +56,19 @@ export interface RetrievalIndex {
   readonly embedder: string | null;
   readonly ann: HnswIndex | null;
   readonly links: TitleLinkTable;
+  /**
+   * A composed index with no HNSW graph of its own: its segments' graphs, searched one by one and their
+   * hits merged (merge-index.ts).
+   */
+  readonly annParts?: readonly AnnPart[];
+}
+
+/** One segment's HNSW graph over its own vectors, with its rows' ordinals in the composed index (-1: deleted). */
+export interface AnnPart {
+  readonly ann: HnswIndex;
+  readonly vectors: VectorSegment;
+  readonly ordinals: Int32Array;
+  readonly deleted: number;
 }
 
 export interface BuildOptions {

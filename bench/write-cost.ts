@@ -1,0 +1,151 @@
+/**
+ * What one write costs as a memory grows, with the segmented index (docs/segments.md): for vector
+ * memories of several sizes, one new one-paragraph file is ingested and timed until a warm container's
+ * next query finds it, with the bytes the build writes to the object store and the bytes the next query's
+ * container reads (warm: it holds the earlier segments; cold: it reads them all). In process, on the
+ * stores in memory and the offline word-vector embedder; the index build, its objects and the reader are
+ * the service's own (buildAndPublishIndex, IndexCache).
+ *
+ *   npm run bench:write-cost [-- --sizes 2000,50000,500000 --chunk-words 40]
+ *
+ * Prints a markdown table. Each size is filled by one bulk build of 10-chunk files first.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { localConfig } from '../functions/config';
+import { buildAndPublishIndex, type IndexDeps } from '../functions/core/ingest/memory-index';
+import type { ObjectStore } from '../functions/core/ports';
+import type { StoredChunk } from '../functions/core/stored-index/chunks';
+import { IndexCache } from '../functions/core/stored-index/index-cache';
+import { createAccount } from '../functions/core/use-cases/accounts';
+import { createMemory } from '../functions/core/use-cases/memories';
+import { rankForQuery } from '../functions/engine';
+import { composeMemoryDeps } from '../functions/local/compose';
+import { composeWorkerDeps } from '../functions/worker/deps';
+
+const { values } = parseArgs({
+  options: { sizes: { type: 'string', default: '2000,50000,500000' }, 'chunk-words': { type: 'string', default: '40' } },
+});
+const sizes = (values.sizes ?? '')
+  .split(',')
+  .map(Number)
+  .filter((n) => n > 0);
+const chunkWords = Number(values['chunk-words']);
+
+const VOCABULARY =
+  'tide moon owl night rye bread salt glacier valley river stone wind harbour cell protein gene dose trial patient risk blood brain heart liver lung bone muscle virus cancer immune signal pathway receptor enzyme'.split(
+    ' ',
+  );
+
+/** Deterministic pseudo-random text (a linear congruential generator), so every run indexes the same words. */
+function textOf(seed: number, words: number): string {
+  let state = seed * 2654435761;
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    out.push(`${VOCABULARY[state % VOCABULARY.length]}${state % 97}`);
+  }
+  return out.join(' ');
+}
+
+function fileChunks(fileId: string, count: number, seed: number): StoredChunk[] {
+  return Array.from({ length: count }, (_, i) => {
+    const text = textOf(seed + i, chunkWords);
+    return { id: `${fileId}:${i}`, fileId, text, start: i * 1000, end: i * 1000 + text.length, title: fileId };
+  });
+}
+
+interface Counted {
+  objects: ObjectStore;
+  written: { bytes: number };
+  read: { bytes: number };
+}
+
+function counted(store: ObjectStore): Counted {
+  const written = { bytes: 0 };
+  const read = { bytes: 0 };
+  const objects: ObjectStore = Object.assign(Object.create(store) as ObjectStore, {
+    put: (key: string, body: Uint8Array | string, type?: string) => {
+      written.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+      return store.put(key, body, type);
+    },
+    get: async (key: string) => {
+      const bytes = await store.get(key);
+      read.bytes += bytes?.byteLength ?? 0;
+      return bytes;
+    },
+  });
+  return { objects, written, read };
+}
+
+async function measure(size: number): Promise<string> {
+  const config = localConfig({
+    KMEM_DATA_DIR: mkdtempSync(join(tmpdir(), 'kmem-write-cost-')),
+    AWS_REGION: 'local',
+    KMEM_GRAPH_WORD_VECTORS: 'false',
+  });
+  const base = composeMemoryDeps(config);
+  const worker = composeWorkerDeps(base);
+  const store = counted(worker.objects);
+  const deps: IndexDeps = { ...worker, objects: store.objects, queue: { send: async () => undefined } };
+  const accountId = (await createAccount(base, `write-cost-${size}-${Date.now()}`)).account.id;
+  const memory = await createMemory(base, accountId, { name: 'bench', memoryType: 'vector' });
+  const link = async (fileId: string) => {
+    const at = new Date().toISOString();
+    await base.links.create({
+      id: `${fileId}-l`,
+      accountId,
+      memoryId: memory.id,
+      fileId,
+      type: 'file',
+      ingestedAt: at,
+      createdAt: at,
+      updatedAt: at,
+    });
+  };
+  const files = Math.ceil(size / 10);
+  const bulk = new Map<string, StoredChunk[]>();
+  for (let f = 0; f < files; f++) {
+    bulk.set(`bulk${f}`, fileChunks(`bulk${f}`, 10, f * 10));
+    await link(`bulk${f}`);
+  }
+  let started = performance.now();
+  await buildAndPublishIndex(deps, accountId, memory.id, { added: bulk, changes: () => ({}) });
+  const bulkSeconds = (performance.now() - started) / 1000;
+  const warm = new IndexCache(store.objects, 4);
+  await warm.load((await base.memories.get(accountId, memory.id))!);
+
+  await link('fresh');
+  const paragraph = 'the zebracode paragraph names a quasar lighthouse nobody else mentions';
+  const fresh = [{ id: 'fresh:0', fileId: 'fresh', text: paragraph, start: 0, end: paragraph.length, title: 'fresh' }];
+  store.written.bytes = 0;
+  started = performance.now();
+  await buildAndPublishIndex(deps, accountId, memory.id, { added: new Map([['fresh', fresh]]), changes: () => ({}) });
+  const written = store.written.bytes;
+  store.read.bytes = 0;
+  const after = (await base.memories.get(accountId, memory.id))!;
+  const loaded = await warm.load(after)!;
+  const { hits } = await rankForQuery(
+    loaded.retrieval,
+    { query: 'zebracode quasar lighthouse', limit: 1 },
+    { embedder: worker.indexing.embedder() },
+  );
+  const searchable = (performance.now() - started) / 1000;
+  if (loaded.retrieval.chunks.ids[hits[0]?.ordinal ?? -1] !== 'fresh:0') throw new Error('the new file was not found');
+  const warmRead = store.read.bytes;
+  store.read.bytes = 0;
+  started = performance.now();
+  await new IndexCache(store.objects, 4).load(after);
+  const coldSeconds = (performance.now() - started) / 1000;
+  const coldRead = store.read.bytes;
+  const mb = (bytes: number) => (bytes / 1e6).toFixed(3);
+  return `| ${size.toLocaleString('en')} | ${bulkSeconds.toFixed(1)} | ${searchable.toFixed(2)} | ${mb(written)} | ${mb(warmRead)} | ${mb(coldRead)} | ${coldSeconds.toFixed(2)} |`;
+}
+
+console.log(
+  '| chunks | bulk build (s) | one new file searchable, warm (s) | bytes written (MB) | read by the warm container (MB) | read by a cold container (MB) | cold load (s) |',
+);
+console.log('|---:|---:|---:|---:|---:|---:|---:|');
+for (const size of sizes) console.log(await measure(size));

@@ -1,0 +1,46 @@
+/**
+ * What every publish of a memory's index shares, the ingestion's build and the background merge alike:
+ * the conditional write of the memory item naming the new version's folder, collecting the folders no
+ * longer referenced, and asking for a merge when the new manifest calls for one (docs/segments.md).
+ */
+import type { Memory } from '../model';
+import { objectKeys } from '../object-keys';
+import type { MemoryStore, ObjectStore, QueuePort } from '../ports';
+import { folderOf, type IndexManifest, nameOf } from '../stored-index/manifest';
+import { mergeDue } from './merge-policy';
+
+export interface PublishDeps {
+  memories: MemoryStore;
+  objects: ObjectStore;
+  queue: QueuePort;
+}
+
+/** A version as published (or about to be): its folder and manifest. */
+export interface VersionRef {
+  prefix: string;
+  manifest: IndexManifest;
+}
+
+/**
+ * After `published` (whose manifest is `current`) replaced `previous`: keeps both versions and their
+ * segments (a warm reader may still load the previous one); deletes every other folder of a version up
+ * to the published one, so the folders of builds and merges that lost or crashed go too. Folders of
+ * later versions (builds still running) are left alone. Then enqueues a merge when one is due.
+ */
+export async function afterPublish(deps: PublishDeps, published: Memory, current: VersionRef, previous?: VersionRef): Promise<void> {
+  const root = objectKeys.indexRoot(published.accountId, published.id);
+  const keep = new Set<string>();
+  for (const version of [current, previous]) {
+    if (!version) continue;
+    keep.add(nameOf(root, version.prefix));
+    for (const entry of version.manifest.segments) keep.add(entry.id);
+  }
+  const folders = new Set((await deps.objects.list(root)).map((key) => key.slice(root.length).split('/')[0] ?? ''));
+  for (const folder of folders) {
+    const version = Number(/^[vs](\d+)-/.exec(folder)?.[1] ?? Number.NaN);
+    if (Number.isInteger(version) && version <= published.indexVersion && !keep.has(folder))
+      await deps.objects.deletePrefix(folderOf(root, folder));
+  }
+  if (mergeDue(current.manifest.segments))
+    await deps.queue.send({ kind: 'memory.merge', accountId: published.accountId, memoryId: published.id });
+}

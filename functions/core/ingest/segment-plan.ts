@@ -1,0 +1,105 @@
+/**
+ * What the next version of a memory's index is made of (docs/segments.md): the current segments, with the
+ * chunks of sources replaced or removed by this build marked deleted (tombstones; a segment left with no
+ * live chunk is dropped), and one new segment holding only the chunks this build adds. Only the small
+ * source tables of the current segments are read. When a current segment's vectors come from another
+ * embedder than the configured one (or from a version written before segments), the build is whole
+ * instead: one new segment of every live chunk, as before segments.
+ */
+import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
+import type { RetrievalIndex } from '../../engine';
+import type { ObjectStore } from '../ports';
+import type { StoredChunk } from '../stored-index/chunks';
+import { folderOf, type IndexManifest, liveChunks, type SegmentEntry } from '../stored-index/manifest';
+import { ordinalsOf, readSegment, readSegmentFiles, type SegmentFiles } from '../stored-index/segments';
+
+export interface PlanScope {
+  /** The sources the memory holds now. */
+  linked: ReadonlySet<string>;
+  /** Chunks of sources entering the index with this build (replacing what it held of them). */
+  added: ReadonlyMap<string, readonly StoredChunk[]>;
+  /** Sources removed from the memory that this build leaves out. */
+  excluded: ReadonlySet<string>;
+  /** The configured embedder's name (null: none). */
+  embedder: string | null;
+}
+
+export interface VersionPlan {
+  /** The current segments that stay, with this build's tombstones. */
+  kept: SegmentEntry[];
+  /** The chunks of the segment this build writes (none: no segment). */
+  segmentChunks: StoredChunk[];
+  /** An earlier index whose vectors a whole build may keep (a version written before segments). */
+  previous?: RetrievalIndex;
+  chunkCount: number;
+  fileCount: number;
+}
+
+export async function planVersion(
+  objects: ObjectStore,
+  root: string,
+  current: IndexManifest | undefined,
+  scope: PlanScope,
+): Promise<VersionPlan> {
+  const fresh = [...scope.added].filter(([fileId]) => scope.linked.has(fileId)).flatMap(([, chunks]) => chunks);
+  const segments = current?.segments ?? [];
+  if (segments.some((entry) => liveChunks(entry) > 0 && entry.embedder !== scope.embedder))
+    return wholePlan(objects, root, segments, fresh, scope);
+  const files = await mapConcurrently(segments, STORE_CONCURRENCY, (entry) => readSegmentFiles(objects, folderOf(root, entry.id)));
+  const liveFiles = new Set(fresh.map((chunk) => chunk.fileId));
+  const kept: SegmentEntry[] = [];
+  segments.forEach((entry, i) => {
+    const next = withTombstones(entry, files[i] ?? new Map(), scope, liveFiles);
+    if (next) kept.push(next);
+  });
+  const chunkCount = kept.reduce((sum, entry) => sum + liveChunks(entry), fresh.length);
+  return { kept, segmentChunks: fresh, chunkCount, fileCount: liveFiles.size };
+}
+
+/**
+ * The segment's entry with the chunks of replaced and removed sources marked deleted (removed ones flag it
+ * for purging); undefined when nothing of it stays live. Adds the sources it keeps to `liveFiles`.
+ */
+function withTombstones(entry: SegmentEntry, files: SegmentFiles, scope: PlanScope, liveFiles: Set<string>): SegmentEntry | undefined {
+  const deleted = new Set(entry.deleted);
+  let purge = entry.purge === true;
+  for (const [fileId, ranges] of files) {
+    const removed = !scope.linked.has(fileId) || scope.excluded.has(fileId);
+    const ordinals = [...ordinalsOf(ranges)].filter((ordinal) => !deleted.has(ordinal));
+    if (!removed && !scope.added.has(fileId)) {
+      if (ordinals.length > 0) liveFiles.add(fileId);
+      continue;
+    }
+    for (const ordinal of ordinals) deleted.add(ordinal);
+    purge ||= removed && ordinals.length > 0;
+  }
+  if (deleted.size >= entry.chunks) return undefined;
+  const tombstones = [...deleted].sort((a, b) => a - b);
+  return { id: entry.id, chunks: entry.chunks, deleted: tombstones, embedder: entry.embedder, ...(purge ? { purge } : {}) };
+}
+
+/** Every live chunk of the current segments that stays, then the added ones, as one new segment. */
+async function wholePlan(
+  objects: ObjectStore,
+  root: string,
+  segments: readonly SegmentEntry[],
+  fresh: StoredChunk[],
+  scope: PlanScope,
+): Promise<VersionPlan> {
+  const loaded = await mapConcurrently(segments, STORE_CONCURRENCY, (entry) => readSegment(objects, folderOf(root, entry.id)));
+  const stays = (chunk: StoredChunk): boolean =>
+    scope.linked.has(chunk.fileId) && !scope.added.has(chunk.fileId) && !scope.excluded.has(chunk.fileId);
+  const kept = loaded.flatMap((segment, i) => {
+    const deleted = new Set(segments[i]?.deleted);
+    return segment.chunks.filter((chunk, ordinal) => !deleted.has(ordinal) && stays(chunk));
+  });
+  const segmentChunks = [...kept, ...fresh];
+  const only = loaded.length === 1 ? loaded[0]?.retrieval : undefined;
+  return {
+    kept: [],
+    segmentChunks,
+    ...(only ? { previous: only } : {}),
+    chunkCount: segmentChunks.length,
+    fileCount: new Set(segmentChunks.map((chunk) => chunk.fileId)).size,
+  };
+}

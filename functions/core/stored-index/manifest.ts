@@ -1,0 +1,67 @@
+/**
+ * A memory's index manifest: the immutable segments its published version is made of, in order, each
+ * with the ordinals of its deleted chunks (tombstones, sorted) and the embedder of its vectors. Stored as
+ * `manifest.json` in the version's folder (`index/v<n>-<uuid>/`), which the memory item names; segments
+ * live beside the versions, each in its own folder (`index/<segment id>/`). See docs/segments.md.
+ *
+ * A version written before segments (a folder holding `retrieval.idx` and `chunks.json` itself) reads as
+ * a manifest of one segment: that folder.
+ */
+import { INDEX_FILES } from './index-files';
+import type { ObjectStore } from '../ports';
+
+export interface SegmentEntry {
+  /** The segment's folder name under the memory's index root: `s<version>-<uuid>` (or a pre-segment `v<n>-<uuid>`). */
+  id: string;
+  /** Chunks the segment holds, deleted ones included. */
+  chunks: number;
+  /** Ordinals of its deleted chunks, ascending. */
+  deleted: number[];
+  /** The embedder that made its vectors (null: none). */
+  embedder: string | null;
+  /** Holds tombstones of sources no longer in the memory: the next merge rewrites it (their text must go). */
+  purge?: boolean;
+}
+
+export interface IndexManifest {
+  format: 1;
+  segments: SegmentEntry[];
+}
+
+/** A manifest read from a pre-segment version: its embedder is not known until the segment is read. */
+const UNKNOWN_EMBEDDER = '?';
+
+export const liveChunks = (entry: SegmentEntry): number => entry.chunks - entry.deleted.length;
+
+export function encodeManifest(manifest: IndexManifest): string {
+  return JSON.stringify(manifest);
+}
+
+function decodeManifest(bytes: Uint8Array): IndexManifest {
+  const value = JSON.parse(Buffer.from(bytes).toString('utf8')) as Partial<IndexManifest> | null;
+  if (value?.format !== 1 || !Array.isArray(value.segments)) throw new Error('Invalid index manifest');
+  for (const entry of value.segments) {
+    if (typeof entry?.id !== 'string' || !Number.isInteger(entry.chunks) || !Array.isArray(entry.deleted))
+      throw new Error('Invalid index manifest: bad segment entry');
+  }
+  return value as IndexManifest;
+}
+
+/** The folder of a version or segment, by its name under the memory's index root. */
+export const folderOf = (root: string, id: string): string => `${root}${id}/`;
+
+/** The name of a folder under `root` (`index/v3-…/` → `v3-…`). */
+export const nameOf = (root: string, prefix: string): string => prefix.slice(root.length).replace(/\/$/, '');
+
+/**
+ * The manifest of the version published under `prefix` (a folder under `root`); a pre-segment version
+ * reads as one segment, the folder itself. Undefined when the folder is gone.
+ */
+export async function readManifest(objects: ObjectStore, root: string, prefix: string): Promise<IndexManifest | undefined> {
+  const bytes = await objects.get(prefix + INDEX_FILES.manifest);
+  if (bytes) return decodeManifest(bytes);
+  const legacy = await objects.get(prefix + INDEX_FILES.chunks);
+  if (!legacy) return undefined;
+  const chunks = (JSON.parse(Buffer.from(legacy).toString('utf8')) as unknown[]).length;
+  return { format: 1, segments: [{ id: nameOf(root, prefix), chunks, deleted: [], embedder: UNKNOWN_EMBEDDER }] };
+}

@@ -1,0 +1,71 @@
+/**
+ * One immutable segment of a memory's index as stored (`index/s<n>-<uuid>/`): its chunk records
+ * (`chunks.json`), its retrieval index (`retrieval.idx`) and its table of sources (`files.json`: each
+ * source's chunk ordinal ranges), which is all a later build reads of it to mark a replaced or removed
+ * source's chunks deleted. Never rewritten: a merge writes a new segment (docs/segments.md).
+ */
+import { deserializeRetrievalIndex, type RetrievalIndex, serializeRetrievalIndex } from '../../engine';
+import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
+import { INDEX_FILES } from './index-files';
+import type { ObjectStore } from '../ports';
+
+/** Source id → its chunks' ordinal ranges in the segment, flattened: [start, end, start, end, …] (end excluded). */
+export type SegmentFiles = ReadonlyMap<string, readonly number[]>;
+
+export interface LoadedSegment {
+  retrieval: RetrievalIndex;
+  /** Chunk records by ordinal. */
+  chunks: readonly StoredChunk[];
+}
+
+/** The sources of `chunks` (by ordinal) and their ordinal ranges. */
+function filesOf(chunks: readonly Pick<StoredChunk, 'fileId'>[]): Map<string, number[]> {
+  const files = new Map<string, number[]>();
+  chunks.forEach((chunk, ordinal) => {
+    const ranges = files.get(chunk.fileId) ?? [];
+    if (ranges.length > 0 && ranges[ranges.length - 1] === ordinal) ranges[ranges.length - 1] = ordinal + 1;
+    else ranges.push(ordinal, ordinal + 1);
+    files.set(chunk.fileId, ranges);
+  });
+  return files;
+}
+
+/** Every ordinal of the ranges. */
+export function* ordinalsOf(ranges: readonly number[]): Generator<number> {
+  for (let i = 0; i + 1 < ranges.length; i += 2)
+    for (let ordinal = ranges[i] ?? 0; ordinal < (ranges[i + 1] ?? 0); ordinal++) yield ordinal;
+}
+
+/** Writes a segment's objects under `prefix`; answers the bytes written. */
+export async function writeSegment(
+  objects: ObjectStore,
+  prefix: string,
+  chunks: readonly StoredChunk[],
+  retrieval: RetrievalIndex,
+): Promise<number> {
+  const records = encodeChunks(chunks);
+  const index = serializeRetrievalIndex(retrieval);
+  const files = JSON.stringify(Object.fromEntries(filesOf(chunks)));
+  await Promise.all([
+    objects.put(prefix + INDEX_FILES.retrieval, index),
+    objects.put(prefix + INDEX_FILES.chunks, records, 'application/json'),
+    objects.put(prefix + INDEX_FILES.files, files, 'application/json'),
+  ]);
+  return Buffer.byteLength(records) + index.byteLength + Buffer.byteLength(files);
+}
+
+/** A segment's table of sources (a pre-segment version's worked out from its chunk records). */
+export async function readSegmentFiles(objects: ObjectStore, prefix: string): Promise<SegmentFiles> {
+  const bytes = await objects.get(prefix + INDEX_FILES.files);
+  if (bytes) return new Map(Object.entries(JSON.parse(Buffer.from(bytes).toString('utf8')) as Record<string, number[]>));
+  const chunks = await objects.get(prefix + INDEX_FILES.chunks);
+  if (!chunks) throw new Error(`index segment ${prefix} is gone`);
+  return filesOf(decodeChunks(chunks));
+}
+
+/** A whole segment: its retrieval index and chunk records. */
+export async function readSegment(objects: ObjectStore, prefix: string): Promise<LoadedSegment> {
+  const [retrieval, chunks] = await Promise.all([objects.get(prefix + INDEX_FILES.retrieval), objects.get(prefix + INDEX_FILES.chunks)]);
+  if (!retrieval) throw new Error(`index segment ${prefix} has no ${INDEX_FILES.retrieval}`);
+  return { retrieval: deserializeRetrievalIndex(retrieval), chunks: decodeChunks(chunks) };
+}

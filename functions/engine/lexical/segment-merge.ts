@@ -1,0 +1,91 @@
+/**
+ * Merging lexical segments into one, dropping deleted docs: the segment a full build of the surviving docs
+ * (in the merged order) makes, byte for byte, without analyzing any text again. Each part maps its doc
+ * ordinals to merged ordinals (-1: deleted); merged ordinals ascend part by part and within a part, so
+ * every term's merged posting list is its parts' lists in order, gaps re-encoded.
+ */
+import { decodePostings, VarintWriter } from './postings';
+import type { LexicalSegment } from './segment';
+import { meanLength } from './segment-format';
+
+export interface SegmentPart {
+  segment: LexicalSegment;
+  /** Doc ordinal of `segment` → merged ordinal, or -1 when the doc is deleted. */
+  ordinals: Int32Array;
+}
+
+/** The merged segment of `parts` (at least one; all built with the same analyzer options) holding `docCount` docs. */
+export function mergeSegments(parts: readonly SegmentPart[], docCount: number): LexicalSegment {
+  const first = parts[0];
+  if (!first) throw new RangeError('mergeSegments needs at least one part');
+  const docs = mergeDocs(parts, docCount);
+  return { analyzer: first.segment.analyzer, ...docs, avgDocLength: meanLength(docs.docLengths), ...mergePostings(parts) };
+}
+
+type MergedDocs = Pick<LexicalSegment, 'docIds' | 'fileIds' | 'docFiles' | 'docLengths'>;
+
+/** The surviving docs' ids, lengths and files, in merged order (files numbered by first appearance). */
+function mergeDocs(parts: readonly SegmentPart[], docCount: number): MergedDocs & { docLengths: Uint32Array } {
+  const docIds: string[] = new Array<string>(docCount).fill('');
+  const docLengths = new Uint32Array(docCount);
+  const fileIndex = new Map<string, number>();
+  const docFiles = new Uint32Array(docCount);
+  for (const { segment, ordinals } of parts) {
+    ordinals.forEach((merged, doc) => {
+      if (merged < 0) return;
+      docIds[merged] = segment.docIds[doc] ?? '';
+      docLengths[merged] = segment.docLengths[doc] ?? 0;
+      const fileId = segment.fileIds[segment.docFiles[doc] ?? 0] ?? '';
+      if (!fileIndex.has(fileId)) fileIndex.set(fileId, fileIndex.size);
+      docFiles[merged] = fileIndex.get(fileId) ?? 0;
+    });
+  }
+  return { docIds, fileIds: [...fileIndex.keys()], docFiles, docLengths };
+}
+
+type MergedPostings = Pick<LexicalSegment, 'terms' | 'docFreqs' | 'postingOffsets' | 'postings'>;
+
+/** Every term's surviving postings, terms in code-unit order; terms no surviving doc holds are left out. */
+function mergePostings(parts: readonly SegmentPart[]): MergedPostings {
+  const vocabulary = [...new Set(parts.flatMap((part) => part.segment.terms))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const cursors = new Uint32Array(parts.length); // each part's next term ordinal (its vocabulary is sorted too)
+  const writer = new VarintWriter();
+  const terms: string[] = [];
+  const docFreqs: number[] = [];
+  const offsets: number[] = [];
+  for (const term of vocabulary) {
+    const start = writer.size;
+    const list = { previous: 0, count: 0 };
+    parts.forEach((part, p) => {
+      const ordinal = cursors[p] ?? 0;
+      if (part.segment.terms[ordinal] !== term) return;
+      cursors[p] = ordinal + 1;
+      appendPostings(writer, part, ordinal, list);
+    });
+    if (list.count === 0) continue;
+    terms.push(term);
+    docFreqs.push(list.count);
+    offsets.push(start);
+  }
+  offsets.push(writer.size);
+  return { terms, docFreqs: Uint32Array.from(docFreqs), postingOffsets: Uint32Array.from(offsets), postings: writer.toBytes() };
+}
+
+/** Appends the surviving postings of the part's term `ordinal` to the merged list being written. */
+function appendPostings(
+  writer: VarintWriter,
+  { segment, ordinals }: SegmentPart,
+  ordinal: number,
+  list: { previous: number; count: number },
+): void {
+  const from = segment.postingOffsets[ordinal] ?? 0;
+  const decoded = decodePostings(segment.postings, from, segment.postingOffsets[ordinal + 1] ?? from, segment.docFreqs[ordinal] ?? 0);
+  for (let i = 0; i < decoded.docs.length; i++) {
+    const merged = ordinals[decoded.docs[i] ?? 0] ?? -1;
+    if (merged < 0) continue;
+    writer.write(merged - list.previous);
+    writer.write(decoded.freqs[i] ?? 0);
+    list.previous = merged;
+    list.count++;
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * Merging retrieval indexes (a memory's segments) into one, dropping deleted chunks: the index a full
+ * build of the surviving chunks, in the same order, makes (chunk table, both lexical fields, vectors;
+ * an HNSW graph over the merged vectors when asked). No text is analyzed and no chunk embedded again.
+ * The background merge writes what this returns; a reader composes its segments with it.
+ */
+import { buildHnsw, type HnswOptions, searchHnsw } from './hnsw';
+import type { AnnPart, ChunkTable, RetrievalIndex } from './retrieval-index';
+import { mergeSegments, type SegmentPart } from '../lexical/segment-merge';
+import { buildTitleLinks } from './title-links';
+import type { VectorHit, VectorSegment } from './vector-segment';
+
+/** One index to merge, with the ordinals of its deleted chunks. */
+export interface IndexPart {
+  index: RetrievalIndex;
+  deleted: ReadonlySet<number>;
+}
+
+export interface MergeOptions {
+  /** Build an HNSW graph over the merged vectors (the memory's `acceleration`). */
+  acceleration?: boolean;
+  hnsw?: HnswOptions;
+  /**
+   * Without `acceleration`: search the parts' own HNSW graphs (when every part holding live chunks has
+   * one) instead of building one. What a reader composing segments asks for.
+   */
+  partAnn?: boolean;
+}
+
+/** The surviving chunks of `parts` (at least one), part after part, as one index. */
+export function mergeRetrievalIndexes(parts: readonly IndexPart[], options: MergeOptions = {}): RetrievalIndex {
+  let next = 0;
+  const ordinals = parts.map(({ index, deleted }) =>
+    Int32Array.from(index.chunks.ids, (_, ordinal) => (deleted.has(ordinal) ? -1 : next++)),
+  );
+  const count = next;
+  const text = mergeSegments(lexicalParts(parts, ordinals, 'text'), count);
+  const titles = mergeSegments(lexicalParts(parts, ordinals, 'titles'), count);
+  const chunks = mergeChunkTables(parts, ordinals, count);
+  const stored = mergeVectors(parts, ordinals, count);
+  const ann = stored.vectors && options.acceleration ? buildHnsw(stored.vectors, options.hnsw) : null;
+  const annParts = !ann && stored.vectors && options.partAnn ? partGraphs(parts, ordinals) : undefined;
+  return { chunks, text, titles, ...stored, ann, links: buildTitleLinks(chunks.titles, text.analyzer), ...(annParts ? { annParts } : {}) };
+}
+
+/** The parts' HNSW graphs, when every part holding live chunks has one. */
+function partGraphs(parts: readonly IndexPart[], ordinals: readonly Int32Array[]): AnnPart[] | undefined {
+  const graphs: AnnPart[] = [];
+  for (const [p, { index, deleted }] of parts.entries()) {
+    const map = ordinals[p] ?? new Int32Array(0);
+    if (deleted.size >= map.length) continue;
+    if (!index.ann || !index.vectors) return undefined;
+    graphs.push({ ann: index.ann, vectors: index.vectors, ordinals: map, deleted: deleted.size });
+  }
+  return graphs;
+}
+
+/**
+ * Approximate top `k` over every part's graph, in composed ordinals, best first: each part is asked for
+ * `k` more its deleted rows (they are walked, never returned).
+ */
+export function searchAnnParts(parts: readonly AnnPart[], query: Float32Array, k: number, ef: number): VectorHit[] {
+  const hits: VectorHit[] = [];
+  for (const part of parts) {
+    const wanted = Math.min(part.vectors.count, k + part.deleted);
+    for (const hit of searchHnsw(part.ann, part.vectors, query, wanted, Math.max(ef, wanted))) {
+      const ordinal = part.ordinals[hit.ordinal] ?? -1;
+      if (ordinal >= 0) hits.push({ ordinal, score: hit.score });
+    }
+  }
+  return hits.sort((a, b) => b.score - a.score || a.ordinal - b.ordinal).slice(0, k);
+}
+
+function lexicalParts(parts: readonly IndexPart[], ordinals: readonly Int32Array[], field: 'text' | 'titles'): SegmentPart[] {
+  return parts.map((part, p) => ({ segment: part.index[field], ordinals: ordinals[p] ?? new Int32Array(0) }));
+}
+
+function mergeChunkTables(parts: readonly IndexPart[], ordinals: readonly Int32Array[], count: number): ChunkTable {
+  const ids = new Array<string>(count);
+  const fileIds = new Array<string>(count);
+  const texts = new Array<string>(count);
+  const titles = new Array<string>(count);
+  const starts = new Int32Array(count);
+  const ends = new Int32Array(count);
+  parts.forEach(({ index }, p) => {
+    const map = ordinals[p] ?? new Int32Array(0);
+    for (let ordinal = 0; ordinal < map.length; ordinal++) {
+      const merged = map[ordinal] ?? -1;
+      if (merged < 0) continue;
+      ids[merged] = index.chunks.ids[ordinal] ?? '';
+      fileIds[merged] = index.chunks.fileIds[ordinal] ?? '';
+      texts[merged] = index.chunks.texts[ordinal] ?? '';
+      titles[merged] = index.chunks.titles[ordinal] ?? '';
+      starts[merged] = index.chunks.starts[ordinal] ?? -1;
+      ends[merged] = index.chunks.ends[ordinal] ?? -1;
+    }
+  });
+  return { ids, fileIds, texts, titles, starts, ends };
+}
+
+/**
+ * The surviving rows of every part's vectors, copied as stored (int8 rows keep their bytes and scales).
+ * Parts holding no surviving chunk do not count; the others must share one embedder and encoding.
+ */
+function mergeVectors(
+  parts: readonly IndexPart[],
+  ordinals: readonly Int32Array[],
+  count: number,
+): { vectors: VectorSegment | null; embedder: string | null } {
+  const live = parts.filter((_, p) => (ordinals[p] ?? []).some((merged) => merged >= 0));
+  const reference = (live[0] ?? parts[0])?.index;
+  const model = reference?.vectors;
+  if (!reference || !model) return { vectors: null, embedder: null };
+  for (const { index } of live) {
+    const segment = index.vectors;
+    if (!segment || index.embedder !== reference.embedder || segment.dimensions !== model.dimensions || segment.encoding !== model.encoding)
+      throw new RangeError('segments to merge hold vectors of different embedders or encodings');
+  }
+  const { dimensions, encoding } = model;
+  const values = encoding === 'int8' ? new Int8Array(count * dimensions) : new Float32Array(count * dimensions);
+  const scales = new Float32Array(count);
+  parts.forEach(({ index }, p) => {
+    const segment = index.vectors;
+    const map = ordinals[p] ?? new Int32Array(0);
+    if (!segment) return;
+    for (let row = 0; row < map.length; row++) {
+      const merged = map[row] ?? -1;
+      if (merged < 0) continue;
+      values.set(segment.values.subarray(row * dimensions, (row + 1) * dimensions), merged * dimensions);
+      scales[merged] = segment.scales[row] ?? 0;
+    }
+  });
+  return { vectors: { dimensions, count, encoding, values, scales }, embedder: reference.embedder };
+}

@@ -1,0 +1,424 @@
+/**
+ * The segmented memory index on stores in memory (docs/segments.md): each build writes one new segment
+ * holding only what it adds and tombstones what it replaces or removes; the composed index ranks exactly
+ * as a build from nothing of the live chunks; merges purge deleted text, survive crashes and races; the
+ * bytes a one-file ingestion writes do not grow with the memory.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { memoryConfig, memoryDeps } from '../support/memory';
+import { buildAndPublishIndex, type IndexDeps } from '../../functions/core/ingest/memory-index';
+import { mergeMemory } from '../../functions/core/ingest/merge-memory';
+import { createAccount } from '../../functions/core/use-cases/accounts';
+import { createMemory } from '../../functions/core/use-cases/memories';
+import { encodeChunks, type StoredChunk } from '../../functions/core/stored-index/chunks';
+import { IndexCache } from '../../functions/core/stored-index/index-cache';
+import { type IndexManifest, readManifest } from '../../functions/core/stored-index/manifest';
+import type { Memory } from '../../functions/core/model';
+import type { MemoryStore, ObjectStore } from '../../functions/core/ports';
+import type { WorkMessage } from '../../functions/core/work';
+import { rankChunks } from '../../functions/engine/retrieval/rank';
+import { buildRetrievalIndex, type RetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
+import { serializeRetrievalIndex } from '../../functions/engine/retrieval/index-format';
+import { toRetrievalChunk } from '../../functions/core/ingest/index-build';
+
+const base = memoryDeps(memoryConfig({ KMEM_GRAPH_WORD_VECTORS: 'false' }));
+
+interface Harness {
+  deps: IndexDeps;
+  accountId: string;
+  memoryId: string;
+  sent: WorkMessage[];
+  /** Bytes of every object put, by key. */
+  puts: Map<string, number>;
+  /** Runs before the next commit of the memory item (once). */
+  beforeCommit: { hook?: () => Promise<void> };
+}
+
+async function harness(memoryType: 'vector' | 'graph' = 'vector'): Promise<Harness> {
+  const accountId = (await createAccount(base, `seg-${process.pid}-${Date.now()}-${Math.random()}`)).account.id;
+  const memory = await createMemory(
+    base,
+    accountId,
+    memoryType === 'graph' ? { name: 'g', memoryType, ontology: 'culture' } : { name: 'm', memoryType },
+  );
+  const sent: WorkMessage[] = [];
+  const puts = new Map<string, number>();
+  const beforeCommit: Harness['beforeCommit'] = {};
+  const store = base.worker.objects;
+  const objects: ObjectStore = Object.assign(Object.create(store) as ObjectStore, {
+    put: (key: string, body: Uint8Array | string, type?: string) => {
+      puts.set(key, typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+      return store.put(key, body, type);
+    },
+  });
+  const memories: MemoryStore = Object.assign(Object.create(base.worker.memories) as MemoryStore, {
+    commitIndexVersion: async (...args: Parameters<MemoryStore['commitIndexVersion']>) => {
+      const hook = beforeCommit.hook;
+      beforeCommit.hook = undefined;
+      await hook?.();
+      return base.worker.memories.commitIndexVersion(...args);
+    },
+  });
+  const queue = { send: async (body: unknown) => void sent.push(body as WorkMessage) };
+  return { deps: { ...base.worker, objects, memories, queue }, accountId, memoryId: memory.id, sent, puts, beforeCommit };
+}
+
+const now = () => new Date().toISOString();
+
+async function link(h: Harness, fileId: string): Promise<void> {
+  if (await base.links.get(h.accountId, h.memoryId, fileId)) return;
+  await base.links.create({
+    id: `${fileId}-l`,
+    accountId: h.accountId,
+    memoryId: h.memoryId,
+    fileId,
+    type: 'file',
+    ingestedAt: null,
+    createdAt: now(),
+    updatedAt: now(),
+  });
+}
+
+function chunksOf(fileId: string, texts: readonly string[]): StoredChunk[] {
+  let at = 0;
+  return texts.map((text, i) => {
+    const chunk = { id: `${fileId}:${i}`, fileId, text, start: at, end: at + text.length, title: `Title ${fileId}` };
+    at += text.length + 1;
+    return chunk;
+  });
+}
+
+async function ingest(h: Harness, fileId: string, texts: readonly string[], deps: IndexDeps = h.deps): Promise<void> {
+  await ingestMany(h, [[fileId, texts]], deps);
+}
+
+/** One build adding several files: their chunks share one segment. */
+async function ingestMany(h: Harness, files: ReadonlyArray<readonly [string, readonly string[]]>, deps: IndexDeps = h.deps): Promise<void> {
+  for (const [fileId] of files) await link(h, fileId);
+  await buildAndPublishIndex(deps, h.accountId, h.memoryId, {
+    added: new Map(files.map(([fileId, texts]) => [fileId, chunksOf(fileId, texts)])),
+    changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount }),
+  });
+}
+
+/** Removes the file from the memory and publishes without it (what `memory.reindex` does). */
+async function remove(h: Harness, fileId: string): Promise<void> {
+  await base.links.delete(h.accountId, h.memoryId, fileId);
+  await buildAndPublishIndex(h.deps, h.accountId, h.memoryId, {
+    added: new Map(),
+    changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount }),
+  });
+}
+
+async function current(h: Harness): Promise<{ memory: Memory; manifest: IndexManifest; root: string }> {
+  const memory = (await base.memories.get(h.accountId, h.memoryId))!;
+  const root = `gold/${h.accountId}/memories/${h.memoryId}/index/`;
+  const manifest = (await readManifest(base.objects, root, memory.indexPrefix!))!;
+  return { memory, manifest, root };
+}
+
+async function loaded(h: Harness) {
+  const { memory } = await current(h);
+  return (await new IndexCache(base.objects, 2).load(memory))!;
+}
+
+const QUERIES = ['tide moon', 'owl hunts at night', 'rye bread salt', 'glacier valley river stone'];
+
+function ranking(index: RetrievalIndex, query: string, vector: Float32Array | null): Array<[string, number]> {
+  return rankChunks(index, { query, queryVector: vector, limit: 8 }).map((hit) => [
+    index.chunks.ids[hit.ordinal] ?? '',
+    Math.round(hit.score * 1e9),
+  ]);
+}
+
+/** The published index equals (bytes and rankings) a build from nothing of `live`, in the published order. */
+async function expectSameAsFresh(h: Harness, live: ReadonlyMap<string, StoredChunk[]>): Promise<void> {
+  const index = await loaded(h);
+  const ordered = index.retrieval.chunks.ids.map((id) => index.chunks.get(id)!);
+  expect(ordered.map((chunk) => chunk.id).sort()).toEqual(
+    [...live.values()]
+      .flat()
+      .map((chunk) => chunk.id)
+      .sort(),
+  );
+  const embedder = base.worker.indexing.embedder();
+  const fresh = await buildRetrievalIndex(ordered.map(toRetrievalChunk), embedder ? { embedder } : {});
+  expect(Buffer.from(serializeRetrievalIndex(index.retrieval))).toEqual(Buffer.from(serializeRetrievalIndex(fresh)));
+  for (const query of QUERIES) {
+    const vector = embedder ? ((await embedder.embed([query]))[0] ?? null) : null;
+    expect(ranking(index.retrieval, query, vector)).toEqual(ranking(fresh, query, vector));
+  }
+  expect((await current(h)).memory.chunkCount).toBe(ordered.length);
+}
+
+/** Every object of every segment the current manifest names, as text. */
+async function liveSegmentText(h: Harness): Promise<string> {
+  const { manifest, root } = await current(h);
+  const texts = await Promise.all(
+    manifest.segments.flatMap((entry) =>
+      ['chunks.json', 'retrieval.idx'].map(async (name) =>
+        Buffer.from((await base.objects.get(`${root}${entry.id}/${name}`)) ?? []).toString('latin1'),
+      ),
+    ),
+  );
+  return texts.join('\n');
+}
+
+const WORDS = ['tide', 'moon', 'owl', 'hunts', 'night', 'rye', 'bread', 'salt', 'glacier', 'valley', 'river', 'stone', 'wind'];
+const textArbitrary = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 10 }).map((words) => words.join(' '));
+const opArbitrary = fc.oneof(
+  fc.record({
+    kind: fc.constant('put' as const),
+    file: fc.integer({ min: 0, max: 6 }),
+    texts: fc.array(textArbitrary, { minLength: 1, maxLength: 4 }),
+  }),
+  fc.record({ kind: fc.constant('remove' as const), file: fc.integer({ min: 0, max: 6 }) }),
+  fc.record({ kind: fc.constant('merge' as const) }),
+);
+
+describe('segmented memory index', () => {
+  it('ranks after any sequence of adds, replaces, removes and merges as a build from nothing of the live content', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArbitrary, { minLength: 1, maxLength: 14 }), async (ops) => {
+        const h = await harness();
+        const live = new Map<string, StoredChunk[]>();
+        for (const op of ops) {
+          const fileId = `f${'file' in op ? op.file : 0}`;
+          if (op.kind === 'put') {
+            await ingest(h, fileId, op.texts);
+            live.set(fileId, chunksOf(fileId, op.texts));
+          } else if (op.kind === 'remove' && live.has(fileId)) {
+            await remove(h, fileId);
+            live.delete(fileId);
+          } else if (op.kind === 'merge' && live.size > 0) {
+            await mergeMemory(h.deps, { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId });
+          }
+        }
+        if (live.size > 0) await expectSameAsFresh(h, live);
+      }),
+      { numRuns: 25 },
+    );
+  }, 240_000);
+
+  it('writes one new segment per one-file ingestion, of a size that does not grow with the memory', async () => {
+    const h = await harness();
+    const text = (n: number) => `paragraph ${n} about the tide and the moon over the harbour wall ${n}`;
+    const written = async (fileId: string): Promise<{ segment: number; manifest: number; segments: number }> => {
+      h.puts.clear();
+      await ingest(h, fileId, [text(1), text(2)]);
+      const { manifest } = await current(h);
+      const newest = manifest.segments[manifest.segments.length - 1]!;
+      const keys = [...h.puts.keys()];
+      expect(keys.filter((key) => key.includes('/index/s')).every((key) => key.includes(`/${newest.id}/`))).toBe(true);
+      const sum = (wanted: (key: string) => boolean) => keys.filter(wanted).reduce((total, key) => total + (h.puts.get(key) ?? 0), 0);
+      return {
+        segment: sum((key) => key.includes('/index/s')),
+        manifest: sum((key) => key.endsWith('manifest.json')),
+        segments: manifest.segments.length,
+      };
+    };
+    const first = await written('first');
+    for (let i = 0; i < 6; i++)
+      await ingest(
+        h,
+        `bulk${i}`,
+        Array.from({ length: 40 }, (_, n) => text(n + i * 40)),
+      );
+    const later = await written('later');
+    expect(later.segments).toBe(8);
+    expect(Math.abs(later.segment - first.segment)).toBeLessThan(first.segment * 0.02); // the same two chunks, ids aside
+    expect(later.manifest / later.segments).toBeLessThan(150); // the manifest: one short entry per segment
+    expect(later.segment + later.manifest).toBeLessThan(first.segment * 2);
+  }, 60_000);
+
+  it('purges a removed file from every live segment at the merge its removal asks for', async () => {
+    const h = await harness();
+    await ingestMany(h, [
+      ['keep', ['the owl hunts at night']],
+      ['secret', ['the zebracode is 4471 glacier']],
+    ]);
+    await ingest(h, 'more', ['rye bread and salt']);
+    h.sent.length = 0;
+    await remove(h, 'secret');
+    expect(h.sent).toEqual([{ kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId }]);
+    expect(await liveSegmentText(h)).toContain('zebracode'); // tombstoned, not yet purged
+    expect((await loaded(h)).retrieval.chunks.texts.join(' ')).not.toContain('zebracode');
+    await mergeMemory(h.deps, h.sent[0] as Extract<WorkMessage, { kind: 'memory.merge' }>);
+    expect(await liveSegmentText(h)).not.toContain('zebracode');
+    await expectSameAsFresh(
+      h,
+      new Map([
+        ['keep', chunksOf('keep', ['the owl hunts at night'])],
+        ['more', chunksOf('more', ['rye bread and salt'])],
+      ]),
+    );
+  }, 60_000);
+
+  it('merges a full tier into one segment, leaving nothing due', async () => {
+    const h = await harness();
+    const live = new Map<string, StoredChunk[]>();
+    for (let i = 0; i < 8; i++) {
+      h.sent.length = 0;
+      await ingest(h, `t${i}`, [`${WORDS[i]} ${WORDS[i + 1]} number ${i}`]);
+      live.set(`t${i}`, chunksOf(`t${i}`, [`${WORDS[i]} ${WORDS[i + 1]} number ${i}`]));
+    }
+    expect(h.sent.map((m) => m.kind)).toEqual(['memory.merge']); // the eighth segment fills tier 0
+    expect(await mergeMemory(h.deps, { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId })).toBe(1);
+    expect((await current(h)).manifest.segments).toHaveLength(1);
+    expect(await mergeMemory(h.deps, { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId })).toBe(0); // redelivered: nothing due
+    await expectSameAsFresh(h, live);
+  }, 60_000);
+
+  it('leaves the published index untouched when a build dies between writing its segment and publishing', async () => {
+    const h = await harness();
+    await ingest(h, 'a', ['the owl hunts at night']);
+    const before = await current(h);
+    h.beforeCommit.hook = async () => {
+      throw new Error('worker killed');
+    };
+    await expect(ingest(h, 'b', ['rye bread and salt'])).rejects.toThrow('worker killed');
+    const after = await current(h);
+    expect(after.memory.indexVersion).toBe(before.memory.indexVersion);
+    expect(after.manifest).toEqual(before.manifest);
+    await ingest(h, 'c', ['glacier valley']); // the next publish collects the orphaned folders
+    const folders = new Set((await base.objects.list(after.root)).map((key) => key.slice(after.root.length).split('/')[0] ?? ''));
+    const { manifest, memory } = await current(h);
+    const named = new Set([
+      memory.indexPrefix!.slice(after.root.length, -1),
+      ...manifest.segments.map((entry) => entry.id),
+      before.memory.indexPrefix!.slice(after.root.length, -1),
+    ]);
+    expect([...folders].filter((folder) => !named.has(folder))).toEqual([]);
+    await base.links.delete(h.accountId, h.memoryId, 'b');
+    await expectSameAsFresh(
+      h,
+      new Map([
+        ['a', chunksOf('a', ['the owl hunts at night'])],
+        ['c', chunksOf('c', ['glacier valley'])],
+      ]),
+    );
+  }, 60_000);
+
+  it('survives a merge that dies before publishing: the redelivered message merges again', async () => {
+    const h = await harness();
+    await ingestMany(h, [
+      ['a', ['the owl hunts at night']],
+      ['b', ['the zebracode glacier']],
+    ]);
+    await remove(h, 'b');
+    const message = { kind: 'memory.merge' as const, accountId: h.accountId, memoryId: h.memoryId };
+    h.beforeCommit.hook = async () => {
+      throw new Error('worker killed');
+    };
+    await expect(mergeMemory(h.deps, message)).rejects.toThrow('worker killed');
+    expect(await liveSegmentText(h)).toContain('zebracode');
+    expect(await mergeMemory(h.deps, message)).toBe(1);
+    expect(await liveSegmentText(h)).not.toContain('zebracode');
+    await expectSameAsFresh(h, new Map([['a', chunksOf('a', ['the owl hunts at night'])]]));
+  }, 60_000);
+
+  it('retries a merge that loses the publish to an ingestion, on the version that won', async () => {
+    const h = await harness();
+    const live = new Map<string, StoredChunk[]>();
+    await ingestMany(h, [
+      ['a', ['the owl hunts at night']],
+      ['b', ['the zebracode glacier']],
+    ]);
+    await remove(h, 'b');
+    live.set('a', chunksOf('a', ['the owl hunts at night']));
+    // an ingestion publishes between the merge's read and its commit
+    h.beforeCommit.hook = async () => {
+      await ingest(h, 'c', ['rye bread and salt'], { ...h.deps, memories: base.worker.memories });
+      live.set('c', chunksOf('c', ['rye bread and salt']));
+    };
+    expect(await mergeMemory(h.deps, { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId })).toBe(1);
+    expect(await liveSegmentText(h)).not.toContain('zebracode');
+    await expectSameAsFresh(h, live);
+  }, 60_000);
+
+  it('makes an ingestion that loses the publish to a merge build again on the merged version', async () => {
+    const h = await harness();
+    await ingestMany(h, [
+      ['a', ['the owl hunts at night']],
+      ['b', ['the zebracode glacier']],
+    ]);
+    await remove(h, 'b');
+    h.beforeCommit.hook = async () => {
+      await mergeMemory(
+        { ...h.deps, memories: base.worker.memories },
+        { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId },
+      );
+    };
+    await ingest(h, 'c', ['rye bread and salt']);
+    expect(await liveSegmentText(h)).not.toContain('zebracode');
+    await expectSameAsFresh(
+      h,
+      new Map([
+        ['a', chunksOf('a', ['the owl hunts at night'])],
+        ['c', chunksOf('c', ['rye bread and salt'])],
+      ]),
+    );
+  }, 60_000);
+
+  it('drops a segment left with no live chunk from the manifest, with no merge to wait for', async () => {
+    const h = await harness();
+    await ingest(h, 'a', ['the owl hunts at night']);
+    await ingest(h, 'gone', ['the zebracode glacier']);
+    h.sent.length = 0;
+    await remove(h, 'gone');
+    expect((await current(h)).manifest.segments).toHaveLength(1);
+    expect(h.sent).toEqual([]);
+    expect(await liveSegmentText(h)).not.toContain('zebracode');
+  }, 60_000);
+
+  it('reads a version written before segments, and the next build turns it into one segment', async () => {
+    const h = await harness();
+    const old = [...chunksOf('a', ['the owl hunts at night']), ...chunksOf('b', ['rye bread and salt'])];
+    const embedder = base.worker.indexing.embedder();
+    const retrieval = await buildRetrievalIndex(old.map(toRetrievalChunk), embedder ? { embedder } : {});
+    const prefix = `gold/${h.accountId}/memories/${h.memoryId}/index/v1-legacy/`;
+    await base.objects.put(`${prefix}retrieval.idx`, serializeRetrievalIndex(retrieval));
+    await base.objects.put(`${prefix}chunks.json`, encodeChunks(old), 'application/json');
+    for (const fileId of ['a', 'b']) await link(h, fileId);
+    await base.memories.commitIndexVersion(h.accountId, h.memoryId, {
+      expectedVersion: 0,
+      changes: { indexVersion: 1, indexPrefix: prefix },
+      excludedBuilt: [],
+    });
+    expect((await loaded(h)).retrieval.chunks.ids).toEqual(['a:0', 'b:0']);
+    await ingest(h, 'c', ['glacier valley']);
+    const { manifest } = await current(h);
+    expect(manifest.segments).toHaveLength(1);
+    expect(manifest.segments[0]?.embedder).toBe(embedder?.name ?? null);
+    await expectSameAsFresh(
+      h,
+      new Map([
+        ['a', chunksOf('a', ['the owl hunts at night'])],
+        ['b', chunksOf('b', ['rye bread and salt'])],
+        ['c', chunksOf('c', ['glacier valley'])],
+      ]),
+    );
+    await ingest(h, 'd', ['harbour wind']); // the pre-segment folder is two versions old now: collected
+    expect(await base.objects.list(prefix)).toEqual([]);
+  }, 60_000);
+
+  it('keeps the graph of a graph memory with the version a merge publishes', async () => {
+    const h = await harness('graph');
+    await ingestMany(h, [
+      ['a', ['Marie Curie worked in Paris with Pierre Curie.']],
+      ['b', ['Albert Einstein lived in Bern.']],
+    ]);
+    await ingest(h, 'c', ['Niels Bohr founded an institute in Copenhagen.']);
+    await remove(h, 'b');
+    const before = await current(h);
+    expect(await mergeMemory(h.deps, { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId })).toBe(1);
+    const after = await current(h);
+    expect(after.memory.indexVersion).toBe(before.memory.indexVersion + 1);
+    expect(after.memory.entityCount).toBe(before.memory.entityCount);
+    const graph = await new IndexCache(base.objects, 2).loadGraph(after.memory);
+    expect(graph?.graph.chunkIds.length).toBeGreaterThan(0);
+    expect([...(graph?.chunks.keys() ?? [])].sort()).toEqual(['a:0', 'c:0']);
+    expect(await liveSegmentText(h)).not.toContain('Einstein');
+  }, 120_000);
+});
