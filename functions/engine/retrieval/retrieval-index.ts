@@ -7,7 +7,7 @@
  * (unless the text already starts with it) and as its own field, which ranking adds with a small
  * weight. The title-link table (title-links.ts) is derived from the titles, so it is rebuilt on load.
  */
-import type { AnalyzerOptions } from '../lexical/analyzer';
+import { type AnalyzerOptions, languageOf, resolveAnalyzerOptions } from '../lexical/analyzer';
 import { buildSegment, type LexicalSegment } from '../lexical/segment';
 import type { Embedder } from './embedder';
 import { buildHnsw, type HnswIndex, type HnswOptions } from './hnsw';
@@ -89,19 +89,22 @@ export async function buildRetrievalIndex(chunks: readonly RetrievalChunk[], opt
   const texts = chunks.map((chunk, ordinal) => indexedText(chunk.text, table.titles[ordinal] ?? '', chunk.context));
   const previous = options.previous;
   const same = previous ? unchangedChunks(chunks, table, previous) : new Map<number, number>();
+  const setting = resolveAnalyzerOptions(options.analyzer).language;
+  const languages = texts.map((text) => languageOf(text, setting));
   const text = buildSegment(
-    chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: texts[ordinal] ?? '' })),
+    chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: texts[ordinal] ?? '', language: languages[ordinal] })),
     options.analyzer,
     previous && { previous: previous.text, ordinals: same },
   );
+  // A title is analyzed in its chunk's language (a title alone is too short to detect it).
   const titles = buildSegment(
-    chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: table.titles[ordinal] ?? '' })),
+    chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: table.titles[ordinal] ?? '', language: languages[ordinal] })),
     text.analyzer,
     previous && { previous: previous.titles, ordinals: same },
   );
   const vectors = options.embedder ? await embedAll(options.embedder, texts, options, reusedRows(same, options)) : null;
   const ann = vectors && options.acceleration ? buildHnsw(vectors, options.hnsw) : null;
-  const links = buildTitleLinks(table.titles, text.analyzer);
+  const links = buildTitleLinks(table.titles, text.analyzer, text.languages);
   return { chunks: table, text, titles, vectors, embedder: options.embedder?.name ?? null, ann, links };
 }
 
