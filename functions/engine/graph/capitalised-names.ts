@@ -9,7 +9,8 @@
  * - A capitalised word opening a sentence ("Gestern", "Ensuite") counts only when the next word is a
  *   name too, or the same word is capitalised elsewhere in the text away from a sentence start.
  * - German capitalises every noun, so a German word with a common-noun ending ("-ung", "-heit",
- *   "-schaft"…) is no name.
+ *   "-schaft"…) is no name; other German nouns ("Bürger", "Stadt") still pass for names: there is no
+ *   German lexicon here to tell them apart.
  * - Chinese and Japanese have no capitals: no names are found (no entities rather than wrong ones).
  */
 import { isCjkLanguage, type Language } from '../lexical/language';
@@ -18,7 +19,8 @@ import type { ParsedText, ParsedToken } from './nlp';
 
 const KEPT_TAGS = new Set(['PUNCT', 'NUM', 'SPACE', 'SYM']);
 const CAPITALISED = /^\p{Lu}[\p{L}\p{M}'’-]*$/u;
-const GERMAN_NOUN_ENDING = /(?:ung|heit|keit|schaft|tion|tät|nis|ismus|chen|lein|ment|enz|anz|tum|ur|ik|ie)(?:en|s)?$/u;
+/** Endings of German common nouns that names rarely have (not "-chen": München; not "-ie": Marie). */
+const GERMAN_NOUN_ENDING = /(?:ung|heit|keit|schaft|tion|tät|ität|nis|ismus|ment|tum)(?:en|s)?$/u;
 
 /** `parsed` (from wink) retagged for `language` by capitalisation (see the module comment). */
 export function tagByCapitalisation(parsed: ParsedText, language: Exclude<Language, 'en'>): ParsedText {
