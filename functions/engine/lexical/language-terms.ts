@@ -6,16 +6,17 @@
  *    English (runs of letters and digits, internal apostrophes kept, digit groups joined by '.').
  * 2. Elision: in French and Italian a token's part up to its last apostrophe goes ("l'homme" → "homme",
  *    "dell'arte" → "arte"); in the others apostrophes are removed.
- * 3. Stopwords (optional): the language's list from `@orama/stopwords`.
+ * 3. Stopwords (optional): the language's Snowball list (`@orama/stopwords`; Spanish: spanish-stopwords.ts).
  * 4. Stemming (optional): the language's Snowball stemmer from `@orama/stemmers`, on the unfolded word
  *    (the stemmers read accents: "häuser" → "haus", "chevaux" → "cheval"); tokens with digits are kept.
  * 5. ASCII folding of the term, as in English ("résumé" → "resume"), so names match across languages.
  *
  * Chinese and Japanese (`cjkTerms`): words from `Intl.Segmenter` over the NFKC text; each CJK word is a
- * term (particles and other stopwords dropped), and a word of three or more characters also gives its
- * character bigrams ("東京タワー" → "東京タワー", "東京", "京タ", "タワ", "ワー"), so a query for a part of a
- * compound still finds it. Runs of other characters (Latin words, numbers) between them are analyzed
- * as English.
+ * term (particles and other stopwords dropped), followed by its characters when it has more than one
+ * ("東京タワー" → "東京タワー", "東", "京", "タ", "ワ", "ー"): the word rewards an exact match, the characters
+ * find a part of a compound or a word the segmenter cut otherwise in the query (bench:multilingual: on
+ * Chinese and Japanese, words and characters beat characters alone and words with bigrams). Runs of
+ * other characters (Latin words, numbers) between them are analyzed as English.
  */
 import { stemmer as dutchStemmer } from '@orama/stemmers/dutch';
 import { stemmer as frenchStemmer } from '@orama/stemmers/french';
@@ -28,8 +29,8 @@ import { stopwords as frenchStopwords } from '@orama/stopwords/french';
 import { stopwords as germanStopwords } from '@orama/stopwords/german';
 import { stopwords as italianStopwords } from '@orama/stopwords/italian';
 import { stopwords as portugueseStopwords } from '@orama/stopwords/portuguese';
-import { stopwords as spanishStopwords } from '@orama/stopwords/spanish';
 import type { Language } from './language';
+import { SPANISH_STOPWORDS } from './spanish-stopwords';
 
 /** The switches of the analyzer that apply to every language. */
 export interface TermSwitches {
@@ -50,7 +51,7 @@ interface WordRules {
 const WORD_RULES: Readonly<Record<WordLanguage, WordRules>> = {
   de: { stem: germanStemmer, stopwords: new Set(germanStopwords), elision: false },
   fr: { stem: frenchStemmer, stopwords: new Set(frenchStopwords), elision: true },
-  es: { stem: spanishStemmer, stopwords: new Set(spanishStopwords), elision: false },
+  es: { stem: spanishStemmer, stopwords: SPANISH_STOPWORDS, elision: false },
   it: { stem: italianStemmer, stopwords: new Set(italianStopwords), elision: true },
   pt: { stem: portugueseStemmer, stopwords: new Set(portugueseStopwords), elision: false },
   nl: { stem: dutchStemmer, stopwords: new Set(dutchStopwords), elision: false },
@@ -70,7 +71,11 @@ const HAS_CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
 const LETTERS_ONLY = /^\p{L}+$/u;
 const TYPOGRAPHIC_APOSTROPHE = /[\u2019\u02bc]/g;
 const MIN_STEM_LENGTH = 3;
-const MIN_BIGRAM_WORD = 3;
+
+/** The stopword list of `language` (from `@orama/stopwords`). */
+export function wordLanguageStopwords(language: WordLanguage): ReadonlySet<string> {
+  return WORD_RULES[language].stopwords;
+}
 
 /** Whether lowercase `word` is a stopword of `language` (its `@orama/stopwords` list). */
 export function isWordLanguageStopword(language: WordLanguage, word: string): boolean {
@@ -121,13 +126,10 @@ export function cjkTerms(text: string, language: 'zh' | 'ja', switches: TermSwit
   return terms;
 }
 
-/** A CJK word and, when it has three or more characters, its character bigrams. */
+/** A CJK word and, when it has two or more characters, each of its characters. */
 function cjkWordTerms(word: string): string[] {
   const characters = [...word];
-  if (characters.length < MIN_BIGRAM_WORD) return [word];
-  const terms = [word];
-  for (let at = 0; at + 1 < characters.length; at++) terms.push(`${characters[at]}${characters[at + 1]}`);
-  return terms;
+  return characters.length < 2 ? [word] : [word, ...characters];
 }
 
 const segmenters = new Map<string, Intl.Segmenter>();

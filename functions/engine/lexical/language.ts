@@ -13,6 +13,9 @@
  *    early once English leads clearly (most English texts, after 40 to 80 words).
  */
 
+import { wordLanguageStopwords } from './language-terms';
+import { ENGLISH_STOPWORDS } from './stopwords';
+
 /** A language with its own analysis: ISO 639-1 codes. */
 export type Language = 'en' | 'de' | 'fr' | 'es' | 'it' | 'pt' | 'nl' | 'zh' | 'ja';
 
@@ -30,7 +33,10 @@ export function isCjkLanguage(language: Language): language is 'zh' | 'ja' {
 }
 
 const DETECT_CHARS = 2000;
-const MIN_HITS = 3;
+const VOWEL = /^[aeiouàáâãèéêìíòóôõùú]$/u;
+const MIN_HITS = 2;
+/** Share of the words that must be the winner's function words (real text: a third or more). */
+const MIN_SHARE = 0.2;
 const LEAD = 2;
 /** Words between checks for a clear English lead, which ends the scan early (most texts). */
 const CHECK_EVERY = 40;
@@ -40,26 +46,42 @@ const CJK_LETTER_SHARE = 0.4;
 const CJK_WEIGHT = 3;
 const KANA_SHARE = 0.05;
 
-/**
- * Frequent function words that tell the languages apart; words shared by languages count for each, and words
- * that are also English words ("in", "is", "as", "do", "per") are left out of the other lists.
- */
-const FUNCTION_WORDS: Readonly<Record<Exclude<Language, 'zh' | 'ja'>, ReadonlySet<string>>> = {
-  en: words(
-    'the and of to in a is that was for with are as on this from have which were has they their been what would there these its it be by at an you he she we not but or his her had who will can into than also after',
-  ),
-  de: words('der die das und ist nicht ein eine einer eines einem dem den des mit von zu auf für sich auch werden wird wurde sind haben nach oder wie aus über noch nur ich sie wir zum zur im'),
-  fr: words('le la les des du un une est et dans que qui pour pas sur au aux avec ce cette il elle sont ont été par ne se sa ses leur nous vous être'),
-  es: words('el los las del y es en que un una por con para se su sus al lo como más pero está fue ha han este esta entre cuando muy sobre también'),
-  it: words('il lo la gli le di del della dei delle degli e è che un una con sono si da nel nella al alla anche più questo questa ha'),
-  pt: words('o os do da dos das e é em que um uma para com não na nos nas por se ao à mais como mas foi são seu sua também'),
-  nl: words('de het een en van dat op te zijn met voor niet aan ook als bij wordt werd maar dan zij hij wij naar'),
+/** Frequent function words of each language, beyond its stopword list. */
+const COMMON_WORDS: Readonly<Record<ScoredLanguage, string>> = {
+  en: 'the and of to in a is that was for with are as on this from have which were has they their been what would there these its it be by at an you he she we not but or his her had who will can into than also after',
+  de: 'der die das und ist nicht ein eine einer eines einem dem den des mit von zu auf für sich auch werden wird wurde sind haben nach oder wie aus über noch nur ich sie wir zum zur im niemand jeder darf',
+  fr: 'le la les des du un une est et dans que qui pour pas sur au aux avec ce cette il elle sont ont été par ne se sa ses leur nous vous être nul toute tout chacun',
+  es: 'el los las del y es en que un una por con para se su sus al lo como más pero está fue ha han este esta entre cuando muy sobre también nadie toda todo será',
+  it: 'il lo la gli le di del della dei delle degli e è che un una con sono si da nel nella al alla anche più questo questa ha ogni nessun nessuno potrà',
+  pt: 'o os do da dos das e é em que um uma para com não na nos nas por se ao à mais como mas foi são seu sua também ninguém toda todo tem pode',
+  nl: 'de het een en van dat op te zijn met voor niet aan er ook als bij door wordt werd maar om dan zij hij wij naar niemand ieder zal mag',
 };
-const SCORED = Object.keys(FUNCTION_WORDS) as Array<keyof typeof FUNCTION_WORDS>;
-/** Function word → the languages holding it. */
-const LANGUAGES_OF_WORD: ReadonlyMap<string, readonly Language[]> = (() => {
-  const map = new Map<string, Language[]>();
-  for (const language of SCORED) for (const word of FUNCTION_WORDS[language]) map.set(word, [...(map.get(word) ?? []), language]);
+
+type ScoredLanguage = Exclude<Language, 'zh' | 'ja'>;
+const SCORED: readonly ScoredLanguage[] = ['en', 'de', 'fr', 'es', 'it', 'pt', 'nl'];
+
+/**
+ * Function word → the languages it counts for: each language's common words and stopword list (English:
+ * the Snowball list of stopwords.ts), except that a word English shares with another language ("a",
+ * "in", "is", "was", "die", "per") counts for none: English must win on English words alone, and the
+ * others on words that are not English. One-letter words count only when vowels (Portuguese "o", "é"; not initials or "l'").
+ */
+const LANGUAGES_OF_WORD: ReadonlyMap<string, readonly ScoredLanguage[]> = (() => {
+  const lists = new Map<ScoredLanguage, Set<string>>(
+    SCORED.map((language) => {
+      const words = new Set(COMMON_WORDS[language].split(' '));
+      for (const word of language === 'en' ? ENGLISH_STOPWORDS : wordLanguageStopwords(language)) words.add(word);
+      return [language, words];
+    }),
+  );
+  const english = lists.get('en') ?? new Set<string>();
+  const map = new Map<string, ScoredLanguage[]>();
+  for (const [language, words] of lists) {
+    for (const word of words) {
+      const shared = language === 'en' ? SCORED.some((other) => other !== 'en' && lists.get(other)?.has(word)) : english.has(word);
+      if (!shared && (word.length > 1 || VOWEL.test(word))) map.set(word, [...(map.get(word) ?? []), language]);
+    }
+  }
   return map;
 })();
 
@@ -67,7 +89,8 @@ const CJK_CHARACTER = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/gu;
 const HAS_CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}]/u;
 const KANA = /[\p{sc=Hiragana}\p{sc=Katakana}]/gu;
 const LATIN_LETTER = /\p{sc=Latin}/gu;
-const WORD = /\p{L}+/gu;
+/** Words with their apostrophes ("can't", "l'homme": neither counts), so no letter of a contraction passes for a French "t". */
+const WORD = /\p{L}+(?:['’]\p{L}+)*/gu;
 
 /** The language of `text` (English when nothing speaks for another; see the module comment). */
 export function detectLanguage(text: string): Language {
@@ -99,7 +122,7 @@ function languageByFunctionWords(lowercase: string): Language {
       bestHits = count;
     }
   }
-  return bestHits >= MIN_HITS && bestHits >= LEAD * english ? best : 'en';
+  return bestHits >= MIN_HITS && bestHits >= LEAD * english && bestHits >= MIN_SHARE * words ? best : 'en';
 }
 
 /** English function words already outnumber every other language's by far: reading on changes nothing. */

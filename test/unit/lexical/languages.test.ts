@@ -66,10 +66,10 @@ describe('analysis per language', () => {
     expect(analyze('Die Häuser', { language: 'de', stem: false, stopwords: false })).toEqual(['die', 'hauser']);
   });
 
-  it('cuts Chinese and Japanese into words, with the bigrams of long words', () => {
-    expect(analyze('我们在北京大学学习中文。')).toEqual(['我们', '北京', '大学', '学习', '中文']);
-    expect(analyze('東京タワーは日本にあります')).toEqual(['東京タワー', '東京', '京タ', 'タワ', 'ワー', '日本', 'あり']);
-    expect(analyze('我们用 Python 和 running shoes 学习', { language: 'zh' })).toEqual(['我们', '用', 'python', 'run', 'shoe', '学习']);
+  it('cuts Chinese and Japanese into words, each followed by its characters', () => {
+    expect(analyze('我们在北京学习。')).toEqual(['我们', '我', '们', '北京', '北', '京', '学习', '学', '习']);
+    expect(analyze('東京タワーは日本にあります')).toEqual(['東京タワー', '東', '京', 'タ', 'ワ', 'ー', '日本', '日', '本', 'あり', 'あ', 'り']);
+    expect(analyze('我们用 Python 和 running shoes 学习', { language: 'zh' })).toEqual(['我们', '我', '们', '用', 'python', 'run', 'shoe', '学习', '学', '习']);
   });
 
   it('finds every paragraph by a query in another inflection, where unstemmed BM25 finds nothing', () => {
