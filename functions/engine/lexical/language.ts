@@ -7,9 +7,10 @@
  *    Japanese if kana are more than 5% of them, else Chinese. English text quoting a Japanese name
  *    stays English.
  * 2. Otherwise each language scores the number of its common function words in the text ("the", "of"…
- *    for English; "der", "und"… for German). English wins unless another language scores at least
- *    `MIN_HITS` and at least `LEAD` times English: a text with no evidence (a name, a code, a short
- *    title) stays English, so English text is analyzed exactly as before languages existed. The scan stops
+ *    for English; "der", "und"… for German). English wins unless another language has at least
+ *    `MIN_HITS` distinct function words ("IL-6, IL-17" is not Italian) and at least `LEAD` times English's hits: a text with no evidence (a name, a code, a short
+ *    title) is English for `detectLanguage`, and takes its memory's dominant language in
+ *    `detectLanguages`; English text is analyzed exactly as before languages existed. The scan stops
  *    early once English leads clearly (most English texts, after 40 to 80 words).
  */
 
@@ -35,8 +36,8 @@ export function isCjkLanguage(language: Language): language is 'zh' | 'ja' {
 const DETECT_CHARS = 2000;
 const VOWEL = /^[aeiouàáâãèéêìíòóôõùú]$/u;
 const MIN_HITS = 2;
-/** Share of the words that must be the winner's function words (real text: a third or more). */
-const MIN_SHARE = 0.2;
+/** Share of the words the winner's function words must exceed (prose: a third or more; an English sentence citing a German title: a quarter). */
+const MIN_SHARE = 0.25;
 const LEAD = 2;
 /** Words between checks for a clear English lead, which ends the scan early (most texts). */
 const CHECK_EVERY = 40;
@@ -94,6 +95,26 @@ const WORD = /\p{L}+(?:['’]\p{L}+)*/gu;
 
 /** The language of `text` (English when nothing speaks for another; see the module comment). */
 export function detectLanguage(text: string): Language {
+  return languageEvidence(text) ?? 'en';
+}
+
+/**
+ * The languages of a memory's texts, detected together: a text with no evidence either way (a short
+ * title, a name, "Nadie será privado de su propiedad.") takes the Latin-script language most of the
+ * others show (English when none shows one; such a text has no CJK script, so never Chinese), so a Spanish memory's short chunks are Spanish and an English
+ * memory's are English.
+ */
+export function detectLanguages(texts: readonly string[]): Language[] {
+  const found = texts.map(languageEvidence);
+  const counts = new Map<Language, number>();
+  for (const language of found) if (language) counts.set(language, (counts.get(language) ?? 0) + 1);
+  let dominant: Language = 'en';
+  for (const language of SCORED) if ((counts.get(language) ?? 0) > (counts.get(dominant) ?? 0)) dominant = language;
+  return found.map((language) => language ?? dominant);
+}
+
+/** The language `text` shows, or undefined when it shows none (too few function words of any). */
+function languageEvidence(text: string): Language | undefined {
   const sample = text.length > DETECT_CHARS ? text.slice(0, DETECT_CHARS) : text;
   const cjk = HAS_CJK.test(sample) ? countMatches(sample, CJK_CHARACTER) : 0;
   if (cjk > 0) {
@@ -105,11 +126,15 @@ export function detectLanguage(text: string): Language {
   return languageByFunctionWords(sample.toLowerCase());
 }
 
-function languageByFunctionWords(lowercase: string): Language {
+function languageByFunctionWords(lowercase: string): Language | undefined {
   const hits = new Map<Language, number>(SCORED.map((language) => [language, 0]));
+  const distinct = new Map<Language, Set<string>>(SCORED.map((language) => [language, new Set()]));
   let words = 0;
   for (const [word] of lowercase.matchAll(WORD)) {
-    for (const language of LANGUAGES_OF_WORD.get(word) ?? []) hits.set(language, (hits.get(language) ?? 0) + 1);
+    for (const language of LANGUAGES_OF_WORD.get(word) ?? []) {
+      hits.set(language, (hits.get(language) ?? 0) + 1);
+      distinct.get(language)?.add(word);
+    }
     if (++words % CHECK_EVERY === 0 && clearlyEnglish(hits)) return 'en';
   }
   const english = hits.get('en') ?? 0;
@@ -122,7 +147,9 @@ function languageByFunctionWords(lowercase: string): Language {
       bestHits = count;
     }
   }
-  return bestHits >= MIN_HITS && bestHits >= LEAD * english && bestHits >= MIN_SHARE * words ? best : 'en';
+  const evident = (distinct.get(best)?.size ?? 0) >= MIN_HITS;
+  if (evident && bestHits >= LEAD * english && bestHits > MIN_SHARE * words) return best;
+  return english >= MIN_HITS ? 'en' : undefined;
 }
 
 /** English function words already outnumber every other language's by far: reading on changes nothing. */

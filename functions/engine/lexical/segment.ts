@@ -6,9 +6,17 @@
  * them to one byte), and each repeated query term counted again (as Anserini boosts it). Defaults
  * k1 = 0.9, b = 0.4 follow Anserini. Segments are rebuilt whole (there is no merging), but a rebuild may take
  * the terms of unchanged docs from the previous segment's postings instead of analyzing them again.
+ * Each doc is analyzed in its language (analyzer.ts: the option's, else the doc's, else detected).
  */
-import { analyzeIn, languageOf, queryTermCounts, resolveAnalyzerOptions, type AnalyzerOptions, type ResolvedAnalyzerOptions } from './analyzer';
-import { LANGUAGES, type Language } from './language';
+import {
+  type AnalyzerLanguage,
+  analyzeIn,
+  queryTermCounts,
+  resolveAnalyzerOptions,
+  type AnalyzerOptions,
+  type ResolvedAnalyzerOptions,
+} from './analyzer';
+import { detectLanguages, LANGUAGES, type Language } from './language';
 import { decodePostings, PostingCollector, type DecodedPostings } from './postings';
 import { topKByScore } from './top-k';
 
@@ -87,8 +95,9 @@ export function buildSegment(docs: readonly LexicalDocument[], options: Analyzer
   const docFiles = new Uint32Array(docs.length);
   const docLengths = new Uint32Array(docs.length);
   const languages = new Set<Language>();
+  const languageOf = docLanguages(docs, analyzer.language);
   docs.forEach((doc, ordinal) => {
-    const language = analyzer.language === 'auto' && doc.language ? doc.language : languageOf(doc.text, analyzer.language);
+    const language = languageOf(ordinal);
     languages.add(language);
     if (seenIds.has(doc.id)) throw new RangeError(`Duplicate document id: ${doc.id}`);
     seenIds.add(doc.id);
@@ -119,6 +128,13 @@ export function buildSegment(docs: readonly LexicalDocument[], options: Analyzer
     postingOffsets: encoded.offsets,
     postings: encoded.bytes,
   };
+}
+
+/** Doc ordinal → the language it is analyzed in: the setting, else the doc's own, else detected over all docs. */
+function docLanguages(docs: readonly LexicalDocument[], setting: AnalyzerLanguage): (ordinal: number) => Language {
+  if (setting !== 'auto') return () => setting;
+  const detected = docs.every((doc) => doc.language) ? [] : detectLanguages(docs.map((doc) => doc.text));
+  return (ordinal) => docs[ordinal]?.language ?? detected[ordinal] ?? 'en';
 }
 
 function sameAnalyzer(a: Readonly<ResolvedAnalyzerOptions>, b: Readonly<ResolvedAnalyzerOptions>): boolean {

@@ -7,7 +7,8 @@
  * (unless the text already starts with it) and as its own field, which ranking adds with a small
  * weight. The title-link table (title-links.ts) is derived from the titles, so it is rebuilt on load.
  */
-import { type AnalyzerOptions, languageOf, resolveAnalyzerOptions } from '../lexical/analyzer';
+import { type AnalyzerOptions, resolveAnalyzerOptions } from '../lexical/analyzer';
+import { detectLanguages } from '../lexical/language';
 import { buildSegment, type LexicalSegment } from '../lexical/segment';
 import type { Embedder } from './embedder';
 import { buildHnsw, type HnswIndex, type HnswOptions } from './hnsw';
@@ -90,7 +91,7 @@ export async function buildRetrievalIndex(chunks: readonly RetrievalChunk[], opt
   const previous = options.previous;
   const same = previous ? unchangedChunks(chunks, table, previous) : new Map<number, number>();
   const setting = resolveAnalyzerOptions(options.analyzer).language;
-  const languages = texts.map((text) => languageOf(text, setting));
+  const languages = setting === 'auto' ? detectLanguages(texts) : texts.map(() => setting);
   const text = buildSegment(
     chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: texts[ordinal] ?? '', language: languages[ordinal] })),
     options.analyzer,
