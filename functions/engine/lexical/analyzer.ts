@@ -93,7 +93,7 @@ export function analyze(text: string, options: AnalyzerOptions = {}): string[] {
 }
 
 /** The language `setting` gives `text`: itself, or the detected one for 'auto'. */
-export function languageOf(text: string, setting: AnalyzerLanguage): Language {
+function languageOf(text: string, setting: AnalyzerLanguage): Language {
   return setting === 'auto' ? detectLanguage(text) : setting;
 }
 

@@ -127,6 +127,25 @@ function languageEvidence(text: string): Language | undefined {
 }
 
 function languageByFunctionWords(lowercase: string): Language | undefined {
+  const tally = tallyFunctionWords(lowercase);
+  if (tally === 'en') return 'en';
+  const { hits, distinct, words } = tally;
+  const english = hits.get('en') ?? 0;
+  const best = SCORED.filter((language) => language !== 'en').reduce((a, b) => ((hits.get(b) ?? 0) > (hits.get(a) ?? 0) ? b : a));
+  const bestHits = hits.get(best) ?? 0;
+  const evident = (distinct.get(best)?.size ?? 0) >= MIN_HITS;
+  if (evident && bestHits >= LEAD * english && bestHits > MIN_SHARE * words) return best;
+  return english >= MIN_HITS ? 'en' : undefined;
+}
+
+interface Tally {
+  readonly hits: ReadonlyMap<Language, number>;
+  readonly distinct: ReadonlyMap<Language, ReadonlySet<string>>;
+  readonly words: number;
+}
+
+/** Function-word hits per language over the words of `lowercase`, or 'en' once English leads clearly. */
+function tallyFunctionWords(lowercase: string): Tally | 'en' {
   const hits = new Map<Language, number>(SCORED.map((language) => [language, 0]));
   const distinct = new Map<Language, Set<string>>(SCORED.map((language) => [language, new Set()]));
   let words = 0;
@@ -137,19 +156,7 @@ function languageByFunctionWords(lowercase: string): Language | undefined {
     }
     if (++words % CHECK_EVERY === 0 && clearlyEnglish(hits)) return 'en';
   }
-  const english = hits.get('en') ?? 0;
-  let best: Language = 'en';
-  let bestHits = 0;
-  for (const language of SCORED) {
-    const count = hits.get(language) ?? 0;
-    if (language !== 'en' && count > bestHits) {
-      best = language;
-      bestHits = count;
-    }
-  }
-  const evident = (distinct.get(best)?.size ?? 0) >= MIN_HITS;
-  if (evident && bestHits >= LEAD * english && bestHits > MIN_SHARE * words) return best;
-  return english >= MIN_HITS ? 'en' : undefined;
+  return { hits, distinct, words };
 }
 
 /** English function words already outnumber every other language's by far: reading on changes nothing. */
@@ -164,8 +171,4 @@ function countMatches(text: string, pattern: RegExp): number {
   let count = 0;
   for (const _ of text.matchAll(pattern)) count++;
   return count;
-}
-
-function words(list: string): ReadonlySet<string> {
-  return new Set(list.split(' '));
 }

@@ -153,7 +153,8 @@ function parseMetadata(json: Uint8Array, header: Header): SegmentMetadata {
   if (!isRecord(parsed) || !isRecord(parsed.analyzer)) throw formatError('bad metadata');
   const { stem, stopwords } = parsed.analyzer;
   if (typeof stem !== 'boolean' || typeof stopwords !== 'boolean') throw formatError('bad analyzer options');
-  const { language, languages } = header.version === 1 ? { language: 'en', languages: ['en'] } : { language: parsed.analyzer.language, languages: parsed.languages };
+  const { language, languages } =
+    header.version === 1 ? { language: 'en', languages: ['en'] } : { language: parsed.analyzer.language, languages: parsed.languages };
   if (language !== 'auto' && !isLanguage(language)) throw formatError('bad analyzer language');
   if (!Array.isArray(languages) || !languages.every(isLanguage)) throw formatError('bad languages');
   return {

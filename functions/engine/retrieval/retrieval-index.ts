@@ -99,7 +99,12 @@ export async function buildRetrievalIndex(chunks: readonly RetrievalChunk[], opt
   );
   // A title is analyzed in its chunk's language (a title alone is too short to detect it).
   const titles = buildSegment(
-    chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: table.titles[ordinal] ?? '', language: languages[ordinal] })),
+    chunks.map((chunk, ordinal) => ({
+      id: chunk.id,
+      fileId: chunk.fileId,
+      text: table.titles[ordinal] ?? '',
+      language: languages[ordinal],
+    })),
     text.analyzer,
     previous && { previous: previous.titles, ordinals: same },
   );

@@ -33,7 +33,14 @@ export function queryModel(
   for (const term of queryTerms(query, segment).keys()) idf.set(term, Math.max(termIdf(segment, term), 0.1));
   let totalIdf = 0;
   for (const value of idf.values()) totalIdf += value;
-  return { analyzer: segment.analyzer, languages: segment.languages, idf, totalIdf, encoder: semantic.encoder, queryVector: semantic.queryVector };
+  return {
+    analyzer: segment.analyzer,
+    languages: segment.languages,
+    idf,
+    totalIdf,
+    encoder: semantic.encoder,
+    queryVector: semantic.queryVector,
+  };
 }
 
 /** Relevance of `text` to the query: idf coverage in [0, 1] plus the semantic share. */

@@ -5,7 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { analyze, analyzeInEach, analyzeInOne, queryTermCounts } from '../../../functions/engine/lexical/analyzer';
 import { detectLanguage, type Language } from '../../../functions/engine/lexical/language';
-import { buildSegment, deserializeSegment, type LexicalDocument, search, serializeSegment } from '../../../functions/engine/lexical/segment';
+import {
+  buildSegment,
+  deserializeSegment,
+  type LexicalDocument,
+  search,
+  serializeSegment,
+} from '../../../functions/engine/lexical/segment';
 
 /** One paragraph per language, each naming its subject in one inflected form. */
 const PARAGRAPHS: Record<Exclude<Language, 'en'>, string> = {
@@ -48,7 +54,13 @@ describe('detectLanguage', () => {
   });
 
   it('stays English without evidence: names, codes, short titles, English text quoting a foreign name', () => {
-    for (const text of ['', 'Häuser', 'Jean-Paul Sartre', 'ERR_CONN_RESET 0x80070005', 'So ein Millionär hat’s schwer is a 1958 Austrian film directed by Géza von Cziffra.']) {
+    for (const text of [
+      '',
+      'Häuser',
+      'Jean-Paul Sartre',
+      'ERR_CONN_RESET 0x80070005',
+      'So ein Millionär hat’s schwer is a 1958 Austrian film directed by Géza von Cziffra.',
+    ]) {
       expect(detectLanguage(text)).toBe('en');
     }
     expect(detectLanguage('The Tokyo Tower (東京タワー) is a communications tower in Minato, Tokyo, Japan, built in 1958.')).toBe('en');
@@ -68,8 +80,32 @@ describe('analysis per language', () => {
 
   it('cuts Chinese and Japanese into words, each followed by its characters', () => {
     expect(analyze('我们在北京学习。')).toEqual(['我们', '我', '们', '北京', '北', '京', '学习', '学', '习']);
-    expect(analyze('東京タワーは日本にあります')).toEqual(['東京タワー', '東', '京', 'タ', 'ワ', 'ー', '日本', '日', '本', 'あり', 'あ', 'り']);
-    expect(analyze('我们用 Python 和 running shoes 学习', { language: 'zh' })).toEqual(['我们', '我', '们', '用', 'python', 'run', 'shoe', '学习', '学', '习']);
+    expect(analyze('東京タワーは日本にあります')).toEqual([
+      '東京タワー',
+      '東',
+      '京',
+      'タ',
+      'ワ',
+      'ー',
+      '日本',
+      '日',
+      '本',
+      'あり',
+      'あ',
+      'り',
+    ]);
+    expect(analyze('我们用 Python 和 running shoes 学习', { language: 'zh' })).toEqual([
+      '我们',
+      '我',
+      '们',
+      '用',
+      'python',
+      'run',
+      'shoe',
+      '学习',
+      '学',
+      '习',
+    ]);
   });
 
   it('finds every paragraph by a query in another inflection, where unstemmed BM25 finds nothing', () => {

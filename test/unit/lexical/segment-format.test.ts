@@ -22,7 +22,11 @@ const documents = fc.uniqueArray(fc.record({ id: anyString, fileId: fc.oneof(any
   selector: (doc) => doc.id,
   maxLength: 25,
 });
-const analyzerOptions = fc.record({ stem: fc.boolean(), stopwords: fc.boolean(), language: fc.constantFrom('auto', 'en', 'de', 'ja') as fc.Arbitrary<AnalyzerLanguage> });
+const analyzerOptions = fc.record({
+  stem: fc.boolean(),
+  stopwords: fc.boolean(),
+  language: fc.constantFrom('auto', 'en', 'de', 'ja') as fc.Arbitrary<AnalyzerLanguage>,
+});
 
 function plain(segment: LexicalSegment): unknown {
   return {
@@ -107,10 +111,12 @@ describe('serializeSegment / deserializeSegment', () => {
 
   it('rejects an unknown analyzer language or languages list', () => {
     const bytes = serializeSegment(buildSegment([{ id: 'a', fileId: 'f', text: 'x' }]));
-    expect(() => deserializeSegment(withMetadata(bytes, (metadata) => ({ ...metadata, analyzer: { stem: true, stopwords: true, language: 'xx' } })))).toThrow(
-      /analyzer language/,
+    expect(() =>
+      deserializeSegment(withMetadata(bytes, (metadata) => ({ ...metadata, analyzer: { stem: true, stopwords: true, language: 'xx' } }))),
+    ).toThrow(/analyzer language/);
+    expect(() => deserializeSegment(withMetadata(bytes, (metadata) => ({ ...metadata, languages: ['en', 'klingon'] })))).toThrow(
+      /languages/,
     );
-    expect(() => deserializeSegment(withMetadata(bytes, (metadata) => ({ ...metadata, languages: ['en', 'klingon'] })))).toThrow(/languages/);
   });
 
   it('loads 100,000 chunks in well under a second', () => {
@@ -130,7 +136,11 @@ describe('serializeSegment / deserializeSegment', () => {
 });
 
 /** `bytes` with its JSON metadata rewritten by `change` (the header's length and the padding follow). */
-function withMetadata(bytes: Uint8Array, change: (metadata: Record<string, unknown>) => Record<string, unknown>, version?: number): Uint8Array {
+function withMetadata(
+  bytes: Uint8Array,
+  change: (metadata: Record<string, unknown>) => Record<string, unknown>,
+  version?: number,
+): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const length = view.getUint32(8, true);
   const metadata = JSON.parse(new TextDecoder().decode(bytes.subarray(32, 32 + length))) as Record<string, unknown>;
