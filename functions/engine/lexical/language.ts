@@ -8,7 +8,8 @@
  *    stays English.
  * 2. Otherwise each language scores the number of its common function words in the text ("the", "of"…
  *    for English; "der", "und"… for German). English wins unless another language has at least
- *    `MIN_HITS` distinct function words ("IL-6, IL-17" is not Italian) and at least `LEAD` times English's hits: a text with no evidence (a name, a code, a short
+ *    `MIN_HITS` distinct function words ("IL-6, IL-17" is not Italian), at least `LEAD` times English's
+ *    hits and more than `MIN_SHARE` of the words. A text with no evidence (a name, a code, a short
  *    title) is English for `detectLanguage`, and takes its memory's dominant language in
  *    `detectLanguages`; English text is analyzed exactly as before languages existed. The scan stops
  *    early once English leads clearly (most English texts, after 40 to 80 words).
@@ -101,14 +102,14 @@ export function detectLanguage(text: string): Language {
 /**
  * The languages of a memory's texts, detected together: a text with no evidence either way (a short
  * title, a name, "Nadie será privado de su propiedad.") takes the Latin-script language most of the
- * others show (English when none shows one; such a text has no CJK script, so never Chinese), so a Spanish memory's short chunks are Spanish and an English
- * memory's are English.
+ * others show (`fallback`, English by default, when none shows one; such a text has no CJK script, so
+ * it is never Chinese): a Spanish memory's short chunks are Spanish, an English memory's English.
  */
-export function detectLanguages(texts: readonly string[]): Language[] {
+export function detectLanguages(texts: readonly string[], fallback: Language = 'en'): Language[] {
   const found = texts.map(languageEvidence);
   const counts = new Map<Language, number>();
   for (const language of found) if (language) counts.set(language, (counts.get(language) ?? 0) + 1);
-  let dominant: Language = 'en';
+  let dominant: Language = isCjkLanguage(fallback) ? 'en' : fallback;
   for (const language of SCORED) if ((counts.get(language) ?? 0) > (counts.get(dominant) ?? 0)) dominant = language;
   return found.map((language) => language ?? dominant);
 }

@@ -7,8 +7,8 @@
  * (unless the text already starts with it) and as its own field, which ranking adds with a small
  * weight. The title-link table (title-links.ts) is derived from the titles, so it is rebuilt on load.
  */
-import { type AnalyzerOptions, resolveAnalyzerOptions } from '../lexical/analyzer';
-import { detectLanguages } from '../lexical/language';
+import { type AnalyzerLanguage, type AnalyzerOptions, resolveAnalyzerOptions } from '../lexical/analyzer';
+import { detectLanguages, type Language } from '../lexical/language';
 import { buildSegment, type LexicalSegment } from '../lexical/segment';
 import type { Embedder } from './embedder';
 import { buildHnsw, type HnswIndex, type HnswOptions } from './hnsw';
@@ -90,8 +90,7 @@ export async function buildRetrievalIndex(chunks: readonly RetrievalChunk[], opt
   const texts = chunks.map((chunk, ordinal) => indexedText(chunk.text, table.titles[ordinal] ?? '', chunk.context));
   const previous = options.previous;
   const same = previous ? unchangedChunks(chunks, table, previous) : new Map<number, number>();
-  const setting = resolveAnalyzerOptions(options.analyzer).language;
-  const languages = setting === 'auto' ? detectLanguages(texts) : texts.map(() => setting);
+  const languages = chunkLanguages(texts, resolveAnalyzerOptions(options.analyzer).language, same, previous);
   const text = buildSegment(
     chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: texts[ordinal] ?? '', language: languages[ordinal] })),
     options.analyzer,
@@ -152,6 +151,27 @@ function unchangedChunks(chunks: readonly RetrievalChunk[], table: ChunkTable, p
     same.set(ordinal, before);
   });
   return same;
+}
+
+/**
+ * The language each chunk is analyzed in: the setting, else detected over the chunks. When the previous
+ * build with the same setting held one language, its unchanged chunks keep it undetected (a publish that
+ * changes a few files of a large memory detects only their chunks), and it is the language of new chunks
+ * that show none.
+ */
+function chunkLanguages(
+  texts: readonly string[],
+  setting: AnalyzerLanguage,
+  same: ReadonlyMap<number, number>,
+  previous: RetrievalIndex | undefined,
+): Language[] {
+  if (setting !== 'auto') return texts.map(() => setting);
+  const only = previous?.text.analyzer.language === 'auto' && previous.text.languages.length === 1 ? previous.text.languages[0] : undefined;
+  if (only === undefined) return detectLanguages(texts);
+  const fresh = texts.flatMap((text, ordinal) => (same.has(ordinal) ? [] : [text]));
+  const detected = detectLanguages(fresh, only);
+  let next = 0;
+  return texts.map((_, ordinal) => (same.has(ordinal) ? only : (detected[next++] ?? only)));
 }
 
 /**

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyze, analyzeInEach, analyzeInOne, queryTermCounts } from '../../../functions/engine/lexical/analyzer';
-import { detectLanguage, type Language } from '../../../functions/engine/lexical/language';
+import { detectLanguage, detectLanguages, type Language } from '../../../functions/engine/lexical/language';
+import { buildRetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';
 import {
   buildSegment,
   deserializeSegment,
@@ -140,6 +141,24 @@ describe('analysis per language', () => {
     expect(analyzeInEach('Häuser', {}, ['en', 'de'])).toEqual(['hauser', 'haus']);
     expect(analyzeInOne(PARAGRAPHS.de, {}, ['en', 'de'])).toEqual(analyze(PARAGRAPHS.de, { language: 'de' }));
     expect(analyzeInOne(PARAGRAPHS.de, {}, ['en'])).toEqual(analyze(PARAGRAPHS.de, { language: 'en' }));
+  });
+});
+
+describe('languages of a memory', () => {
+  it('gives a text with no evidence the language most texts show', () => {
+    const texts = [PARAGRAPHS.es, 'Nadie será privado de su propiedad.', 'Madrid'];
+    expect(detectLanguages(texts)).toEqual(['es', 'es', 'es']);
+    expect(detectLanguages(['Madrid', ENGLISH[0]?.text ?? ''])).toEqual(['en', 'en']);
+    expect(detectLanguages(['Madrid'], 'de')).toEqual(['de']);
+  });
+
+  it('keeps the language of unchanged chunks and gives it to new chunks that show none', async () => {
+    const chunk = (id: string, text: string) => ({ id, fileId: 'f', text, title: '' });
+    const first = await buildRetrievalIndex([chunk('a', PARAGRAPHS.de), chunk('b', 'Die Häuser der Stadt sind alt und schön.')]);
+    expect(first.text.languages).toEqual(['de']);
+    const second = await buildRetrievalIndex([chunk('a', PARAGRAPHS.de), chunk('c', 'Häuser in Wien')], { previous: first });
+    expect(second.text.languages).toEqual(['de']);
+    expect(search(second.text, 'Haus', 2).map((hit) => hit.id)).toEqual(['c', 'a']);
   });
 });
 
