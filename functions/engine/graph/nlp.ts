@@ -3,10 +3,14 @@
  * first use) and turns a text into plain arrays that the extractors read: tokens with part of speech,
  * lemma and character offsets, sentence spans, and wink's own entity spans (dates, numbers, money…;
  * the lite model has no person/place/organisation recogniser, so names come from part-of-speech).
- * Words wink splits at non-ASCII letters are joined back ("Bełchatów").
+ * Words wink splits at non-ASCII letters are joined back ("Bełchatów"). A text detected as another
+ * language than English keeps wink's tokens and sentences, but its parts of speech come from
+ * capitalisation (capitalised-names.ts), not from the English model.
  */
 import winkNLP, { type ItsFunction, type PartOfSpeech, type WinkMethods } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
+import { detectLanguage } from '../lexical/language';
+import { tagByCapitalisation } from './capitalised-names';
 
 /** One token of a parsed text. */
 export interface ParsedToken {
@@ -89,12 +93,14 @@ export function parseText(text: string): ParsedText {
     });
   });
   const { tokens: parsed, newIndex } = joinSplitWords(raw);
-  return {
+  const result: ParsedText = {
     text,
     tokens: parsed,
     sentences: toSentences(sentenceSpans, newIndex, parsed),
     values: toValues(doc, nlp, newIndex),
   };
+  const language = detectLanguage(text);
+  return language === 'en' ? result : tagByCapitalisation(result, language);
 }
 
 const LETTERS = /^[\p{L}\p{M}]+$/u;

@@ -17,25 +17,38 @@
  *    "'s"; then apostrophes are removed ("o'neil" → "oneil").
  * 4. Stemming (optional): Porter2 (Snowball English) via `wink-porter2-stemmer`; tokens with
  *    anything but a-z are kept as they are ("2019", "p53", "il6", Greek or Cyrillic words).
+ *
+ * That is the English pipeline. The `language` option picks another (language-terms.ts: German, French,
+ * Spanish, Italian, Portuguese, Dutch, Chinese, Japanese); by default ('auto') each text's language is
+ * detected (language.ts), and a text with no sign of another language is analyzed as English, exactly
+ * as above. A query is analyzed in every language of the index it searches (`queryTermCounts`).
  */
 import porter2 from 'wink-porter2-stemmer';
+import { detectLanguage, isCjkLanguage, type Language } from './language';
+import { cjkTerms, type WordLanguage, wordTerm, wordTokens } from './language-terms';
 import { ENGLISH_STOPWORDS } from './stopwords';
 
-/** Switches of the analyzer; both default to true. */
+/** The language setting of an analyzer: one language for every text, or 'auto' (detected per text). */
+export type AnalyzerLanguage = Language | 'auto';
+
+/** Switches of the analyzer; `stem` and `stopwords` default to true, `language` to 'auto'. */
 export interface AnalyzerOptions {
-  /** Porter2-stem tokens without digits. */
+  /** Stem tokens without digits (Porter2 in English, Snowball in the other Latin-script languages). */
   stem?: boolean;
-  /** Drop English stopwords. */
+  /** Drop the language's stopwords. */
   stopwords?: boolean;
+  /** The language of the texts; 'auto' detects it per text. */
+  language?: AnalyzerLanguage;
 }
 
 /** The options with their defaults filled in, as a segment records them. */
 export type ResolvedAnalyzerOptions = Required<AnalyzerOptions>;
 
-/** Default analyzer options: stemming and stopword removal on. */
+/** Default analyzer options: stemming and stopword removal on, language detected per text. */
 export const DEFAULT_ANALYZER_OPTIONS: Readonly<ResolvedAnalyzerOptions> = Object.freeze({
   stem: true,
   stopwords: true,
+  language: 'auto',
 });
 
 /** Tokens longer than this many characters are dropped. */
@@ -69,13 +82,81 @@ export function resolveAnalyzerOptions(options: AnalyzerOptions = {}): ResolvedA
   return {
     stem: options.stem ?? DEFAULT_ANALYZER_OPTIONS.stem,
     stopwords: options.stopwords ?? DEFAULT_ANALYZER_OPTIONS.stopwords,
+    language: options.language ?? DEFAULT_ANALYZER_OPTIONS.language,
   };
 }
 
 /** The terms of `text` in order, duplicates kept (term frequency counts them). */
 export function analyze(text: string, options: AnalyzerOptions = {}): string[] {
   const resolved = resolveAnalyzerOptions(options);
-  const cache = termCacheFor(resolved);
+  return analyzeIn(text, languageOf(text, resolved.language), resolved);
+}
+
+/** The language `setting` gives `text`: itself, or the detected one for 'auto'. */
+function languageOf(text: string, setting: AnalyzerLanguage): Language {
+  return setting === 'auto' ? detectLanguage(text) : setting;
+}
+
+/** The terms of `text` analyzed as `language`. */
+export function analyzeIn(text: string, language: Language, options: AnalyzerOptions = {}): string[] {
+  const resolved = resolveAnalyzerOptions(options);
+  if (language === 'en') return englishTerms(text, resolved);
+  if (isCjkLanguage(language)) return cjkTerms(text, language, resolved, (run) => englishTerms(run, resolved));
+  return wordLanguageTerms(text, language, resolved);
+}
+
+/**
+ * The distinct terms of `query` with their counts, in first-seen order, for an index whose texts are
+ * in `languages`: the query is analyzed in each of them (or in the one language `options` sets), and a
+ * term counts as often as the analysis that gives it most often. A query is too short to tell its
+ * language reliably ("Häuser"), so it is read in every language it could be meant to match; an
+ * index of English texts alone reads it as English only, as before languages existed.
+ */
+export function queryTermCounts(query: string, options: AnalyzerOptions, languages: readonly Language[]): Map<string, number> {
+  const resolved = resolveAnalyzerOptions(options);
+  const counts = new Map<string, number>();
+  for (const language of readingLanguages(resolved, languages)) {
+    const own = new Map<string, number>();
+    for (const term of analyzeIn(query, language, resolved)) own.set(term, (own.get(term) ?? 0) + 1);
+    for (const [term, count] of own) counts.set(term, Math.max(counts.get(term) ?? 0, count));
+  }
+  return counts;
+}
+
+/**
+ * The terms of a short text compared with an index's query terms (a sentence, a fact): like
+ * the query, it is read in each of the index's `languages` (one language: exactly its analysis), since
+ * a sentence is as hard to place as a query.
+ */
+export function analyzeInEach(text: string, options: AnalyzerOptions, languages: readonly Language[]): string[] {
+  const resolved = resolveAnalyzerOptions(options);
+  const readAs = readingLanguages(resolved, languages);
+  if (readAs.length === 1) return analyzeIn(text, readAs[0] ?? 'en', resolved);
+  return readAs.flatMap((language) => analyzeIn(text, language, resolved));
+}
+
+/**
+ * The terms of a text in one of an index's `languages`, as a term sequence (title links match titles
+ * in chunk texts term by term): the index's only language, else the text's detected one if the index
+ * holds it, else the index's first.
+ */
+export function analyzeInOne(text: string, options: AnalyzerOptions, languages: readonly Language[]): string[] {
+  const resolved = resolveAnalyzerOptions(options);
+  const readAs = readingLanguages(resolved, languages);
+  const only = readAs.length === 1 ? readAs[0] : undefined;
+  const detected = only ?? detectLanguage(text);
+  return analyzeIn(text, readAs.includes(detected) ? detected : (readAs[0] ?? 'en'), resolved);
+}
+
+/** The languages a query or short text is read in: the set one, or the index's (English for none). */
+function readingLanguages(resolved: ResolvedAnalyzerOptions, languages: readonly Language[]): readonly Language[] {
+  if (resolved.language !== 'auto') return [resolved.language];
+  return languages.length > 0 ? languages : ['en'];
+}
+
+/** The English pipeline (see the module comment). */
+function englishTerms(text: string, resolved: ResolvedAnalyzerOptions): string[] {
+  const cache = termCacheFor(resolved, 'en');
   const terms: string[] = [];
   for (const token of foldToAscii(text.toLowerCase()).match(TOKEN) ?? []) {
     let term = cache.get(token);
@@ -97,9 +178,25 @@ function tokenToTerm(token: string, options: ResolvedAnalyzerOptions): string | 
   return options.stem ? stemTerm(term) : term;
 }
 
-/** Memo of token → term per option combination: most tokens repeat, so each is analyzed once. */
-function termCacheFor(options: ResolvedAnalyzerOptions): Map<string, string | null> {
-  const key = `${options.stem ? 's' : '-'}${options.stopwords ? 'w' : '-'}`;
+/** The terms of `text` in a Latin-script language other than English (see language-terms.ts). */
+function wordLanguageTerms(text: string, language: WordLanguage, resolved: ResolvedAnalyzerOptions): string[] {
+  const cache = termCacheFor(resolved, language);
+  const terms: string[] = [];
+  for (const token of wordTokens(text)) {
+    let term = cache.get(token);
+    if (term === undefined) {
+      term = wordTerm(token, language, resolved, foldToAscii, MAX_TERM_LENGTH);
+      if (cache.size >= TERM_CACHE_LIMIT) cache.clear();
+      cache.set(token, term);
+    }
+    if (term !== null) terms.push(term);
+  }
+  return terms;
+}
+
+/** Memo of token → term per language and switches: most tokens repeat, so each is analyzed once. */
+function termCacheFor(options: ResolvedAnalyzerOptions, language: Language): Map<string, string | null> {
+  const key = `${language === 'en' ? '' : language}${options.stem ? 's' : '-'}${options.stopwords ? 'w' : '-'}`;
   let cache = termCaches.get(key);
   if (!cache) {
     cache = new Map();

@@ -1,5 +1,5 @@
 /**
- * The binary form of a lexical segment, format 1. All integers are little-endian.
+ * The binary form of a lexical segment, format 2. All integers are little-endian.
  *
  * | offset | size | field |
  * |---|---|---|
@@ -8,23 +8,31 @@
  * | 8 | 4 | u32 metadata length M (bytes) |
  * | 12 | 16 | u32 doc count D, term count T, file count F, posting bytes P |
  * | 28 | 4 | u32 reserved, 0 |
- * | 32 | M | UTF-8 JSON `{analyzer, docIds, fileIds, terms}`, then zero padding to a multiple of 4 |
+ * | 32 | M | UTF-8 JSON `{analyzer, languages, docIds, fileIds, terms}`, then zero padding to a multiple of 4 |
  * | … | 4D, 4D, 4T, 4(T+1), P | u32 docFiles, u32 docLengths, u32 docFreqs, u32 postingOffsets, postings |
+ *
+ * Format 1 (before languages) has no `analyzer.language` and no `languages`: it was analyzed as English,
+ * so it loads as `language: 'en'`, `languages: ['en']`, and a rebuild from it analyzes every doc again.
  *
  * Loading is one JSON.parse and one copy of the numeric tail; the typed arrays are views into that
  * copy, and posting lists stay encoded until a query needs them.
  */
+import type { AnalyzerLanguage } from './analyzer';
+import { isLanguage, type Language } from './language';
 import type { LexicalSegment } from './segment';
 
 /** Version of the binary layout written by `serializeSegment`; bump on any change. */
-export const SEGMENT_FORMAT_VERSION = 1;
+export const SEGMENT_FORMAT_VERSION = 2;
+/** Versions `deserializeSegment` reads. */
+const READABLE_VERSIONS: ReadonlySet<number> = new Set([1, SEGMENT_FORMAT_VERSION]);
 
 const MAGIC = [0x4b, 0x4d, 0x4c, 0x58]; // "KMLX"
 const HEADER_BYTES = 32;
 const IS_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 interface SegmentMetadata {
-  analyzer: { stem: boolean; stopwords: boolean };
+  analyzer: { stem: boolean; stopwords: boolean; language: AnalyzerLanguage };
+  languages: Language[];
   docIds: string[];
   fileIds: string[];
   terms: string[];
@@ -41,7 +49,8 @@ export function meanLength(docLengths: Uint32Array): number {
 export function serializeSegment(segment: LexicalSegment): Uint8Array {
   assertLittleEndian();
   const metadata: SegmentMetadata = {
-    analyzer: { stem: segment.analyzer.stem, stopwords: segment.analyzer.stopwords },
+    analyzer: { stem: segment.analyzer.stem, stopwords: segment.analyzer.stopwords, language: segment.analyzer.language },
+    languages: [...segment.languages],
     docIds: [...segment.docIds],
     fileIds: [...segment.fileIds],
     terms: [...segment.terms],
@@ -86,6 +95,7 @@ export function deserializeSegment(bytes: Uint8Array): LexicalSegment {
   checkOrdinals(docFiles, postingOffsets, header);
   return {
     analyzer: metadata.analyzer,
+    languages: metadata.languages,
     docIds: metadata.docIds,
     fileIds: metadata.fileIds,
     docFiles,
@@ -99,6 +109,7 @@ export function deserializeSegment(bytes: Uint8Array): LexicalSegment {
 }
 
 interface Header {
+  version: number;
   metadataLength: number;
   docCount: number;
   termCount: number;
@@ -112,7 +123,7 @@ function readHeader(bytes: Uint8Array): Header {
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const version = view.getUint32(4, true);
-  if (version !== SEGMENT_FORMAT_VERSION) throw formatError(`unsupported format version ${version}`);
+  if (!READABLE_VERSIONS.has(version)) throw formatError(`unsupported format version ${version}`);
   const [metadataLength, docCount, termCount, fileCount, postingBytes] = [8, 12, 16, 20, 24].map((at) => view.getUint32(at, true)) as [
     number,
     number,
@@ -120,7 +131,7 @@ function readHeader(bytes: Uint8Array): Header {
     number,
     number,
   ];
-  const header = { metadataLength, docCount, termCount, fileCount, postingBytes };
+  const header = { version, metadataLength, docCount, termCount, fileCount, postingBytes };
   const expected = align4(HEADER_BYTES + metadataLength) + 4 * (2 * docCount + 2 * termCount + 1) + postingBytes;
   if (bytes.length !== expected) throw formatError(`length ${bytes.length}, expected ${expected}`);
   return header;
@@ -142,8 +153,13 @@ function parseMetadata(json: Uint8Array, header: Header): SegmentMetadata {
   if (!isRecord(parsed) || !isRecord(parsed.analyzer)) throw formatError('bad metadata');
   const { stem, stopwords } = parsed.analyzer;
   if (typeof stem !== 'boolean' || typeof stopwords !== 'boolean') throw formatError('bad analyzer options');
+  const { language, languages } =
+    header.version === 1 ? { language: 'en', languages: ['en'] } : { language: parsed.analyzer.language, languages: parsed.languages };
+  if (language !== 'auto' && !isLanguage(language)) throw formatError('bad analyzer language');
+  if (!Array.isArray(languages) || !languages.every(isLanguage)) throw formatError('bad languages');
   return {
-    analyzer: { stem, stopwords },
+    analyzer: { stem, stopwords, language },
+    languages,
     docIds: stringArray(parsed.docIds, header.docCount, 'docIds'),
     fileIds: stringArray(parsed.fileIds, header.fileCount, 'fileIds'),
     terms: stringArray(parsed.terms, header.termCount, 'terms'),

@@ -5,6 +5,7 @@
  * every term's merged posting list is its parts' lists in order, gaps re-encoded.
  */
 import { decodePostings, VarintWriter } from './postings';
+import { LANGUAGES } from './language';
 import type { LexicalSegment } from './segment';
 import { meanLength } from './segment-format';
 
@@ -19,7 +20,14 @@ export function mergeSegments(parts: readonly SegmentPart[], docCount: number): 
   const first = parts[0];
   if (!first) throw new RangeError('mergeSegments needs at least one part');
   const docs = mergeDocs(parts, docCount);
-  return { analyzer: first.segment.analyzer, ...docs, avgDocLength: meanLength(docs.docLengths), ...mergePostings(parts) };
+  const languages = mergedLanguages(parts);
+  return { analyzer: first.segment.analyzer, languages, ...docs, avgDocLength: meanLength(docs.docLengths), ...mergePostings(parts) };
+}
+
+/** The languages of the parts that keep a doc, in `LANGUAGES` order (a part's languages are not known per doc). */
+function mergedLanguages(parts: readonly SegmentPart[]): LexicalSegment['languages'] {
+  const kept = new Set(parts.filter(({ ordinals }) => ordinals.some((merged) => merged >= 0)).flatMap(({ segment }) => segment.languages));
+  return LANGUAGES.filter((language) => kept.has(language));
 }
 
 type MergedDocs = Pick<LexicalSegment, 'docIds' | 'fileIds' | 'docFiles' | 'docLengths'>;

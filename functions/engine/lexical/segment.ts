@@ -6,8 +6,17 @@
  * them to one byte), and each repeated query term counted again (as Anserini boosts it). Defaults
  * k1 = 0.9, b = 0.4 follow Anserini. Segments are rebuilt whole (there is no merging), but a rebuild may take
  * the terms of unchanged docs from the previous segment's postings instead of analyzing them again.
+ * Each doc is analyzed in its language (analyzer.ts: the option's, else the doc's, else detected).
  */
-import { analyze, resolveAnalyzerOptions, type AnalyzerOptions, type ResolvedAnalyzerOptions } from './analyzer';
+import {
+  type AnalyzerLanguage,
+  analyzeIn,
+  queryTermCounts,
+  resolveAnalyzerOptions,
+  type AnalyzerOptions,
+  type ResolvedAnalyzerOptions,
+} from './analyzer';
+import { detectLanguages, LANGUAGES, type Language } from './language';
 import { decodePostings, PostingCollector, type DecodedPostings } from './postings';
 import { topKByScore } from './top-k';
 
@@ -20,12 +29,16 @@ export interface LexicalDocument {
   id: string;
   text: string;
   fileId: string;
+  /** The language to analyze it in when the analyzer detects languages ('auto'); detected from `text` when absent. */
+  language?: Language;
 }
 
 /** A built segment. Docs are numbered 0..n-1 ("ordinals") in build order. Treat as read-only. */
 export interface LexicalSegment {
   /** The analyzer options the segment was built with; queries are analyzed with the same. */
   readonly analyzer: Readonly<ResolvedAnalyzerOptions>;
+  /** The languages its docs were analyzed in, in `LANGUAGES` order; queries are analyzed in each. */
+  readonly languages: readonly Language[];
   readonly docIds: readonly string[];
   /** Distinct file ids, in order of first appearance. */
   readonly fileIds: readonly string[];
@@ -81,7 +94,11 @@ export function buildSegment(docs: readonly LexicalDocument[], options: Analyzer
   const seenIds = new Set<string>();
   const docFiles = new Uint32Array(docs.length);
   const docLengths = new Uint32Array(docs.length);
+  const languages = new Set<Language>();
+  const languageOf = docLanguages(docs, analyzer.language);
   docs.forEach((doc, ordinal) => {
+    const language = languageOf(ordinal);
+    languages.add(language);
     if (seenIds.has(doc.id)) throw new RangeError(`Duplicate document id: ${doc.id}`);
     seenIds.add(doc.id);
     if (!fileIndex.has(doc.fileId)) fileIndex.set(doc.fileId, fileIndex.size);
@@ -93,13 +110,14 @@ export function buildSegment(docs: readonly LexicalDocument[], options: Analyzer
       collector.addCounts(ordinal, known);
       return;
     }
-    const terms = analyze(doc.text, analyzer);
+    const terms = analyzeIn(doc.text, language, analyzer);
     docLengths[ordinal] = terms.length;
     collector.addDocument(ordinal, terms);
   });
   const encoded = collector.encode();
   return {
     analyzer,
+    languages: LANGUAGES.filter((language) => languages.has(language)),
     docIds: docs.map((doc) => doc.id),
     fileIds: [...fileIndex.keys()],
     docFiles,
@@ -110,6 +128,13 @@ export function buildSegment(docs: readonly LexicalDocument[], options: Analyzer
     postingOffsets: encoded.offsets,
     postings: encoded.bytes,
   };
+}
+
+/** Doc ordinal → the language it is analyzed in: the setting, else the doc's own, else detected over all docs. */
+function docLanguages(docs: readonly LexicalDocument[], setting: AnalyzerLanguage): (ordinal: number) => Language {
+  if (setting !== 'auto') return () => setting;
+  const detected = docs.every((doc) => doc.language) ? [] : detectLanguages(docs.map((doc) => doc.text));
+  return (ordinal) => docs[ordinal]?.language ?? detected[ordinal] ?? 'en';
 }
 
 function sameAnalyzer(a: Readonly<ResolvedAnalyzerOptions>, b: Readonly<ResolvedAnalyzerOptions>): boolean {
@@ -169,7 +194,7 @@ export function search(segment: LexicalSegment, query: string, k: number, params
   const b = params.b ?? DEFAULT_BM25.b;
   const scores = new Float64Array(docCount);
   const average = segment.avgDocLength > 0 ? segment.avgDocLength : 1;
-  for (const [term, queryFreq] of queryTermCounts(query, segment.analyzer)) {
+  for (const [term, queryFreq] of queryTermCounts(query, segment.analyzer, segment.languages)) {
     const postings = termPostings(segment, term);
     const weight = queryFreq * bm25Idf(docCount, postings.docs.length);
     for (let i = 0; i < postings.docs.length; i++) {
@@ -184,11 +209,4 @@ export function search(segment: LexicalSegment, query: string, k: number, params
     fileId: segment.fileIds[segment.docFiles[doc] ?? 0] ?? '',
     score: scores[doc] ?? 0,
   }));
-}
-
-/** Distinct query terms in first-seen order, with how often each occurs. */
-function queryTermCounts(query: string, analyzer: AnalyzerOptions): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const term of analyze(query, analyzer)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return counts;
 }

@@ -56,7 +56,7 @@ export function deserializeRetrievalIndex(bytes: Uint8Array): RetrievalIndex {
     vectors: stored?.segment ?? null,
     embedder: stored?.embedder ?? null,
     ann: stored?.ann ?? null,
-    links: buildTitleLinks(header.titles, text.analyzer),
+    links: buildTitleLinks(header.titles, text.analyzer, text.languages),
   };
 }
 

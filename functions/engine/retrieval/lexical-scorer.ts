@@ -6,7 +6,7 @@
  * exponent: `idf^p` with p > 1 leans on rare terms (names, identifiers); measured on the dev splits it
  * helps the multi-hop sets and SciFact a little (see bench/quality/README.md).
  */
-import { analyze, type AnalyzerOptions } from '../lexical/analyzer';
+import { queryTermCounts } from '../lexical/analyzer';
 import { bm25Idf, type LexicalSegment, termPostings } from '../lexical/segment';
 
 /** BM25 parameters of one field. */
@@ -20,11 +20,9 @@ export interface FieldParams {
 /** Analyzed query terms with weights (a repeated term counts once per occurrence). */
 export type WeightedTerms = ReadonlyMap<string, number>;
 
-/** The distinct analyzed terms of `query` with their counts, in first-seen order. */
-export function queryTerms(query: string, analyzer: AnalyzerOptions): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const term of analyze(query, analyzer)) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return counts;
+/** The distinct analyzed terms of `query` for `segment` (its analyzer, each of its languages) with their counts, in first-seen order. */
+export function queryTerms(query: string, segment: Pick<LexicalSegment, 'analyzer' | 'languages'>): Map<string, number> {
+  return queryTermCounts(query, segment.analyzer, segment.languages);
 }
 
 /** `bm25Idf(N, df)^p` of an analyzed term in `segment` (0 when absent). */

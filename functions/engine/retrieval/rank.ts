@@ -12,7 +12,7 @@
  * `semantic` (vector list alone) and `fused` (all lists).
  */
 import { topKByScore } from '../lexical/top-k';
-import { analyze } from '../lexical/analyzer';
+import { analyzeInOne } from '../lexical/analyzer';
 import { fuseReciprocalRank, fuseWeighted, type FusedHit, type RankedList, type Scored } from './fuse';
 import { searchHnsw } from './hnsw';
 import { searchAnnParts } from './merge-index';
@@ -92,7 +92,7 @@ function rankedLists(index: RetrievalIndex, request: RankRequest, params: RankPa
 
 /** The lexical list and, from its best chunks, the title-link list; chunks not allowed neither rank nor lead. */
 function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, allow?: (ordinal: number) => boolean): RankedList[] {
-  const terms = queryTerms(query, index.text.analyzer);
+  const terms = queryTerms(query, index.text);
   const scores = addBm25Scores(index.text, terms, params.text, lexicalScores(index));
   addBm25Scores(index.titles, terms, params.title, scores, params.titleWeight);
   if (allow) for (let ordinal = 0; ordinal < scores.length; ordinal++) if (!allow(ordinal)) scores[ordinal] = 0;
@@ -103,7 +103,7 @@ function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, 
     table: index.links,
     firstPass: hits,
     feedbackChunks: params.links.feedbackChunks,
-    termsOf: (ordinal) => analyze(index.chunks.texts[ordinal] ?? '', index.text.analyzer),
+    termsOf: (ordinal) => analyzeInOne(index.chunks.texts[ordinal] ?? '', index.text.analyzer, index.text.languages),
     fileOf: (ordinal) => index.text.docFiles[ordinal] ?? 0,
   });
   const linked = [...feedback].map(([ordinal, score]) => ({ ordinal, score })).sort((a, b) => b.score - a.score);

@@ -7,7 +7,8 @@
  * (unless the text already starts with it) and as its own field, which ranking adds with a small
  * weight. The title-link table (title-links.ts) is derived from the titles, so it is rebuilt on load.
  */
-import type { AnalyzerOptions } from '../lexical/analyzer';
+import { type AnalyzerLanguage, type AnalyzerOptions, resolveAnalyzerOptions } from '../lexical/analyzer';
+import { detectLanguages, type Language } from '../lexical/language';
 import { buildSegment, type LexicalSegment } from '../lexical/segment';
 import type { Embedder } from './embedder';
 import { buildHnsw, type HnswIndex, type HnswOptions } from './hnsw';
@@ -102,19 +103,26 @@ export async function buildRetrievalIndex(chunks: readonly RetrievalChunk[], opt
   const texts = chunks.map((chunk, ordinal) => indexedText(chunk.text, table.titles[ordinal] ?? '', chunk.context));
   const previous = options.previous;
   const same = previous ? unchangedChunks(chunks, table, previous) : new Map<number, number>();
+  const languages = chunkLanguages(texts, resolveAnalyzerOptions(options.analyzer).language, same, previous);
   const text = buildSegment(
-    chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: texts[ordinal] ?? '' })),
+    chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: texts[ordinal] ?? '', language: languages[ordinal] })),
     options.analyzer,
     previous && { previous: previous.text, ordinals: same },
   );
+  // A title is analyzed in its chunk's language (a title alone is too short to detect it).
   const titles = buildSegment(
-    chunks.map((chunk, ordinal) => ({ id: chunk.id, fileId: chunk.fileId, text: table.titles[ordinal] ?? '' })),
+    chunks.map((chunk, ordinal) => ({
+      id: chunk.id,
+      fileId: chunk.fileId,
+      text: table.titles[ordinal] ?? '',
+      language: languages[ordinal],
+    })),
     text.analyzer,
     previous && { previous: previous.titles, ordinals: same },
   );
   const vectors = options.embedder ? await embedAll(options.embedder, texts, options, reusedRows(same, options)) : null;
   const ann = vectors && options.acceleration ? buildHnsw(vectors, options.hnsw) : null;
-  const links = buildTitleLinks(table.titles, text.analyzer);
+  const links = buildTitleLinks(table.titles, text.analyzer, text.languages);
   return { chunks: table, text, titles, vectors, embedder: options.embedder?.name ?? null, ann, links };
 }
 
@@ -156,6 +164,27 @@ function unchangedChunks(chunks: readonly RetrievalChunk[], table: ChunkTable, p
     same.set(ordinal, before);
   });
   return same;
+}
+
+/**
+ * The language each chunk is analyzed in: the setting, else detected over the chunks. When the previous
+ * build with the same setting held one language, its unchanged chunks keep it undetected (a publish that
+ * changes a few files of a large memory detects only their chunks), and it is the language of new chunks
+ * that show none.
+ */
+function chunkLanguages(
+  texts: readonly string[],
+  setting: AnalyzerLanguage,
+  same: ReadonlyMap<number, number>,
+  previous: RetrievalIndex | undefined,
+): Language[] {
+  if (setting !== 'auto') return texts.map(() => setting);
+  const only = previous?.text.analyzer.language === 'auto' && previous.text.languages.length === 1 ? previous.text.languages[0] : undefined;
+  if (only === undefined) return detectLanguages(texts);
+  const fresh = texts.flatMap((text, ordinal) => (same.has(ordinal) ? [] : [text]));
+  const detected = detectLanguages(fresh, only);
+  let next = 0;
+  return texts.map((_, ordinal) => (same.has(ordinal) ? only : (detected[next++] ?? only)));
 }
 
 /**

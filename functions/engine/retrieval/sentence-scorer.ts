@@ -3,7 +3,8 @@
  * the query's idf mass whose terms the text contains (idf from the index's text segment), plus, when an
  * in-process encoder is given, half the cosine similarity of the text's vector to the query vector.
  */
-import { analyze, type AnalyzerOptions } from '../lexical/analyzer';
+import { analyzeInEach, type AnalyzerOptions } from '../lexical/analyzer';
+import type { Language } from '../lexical/language';
 import type { LexicalSegment } from '../lexical/segment';
 import { queryTerms, termIdf } from './lexical-scorer';
 import type { SentenceEncoder } from './sentence-rerank';
@@ -11,6 +12,8 @@ import type { SentenceEncoder } from './sentence-rerank';
 /** A query prepared for scoring many short texts. */
 export interface QueryModel {
   readonly analyzer: AnalyzerOptions;
+  /** The languages of the segment's docs; texts are read in each, like the query. */
+  readonly languages: readonly Language[];
   /** Distinct query terms → idf. */
   readonly idf: ReadonlyMap<string, number>;
   readonly totalIdf: number;
@@ -27,10 +30,17 @@ export function queryModel(
   semantic: { encoder?: SentenceEncoder | null; queryVector?: Float32Array | null } = {},
 ): QueryModel {
   const idf = new Map<string, number>();
-  for (const term of queryTerms(query, segment.analyzer).keys()) idf.set(term, Math.max(termIdf(segment, term), 0.1));
+  for (const term of queryTerms(query, segment).keys()) idf.set(term, Math.max(termIdf(segment, term), 0.1));
   let totalIdf = 0;
   for (const value of idf.values()) totalIdf += value;
-  return { analyzer: segment.analyzer, idf, totalIdf, encoder: semantic.encoder, queryVector: semantic.queryVector };
+  return {
+    analyzer: segment.analyzer,
+    languages: segment.languages,
+    idf,
+    totalIdf,
+    encoder: semantic.encoder,
+    queryVector: semantic.queryVector,
+  };
 }
 
 /** Relevance of `text` to the query: idf coverage in [0, 1] plus the semantic share. */
@@ -38,7 +48,7 @@ export function textRelevance(model: QueryModel, text: string): number {
   let covered = 0;
   if (model.totalIdf > 0) {
     const seen = new Set<string>();
-    for (const term of analyze(text, model.analyzer)) {
+    for (const term of analyzeInEach(text, model.analyzer, model.languages)) {
       if (seen.has(term)) continue;
       seen.add(term);
       covered += model.idf.get(term) ?? 0;

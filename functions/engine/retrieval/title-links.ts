@@ -10,7 +10,8 @@
  * HotpotQA R@5 0.80 → 0.93, MuSiQue 0.55 → 0.60, SciFact unchanged (paper titles are never mentioned).
  * It is a light, title-only form of the entity graph; the graph library's PPR generalises it.
  */
-import { analyze, type AnalyzerOptions } from '../lexical/analyzer';
+import { analyzeInOne, type AnalyzerOptions } from '../lexical/analyzer';
+import type { Language } from '../lexical/language';
 
 /** Titles as term sequences, looked up by their first term. */
 export interface TitleLinkTable {
@@ -20,15 +21,18 @@ export interface TitleLinkTable {
 
 const DISAMBIGUATION = /\s*\([^()]*\)\s*$/;
 
-/** Builds the table from each chunk's title (index = chunk ordinal; empty titles are skipped). */
-export function buildTitleLinks(titles: readonly string[], analyzer: AnalyzerOptions): TitleLinkTable {
+/**
+ * Builds the table from each chunk's title (index = chunk ordinal; empty titles are skipped), analyzed in
+ * one of the index's `languages` (see `analyzeInOne`).
+ */
+export function buildTitleLinks(titles: readonly string[], analyzer: AnalyzerOptions, languages: readonly Language[]): TitleLinkTable {
   const byKey = new Map<string, { terms: string[]; chunks: number[] }>();
   const byFirstTerm = new Map<string, Array<{ terms: string[]; chunks: number[] }>>();
   const termsOfTitle = new Map<string, string[]>();
   titles.forEach((title, ordinal) => {
     if (!title) return;
     let terms = termsOfTitle.get(title);
-    if (!terms) termsOfTitle.set(title, (terms = analyze(title.replace(DISAMBIGUATION, ''), analyzer)));
+    if (!terms) termsOfTitle.set(title, (terms = analyzeInOne(title.replace(DISAMBIGUATION, ''), analyzer, languages)));
     const first = terms[0];
     if (first === undefined) return;
     const key = terms.join(' ');

@@ -24,7 +24,7 @@ export interface WordVectorEmbedderOptions {
 
 const WORD_VECTOR_DEFAULTS = Object.freeze({ sifA: 3e-5, oovWeight: 1 });
 
-const TOKENS = Object.freeze({ stem: false, stopwords: false });
+const TOKENS = Object.freeze({ stem: false, stopwords: false, language: 'en' as const });
 const TEXT_CACHE_LIMIT = 20_000;
 
 /** SIF-pooled GloVe vectors of a parsed table (functions/adapters/embeddings/word-vector-loader.ts reads it). */

@@ -14,7 +14,7 @@ const RAW = { stem: false, stopwords: false };
 
 describe('analyze', () => {
   it('stems with Porter2 and drops stopwords by default', () => {
-    expect(DEFAULT_ANALYZER_OPTIONS).toEqual({ stem: true, stopwords: true });
+    expect(DEFAULT_ANALYZER_OPTIONS).toEqual({ stem: true, stopwords: true, language: 'auto' });
     expect(analyze('The runners were running quickly')).toEqual(['runner', 'run', 'quick']);
   });
 
@@ -79,11 +79,14 @@ describe('analyze', () => {
     expect(analyze(text, RAW)).toEqual(['the', 'cats', 'are', 'running']);
     expect(analyze(text, { stem: false })).toEqual(['cats', 'running']);
     expect(analyze(text, { stopwords: false })).toEqual(['the', 'cat', 'are', 'run']);
-    expect(resolveAnalyzerOptions({ stem: false })).toEqual({ stem: false, stopwords: true });
+    expect(resolveAnalyzerOptions({ stem: false })).toEqual({ stem: false, stopwords: true, language: 'auto' });
   });
 
-  it('makes each CJK character a token and drops over-long tokens', () => {
-    expect(analyze('東京タワー abc東京', RAW)).toEqual(['東', '京', 'タ', 'ワ', 'ー', 'abc', '東', '京']);
+  it('makes each CJK character a token in English text and drops over-long tokens', () => {
+    expect(analyze('東京タワー abc東京', { ...RAW, language: 'en' })).toEqual(['東', '京', 'タ', 'ワ', 'ー', 'abc', '東', '京']);
+    expect(analyze('The tower 東京タワー is in Tokyo, the capital of Japan', RAW)).toEqual(
+      'the tower 東 京 タ ワ ー is in tokyo the capital of japan'.split(' '),
+    );
     const long = 'x'.repeat(MAX_TERM_LENGTH + 1);
     expect(analyze(`keep ${long} ${'y'.repeat(MAX_TERM_LENGTH)}`, RAW)).toEqual(['keep', 'y'.repeat(MAX_TERM_LENGTH)]);
   });

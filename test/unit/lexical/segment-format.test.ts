@@ -9,6 +9,7 @@ import {
   SEGMENT_FORMAT_VERSION,
   serializeSegment,
 } from '../../../functions/engine/lexical/segment';
+import type { AnalyzerLanguage } from '../../../functions/engine/lexical/analyzer';
 
 /** Any UTF-16 string, lone surrogates included. */
 const anyString = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) });
@@ -21,7 +22,11 @@ const documents = fc.uniqueArray(fc.record({ id: anyString, fileId: fc.oneof(any
   selector: (doc) => doc.id,
   maxLength: 25,
 });
-const analyzerOptions = fc.record({ stem: fc.boolean(), stopwords: fc.boolean() });
+const analyzerOptions = fc.record({
+  stem: fc.boolean(),
+  stopwords: fc.boolean(),
+  language: fc.constantFrom('auto', 'en', 'de', 'ja') as fc.Arbitrary<AnalyzerLanguage>,
+});
 
 function plain(segment: LexicalSegment): unknown {
   return {
@@ -91,6 +96,29 @@ describe('serializeSegment / deserializeSegment', () => {
     expect(() => deserializeSegment(newer)).toThrow(/version/);
   });
 
+  it('loads format 1 (before languages) as an English segment that searches as before', () => {
+    const docs = [
+      { id: 'a', fileId: 'f', text: 'The runners were running' },
+      { id: 'b', fileId: 'f', text: 'Mitochondria produce ATP' },
+    ];
+    const current = buildSegment(docs);
+    const loaded = deserializeSegment(asFormat1(serializeSegment(current)));
+    expect(loaded.analyzer).toEqual({ stem: true, stopwords: true, language: 'en' });
+    expect(loaded.languages).toEqual(['en']);
+    expect(loaded.terms).toEqual(current.terms);
+    expect(search(loaded, 'running', 2)).toEqual(search(current, 'running', 2));
+  });
+
+  it('rejects an unknown analyzer language or languages list', () => {
+    const bytes = serializeSegment(buildSegment([{ id: 'a', fileId: 'f', text: 'x' }]));
+    expect(() =>
+      deserializeSegment(withMetadata(bytes, (metadata) => ({ ...metadata, analyzer: { stem: true, stopwords: true, language: 'xx' } }))),
+    ).toThrow(/analyzer language/);
+    expect(() => deserializeSegment(withMetadata(bytes, (metadata) => ({ ...metadata, languages: ['en', 'klingon'] })))).toThrow(
+      /languages/,
+    );
+  });
+
   it('loads 100,000 chunks in well under a second', () => {
     const vocabulary = Array.from({ length: 20_000 }, (_, index) => `w${index.toString(36)}x`);
     const docs = Array.from({ length: 100_000 }, (_, doc) => {
@@ -106,3 +134,37 @@ describe('serializeSegment / deserializeSegment', () => {
     expect(elapsed).toBeLessThan(500);
   });
 });
+
+/** `bytes` with its JSON metadata rewritten by `change` (the header's length and the padding follow). */
+function withMetadata(
+  bytes: Uint8Array,
+  change: (metadata: Record<string, unknown>) => Record<string, unknown>,
+  version?: number,
+): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const length = view.getUint32(8, true);
+  const metadata = JSON.parse(new TextDecoder().decode(bytes.subarray(32, 32 + length))) as Record<string, unknown>;
+  const json = new TextEncoder().encode(JSON.stringify(change(metadata)));
+  const tail = bytes.subarray(Math.ceil((32 + length) / 4) * 4);
+  const tailAt = Math.ceil((32 + json.length) / 4) * 4;
+  const out = new Uint8Array(tailAt + tail.length);
+  out.set(bytes.subarray(0, 32));
+  out.set(json, 32);
+  out.set(tail, tailAt);
+  const header = new DataView(out.buffer);
+  header.setUint32(8, json.length, true);
+  if (version !== undefined) header.setUint32(4, version, true);
+  return out;
+}
+
+/** A format-2 segment as format 1 wrote it: no analyzer language, no languages. */
+function asFormat1(bytes: Uint8Array): Uint8Array {
+  return withMetadata(
+    bytes,
+    ({ languages: _languages, analyzer, ...rest }) => {
+      const { language: _language, ...switches } = analyzer as Record<string, unknown>;
+      return { analyzer: switches, ...rest };
+    },
+    1,
+  );
+}

@@ -24,7 +24,8 @@ describe('buildSegment', () => {
       ],
       RAW,
     );
-    expect(segment.analyzer).toEqual(RAW);
+    expect(segment.analyzer).toEqual({ ...RAW, language: 'auto' });
+    expect(segment.languages).toEqual(['en']);
     expect(segment.docIds).toEqual(['a', 'b', 'c']);
     expect(segment.fileIds).toEqual(['f1', 'f2']);
     expect([...segment.docFiles]).toEqual([0, 1, 0]);
