@@ -16,7 +16,7 @@ export { normalizeInPlace, type Embedder } from './retrieval/embedder';
 export { deserializeRetrievalIndex, serializeRetrievalIndex } from './retrieval/index-format';
 export { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from './retrieval/retrieval-index';
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';
-export type { ExternalList } from './retrieval/rank';
+export { chunkOrdinals, type ExternalList } from './retrieval/rank';
 export type { MemoryFact } from './retrieval/facts';
 export { WordVectorEmbedder } from './retrieval/word-vector-embedder';
 export { parseWordVectors, type WordVectorTable } from './retrieval/word-vector-table';
