@@ -70,7 +70,7 @@ it("gives each object's file the import's metadata with the object's own user me
   await deps.s3.send(new CreateBucketCommand({ Bucket: bucket })).catch(() => undefined);
   const put = (key: string, body: string, Metadata?: Record<string, string>) =>
     deps.s3.send(new PutObjectCommand({ Bucket: bucket, Key: `meta/${key}`, Body: body, Metadata }));
-  await put('de.txt', 'Igel halten Winterschlaf.', { lang: 'de', team: 'manuals', 'bad key!': 'dropped' });
+  await put('de.txt', 'Igel halten Winterschlaf.', { lang: 'de', team: 'manuals', 'bad#key': 'dropped', long: 'x'.repeat(300) });
   await put('en.txt', 'Hedgehogs hibernate.');
   const run = async (metadata: Array<{ key: string; value: string }>) => {
     const started = await startImport(deps, accountId, { s3: { bucket, prefix: 'meta/' }, metadata });
