@@ -114,7 +114,11 @@ const search = (memoryType: 'vector' | 'graph', filter?: SearchFilter, window: {
 /** The sources a result names (files by name, sessions as `session:<which>`). */
 async function sourcesOf(memoryType: 'vector' | 'graph', filter?: SearchFilter, window = {}): Promise<string[]> {
   const result = await search(memoryType, filter, window);
-  const names = new Map([...Object.entries(fileIds).map(([name, id]) => [id, name]), [sessionId, 'session:ada'], [otherSessionId, 'session:bob']]);
+  const names = new Map<string, string>([
+    ...Object.entries(fileIds).map(([name, id]): [string, string] => [id, name]),
+    [sessionId, 'session:ada'],
+    [otherSessionId, 'session:bob'],
+  ]);
   for (const passage of result.payload) expect(result.sources.map((s) => s.id)).toContain(passage.sourceId);
   return [...new Set(result.sources.map((source) => names.get(source.id) ?? `unknown ${source.id}`))].sort();
 }
@@ -155,18 +159,18 @@ describe.each(['vector', 'graph'] as const)('filters on a %s memory', (memoryTyp
 describe('a change of metadata', () => {
   it('counts at the next query, with nothing processed, embedded or published again', async () => {
     const before = await deps.memories.get(accountId, memories.vector);
-    expect(await sourcesOf('vector', { metadata: { reviewed: 'yes' } })).toEqual([]);
+    expect(await sourcesOf('vector', { metadata: { reviewed: ['yes'] } })).toEqual([]);
     const notes = fileIds['notes.txt']!;
     await setFileMetadata(deps, accountId, notes, [{ key: 'reviewed', value: 'yes' }]);
     expect((await getFile(deps, accountId, notes)).file.metadata).toEqual([{ key: 'reviewed', value: 'yes' }]);
     expect(await deps.queue.depth()).toMatchObject({ visible: 0, delayed: 0, inFlight: 0 });
-    expect(await sourcesOf('vector', { metadata: { reviewed: 'yes' } })).toEqual(['notes.txt']);
+    expect(await sourcesOf('vector', { metadata: { reviewed: ['yes'] } })).toEqual(['notes.txt']);
     // an upsert with the same content replaces the metadata alone
     const spec = FILES.find((file) => file.name === 'de-manual.txt')!;
     await addFile(accountId, { ...spec, metadata: [{ key: 'reviewed', value: 'yes' }] });
     expect(await deps.queue.depth()).toMatchObject({ visible: 0, delayed: 0, inFlight: 0 });
-    expect(await sourcesOf('vector', { metadata: { reviewed: 'yes' } })).toEqual(['de-manual.txt', 'notes.txt']);
-    expect(await sourcesOf('vector', { metadata: { team: 'manuals' } })).toEqual(['en-manual.txt']);
+    expect(await sourcesOf('vector', { metadata: { reviewed: ['yes'] } })).toEqual(['de-manual.txt', 'notes.txt']);
+    expect(await sourcesOf('vector', { metadata: { team: ['manuals'] } })).toEqual(['en-manual.txt']);
     const after = await deps.memories.get(accountId, memories.vector);
     expect(after?.indexVersion).toBe(before?.indexVersion);
     expect(after?.currentJobId).toBe(before?.currentJobId);
@@ -180,7 +184,7 @@ describe('across accounts', () => {
       retrieveFromMemory(deps, otherAccountId, { memoryId: otherMemoryId, query: QUERY, topK: 5, facts: true, assisted: false, filter });
     expect((await theirs({})).payload.length).toBeGreaterThan(0);
     expect(await theirs({ fileIds: foreignIds })).toEqual({ payload: [], facts: [], sources: [] });
-    expect(await theirs({ metadata: { reviewed: 'yes' } })).toEqual({ payload: [], facts: [], sources: [] });
+    expect(await theirs({ metadata: { reviewed: ['yes'] } })).toEqual({ payload: [], facts: [], sources: [] });
   });
 });
 
@@ -193,7 +197,7 @@ describe('message search filters', () => {
     expect(await find({ sessionIds: [otherSessionId] })).toEqual(['Are hedgehogs good pets for children?']);
     expect(await find({ customerUserIds: ['ada'] })).toHaveLength(2);
     expect(await find({ roles: ['assistant'] })).toEqual(['Hedgehogs often eat less before they hibernate.']);
-    expect(await find({ metadata: { lang: 'de' } })).toHaveLength(2);
+    expect(await find({ metadata: { lang: ['de'] } })).toHaveLength(2);
     expect(await find({ metadata: { lang: ['fr'] }, roles: ['user'] })).toEqual(['Are hedgehogs good pets for children?']);
     expect(await find({ customerUserIds: ['ada'], roles: ['user'] }, { after: '2026-01-10T10:00:30Z' })).toEqual([]);
   });
@@ -224,7 +228,7 @@ describe('a filter keeping few chunks', () => {
     await drain();
     const ready = await deps.memories.get(accountId, memory.id);
     expect(ready?.chunkCount).toBeGreaterThan(200); // the ten allowed chunks are under 5%
-    for (const filter of [{ fileIds: small }, { metadata: { keep: 'yes' } }] satisfies SearchFilter[]) {
+    for (const filter of [{ fileIds: small }, { metadata: { keep: ['yes'] } }] satisfies SearchFilter[]) {
       const result = await retrieveFromMemory(deps, accountId, { memoryId: memory.id, query: QUERY, topK: 8, facts: false, assisted: false, filter });
       expect(result.payload).toHaveLength(8);
       for (const source of result.sources) expect(small).toContain(source.id);
