@@ -1,12 +1,12 @@
 /**
  * `filter` of `GET /memory/` and `GET /messages/search`: a JSON object in the query string (URL-encoded)
- * whose conditions all hold for what is returned (core/search-filter.ts). An unknown or malformed
+ * whose conditions all hold for what is returned (core/stored-index/search-filter.ts). An unknown or malformed
  * condition is 400 naming it (`filter.fileTypes.0: must be one of ...`, `filter: unknown condition 'x'`).
  */
 import { z } from 'zod';
 import { FILE_METADATA } from '../core/files/file-metadata';
 import { FILE_TYPES, MESSAGE_ROLES } from '../core/model';
-import type { SearchFilter } from '../core/search-filter';
+import type { SearchFilter } from '../core/stored-index/search-filter';
 import { idString, rule } from './common-schemas';
 
 const CONDITIONS = ['fileIDs', 'fileTypes', 'sessionIDs', 'customerUserIDs', 'roles', 'sourceKeyPrefix', 'metadata'] as const;
@@ -14,10 +14,16 @@ const CONDITIONS = ['fileIDs', 'fileTypes', 'sessionIDs', 'customerUserIDs', 'ro
 const MAX_VALUES = 1000;
 
 const anyOf = <T extends z.ZodType>(item: T) =>
-  z.array(item, { error: rule('must be an array') }).min(1, { error: 'must hold at least one value' }).max(MAX_VALUES);
+  z
+    .array(item, { error: rule('must be an array') })
+    .min(1, { error: 'must hold at least one value' })
+    .max(MAX_VALUES);
 
 const metadataKey = z.string().regex(FILE_METADATA.keyPattern);
-const metadataValue = z.string({ error: rule('must be a string') }).min(1).max(FILE_METADATA.maxValueChars);
+const metadataValue = z
+  .string({ error: rule('must be a string') })
+  .min(1)
+  .max(FILE_METADATA.maxValueChars);
 
 const conditions = z.strictObject(
   {
@@ -26,13 +32,15 @@ const conditions = z.strictObject(
     sessionIDs: anyOf(idString).optional(),
     customerUserIDs: anyOf(z.string().min(1).max(256)).optional(),
     roles: anyOf(z.enum(MESSAGE_ROLES, { error: rule(`must be one of ${MESSAGE_ROLES.join(', ')}`) })).optional(),
-    sourceKeyPrefix: z.string({ error: rule('must be a string') }).min(1).max(1024).optional(),
+    sourceKeyPrefix: z
+      .string({ error: rule('must be a string') })
+      .min(1)
+      .max(1024)
+      .optional(),
     metadata: z
-      .record(
-        metadataKey,
-        z.union([metadataValue, anyOf(metadataValue)], { error: 'must be a string or an array of strings' }),
-        { error: metadataError },
-      )
+      .record(metadataKey, z.union([metadataValue, anyOf(metadataValue)], { error: 'must be a string or an array of strings' }), {
+        error: metadataError,
+      })
       .optional(),
   },
   { error: conditionError },

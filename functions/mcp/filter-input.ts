@@ -12,7 +12,10 @@ export const filterInput = z
     sessionIDs: z.array(z.string()).optional().describe('Only messages of these sessions'),
     customerUserIDs: z.array(z.string()).optional().describe('Only messages of these customers'),
     roles: z.array(z.enum(MESSAGE_ROLES)).optional().describe('Only messages of these roles'),
-    sourceKeyPrefix: z.string().optional().describe('Only files whose sourceKey starts so (an import: s3://bucket/prefix or archive:name/)'),
+    sourceKeyPrefix: z
+      .string()
+      .optional()
+      .describe('Only files whose sourceKey starts so (an import: s3://bucket/prefix or archive:name/)'),
     metadata: z
       .record(z.string(), z.union([z.string(), z.array(z.string())]))
       .optional()

@@ -4,7 +4,13 @@ import { deleted, idParams, idString, metadataEntries, metadataList, success, ti
 import { route } from '../http/route-spec';
 
 /** A session is one table item (at most 400 KB): its metadata, keys and values in UTF-8, stays well under 64 KB. */
-const sessionMetadata = metadataList({ maxPairs: 100, key: z.string().min(1).max(256), minValueChars: 0, maxValueChars: 4096, maxBytes: 64 * 1024 });
+const sessionMetadata = metadataList({
+  maxPairs: 100,
+  key: z.string().min(1).max(256),
+  minValueChars: 0,
+  maxValueChars: 4096,
+  maxBytes: 64 * 1024,
+});
 
 const createSessionBody = z
   .object({

@@ -21,7 +21,11 @@ async function ingest(memory: Json, fileIds: string[], key?: string): Promise<Js
 
 async function fileWith(name: string, text: string, metadata?: Array<{ key: string; value: string }>, key?: string): Promise<Json> {
   const uploaded = await upload(name, text, key);
-  const created = await post('/files/create', { name, key: uploaded.body.data.key, fileType: 'text', ...(metadata ? { metadata } : {}) }, key);
+  const created = await post(
+    '/files/create',
+    { name, key: uploaded.body.data.key, fileType: 'text', ...(metadata ? { metadata } : {}) },
+    key,
+  );
   expect(created.status).toBe(200);
   return created.body.data as Json;
 }
@@ -101,7 +105,12 @@ describe('file metadata and search filters over HTTP', () => {
     await post('/messages/create', { sessionID: session.id, role: 'user', content: 'Do sea otters use tools?' });
     await post('/messages/create', { sessionID: session.id, role: 'assistant', content: 'Yes, sea otters use stones as tools.' });
     const filter = q({ metadata: { channel: 'phone' }, roles: ['assistant'] });
-    const found = await waitFor(`/messages/search?query=${encodeURIComponent('sea otters tools')}${filter}`, (b) => b.count > 0, undefined, 50_000);
+    const found = await waitFor(
+      `/messages/search?query=${encodeURIComponent('sea otters tools')}${filter}`,
+      (b) => b.count > 0,
+      undefined,
+      50_000,
+    );
     expect(found.messages.map((m: Json) => m.content)).toEqual(['Yes, sea otters use stones as tools.']);
   });
 });

@@ -19,7 +19,7 @@ import { searchMessages } from '../../functions/core/use-cases/message-search';
 import { retrieveFromMemory } from '../../functions/core/use-cases/retrieve-memory';
 import { createSession } from '../../functions/core/use-cases/sessions';
 import type { FileType, MetadataEntry } from '../../functions/core/model';
-import type { SearchFilter } from '../../functions/core/search-filter';
+import type { SearchFilter } from '../../functions/core/stored-index/search-filter';
 
 const deps = memoryDeps(memoryConfig({ KMEM_GRAPH_WORD_VECTORS: 'false' }));
 const drain = () => drainQueue(deps);
@@ -109,7 +109,15 @@ beforeAll(async () => {
 }, 120_000);
 
 const search = (memoryType: 'vector' | 'graph', filter?: SearchFilter, window: { after?: string; before?: string } = {}) =>
-  retrieveFromMemory(deps, accountId, { memoryId: memories[memoryType], query: QUERY, topK: 20, facts: true, assisted: false, filter, ...window });
+  retrieveFromMemory(deps, accountId, {
+    memoryId: memories[memoryType],
+    query: QUERY,
+    topK: 20,
+    facts: true,
+    assisted: false,
+    filter,
+    ...window,
+  });
 
 /** The sources a result names (files by name, sessions as `session:<which>`). */
 async function sourcesOf(memoryType: 'vector' | 'graph', filter?: SearchFilter, window = {}): Promise<string[]> {
@@ -212,7 +220,9 @@ describe('message search filters', () => {
 describe('a filter keeping few chunks', () => {
   it('still answers topK passages', async () => {
     const sentences = (topic: string, count: number) =>
-      Array.from({ length: count }, (_, i) => `Paragraph ${i} about ${topic}: hedgehogs and ${topic} number ${i} are noted here.`).join('\n\n');
+      Array.from({ length: count }, (_, i) => `Paragraph ${i} about ${topic}: hedgehogs and ${topic} number ${i} are noted here.`).join(
+        '\n\n',
+      );
     const big = await addFile(accountId, { name: 'big.txt', text: sentences('gardens', 400), fileType: 'text', metadata: [] });
     // ten one-chunk files of distinct words (no two merge or read as duplicates)
     const PLACES = ['lighthouse', 'harbour', 'glacier', 'desert', 'canyon', 'meadow', 'volcano', 'marsh', 'orchard', 'quarry'];
@@ -229,7 +239,14 @@ describe('a filter keeping few chunks', () => {
     const ready = await deps.memories.get(accountId, memory.id);
     expect(ready?.chunkCount).toBeGreaterThan(200); // the ten allowed chunks are under 5%
     for (const filter of [{ fileIds: small }, { metadata: { keep: ['yes'] } }] satisfies SearchFilter[]) {
-      const result = await retrieveFromMemory(deps, accountId, { memoryId: memory.id, query: QUERY, topK: 8, facts: false, assisted: false, filter });
+      const result = await retrieveFromMemory(deps, accountId, {
+        memoryId: memory.id,
+        query: QUERY,
+        topK: 8,
+        facts: false,
+        assisted: false,
+        filter,
+      });
       expect(result.payload).toHaveLength(8);
       for (const source of result.sources) expect(small).toContain(source.id);
     }

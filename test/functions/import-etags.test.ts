@@ -83,7 +83,10 @@ it("gives each object's file the import's metadata with the object's own user me
     const files = await deps.files.listBySourcePrefix(accountId, `s3://${bucket}/meta/`);
     return { job: await getImport(deps, accountId, started.id), byName: new Map(files.map((file) => [file.name, file.metadata])) };
   };
-  const first = await run([{ key: 'team', value: 'support' }, { key: 'year', value: '2026' }]);
+  const first = await run([
+    { key: 'team', value: 'support' },
+    { key: 'year', value: '2026' },
+  ]);
   expect(first.job).toMatchObject({ state: 'completed', created: 2 });
   expect(first.byName.get('de.txt')).toEqual([
     { key: 'year', value: '2026' },

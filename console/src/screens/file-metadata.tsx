@@ -17,7 +17,17 @@ function entriesOf(text: string): MetadataEntry[] {
     });
 }
 
-export function FileMetadata({ api, fileID, metadata, onSaved }: { api: Api; fileID: string; metadata: MetadataEntry[]; onSaved: () => void }) {
+export function FileMetadata({
+  api,
+  fileID,
+  metadata,
+  onSaved,
+}: {
+  api: Api;
+  fileID: string;
+  metadata: MetadataEntry[];
+  onSaved: () => void;
+}) {
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const save = async (event: Event) => {

@@ -27,10 +27,17 @@ export class MemoryObjectStore implements ObjectStore {
   constructor(readonly bucket = 'kmem-memory') {}
 
   /** `metadata`: the object's user metadata (what a PUT with `x-amz-meta-*` headers stores on S3). */
-  async put(key: string, body: Uint8Array | string, contentType = 'application/octet-stream', metadata?: Record<string, string>): Promise<void> {
+  async put(
+    key: string,
+    body: Uint8Array | string,
+    contentType = 'application/octet-stream',
+    metadata?: Record<string, string>,
+  ): Promise<void> {
     const bytes = typeof body === 'string' ? encoder.encode(body) : Uint8Array.from(body);
     const etag = `"${createHash('md5').update(bytes).digest('hex')}"`;
-    const userMetadata = metadata ? Object.fromEntries(Object.entries(metadata).map(([name, value]) => [name.toLowerCase(), value])) : undefined;
+    const userMetadata = metadata
+      ? Object.fromEntries(Object.entries(metadata).map(([name, value]) => [name.toLowerCase(), value]))
+      : undefined;
     this.objects.set(key, { bytes, contentType, etag, ...(userMetadata ? { metadata: userMetadata } : {}) });
   }
 

@@ -28,11 +28,7 @@ type Member = ImportMemberRef & { sourceKey: string; stagingKey?: string };
 
 /** One member: unchanged (nothing), changed (its file's content replaced) or new (a file, written with the batch). */
 export async function importMember(deps: ImportDeps, job: FileImport, member: Member, old: FileRecord | undefined): Promise<Outcome> {
-  if (old && member.etag && recordedEtag(job, old) === member.etag) {
-    // an unchanged object whose file and import carry no metadata is not read at all (not even a HEAD)
-    if (job.metadata.length > 0 || old.metadata.length > 0) await keepMetadata(deps, old, await memberMetadata(job, member));
-    return { kind: 'unchanged' };
-  }
+  if (old && member.etag && recordedEtag(job, old) === member.etag) return unchangedByEtag(deps, job, member, old);
   const loaded = await loadMember(member);
   if (!('bytes' in loaded)) return loaded;
   const { bytes } = loaded;
@@ -66,6 +62,12 @@ async function loadMember(member: Member): Promise<{ bytes: Uint8Array } | { kin
   } catch (error) {
     return { kind: 'failed', error: error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE };
   }
+}
+
+/** A member listed with the ETag recorded: not read; its file takes the metadata the import gives now (none on either side: no HEAD either). */
+async function unchangedByEtag(deps: ImportDeps, job: FileImport, member: Member, old: FileRecord): Promise<Outcome> {
+  if (job.metadata.length > 0 || old.metadata.length > 0) await keepMetadata(deps, old, await memberMetadata(job, member));
+  return { kind: 'unchanged' };
 }
 
 /** The member's metadata: the import's, with an S3 object's own user metadata on top (a failed read keeps the import's alone). */

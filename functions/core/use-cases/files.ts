@@ -2,7 +2,16 @@
 import { createHash } from 'node:crypto';
 import { BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError } from '../errors';
 import { categoryOf, checkFileName, checkWebAddress, extensionOf, WEB_FILE_TYPES } from '../files/file-kinds';
-import { type FileCategory, type FileRecord, type FileType, fileIdProblem, type MetadataEntry, type Page, type PageRequest, type Upload } from '../model';
+import {
+  type FileCategory,
+  type FileRecord,
+  type FileType,
+  fileIdProblem,
+  type MetadataEntry,
+  type Page,
+  type PageRequest,
+  type Upload,
+} from '../model';
 import { objectKeys } from '../object-keys';
 import type { WorkMessage } from '../work';
 import { emptyFile, type FileDeps, removeFileData } from '../files/file-records';

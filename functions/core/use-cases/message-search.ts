@@ -2,7 +2,7 @@
  * GET /messages/search: the account's messages ranked for a query with the engine memory retrieval uses
  * (BM25 over each message with its context, word-vector similarity, fusion), over the account's message
  * index (functions/core/ingest/message-index.ts), so no request reads the account's messages. Filters
- * (session, customer, role, time window, and `filter`: core/search-filter.ts, whose metadata is the
+ * (session, customer, role, time window, and `filter`: core/stored-index/search-filter.ts, whose metadata is the
  * session's) are exact: they decide which index entries may rank at all.
  * Each hit is read back from the table, so a message deleted, or of a session deleted, since the last
  * build is never returned. The index follows writes within moments (the worker builds it).
@@ -13,7 +13,7 @@ import type { StoredChunk } from '../stored-index/chunks';
 import type { Message, MessageRole } from '../model';
 import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
-import { chunkPredicate, isFilterEmpty, resolveSources, type SearchFilter } from '../search-filter';
+import { chunkPredicate, isFilterEmpty, resolveSources, type SearchFilter } from '../stored-index/search-filter';
 import { type Embedder, rankForQuery } from '../../engine';
 
 export interface MessageSearch {

@@ -2,7 +2,7 @@
  * GET /memory/: the passages, supporting facts and sources of a memory for a query. Lexical and semantic
  * candidates come from the memory's retrieval index; graph memories add a personalized PageRank walk from
  * the query's entities. Files removed from the memory, detached or deleted sessions, conversation hits
- * outside `after`/`before`, and chunks the `filter` leaves out (core/search-filter.ts) are never returned:
+ * outside `after`/`before`, and chunks the `filter` leaves out (core/stored-index/search-filter.ts) are never returned:
  * they are left out before ranking, so a selective filter still fills `topK`.
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
@@ -23,7 +23,14 @@ import {
 } from '../../engine';
 import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
 import type { MemoryStore, SessionStore } from '../ports';
-import { type AllowedSources, chunkPredicate, isFilterEmpty, resolveSources, type SearchFilter, type SourceLookup } from '../search-filter';
+import {
+  type AllowedSources,
+  chunkPredicate,
+  isFilterEmpty,
+  resolveSources,
+  type SearchFilter,
+  type SourceLookup,
+} from '../stored-index/search-filter';
 import type { FileStore } from '../files/ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { emitMetric } from '../metrics';
@@ -199,9 +206,10 @@ export function graphList(graph: GraphSegment, query: string, allow?: (chunkId: 
   const seeds = new Map(linkQueryToEntities(graph, query).map((link) => [link.entity, link.weight] as const));
   if (seeds.size === 0) return { name: 'graph', hits: [] };
   const { chunkScores } = personalizedPageRank(graph, seeds);
-  if (allow) chunkScores.forEach((score, chunk) => {
-    if (score > 0 && !allow(graph.chunkIds[chunk] ?? '')) chunkScores[chunk] = 0;
-  });
+  if (allow)
+    chunkScores.forEach((score, chunk) => {
+      if (score > 0 && !allow(graph.chunkIds[chunk] ?? '')) chunkScores[chunk] = 0;
+    });
   return {
     name: 'graph',
     hits: topChunks(graph, chunkScores, GRAPH_CANDIDATES).map((hit) => ({ chunkId: hit.chunkId, score: hit.score })),

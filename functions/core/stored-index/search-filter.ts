@@ -5,8 +5,17 @@
  * query time against the source records (the files, or the sessions) into the set of allowed sources, so a
  * change of a file's metadata counts at once, with nothing extracted or embedded again.
  */
-import { type FileRecord, type FileType, type MessageRole, type MetadataEntry, type Session, type SourceId, sessionSourceId, sourceRefOf } from './model';
-import type { StoredChunk } from './stored-index/chunks';
+import {
+  type FileRecord,
+  type FileType,
+  type MessageRole,
+  type MetadataEntry,
+  type Session,
+  type SourceId,
+  sessionSourceId,
+  sourceRefOf,
+} from '../model';
+import type { StoredChunk } from './chunks';
 
 export interface SearchFilter {
   /** A file's chunks (a sitemap's or crawl's: its own id, or the id of one of its pages). */
@@ -24,7 +33,7 @@ export interface SearchFilter {
 export type AllowedSources = ReadonlySet<SourceId> | undefined;
 
 /** Whether the filter holds a condition on sources (resolved against file and session records). */
-export function hasSourceConditions(filter: SearchFilter): boolean {
+function hasSourceConditions(filter: SearchFilter): boolean {
   return filter.fileTypes !== undefined || filter.sourceKeyPrefix !== undefined || filter.metadata !== undefined;
 }
 
@@ -34,20 +43,20 @@ export function isFilterEmpty(filter: SearchFilter | undefined): boolean {
 }
 
 /** Every metadata condition holds: the entries hold the key with one of its values. */
-export function metadataMatches(entries: readonly MetadataEntry[], wanted: SearchFilter['metadata']): boolean {
+function metadataMatches(entries: readonly MetadataEntry[], wanted: SearchFilter['metadata']): boolean {
   if (!wanted) return true;
   return Object.entries(wanted).every(([key, values]) => entries.some((entry) => entry.key === key && values.includes(entry.value)));
 }
 
 /** The file conditions of the filter hold for this file record. */
-export function fileMatches(file: Pick<FileRecord, 'fileType' | 'sourceKey' | 'metadata'>, filter: SearchFilter): boolean {
+function fileMatches(file: Pick<FileRecord, 'fileType' | 'sourceKey' | 'metadata'>, filter: SearchFilter): boolean {
   if (filter.fileTypes && !filter.fileTypes.includes(file.fileType)) return false;
   if (filter.sourceKeyPrefix !== undefined && !(file.sourceKey ?? '').startsWith(filter.sourceKeyPrefix)) return false;
   return metadataMatches(file.metadata, filter.metadata);
 }
 
 /** The source conditions hold for a session: no file condition (a session is no file), its metadata matching. */
-export function sessionMatches(session: Pick<Session, 'metadata'>, filter: SearchFilter): boolean {
+function sessionMatches(session: Pick<Session, 'metadata'>, filter: SearchFilter): boolean {
   if (filter.fileTypes !== undefined || filter.sourceKeyPrefix !== undefined) return false;
   return metadataMatches(session.metadata, filter.metadata);
 }
@@ -85,13 +94,16 @@ export function chunkPredicate(filter: SearchFilter, sources: AllowedSources): (
   const sessionIds = setOf(filter.sessionIds);
   const customers = setOf(filter.customerUserIds);
   const roles = setOf<string>(filter.roles);
+  const fromFile = (chunk: StoredChunk, ids: ReadonlySet<string>): boolean =>
+    !chunk.message && (ids.has(chunk.fileId) || (chunk.pageId !== undefined && ids.has(chunk.pageId)));
+  /** A message condition: absent, or the chunk is a message whose field is among the values. */
+  const said = (values: ReadonlySet<string> | undefined, value: string | null | undefined): boolean =>
+    !values || (value !== undefined && value !== null && values.has(value));
   return (chunk) => {
     if (sources && !sources.has(chunk.fileId)) return false;
+    if (fileIds && !fromFile(chunk, fileIds)) return false;
     const message = chunk.message;
-    if (fileIds && (message || !(fileIds.has(chunk.fileId) || (chunk.pageId !== undefined && fileIds.has(chunk.pageId))))) return false;
-    if (sessionIds && !(message && sessionIds.has(message.sessionId))) return false;
-    if (customers && !(message?.customerUserId && customers.has(message.customerUserId))) return false;
-    return !(roles && !(message && roles.has(message.role)));
+    return said(sessionIds, message?.sessionId) && said(customers, message?.customerUserId) && said(roles, message?.role);
   };
 }
 
