@@ -11,7 +11,7 @@ import { idString, rule } from './common-schemas';
 
 const CONDITIONS = ['fileIDs', 'fileTypes', 'sessionIDs', 'customerUserIDs', 'roles', 'sourceKeyPrefix', 'metadata'] as const;
 /** Values a list condition may hold. */
-const MAX_VALUES = 1000;
+const MAX_VALUES = 100;
 
 const anyOf = <T extends z.ZodType>(item: T) =>
   z
@@ -63,7 +63,7 @@ type WireFilter = z.infer<typeof conditions>;
 /** The query parameter: JSON text parsed, then checked condition by condition; answers the domain filter. */
 export const filterQuery = z
   .string()
-  .max(16_384)
+  .max(4096)
   .transform((text, context): unknown => {
     try {
       return JSON.parse(text);

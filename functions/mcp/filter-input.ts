@@ -7,7 +7,7 @@ import { FILE_TYPES, MESSAGE_ROLES } from '../core/model';
 
 export const filterInput = z
   .object({
-    fileIDs: z.array(z.string()).optional().describe('Only passages of these files'),
+    fileIDs: z.array(z.string()).optional().describe('Only passages of these files (at most 100)'),
     fileTypes: z.array(z.enum(FILE_TYPES)).optional().describe('Only files of these types'),
     sessionIDs: z.array(z.string()).optional().describe('Only messages of these sessions'),
     customerUserIDs: z.array(z.string()).optional().describe('Only messages of these customers'),
