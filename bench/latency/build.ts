@@ -94,11 +94,12 @@ interface MemoryState {
 
 interface FileState {
   id: string;
+  name: string;
   state: string;
   error?: string | null;
 }
 
-async function listFiles(api: ApiClient): Promise<FileState[]> {
+export async function listFiles(api: ApiClient): Promise<FileState[]> {
   const all: FileState[] = [];
   let token: string | null = null;
   do {

@@ -25,11 +25,13 @@ export interface LatencyOptions {
   cpuProfileDir?: string;
   /** Keep the servers' data here and reuse a build already made there (see saved-build.ts). */
   reuseDir?: string;
+  /** Also time warm sequential queries with filters keeping 1% and 10% of the chunks (filters.ts). */
+  filter: boolean;
 }
 
 const USAGE =
   'usage: npm run bench:latency -- [--data DIR] [--chunks 100000] [--files 200] [--chunk-size 200] [--queries 500] ' +
-  '[--warmup 50] [--connections 4] [--duration 10] [--restarts 4] [--only on|off] [--cpu-prof DIR] [--reuse DIR]';
+  '[--warmup 50] [--connections 4] [--duration 10] [--restarts 4] [--only on|off] [--cpu-prof DIR] [--reuse DIR] [--filter]';
 
 export function parseLatencyOptions(argv: string[] = process.argv.slice(2)): LatencyOptions {
   const { values } = parseArgs({
@@ -47,6 +49,7 @@ export function parseLatencyOptions(argv: string[] = process.argv.slice(2)): Lat
       only: { type: 'string' },
       'cpu-prof': { type: 'string' },
       reuse: { type: 'string' },
+      filter: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -66,6 +69,7 @@ export function parseLatencyOptions(argv: string[] = process.argv.slice(2)): Lat
     only: values.only,
     cpuProfileDir: values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined,
     reuseDir: values.reuse ? resolve(values.reuse) : undefined,
+    filter: values.filter === true,
   };
 }
 

@@ -10,6 +10,7 @@ import { loadavg } from 'node:os';
 import { apiClient } from '../support/api';
 import { type ServerProcess, startServerProcess } from '../support/server-process';
 import { type BuiltMemory, buildMemory, uploadFiles, waitProcessed } from './build';
+import { type FilterPlan, filterPlans } from './filters';
 import type { BenchCorpus } from './corpus';
 import type { LatencyOptions } from './options';
 import { QueryClient } from './query-client';
@@ -30,13 +31,15 @@ export interface ColdSample {
   ms: number;
 }
 
-interface WarmResult {
+export interface WarmResult {
   sequential: LatencySummary;
   concurrent: LatencySummary;
   /** Server CPU per sequential query in ms (Linux), undefined elsewhere. */
   serverCpuMsPerQuery?: number;
   /** The machine's 1-minute load average after the runs: other work on the machine shows in the tails. */
   loadAverage: number;
+  /** With --filter: the sequential queries again under each filter. */
+  filtered: Array<{ plan: FilterPlan; sequential: LatencySummary }>;
 }
 
 export interface MemoryRun {
@@ -101,7 +104,10 @@ export async function queryPhase(
           `restart ${restart}: ${run.memory.label} first query ${ms.toFixed(0)} ms (${position === 0 ? 'cold container' : 'cold index'})`,
         );
       }
-      if (last) for (const run of runs) run.warm = await warmRuns(options, server, run.memory, claims, progress);
+      if (last) {
+        const plans = options.filter ? await filterPlans(apiClient(server.info.url, server.info.apiKey)) : [];
+        for (const run of runs) run.warm = await warmRuns(options, server, run.memory, claims, plans, progress);
+      }
     } finally {
       await server.stop();
     }
@@ -114,6 +120,7 @@ async function warmRuns(
   server: ServerProcess,
   memory: BuiltMemory,
   claims: readonly string[],
+  plans: readonly FilterPlan[],
   progress: Progress,
 ): Promise<WarmResult> {
   const client = new QueryClient({ ...server.info, memoryId: memory.memoryId });
@@ -130,9 +137,21 @@ async function warmRuns(
       options.connections,
       options.durationSeconds,
     );
+    const filtered: WarmResult['filtered'] = [];
+    for (const plan of plans) {
+      const filteredClient = new QueryClient({ ...server.info, memoryId: memory.memoryId, filter: plan.filter });
+      try {
+        await filteredClient.sequential(cycle(0, options.warmup));
+        progress(`${memory.label}: ${options.queries} sequential queries, filter ${plan.name}…`);
+        filtered.push({ plan, sequential: summarise(await filteredClient.sequential(cycle(options.warmup, options.queries))) });
+      } finally {
+        filteredClient.close();
+      }
+    }
     return {
       sequential: summarise(sequentialRun),
       concurrent: summarise(concurrentRun),
+      filtered,
       loadAverage: loadavg()[0] ?? Number.NaN,
       ...(cpuBefore !== undefined && cpuAfter !== undefined ? { serverCpuMsPerQuery: (cpuAfter - cpuBefore) / options.queries } : {}),
     };

@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { machineFacts } from '../support/report';
 import type { BenchCorpus } from './corpus';
 import type { LatencyOptions } from './options';
-import type { BuildResult, ColdSample, MemoryRun } from './phases';
+import type { BuildResult, ColdSample, MemoryRun, WarmResult } from './phases';
 import { type LatencySummary, median } from './stats';
 
 /** The target of the issue: at 100,000 chunks, topK=10, facts=true, warm, over HTTP. */
@@ -45,7 +45,13 @@ export function latencyReport(
 }
 
 function memoryTable({ memory, cold, warm }: MemoryRun): string[] {
-  const rows = warm ? [row('warm, sequential', warm.sequential, warm.serverCpuMsPerQuery), row('warm, concurrent', warm.concurrent)] : [];
+  const rows = warm
+    ? [
+        row('warm, sequential', warm.sequential, warm.serverCpuMsPerQuery),
+        row('warm, concurrent', warm.concurrent),
+        ...warm.filtered.map(({ plan, sequential }) => row(`warm, sequential, filter ${plan.name}`, sequential)),
+      ]
+    : [];
   return [
     `### ${memory.label} (${memory.chunkCount.toLocaleString('en')} chunks)`,
     '',
@@ -65,8 +71,19 @@ function memoryTable({ memory, cold, warm }: MemoryRun): string[] {
       ? [`machine load during the warm runs (1-minute load average, ${cpus().length} cpus): ${warm.loadAverage.toFixed(1)}`, '']
       : []),
     `verdict: ${verdict(memory.chunkCount, warm?.sequential)}`,
+    ...(warm?.filtered.length ? ['', filterVerdict(warm.sequential, warm.filtered)] : []),
     '',
   ];
+}
+
+/** The issue's target for filters: p50 and p99 within 1.5x of the unfiltered sequential run. */
+function filterVerdict(unfiltered: LatencySummary, filtered: WarmResult['filtered']): string {
+  const lines = filtered.map(({ plan, sequential }) => {
+    const p50 = sequential.p50 / unfiltered.p50;
+    const p99 = sequential.p99 / unfiltered.p99;
+    return `${plan.name}: p50 ${p50.toFixed(2)}x, p99 ${p99.toFixed(2)}x (${p50 <= 1.5 && p99 <= 1.5 ? 'PASS' : 'FAIL'})`;
+  });
+  return `filters against unfiltered (target ≤ 1.5x): ${lines.join('; ')}`;
 }
 
 function row(name: string, summary: LatencySummary, cpuMs?: number): string {

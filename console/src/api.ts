@@ -47,7 +47,13 @@ export interface KmemFile {
   length: number | null;
   size: number | null;
   tokens: number | null;
+  metadata: MetadataEntry[];
   createdAt: string;
+}
+
+export interface MetadataEntry {
+  key: string;
+  value: string;
 }
 
 export interface FileDetails extends KmemFile {
@@ -224,6 +230,9 @@ export function createApi(apiKey: string, base = '') {
     createFile: async (file: { name: string; fileType: string; key?: string; external_uri?: string }): Promise<CreatedFile> =>
       ok(await kmem.createFile({ body: file as Schemas['CreateFileRequest'] })).data,
     deleteFile: async (id: string): Promise<void> => void ok(await kmem.deleteFile(path(id))),
+    /** Replaces a file's metadata (nothing is ingested again; filters see it at the next query). */
+    setFileMetadata: async (id: string, metadata: MetadataEntry[]): Promise<KmemFile> =>
+      ok(await kmem.setFileMetadata({ ...path(id), body: { metadata } })).data,
     upload: (file: File, onProgress: (fraction: number) => void) => upload(kmem, apiKey, base, file, onProgress),
     retrieve: async (query: FormQuery<QueryOf<'searchMemory'>>): Promise<Retrieval> =>
       ok(await kmem.searchMemory({ params: { query: present(query) as QueryOf<'searchMemory'> } })),

@@ -120,6 +120,28 @@ export function TimeWindowFields() {
   );
 }
 
+/** A search filter as JSON (the API's `filter`: it names an unknown or malformed condition). */
+export function FilterField() {
+  return (
+    <label class="field wide">
+      <span>Filter (JSON)</span>
+      <input
+        aria-label="Filter"
+        name="filter"
+        placeholder='{"fileTypes":["document"],"metadata":{"lang":["de"]}}'
+        spellcheck={false}
+        autocomplete="off"
+      />
+    </label>
+  );
+}
+
+/** The filter a form's FilterField holds, as the API takes it (unset when empty). */
+export function filterOf(form: FormData): { filter: string | undefined } {
+  const value = String(form.get('filter') ?? '').trim();
+  return { filter: value || undefined };
+}
+
 /** The time window a form's TimeWindowFields hold, as the API takes it (ISO 8601; unset when empty). */
 export function timeWindowOf(form: FormData): { after: string | undefined; before: string | undefined } {
   const iso = (name: string) => {

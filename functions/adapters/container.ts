@@ -62,8 +62,12 @@ import { S3ObjectStore } from './s3/object-store';
 /** Where work is queued, and how a failed delivery comes back sooner. */
 export type WorkQueue = QueuePort & RedeliveryPort;
 
-/** A bucket an S3 import reads: its objects, and their listing with sizes and ETags. */
-type ListedBucket = ObjectStore & { listSized(prefix: string): Promise<Array<{ key: string; size: number; etag?: string }>> };
+/** A bucket an S3 import reads: its objects with their user metadata, and their listing with sizes and ETags. */
+type ListedBucket = ObjectStore & {
+  listSized(prefix: string): Promise<Array<{ key: string; size: number; etag?: string }>>;
+  getWithMetadata(key: string): Promise<{ bytes: Uint8Array; metadata: Record<string, string> } | undefined>;
+  userMetadata(key: string): Promise<Record<string, string> | undefined>;
+};
 
 /**
  * The stores a container is made of: DynamoDB and S3 here (createContainer), memory in

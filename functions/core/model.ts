@@ -152,6 +152,8 @@ export interface FileRecord {
   validators: { etag?: string; lastModified?: string; lastmod?: string; textHash?: string } | null;
   /** Where an import staged this file's text with its batch's, for the ingestion it starts (ingest/staged-texts.ts). */
   stagedTextKey: string | null;
+  /** `{key, value}` pairs the caller (or an S3 object's user metadata) gave; search filters match them at query time. */
+  metadata: MetadataEntry[];
   createdAt: string;
   updatedAt: string;
 }

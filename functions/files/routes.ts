@@ -1,7 +1,7 @@
 /** The files group: each route calls one use case and shapes the answer. */
 import type { Container } from '../adapters/container';
 import type { FileRecord } from '../core/model';
-import { createOrUpdateFile, resyncFile } from '../core/use-cases/file-sources';
+import { createOrUpdateFile, resyncFile, setFileMetadata } from '../core/use-cases/file-sources';
 import { getImport, startImport } from '../core/use-cases/imports';
 import { contentAddress, createUploadUrl, deleteFile, getFile, listFiles, uploadFile } from '../core/use-cases/files';
 import { dataResponse, deletedResponse, listResponse } from '../http/responses';
@@ -45,6 +45,7 @@ const presentListed = (file: FileRecord) => ({
   length: file.length,
   size: file.size,
   tokens: file.tokens,
+  metadata: file.metadata,
 });
 
 export const fileRoutes = (deps: Container): BoundRoute[] => [
@@ -116,6 +117,9 @@ export const fileRoutes = (deps: Container): BoundRoute[] => [
     });
   }),
   bind(filesApi.resync, async ({ params }, { accountId }) => dataResponse(presentCreated(await resyncFile(deps, accountId, params.id)))),
+  bind(filesApi.metadata, async ({ params, body }, { accountId }) =>
+    dataResponse(presentListed(await setFileMetadata(deps, accountId, params.id, body.metadata))),
+  ),
   bind(filesApi.delete, async ({ params }, { accountId }) => {
     await deleteFile(deps, accountId, params.id);
     return deletedResponse(`file '${params.id}' deleted`);

@@ -1,13 +1,34 @@
 /** The files group's contract. */
 import { z } from 'zod';
 import { FILE_CATEGORIES, FILE_TYPES } from '../core/model';
-import { deleted, idParams, idString, issuedId, listOf, pageQuery, rule, success, timestamp } from '../http/common-schemas';
+import { FILE_METADATA } from '../core/files/file-metadata';
+import {
+  deleted,
+  idParams,
+  idString,
+  issuedId,
+  listOf,
+  metadataEntries,
+  metadataList,
+  pageQuery,
+  rule,
+  success,
+  timestamp,
+} from '../http/common-schemas';
 import { route } from '../http/route-spec';
 
 const fileType = z.enum(FILE_TYPES, { error: rule(`must be one of ${FILE_TYPES.join(', ')}`) });
 const categoryFilter = z.enum([...FILE_CATEGORIES, 'all'], {
   error: rule(`must be one of ${[...FILE_CATEGORIES, 'all'].join(', ')}`),
 });
+
+/** A file's metadata (decisions.md): at most 32 pairs, keys of letters, digits, `_ . -`, values 1-256 characters. */
+const fileMetadata = metadataList({
+  maxPairs: FILE_METADATA.maxPairs,
+  key: z.string({ error: rule(FILE_METADATA.keyRule) }).regex(FILE_METADATA.keyPattern, { error: rule(FILE_METADATA.keyRule) }),
+  minValueChars: 1,
+  maxValueChars: FILE_METADATA.maxValueChars,
+}).meta({ description: 'At most 32 `{key, value}` pairs; search filters match them (`filter.metadata`)' });
 
 const createFileBody = z
   .object({
@@ -17,6 +38,7 @@ const createFileBody = z
     external_uri: z.string().min(1).max(2048).optional(),
     fileType,
     sourceKey: z.string().min(1).max(1024).optional(),
+    metadata: fileMetadata.optional(),
   })
   .meta({
     id: 'CreateFileRequest',
@@ -31,7 +53,10 @@ const importBody = z.object({
   memoryID: issuedId.optional(),
   fileType: fileType.optional(),
   prune: z.boolean().optional(),
+  metadata: fileMetadata.optional(),
 });
+
+const fileMetadataBody = z.object({ metadata: fileMetadata }).meta({ id: 'FileMetadataRequest' });
 
 const importSchema = z.object({
   importID: z.string(),
@@ -102,6 +127,7 @@ const listedFileSchema = z
     size: nullableNumber,
     tokens: nullableNumber,
     numSpeakers: nullableNumber,
+    metadata: metadataEntries,
   })
   .meta({ id: 'FileSummary' });
 
@@ -209,6 +235,18 @@ export const filesApi = {
       'Fetch a website, sitemap or website_bulk file again: unchanged pages cost nothing, changed ones update, new ones are added, vanished ones removed',
     params: idParams,
     response: success(createdFileSchema),
+    errors: [400, 401, 403, 404, 500],
+  }),
+  metadata: route({
+    group: 'files',
+    method: 'POST',
+    path: '/files/metadata/{id}',
+    operationId: 'setFileMetadata',
+    summary:
+      "Replace a file's metadata; nothing is processed or ingested again, and searches filter by the new metadata from the next query on",
+    params: idParams,
+    body: fileMetadataBody,
+    response: success(listedFileSchema),
     errors: [400, 401, 403, 404, 500],
   }),
   delete: route({

@@ -57,6 +57,33 @@ export const pageQuery = pageQueryUpTo(100);
 
 export const timestamp = z.iso.datetime({ offset: true });
 
+/** The bounds of a metadata list: pairs, key length (and pattern), value length, and all keys and values in UTF-8 bytes. */
+interface MetadataBounds {
+  maxPairs: number;
+  key: z.ZodString;
+  minValueChars: number;
+  maxValueChars: number;
+  maxBytes?: number;
+}
+
+const metadataBytes = (entries: ReadonlyArray<{ key: string; value: string }>): number =>
+  entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.key) + Buffer.byteLength(entry.value), 0);
+
+/** The one rule of `metadata` lists, `[{key, value}]`, that sessions and files take, with their own bounds. */
+export const metadataList = (bounds: MetadataBounds) => {
+  const entry = z.object({ key: bounds.key, value: z.string().min(bounds.minValueChars).max(bounds.maxValueChars) });
+  const list = z.array(entry).max(bounds.maxPairs);
+  const { maxBytes } = bounds;
+  return maxBytes === undefined
+    ? list
+    : list.refine((entries) => metadataBytes(entries) <= maxBytes, {
+        error: `keys and values together must be at most ${maxBytes / 1024} KB (UTF-8)`,
+      });
+};
+
+/** A metadata list as answers carry it. */
+export const metadataEntries = z.array(z.object({ key: z.string(), value: z.string() }));
+
 /** A caller-supplied instant (ISO 8601 with offset), normalised to UTC; years outside 1-9999 are refused. */
 export const instant = timestamp
   .transform((value) => new Date(value))

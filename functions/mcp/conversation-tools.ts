@@ -1,4 +1,5 @@
 /** MCP tools over conversations: search messages, add a message (creating its session when new). */
+import { filterInput, filterParam } from './filter-input';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { KmemClient, Schemas } from '../../packages/client/src';
@@ -23,7 +24,7 @@ export function registerConversationTools(server: McpServer, kmem: KmemClient): 
     {
       title: 'Search conversation messages',
       description:
-        'Searches messages of the conversations stored in kmem, best match first, optionally within one session, customer, role or time window. ' +
+        'Searches messages of the conversations stored in kmem, best match first, optionally within one session, customer, role or time window, or a filter (sessions, customers, roles, session metadata). ' +
         'Use it to recall what was said; each hit names its session and time.',
       inputSchema: z.object({
         query: z.string().min(1).max(2000).describe('What to look for, in natural language'),
@@ -33,11 +34,12 @@ export function registerConversationTools(server: McpServer, kmem: KmemClient): 
         after: instant.optional().describe('Only messages at or after this time (ISO 8601)'),
         before: instant.optional().describe('Only messages before this time (ISO 8601)'),
         topK: z.number().int().min(1).max(100).optional().describe('How many messages (1-100, default 10)'),
+        filter: filterInput.optional(),
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) =>
-      present(kmem.searchMessages({ params: { query: args } }), (found) => {
+    ({ filter, ...args }) =>
+      present(kmem.searchMessages({ params: { query: { ...args, ...filterParam(filter) } } }), (found) => {
         const { kept, left } = fittingItems(found.messages.map(presentHit));
         const text = kept.length ? kept.map((hit) => hit.text).join('\n') : 'No message matches.';
         const note = leftOutNote(left, 'message', 'ask for a smaller topK or a narrower search');

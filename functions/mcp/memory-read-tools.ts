@@ -1,4 +1,5 @@
 /** MCP tools that read memories: search, list, get, ingestion status, explore an entity. */
+import { filterInput, filterParam } from './filter-input';
 import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { KmemClient, Schemas } from '../../packages/client/src';
@@ -42,7 +43,7 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
       title: 'Search a memory',
       description:
         'Finds the passages of a kmem memory that best answer a query, best first, each with its source (file name, id and address). ' +
-        'Set facts for up to three supporting facts (graph memories), assisted for a generated answer citing the passages, after/before to limit conversation hits in time.',
+        'Set facts for up to three supporting facts (graph memories), assisted for a generated answer citing the passages, after/before to limit conversation hits in time, filter to search only some files, sessions or metadata.',
       inputSchema: z.object({
         memoryID,
         query: z.string().min(1).max(4000).describe('A question or keywords'),
@@ -51,10 +52,11 @@ export function registerMemoryReadTools(server: McpServer, kmem: KmemClient): vo
         assisted: z.boolean().optional().describe('Answer with a generated, cited answer first when a model is configured (default false)'),
         after: z.string().optional().describe('Only conversation hits at or after this ISO 8601 time'),
         before: z.string().optional().describe('Only conversation hits before this ISO 8601 time'),
+        filter: filterInput.optional(),
       }),
       annotations: READ_ONLY,
     },
-    (args) => present(kmem.searchMemory({ params: { query: args } }), presentSearch),
+    ({ filter, ...args }) => present(kmem.searchMemory({ params: { query: { ...args, ...filterParam(filter) } } }), presentSearch),
   );
 
   server.registerTool(

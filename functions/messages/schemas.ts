@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MESSAGE_ROLES } from '../core/model';
 import { deleted, idParams, instant, rule, idString, listOf, pageQuery, success, timestamp, topKQuery } from '../http/common-schemas';
 import { route } from '../http/route-spec';
+import { filterQuery } from '../http/search-filter';
 
 const role = z.enum(MESSAGE_ROLES, { error: rule(`must be one of ${MESSAGE_ROLES.join(', ')}`) });
 
@@ -47,6 +48,7 @@ const searchMessagesQuery = z.object({
   role: role.optional(),
   after: instant.optional(),
   before: instant.optional(),
+  filter: filterQuery.optional(),
   topK: topKQuery(10),
 });
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { instant, issuedId, queryFlag, topKQuery } from '../http/common-schemas';
 import { route } from '../http/route-spec';
+import { filterQuery } from '../http/search-filter';
 
 const retrieveQuery = z.object({
   memoryID: issuedId,
@@ -11,6 +12,7 @@ const retrieveQuery = z.object({
   topK: topKQuery(5),
   after: instant.optional(),
   before: instant.optional(),
+  filter: filterQuery.optional(),
 });
 
 export const retrievalApi = {

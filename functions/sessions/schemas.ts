@@ -1,26 +1,22 @@
 /** The sessions group's contract. */
 import { z } from 'zod';
-import { deleted, idParams, idString, success, timestamp } from '../http/common-schemas';
+import { deleted, idParams, idString, metadataEntries, metadataList, success, timestamp } from '../http/common-schemas';
 import { route } from '../http/route-spec';
 
-const metadataEntry = z.object({ key: z.string().min(1).max(256), value: z.string().max(4096) });
-
-/** A session is one table item (at most 400 KB): its metadata, keys and values in UTF-8, stays well under. */
-const METADATA_MAX_BYTES = 64 * 1024;
-const metadataBytes = (entries: ReadonlyArray<{ key: string; value: string }>): number =>
-  entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.key) + Buffer.byteLength(entry.value), 0);
+/** A session is one table item (at most 400 KB): its metadata, keys and values in UTF-8, stays well under 64 KB. */
+const sessionMetadata = metadataList({
+  maxPairs: 100,
+  key: z.string().min(1).max(256),
+  minValueChars: 0,
+  maxValueChars: 4096,
+  maxBytes: 64 * 1024,
+});
 
 const createSessionBody = z
   .object({
     sessionID: idString.optional(),
     customerUserID: z.string().min(1).max(256).optional(),
-    metadata: z
-      .array(metadataEntry)
-      .max(100)
-      .refine((entries) => metadataBytes(entries) <= METADATA_MAX_BYTES, {
-        error: `keys and values together must be at most ${METADATA_MAX_BYTES / 1024} KB (UTF-8)`,
-      })
-      .optional(),
+    metadata: sessionMetadata.optional(),
   })
   .meta({
     id: 'CreateSessionRequest',
@@ -32,7 +28,7 @@ const sessionSchema = z
     id: z.string(),
     userID: z.string(),
     customerUserID: z.string().nullable(),
-    metadata: z.array(z.object({ key: z.string(), value: z.string() })),
+    metadata: metadataEntries,
     createdAt: timestamp,
     updatedAt: timestamp,
     deletedAt: timestamp.nullable(),

@@ -305,4 +305,24 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     await expect.poll(() => picker.locator('option').count(), WAIT).toBe(all.length);
     for (const name of [names[0], names[100]]) await picker.selectOption({ label: `${name} (vector)` });
   });
+
+  it("shows and edits a file's metadata, and asks with a filter, showing a bad condition in the API's words", async () => {
+    const key = env().keyConsole;
+    const file = await textFile('tagged.txt', 'The RAMAC drive weighed about a ton.', key);
+    await waitFor(`/files/get/${file.id}`, (body) => body.data?.state === 'ready', key, 60_000);
+    await page.goto(`${env().url}/console/#/files?file=${file.id}`);
+    await page.getByRole('button', { name: 'Edit metadata' }).click(WAIT);
+    await page.getByLabel('Metadata', { exact: true }).fill('lang = en\nshelf = b2');
+    await page.getByRole('button', { name: 'Save metadata' }).click();
+    await page.locator('[data-testid="file-metadata"] dd').filter({ hasText: 'b2' }).waitFor(WAIT);
+    expect((await get(`/files/get/${file.id}`, key)).body.data.metadata).toEqual([
+      { key: 'lang', value: 'en' },
+      { key: 'shelf', value: 'b2' },
+    ]);
+    await page.goto(`${env().url}/console/#/ask`);
+    await page.getByLabel('Query', { exact: true }).fill('RAMAC drive');
+    await page.getByLabel('Filter', { exact: true }).fill('{"colour":["red"]}');
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+    await page.locator('.error').filter({ hasText: "unknown condition 'colour'" }).waitFor(WAIT);
+  });
 });

@@ -31,7 +31,16 @@ async function recordedImport(deps: TestDeps, accountId: string, bucket: string,
   const id = deps.ids.uuid();
   const at = new Date().toISOString();
   await deps.imports.create({
-    ...{ id, accountId, source: { kind: 's3', bucket, prefix }, memoryId: null, fileType: null, prune: false, state: 'running' },
+    ...{
+      id,
+      accountId,
+      source: { kind: 's3', bucket, prefix },
+      memoryId: null,
+      fileType: null,
+      prune: false,
+      metadata: [],
+      state: 'running',
+    },
     ...{ total: 0, created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, errors: [], position: 0, refreshMemoryIds: [] },
     ...{ createdAt: at, updatedAt: at },
   });

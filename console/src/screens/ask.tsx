@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { Api, Retrieval } from '../api';
 import { href } from '../route';
-import { ErrorLine, messageOf, TimeWindowFields, timeWindowOf, useLoad } from '../ui';
+import { ErrorLine, FilterField, filterOf, messageOf, TimeWindowFields, timeWindowOf, useLoad } from '../ui';
 
 /** A `datetime-local` value as ISO 8601 (the input is in the browser's time zone). */
 
@@ -24,6 +24,7 @@ export function AskScreen({ api, memoryID }: { api: Api; memoryID: string }) {
           facts: v.get('facts') === 'on',
           assisted: v.get('assisted') === 'on',
           ...timeWindowOf(v),
+          ...filterOf(v),
         }),
       );
       setError(undefined);
@@ -59,6 +60,7 @@ export function AskScreen({ api, memoryID }: { api: Api; memoryID: string }) {
           <input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="5" />
         </label>
         <TimeWindowFields />
+        <FilterField />
         <label class="check">
           <input type="checkbox" name="facts" defaultChecked /> Facts
         </label>

@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import type { Api, Message, SessionSummary } from '../api';
 import { href } from '../route';
-import { ErrorLine, messageOf, Pager, TimeWindowFields, timeWindowOf, useLoad, usePages } from '../ui';
+import { ErrorLine, FilterField, filterOf, messageOf, Pager, TimeWindowFields, timeWindowOf, useLoad, usePages } from '../ui';
 
 const ROLES = ['', 'user', 'assistant', 'system', 'tool', 'function', 'norole'];
 
@@ -138,6 +138,7 @@ function Search({ api }: { api: Api }) {
           customerUserID: text('customerUserID'),
           role: text('role'),
           ...timeWindowOf(v),
+          ...filterOf(v),
           topK: text('topK'),
         }),
       );
@@ -171,6 +172,7 @@ function Search({ api }: { api: Api }) {
           </select>
         </label>
         <TimeWindowFields />
+        <FilterField />
         <label class="field">
           <span>Top K</span>
           <input aria-label="Top K" name="topK" type="number" min={1} max={100} defaultValue="10" />

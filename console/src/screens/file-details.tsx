@@ -1,6 +1,7 @@
 /** One file: its state and reason, a sitemap's or crawl's hidden pages with their progress, its extracted text. */
 import type { Api } from '../api';
 import { ErrorLine, Progress, StateBadge, num, useLoad } from '../ui';
+import { FileMetadata } from './file-metadata';
 
 export function FileDetailsPanel({ api, fileID, onClose }: { api: Api; fileID: string; onClose: () => void }) {
   const file = useLoad(() => api.getFile(fileID), [fileID], 2000);
@@ -40,6 +41,7 @@ export function FileDetailsPanel({ api, fileID, onClose }: { api: Api; fileID: s
               <Progress value={f.hiddenFilesProcessed / f.hiddenFilesTotal} label="pages processed" />
             </div>
           )}
+          <FileMetadata api={api} fileID={f.id} metadata={f.metadata} onSaved={file.reload} />
           <h3>Extracted text</h3>
           <pre class="content" tabIndex={0}>
             {f.content ?? '(none yet)'}

@@ -10,7 +10,8 @@ import { bucketRefusal } from '../../core/files/import-sources';
 import type { ObjectStore } from '../../core/ports';
 
 interface SizedBucket {
-  get(key: string): Promise<Uint8Array | undefined>;
+  getWithMetadata(key: string): Promise<{ bytes: Uint8Array; metadata: Record<string, string> } | undefined>;
+  userMetadata(key: string): Promise<Record<string, string> | undefined>;
   /** `maxFiles`: the listing may stop once it holds that many objects that are not folder markers. */
   listSized(prefix: string, options?: { maxFiles?: number }): Promise<Array<{ key: string; size: number; etag?: string }>>;
 }
@@ -49,16 +50,19 @@ export class SourceImportReader implements ImportReader {
       const listing = this.surveyed.get(listingKey(source)) ?? this.objects(source);
       this.surveyed.delete(listingKey(source));
       for (const object of (await listing).slice(from)) {
+        let read: Record<string, string> | undefined;
         yield {
           path: object.key.slice(source.prefix.length),
           ...(object.etag ? { etag: object.etag } : {}),
           size: object.size,
           load: async () => {
             if (object.size > limit) throw new FileProcessingError(`the object is ${object.size} bytes, over the limit of ${limit}`);
-            const bytes = await bucket.get(object.key);
-            if (!bytes) throw new FileProcessingError('the object was deleted during the import');
-            return bytes;
+            const found = await bucket.getWithMetadata(object.key);
+            if (!found) throw new FileProcessingError('the object was deleted during the import');
+            read = found.metadata;
+            return found.bytes;
           },
+          userMetadata: async () => read ?? (await bucket.userMetadata(object.key)) ?? {},
         };
       }
       return;

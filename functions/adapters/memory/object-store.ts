@@ -15,6 +15,8 @@ interface StoredObject {
   bytes: Uint8Array;
   contentType: string;
   etag: string;
+  /** User metadata, as S3 keeps `x-amz-meta-*` (names lowercased, without the prefix). */
+  metadata?: Record<string, string>;
 }
 
 const encoder = new TextEncoder();
@@ -24,14 +26,34 @@ export class MemoryObjectStore implements ObjectStore {
 
   constructor(readonly bucket = 'kmem-memory') {}
 
-  async put(key: string, body: Uint8Array | string, contentType = 'application/octet-stream'): Promise<void> {
+  /** `metadata`: the object's user metadata (what a PUT with `x-amz-meta-*` headers stores on S3). */
+  async put(
+    key: string,
+    body: Uint8Array | string,
+    contentType = 'application/octet-stream',
+    metadata?: Record<string, string>,
+  ): Promise<void> {
     const bytes = typeof body === 'string' ? encoder.encode(body) : Uint8Array.from(body);
-    this.objects.set(key, { bytes, contentType, etag: `"${createHash('md5').update(bytes).digest('hex')}"` });
+    const etag = `"${createHash('md5').update(bytes).digest('hex')}"`;
+    const userMetadata = metadata
+      ? Object.fromEntries(Object.entries(metadata).map(([name, value]) => [name.toLowerCase(), value]))
+      : undefined;
+    this.objects.set(key, { bytes, contentType, etag, ...(userMetadata ? { metadata: userMetadata } : {}) });
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
     const found = this.objects.get(key);
     return found ? Uint8Array.from(found.bytes) : undefined;
+  }
+
+  async getWithMetadata(key: string): Promise<{ bytes: Uint8Array; metadata: Record<string, string> } | undefined> {
+    const found = this.objects.get(key);
+    return found ? { bytes: Uint8Array.from(found.bytes), metadata: { ...found.metadata } } : undefined;
+  }
+
+  async userMetadata(key: string): Promise<Record<string, string> | undefined> {
+    const found = this.objects.get(key);
+    return found ? { ...found.metadata } : undefined;
   }
 
   async head(key: string): Promise<ObjectInfo | undefined> {

@@ -37,6 +37,27 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
+  /** The object's bytes with its user metadata (`x-amz-meta-*`, names without the prefix); undefined when missing. */
+  async getWithMetadata(key: string): Promise<{ bytes: Uint8Array; metadata: Record<string, string> } | undefined> {
+    try {
+      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { bytes: out.Body ? await out.Body.transformToByteArray() : new Uint8Array(), metadata: out.Metadata ?? {} };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  /** The object's user metadata alone (a HEAD request); undefined when missing. */
+  async userMetadata(key: string): Promise<Record<string, string> | undefined> {
+    try {
+      return (await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }))).Metadata ?? {};
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
   async head(key: string): Promise<ObjectInfo | undefined> {
     try {
       const out = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));

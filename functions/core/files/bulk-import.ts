@@ -1,5 +1,5 @@
 /** A bulk import (POST /files/import) as the service records it: its source, its progress, its errors. */
-import type { FileType } from '../model';
+import type { FileType, MetadataEntry } from '../model';
 
 /** Where a bulk import reads: an uploaded archive, or a prefix of an S3 bucket. */
 export type ImportSource = { kind: 'archive'; key: string; name: string } | { kind: 's3'; bucket: string; prefix: string };
@@ -18,6 +18,8 @@ export interface FileImport {
   memoryId: string | null;
   fileType: FileType | null;
   prune: boolean;
+  /** Metadata every member's file gets (an S3 object's own user metadata on top). */
+  metadata: MetadataEntry[];
   state: 'running' | 'completed' | 'failed';
   total: number;
   created: number;

@@ -50,6 +50,7 @@ export function emptyFile(accountId: string, id: string, now: string, originRegi
     contentHash: null,
     validators: null,
     stagedTextKey: null,
+    metadata: [],
     createdAt: now,
     updatedAt: now,
   };

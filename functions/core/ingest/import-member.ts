@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { categoryOf, extensionOf } from '../files/file-kinds';
-import type { FileRecord } from '../model';
+import type { FileRecord, MetadataEntry } from '../model';
+import { objectMetadataEntries, sameMetadata, withMetadata } from '../files/file-metadata';
 import type { FileImport } from '../files/bulk-import';
 import { objectKeys } from '../object-keys';
 import { emptyFile } from '../files/file-records';
@@ -27,18 +28,20 @@ type Member = ImportMemberRef & { sourceKey: string; stagingKey?: string };
 
 /** One member: unchanged (nothing), changed (its file's content replaced) or new (a file, written with the batch). */
 export async function importMember(deps: ImportDeps, job: FileImport, member: Member, old: FileRecord | undefined): Promise<Outcome> {
-  if (old && member.etag && recordedEtag(job, old) === member.etag) return { kind: 'unchanged' };
+  if (old && member.etag && recordedEtag(job, old) === member.etag) return unchangedByEtag(deps, job, member, old);
   const loaded = await loadMember(member);
   if (!('bytes' in loaded)) return loaded;
   const { bytes } = loaded;
   const contentHash = createHash('sha256').update(bytes).digest('hex');
   const fileType = job.fileType ?? deps.extractor.fileTypeOf(bytes);
+  const metadata = await memberMetadata(job, member);
   if (old && old.contentHash === contentHash && old.fileType === fileType) {
     await rememberEtag(deps, job, member, old);
+    await keepMetadata(deps, old, metadata);
     return { kind: 'unchanged' };
   }
   const id = old?.id ?? deps.ids.uuid();
-  const raw = memberFields(job, member, id, bytes, contentHash, fileType);
+  const raw = { ...memberFields(job, member, id, bytes, contentHash, fileType), metadata };
   const bronzeKey = raw.bronzeKey;
   const base: FileRecord = { ...(old ?? emptyFile(job.accountId, id, now(deps), deps.config.originRegion)), ...raw };
   const { fields: content, text } = await extracted(deps, base, { key: bronzeKey, bytes });
@@ -59,6 +62,24 @@ async function loadMember(member: Member): Promise<{ bytes: Uint8Array } | { kin
   } catch (error) {
     return { kind: 'failed', error: error instanceof FileProcessingError ? error.message : INTERNAL_FAILURE };
   }
+}
+
+/** A member listed with the ETag recorded: not read; its file takes the metadata the import gives now (none on either side: no HEAD either). */
+async function unchangedByEtag(deps: ImportDeps, job: FileImport, member: Member, old: FileRecord): Promise<Outcome> {
+  if (job.metadata.length > 0 || old.metadata.length > 0) await keepMetadata(deps, old, await memberMetadata(job, member));
+  return { kind: 'unchanged' };
+}
+
+/** The member's metadata: the import's, with an S3 object's own user metadata on top (a failed read keeps the import's alone). */
+async function memberMetadata(job: FileImport, member: Member): Promise<MetadataEntry[]> {
+  if (!member.userMetadata) return job.metadata;
+  const own = await member.userMetadata().catch(() => ({}));
+  return withMetadata(job.metadata, objectMetadataEntries(own));
+}
+
+/** An unchanged member's file takes the metadata the import gives it now (an upsert replaces metadata), with nothing processed again. */
+async function keepMetadata(deps: ImportDeps, old: FileRecord, metadata: MetadataEntry[]): Promise<void> {
+  if (!sameMetadata(old.metadata, metadata)) await deps.files.update(old.accountId, old.id, { metadata, updatedAt: now(deps) });
 }
 
 /** The same bytes under a new ETag (or one not recorded yet): remembered, so the next import need not read them. */

@@ -103,6 +103,11 @@ export interface ImportMemberRef {
   /** Its bytes, as listed, recorded or read (a tar member's are held from the walk on); batches are bounded by them. */
   size: number;
   load(): Promise<Uint8Array>;
+  /**
+   * An S3 object's user metadata (`x-amz-meta-*`, names without the prefix): what load() read with the
+   * bytes, or (not loaded) a HEAD request. Archive members have none.
+   */
+  userMetadata?(): Promise<Record<string, string>>;
 }
 
 /** Reads the sources of bulk imports: uploaded archives and S3 prefixes. */

@@ -6,7 +6,8 @@
  */
 import { BadRequestError, NotFoundError, RateLimitedError } from '../errors';
 import { checkFileName, WEB_FILE_TYPES } from '../files/file-kinds';
-import type { FileRecord } from '../model';
+import type { FileRecord, MetadataEntry } from '../model';
+import { sameMetadata } from '../files/file-metadata';
 import { objectKeys } from '../object-keys';
 import type { WorkMessage } from '../work';
 import { refreshMemoriesOf } from '../files/memory-links';
@@ -20,11 +21,33 @@ export async function createOrUpdateFile(deps: FileDeps, accountId: string, inpu
   const name = checkFileName('name', input.name);
   const source = await fileSourceOf(deps, accountId, existing.id, input);
   const contentHash = await contentHashOf(deps, input.fileType, source);
+  const metadata = input.metadata ?? [];
   if (contentHash === existing.contentHash && input.fileType === existing.fileType) {
     if (source.upload && source.upload.key !== existing.bronzeKey) await discardUpload(deps, accountId, source.upload.key);
-    return existing;
+    // new metadata alone is no new content: nothing is processed or ingested again (filters read it at query time)
+    if (sameMetadata(existing.metadata, metadata)) return existing;
+    const changes = { metadata, updatedAt: deps.clock.now().toISOString() };
+    return (await deps.files.update(accountId, existing.id, changes)) ?? { ...existing, ...changes };
   }
-  return replaceContent(deps, existing, { ...contentFields(name, input.fileType, source), contentHash });
+  return replaceContent(deps, existing, { ...contentFields(name, input.fileType, source), contentHash, metadata });
+}
+
+/**
+ * Replaces a file's metadata (the console's edit, `POST /files/metadata/{id}`): the file is not processed
+ * or ingested again; every memory holding it filters by the new metadata from the next query on.
+ */
+export async function setFileMetadata(
+  deps: Pick<FileDeps, 'files' | 'clock'>,
+  accountId: string,
+  id: string,
+  metadata: MetadataEntry[],
+): Promise<FileRecord> {
+  const file = await deps.files.get(accountId, id);
+  if (!file || file.parentFileId) throw NotFoundError.of('file', id);
+  const changes = { metadata, updatedAt: deps.clock.now().toISOString() };
+  const updated = await deps.files.update(accountId, id, changes);
+  if (!updated) throw NotFoundError.of('file', id);
+  return updated;
 }
 
 /** What POST /files/resync needs: the files, the queue, the clock and the minimum interval between re-syncs. */

@@ -2,7 +2,16 @@
 import { createHash } from 'node:crypto';
 import { BadRequestError, ConflictError, NotFoundError, PayloadTooLargeError } from '../errors';
 import { categoryOf, checkFileName, checkWebAddress, extensionOf, WEB_FILE_TYPES } from '../files/file-kinds';
-import { type FileCategory, type FileRecord, type FileType, fileIdProblem, type Page, type PageRequest, type Upload } from '../model';
+import {
+  type FileCategory,
+  type FileRecord,
+  type FileType,
+  fileIdProblem,
+  type MetadataEntry,
+  type Page,
+  type PageRequest,
+  type Upload,
+} from '../model';
 import { objectKeys } from '../object-keys';
 import type { WorkMessage } from '../work';
 import { emptyFile, type FileDeps, removeFileData } from '../files/file-records';
@@ -70,6 +79,8 @@ export interface NewFile {
   fileType: FileType;
   /** Where the file comes from; a file already holding it is updated instead (file-sources.ts). */
   sourceKey?: string;
+  /** `{key, value}` pairs (none when absent); an upsert replaces the file's. */
+  metadata?: MetadataEntry[];
 }
 
 /** Records a file and queues its processing. The upload key is claimed first, so no two files share it. */
@@ -84,6 +95,7 @@ export async function createFile(deps: FileDeps, accountId: string, input: NewFi
     ...emptyFile(accountId, id, now, deps.config.originRegion),
     ...contentFields(name, input.fileType, source),
     sourceKey: input.sourceKey ?? null,
+    metadata: input.metadata ?? [],
     contentHash: input.sourceKey === undefined ? null : await contentHashOf(deps, input.fileType, source),
   };
   try {

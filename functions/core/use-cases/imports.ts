@@ -7,7 +7,7 @@
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { archiveFormatOfName, WEB_FILE_TYPES } from '../files/file-kinds';
 import { extractionBudgetUsedUp } from '../extraction-budget';
-import type { Account, FileType } from '../model';
+import type { Account, FileType, MetadataEntry } from '../model';
 import type { FileImport, ImportSource } from '../files/bulk-import';
 import type { AccountStore, Clock, IdGenerator, MemoryStore, ObjectStore, QueuePort } from '../ports';
 import type { ImportStore, UploadStore } from '../files/ports';
@@ -49,6 +49,7 @@ export interface ImportRequest {
   memoryId?: string;
   fileType?: FileType;
   prune?: boolean;
+  metadata?: MetadataEntry[];
 }
 
 export async function startImport(deps: ImportApiDeps, accountId: string, input: ImportRequest): Promise<FileImport> {
@@ -68,6 +69,7 @@ export async function startImport(deps: ImportApiDeps, accountId: string, input:
     memoryId: input.memoryId ?? null,
     fileType: input.fileType ?? null,
     prune: input.prune ?? false,
+    metadata: input.metadata ?? [],
     state: 'running',
     total: 0,
     created: 0,

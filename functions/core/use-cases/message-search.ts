@@ -2,7 +2,8 @@
  * GET /messages/search: the account's messages ranked for a query with the engine memory retrieval uses
  * (BM25 over each message with its context, word-vector similarity, fusion), over the account's message
  * index (functions/core/ingest/message-index.ts), so no request reads the account's messages. Filters
- * (session, customer, role, time window) are exact: they decide which index entries may rank at all.
+ * (session, customer, role, time window, and `filter`: core/stored-index/search-filter.ts, whose metadata is the
+ * session's) are exact: they decide which index entries may rank at all.
  * Each hit is read back from the table, so a message deleted, or of a session deleted, since the last
  * build is never returned. The index follows writes within moments (the worker builds it).
  */
@@ -12,6 +13,7 @@ import type { StoredChunk } from '../stored-index/chunks';
 import type { Message, MessageRole } from '../model';
 import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
+import { chunkPredicate, isFilterEmpty, resolveSources, type SearchFilter } from '../stored-index/search-filter';
 import { type Embedder, rankForQuery } from '../../engine';
 
 export interface MessageSearch {
@@ -21,6 +23,8 @@ export interface MessageSearch {
   role?: MessageRole;
   after?: string;
   before?: string;
+  /** GET /messages/search's `filter`: its file conditions hold for no message; its metadata is the session's. */
+  filter?: SearchFilter;
   topK: number;
 }
 
@@ -47,9 +51,10 @@ export async function searchMessages(deps: MessageSearchDeps, accountId: string,
   if (!pointer) return [];
   const index = await deps.indexes.loadBuild(`${accountId}/messages@${pointer.version}`, pointer.prefix, pointer.version);
   const messageOf = messagesByOrdinal(index);
+  const filtered = await filteredChunks(deps, accountId, index, request.filter);
   const allow = (ordinal: number): boolean => {
     const message = messageOf[ordinal];
-    return message !== undefined && matches(message, request);
+    return message !== undefined && matches(message, request) && (!filtered || filtered(ordinal));
   };
   let found: ScoredMessage[] = [];
   for (let round = 0, limit = request.topK + HEADROOM; round < ROUNDS; round++, limit *= 4) {
@@ -62,6 +67,30 @@ export async function searchMessages(deps: MessageSearchDeps, accountId: string,
     if (found.length >= request.topK || hits.length < limit) break;
   }
   return found.slice(0, request.topK);
+}
+
+/** The filter as an ordinal check over the index's chunk records (undefined: no filter); source conditions read the sessions now. */
+async function filteredChunks(
+  deps: MessageSearchDeps,
+  accountId: string,
+  index: LoadedIndex,
+  filter: SearchFilter | undefined,
+): Promise<((ordinal: number) => boolean) | undefined> {
+  if (!filter || isFilterEmpty(filter)) return undefined;
+  const chunks = index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
+  const sourceIds = new Set(chunks.flatMap((chunk) => (chunk ? [chunk.fileId] : [])));
+  const sources = await resolveSources(filter, sourceIds, {
+    files: async () => new Map(),
+    sessions: async (ids) => {
+      const found = await mapConcurrently(ids, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
+      return new Map(found.flatMap((session) => (session ? [[session.id, session] as const] : [])));
+    },
+  });
+  const matches = chunkPredicate(filter, sources);
+  return (ordinal) => {
+    const chunk = chunks[ordinal];
+    return chunk !== undefined && matches(chunk);
+  };
 }
 
 type IndexedMessage = NonNullable<StoredChunk['message']>;

@@ -1,8 +1,9 @@
 /**
  * GET /memory/: the passages, supporting facts and sources of a memory for a query. Lexical and semantic
  * candidates come from the memory's retrieval index; graph memories add a personalized PageRank walk from
- * the query's entities. Files removed from the memory, detached or deleted sessions, and conversation
- * hits outside `after`/`before` are never returned.
+ * the query's entities. Files removed from the memory, detached or deleted sessions, conversation hits
+ * outside `after`/`before`, and chunks the `filter` leaves out (core/stored-index/search-filter.ts) are never returned:
+ * they are left out before ranking, so a selective filter still fills `topK`.
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { NotFoundError } from '../errors';
@@ -10,6 +11,7 @@ import type { StoredChunk } from '../stored-index/chunks';
 // the segment modules only: the graph barrel would bring the NLP model into the retrieval bundle
 import {
   type CandidateRerank,
+  chunkOrdinals,
   type Embedder,
   type ExternalList,
   type GraphSegment,
@@ -23,7 +25,15 @@ import {
   topChunks,
 } from '../../engine';
 import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
-import type { MemoryStore } from '../ports';
+import type { MemoryStore, SessionStore } from '../ports';
+import {
+  type AllowedSources,
+  chunkPredicate,
+  isFilterEmpty,
+  resolveSources,
+  type SearchFilter,
+  type SourceLookup,
+} from '../stored-index/search-filter';
 import type { FileStore } from '../files/ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { emitMetric } from '../metrics';
@@ -33,6 +43,7 @@ import { checkWindow, withinWindow } from './message-search';
 export interface RetrievalDeps {
   memories: MemoryStore;
   files: FileStore;
+  sessions: Pick<SessionStore, 'get'>;
   indexes: IndexCache;
   indexing: { embedder: () => Embedder | null };
   /** The reranker of the fused candidates, when one is configured (core/reranking). */
@@ -47,6 +58,8 @@ export interface RetrievalQuery {
   assisted: boolean;
   after?: string;
   before?: string;
+  /** Conditions every passage, fact and source holds (GET /memory/'s `filter`). */
+  filter?: SearchFilter;
 }
 
 interface Source {
@@ -83,7 +96,9 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
   const reranker = deps.reranking?.reranker() ?? null;
   if (!index || index.retrieval.chunks.ids.length === 0)
     return { payload: [], facts: [], sources: [], ...(reranker ? { reranked: false } : {}) };
-  const allow = allowedChunks(memory, index, request);
+  const lookup = sourceLookup(deps, accountId);
+  const allowedSources = request.filter ? await resolveSources(request.filter, chunkView(index).sourceIds, lookup) : undefined;
+  const allow = allowedChunks(memory, index, request, allowedSources);
   const rerank = reranker && deps.reranking ? candidateRerank(reranker, request.query, deps.reranking.record) : undefined;
   const outcome = await retrieveFromIndex(index, request, { allow, embedder: deps.indexing.embedder(), rerank });
   const sources = await payloadSources(deps, accountId, index, outcome.items);
@@ -122,7 +137,7 @@ export function retrieveFromIndex(
       topK: request.topK,
       facts: request.facts,
       assisted: request.assisted,
-      external: index.graph ? [graphList(index.graph, request.query)] : [],
+      external: index.graph ? [graphList(index.graph, request.query, chunkIdAllowed(index.retrieval, options.allow))] : [],
       memoryFacts: index.graph ? graphFacts(index.graph) : [],
       allow: options.allow,
       prior,
@@ -133,20 +148,53 @@ export function retrieveFromIndex(
 }
 
 /**
- * Which chunks (by ordinal) may be answered: not from excluded sources, deleted sessions, or outside the
- * time window. Undefined when every chunk may: retrieval then skips the per-chunk check (it runs over
- * every chunk of the index on each query).
+ * Which chunks (by ordinal) may be answered: not from excluded sources, deleted sessions, outside the
+ * time window, or left out by the filter (`sources`: what its source conditions allow). Undefined when
+ * every chunk may: retrieval then skips the per-chunk check (it runs over every chunk of the index on
+ * each query).
  */
-function allowedChunks(memory: Memory, index: LoadedIndex, request: RetrievalQuery): ((ordinal: number) => boolean) | undefined {
+function allowedChunks(
+  memory: Memory,
+  index: LoadedIndex,
+  request: RetrievalQuery,
+  sources: AllowedSources,
+): ((ordinal: number) => boolean) | undefined {
   const view = chunkView(index);
   // removed files, detached and deleted sessions are excluded on the memory until an index without them is out
   const excluded = new Set(memory.excludedFileIds);
   const windowed = request.after !== undefined || request.before !== undefined;
-  if (excluded.size === 0 && !windowed && view.complete) return undefined;
+  const filtered = !isFilterEmpty(request.filter);
+  if (excluded.size === 0 && !windowed && !filtered && view.complete) return undefined;
+  const matches = filtered && request.filter ? chunkPredicate(request.filter, sources) : undefined;
   return (ordinal) => {
     const chunk = view.byOrdinal[ordinal];
     if (!chunk || excluded.has(chunk.fileId)) return false;
+    if (matches && !matches(chunk)) return false;
     return !(windowed && chunk.message && !withinWindow(chunk.message.createdAt, request));
+  };
+}
+
+/** The filter's source conditions read against this account's file and session records, at query time. */
+function sourceLookup(deps: RetrievalDeps, accountId: string): SourceLookup {
+  return {
+    files: (ids) => deps.files.getMany(accountId, ids),
+    sessions: async (ids) => {
+      const found = await mapConcurrently(ids, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
+      return new Map(found.flatMap((session) => (session ? [[session.id, session] as const] : [])));
+    },
+  };
+}
+
+/** A chunk-id check for lists that name chunks by id (the graph side), from an ordinal check. */
+function chunkIdAllowed(
+  retrieval: LoadedIndex['retrieval'],
+  allow: ((ordinal: number) => boolean) | undefined,
+): ((chunkId: string) => boolean) | undefined {
+  if (!allow) return undefined;
+  const ordinals = chunkOrdinals(retrieval);
+  return (chunkId) => {
+    const ordinal = ordinals.get(chunkId);
+    return ordinal !== undefined && allow(ordinal);
   };
 }
 
@@ -159,6 +207,8 @@ interface ChunkView {
   messageTimes: ReadonlyArray<number | undefined>;
   /** The latest message's time: what "yesterday" in a query is relative to (now when there is none). */
   latestMessage: number | undefined;
+  /** The sources (files and sessions) the chunks come from. */
+  sourceIds: ReadonlySet<string>;
 }
 
 /** Keyed by the retrieval index: one per loaded index version. */
@@ -171,17 +221,25 @@ function chunkView(index: Pick<LoadedIndex, 'retrieval' | 'chunks'>): ChunkView 
     const messageTimes = byOrdinal.map((chunk) => (chunk?.message ? Date.parse(chunk.message.createdAt) : undefined));
     const known = messageTimes.filter((time): time is number => time !== undefined && Number.isFinite(time));
     const latestMessage = known.length > 0 ? known.reduce((latest, time) => Math.max(latest, time)) : undefined;
-    view = { byOrdinal, complete: byOrdinal.every((chunk) => chunk !== undefined), messageTimes, latestMessage };
+    const sourceIds = new Set(byOrdinal.flatMap((chunk) => (chunk ? [chunk.fileId] : [])));
+    view = { byOrdinal, complete: byOrdinal.every((chunk) => chunk !== undefined), messageTimes, latestMessage, sourceIds };
     chunkViews.set(index.retrieval, view);
   }
   return view;
 }
 
-/** The graph side of a query: a personalized PageRank walk from the entities it names, best chunks first. */
-export function graphList(graph: GraphSegment, query: string): ExternalList {
+/**
+ * The graph side of a query: a personalized PageRank walk from the entities it names, best chunks first;
+ * with `allow`, chunks not allowed are left out before the list is cut (so the list stays full).
+ */
+export function graphList(graph: GraphSegment, query: string, allow?: (chunkId: string) => boolean): ExternalList {
   const seeds = new Map(linkQueryToEntities(graph, query).map((link) => [link.entity, link.weight] as const));
   if (seeds.size === 0) return { name: 'graph', hits: [] };
   const { chunkScores } = personalizedPageRank(graph, seeds);
+  if (allow)
+    chunkScores.forEach((score, chunk) => {
+      if (score > 0 && !allow(graph.chunkIds[chunk] ?? '')) chunkScores[chunk] = 0;
+    });
   return {
     name: 'graph',
     hits: topChunks(graph, chunkScores, GRAPH_CANDIDATES).map((hit) => ({ chunkId: hit.chunkId, score: hit.score })),

@@ -17,6 +17,7 @@ import { fuseReciprocalRank, fuseWeighted, type FusedHit, type RankedList, type 
 import { searchHnsw } from './hnsw';
 import { searchAnnParts } from './merge-index';
 import { addBm25Scores, queryTerms } from './lexical-scorer';
+import { type AllowedSet, allowedSet, searchAllowedVectors } from './allowed-search';
 import { type RankParamOverrides, type RankParams, resolveRankParams } from './params';
 import type { RetrievalIndex } from './retrieval-index';
 import { linkFeedback } from './title-links';
@@ -45,7 +46,11 @@ export interface RankRequest {
   params?: RankParamOverrides;
   /** In-process encoder of the index's embedder: enables the sentence rerank (fused mode). */
   sentenceEncoder?: SentenceEncoder | null;
-  /** Chunks that may be answered (removed files, deleted sessions, a time window); all when absent. */
+  /**
+   * Chunks that may be answered (a filter, removed files, deleted sessions, a time window); all when absent.
+   * Every list ranks the allowed chunks alone before it is cut to its candidates, so a selective filter
+   * still fills the answer.
+   */
   allow?: (ordinal: number) => boolean;
   /** A prior over chunks (time in queries: time-prior.ts): every fused candidate's score is multiplied by 1 + prior. */
   prior?: (ordinal: number) => number;
@@ -82,20 +87,20 @@ function withPrior(hits: readonly FusedHit[], prior: (ordinal: number) => number
 /** The lists the mode fuses (lexical and links, semantic, external), each holding only chunks that may be answered. */
 function rankedLists(index: RetrievalIndex, request: RankRequest, params: RankParams, mode: RetrievalMode): RankedList[] {
   const lists: RankedList[] = [];
-  if (mode !== 'semantic') lists.push(...lexicalLists(index, request.query, params, request.allow));
-  if (mode !== 'lexical' && request.queryVector) lists.push(semanticList(index, request.queryVector, params, mode));
-  if (mode === 'fused') for (const list of request.external ?? []) lists.push(externalList(index, list, params));
-  const allow = request.allow;
-  if (allow) for (const list of lists) list.hits = list.hits.filter((hit) => allow(hit.ordinal));
+  const allowed = request.allow ? allowedSet(index.chunks.ids.length, request.allow) : undefined;
+  if (mode !== 'semantic') lists.push(...lexicalLists(index, request.query, params, allowed));
+  if (mode !== 'lexical' && request.queryVector) lists.push(semanticList(index, request.queryVector, params, mode, allowed));
+  if (mode === 'fused') for (const list of request.external ?? []) lists.push(externalList(index, list, params, allowed));
+  if (allowed) for (const list of lists) list.hits = list.hits.filter((hit) => allowed.mask[hit.ordinal] === 1);
   return lists;
 }
 
 /** The lexical list and, from its best chunks, the title-link list; chunks not allowed neither rank nor lead. */
-function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, allow?: (ordinal: number) => boolean): RankedList[] {
+function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, allowed?: AllowedSet): RankedList[] {
   const terms = queryTerms(query, index.text);
   const scores = addBm25Scores(index.text, terms, params.text, lexicalScores(index));
   addBm25Scores(index.titles, terms, params.title, scores, params.titleWeight);
-  if (allow) for (let ordinal = 0; ordinal < scores.length; ordinal++) if (!allow(ordinal)) scores[ordinal] = 0;
+  if (allowed) for (let ordinal = 0; ordinal < scores.length; ordinal++) if (allowed.mask[ordinal] !== 1) scores[ordinal] = 0;
   const hits = toHits(scores, topKByScore(scores, params.candidates));
   const lexical: RankedList = { name: 'lexical', weight: 1, hits, normalize: 'max', scoreOf: (ordinal) => scores[ordinal] ?? 0 };
   if (params.links.weight === 0 || params.links.feedbackChunks <= 0) return [lexical];
@@ -122,19 +127,28 @@ function lexicalScores(index: RetrievalIndex): Float64Array {
   return scores.fill(0);
 }
 
-function semanticList(index: RetrievalIndex, queryVector: Float32Array, params: RankParams, mode: RetrievalMode): RankedList {
+function semanticList(
+  index: RetrievalIndex,
+  queryVector: Float32Array,
+  params: RankParams,
+  mode: RetrievalMode,
+  allowed: AllowedSet | undefined,
+): RankedList {
   const vectors = index.vectors;
   const weight = mode === 'semantic' ? 1 : params.semanticWeight;
   if (!vectors || weight === 0) return { name: 'semantic', weight: 0, hits: [], normalize: 'none' };
   if (queryVector.length !== vectors.dimensions) {
     throw new RangeError(`query vector has ${queryVector.length} dimensions, the index ${vectors.dimensions}`);
   }
-  const ef = Math.max(params.efSearch, params.candidates);
-  const found = index.ann
-    ? searchHnsw(index.ann, vectors, queryVector, params.candidates, ef)
-    : index.annParts
-      ? searchAnnParts(index.annParts, queryVector, params.candidates, ef)
-      : searchExact(vectors, queryVector, params.candidates);
+  const k = params.candidates;
+  const ef = Math.max(params.efSearch, k);
+  const found = allowed
+    ? searchAllowedVectors({ vectors, ann: index.ann, query: queryVector, k, efSearch: params.efSearch, allowed })
+    : index.ann
+      ? searchHnsw(index.ann, vectors, queryVector, k, ef)
+      : index.annParts
+        ? searchAnnParts(index.annParts, queryVector, k, ef)
+        : searchExact(vectors, queryVector, k);
   const hits = found.map((hit) => ({ ordinal: hit.ordinal, score: hit.score }));
   return { name: 'semantic', weight, hits, normalize: 'none', scoreOf: (ordinal) => rowScore(vectors, ordinal, queryVector) };
 }
@@ -148,12 +162,13 @@ export function chunkOrdinals(index: RetrievalIndex): ReadonlyMap<string, number
   return ordinals;
 }
 
-function externalList(index: RetrievalIndex, list: ExternalList, params: RankParams): RankedList {
+/** An external list by ordinal, its allowed hits only, cut to the candidates. */
+function externalList(index: RetrievalIndex, list: ExternalList, params: RankParams, allowed: AllowedSet | undefined): RankedList {
   const ordinals = chunkOrdinals(index);
   const hits: Scored[] = [];
   for (const hit of list.hits) {
     const ordinal = ordinals.get(hit.chunkId);
-    if (ordinal !== undefined && hit.score > 0) hits.push({ ordinal, score: hit.score });
+    if (ordinal !== undefined && hit.score > 0 && (!allowed || allowed.mask[ordinal] === 1)) hits.push({ ordinal, score: hit.score });
   }
   hits.sort((a, b) => b.score - a.score);
   return { name: list.name, weight: list.weight ?? params.graphWeight, hits: hits.slice(0, params.candidates), normalize: 'max' };

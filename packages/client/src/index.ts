@@ -167,3 +167,23 @@ function failed(
 ): { ok: false; status: number; error: KmemApiError } {
   return { ok: false, status, error: new KmemApiError(status, code, message) };
 }
+
+/**
+ * The `filter` of `searchMemory` and `searchMessages` as an object: every condition holds for what comes
+ * back. Pass it as `filter: searchFilter({...})` in the query (the API takes it as URL-encoded JSON).
+ */
+export interface SearchFilter {
+  fileIDs?: string[];
+  fileTypes?: FileType[];
+  sessionIDs?: string[];
+  customerUserIDs?: string[];
+  roles?: Array<Schemas['Message']['role']>;
+  sourceKeyPrefix?: string;
+  /** Each key's value equals the string, or is one of the strings. */
+  metadata?: Record<string, string | string[]>;
+}
+
+/** A SearchFilter as the query parameter takes it (JSON; openapi-fetch URL-encodes it). */
+export function searchFilter(filter: SearchFilter): string {
+  return JSON.stringify(filter);
+}

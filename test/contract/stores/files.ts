@@ -177,6 +177,7 @@ export function importStoreContract(make: MakeStores): void {
         memoryId: null,
         fileType: null,
         prune: false,
+        metadata: [{ key: 'team', value: 'docs' }],
         state: 'running',
         ...{ total: 3, created: 0, updated: 0, unchanged: 0, deleted: 0, failed: 0, errors: [], position: 0, refreshMemoryIds: [] },
         createdAt: at(0),

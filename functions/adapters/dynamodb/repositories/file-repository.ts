@@ -7,7 +7,7 @@ import { count, itemOf, itemSchema, nullable, readAll, storedTimestamp } from '.
 import { byCreation, keys } from '../keys';
 import type { QueryFilter, Table } from '../table';
 
-/** A file as stored (jobId and externalUrl under the names earlier versions wrote). sourceKey, contentHash, validators and stagedTextKey came later: older files have none (null). */
+/** A file as stored (jobId and externalUrl under the names earlier versions wrote). sourceKey, contentHash, validators and stagedTextKey came later: older files have none (null); metadata later still (none: []). */
 const fileItem = itemSchema<FileRecord>(
   'file',
   z.object({
@@ -48,6 +48,7 @@ const fileItem = itemSchema<FileRecord>(
       }),
     ),
     stagedTextKey: nullable(z.string()),
+    metadata: z.array(z.object({ key: z.string(), value: z.string() })).default([]),
     createdAt: storedTimestamp,
     updatedAt: storedTimestamp,
   }),

@@ -18,6 +18,7 @@ const importItem = itemSchema<FileImport>(
     memoryId: nullable(z.string()),
     fileType: nullable(z.enum(FILE_TYPES)),
     prune: z.boolean(),
+    metadata: z.array(z.object({ key: z.string(), value: z.string() })).default([]),
     state: z.enum(['running', 'completed', 'failed']),
     total: z.number(),
     created: z.number(),

@@ -124,6 +124,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/files/metadata/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replace a file's metadata; nothing is processed or ingested again, and searches filter by the new metadata from the next query on */
+        post: operations["setFileMetadata"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/files/resync/{id}": {
         parameters: {
             query?: never;
@@ -710,6 +727,11 @@ export interface components {
             fileType: "website" | "sitemap" | "website_bulk" | "document" | "text" | "image" | "audio" | "video" | "other";
             id?: string;
             key?: string;
+            /** @description At most 32 `{key, value}` pairs; search filters match them (`filter.metadata`) */
+            metadata?: {
+                key: string;
+                value: string;
+            }[];
             name: string;
             sourceKey?: string;
         };
@@ -861,6 +883,10 @@ export interface components {
             jobID: string | null;
             length: number | null;
             memoryID: string | null;
+            metadata: {
+                key: string;
+                value: string;
+            }[];
             name: string;
             numSpeakers: number | null;
             originRegion: string;
@@ -876,6 +902,13 @@ export interface components {
             updatedAt: string;
             userID: string;
         };
+        FileMetadataRequest: {
+            /** @description At most 32 `{key, value}` pairs; search filters match them (`filter.metadata`) */
+            metadata: {
+                key: string;
+                value: string;
+            }[];
+        };
         FileSummary: {
             bronzeKey: string | null;
             category: string;
@@ -887,6 +920,10 @@ export interface components {
             fileType: "website" | "sitemap" | "website_bulk" | "document" | "text" | "image" | "audio" | "video" | "other";
             id: string;
             length: number | null;
+            metadata: {
+                key: string;
+                value: string;
+            }[];
             name: string;
             numSpeakers: number | null;
             size: number | null;
@@ -1466,6 +1503,11 @@ export interface operations {
                     fileType?: "website" | "sitemap" | "website_bulk" | "document" | "text" | "image" | "audio" | "video" | "other";
                     /** Format: uuid */
                     memoryID?: string;
+                    /** @description At most 32 `{key, value}` pairs; search filters match them (`filter.metadata`) */
+                    metadata?: {
+                        key: string;
+                        value: string;
+                    }[];
                     prune?: boolean;
                     s3?: {
                         bucket: string;
@@ -1714,6 +1756,99 @@ export interface operations {
             };
             /** @description API key invalid (forbidden) */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (bad_request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal failure (error, or internal server error on lists) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setFileMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FileMetadataRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FileSummary"];
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description Invalid input (bad_request): the message names the field and the problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key invalid (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found), also for another account's ids */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3089,6 +3224,8 @@ export interface operations {
                 assisted?: boolean;
                 before?: string;
                 facts?: boolean;
+                /** @description A JSON object (URL-encoded) whose conditions all hold for every result: fileIDs, fileTypes, sessionIDs, customerUserIDs, roles (arrays: any of), sourceKeyPrefix (string), metadata (object: each key equals the string, or one of the array of strings) */
+                filter?: string;
                 memoryID: string;
                 query: string;
                 topK?: number;
@@ -3540,6 +3677,8 @@ export interface operations {
                 after?: string;
                 before?: string;
                 customerUserID?: string;
+                /** @description A JSON object (URL-encoded) whose conditions all hold for every result: fileIDs, fileTypes, sessionIDs, customerUserIDs, roles (arrays: any of), sourceKeyPrefix (string), metadata (object: each key equals the string, or one of the array of strings) */
+                filter?: string;
                 query: string;
                 role?: "norole" | "system" | "assistant" | "user" | "function" | "tool";
                 sessionID?: string;
@@ -4505,6 +4644,7 @@ export const OPERATIONS = {
   removeMemorySessions: { method: 'post', path: '/memories/remove-sessions' },
   searchMemory: { method: 'get', path: '/memory' },
   searchMessages: { method: 'get', path: '/messages/search' },
+  setFileMetadata: { method: 'post', path: '/files/metadata/{id}' },
   startIngestion: { method: 'post', path: '/memories/start-ingestion' },
   uploadFile: { method: 'post', path: '/files/upload' },
 } as const;
