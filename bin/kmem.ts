@@ -18,7 +18,6 @@ import { createAccount } from '../functions/core/use-cases/accounts';
 import { createKey, type KeySummary, listKeys, revokeKey, rotateKey } from '../functions/core/use-cases/api-key-lifecycle';
 import { setImportSources } from '../functions/core/use-cases/import-sources';
 import { openStores, type StoreSession, type Target } from '../functions/local/store-session';
-import { serveMcpOverStdio } from '../functions/mcp/stdio';
 
 const USAGE = [
   'usage: kmem accounts create NAME | kmem accounts webhook-secret NAME',
@@ -136,13 +135,15 @@ async function main(): Promise<number | typeof SERVING> {
   }
 }
 
-function serveMcp(): number | typeof SERVING {
+/** The MCP server is loaded only for `kmem mcp`: the account commands start quicker without its SDK. */
+async function serveMcp(): Promise<number | typeof SERVING> {
   const url = process.env.KMEM_URL ?? 'http://127.0.0.1:8080';
   const apiKey = process.env.KMEM_API_KEY;
   if (!apiKey) {
     console.error('[kmem] mcp: set KMEM_API_KEY to the API key the tools use (and KMEM_URL to the API address)');
     return 2;
   }
+  const { serveMcpOverStdio } = await import('../functions/mcp/stdio');
   serveMcpOverStdio(url, apiKey);
   console.error(`[kmem] MCP server on stdio, calling ${url}`);
   return SERVING;

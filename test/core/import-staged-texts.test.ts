@@ -13,9 +13,11 @@ import type { Members } from '../support/archives';
 import { runZipImport } from '../support/imports';
 import type { WorkMessage } from '../../functions/core/work';
 import { drainQueue } from '../support/drain-queue';
-import { memoryDeps } from '../support/memory';
+import { memoryConfig, memoryDeps } from '../support/memory';
 
-const deps = memoryDeps();
+// what is staged and read is the point, not the vectors nor the extraction thread: no word vectors to load
+// and no thread to start (seconds of a cold start each)
+const deps = memoryDeps(memoryConfig({ KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false', KMEM_EXTRACT_ISOLATION: 'inline' }));
 let accountId = '';
 const reads: string[] = [];
 const observedObjects = new Proxy(deps.objects, {

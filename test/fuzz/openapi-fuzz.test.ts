@@ -11,7 +11,10 @@
  * created a moment ago can be read with its id by its owner and not by another account.
  *
  * The seed is fixed unless FUZZ_SEED=random; replay a failure with FUZZ_SEED=<seed printed at the start>.
- * FUZZ_RUNS sets the runs per operation.
+ * The run has a fixed budget of requests, FUZZ_BUDGET (default 3,000), shared evenly by the operations (at
+ * least MIN_RUNS each), so the file's time does not grow with the API: every operation is fuzzed, each
+ * with fewer runs as operations are added. FUZZ_RUNS sets the runs per operation instead (FUZZ_RUNS=250 is
+ * the deeper run the suite made before the budget).
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -44,11 +47,15 @@ const MAX_BODY_BYTES = 256 * 1024;
 const MAX_UPLOAD_BYTES = 50 * 1024 * 1024 + 64 * 1024;
 /** Fixed by default, so CI (and a rerun) sends the same requests: see test/support/property-seed.ts. */
 const SEED = PROPERTY_SEED;
-const RUNS = Number(process.env.FUZZ_RUNS ?? 250);
+/** Requests of the whole run (beside the seeding creates), shared by the operations. */
+const BUDGET = Number(process.env.FUZZ_BUDGET ?? 3_000);
+/** Runs each operation gets at least, whatever the budget: every arm of the case generator drawn a few times. */
+const MIN_RUNS = 60;
 
 const documentAnswer = await fetch(`${BASE}/openapi.json`);
 const doc = (await documentAnswer.json()) as Schema;
 const operations = operationsOf(doc);
+const RUNS = Number(process.env.FUZZ_RUNS ?? Math.max(MIN_RUNS, Math.ceil(BUDGET / Math.max(1, operations.length))));
 const tags = [...new Set(operations.map((op) => op.tag))];
 
 /** Ids and tokens seen in answers, per account. */

@@ -4,35 +4,64 @@
  * the worker's runtime modules are really installed by the synth's bundling. The worker's asset must hold
  * the Lambda platform's binaries (the canvas addon and ffmpeg for its architecture, the OCR model) and no
  * other platform's, every API function's asset must stay under 2 MB, and the lock file must be untouched.
+ *
+ * The same synth's bundles (one synth with bundling for the whole suite: it is the slowest step of the
+ * infra tests): one ES module per function with the createRequire banner and a source map beside it,
+ * importable by Node from its asset alone, carrying nothing of the local runtime; the worker's extraction
+ * thread beside it extracts a file; and the CDK bundling options agree with the esbuild options the bundle
+ * bench (bench/bundles.ts) builds with.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
-import { deflateRawSync } from 'node:zlib';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_SIZE_LIMIT, WORKER_ARCHITECTURE } from '../../lib/constructs/bundling';
+import {
+  BUNDLED_EXTRACTION_THREAD,
+  type SandboxData,
+  type SandboxReply,
+  type SandboxRequest,
+} from '../../functions/adapters/sandbox/protocol';
+import { catalog } from '../../functions/catalog';
+import { loadConfig } from '../../functions/config';
+import {
+  BUNDLE_SIZE_LIMIT,
+  CREATE_REQUIRE_BANNER,
+  esbuildOptions,
+  lambdaBundling,
+  WORKER_ARCHITECTURE,
+  WORKER_BUNDLE_SIZE_LIMIT,
+} from '../../lib/constructs/bundling';
 import { REPO_ROOT } from '../../lib/paths';
+import {
+  cleanCopy,
+  directorySize,
+  elfMachine,
+  failureLines,
+  lambdaFunctions,
+  run,
+  SYNTH_TIMEOUT_MS,
+  type SynthesizedFunction,
+  zippedSize,
+} from './support/clean-synth';
 
-const SYNTH_TIMEOUT_MS = 8 * 60_000;
 /** Lambda's limit on a function's unzipped code (bytes). */
 const LAMBDA_UNZIPPED_LIMIT = 250 * 1024 * 1024;
 
-interface LambdaResource {
-  Metadata?: Record<string, unknown>;
-  Properties: { Architectures?: string[]; Environment?: { Variables?: Record<string, unknown> } };
-}
-
 let copy: string;
 let synth: { status: number | null; output: string; seconds: number };
-let functions: { service: string; architecture: string; assetDir: string }[];
+let functions: SynthesizedFunction[];
 
 beforeAll(async () => {
   copy = cleanCopy();
   const started = Date.now();
   synth = { ...(await run('npx', ['cdk', 'synth', '--quiet'], copy)), seconds: (Date.now() - started) / 1000 };
   functions = synth.status === 0 ? lambdaFunctions(join(copy, 'cdk.out')) : [];
+  // The bundles must stand on their own, as on Lambda: unlink the copy's node_modules, so a bundle's bare
+  // imports resolve only inside its asset (the worker's runtime modules), never from the repository's install.
+  unlinkSync(join(copy, 'node_modules'));
 }, SYNTH_TIMEOUT_MS + 60_000);
 
 afterAll(() => {
@@ -80,100 +109,109 @@ describe('npx cdk synth from a clean copy', () => {
   });
 });
 
-/** The repository's files (tracked, plus new ones not ignored) copied to a temp dir, node_modules linked. */
-function cleanCopy(): string {
-  const target = mkdtempSync(join(tmpdir(), 'kmem-clean-'));
-  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
+const WORKER_SERVICE = 'kmem-worker';
+const workerOf = (): SynthesizedFunction => {
+  const worker = functions.find((fn) => fn.service === WORKER_SERVICE);
+  if (!worker) throw new Error('no worker function in cdk.out');
+  return worker;
+};
+
+describe('function bundles', () => {
+  it('bundles every function: one per endpoint group, and the worker', () => {
+    const expected = [...new Set(catalog.map((route) => `kmem-${route.group}`)), WORKER_SERVICE].sort();
+    expect(functions.map((fn) => fn.service).sort()).toEqual(expected);
   });
-  for (const file of listed.split('\0').filter(Boolean)) {
-    // deleted in the working tree, or a directory (a node_modules symlink that `node_modules/` does not ignore)
-    if (!existsSync(join(REPO_ROOT, file)) || statSync(join(REPO_ROOT, file)).isDirectory()) continue;
-    mkdirSync(dirname(join(target, file)), { recursive: true });
-    copyFileSync(join(REPO_ROOT, file), join(target, file));
-  }
-  symlinkSync(join(REPO_ROOT, 'node_modules'), join(target, 'node_modules'), 'dir');
-  return target;
-}
 
-/** Runs a command without blocking the test worker; its status and output. */
-async function run(command: string, args: string[], cwd: string): Promise<{ status: number | null; output: string }> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(command, args, {
-      cwd,
-      env: userEnv(),
-      timeout: SYNTH_TIMEOUT_MS,
-      maxBuffer: 64 * 1048576,
+  it('emits an ES module with the createRequire banner and its source map, API functions under 2 MB', () => {
+    for (const fn of functions) {
+      const file = join(fn.assetDir, 'index.mjs');
+      expect(readFileSync(file, 'utf8').startsWith(CREATE_REQUIRE_BANNER), fn.service).toBe(true);
+      const limit = fn.service === WORKER_SERVICE ? WORKER_BUNDLE_SIZE_LIMIT : BUNDLE_SIZE_LIMIT;
+      expect(statSync(file).size, fn.service).toBeLessThan(limit);
+      expect(existsSync(`${file}.map`), fn.service).toBe(true);
+    }
+  });
+
+  it('imports in a fresh Node process from its asset alone and exports a handler function', () => {
+    expect(existsSync(join(copy, 'node_modules')), "the copy's node_modules is unlinked").toBe(false);
+    for (const fn of functions) {
+      const url = pathToFileURL(join(fn.assetDir, 'index.mjs')).href;
+      const script = `const m = await import(${JSON.stringify(url)}); console.log(typeof m.handler);`;
+      const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, AWS_REGION: 'us-east-1', KMEM_TABLE_NAME: 't', KMEM_BUCKET_NAME: 'b' },
+      });
+      const outcome = { fn: fn.service, out: result.stdout.trim(), err: result.status === 0 ? '' : result.stderr };
+      expect(outcome).toEqual({ fn: fn.service, out: 'function', err: '' });
+    }
+  });
+
+  it('carries nothing of the local runtime: no file queue, no module of functions/local', () => {
+    for (const fn of functions) {
+      const map = JSON.parse(readFileSync(join(fn.assetDir, 'index.mjs.map'), 'utf8')) as { sources: string[] };
+      const local = map.sources.filter((source) => /functions\/local\/|adapters\/queue\/local-queue/.test(source));
+      expect({ fn: fn.service, local }).toEqual({ fn: fn.service, local: [] });
+    }
+  });
+});
+
+describe("the worker's extraction thread", () => {
+  it('is bundled beside the worker, with the banner and its source map, and extracts a file in a worker thread', async () => {
+    const file = join(workerOf().assetDir, BUNDLED_EXTRACTION_THREAD);
+    expect(readFileSync(file, 'utf8').startsWith(CREATE_REQUIRE_BANNER)).toBe(true);
+    expect(existsSync(`${file}.map`)).toBe(true);
+    const thread = new Worker(pathToFileURL(file), { workerData: { module: '', config: loadConfig({}) } satisfies SandboxData });
+    try {
+      const replies = new Promise<SandboxReply[]>((resolve, reject) => {
+        const seen: SandboxReply[] = [];
+        thread.on('error', reject);
+        thread.on('message', (reply: SandboxReply) => {
+          seen.push(reply);
+          if (reply.kind === 'ready') {
+            const bytes = new TextEncoder().encode('The ferry leaves at noon.');
+            const input = { bytes, fileType: 'text', name: 'ferry.txt', contentType: 'text/plain' } as const;
+            thread.postMessage({ kind: 'extract', id: 1, input } satisfies SandboxRequest);
+          } else resolve(seen);
+        });
+      });
+      const [ready, outcome] = await replies;
+      expect(ready).toEqual({ kind: 'ready' });
+      expect(outcome).toMatchObject({
+        kind: 'extracted',
+        id: 1,
+        extracted: { text: expect.stringContaining('The ferry leaves at noon.') },
+      });
+    } finally {
+      await thread.terminate();
+    }
+  });
+});
+
+describe('bundling options', () => {
+  it('builds the same bundle in CDK and in the bench', () => {
+    const cdk = lambdaBundling();
+    const bench = esbuildOptions('entry.ts', 'out/index.mjs');
+    expect(cdk.format).toBe(OutputFormat.ESM);
+    expect(bench.format).toBe('esm');
+    expect(bench.outfile?.endsWith('.mjs')).toBe(true);
+    expect({
+      target: cdk.target,
+      minify: cdk.minify,
+      sourcemap: cdk.sourceMap,
+      sourcesContent: cdk.sourcesContent,
+      mainFields: cdk.mainFields,
+      external: cdk.externalModules,
+      banner: cdk.banner,
+      treeShaking: cdk.esbuildArgs?.['--tree-shaking'] === 'true',
+    }).toEqual({
+      target: bench.target,
+      minify: bench.minify,
+      sourcemap: bench.sourcemap,
+      sourcesContent: bench.sourcesContent,
+      mainFields: bench.mainFields,
+      external: bench.external,
+      banner: bench.banner?.js,
+      treeShaking: bench.treeShaking,
     });
-    return { status: 0, output: `${stdout}\n${stderr}` };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { status: typeof failed.code === 'number' ? failed.code : null, output: `${failed.stdout ?? ''}\n${failed.stderr ?? ''}` };
-  }
-}
-
-/** The environment of a user's shell: no test settings, no AWS account needed. */
-function userEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith('KMEM_') && !name.startsWith('VITEST') && name !== 'NODE_ENV') env[name] = value;
-  }
-  return env;
-}
-
-/**
- * kmem's own Lambda functions in the synthesized stack (the CDK's providers, such as the console's bucket
- * deployment, have no Powertools service): their service, architecture and asset directory.
- */
-function lambdaFunctions(outdir: string) {
-  const templateFile = readdirSync(outdir).find((name) => name.endsWith('.template.json'));
-  if (!templateFile) throw new Error(`no template in ${outdir}`);
-  const template = JSON.parse(readFileSync(join(outdir, templateFile), 'utf8')) as {
-    Resources: Record<string, { Type: string } & LambdaResource>;
-  };
-  return Object.values(template.Resources)
-    .filter((resource) => resource.Type === 'AWS::Lambda::Function' && resource.Metadata?.['aws:asset:path'])
-    .map((resource) => ({
-      service: String(resource.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME),
-      architecture: resource.Properties.Architectures?.[0] ?? 'x86_64',
-      assetDir: join(outdir, String(resource.Metadata?.['aws:asset:path'])),
-    }))
-    .filter((fn) => fn.service.startsWith('kmem-'));
-}
-
-/** The CPU an ELF file is built for (Node's names), read from its header. */
-function elfMachine(file: string): string {
-  const header = readFileSync(file).subarray(0, 20);
-  expect(header.subarray(0, 4).toString('latin1'), `${file} is an ELF file`).toBe('\x7fELF');
-  const machine = header.readUInt16LE(18);
-  return machine === 0xb7 ? 'arm64' : machine === 0x3e ? 'x64' : `machine ${machine}`;
-}
-
-/** The lines of a failed synth that say why (npm's and the CDK's errors), not npm's usage text. */
-function failureLines(output: string): string {
-  return output
-    .split('\n')
-    .filter((line) => /Missing:|EUSAGE|Error|error:|Failed|\[kmem\]/.test(line) && !/^npm error +--/.test(line))
-    .slice(0, 40)
-    .join('\n');
-}
-
-function filesOf(directory: string): string[] {
-  return readdirSync(directory, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => join(entry.parentPath, entry.name));
-}
-
-function directorySize(directory: string): number {
-  return filesOf(directory).reduce((total, file) => total + statSync(file).size, 0);
-}
-
-/** The size of the asset's zip: each file deflated, plus its local and central directory headers. */
-function zippedSize(directory: string): number {
-  const ZIP_HEADERS = 30 + 46;
-  return filesOf(directory).reduce(
-    (total, file) => total + deflateRawSync(readFileSync(file)).length + ZIP_HEADERS + 2 * (file.length - directory.length),
-    0,
-  );
-}
+  });
+});

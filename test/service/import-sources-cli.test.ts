@@ -4,30 +4,18 @@
  * nothing else; the command with no pair takes them all away; a malformed pair or the artefact bucket is
  * refused with the reason.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Runtime } from '../../functions/local/runtime';
+import { kmemAccounts } from '../support/kmem-cli';
 
-const run = promisify(execFile);
 const KEY = 'kmem_bootstrap_key_for_import_sources_test';
 const dataDir = mkdtempSync(join(tmpdir(), 'kmem-import-sources-'));
 let runtime: Runtime;
 
-async function kmem(...args: string[]): Promise<{ code: number; stdout: string[]; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'bin/kmem.ts', 'accounts', ...args], {
-      env: { ...process.env, KMEM_DATA_DIR: dataDir },
-    });
-    return { code: 0, stdout: stdout.trim().split('\n').filter(Boolean), stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout.trim().split('\n').filter(Boolean), stderr: failed.stderr };
-  }
-}
+const kmem = (...args: string[]) => kmemAccounts(dataDir, ...args);
 
 const startImport = async (bucket: string, prefix: string) => {
   const answer = await fetch(`${runtime.url}/files/import`, {

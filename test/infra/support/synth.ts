@@ -1,7 +1,9 @@
 /**
- * Synthesizes the kmem app once per test file (each file runs in its own process), with the context of
- * cdk.json, so tests assert on what `npx cdk synth` produces. Bundling is skipped unless asked for: the
- * bundles themselves are checked by bundling.test.ts and bench/bundles.ts.
+ * Synthesizes the kmem app in the test's process, with the context of cdk.json, so tests assert on what
+ * `npx cdk synth` produces. Bundling is skipped: the bundles themselves are checked on the one bundling synth
+ * of the suite, real-synth.test.ts (`npx cdk synth` in a clean copy), and by bench/bundles.ts. The app with
+ * no option is synthesized once per process (each test file runs in its own) and shared by the tests that
+ * ask for it: a synth takes seconds, and nothing a test reads from it changes it.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +28,6 @@ export interface Synthesized extends KmemApp {
 
 /** Options of `synthesize`. */
 export interface SynthOptions {
-  readonly bundle?: boolean;
   readonly stage?: string;
   readonly config?: Record<string, unknown>;
   readonly entryOf?: (name: FunctionName) => string;
@@ -40,11 +41,22 @@ function cdkJsonContext(): Record<string, unknown> {
   return cdkJson.context;
 }
 
-/** Builds and synthesizes the app (throws when the nag packs find an unacknowledged error). */
+let plainApp: Synthesized | undefined;
+
+/**
+ * Builds and synthesizes the app (throws when the nag packs find an unacknowledged error); with no option,
+ * the one synth of the plain app this process shares.
+ */
 export function synthesize(options: SynthOptions = {}): Synthesized {
+  if (Object.keys(options).length > 0) return synthesizeWith(options);
+  plainApp ??= synthesizeWith({});
+  return plainApp;
+}
+
+function synthesizeWith(options: SynthOptions): Synthesized {
   const context: Record<string, unknown> = { ...cdkJsonContext(), stage: options.stage ?? 'test' };
   if (options.config) context.config = options.config;
-  if (!options.bundle) context['aws:cdk:bundling-stacks'] = [];
+  context['aws:cdk:bundling-stacks'] = [];
   context[SKIP_RUNTIME_MODULES_CONTEXT] = true; // no npm install of the worker's runtime modules in tests
   const outdir = mkdtempSync(join(tmpdir(), 'kmem-cdk-'));
   process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
