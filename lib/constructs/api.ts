@@ -87,11 +87,7 @@ export class Api extends Construct {
       environment: {
         ...sharedEnvironment(props.config, props.data),
         KMEM_QUEUE_URL: props.queue.queueUrl,
-        ...(group === 'retrieval' || group === 'messages' ? embeddingEnvironment(props.config) : {}),
-        ...(VECTOR_QUERY_GROUPS.has(group) ? props.vectors?.environment() : {}),
-        ...(group === 'retrieval' ? answerEnvironment(props.config) : {}),
-        ...(group === 'retrieval' ? rerankerEnvironment(props.config) : {}),
-        ...(group === 'files' ? importEnvironment(props.config) : {}),
+        ...groupEnvironment(group, props),
       },
       config: props.config,
     });
@@ -101,12 +97,30 @@ export class Api extends Construct {
     // every authenticated request counts against its account's rate limit (functions/core/use-cases/rate-limit.ts)
     if (access.table === 'read' || access.table === 'keyLookup') grantRequestCounting(props.data.table, fn);
     if (access.enqueue) props.queue.grantSendMessages(fn.role);
-    if ((group === 'retrieval' || group === 'messages') && props.config.embedder === 'bedrock') grantEmbeddings(fn);
-    if (group === 'retrieval') grantAnswers(fn, props);
-    if (group === 'retrieval' && props.config.reranker.provider === 'bedrock') grantRerankModel(fn, props.config.reranker.model);
-    if (VECTOR_QUERY_GROUPS.has(group)) props.vectors?.grant(fn, 'query');
+    grantQueryModels(group, fn, props);
     return fn;
   }
+}
+
+/** The settings only some groups read: embeddings and the vector tier for queries, models for retrieval, imports for files. */
+function groupEnvironment(group: Group, props: ApiProps): Record<string, string> {
+  const querying = VECTOR_QUERY_GROUPS.has(group);
+  return {
+    ...(querying ? embeddingEnvironment(props.config) : {}),
+    ...(querying ? props.vectors?.environment() : {}),
+    ...(group === 'retrieval' ? { ...answerEnvironment(props.config), ...rerankerEnvironment(props.config) } : {}),
+    ...(group === 'files' ? importEnvironment(props.config) : {}),
+  };
+}
+
+/** What the querying groups may call: the embedding model, the vector tier, and for retrieval the answer and rerank models. */
+function grantQueryModels(group: Group, fn: ServiceFunction, props: ApiProps): void {
+  if (!VECTOR_QUERY_GROUPS.has(group)) return;
+  if (props.config.embedder === 'bedrock') grantEmbeddings(fn);
+  props.vectors?.grant(fn, 'query');
+  if (group !== 'retrieval') return;
+  grantAnswers(fn, props);
+  if (props.config.reranker.provider === 'bedrock') grantRerankModel(fn, props.config.reranker.model);
 }
 
 /** The groups that query memory indexes (memory retrieval, message search), hence the vector tier. */

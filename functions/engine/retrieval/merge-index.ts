@@ -40,7 +40,15 @@ export function mergeRetrievalIndexes(parts: readonly IndexPart[], options: Merg
   const stored = mergeVectors(parts, ordinals, count);
   const ann = stored.vectors && options.acceleration ? buildHnsw(stored.vectors, options.hnsw) : null;
   const annParts = !ann && stored.vectors && options.partAnn ? partGraphs(parts, ordinals) : undefined;
-  return { chunks, text, titles, ...stored, ann, links: buildTitleLinks(chunks.titles, text.analyzer, text.languages), ...(annParts ? { annParts } : {}) };
+  return {
+    chunks,
+    text,
+    titles,
+    ...stored,
+    ann,
+    links: buildTitleLinks(chunks.titles, text.analyzer, text.languages),
+    ...(annParts ? { annParts } : {}),
+  };
 }
 
 /** The parts' HNSW graphs, when every part holding live chunks has one. */
