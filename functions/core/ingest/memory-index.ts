@@ -15,7 +15,8 @@ import { INDEX_FILES } from '../stored-index/index-files';
 import { graphItemsOf, type GraphItems } from '../graph-items';
 import { writeGraphItems } from './graph-items-sync';
 import { parseGraphState } from '../stored-index/graph-state';
-import { buildIndexVersion, type IndexingSettings } from './index-build';
+import { buildIndexVersion, type GraphInputs, type IndexingSettings } from './index-build';
+import type { FileTimes } from './memory-graph';
 import { emitMetric } from '../metrics';
 
 const PUBLISH_TRIES = 5;
@@ -38,6 +39,8 @@ export interface Publication {
   changes: (built: BuiltCounts) => Partial<Memory>;
   /** An ingestion: graph memories use the configured extractor (which may spend model tokens). */
   managed?: boolean;
+  /** The added files' times (their facts' validity starts there; see ingest/memory-graph.ts). */
+  fileTimes?: ReadonlyMap<string, FileTimes>;
 }
 
 export interface Published {
@@ -87,6 +90,7 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
     added: publication.added,
     kept: sources,
     managed: publication.managed ?? false,
+    ...(publication.fileTimes ? { fileTimes: publication.fileTimes } : {}),
   });
   return { version, prefix, chunks, written };
 }
@@ -138,7 +142,7 @@ async function writeSegments(
   memory: Memory,
   prefix: string,
   chunks: StoredChunk[],
-  changes: { added: ReadonlyMap<string, readonly StoredChunk[]>; kept: ReadonlySet<string>; managed: boolean },
+  changes: Omit<GraphInputs, 'previous'>,
 ): Promise<{ counts: GraphCountsOf; extractionTokens: number; graphItems?: GraphItems }> {
   const previous =
     memory.memoryType === 'graph' && memory.indexPrefix

@@ -18,11 +18,14 @@ export function recordRelations(
   let facts = 0;
   extraction.chunks.forEach((chunk, chunkIndex) => {
     const ids = entityIds[chunkIndex] ?? [];
+    const source = graph.chunks.get(chunk.chunkId);
+    const time = source?.time ?? '';
     for (const candidate of chunk.relations) {
       const relation = upsertRelation(graph, candidate, ids[candidate.subject] ?? '', ids[candidate.object] ?? '', extraction.fileId);
       if (relation === undefined) continue;
       relations++;
       addCount(contribution.relationCounts, relation.id, 1);
+      noteTime(contribution.relationTimes, relation.id, time);
       if (candidate.fact === undefined) continue;
       const factId = stableId('f', `${relation.id}\u0000${chunk.chunkId}\u0000${candidate.sentence}`);
       if (graph.facts.has(factId)) continue;
@@ -37,12 +40,23 @@ export function recordRelations(
         chunkId: chunk.chunkId,
         fileId: extraction.fileId,
         sentence: candidate.sentence,
+        validFrom: time,
+        validTo: null,
+        sourceId: source?.sourceId ?? extraction.fileId,
       });
       contribution.factIds.push(factId);
       facts++;
     }
   });
   return { relations, facts };
+}
+
+/** Widens the [first, last] times a file states a relation to take in `time`. */
+function noteTime(times: Map<string, [string, string]>, relationId: string, time: string): void {
+  const span = times.get(relationId);
+  if (!span) times.set(relationId, [time, time]);
+  else if (time < span[0]) span[0] = time;
+  else if (time > span[1]) span[1] = time;
 }
 
 function upsertRelation(
