@@ -27,5 +27,6 @@ export { buildGraphSegment, type GraphSegment } from './graph/graph-segment';
 export { deserializeGraphSegment, serializeGraphSegment } from './graph/graph-segment-format';
 export { personalizedPageRank, topChunks } from './graph/graph-ppr';
 export { linkQueryToEntities } from './graph/query-link';
-export { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from './graph/entity-lookup';
+export { matchEntitiesByName, mentioningChunks, neighboursOf } from './graph/entity-lookup';
 export { graphWordVectors, type WordVectors } from './graph/word-vector-typing';
+export { type DatedFact, datedFacts, holdsAt, type ProfileEntry, profileOf, supersededChunks } from './graph/dated-facts';

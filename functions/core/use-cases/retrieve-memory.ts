@@ -3,6 +3,12 @@
  * candidates come from the memory's retrieval index; graph memories add a personalized PageRank walk from
  * the query's entities. Files removed from the memory, detached or deleted sessions, and conversation
  * hits outside `after`/`before` are never returned.
+ *
+ * Time (`asOf`, default now): each fact is `{content, validFrom, validTo, sourceId}`, and only facts
+ * holding at `asOf` are answered (stated by then, not yet replaced; sentences of messages written after
+ * it neither). A passage whose facts had all been replaced by `asOf` (a superseded statement of a
+ * single-valued relation, dated-facts.ts) scores `SUPERSEDED_PASSAGE_FACTOR` of its fused score, so of two
+ * contradicting passages the current one ranks first.
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { NotFoundError } from '../errors';
@@ -10,13 +16,16 @@ import type { StoredChunk } from '../stored-index/chunks';
 // the segment modules only: the graph barrel would bring the NLP model into the retrieval bundle
 import {
   type Embedder,
+  datedFacts,
   type ExternalList,
   type GraphSegment,
+  holdsAt,
   linkQueryToEntities,
   type MemoryFact,
   personalizedPageRank,
   type RetrievalOutcome,
   retrieve,
+  supersededChunks,
   topChunks,
 } from '../../engine';
 import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
@@ -41,6 +50,16 @@ export interface RetrievalQuery {
   assisted: boolean;
   after?: string;
   before?: string;
+  /** ISO 8601; default now. */
+  asOf?: string;
+}
+
+/** A supporting fact on the wire's terms: when it held (`validFrom` null when its source is gone) and what stated it. */
+export interface DatedFactView {
+  content: string;
+  validFrom: string | null;
+  validTo: string | null;
+  sourceId: string | null;
 }
 
 interface Source {
@@ -53,11 +72,13 @@ interface Source {
 export interface RetrievalResult {
   /** Best first; `sourceId` names the entry of `sources` the passage comes from. */
   payload: Array<{ content: string; score: number; sourceId?: string }>;
-  facts: Array<{ content: string }>;
+  facts: DatedFactView[];
   sources: Source[];
 }
 
 const GRAPH_CANDIDATES = 100;
+/** The score factor of a passage stating only what `asOf` had seen replaced (see the module comment). */
+const SUPERSEDED_PASSAGE_FACTOR = 0.85;
 
 export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string, request: RetrievalQuery): Promise<RetrievalResult> {
   checkWindow(request);
@@ -74,7 +95,8 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
   const index = await deps.indexes.load(memory);
   if (!index || index.retrieval.chunks.ids.length === 0) return { payload: [], facts: [], sources: [] };
   const allow = allowedChunks(memory, index, request);
-  const outcome = await retrieveFromIndex(index, request, { allow, embedder: deps.indexing.embedder() });
+  const asOf = request.asOf ?? new Date().toISOString();
+  const outcome = await retrieveFromIndex(index, { ...request, asOf }, { allow, embedder: deps.indexing.embedder() });
   const sources = await payloadSources(deps, accountId, index, outcome.items);
   const described = new Set(sources.map((source) => source.id));
   const payload = outcome.payload.map((entry, i) => {
@@ -82,7 +104,7 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
     const sourceId = item ? publicSourceId(sourceIdOf(index, item)) : undefined;
     return sourceId !== undefined && described.has(sourceId) ? { ...entry, sourceId } : entry;
   });
-  return { payload, facts: outcome.facts, sources };
+  return { payload, facts: await datedFactViews(deps, accountId, index, outcome.facts), sources };
 }
 
 /**
@@ -91,10 +113,11 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
  * call it, so the benchmarks measure what the API answers.
  */
 export function retrieveFromIndex(
-  index: Pick<LoadedIndex, 'retrieval' | 'graph'>,
-  request: Pick<RetrievalQuery, 'query' | 'topK' | 'facts' | 'assisted'>,
+  index: Pick<LoadedIndex, 'retrieval' | 'graph'> & Partial<Pick<LoadedIndex, 'chunks'>>,
+  request: Pick<RetrievalQuery, 'query' | 'topK' | 'facts' | 'assisted' | 'asOf'>,
   options: { allow?: ((ordinal: number) => boolean) | undefined; embedder: Embedder | null },
 ): Promise<RetrievalOutcome> {
+  const asOf = request.asOf ?? new Date().toISOString();
   return retrieve(
     index.retrieval,
     {
@@ -103,11 +126,29 @@ export function retrieveFromIndex(
       facts: request.facts,
       assisted: request.assisted,
       external: index.graph ? [graphList(index.graph, request.query)] : [],
-      memoryFacts: index.graph ? graphFacts(index.graph) : [],
+      memoryFacts: index.graph && request.facts ? graphFacts(index.graph, asOf) : [],
       allow: options.allow,
+      ...(index.graph ? { scoreFactor: supersededFactor(index, index.graph, asOf) } : {}),
+      ...(index.chunks && request.asOf ? { sentenceHolds: writtenBy(index.chunks, asOf) } : {}),
     },
     { embedder: options.embedder },
   );
+}
+
+/** Lowers passages stating only what had been replaced by `asOf` (none replaced: no factor at all). */
+function supersededFactor(index: Pick<LoadedIndex, 'retrieval'>, graph: GraphSegment, asOf: string): ((ordinal: number) => number) | undefined {
+  const stale = supersededChunks(graph, asOf);
+  if (stale.size === 0) return undefined;
+  const ids = index.retrieval.chunks.ids;
+  return (ordinal) => (stale.has(ids[ordinal] ?? '') ? SUPERSEDED_PASSAGE_FACTOR : 1);
+}
+
+/** A chunk's sentences may be facts at `asOf` unless it is a message written after it. */
+function writtenBy(chunks: ReadonlyMap<string, StoredChunk>, asOf: string): (chunkId: string) => boolean {
+  return (chunkId) => {
+    const createdAt = chunks.get(chunkId)?.message?.createdAt;
+    return createdAt === undefined || new Date(createdAt).toISOString() <= asOf;
+  };
 }
 
 /**
@@ -158,8 +199,35 @@ export function graphList(graph: GraphSegment, query: string): ExternalList {
   };
 }
 
-function graphFacts(graph: GraphSegment): MemoryFact[] {
-  return graph.facts.texts.map((content, i) => ({ content, chunkId: graph.chunkIds[graph.facts.chunks[i] ?? 0] ?? '' }));
+/** The graph's facts holding at `asOf` (unknown start: held since its source, so kept). */
+function graphFacts(graph: GraphSegment, asOf: string): MemoryFact[] {
+  return datedFacts(graph)
+    .filter((fact) => holdsAt(fact, asOf))
+    .map(({ content, chunkId, fileId, validFrom, validTo, sourceId }) => ({
+      content,
+      ...(chunkId === '' ? {} : { chunkId }),
+      ...(fileId === undefined ? {} : { fileId }),
+      validFrom,
+      validTo,
+      ...(sourceId === undefined ? {} : { sourceId }),
+    }));
+}
+
+/**
+ * The facts on the wire's terms: a fact without a known start (a sentence of a passage, a graph built before
+ * validity) starts at its source's time, the message's or the file's; its source is the message, else the file.
+ */
+async function datedFactViews(deps: RetrievalDeps, accountId: string, index: LoadedIndex, facts: readonly MemoryFact[]): Promise<DatedFactView[]> {
+  return mapConcurrently(facts, STORE_CONCURRENCY, async (fact) => {
+    const chunk = fact.chunkId === undefined ? undefined : index.chunks.get(fact.chunkId);
+    const sourceId = fact.sourceId ?? chunk?.message?.id ?? chunk?.pageId ?? fact.fileId ?? chunk?.fileId ?? null;
+    const view = { content: fact.content, validTo: fact.validTo ?? null, sourceId: sourceId && publicSourceId(sourceId) };
+    if (fact.validFrom) return { ...view, validFrom: fact.validFrom };
+    if (chunk?.message) return { ...view, validFrom: new Date(chunk.message.createdAt).toISOString() };
+    const fileId = chunk?.pageId ?? chunk?.fileId ?? fact.fileId;
+    const file = fileId === undefined || sourceRefOf(fileId).kind === 'session' ? undefined : await deps.files.get(accountId, fileId);
+    return { ...view, validFrom: file?.createdAt ?? null };
+  });
 }
 
 /** The files (or sessions) behind the payload, best first, with an address to fetch them. */

@@ -39,6 +39,7 @@ const opinion = (value: string): string => `opinion:${headKey(value, false)}`;
 
 /** First match wins, so negative and specific patterns come before the general ones. */
 const PATTERNS: readonly StatementPattern[] = [
+  { pattern: new RegExp(`${I}(?:'d|\\s+would)${ADV}\\s+(?:love|like)\\s+to${V}`, 'i'), category: 'preference', kind: 'wish' },
   {
     pattern: new RegExp(`${I}${ADV}\\s+(?:don't|do not|no longer|never|can't|cannot|won't)\\s+(?:like|love|enjoy|eat|drink|want|stand)(?:\\s+to)?${V}`, 'i'),
     category: 'preference',
@@ -53,7 +54,7 @@ const PATTERNS: readonly StatementPattern[] = [
   },
   { pattern: new RegExp(`${IM}\\s+(?:not a (?:big )?fan of|not into|allergic to)${V}`, 'i'), category: 'preference', kind: 'dislike', slot: opinion },
   {
-    pattern: new RegExp(`${I}${ADV}\\s+(?:'d |would )?(?:prefer|favou?r)${V}`, 'i'),
+    pattern: new RegExp(`${I}(?:'d|\\s+would)?${ADV}\\s+(?:prefer|favou?r)${V}`, 'i'),
     category: 'preference',
     kind: 'prefer',
     slot: (value) => `prefer:${headKey(value, true)}`,
@@ -77,7 +78,7 @@ const PATTERNS: readonly StatementPattern[] = [
     kind: 'habit',
   },
   {
-    pattern: new RegExp(`${I}${ADV}\\s+(?:want|wish|hope|would love|'d love|would like|'d like|dream of|long)\\s+(?:to\\s+)?(.+)`, 'i'),
+    pattern: new RegExp(`${I}${ADV}\\s+(?:want|wish|hope|dream of|long)\\s+(?:to\\s+)?(.+)`, 'i'),
     category: 'preference',
     kind: 'wish',
   },
@@ -107,6 +108,7 @@ const PATTERNS: readonly StatementPattern[] = [
     category: 'fact',
     kind: 'plan',
   },
+  { pattern: new RegExp(`${I}${ADV}\\s+work\\s+as\\s+(?:a |an )?(.+)`, 'i'), category: 'fact', kind: 'occupation', slot: () => 'occupation' },
   {
     pattern: new RegExp(
       `${I}${ADV}\\s+(?:work|am working|'m working|started working|started a new job|started a job|got a (?:new )?job|took a (?:new )?job|joined|have joined|'ve joined)\\s+(?:at|for|with)?\\s*(.+)`,
@@ -117,7 +119,6 @@ const PATTERNS: readonly StatementPattern[] = [
     slot: () => 'employer',
     named: true,
   },
-  { pattern: new RegExp(`${I}${ADV}\\s+work\\s+as\\s+(?:a |an )?(.+)`, 'i'), category: 'fact', kind: 'occupation', slot: () => 'occupation' },
   {
     pattern: new RegExp(`${IM}\\s+(?:now\\s+)?(?:a |an )([\\w-]+(?: [\\w-]+)?) (?:at|for) ([A-Z].+)`),
     category: 'fact',
@@ -177,7 +178,8 @@ export function speakerStatements(text: string, source: StatementSource): Speake
       if (!match) continue;
       const raw = match[match.length - 1] ?? '';
       const role = match.length > 2 ? (match[1] ?? '') : '';
-      for (const value of valuesOf(raw, rule)) {
+      const values = valuesOf(raw, rule);
+      for (const value of values) {
         const shown = role && rule.kind !== 'work' ? `${role.toLowerCase()}: ${value}` : value;
         const slot = rule.slot?.(value);
         out.push({
@@ -194,7 +196,7 @@ export function speakerStatements(text: string, source: StatementSource): Speake
           validTo: null,
         });
       }
-      break;
+      if (values.length > 0) break;
     }
   });
   return out;
@@ -203,7 +205,7 @@ export function speakerStatements(text: string, source: StatementSource): Speake
 function sentencesOf(text: string): string[] {
   return text
     .replace(/[\u2018\u2019]/g, "'")
-    .split(/(?<=[.!?])\s+|\n+/)
+    .split(/(?<=[.!?])\s+|\n+|\s*[,;]?\s+(?:and|but|so)\s+(?=(?:I|we|my)\b)/i)
     .map((sentence) => sentence.trim())
     .filter((sentence) => sentence.length > 0 && sentence.length <= 400 && !sentence.endsWith('?'));
 }
@@ -225,10 +227,10 @@ function namedPart(value: string): string {
   const words = value.replace(/^(?:the|a|an)\s+/i, '').split(/\s+/);
   const named: string[] = [];
   for (const word of words) {
-    if (/^[\p{Lu}\d&]/u.test(word) || (named.length > 0 && /^(?:of|de|du|la|von|van|and|&)$/.test(word))) named.push(word);
+    if (/^[\p{Lu}\d]/u.test(word) || (named.length > 0 && /^(?:of|de|du|la|von|van|&)$/.test(word))) named.push(word);
     else break;
   }
-  while (named.length > 0 && /^(?:of|de|du|la|von|van|and|&)$/.test(named[named.length - 1] ?? '')) named.pop();
+  while (named.length > 0 && /^(?:of|de|du|la|von|van|&)$/.test(named[named.length - 1] ?? '')) named.pop();
   return named.join(' ');
 }
 
