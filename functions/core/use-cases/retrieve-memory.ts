@@ -6,9 +6,9 @@
  *
  * Time (`asOf`, default now): each fact is `{content, validFrom, validTo, sourceId}`, and only facts
  * holding at `asOf` are answered (stated by then, not yet replaced; sentences of messages written after
- * it neither). A passage whose facts had all been replaced by `asOf` (a superseded statement of a
- * single-valued relation, dated-facts.ts) scores `SUPERSEDED_PASSAGE_FACTOR` of its fused score, so of two
- * contradicting passages the current one ranks first.
+ * it neither, nor sentences holding a replaced statement). A passage stating something replaced by `asOf`
+ * (a superseded statement of a single-valued relation, dated-facts.ts) scores `SUPERSEDED_PASSAGE_FACTOR`
+ * of its fused score, so of two contradicting passages the current one ranks first.
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { NotFoundError } from '../errors';
@@ -129,7 +129,7 @@ export function retrieveFromIndex(
       memoryFacts: index.graph && request.facts ? graphFacts(index.graph, asOf) : [],
       allow: options.allow,
       ...(index.graph ? { scoreFactor: supersededFactor(index, index.graph, asOf) } : {}),
-      ...(index.chunks && request.asOf ? { sentenceHolds: writtenBy(index.chunks, asOf) } : {}),
+      ...(request.facts ? { sentenceHolds: sentenceHolds(index.chunks, index.graph, asOf) } : {}),
     },
     { embedder: options.embedder },
   );
@@ -143,11 +143,25 @@ function supersededFactor(index: Pick<LoadedIndex, 'retrieval'>, graph: GraphSeg
   return (ordinal) => (stale.has(ids[ordinal] ?? '') ? SUPERSEDED_PASSAGE_FACTOR : 1);
 }
 
-/** A chunk's sentences may be facts at `asOf` unless it is a message written after it. */
-function writtenBy(chunks: ReadonlyMap<string, StoredChunk>, asOf: string): (chunkId: string) => boolean {
-  return (chunkId) => {
-    const createdAt = chunks.get(chunkId)?.message?.createdAt;
-    return createdAt === undefined || new Date(createdAt).toISOString() <= asOf;
+/**
+ * A passage's sentence may be a fact at `asOf` unless its message was written after it, or it says what
+ * the graph knows did not hold then (it holds the text of a fact or statement replaced by `asOf`, or
+ * stated only after it, as a file's newer version does).
+ */
+function sentenceHolds(
+  chunks: ReadonlyMap<string, StoredChunk> | undefined,
+  graph: GraphSegment | null,
+  asOf: string,
+): (chunkId: string, sentence: string) => boolean {
+  const notHolding = new Map<string, string[]>();
+  for (const fact of graph ? datedFacts(graph) : []) {
+    if (fact.chunkId === '' || holdsAt(fact, asOf) || fact.validFrom === '') continue;
+    notHolding.set(fact.chunkId, [...(notHolding.get(fact.chunkId) ?? []), fact.content]);
+  }
+  return (chunkId, sentence) => {
+    const createdAt = chunks?.get(chunkId)?.message?.createdAt;
+    if (createdAt !== undefined && new Date(createdAt).toISOString() > asOf) return false;
+    return !(notHolding.get(chunkId) ?? []).some((content) => sentence.includes(content) || content.includes(sentence));
   };
 }
 

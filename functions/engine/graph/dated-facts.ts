@@ -28,8 +28,16 @@ export function holdsAt(fact: Pick<DatedFact, 'validFrom' | 'validTo'>, asOf: st
   return fact.validFrom <= asOf && (fact.validTo === null || fact.validTo > asOf);
 }
 
-/** Every fact of the segment: the memory's own, then closed ones, then speaker statements. */
-export function datedFacts(segment: GraphSegment): DatedFact[] {
+const cache = new WeakMap<GraphSegment, readonly DatedFact[]>();
+
+/** Every fact of the segment: the memory's own, then closed ones, then speaker statements (worked out once per segment). */
+export function datedFacts(segment: GraphSegment): readonly DatedFact[] {
+  let facts = cache.get(segment);
+  if (!facts) cache.set(segment, (facts = readDatedFacts(segment)));
+  return facts;
+}
+
+function readDatedFacts(segment: GraphSegment): DatedFact[] {
   const { facts } = segment;
   const own = facts.texts.map(
     (content, index): DatedFact => ({
@@ -63,19 +71,14 @@ function statementFact(statement: StatementRecord): DatedFact {
 }
 
 /**
- * Chunks that state only what no longer held at `asOf` (a single-valued fact or statement replaced by
- * then) and nothing still holding: retrieval ranks them a little lower, so of two contradicting
- * passages the current one comes first.
+ * Chunks that state something no longer holding at `asOf` (a single-valued fact or statement replaced by
+ * then): retrieval ranks them a little lower, so of two contradicting passages the current one comes first.
  */
 export function supersededChunks(segment: GraphSegment, asOf: string): Set<string> {
   const stale = new Set<string>();
-  const current = new Set<string>();
   for (const fact of datedFacts(segment)) {
-    if (fact.chunkId === '' || fact.validFrom > asOf) continue;
-    if (fact.validTo !== null && fact.validTo <= asOf) stale.add(fact.chunkId);
-    else current.add(fact.chunkId);
+    if (fact.chunkId !== '' && fact.validTo !== null && fact.validTo <= asOf) stale.add(fact.chunkId);
   }
-  for (const chunkId of current) stale.delete(chunkId);
   return stale;
 }
 

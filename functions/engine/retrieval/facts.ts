@@ -35,8 +35,8 @@ export interface FactsInput {
   chunkIdOf: (ordinal: number) => string;
   memoryFacts?: readonly MemoryFact[];
   count?: number;
-  /** Whether a sentence of this chunk may be a fact (an `asOf` before the chunk was written: no); all when absent. */
-  sentenceHolds?: (chunkId: string) => boolean;
+  /** Whether a sentence of this chunk may be a fact (written after `asOf`, or stating what was replaced by then: no); all when absent. */
+  sentenceHolds?: (chunkId: string, sentence: string) => boolean;
 }
 
 interface Candidate {
@@ -109,8 +109,9 @@ function sentenceCandidates(input: FactsInput): Candidate[] {
   return input.items.slice(0, SENTENCE_ITEMS).flatMap((item) => {
     const provenance = best > 0 ? item.score / best : 0;
     const chunkId = input.chunkIdOf(item.ordinals[0] ?? 0);
-    if (input.sentenceHolds && !input.sentenceHolds(chunkId)) return [];
-    return splitSentences(item.content).map((sentence) => {
+    const holds = input.sentenceHolds;
+    const sentences = splitSentences(item.content).filter((sentence) => !holds || holds(chunkId, sentence.text));
+    return sentences.map((sentence) => {
       const wellSized = sentence.text.length >= 25 && sentence.text.length <= 600;
       const score = textRelevance(input.model, sentence.text) + PROVENANCE_WEIGHT * provenance;
       return { content: sentence.text, score, tier: wellSized ? 1 : 3, origin: { chunkId, fileId: item.fileId } };

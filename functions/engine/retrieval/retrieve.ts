@@ -33,7 +33,7 @@ export interface RetrieveRequest {
   /** A factor on a chunk's fused score before payload items are cut (e.g. below 1 for superseded statements). */
   scoreFactor?: (ordinal: number) => number;
   /** Whether a payload chunk's sentences may be facts (see FactsInput.sentenceHolds). */
-  sentenceHolds?: (chunkId: string) => boolean;
+  sentenceHolds?: (chunkId: string, sentence: string) => boolean;
 }
 
 export interface RetrieveOptions {
