@@ -144,7 +144,8 @@ export function addFile(memory: MemoryGraph, input: GraphFileInput, origin: File
 export function mergeFile(memory: MemoryGraph, extraction: FileExtraction, origin: FileOrigin = {}): FileSummary {
   const { graph } = memory;
   const earlier = graph.files.get(extraction.fileId);
-  const previous = earlier ? earlierVersion(graph, earlier) : undefined;
+  // a session again (no replacedAt) states each message at its own time: nothing to carry over
+  const previous = earlier && origin.replacedAt !== undefined ? earlierVersion(graph, earlier) : undefined;
   if (earlier) removeFile(memory, extraction.fileId);
   const contribution: FileContribution = {
     fileId: extraction.fileId,
@@ -174,7 +175,7 @@ export function mergeFile(memory: MemoryGraph, extraction: FileExtraction, origi
   const { entityIds, resolvedBy, newEntities } = resolveFile(memory, extraction, contribution);
   const { relations, facts } = recordRelations(graph, extraction, entityIds, contribution);
   contribution.statements.push(...originStatements(extraction, origin));
-  if (previous) carryOver(graph, contribution, previous, origin.replacedAt);
+  if (previous && origin.replacedAt !== undefined) carryOver(graph, contribution, previous, origin.replacedAt);
   const mentions = extraction.chunks.reduce((sum, chunk) => sum + chunk.mentions.length, 0);
   return { fileId: extraction.fileId, chunks: extraction.chunks.length, mentions, newEntities, resolvedBy, relations, facts };
 }
@@ -247,10 +248,10 @@ function earlierVersion(graph: KnowledgeGraph, file: FileContribution): EarlierV
 const factKey = (fact: GraphFact): string => `${fact.relationId}\u0000${fact.text}`;
 
 /**
- * A new version of a file: what both versions state keeps its first time (one fact, not two); with
- * `replacedAt`, the earlier version's facts this one does not state stay, closed then.
+ * A new version of a file: what both versions state keeps its first time (one fact, not two); the earlier
+ * version's facts this one does not state stay, closed at `replacedAt`.
  */
-function carryOver(graph: KnowledgeGraph, contribution: FileContribution, previous: EarlierVersion, replacedAt: string | undefined): void {
+function carryOver(graph: KnowledgeGraph, contribution: FileContribution, previous: EarlierVersion, replacedAt: string): void {
   const before = new Map(previous.facts.map((fact) => [factKey(fact), fact]));
   const restated = new Set<string>();
   for (const id of contribution.factIds) {
@@ -264,7 +265,6 @@ function carryOver(graph: KnowledgeGraph, contribution: FileContribution, previo
     const old = previous.relationTimes.get(id);
     if (old && old[0] < span[0]) span[0] = old[0];
   }
-  if (replacedAt === undefined) return;
   const closed = previous.facts
     .filter((fact) => !restated.has(factKey(fact)))
     .map((fact): GraphFact => ({ ...fact, closedAt: replacedAt, validTo: replacedAt }));

@@ -99,12 +99,28 @@ function factRule(graph: KnowledgeGraph, fact: GraphFact): SingleValuedRelation 
 
 const NEGATIONS = new Set(['not', 'never', "n't", 'no']);
 
+/** Rule look-ups by schema, predicate and object type: a build asks again for every fact, with few distinct predicates. */
+const ruleCache = new WeakMap<OntologySchema, Map<string, SingleValuedRelation | null>>();
+const RULE_CACHE_LIMIT = 50_000;
+
 /** The single-valued relation `predicate` states (see `SingleValuedRelation`), if any; negated predicates none. */
 export function singleValuedRelation(
   schema: OntologySchema,
   predicate: string,
   objectType: string | undefined,
 ): SingleValuedRelation | undefined {
+  let cache = ruleCache.get(schema);
+  if (!cache) ruleCache.set(schema, (cache = new Map()));
+  const key = `${predicate}\u0000${objectType ?? ''}`;
+  const known = cache.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const rule = findRule(schema, predicate, objectType);
+  if (cache.size >= RULE_CACHE_LIMIT) cache.clear();
+  cache.set(key, rule ?? null);
+  return rule;
+}
+
+function findRule(schema: OntologySchema, predicate: string, objectType: string | undefined): SingleValuedRelation | undefined {
   const words = predicate.toLowerCase().split(/\s+/).filter(Boolean);
   if (words.some((word) => NEGATIONS.has(word))) return undefined;
   const stems = new Set(words.flatMap(stemsOf));
