@@ -27,7 +27,6 @@ import { buildGraphSegment, serializeGraphSegment } from '../functions/engine/gr
 import { refreshValidity } from '../functions/engine/graph/validity';
 import type { SpeakerStatement } from '../functions/engine/graph/graph-model';
 
-
 const { values: args } = parseArgs({
   options: { users: { type: 'string', default: '60' }, seed: { type: 'string', default: '7' }, batch: { type: 'string', default: '4' } },
 });
@@ -41,7 +40,16 @@ const random = (): number => {
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 
 const CITIES = ['Paris', 'Berlin', 'Lisbon', 'Toronto', 'Osaka', 'Melbourne', 'Oslo', 'Denver', 'Nairobi', 'Seville'];
-const EMPLOYERS = ['Acme Corporation', 'Globex', 'Initech', 'Umbrella Health', 'Stark Industries', 'Wayne Foods', 'Hooli', 'Vandelay Imports'];
+const EMPLOYERS = [
+  'Acme Corporation',
+  'Globex',
+  'Initech',
+  'Umbrella Health',
+  'Stark Industries',
+  'Wayne Foods',
+  'Hooli',
+  'Vandelay Imports',
+];
 const LIKES = ['tea', 'coffee', 'hiking', 'jazz', 'sushi', 'photography', 'board games', 'cycling', 'chess', 'gardening'];
 const SEATS = ['window seats', 'aisle seats'];
 const DIETS = ['vegetarian', 'vegan', 'pescatarian'];
@@ -50,14 +58,35 @@ type Truth = { category: 'fact' | 'preference'; key: string };
 type Said = { role: 'user' | 'assistant'; text: string };
 
 /** Phrasings: the extractor knows the first ones of each list; the last one or two it does not. */
-const LIVE = [(c: string) => `I live in ${c}.`, (c: string) => `I'm based in ${c} these days.`, (c: string) => `${c} has been home for years.`];
-const MOVE = [(c: string) => `We moved to ${c} last month!`, (c: string) => `I relocated to ${c} in the spring.`, (c: string) => `Just settled into our new flat in ${c}.`];
+const LIVE = [
+  (c: string) => `I live in ${c}.`,
+  (c: string) => `I'm based in ${c} these days.`,
+  (c: string) => `${c} has been home for years.`,
+];
+const MOVE = [
+  (c: string) => `We moved to ${c} last month!`,
+  (c: string) => `I relocated to ${c} in the spring.`,
+  (c: string) => `Just settled into our new flat in ${c}.`,
+];
 const WORK = [(e: string) => `I work at ${e}.`, (e: string) => `I'm an analyst at ${e}.`, (e: string) => `My employer is ${e}.`];
-const JOB = [(e: string) => `I started a new job at ${e}.`, (e: string) => `I joined ${e} this week.`, (e: string) => `Big news: ${e} hired me!`];
-const LIKE = [(x: string) => `I love ${x}.`, (x: string) => `I really enjoy ${x}.`, (x: string) => `I'm a big fan of ${x}.`, (x: string) => `Can't get enough of ${x}.`];
+const JOB = [
+  (e: string) => `I started a new job at ${e}.`,
+  (e: string) => `I joined ${e} this week.`,
+  (e: string) => `Big news: ${e} hired me!`,
+];
+const LIKE = [
+  (x: string) => `I love ${x}.`,
+  (x: string) => `I really enjoy ${x}.`,
+  (x: string) => `I'm a big fan of ${x}.`,
+  (x: string) => `Can't get enough of ${x}.`,
+];
 const DISLIKE = [(x: string) => `I hate ${x}.`, (x: string) => `I don't like ${x}.`, (x: string) => `${x} is not for me.`];
 const STOP = [(x: string) => `I don't like ${x} anymore.`, (x: string) => `I no longer enjoy ${x}.`];
-const SEAT = [(s: string) => `I prefer ${s}.`, (s: string) => `I'd prefer ${s} on long flights.`, (s: string) => `Please book me ${s} from now on.`];
+const SEAT = [
+  (s: string) => `I prefer ${s}.`,
+  (s: string) => `I'd prefer ${s} on long flights.`,
+  (s: string) => `Please book me ${s} from now on.`,
+];
 const DIET = [(d: string) => `I'm ${d}.`, (d: string) => `I am a ${d}.`, (d: string) => `I went ${d} last year.`];
 const DISTRACTORS = [
   (): Said => ({ role: 'user', text: `My friend lives in ${pick(CITIES)}.` }),
@@ -181,12 +210,18 @@ function timeSyncs(conversations: readonly Conversation[], validity: boolean): n
     const all = messagesOf(convo.said, `s${u}`, `user-${u}`);
     for (let end = BATCH; end < all.length + BATCH; end += BATCH) {
       const chunks = conversationChunks(all.slice(0, Math.min(end, all.length)));
-      const memory = previous ? restoreMemoryGraph(previous, { factExtraction: true }) : createMemoryGraph({ ...MEMORY, ontology: 'culture' });
+      const memory = previous
+        ? restoreMemoryGraph(previous, { factExtraction: true })
+        : createMemoryGraph({ ...MEMORY, ontology: 'culture' });
       const input = { fileId: `session:s${u}`, chunks: chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })) };
       const origins = new Map(
         chunks.map((chunk) => [
           chunk.id,
-          { time: chunk.message?.createdAt ?? '', sourceId: chunk.message?.id ?? '', ...(chunk.message?.role === 'user' ? { speaker: `user-${u}`, text: chunk.text } : {}) },
+          {
+            time: chunk.message?.createdAt ?? '',
+            sourceId: chunk.message?.id ?? '',
+            ...(chunk.message?.role === 'user' ? { speaker: `user-${u}`, text: chunk.text } : {}),
+          },
         ]),
       );
       mergeFile(memory, extractFile(input, { schema: memory.graph.schema, factExtraction: true }), validity ? { chunks: origins } : {});
@@ -222,10 +257,14 @@ for (const category of ['fact', 'preference'] as const) {
     closedTruth.push(...convo.superseded.filter((t) => t.category === category).map((t) => `${u}|${t.key.toLowerCase()}`));
   });
   const current = score(predicted, truth);
-  rows.push(`| current ${category === 'fact' ? 'facts' : 'preferences'} | ${truth.length} | ${new Set(predicted).size} | ${current.precision.toFixed(3)} | ${current.recall.toFixed(3)} |`);
+  rows.push(
+    `| current ${category === 'fact' ? 'facts' : 'preferences'} | ${truth.length} | ${new Set(predicted).size} | ${current.precision.toFixed(3)} | ${current.recall.toFixed(3)} |`,
+  );
   if (category === 'fact') {
     const closed = score(closedPredicted, closedTruth);
-    rows.push(`| superseded facts (closed) | ${closedTruth.length} | ${new Set(closedPredicted).size} | ${closed.precision.toFixed(3)} | ${closed.recall.toFixed(3)} |`);
+    rows.push(
+      `| superseded facts (closed) | ${closedTruth.length} | ${new Set(closedPredicted).size} | ${closed.precision.toFixed(3)} | ${closed.recall.toFixed(3)} |`,
+    );
   }
 }
 

@@ -127,7 +127,11 @@ export const memoryRoutes = (deps: MemoriesDeps): BoundRoute[] => [
     const request = { customerUserId: query.customerUserID, asOf: query.asOf };
     const profile = await userProfile({ ...deps, indexes: deps.entityIndexes }, accountId, params.id, request);
     const present = (entries: UserProfile['facts']) => entries.map(({ sourceId, ...entry }) => ({ ...entry, sourceID: sourceId }));
-    return dataResponse({ customerUserID: profile.customerUserId, preferences: present(profile.preferences), facts: present(profile.facts) });
+    return dataResponse({
+      customerUserID: profile.customerUserId,
+      preferences: present(profile.preferences),
+      facts: present(profile.facts),
+    });
   }),
   bind(memoriesApi.delete, async ({ params }, { accountId }) => {
     await deleteMemory(deps, accountId, params.id);

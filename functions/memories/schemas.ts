@@ -316,7 +316,11 @@ export const memoriesApi = {
     summary: "What a graph memory holding a customer user's sessions knows of them: preferences and facts, current first",
     params: issuedIdParams,
     query: z.object({
-      customerUserID: z.string().min(1).max(256).meta({ description: "The customer user, as their sessions' and messages' customerUserID" }),
+      customerUserID: z
+        .string()
+        .min(1)
+        .max(256)
+        .meta({ description: "The customer user, as their sessions' and messages' customerUserID" }),
       asOf: instant.optional().meta({ description: 'The profile as it stood at this instant (ISO 8601; default now)' }),
     }),
     response: success(

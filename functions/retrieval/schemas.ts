@@ -15,7 +15,7 @@ const retrieveQuery = z.object({
 });
 
 /** A fact with when it held: stated at `validFrom` by `sourceID`, replaced at `validTo` (null: still holds). */
-export const datedFact = z
+const datedFact = z
   .object({
     content: z.string(),
     validFrom: z.string().nullable().meta({ description: "When its source stated it: the message's time, else the file's" }),

@@ -44,7 +44,8 @@ describe('a conversation where the user moves, changes jobs and changes a prefer
     said.berlin = await say(session.id, 'We moved to Berlin last week.', '2024-06-01T09:00:00Z');
     said.globex = await say(session.id, 'I started a new job at Globex Corporation.', '2024-07-01T09:00:00Z');
     said.aisle = await say(session.id, 'These days I prefer aisle seats.', '2024-08-01T09:00:00Z');
-    memory = (await post('/memories/create', { name: 'traveller', memoryType: 'graph', ontology: 'culture', factExtraction: true })).body.data;
+    memory = (await post('/memories/create', { name: 'traveller', memoryType: 'graph', ontology: 'culture', factExtraction: true })).body
+      .data;
     expect((await post('/memories/add-sessions', { memoryID: memory.id, sessions: [session.id] })).status).toBe(200);
 
     const profilePath = `/memories/profile/${memory.id}?customerUserID=${encodeURIComponent(customer)}`;
@@ -57,10 +58,20 @@ describe('a conversation where the user moves, changes jobs and changes a prefer
     expect(profile.data.customerUserID).toBe(customer);
     // current first (latest first), then what was replaced
     expect(profile.data.facts).toEqual([
-      { content: 'I started a new job at Globex Corporation.', validFrom: '2024-07-01T09:00:00.000Z', validTo: null, sourceID: said.globex?.id },
+      {
+        content: 'I started a new job at Globex Corporation.',
+        validFrom: '2024-07-01T09:00:00.000Z',
+        validTo: null,
+        sourceID: said.globex?.id,
+      },
       { content: 'We moved to Berlin last week.', validFrom: '2024-06-01T09:00:00.000Z', validTo: null, sourceID: said.berlin?.id },
       { content: 'I live in Paris', validFrom: '2024-01-10T09:00:00.000Z', validTo: '2024-06-01T09:00:00.000Z', sourceID: said.paris?.id },
-      { content: 'I work at Acme Corporation.', validFrom: '2024-01-10T09:00:00.000Z', validTo: '2024-07-01T09:00:00.000Z', sourceID: said.paris?.id },
+      {
+        content: 'I work at Acme Corporation.',
+        validFrom: '2024-01-10T09:00:00.000Z',
+        validTo: '2024-07-01T09:00:00.000Z',
+        sourceID: said.paris?.id,
+      },
     ]);
     const preferences = profile.data.preferences as Json[];
     expect(preferences.map((entry) => [entry.content, entry.validTo])).toEqual([
@@ -87,7 +98,12 @@ describe('a conversation where the user moves, changes jobs and changes a prefer
     expect(texts(march)).not.toMatch(/Berlin|Globex|aisle/);
 
     const june = await factsAsOf(memory.id, 'where did we move', '2024-06-15T00:00:00Z');
-    expect(june).toContainEqual({ content: 'We moved to Berlin last week.', validFrom: '2024-06-01T09:00:00.000Z', validTo: null, sourceID: said.berlin?.id });
+    expect(june).toContainEqual({
+      content: 'We moved to Berlin last week.',
+      validFrom: '2024-06-01T09:00:00.000Z',
+      validTo: null,
+      sourceID: said.berlin?.id,
+    });
     expect(texts(june)).not.toMatch(/Paris|Globex/);
 
     const now = await factsAsOf(memory.id, 'my new job', new Date().toISOString());
@@ -99,7 +115,9 @@ describe('a conversation where the user moves, changes jobs and changes a prefer
   it('ranks the current statement above the one it replaced', async () => {
     const answer = await get(`/memory/?memoryID=${memory.id}&query=${encodeURIComponent('which seats do I prefer')}&topK=2`);
     expect(answer.body.payload[0].content).toBe('These days I prefer aisle seats.');
-    const then = await get(`/memory/?memoryID=${memory.id}&query=${encodeURIComponent('which seats do I prefer')}&topK=2&asOf=2024-09-01T00:00:00Z`);
+    const then = await get(
+      `/memory/?memoryID=${memory.id}&query=${encodeURIComponent('which seats do I prefer')}&topK=2&asOf=2024-09-01T00:00:00Z`,
+    );
     expect(then.body.payload[0].content).toBe('These days I prefer aisle seats.');
   });
 
@@ -131,9 +149,13 @@ describe('validity of graph facts and relations from files', () => {
     expect(fact('Rome')?.validTo).toBeNull();
     expect(fact('Vienna')?.validTo).toBeNull();
     expect((alice?.facts as Json[]).map((entry) => entry.validFrom)).toEqual(
-      [...(alice?.facts as Json[])].map((entry) => entry.validFrom).sort().reverse(),
+      [...(alice?.facts as Json[])]
+        .map((entry) => entry.validFrom)
+        .sort()
+        .reverse(),
     );
-    const relation = (target: string) => (alice?.relations as Json[]).find((candidate) => candidate.target.name === target && candidate.relation === 'moved to');
+    const relation = (target: string) =>
+      (alice?.relations as Json[]).find((candidate) => candidate.target.name === target && candidate.relation === 'moved to');
     expect(relation('Paris')).toMatchObject({ validFrom: first.createdAt, validTo: second.createdAt });
     expect(relation('Berlin')).toMatchObject({ validFrom: second.createdAt, validTo: null });
   });
@@ -142,7 +164,8 @@ describe('validity of graph facts and relations from files', () => {
     const sourceKey = `kb/acme-${process.pid}-${Date.now()}`;
     const create = async (text: string) => {
       const uploaded = await upload('acme.txt', text);
-      return (await post('/files/create', { name: 'acme.txt', key: uploaded.body.data.key, fileType: 'text', sourceKey })).body.data as Json;
+      return (await post('/files/create', { name: 'acme.txt', key: uploaded.body.data.key, fileType: 'text', sourceKey })).body
+        .data as Json;
     };
     const file = await create('Bob Stone founded Acme Corporation. Acme Corporation built the Falcon Bridge.');
     await waitFor(`/files/get/${file.id}`, (body) => body.data?.state === 'ready');
@@ -153,7 +176,8 @@ describe('validity of graph facts and relations from files', () => {
 
     await create('Carla Diaz founded Acme Corporation. Acme Corporation built the Falcon Bridge.');
     const entity = await until(
-      async () => ((await get(`/memories/entities/${memory.id}?name=${encodeURIComponent('Acme Corporation')}`)).body.entities as Json[])[0],
+      async () =>
+        ((await get(`/memories/entities/${memory.id}?name=${encodeURIComponent('Acme Corporation')}`)).body.entities as Json[])[0],
       (found) => JSON.stringify(found ?? {}).includes('Carla Diaz'),
       'the new version in the graph',
     );

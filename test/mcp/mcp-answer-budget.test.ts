@@ -204,9 +204,22 @@ describe('POST /mcp holds its answers to the response budget', () => {
       type: 'organization',
       aliases: [`club ${i}`],
       relations: [
-        { direction: 'outgoing', relation: 'meets at', target: { id: 'entity-boathouse', name: 'boathouse' }, validFrom: null, validTo: null },
+        {
+          direction: 'outgoing',
+          relation: 'meets at',
+          target: { id: 'entity-boathouse', name: 'boathouse' },
+          validFrom: null,
+          validTo: null,
+        },
       ],
-      facts: [{ content: `Rowing club ${i} meets at the boathouse.`, validFrom: '2024-01-01T00:00:00.000Z', validTo: null, sourceID: `file-${i}` }],
+      facts: [
+        {
+          content: `Rowing club ${i} meets at the boathouse.`,
+          validFrom: '2024-01-01T00:00:00.000Z',
+          validTo: null,
+          sourceID: `file-${i}`,
+        },
+      ],
       passages: [0, 1, 2].map((p) => ({ fileID: `file-${i}`, content: heavyText(`entity-${i}-passage-${p}`, 40_000, '"\\\\') })),
     }));
     answers.set('GET /memories/entities/m-graph', () => ({ status: 'success', entities, count: entities.length }));

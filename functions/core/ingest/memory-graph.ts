@@ -123,16 +123,21 @@ function originOf(chunks: readonly StoredChunk[], times: FileTimes | undefined, 
   const fileTime = times && (statedDocumentDate(chunks[0]?.text ?? '') ?? isoTime(replacing ? times.updatedAt : times.createdAt));
   const origins = new Map<string, ChunkOrigin>();
   for (const chunk of chunks) {
-    const message = chunk.message;
-    if (message) {
-      const speaker = message.role === 'user' && message.customerUserId ? { speaker: message.customerUserId, text: chunk.text } : {};
-      origins.set(chunk.id, { time: isoTime(message.createdAt), sourceId: message.id, ...speaker });
-    } else {
-      origins.set(chunk.id, { ...(fileTime ? { time: fileTime } : {}), sourceId: chunk.pageId ?? chunk.fileId });
-    }
+    origins.set(
+      chunk.id,
+      chunk.message ? messageOrigin(chunk) : { ...(fileTime ? { time: fileTime } : {}), sourceId: chunk.pageId ?? chunk.fileId },
+    );
   }
   const replacedAt = replacing && fileTime ? { replacedAt: fileTime } : {};
   return { chunks: origins, ...replacedAt };
+}
+
+/** A message: its time and id, and for a customer user's own message who said it (their profile). */
+function messageOrigin(chunk: StoredChunk): ChunkOrigin {
+  const message = chunk.message;
+  if (!message) return {};
+  const speaker = message.role === 'user' && message.customerUserId ? { speaker: message.customerUserId, text: chunk.text } : {};
+  return { time: isoTime(message.createdAt), sourceId: message.id, ...speaker };
 }
 
 /** An ISO 8601 time as UTC with milliseconds, so times compare as strings. */

@@ -20,7 +20,7 @@ export interface ProfileDeps {
   indexes: Pick<IndexCache, 'loadGraph'>;
 }
 
-export interface ProfileEntryView {
+interface ProfileEntryView {
   content: string;
   validFrom: string;
   validTo: string | null;
@@ -41,13 +41,19 @@ export async function userProfile(
   request: { customerUserId: string; asOf?: string | undefined },
 ): Promise<UserProfile> {
   const memory = await getMemory(deps, accountId, id);
-  if (memory.memoryType !== 'graph') throw BadRequestError.forField('id', `memory '${id}' is a vector memory; profiles are kept by graph memories`);
+  if (memory.memoryType !== 'graph')
+    throw BadRequestError.forField('id', `memory '${id}' is a vector memory; profiles are kept by graph memories`);
   const empty = { customerUserId: request.customerUserId, preferences: [], facts: [] };
   const loaded = await deps.indexes.loadGraph(memory);
   if (!loaded) return empty;
   const profile = profileOf(loaded.graph, request.customerUserId, request.asOf ?? new Date().toISOString());
   const excluded = new Set(memory.excludedFileIds);
-  const present = ({ content, validFrom, validTo, sourceId }: ProfileEntry): ProfileEntryView => ({ content, validFrom, validTo, sourceId });
+  const present = ({ content, validFrom, validTo, sourceId }: ProfileEntry): ProfileEntryView => ({
+    content,
+    validFrom,
+    validTo,
+    sourceId,
+  });
   // a session removed from the memory is excluded until the next version leaves it out
   const kept = (entry: ProfileEntry) => !excluded.has(loaded.chunks.get(entry.chunkId)?.fileId ?? '');
   return {

@@ -55,7 +55,7 @@ export interface RetrievalQuery {
 }
 
 /** A supporting fact on the wire's terms: when it held (`validFrom` null when its source is gone) and what stated it. */
-export interface DatedFactView {
+interface DatedFactView {
   content: string;
   validFrom: string | null;
   validTo: string | null;
@@ -136,7 +136,11 @@ export function retrieveFromIndex(
 }
 
 /** Lowers passages stating only what had been replaced by `asOf` (none replaced: no factor at all). */
-function supersededFactor(index: Pick<LoadedIndex, 'retrieval'>, graph: GraphSegment, asOf: string): ((ordinal: number) => number) | undefined {
+function supersededFactor(
+  index: Pick<LoadedIndex, 'retrieval'>,
+  graph: GraphSegment,
+  asOf: string,
+): ((ordinal: number) => number) | undefined {
   const stale = supersededChunks(graph, asOf);
   if (stale.size === 0) return undefined;
   const ids = index.retrieval.chunks.ids;
@@ -231,7 +235,12 @@ function graphFacts(graph: GraphSegment, asOf: string): MemoryFact[] {
  * The facts on the wire's terms: a fact without a known start (a sentence of a passage, a graph built before
  * validity) starts at its source's time, the message's or the file's; its source is the message, else the file.
  */
-async function datedFactViews(deps: RetrievalDeps, accountId: string, index: LoadedIndex, facts: readonly MemoryFact[]): Promise<DatedFactView[]> {
+async function datedFactViews(
+  deps: RetrievalDeps,
+  accountId: string,
+  index: LoadedIndex,
+  facts: readonly MemoryFact[],
+): Promise<DatedFactView[]> {
   return mapConcurrently(facts, STORE_CONCURRENCY, async (fact) => {
     const chunk = fact.chunkId === undefined ? undefined : index.chunks.get(fact.chunkId);
     const sourceId = fact.sourceId ?? chunk?.message?.id ?? chunk?.pageId ?? fact.fileId ?? chunk?.fileId ?? null;

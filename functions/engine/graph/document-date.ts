@@ -3,9 +3,10 @@
  * "Last updated 1 March 2024"): a labelled date in its first few hundred characters, else none. Only a
  * labelled date counts, so a date the text merely mentions never becomes the document's.
  */
-const LABEL = String.raw`(?:date|dated|published|publication date|posted|last updated|updated|last modified|effective(?: date)?|as of)`;
+const LABEL = '(?:date|dated|published|publication date|posted|last updated|updated|last modified|effective(?: date)?|as of)';
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-const MONTH = String.raw`(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`;
+const MONTH =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const ISO = new RegExp(String.raw`${LABEL}\s*[:\-–]?\s*(\d{4})-(\d{2})-(\d{2})\b`, 'i');
 const MONTH_FIRST = new RegExp(String.raw`${LABEL}\s*[:\-–]?\s*${MONTH}\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b`, 'i');
 const DAY_FIRST = new RegExp(String.raw`${LABEL}\s*[:\-–]?\s*(\d{1,2})(?:st|nd|rd|th)?\s+${MONTH}\.?,?\s+(\d{4})\b`, 'i');

@@ -123,7 +123,8 @@ function fileSnapshot(file: FileContribution): FileSnapshot {
 
 /** A memory graph holding `snapshot`, ready for more files (the ontology comes from the snapshot). */
 export function restoreMemoryGraph(snapshot: GraphSnapshot, settings: Omit<GraphSettings, 'ontology'>): MemoryGraph {
-  if (!READABLE_VERSIONS.includes(snapshot.version)) throw new RangeError(`graph snapshot: unsupported version ${String(snapshot.version)}`);
+  if (!READABLE_VERSIONS.includes(snapshot.version))
+    throw new RangeError(`graph snapshot: unsupported version ${String(snapshot.version)}`);
   const memory = createMemoryGraph({ ...settings, ontology: snapshot.ontology });
   const { graph } = memory;
   for (const entity of snapshot.entities) {

@@ -41,7 +41,10 @@ const opinion = (value: string): string => `opinion:${headKey(value, false)}`;
 const PATTERNS: readonly StatementPattern[] = [
   { pattern: new RegExp(`${I}(?:'d|\\s+would)${ADV}\\s+(?:love|like)\\s+to${V}`, 'i'), category: 'preference', kind: 'wish' },
   {
-    pattern: new RegExp(`${I}${ADV}\\s+(?:don't|do not|no longer|never|can't|cannot|won't)\\s+(?:like|love|enjoy|eat|drink|want|stand)(?:\\s+to)?${V}`, 'i'),
+    pattern: new RegExp(
+      `${I}${ADV}\\s+(?:don't|do not|no longer|never|can't|cannot|won't)\\s+(?:like|love|enjoy|eat|drink|want|stand)(?:\\s+to)?${V}`,
+      'i',
+    ),
     category: 'preference',
     kind: 'dislike',
     slot: opinion,
@@ -52,7 +55,12 @@ const PATTERNS: readonly StatementPattern[] = [
     kind: 'dislike',
     slot: opinion,
   },
-  { pattern: new RegExp(`${IM}\\s+(?:not a (?:big )?fan of|not into|allergic to)${V}`, 'i'), category: 'preference', kind: 'dislike', slot: opinion },
+  {
+    pattern: new RegExp(`${IM}\\s+(?:not a (?:big )?fan of|not into|allergic to)${V}`, 'i'),
+    category: 'preference',
+    kind: 'dislike',
+    slot: opinion,
+  },
   {
     pattern: new RegExp(`${I}(?:'d|\\s+would)?${ADV}\\s+(?:prefer|favou?r)${V}`, 'i'),
     category: 'preference',
@@ -65,9 +73,17 @@ const PATTERNS: readonly StatementPattern[] = [
     kind: 'like',
     slot: opinion,
   },
-  { pattern: new RegExp(`${IM}${ADV}\\s+(?:a (?:big |huge )?fan of|into|obsessed with|passionate about)${V}`, 'i'), category: 'preference', kind: 'like', slot: opinion },
   {
-    pattern: new RegExp(`${IM}${ADV}\\s+(?:a |an )?(vegetarian|vegan|pescatarian|teetotal|gluten[- ]free|lactose[- ]intolerant|on a [\\w-]+ diet)\\b`, 'i'),
+    pattern: new RegExp(`${IM}${ADV}\\s+(?:a (?:big |huge )?fan of|into|obsessed with|passionate about)${V}`, 'i'),
+    category: 'preference',
+    kind: 'like',
+    slot: opinion,
+  },
+  {
+    pattern: new RegExp(
+      `${IM}${ADV}\\s+(?:a |an )?(vegetarian|vegan|pescatarian|teetotal|gluten[- ]free|lactose[- ]intolerant|on a [\\w-]+ diet)\\b`,
+      'i',
+    ),
     category: 'preference',
     kind: 'diet',
     slot: () => 'diet',
@@ -108,7 +124,12 @@ const PATTERNS: readonly StatementPattern[] = [
     category: 'fact',
     kind: 'plan',
   },
-  { pattern: new RegExp(`${I}${ADV}\\s+work\\s+as\\s+(?:a |an )?(.+)`, 'i'), category: 'fact', kind: 'occupation', slot: () => 'occupation' },
+  {
+    pattern: new RegExp(`${I}${ADV}\\s+work\\s+as\\s+(?:a |an )?(.+)`, 'i'),
+    category: 'fact',
+    kind: 'occupation',
+    slot: () => 'occupation',
+  },
   {
     pattern: new RegExp(
       `${I}${ADV}\\s+(?:work|am working|'m working|started working|started a new job|started a job|got a (?:new )?job|took a (?:new )?job|joined|have joined|'ve joined)\\s+(?:at|for|with)?\\s*(.+)`,
@@ -134,7 +155,8 @@ const PATTERNS: readonly StatementPattern[] = [
     named: true,
   },
   {
-    pattern: /(?:^|[^\w'])my\s+(wife|husband|partner|girlfriend|boyfriend|fiancée?)(?:'s name)?\s+(?:is|was)\s+(?:called\s+|named\s+)?(.+)/i,
+    pattern:
+      /(?:^|[^\w'])my\s+(wife|husband|partner|girlfriend|boyfriend|fiancée?)(?:'s name)?\s+(?:is|was)\s+(?:called\s+|named\s+)?(.+)/i,
     category: 'fact',
     kind: 'partner',
     slot: () => 'partner',
@@ -166,40 +188,63 @@ const PATTERNS: readonly StatementPattern[] = [
 /** Words that end a value: the clause goes on about something else. */
 const VALUE_END =
   /\s+(?:because|since|but|so|although|though|when|while|which|where|who|and then|last|this|next|ago|yesterday|today|now|anymore|any more|these days|nowadays|recently|lately|instead|again|too|as well)\b.*$/i;
-const PRONOUN_VALUES = new Set(['you', 'it', 'that', 'this', 'them', 'him', 'her', 'so', 'too', 'to', 'the', 'a', 'there', 'here', 'me', 'one']);
+const PRONOUN_VALUES = new Set([
+  'you',
+  'it',
+  'that',
+  'this',
+  'them',
+  'him',
+  'her',
+  'so',
+  'too',
+  'to',
+  'the',
+  'a',
+  'there',
+  'here',
+  'me',
+  'one',
+]);
 const MAX_VALUE_WORDS = 8;
 
 /** The statements of one message of `source.speaker` (a sentence gives at most one, "and" lists one per item). */
 export function speakerStatements(text: string, source: StatementSource): SpeakerStatement[] {
-  const out: SpeakerStatement[] = [];
-  sentencesOf(text).forEach((sentence, index) => {
+  return sentencesOf(text).flatMap((sentence, index) => {
     for (const rule of PATTERNS) {
       const match = rule.pattern.exec(sentence);
-      if (!match) continue;
-      const raw = match[match.length - 1] ?? '';
-      const role = match.length > 2 ? (match[1] ?? '') : '';
-      const values = valuesOf(raw, rule);
-      for (const value of values) {
-        const shown = role && rule.kind !== 'work' ? `${role.toLowerCase()}: ${value}` : value;
-        const slot = rule.slot?.(value);
-        out.push({
-          id: stableId('s', `${source.chunkId}\u0000${index}\u0000${rule.kind}\u0000${shown}`),
-          speaker: source.speaker,
-          category: rule.category,
-          kind: rule.kind,
-          ...(slot === undefined ? {} : { slot }),
-          value: rule.kind === 'dislike' || rule.kind === 'like' ? `${rule.kind} ${shown}` : shown,
-          text: sentence,
-          chunkId: source.chunkId,
-          sourceId: source.sourceId,
-          validFrom: source.time,
-          validTo: null,
-        });
-      }
-      if (values.length > 0) break;
+      const found = match ? statementsOf(match, rule, { ...source, sentence, index }) : [];
+      if (found.length > 0) return found;
     }
+    return [];
   });
-  return out;
+}
+
+/** What one pattern's match says (none when its value is no value: a pronoun, a lowercase "name"). */
+function statementsOf(
+  match: RegExpExecArray,
+  rule: StatementPattern,
+  at: StatementSource & { sentence: string; index: number },
+): SpeakerStatement[] {
+  const raw = match[match.length - 1] ?? '';
+  const role = match.length > 2 ? (match[1] ?? '') : '';
+  return valuesOf(raw, rule).map((value) => {
+    const shown = role && rule.kind !== 'work' ? `${role.toLowerCase()}: ${value}` : value;
+    const slot = rule.slot?.(value);
+    return {
+      id: stableId('s', `${at.chunkId}\u0000${at.index}\u0000${rule.kind}\u0000${shown}`),
+      speaker: at.speaker,
+      category: rule.category,
+      kind: rule.kind,
+      ...(slot === undefined ? {} : { slot }),
+      value: rule.kind === 'dislike' || rule.kind === 'like' ? `${rule.kind} ${shown}` : shown,
+      text: at.sentence,
+      chunkId: at.chunkId,
+      sourceId: at.sourceId,
+      validFrom: at.time,
+      validTo: null,
+    };
+  });
 }
 
 function sentencesOf(text: string): string[] {

@@ -42,13 +42,7 @@ function refreshFacts(graph: KnowledgeGraph, facts: readonly GraphFact[]): void 
 
 /** A relation holds from its first statement; a single-valued one until another value is stated after its last. */
 function refreshRelations(graph: KnowledgeGraph): void {
-  const spans = new Map<string, [string, string]>();
-  for (const file of graph.files.values()) {
-    for (const [id, [first, last]] of file.relationTimes) {
-      const span = spans.get(id);
-      spans.set(id, span ? [first < span[0] ? first : span[0], last > span[1] ? last : span[1]] : [first, last]);
-    }
-  }
+  const spans = relationSpans(graph);
   const events: Stated[] = [];
   const queries: Array<{ relation: GraphRelation; stated: Stated }> = [];
   for (const relation of graph.relations.values()) {
@@ -67,6 +61,19 @@ function refreshRelations(graph: KnowledgeGraph): void {
   queries.forEach(({ relation }, index) => (relation.validTo = ends[index] ?? null));
 }
 
+/** Per relation: the first and last time any file states it. */
+function relationSpans(graph: KnowledgeGraph): Map<string, [string, string]> {
+  const spans = new Map<string, [string, string]>();
+  for (const file of graph.files.values()) {
+    for (const [id, [first, last]] of file.relationTimes) {
+      const span = spans.get(id);
+      if (!span) spans.set(id, [first, last]);
+      else spans.set(id, [[first, span[0]].sort()[0] ?? first, [last, span[1]].sort()[1] ?? last]);
+    }
+  }
+  return spans;
+}
+
 function refreshStatements(statements: readonly SpeakerStatement[]): void {
   const slotted = statements.filter((statement) => statement.slot !== undefined);
   for (const statement of statements) statement.validTo = null;
@@ -83,7 +90,11 @@ type Ends = Pick<GraphRelation, 'subjectId' | 'objectId'>;
 
 function statedBy(rule: SingleValuedRelation, ends: Ends, time: string): Stated {
   const byObject = rule.by === 'object';
-  return { group: `${rule.slot}\u0000${byObject ? ends.objectId : ends.subjectId}`, value: byObject ? ends.subjectId : ends.objectId, time };
+  return {
+    group: `${rule.slot}\u0000${byObject ? ends.objectId : ends.subjectId}`,
+    value: byObject ? ends.subjectId : ends.objectId,
+    time,
+  };
 }
 
 /** The single-valued rule a relation falls under (SVO relations only), else undefined. */
@@ -187,27 +198,35 @@ export function supersededAt(events: readonly Stated[], queries: readonly Stated
   return answers;
 }
 
-/** One group: `best` is the earliest later statement, `other` the earliest later one of another value than best's. */
+/** The latest-first sweep's state: the earliest later statement, and the earliest later time of another value than its. */
+interface Sweep {
+  best: Stated | undefined;
+  other: string | null;
+}
+
+/** One group: queries latest first, taking in the statements later than each before answering it. */
 function sweepGroup(events: Stated[], indexes: number[], queries: readonly Stated[], answers: Array<string | null>): void {
   events.sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));
   indexes.sort((a, b) => ((queries[a]?.time ?? '') < (queries[b]?.time ?? '') ? 1 : -1));
-  let best: Stated | undefined;
-  let other: string | null = null;
+  const sweep: Sweep = { best: undefined, other: null };
   let at = 0;
   for (const index of indexes) {
     const query = queries[index] as Stated;
-    while (at < events.length && (events[at] as Stated).time > query.time) {
-      const time = (events[at] as Stated).time;
-      const batch: Stated[] = [];
-      while (at < events.length && (events[at] as Stated).time === time) batch.push(events[at++] as Stated);
-      const values = new Set(batch.map((event) => event.value));
-      const first = batch[0] as Stated;
-      if (values.size > 1) other = time;
-      else if (best && best.value !== first.value) other = best.time;
-      best = first;
-    }
-    if (best) answers[index] = best.value !== query.value ? best.time : other;
+    while (at < events.length && (events[at] as Stated).time > query.time) at = takeBatch(events, at, sweep);
+    if (sweep.best) answers[index] = sweep.best.value !== query.value ? sweep.best.time : sweep.other;
   }
+}
+
+/** Takes in the statements of one time from `at`; answers where the next time starts. */
+function takeBatch(events: readonly Stated[], at: number, sweep: Sweep): number {
+  const time = (events[at] as Stated).time;
+  const batch: Stated[] = [];
+  while (at < events.length && (events[at] as Stated).time === time) batch.push(events[at++] as Stated);
+  const first = batch[0] as Stated;
+  if (batch.some((event) => event.value !== first.value)) sweep.other = time;
+  else if (sweep.best && sweep.best.value !== first.value) sweep.other = sweep.best.time;
+  sweep.best = first;
+  return at;
 }
 
 function earlier(a: string | null, b: string | null): string | null {

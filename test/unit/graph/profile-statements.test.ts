@@ -46,7 +46,9 @@ describe('profiles from a conversation', () => {
   const memory = createMemoryGraph({ ontology: 'culture', factExtraction: true });
   const chunks = messages.map(([id, , text]) => ({ id: `msg:${id}`, text }));
   const origins = new Map(messages.map(([id, time, text]) => [`msg:${id}`, { time, sourceId: id, speaker: 'u1', text }]));
-  mergeFile(memory, extractFile({ fileId: 'session:s', chunks }, { schema: memory.graph.schema, factExtraction: true }), { chunks: origins });
+  mergeFile(memory, extractFile({ fileId: 'session:s', chunks }, { schema: memory.graph.schema, factExtraction: true }), {
+    chunks: origins,
+  });
   refreshValidity(memory.graph);
   const segment = buildGraphSegment(memory.graph);
 

@@ -16,7 +16,11 @@ const SEPTEMBER = '2024-09-01T00:00:00.000Z';
 /** Adds a one-chunk file stated at `time`. */
 function say(memory: MemoryGraph, fileId: string, text: string, time: string, replacedAt?: string): void {
   const chunkId = `${fileId}#0`;
-  addFile(memory, { fileId, chunks: [{ id: chunkId, text }] }, { chunks: new Map([[chunkId, { time, sourceId: fileId }]]), ...(replacedAt ? { replacedAt } : {}) });
+  addFile(
+    memory,
+    { fileId, chunks: [{ id: chunkId, text }] },
+    { chunks: new Map([[chunkId, { time, sourceId: fileId }]]), ...(replacedAt ? { replacedAt } : {}) },
+  );
   refreshValidity(memory.graph);
 }
 
