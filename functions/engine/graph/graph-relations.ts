@@ -30,7 +30,7 @@ export function recordRelations(
       if (relation === undefined) continue;
       relations++;
       addCount(contribution.relationCounts, relation.id, 1);
-      noteTime(contribution.relationTimes, relation.id, stated.time);
+      noteTime(contribution.relationTimes, relation, stated.time);
       if (recordFact(graph, relation, candidate, stated, contribution)) facts++;
     }
   });
@@ -66,10 +66,14 @@ function recordFact(
   return true;
 }
 
-/** Widens the [first, last] times a file states a relation to take in `time`. */
-function noteTime(times: Map<string, [string, string]>, relationId: string, time: string): void {
-  const span = times.get(relationId);
-  if (!span) times.set(relationId, [time, time]);
+/**
+ * Widens the [first, last] times a file states a relation to take in `time`. Co-occurrence links are never
+ * single-valued: their times are not kept (the graph state stays small).
+ */
+function noteTime(times: Map<string, [string, string]>, relation: GraphRelation, time: string): void {
+  if (relation.kind !== 'svo') return;
+  const span = times.get(relation.id);
+  if (!span) times.set(relation.id, [time, time]);
   else if (time < span[0]) span[0] = time;
   else if (time > span[1]) span[1] = time;
 }
