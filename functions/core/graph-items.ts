@@ -25,6 +25,9 @@ export interface GraphEdge {
   /** Times the relation was found. */
   weight: number;
   support: number;
+  /** When it was first stated, and when a later statement replaced it (null: still holds); absent on older items. */
+  validFrom?: string;
+  validTo?: string | null;
 }
 
 export interface GraphItems {
@@ -67,6 +70,7 @@ export function graphItemsOf(snapshot: GraphSnapshot | undefined): GraphItems {
       kind: relation.kind,
       weight: total(relation.support),
       support: relation.support.length,
+      ...(relation.validFrom ? { validFrom: relation.validFrom, validTo: relation.validTo ?? null } : {}),
     })),
   };
 }

@@ -31,7 +31,7 @@ export { buildGraphSegment, type GraphSegment } from './graph/graph-segment';
 export { deserializeGraphSegment, serializeGraphSegment } from './graph/graph-segment-format';
 export { personalizedPageRank, topChunks } from './graph/graph-ppr';
 export { linkQueryToEntities } from './graph/query-link';
-export { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from './graph/entity-lookup';
+export { matchEntitiesByName, mentioningChunks, neighboursOf } from './graph/entity-lookup';
 export { graphWordVectors, type WordVectors } from './graph/word-vector-typing';
 
 // summaries: a conversation's extractive summary, kept up to date batch by batch
@@ -45,3 +45,4 @@ export {
   type SummaryState,
 } from './summary/session-summary';
 export { summaryStateFromJson, summaryStateToJson } from './summary/summary-state-format';
+export { type DatedFact, datedFacts, holdsAt, type ProfileEntry, profileOf, supersededChunks } from './graph/dated-facts';

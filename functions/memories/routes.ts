@@ -2,6 +2,7 @@
 import type { Container } from '../adapters/container';
 import { IndexCache } from '../core/stored-index/index-cache';
 import { type EntityView, lookUpEntities } from '../core/use-cases/memory-entities';
+import { type UserProfile, userProfile } from '../core/use-cases/memory-profile';
 import type { Memory, MemoryFileLink } from '../core/model';
 import { startIngestion } from '../core/use-cases/ingestion';
 import { createMemory, deleteMemory, getMemory, listMemories } from '../core/use-cases/memories';
@@ -53,6 +54,7 @@ const presentDetails = (memory: Memory) => ({
 
 const presentEntity = (entity: EntityView) => ({
   ...entity,
+  facts: entity.facts.map(({ sourceId, ...fact }) => ({ ...fact, sourceID: sourceId })),
   passages: entity.passages.map(({ content, fileId }) => ({ content, fileID: fileId })),
 });
 
@@ -120,6 +122,16 @@ export const memoryRoutes = (deps: MemoriesDeps): BoundRoute[] => [
   bind(memoriesApi.entities, async ({ params, query }, { accountId }) => {
     const entities = await lookUpEntities({ ...deps, indexes: deps.entityIndexes }, accountId, params.id, query);
     return { body: { status: 'success', entities: entities.map(presentEntity), count: entities.length } };
+  }),
+  bind(memoriesApi.profile, async ({ params, query }, { accountId }) => {
+    const request = { customerUserId: query.customerUserID, asOf: query.asOf };
+    const profile = await userProfile({ ...deps, indexes: deps.entityIndexes }, accountId, params.id, request);
+    const present = (entries: UserProfile['facts']) => entries.map(({ sourceId, ...entry }) => ({ ...entry, sourceID: sourceId }));
+    return dataResponse({
+      customerUserID: profile.customerUserId,
+      preferences: present(profile.preferences),
+      facts: present(profile.facts),
+    });
   }),
   bind(memoriesApi.delete, async ({ params }, { accountId }) => {
     await deleteMemory(deps, accountId, params.id);

@@ -34,6 +34,7 @@ export const retrievalRoutes = (deps: RetrievalRouteDeps): BoundRoute[] => [
     if (report) recordAnswer(report);
     // passages are best first: a payload too large for one answer drops its weakest (never in practice: chunks are short)
     const payload = fittingHead(retrieval.payload.map(presentPassage), wireBytes);
-    return { body: { status: 'success', ...retrieval, payload } };
+    const facts = retrieval.facts.map(({ sourceId, ...fact }) => ({ ...fact, sourceID: sourceId }));
+    return { body: { status: 'success', ...retrieval, payload, facts } };
   }),
 ];

@@ -13,7 +13,18 @@ const retrieveQuery = z.object({
   after: instant.optional(),
   before: instant.optional(),
   filter: filterQuery.optional(),
+  asOf: instant.optional().meta({ description: 'Facts as they stood at this instant (ISO 8601; default now)' }),
 });
+
+/** A fact with when it held: stated at `validFrom` by `sourceID`, replaced at `validTo` (null: still holds). */
+const datedFact = z
+  .object({
+    content: z.string(),
+    validFrom: z.string().nullable().meta({ description: "When its source stated it: the message's time, else the file's" }),
+    validTo: z.string().nullable().meta({ description: 'When a later source replaced it; null while it holds' }),
+    sourceID: z.string().nullable().meta({ description: 'The message (or file) that stated it' }),
+  })
+  .meta({ id: 'Fact' });
 
 export const retrievalApi = {
   retrieve: route({
@@ -39,7 +50,7 @@ export const retrievalApi = {
             })
             .meta({ id: 'Passage' }),
         ),
-        facts: z.array(z.object({ content: z.string() }).meta({ id: 'Fact' })),
+        facts: z.array(datedFact),
         sources: z.array(
           z
             .object({ id: z.string(), name: z.string(), url: z.string(), score: z.number() })

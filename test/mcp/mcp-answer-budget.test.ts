@@ -203,8 +203,23 @@ describe('POST /mcp holds its answers to the response budget', () => {
       name: `Rowing club ${i}`,
       type: 'organization',
       aliases: [`club ${i}`],
-      relations: [{ direction: 'outgoing', relation: 'meets at', target: { id: 'entity-boathouse', name: 'boathouse' } }],
-      facts: [{ content: `Rowing club ${i} meets at the boathouse.` }],
+      relations: [
+        {
+          direction: 'outgoing',
+          relation: 'meets at',
+          target: { id: 'entity-boathouse', name: 'boathouse' },
+          validFrom: null,
+          validTo: null,
+        },
+      ],
+      facts: [
+        {
+          content: `Rowing club ${i} meets at the boathouse.`,
+          validFrom: '2024-01-01T00:00:00.000Z',
+          validTo: null,
+          sourceID: `file-${i}`,
+        },
+      ],
       passages: [0, 1, 2].map((p) => ({ fileID: `file-${i}`, content: heavyText(`entity-${i}-passage-${p}`, 40_000, '"\\\\') })),
     }));
     answers.set('GET /memories/entities/m-graph', () => ({ status: 'success', entities, count: entities.length }));

@@ -13,7 +13,7 @@ import {
 } from '../../engine';
 import type { Memory } from '../model';
 import type { StoredChunk } from '../stored-index/chunks';
-import { type BuiltGraph, buildMemoryGraph, OFFLINE_GRAPH_EXTRACTOR } from './memory-graph';
+import { type BuiltGraph, buildMemoryGraph, type FileTimes, OFFLINE_GRAPH_EXTRACTOR } from './memory-graph';
 import type { GraphExtractor } from './ports';
 
 export interface IndexingSettings {
@@ -30,6 +30,8 @@ export interface GraphInputs {
   kept: ReadonlySet<string>;
   /** Use the configured (possibly paid) extractor; false: the offline one. */
   managed: boolean;
+  /** The added files' times, for validity (messages carry their own). */
+  fileTimes?: ReadonlyMap<string, FileTimes>;
 }
 
 export interface BuiltIndex {

@@ -153,6 +153,7 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
   const published = await buildAndPublishIndex(deps, job.accountId, job.memoryId, {
     managed: true,
     added: new Map(ingested.map((o) => [o.file.id, o.chunks ?? []])),
+    fileTimes: new Map(ingested.map((o) => [o.file.id, { createdAt: o.file.createdAt, updatedAt: o.file.updatedAt }])),
     changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount, updatedAt: now }),
   });
   let memory = published.memory;

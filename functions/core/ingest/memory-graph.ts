@@ -3,17 +3,26 @@
  * state (a snapshot) is restored, sources that left the memory are removed (their entities, relations and
  * facts go when nothing else supports them), changed sources are added again, and the next version gets
  * the new snapshot and the compact segment retrieval walks.
+ *
+ * Validity: each chunk is stated at its message's time, else at its file's (the document date its top
+ * states, else the file's creation; a new version of a file, its update). A file added again replaces
+ * its earlier version: facts only the earlier version stated stay, closed at the new version's time.
+ * A customer user's messages give their profile statements. Then `refreshValidity` closes what later
+ * statements of single-valued relations superseded.
  */
 import { buildGraphSegment, type GraphSnapshot, serializeGraphSegment, type WordVectors } from '../../engine';
 import {
+  type ChunkOrigin,
   createMemoryGraph,
   extractFile,
   graphInvariantViolations,
   type MemoryGraph,
   mergeFile,
+  refreshValidity,
   removeFile,
   restoreMemoryGraph,
   snapshotGraph,
+  statedDocumentDate,
 } from '../../engine/graph';
 import { graphItemsOf, type GraphItems } from '../graph-items';
 import type { Memory } from '../model';
@@ -58,6 +67,14 @@ export interface GraphChanges {
   added: ReadonlyMap<string, readonly StoredChunk[]>;
   /** Every source the memory holds after this build. */
   kept: ReadonlySet<string>;
+  /** The added files' times (sessions' messages carry their own). */
+  fileTimes?: ReadonlyMap<string, FileTimes>;
+}
+
+/** When a file was created and last changed. */
+export interface FileTimes {
+  createdAt: string;
+  updatedAt: string;
 }
 
 export async function buildMemoryGraph(
@@ -67,7 +84,8 @@ export async function buildMemoryGraph(
 ): Promise<BuiltGraph> {
   const graph = startingGraph(memory, changes.previous, options.wordVectors);
   for (const fileId of [...graph.graph.files.keys()]) {
-    if (!changes.kept.has(fileId) || changes.added.has(fileId)) removeFile(graph, fileId);
+    // an added source replaces its earlier version in mergeFile (which keeps what that one stated, closed)
+    if (!changes.kept.has(fileId) || changes.added.get(fileId)?.length === 0) removeFile(graph, fileId);
   }
   const context = {
     schema: graph.graph.schema,
@@ -81,9 +99,11 @@ export async function buildMemoryGraph(
       { fileId, chunks: chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })) },
       context,
     );
-    mergeFile(graph, result.extraction);
+    const replacing = graph.graph.files.has(fileId);
+    mergeFile(graph, result.extraction, originOf(chunks, changes.fileTimes?.get(fileId), replacing));
     tokensUsed += result.tokensUsed;
   }
+  refreshValidity(graph.graph);
   const problems = graphInvariantViolations(graph.graph);
   if (problems.length) throw new Error(`graph of memory ${memory.id} is inconsistent: ${problems.slice(0, 3).join('; ')}`);
   const snapshot = snapshotGraph(graph.graph);
@@ -97,6 +117,34 @@ export async function buildMemoryGraph(
 }
 
 type GraphMemory = Pick<Memory, 'id' | 'ontology' | 'factExtraction'>;
+
+/** When and by whom a source's chunks were stated; a file replacing its earlier version closes what it no longer says. */
+function originOf(chunks: readonly StoredChunk[], times: FileTimes | undefined, replacing: boolean) {
+  const fileTime = times && (statedDocumentDate(chunks[0]?.text ?? '') ?? isoTime(replacing ? times.updatedAt : times.createdAt));
+  const origins = new Map<string, ChunkOrigin>();
+  for (const chunk of chunks) {
+    origins.set(
+      chunk.id,
+      chunk.message ? messageOrigin(chunk) : { ...(fileTime ? { time: fileTime } : {}), sourceId: chunk.pageId ?? chunk.fileId },
+    );
+  }
+  const replacedAt = replacing && fileTime ? { replacedAt: fileTime } : {};
+  return { chunks: origins, ...replacedAt };
+}
+
+/** A message: its time and id, and for a customer user's own message who said it (their profile). */
+function messageOrigin(chunk: StoredChunk): ChunkOrigin {
+  const message = chunk.message;
+  if (!message) return {};
+  const speaker = message.role === 'user' && message.customerUserId ? { speaker: message.customerUserId, text: chunk.text } : {};
+  return { time: isoTime(message.createdAt), sourceId: message.id, ...speaker };
+}
+
+/** An ISO 8601 time as UTC with milliseconds, so times compare as strings. */
+function isoTime(value: string): string {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? value : new Date(time).toISOString();
+}
 
 function startingGraph(memory: GraphMemory, previous: GraphSnapshot | undefined, vectors: WordVectors | undefined): MemoryGraph {
   const settings = { factExtraction: memory.factExtraction, ...(vectors ? { vectors } : {}) };

@@ -17,7 +17,7 @@ import { writeSegment } from '../stored-index/segments';
 import { graphItemsOf, type GraphItems } from '../graph-items';
 import { writeGraphItems } from './graph-items-sync';
 import { parseGraphState } from '../stored-index/graph-state';
-import { buildIndexVersion, type IndexingSettings } from './index-build';
+import { buildIndexVersion, type GraphInputs, type IndexingSettings } from './index-build';
 import { afterPublish, type VersionRef } from './index-publish';
 import { planVersion, type VersionPlan } from './segment-plan';
 import { emitMetric } from '../metrics';
@@ -44,6 +44,8 @@ export interface Publication {
   changes: (built: BuiltCounts) => Partial<Memory>;
   /** An ingestion: graph memories use the configured extractor (which may spend model tokens). */
   managed?: boolean;
+  /** The added files' times (their facts' validity starts there; see ingest/memory-graph.ts). */
+  fileTimes?: ReadonlyMap<string, FileTimes>;
 }
 
 export interface Published {
@@ -113,6 +115,7 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
     added: publication.added,
     kept: linked,
     managed: publication.managed ?? false,
+    ...(publication.fileTimes ? { fileTimes: publication.fileTimes } : {}),
   });
   const segments = [...plan.kept];
   if (written.segment) segments.push({ id: nameOf(root, segmentPrefix), ...written.segment, deleted: [] });
@@ -166,7 +169,7 @@ async function writeSegments(
   memory: Memory,
   folders: { prefix: string; segmentPrefix: string },
   plan: VersionPlan,
-  changes: { added: ReadonlyMap<string, readonly StoredChunk[]>; kept: ReadonlySet<string>; managed: boolean },
+  changes: Omit<GraphInputs, 'previous'>,
 ): Promise<Written> {
   const previous =
     memory.memoryType === 'graph' && memory.indexPrefix

@@ -4,10 +4,15 @@
  * under the other entity says `direction: incoming`), the facts it takes part in and the passages that
  * mention it most. Reads the published graph segment and chunk records (cached per index version) and
  * the graph's table items; files removed from the memory contribute no fact or passage.
+ *
+ * Facts and relations carry their validity (`validFrom`, `validTo`: null while they hold) and list what
+ * is no longer true too, latest first. A fact of a graph built before validity starts at its source's
+ * time (the message's, else the file's creation).
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { BadRequestError } from '../errors';
-import { factsOf, matchEntitiesByName, mentioningChunks, neighboursOf } from '../../engine';
+import { type DatedFact, datedFacts, matchEntitiesByName, mentioningChunks, neighboursOf } from '../../engine';
+import type { FileStore } from '../files/ports';
 import type { GraphEdge, GraphNode } from '../graph-items';
 import type { Memory } from '../model';
 import type { GraphItemStore, MemoryStore } from '../ports';
@@ -17,6 +22,7 @@ import { getMemory } from './memories';
 export interface EntityDeps {
   memories: MemoryStore;
   graphItems: GraphItemStore;
+  files: Pick<FileStore, 'get'>;
   indexes: Pick<IndexCache, 'loadGraph'>;
 }
 
@@ -24,6 +30,16 @@ interface EntityRelation {
   relation: string;
   direction: 'outgoing' | 'incoming';
   target: { id: string; name: string };
+  validFrom: string | null;
+  validTo: string | null;
+}
+
+/** A fact with when it held and what stated it (see DatedFactView in retrieve-memory.ts). */
+interface EntityFact {
+  content: string;
+  validFrom: string | null;
+  validTo: string | null;
+  sourceId: string | null;
 }
 
 export interface EntityView {
@@ -32,7 +48,7 @@ export interface EntityView {
   type: string;
   aliases: string[];
   relations: EntityRelation[];
-  facts: Array<{ content: string }>;
+  facts: EntityFact[];
   passages: Array<{ content: string; fileId: string }>;
 }
 
@@ -89,13 +105,13 @@ async function viewOf(reader: Reader, entity: number): Promise<EntityView> {
     const chunk = reader.loaded.chunks.get(chunkId);
     return chunk !== undefined && !excluded.has(chunk.fileId) ? chunk : undefined;
   };
-  const facts = [
-    ...new Set(
-      factsOf(graph, entity)
-        .filter((fact) => kept(fact.chunkId))
-        .map((fact) => fact.text),
-    ),
-  ];
+  const seen = new Set<string>();
+  const facts = latestFirst(
+    datedFacts(graph).filter((fact) => {
+      const about = fact.subject === entity || fact.object === entity || fact.subjectId === id || fact.objectId === id;
+      return about && (fact.chunkId === '' ? !excluded.has(fact.fileId ?? '') : kept(fact.chunkId) !== undefined);
+    }),
+  ).filter((fact) => !seen.has(`${fact.content}\u0000${fact.validTo}`) && seen.add(`${fact.content}\u0000${fact.validTo}`));
   const passages = mentioningChunks(graph, entity).flatMap((chunkId) => {
     const chunk = kept(chunkId);
     return chunk ? [{ content: chunk.text, fileId: chunk.pageId ?? chunk.fileId }] : [];
@@ -105,8 +121,8 @@ async function viewOf(reader: Reader, entity: number): Promise<EntityView> {
     name,
     type: graph.types[entity] ?? '',
     aliases: reader.nodes.get(id)?.aliases ?? [name],
-    relations: await relationsOf(reader, entity),
-    facts: facts.slice(0, ENTITY_VIEW_LIMITS.facts).map((content) => ({ content })),
+    relations: latestFirst(await relationsOf(reader, entity)),
+    facts: await mapConcurrently(facts.slice(0, ENTITY_VIEW_LIMITS.facts), STORE_CONCURRENCY, (fact) => factView(reader, fact)),
     passages: passages.slice(0, ENTITY_VIEW_LIMITS.passages),
   };
 }
@@ -123,15 +139,34 @@ async function relationsOf(reader: Reader, entity: number): Promise<EntityRelati
     const target = { id: other, name: graph.names[neighbour] ?? '' };
     const out = outgoing.filter((edge) => edge.target === other);
     const incoming = out.length > 0 ? [] : (await edgesOf(reader, other)).filter((edge) => edge.target === id);
-    for (const edge of out) relations.push({ relation: edge.predicate, direction: 'outgoing', target });
-    for (const edge of incoming) relations.push({ relation: edge.predicate, direction: 'incoming', target });
-    if (out.length + incoming.length === 0) relations.push({ relation: COOCCURS, direction: 'outgoing', target });
+    const held = (edge: GraphEdge) => ({ validFrom: edge.validFrom || null, validTo: edge.validTo ?? null });
+    for (const edge of out) relations.push({ relation: edge.predicate, direction: 'outgoing', target, ...held(edge) });
+    for (const edge of incoming) relations.push({ relation: edge.predicate, direction: 'incoming', target, ...held(edge) });
+    if (out.length + incoming.length === 0)
+      relations.push({ relation: COOCCURS, direction: 'outgoing', target, validFrom: null, validTo: null });
   }
   return dedupe(relations).slice(0, ENTITY_VIEW_LIMITS.relations);
 }
 
 function edgesOf(reader: Reader, source: string): Promise<GraphEdge[]> {
   return reader.deps.graphItems.edgesFrom(reader.accountId, reader.memory.id, source, source);
+}
+
+/** Latest stated first (a stable sort: equal times keep their order); unknown times last. */
+function latestFirst<T extends { validFrom: string | null }>(items: T[]): T[] {
+  return [...items].sort((a, b) => (b.validFrom ?? '').localeCompare(a.validFrom ?? ''));
+}
+
+/** One fact per sentence (its latest statement), with a start from its source when the graph had none. */
+async function factView(reader: Reader, fact: DatedFact): Promise<EntityFact> {
+  const chunk = fact.chunkId === '' ? undefined : reader.loaded.chunks.get(fact.chunkId);
+  const sourceId = fact.sourceId ?? chunk?.message?.id ?? chunk?.pageId ?? chunk?.fileId ?? fact.fileId ?? null;
+  const view = { content: fact.content, validTo: fact.validTo, sourceId };
+  if (fact.validFrom !== '') return { ...view, validFrom: fact.validFrom };
+  if (chunk?.message) return { ...view, validFrom: new Date(chunk.message.createdAt).toISOString() };
+  const fileId = chunk?.pageId ?? chunk?.fileId ?? fact.fileId;
+  const file = fileId === undefined ? undefined : await reader.deps.files.get(reader.accountId, fileId);
+  return { ...view, validFrom: file?.createdAt ?? null };
 }
 
 function dedupe(relations: EntityRelation[]): EntityRelation[] {

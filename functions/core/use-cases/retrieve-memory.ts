@@ -4,6 +4,12 @@
  * the query's entities. Files removed from the memory, detached or deleted sessions, conversation hits
  * outside `after`/`before`, and chunks the `filter` leaves out (core/stored-index/search-filter.ts) are never returned:
  * they are left out before ranking, so a selective filter still fills `topK`.
+ *
+ * Time (`asOf`, default now): each fact is `{content, validFrom, validTo, sourceId}`, and only facts
+ * holding at `asOf` are answered (stated by then, not yet replaced; sentences of messages written after
+ * it neither, nor sentences holding a replaced statement). A passage stating something replaced by `asOf`
+ * (a superseded statement of a single-valued relation, dated-facts.ts) scores `SUPERSEDED_PASSAGE_FACTOR`
+ * of its fused score, so of two contradicting passages the current one ranks first.
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { NotFoundError } from '../errors';
@@ -13,8 +19,10 @@ import {
   type CandidateRerank,
   chunkOrdinals,
   type Embedder,
+  datedFacts,
   type ExternalList,
   type GraphSegment,
+  holdsAt,
   linkQueryToEntities,
   type MemoryFact,
   personalizedPageRank,
@@ -22,6 +30,7 @@ import {
   type RankParamOverrides,
   type RetrievalOutcome,
   retrieve,
+  supersededChunks,
   topChunks,
 } from '../../engine';
 import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
@@ -60,6 +69,16 @@ export interface RetrievalQuery {
   before?: string;
   /** Conditions every passage, fact and source holds (GET /memory/'s `filter`). */
   filter?: SearchFilter;
+  /** ISO 8601; default now. */
+  asOf?: string;
+}
+
+/** A supporting fact on the wire's terms: when it held (`validFrom` null when its source is gone) and what stated it. */
+interface DatedFactView {
+  content: string;
+  validFrom: string | null;
+  validTo: string | null;
+  sourceId: string | null;
 }
 
 interface Source {
@@ -72,13 +91,15 @@ interface Source {
 export interface RetrievalResult {
   /** Best first; `sourceId` names the entry of `sources` the passage comes from. */
   payload: Array<{ content: string; score: number; sourceId?: string }>;
-  facts: Array<{ content: string }>;
+  facts: DatedFactView[];
   sources: Source[];
   /** Present when a reranker is configured: whether its order was used (false: it failed or nothing matched; the fused order stands). */
   reranked?: boolean;
 }
 
 const GRAPH_CANDIDATES = 100;
+/** The score factor of a passage stating only what `asOf` had seen replaced (see the module comment). */
+const SUPERSEDED_PASSAGE_FACTOR = 0.85;
 
 export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string, request: RetrievalQuery): Promise<RetrievalResult> {
   checkWindow(request);
@@ -100,7 +121,8 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
   const allowedSources = request.filter ? await resolveSources(request.filter, chunkView(index).sourceIds, lookup) : undefined;
   const allow = allowedChunks(memory, index, request, allowedSources);
   const rerank = reranker && deps.reranking ? candidateRerank(reranker, request.query, deps.reranking.record) : undefined;
-  const outcome = await retrieveFromIndex(index, request, { allow, embedder: deps.indexing.embedder(), rerank });
+  const asOf = request.asOf ?? new Date().toISOString();
+  const outcome = await retrieveFromIndex(index, { ...request, asOf }, { allow, embedder: deps.indexing.embedder(), rerank });
   const sources = await payloadSources(deps, accountId, index, outcome.items);
   const described = new Set(sources.map((source) => source.id));
   const payload = outcome.payload.map((entry, i) => {
@@ -108,7 +130,8 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
     const sourceId = item ? publicSourceId(sourceIdOf(index, item)) : undefined;
     return sourceId !== undefined && described.has(sourceId) ? { ...entry, sourceId } : entry;
   });
-  return { payload, facts: outcome.facts, sources, ...(reranker ? { reranked: outcome.reranked } : {}) };
+  const facts = await datedFactViews(deps, accountId, index, outcome.facts);
+  return { payload, facts, sources, ...(reranker ? { reranked: outcome.reranked } : {}) };
 }
 
 /**
@@ -118,7 +141,7 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
  */
 export function retrieveFromIndex(
   index: Pick<LoadedIndex, 'retrieval' | 'graph'> & Partial<Pick<LoadedIndex, 'chunks'>>,
-  request: Pick<RetrievalQuery, 'query' | 'topK' | 'facts' | 'assisted'>,
+  request: Pick<RetrievalQuery, 'query' | 'topK' | 'facts' | 'assisted' | 'asOf'>,
   options: {
     allow?: ((ordinal: number) => boolean) | undefined;
     embedder: Embedder | null;
@@ -130,6 +153,7 @@ export function retrieveFromIndex(
   const view = index.chunks ? chunkView({ retrieval: index.retrieval, chunks: index.chunks }) : undefined;
   const reference = new Date(view?.latestMessage ?? Date.now());
   const prior = queryTimePrior(index.retrieval, request.query, reference, (ordinal) => view?.messageTimes[ordinal]);
+  const asOf = request.asOf ?? new Date().toISOString();
   return retrieve(
     index.retrieval,
     {
@@ -138,13 +162,49 @@ export function retrieveFromIndex(
       facts: request.facts,
       assisted: request.assisted,
       external: index.graph ? [graphList(index.graph, request.query, chunkIdAllowed(index.retrieval, options.allow))] : [],
-      memoryFacts: index.graph ? graphFacts(index.graph) : [],
+      memoryFacts: index.graph && request.facts ? graphFacts(index.graph, asOf) : [],
       allow: options.allow,
       prior,
       params: options.params,
+      ...(index.graph ? { scoreFactor: supersededFactor(index, index.graph, asOf) } : {}),
+      ...(request.facts ? { sentenceHolds: sentenceHolds(index.chunks, index.graph, asOf) } : {}),
     },
     { embedder: options.embedder, ...(options.rerank ? { rerank: options.rerank } : {}) },
   );
+}
+
+/** Lowers passages stating only what had been replaced by `asOf` (none replaced: no factor at all). */
+function supersededFactor(
+  index: Pick<LoadedIndex, 'retrieval'>,
+  graph: GraphSegment,
+  asOf: string,
+): ((ordinal: number) => number) | undefined {
+  const stale = supersededChunks(graph, asOf);
+  if (stale.size === 0) return undefined;
+  const ids = index.retrieval.chunks.ids;
+  return (ordinal) => (stale.has(ids[ordinal] ?? '') ? SUPERSEDED_PASSAGE_FACTOR : 1);
+}
+
+/**
+ * A passage's sentence may be a fact at `asOf` unless its message was written after it, or it says what
+ * the graph knows did not hold then (it holds the text of a fact or statement replaced by `asOf`, or
+ * stated only after it, as a file's newer version does).
+ */
+function sentenceHolds(
+  chunks: ReadonlyMap<string, StoredChunk> | undefined,
+  graph: GraphSegment | null,
+  asOf: string,
+): (chunkId: string, sentence: string) => boolean {
+  const notHolding = new Map<string, string[]>();
+  for (const fact of graph ? datedFacts(graph) : []) {
+    if (fact.chunkId === '' || holdsAt(fact, asOf) || fact.validFrom === '') continue;
+    notHolding.set(fact.chunkId, [...(notHolding.get(fact.chunkId) ?? []), fact.content]);
+  }
+  return (chunkId, sentence) => {
+    const createdAt = chunks?.get(chunkId)?.message?.createdAt;
+    if (createdAt !== undefined && new Date(createdAt).toISOString() > asOf) return false;
+    return !(notHolding.get(chunkId) ?? []).some((content) => sentence.includes(content) || content.includes(sentence));
+  };
 }
 
 /**
@@ -246,8 +306,40 @@ export function graphList(graph: GraphSegment, query: string, allow?: (chunkId: 
   };
 }
 
-function graphFacts(graph: GraphSegment): MemoryFact[] {
-  return graph.facts.texts.map((content, i) => ({ content, chunkId: graph.chunkIds[graph.facts.chunks[i] ?? 0] ?? '' }));
+/** The graph's facts holding at `asOf` (unknown start: held since its source, so kept). */
+function graphFacts(graph: GraphSegment, asOf: string): MemoryFact[] {
+  return datedFacts(graph)
+    .filter((fact) => holdsAt(fact, asOf))
+    .map(({ content, chunkId, fileId, validFrom, validTo, sourceId }) => ({
+      content,
+      ...(chunkId === '' ? {} : { chunkId }),
+      ...(fileId === undefined ? {} : { fileId }),
+      validFrom,
+      validTo,
+      ...(sourceId === undefined ? {} : { sourceId }),
+    }));
+}
+
+/**
+ * The facts on the wire's terms: a fact without a known start (a sentence of a passage, a graph built before
+ * validity) starts at its source's time, the message's or the file's; its source is the message, else the file.
+ */
+async function datedFactViews(
+  deps: RetrievalDeps,
+  accountId: string,
+  index: LoadedIndex,
+  facts: readonly MemoryFact[],
+): Promise<DatedFactView[]> {
+  return mapConcurrently(facts, STORE_CONCURRENCY, async (fact) => {
+    const chunk = fact.chunkId === undefined ? undefined : index.chunks.get(fact.chunkId);
+    const sourceId = fact.sourceId ?? chunk?.message?.id ?? chunk?.pageId ?? fact.fileId ?? chunk?.fileId ?? null;
+    const view = { content: fact.content, validTo: fact.validTo ?? null, sourceId: sourceId && publicSourceId(sourceId) };
+    if (fact.validFrom) return { ...view, validFrom: fact.validFrom };
+    if (chunk?.message) return { ...view, validFrom: new Date(chunk.message.createdAt).toISOString() };
+    const fileId = chunk?.pageId ?? chunk?.fileId ?? fact.fileId;
+    const file = fileId === undefined || sourceRefOf(fileId).kind === 'session' ? undefined : await deps.files.get(accountId, fileId);
+    return { ...view, validFrom: file?.createdAt ?? null };
+  });
 }
 
 /** The files (or sessions) behind the payload, best first, with an address to fetch them. */

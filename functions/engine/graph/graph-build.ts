@@ -8,7 +8,8 @@
  */
 import { DEFAULT_MATCH_THRESHOLDS, type MatchThresholds } from './entity-match';
 import { extractMentions, type ExtractedMention } from './extract-entities';
-import { addCount, type FileContribution, type KnowledgeGraph } from './graph-model';
+import { addCount, type FileContribution, type GraphFact, type KnowledgeGraph, type SpeakerStatement } from './graph-model';
+import { speakerStatements } from './profile-statements';
 import { removeFile } from './graph-remove';
 import { parseText } from './nlp';
 import { looksLikeAcronym } from './normalize';
@@ -40,6 +41,29 @@ export interface MemoryGraph {
 export interface GraphFileInput {
   readonly fileId: string;
   readonly chunks: ReadonlyArray<{ readonly id: string; readonly text: string }>;
+}
+
+/** Where a chunk comes from: when its source stated it, which message or file that is, and who said it. */
+export interface ChunkOrigin {
+  /** ISO 8601: the message's time, else the file's (or the document date its text states). */
+  readonly time?: string;
+  /** The message, else the file. */
+  readonly sourceId?: string;
+  /** A customer user's message: who said it (their first-person statements make their profile). */
+  readonly speaker?: string;
+  /** The chunk's text, needed with `speaker`. */
+  readonly text?: string;
+}
+
+/** Where a file's chunks come from (validity.ts, profile-statements.ts); all optional. */
+export interface FileOrigin {
+  readonly chunks?: ReadonlyMap<string, ChunkOrigin>;
+  /**
+   * The time of this version of a file that was in the graph before: facts the earlier version stated and
+   * this one does not are kept, closed at this time; facts both state keep the earlier `validFrom`.
+   * Absent (a session's messages again): what is no longer stated goes.
+   */
+  readonly replacedAt?: string;
 }
 
 export interface ChunkExtraction {
@@ -103,20 +127,26 @@ export function extractFile(
 }
 
 /** Extracts and merges one file. */
-export function addFile(memory: MemoryGraph, input: GraphFileInput): FileSummary {
+export function addFile(memory: MemoryGraph, input: GraphFileInput, origin: FileOrigin = {}): FileSummary {
   const { schema } = memory.graph;
   const options = {
     schema,
     factExtraction: memory.settings.factExtraction,
     ...(memory.vectorTyper ? { vectorTyper: memory.vectorTyper } : {}),
   };
-  return mergeFile(memory, extractFile(input, options));
+  return mergeFile(memory, extractFile(input, options), origin);
 }
 
-/** Resolves an extracted file into the graph and records its contribution. */
-export function mergeFile(memory: MemoryGraph, extraction: FileExtraction): FileSummary {
+/**
+ * Resolves an extracted file into the graph and records its contribution. Validity (`validTo`) is not
+ * worked out here: call `refreshValidity` once after the files of a build are merged.
+ */
+export function mergeFile(memory: MemoryGraph, extraction: FileExtraction, origin: FileOrigin = {}): FileSummary {
   const { graph } = memory;
-  if (graph.files.has(extraction.fileId)) removeFile(memory, extraction.fileId);
+  const earlier = graph.files.get(extraction.fileId);
+  // a session again (no replacedAt) states each message at its own time: nothing to carry over
+  const previous = earlier && origin.replacedAt !== undefined ? earlierVersion(graph, earlier) : undefined;
+  if (earlier) removeFile(memory, extraction.fileId);
   const contribution: FileContribution = {
     fileId: extraction.fileId,
     chunkIds: [],
@@ -125,15 +155,27 @@ export function mergeFile(memory: MemoryGraph, extraction: FileExtraction): File
     typeCounts: new Map(),
     relationCounts: new Map(),
     factIds: [],
+    relationTimes: new Map(),
+    closedFacts: [],
+    statements: [],
   };
   graph.files.set(extraction.fileId, contribution);
   for (const chunk of extraction.chunks) {
     if (graph.chunks.has(chunk.chunkId)) throw new RangeError(`graph: chunk id ${chunk.chunkId} is already in the memory`);
-    graph.chunks.set(chunk.chunkId, { id: chunk.chunkId, fileId: extraction.fileId, index: chunk.index });
+    const from = origin.chunks?.get(chunk.chunkId);
+    graph.chunks.set(chunk.chunkId, {
+      id: chunk.chunkId,
+      fileId: extraction.fileId,
+      index: chunk.index,
+      ...(from?.time === undefined ? {} : { time: from.time }),
+      ...(from?.sourceId === undefined ? {} : { sourceId: from.sourceId }),
+    });
     contribution.chunkIds.push(chunk.chunkId);
   }
   const { entityIds, resolvedBy, newEntities } = resolveFile(memory, extraction, contribution);
   const { relations, facts } = recordRelations(graph, extraction, entityIds, contribution);
+  contribution.statements.push(...originStatements(extraction, origin));
+  if (previous && origin.replacedAt !== undefined) carryOver(graph, contribution, previous, origin.replacedAt);
   const mentions = extraction.chunks.reduce((sum, chunk) => sum + chunk.mentions.length, 0);
   return { fileId: extraction.fileId, chunks: extraction.chunks.length, mentions, newEntities, resolvedBy, relations, facts };
 }
@@ -187,3 +229,59 @@ function recordMention(contribution: FileContribution, chunk: ChunkExtraction, m
 }
 
 export { removeFile } from './graph-remove';
+
+/** What an earlier version of a file stated, read before it is removed. */
+interface EarlierVersion {
+  readonly facts: GraphFact[];
+  readonly closedFacts: GraphFact[];
+  readonly relationTimes: Map<string, [string, string]>;
+}
+
+function earlierVersion(graph: KnowledgeGraph, file: FileContribution): EarlierVersion {
+  const facts = file.factIds.flatMap((id) => {
+    const fact = graph.facts.get(id);
+    return fact ? [fact] : [];
+  });
+  return { facts, closedFacts: file.closedFacts, relationTimes: new Map(file.relationTimes) };
+}
+
+const factKey = (fact: GraphFact): string => `${fact.relationId}\u0000${fact.text}`;
+
+/**
+ * A new version of a file: what both versions state keeps its first time (one fact, not two); the earlier
+ * version's facts this one does not state stay, closed at `replacedAt`.
+ */
+function carryOver(graph: KnowledgeGraph, contribution: FileContribution, previous: EarlierVersion, replacedAt: string): void {
+  const before = new Map(previous.facts.map((fact) => [factKey(fact), fact]));
+  const restated = new Set<string>();
+  for (const id of contribution.factIds) {
+    const fact = graph.facts.get(id);
+    const old = fact && before.get(factKey(fact));
+    if (!fact || !old) continue;
+    restated.add(factKey(fact));
+    if (old.validFrom < fact.validFrom) fact.validFrom = old.validFrom;
+  }
+  for (const [id, span] of contribution.relationTimes) {
+    const old = previous.relationTimes.get(id);
+    if (old && old[0] < span[0]) span[0] = old[0];
+  }
+  const closed = previous.facts
+    .filter((fact) => !restated.has(factKey(fact)))
+    .map((fact): GraphFact => ({ ...fact, closedAt: replacedAt, validTo: replacedAt }));
+  contribution.closedFacts.push(...previous.closedFacts, ...closed);
+}
+
+/** The first-person statements of the file's customer-user messages. */
+function originStatements(extraction: FileExtraction, origin: FileOrigin): SpeakerStatement[] {
+  if (!origin.chunks) return [];
+  return extraction.chunks.flatMap((chunk) => {
+    const from = origin.chunks?.get(chunk.chunkId);
+    if (from?.speaker === undefined || from.text === undefined) return [];
+    return speakerStatements(from.text, {
+      speaker: from.speaker,
+      chunkId: chunk.chunkId,
+      sourceId: from.sourceId ?? extraction.fileId,
+      time: from.time ?? '',
+    });
+  });
+}

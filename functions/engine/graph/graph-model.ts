@@ -46,6 +46,9 @@ export interface GraphRelation {
   readonly objectId: string;
   /** File id → occurrences in that file. */
   readonly support: Map<string, number>;
+  /** When it was first stated, and when a later statement replaced it (null: still holds); see validity.ts. */
+  validFrom?: string;
+  validTo?: string | null;
 }
 
 /** A relation as stated once: the source sentence or clause, where it came from. */
@@ -61,6 +64,14 @@ export interface GraphFact {
   readonly chunkId: string;
   readonly fileId: string;
   readonly sentence: number;
+  /** The time its source stated it (ISO 8601; '' when unknown). */
+  validFrom: string;
+  /** When a later statement or a new version of its file replaced it; null while it holds (validity.ts). */
+  validTo: string | null;
+  /** When a new version of its file stopped stating it (a closed fact; see `FileContribution.closedFacts`). */
+  closedAt?: string;
+  /** The message (or file) that stated it. */
+  readonly sourceId: string;
 }
 
 /** An entity mentioned in a chunk. Offsets are into the chunk's text. */
@@ -78,6 +89,10 @@ export interface GraphChunk {
   readonly id: string;
   readonly fileId: string;
   readonly index: number;
+  /** When its source stated it (ISO 8601): the message's time, else the file's (or its stated document date). */
+  readonly time?: string;
+  /** The message it is, else its file. */
+  readonly sourceId?: string;
 }
 
 /** Everything one file added: subtracting it removes the file. */
@@ -92,6 +107,30 @@ export interface FileContribution {
   /** Relation id → occurrences. */
   readonly relationCounts: Map<string, number>;
   readonly factIds: string[];
+  /** Relation id → [first, last] time the file states it. */
+  readonly relationTimes: Map<string, [string, string]>;
+  /** Facts an earlier version of the file stated and this one does not: kept, closed (not in `facts`). */
+  readonly closedFacts: GraphFact[];
+  /** First-person statements of the file's speakers (messages of a customer user): their profile. */
+  readonly statements: SpeakerStatement[];
+}
+
+/** What a speaker said of themself: a preference or a fact of their life (profile-statements.ts). */
+export interface SpeakerStatement {
+  readonly id: string;
+  /** The customer user who said it. */
+  readonly speaker: string;
+  readonly category: 'preference' | 'fact';
+  /** like, dislike, prefer, habit, wish, diet, residence, work, occupation, family, partner, plan… */
+  readonly kind: string;
+  /** Single-valued statements of one slot replace each other ("residence"); absent: multi-valued. */
+  readonly slot?: string;
+  readonly value: string;
+  readonly text: string;
+  readonly chunkId: string;
+  readonly sourceId: string;
+  readonly validFrom: string;
+  validTo: string | null;
 }
 
 export interface KnowledgeGraph {

@@ -18,31 +18,64 @@ export function recordRelations(
   let facts = 0;
   extraction.chunks.forEach((chunk, chunkIndex) => {
     const ids = entityIds[chunkIndex] ?? [];
+    const source = graph.chunks.get(chunk.chunkId);
+    const stated = {
+      chunkId: chunk.chunkId,
+      fileId: extraction.fileId,
+      time: source?.time ?? '',
+      sourceId: source?.sourceId ?? extraction.fileId,
+    };
     for (const candidate of chunk.relations) {
       const relation = upsertRelation(graph, candidate, ids[candidate.subject] ?? '', ids[candidate.object] ?? '', extraction.fileId);
       if (relation === undefined) continue;
       relations++;
       addCount(contribution.relationCounts, relation.id, 1);
-      if (candidate.fact === undefined) continue;
-      const factId = stableId('f', `${relation.id}\u0000${chunk.chunkId}\u0000${candidate.sentence}`);
-      if (graph.facts.has(factId)) continue;
-      graph.facts.set(factId, {
-        id: factId,
-        kind: candidate.fact.kind,
-        relationId: relation.id,
-        subjectId: relation.subjectId,
-        predicate: relation.predicate,
-        objectId: relation.objectId,
-        text: candidate.fact.text,
-        chunkId: chunk.chunkId,
-        fileId: extraction.fileId,
-        sentence: candidate.sentence,
-      });
-      contribution.factIds.push(factId);
-      facts++;
+      noteTime(contribution.relationTimes, relation, stated.time);
+      if (recordFact(graph, relation, candidate, stated, contribution)) facts++;
     }
   });
   return { relations, facts };
+}
+
+/** Adds the candidate's fact (one per relation, chunk and sentence); false when it is there already. */
+function recordFact(
+  graph: KnowledgeGraph,
+  relation: GraphRelation,
+  candidate: RelationCandidate,
+  stated: { chunkId: string; fileId: string; time: string; sourceId: string },
+  contribution: FileContribution,
+): boolean {
+  const factId = stableId('f', `${relation.id}\u0000${stated.chunkId}\u0000${candidate.sentence}`);
+  if (graph.facts.has(factId) || candidate.fact === undefined) return false;
+  graph.facts.set(factId, {
+    id: factId,
+    kind: candidate.fact.kind,
+    relationId: relation.id,
+    subjectId: relation.subjectId,
+    predicate: relation.predicate,
+    objectId: relation.objectId,
+    text: candidate.fact.text,
+    chunkId: stated.chunkId,
+    fileId: stated.fileId,
+    sentence: candidate.sentence,
+    validFrom: stated.time,
+    validTo: null,
+    sourceId: stated.sourceId,
+  });
+  contribution.factIds.push(factId);
+  return true;
+}
+
+/**
+ * Widens the [first, last] times a file states a relation to take in `time`. Co-occurrence links are never
+ * single-valued: their times are not kept (the graph state stays small).
+ */
+function noteTime(times: Map<string, [string, string]>, relation: GraphRelation, time: string): void {
+  if (relation.kind !== 'svo') return;
+  const span = times.get(relation.id);
+  if (!span) times.set(relation.id, [time, time]);
+  else if (time < span[0]) span[0] = time;
+  else if (time > span[1]) span[1] = time;
 }
 
 function upsertRelation(

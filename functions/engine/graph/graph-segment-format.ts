@@ -8,12 +8,14 @@
  * | 8 | 4 | u32 metadata length M (bytes) |
  * | 12 | 24 | u32 entities E, chunks C, files F, mention links L, entity edges K, facts N |
  * | 36 | 4 | u32 reserved, 0 |
- * | 40 | M | UTF-8 JSON `{entityIds, names, types, aliases, chunkIds, fileIds, facts: {texts, predicates, kinds}}`, zero-padded to a multiple of 4 |
+ * | 40 | M | UTF-8 JSON `{entityIds, names, types, aliases, chunkIds, fileIds, facts: {texts, predicates, kinds, validFrom?, validTo?, sourceIds?}, closedFacts?, statements?}`, zero-padded to a multiple of 4 |
  * | … | | u32 chunkFiles[C], u32 entityChunkOffsets[E+1], u32 entityChunks[L], f32 entityChunkWeights[L], u32 edgeOffsets[E+1], u32 edgeTargets[K], f32 edgeWeights[K], u32 factSubjects[N], u32 factObjects[N], u32 factChunks[N] |
  *
  * Loading is one JSON.parse and one copy of the numeric tail; typed arrays are views into the copy.
+ * The metadata's `?` fields (validity, closed facts, speaker statements) came later within format 1:
+ * segments without them read as before, and readers treat a fact without validity as holding since its source.
  */
-import type { GraphSegment } from './graph-segment';
+import type { ClosedFactRecord, GraphSegment, StatementRecord } from './graph-segment';
 
 /** Version of the layout written by `serializeGraphSegment`; bump on any change. */
 const GRAPH_SEGMENT_FORMAT_VERSION = 1;
@@ -28,7 +30,16 @@ interface Metadata {
   aliases: string[][];
   chunkIds: string[];
   fileIds: string[];
-  facts: { texts: string[]; predicates: string[]; kinds: string[] };
+  facts: {
+    texts: string[];
+    predicates: string[];
+    kinds: string[];
+    validFrom?: readonly string[];
+    validTo?: ReadonlyArray<string | null>;
+    sourceIds?: readonly string[];
+  };
+  closedFacts?: readonly ClosedFactRecord[];
+  statements?: readonly StatementRecord[];
 }
 
 /** Encodes `segment` (see the table above). */
@@ -41,7 +52,16 @@ export function serializeGraphSegment(segment: GraphSegment): Uint8Array {
     aliases: segment.aliases.map((list) => [...list]),
     chunkIds: [...segment.chunkIds],
     fileIds: [...segment.fileIds],
-    facts: { texts: [...segment.facts.texts], predicates: [...segment.facts.predicates], kinds: [...segment.facts.kinds] },
+    facts: {
+      texts: [...segment.facts.texts],
+      predicates: [...segment.facts.predicates],
+      kinds: [...segment.facts.kinds],
+      ...(segment.facts.validFrom ? { validFrom: segment.facts.validFrom } : {}),
+      ...(segment.facts.validTo ? { validTo: segment.facts.validTo } : {}),
+      ...(segment.facts.sourceIds ? { sourceIds: segment.facts.sourceIds } : {}),
+    },
+    ...(segment.closedFacts ? { closedFacts: segment.closedFacts } : {}),
+    ...(segment.statements ? { statements: segment.statements } : {}),
   };
   const json = new TextEncoder().encode(JSON.stringify(metadata));
   const arrays = numericArrays(segment);

@@ -32,6 +32,10 @@ export interface GraphSegment {
   readonly edgeTargets: Uint32Array;
   readonly edgeWeights: Float32Array;
   readonly facts: GraphSegmentFacts;
+  /** Facts an earlier version of a file stated, closed when it was replaced (absent in older segments). */
+  readonly closedFacts?: readonly ClosedFactRecord[];
+  /** Customer users' first-person statements: their profiles (absent in older segments). */
+  readonly statements?: readonly StatementRecord[];
 }
 
 /** Facts as parallel arrays; subjects, objects and chunks are ordinals. */
@@ -42,6 +46,33 @@ interface GraphSegmentFacts {
   readonly subjects: Uint32Array;
   readonly objects: Uint32Array;
   readonly chunks: Uint32Array;
+  /** Validity (absent in older segments: the source's time, still holding). '' when unknown. */
+  readonly validFrom?: readonly string[];
+  readonly validTo?: ReadonlyArray<string | null>;
+  readonly sourceIds?: readonly string[];
+}
+
+/** A closed fact: its ends by entity id (they may have left the graph) and its source. */
+export interface ClosedFactRecord {
+  readonly text: string;
+  readonly subjectId: string;
+  readonly objectId: string;
+  readonly fileId: string;
+  readonly sourceId: string;
+  readonly validFrom: string;
+  readonly validTo: string | null;
+}
+
+/** A speaker statement as retrieval reads it (see SpeakerStatement). */
+export interface StatementRecord {
+  readonly speaker: string;
+  readonly category: 'preference' | 'fact';
+  readonly kind: string;
+  readonly text: string;
+  readonly chunkId: string;
+  readonly sourceId: string;
+  readonly validFrom: string;
+  readonly validTo: string | null;
 }
 
 const SVO_WEIGHT = 1;
@@ -81,7 +112,33 @@ export function buildGraphSegment(graph: KnowledgeGraph): GraphSegment {
       subjects: Uint32Array.from(facts, (fact) => entityOrdinal.get(fact.subjectId) ?? 0),
       objects: Uint32Array.from(facts, (fact) => entityOrdinal.get(fact.objectId) ?? 0),
       chunks: Uint32Array.from(facts, (fact) => chunkOrdinal.get(fact.chunkId) ?? 0),
+      validFrom: facts.map((fact) => fact.validFrom),
+      validTo: facts.map((fact) => fact.validTo),
+      sourceIds: facts.map((fact) => fact.sourceId),
     },
+    closedFacts: [...graph.files.values()].flatMap((file) =>
+      file.closedFacts.map(({ text, subjectId, objectId, fileId, sourceId, validFrom, validTo }) => ({
+        text,
+        subjectId,
+        objectId,
+        fileId,
+        sourceId,
+        validFrom,
+        validTo,
+      })),
+    ),
+    statements: [...graph.files.values()].flatMap((file) =>
+      file.statements.map(({ speaker, category, kind, text, chunkId, sourceId, validFrom, validTo }) => ({
+        speaker,
+        category,
+        kind,
+        text,
+        chunkId,
+        sourceId,
+        validFrom,
+        validTo,
+      })),
+    ),
   };
 }
 

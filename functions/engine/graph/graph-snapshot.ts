@@ -2,6 +2,10 @@
  * A plain-JSON form of a memory's graph, for storage between runs (table items per entity, relation,
  * fact and file, or one document) and for restoring it to take more files. Maps become arrays of
  * pairs; the resolver's indexes are rebuilt on restore.
+ *
+ * Version 2 added validity: chunk times and sources, fact `validFrom`/`validTo`/`sourceId`, relation
+ * validity, per-file relation times, closed facts and speaker statements. Version 1 snapshots still
+ * restore: their facts take `validFrom` '' (unknown: readers show the source's time) and `validTo` null.
  */
 import { createMemoryGraph, type GraphSettings, type MemoryGraph } from './graph-build';
 import type { MentionKind } from './entity-match';
@@ -14,10 +18,13 @@ import type {
   GraphRelation,
   KnowledgeGraph,
   RelationKind,
+  SpeakerStatement,
 } from './graph-model';
 import type { OntologyName } from './ontology';
 
-const GRAPH_SNAPSHOT_VERSION = 1;
+const GRAPH_SNAPSHOT_VERSION = 2;
+/** Versions `restoreMemoryGraph` reads. */
+const READABLE_VERSIONS: readonly number[] = [1, GRAPH_SNAPSHOT_VERSION];
 
 type Pairs<V> = Array<[string, V]>;
 
@@ -40,6 +47,9 @@ interface RelationSnapshot {
   predicate: string;
   objectId: string;
   support: Pairs<number>;
+  /** Version 2 on. */
+  validFrom?: string;
+  validTo?: string | null;
 }
 
 interface FileSnapshot {
@@ -50,14 +60,21 @@ interface FileSnapshot {
   typeCounts: Pairs<Pairs<number>>;
   relationCounts: Pairs<number>;
   factIds: string[];
+  /** Version 2 on. */
+  relationTimes?: Pairs<[string, string]>;
+  closedFacts?: GraphFact[];
+  statements?: SpeakerStatement[];
 }
 
+/** A version 1 fact: no validity. */
+type StoredFact = Omit<GraphFact, 'validFrom' | 'validTo' | 'sourceId'> & Partial<Pick<GraphFact, 'validFrom' | 'validTo' | 'sourceId'>>;
+
 export interface GraphSnapshot {
-  version: typeof GRAPH_SNAPSHOT_VERSION;
+  version: 1 | typeof GRAPH_SNAPSHOT_VERSION;
   ontology: OntologyName;
   entities: EntitySnapshot[];
   relations: RelationSnapshot[];
-  facts: GraphFact[];
+  facts: StoredFact[];
   chunks: GraphChunk[];
   files: FileSnapshot[];
 }
@@ -98,12 +115,16 @@ function fileSnapshot(file: FileContribution): FileSnapshot {
     typeCounts: nested(file.typeCounts),
     relationCounts: [...file.relationCounts],
     factIds: [...file.factIds],
+    relationTimes: [...file.relationTimes].map(([id, [first, last]]) => [id, [first, last]]),
+    closedFacts: file.closedFacts.map((fact) => ({ ...fact })),
+    statements: file.statements.map((statement) => ({ ...statement })),
   };
 }
 
 /** A memory graph holding `snapshot`, ready for more files (the ontology comes from the snapshot). */
 export function restoreMemoryGraph(snapshot: GraphSnapshot, settings: Omit<GraphSettings, 'ontology'>): MemoryGraph {
-  if (snapshot.version !== GRAPH_SNAPSHOT_VERSION) throw new RangeError(`graph snapshot: unsupported version ${String(snapshot.version)}`);
+  if (!READABLE_VERSIONS.includes(snapshot.version))
+    throw new RangeError(`graph snapshot: unsupported version ${String(snapshot.version)}`);
   const memory = createMemoryGraph({ ...settings, ontology: snapshot.ontology });
   const { graph } = memory;
   for (const entity of snapshot.entities) {
@@ -118,7 +139,7 @@ export function restoreMemoryGraph(snapshot: GraphSnapshot, settings: Omit<Graph
   }
   for (const relation of snapshot.relations)
     graph.relations.set(relation.id, { ...relation, support: new Map(relation.support) } satisfies GraphRelation);
-  for (const fact of snapshot.facts) graph.facts.set(fact.id, { ...fact });
+  for (const fact of snapshot.facts) graph.facts.set(fact.id, withValidity(fact));
   for (const chunk of snapshot.chunks) graph.chunks.set(chunk.id, { ...chunk });
   for (const file of snapshot.files) {
     const nested = (pairs: Pairs<Pairs<number>>): Map<string, Map<string, number>> =>
@@ -128,7 +149,15 @@ export function restoreMemoryGraph(snapshot: GraphSnapshot, settings: Omit<Graph
       aliasCounts: nested(file.aliasCounts),
       typeCounts: nested(file.typeCounts),
       relationCounts: new Map(file.relationCounts),
+      relationTimes: new Map((file.relationTimes ?? []).map(([id, [first, last]]) => [id, [first, last]])),
+      closedFacts: (file.closedFacts ?? []).map(withValidity),
+      statements: (file.statements ?? []).map((statement) => ({ ...statement })),
     });
   }
   return memory;
+}
+
+/** A stored fact with its validity (a version 1 fact: unknown start, still holding, stated by its file). */
+function withValidity(fact: StoredFact): GraphFact {
+  return { ...fact, validFrom: fact.validFrom ?? '', validTo: fact.validTo ?? null, sourceId: fact.sourceId ?? fact.fileId };
 }

@@ -7,12 +7,15 @@ export {
   extractFile,
   mergeFile,
   removeFile,
+  type ChunkOrigin,
   type ChunkExtraction,
   type FileExtraction,
   type GraphFileInput,
   type MemoryGraph,
 } from './graph-build';
 export { graphInvariantViolations } from './graph-invariants';
+export { refreshValidity } from './validity';
+export { statedDocumentDate } from './document-date';
 export { restoreMemoryGraph, snapshotGraph } from './graph-snapshot';
 export { parseText, type ParsedText } from './nlp';
 export { extractMentions } from './extract-entities';

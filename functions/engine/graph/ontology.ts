@@ -56,12 +56,29 @@ interface FactKindRule {
   readonly verbs: readonly string[];
 }
 
+/**
+ * A relation that holds one value at a time (lives in, works at, CEO of): a later statement with another
+ * value supersedes the earlier one (validity.ts). A relation is this slot when one of its predicate's
+ * words is one of `verbs` (any inflection: "lives", "lived", "moved") and every word of `words` is in the
+ * predicate too, or when its object has one of `objectTypes` and a verb matches. `by: 'object'` holds one
+ * subject per object ("Bob is CEO of Acme" replaces "Alice is CEO of Acme"); the default one object per subject.
+ */
+export interface SingleValuedRelation {
+  readonly slot: string;
+  readonly verbs: readonly string[];
+  readonly words?: readonly string[];
+  readonly objectTypes?: readonly string[];
+  readonly by?: 'subject' | 'object';
+}
+
 export interface OntologySchema {
   readonly name: OntologyName;
   /** Type name → one-line description. */
   readonly types: Readonly<Record<string, string>>;
   readonly rules: TypingRules;
   readonly factKinds: readonly FactKindRule[];
+  /** Relations holding one value at a time; any other relation is multi-valued (likes tea and coffee). */
+  readonly singleValued?: readonly SingleValuedRelation[];
 }
 
 const words = (list: string, type: string): Record<string, string> =>
@@ -102,6 +119,20 @@ const PROTOTYPES = {
 const exemplars = (type: keyof typeof PROTOTYPES): readonly string[] => Object.keys(PROTOTYPES[type]);
 
 const DATE_LABELS = { DATE: 'date' } as const;
+
+/** Single-valued relations every built-in ontology knows. */
+const SHARED_SINGLE_VALUED: readonly SingleValuedRelation[] = [
+  { slot: 'lives in', verbs: ['live', 'reside', 'move', 'relocate', 'settle'], words: ['in'] },
+  { slot: 'lives in', verbs: ['move', 'relocate'], words: ['to'] },
+  { slot: 'works at', verbs: ['work'], words: ['at'] },
+  { slot: 'works at', verbs: ['work'], words: ['for'] },
+  { slot: 'works at', verbs: ['join'] },
+  { slot: 'married to', verbs: ['marry', 'wed'] },
+  { slot: 'ceo of', verbs: ['be', 'become', 'remain', 'serve', 'name', 'appoint'], words: ['ceo'], by: 'object' },
+  { slot: 'president of', verbs: ['be', 'become', 'remain', 'serve', 'elect'], words: ['president', 'of'], by: 'object' },
+  { slot: 'costs', verbs: ['cost'] },
+  { slot: 'headquartered in', verbs: ['headquarter', 'base'], words: ['in'] },
+];
 
 /** Rules shared by the ontologies; `person` renames the person type (author, customer). */
 function sharedRules(person: string, defaults: { name: string; phrase: string }): TypingRules {
@@ -162,6 +193,7 @@ const CULTURE: OntologySchema = {
     };
   })(),
   factKinds: [],
+  singleValued: SHARED_SINGLE_VALUED,
 };
 
 const ESSAYS: OntologySchema = {
@@ -199,6 +231,7 @@ const ESSAYS: OntologySchema = {
       ],
     },
   ],
+  singleValued: SHARED_SINGLE_VALUED,
 };
 
 const versionNumber = (surface: string): string => surface.replace(/^\D+/, '').toLowerCase();
@@ -250,6 +283,11 @@ const SUPPORT: OntologySchema = {
     };
   })(),
   factKinds: [{ kind: 'resolution', verbs: ['fix', 'resolve', 'solve', 'work', 'restore', 'patch'] }],
+  singleValued: [
+    ...SHARED_SINGLE_VALUED,
+    { slot: 'version of', verbs: ['run', 'use', 'be', 'upgrade', 'update', 'install', 'move', 'downgrade'], objectTypes: ['version'] },
+    { slot: 'version of', verbs: ['be'], words: ['version', 'of'] },
+  ],
 };
 
 const SCHEMAS: Readonly<Record<OntologyName, OntologySchema>> = {

@@ -15,12 +15,18 @@ import { splitSentences } from '../text/sentences';
 import { isNearDuplicate, type PayloadItem, wordShingles } from './dedup';
 import { type QueryModel, textRelevance } from './sentence-scorer';
 
-/** A fact of the memory, with where it came from when known. */
+/** A fact of the memory, with where it came from and when it held, when known. */
 export interface MemoryFact {
   content: string;
   chunkId?: string;
   fileId?: string;
+  validFrom?: string;
+  validTo?: string | null;
+  sourceId?: string;
 }
+
+/** A chosen fact: a memory fact as given, or a sentence of a payload item with the chunk it comes from. */
+export type SupportingFact = MemoryFact;
 
 export interface FactsInput {
   model: QueryModel;
@@ -29,6 +35,8 @@ export interface FactsInput {
   chunkIdOf: (ordinal: number) => string;
   memoryFacts?: readonly MemoryFact[];
   count?: number;
+  /** Whether a sentence of this chunk may be a fact (written after `asOf`, or stating what was replaced by then: no); all when absent. */
+  sentenceHolds?: (chunkId: string, sentence: string) => boolean;
 }
 
 interface Candidate {
@@ -36,6 +44,7 @@ interface Candidate {
   score: number;
   /** Lower tiers are used only when higher ones run out. */
   tier: number;
+  origin: Omit<MemoryFact, 'content'>;
 }
 
 const PROVENANCE_WEIGHT = 0.3;
@@ -44,18 +53,18 @@ const SENTENCE_ITEMS = 10;
 const FACT_COUNT = 3;
 
 /** The supporting facts, best first. */
-export function supportingFacts(input: FactsInput): Array<{ content: string }> {
+export function supportingFacts(input: FactsInput): SupportingFact[] {
   const count = input.count ?? FACT_COUNT;
   const candidates = [...factCandidates(input), ...sentenceCandidates(input)];
   candidates.sort((a, b) => a.tier - b.tier || b.score - a.score);
-  const chosen: Array<{ content: string; shingles: Set<number> }> = [];
+  const chosen: Array<{ fact: SupportingFact; shingles: Set<number> }> = [];
   for (const candidate of candidates) {
     if (chosen.length >= count) break;
     const shingles = wordShingles(candidate.content);
     if (chosen.some((taken) => isNearDuplicate(taken.shingles, shingles))) continue;
-    chosen.push({ content: candidate.content, shingles });
+    chosen.push({ fact: { ...candidate.origin, content: candidate.content }, shingles });
   }
-  return chosen.map(({ content }) => ({ content }));
+  return chosen.map(({ fact }) => fact);
 }
 
 function factCandidates(input: FactsInput): Candidate[] {
@@ -75,7 +84,8 @@ function factCandidates(input: FactsInput): Candidate[] {
 
 function scoredFact(input: FactsInput, fact: MemoryFact, provenance: number): Candidate {
   const score = textRelevance(input.model, fact.content) + PROVENANCE_WEIGHT * provenance;
-  return { content: fact.content.trim(), score, tier: score > 0 ? 0 : 2 };
+  const { content, ...origin } = fact;
+  return { content: content.trim(), score, tier: score > 0 ? 0 : 2, origin };
 }
 
 /** A fact's provenance: the relative score of the payload item holding its chunk (or file), else 0. */
@@ -98,10 +108,13 @@ function sentenceCandidates(input: FactsInput): Candidate[] {
   const best = input.items[0]?.score ?? 0;
   return input.items.slice(0, SENTENCE_ITEMS).flatMap((item) => {
     const provenance = best > 0 ? item.score / best : 0;
-    return splitSentences(item.content).map((sentence) => {
+    const chunkId = input.chunkIdOf(item.ordinals[0] ?? 0);
+    const holds = input.sentenceHolds;
+    const sentences = splitSentences(item.content).filter((sentence) => !holds || holds(chunkId, sentence.text));
+    return sentences.map((sentence) => {
       const wellSized = sentence.text.length >= 25 && sentence.text.length <= 600;
       const score = textRelevance(input.model, sentence.text) + PROVENANCE_WEIGHT * provenance;
-      return { content: sentence.text, score, tier: wellSized ? 1 : 3 };
+      return { content: sentence.text, score, tier: wellSized ? 1 : 3, origin: { chunkId, fileId: item.fileId } };
     });
   });
 }

@@ -9,7 +9,7 @@
 import type { Embedder } from './embedder';
 import { type PayloadItem, toPayloadItems } from './dedup';
 import { queryFocusedExtract } from './extracts';
-import { type MemoryFact, supportingFacts } from './facts';
+import { type MemoryFact, type SupportingFact, supportingFacts } from './facts';
 import type { RankParamOverrides } from './params';
 import type { FusedHit } from './fuse';
 import { chunkOrdinals, type ExternalList, rankChunks, type RetrievalMode } from './rank';
@@ -34,6 +34,10 @@ export interface RetrieveRequest {
   allow?: (ordinal: number) => boolean;
   /** A prior over chunks, e.g. time in queries (see RankRequest.prior). */
   prior?: (ordinal: number) => number;
+  /** A factor on a chunk's fused score before payload items are cut (e.g. below 1 for superseded statements). */
+  scoreFactor?: (ordinal: number) => number;
+  /** Whether a payload chunk's sentences may be facts (see FactsInput.sentenceHolds). */
+  sentenceHolds?: (chunkId: string, sentence: string) => boolean;
 }
 
 export interface RetrieveOptions {
@@ -46,7 +50,7 @@ export interface RetrieveOptions {
 export interface RetrievalOutcome {
   /** `{content, score}` best first: raw chunks, or extracts when assisted. */
   payload: Array<{ content: string; score: number }>;
-  facts: Array<{ content: string }>;
+  facts: SupportingFact[];
   /** The payload items with provenance (file, chunk ordinals, offsets), in payload order. */
   items: PayloadItem[];
   /** Files of the payload items with their best item score, best first. */
@@ -65,7 +69,8 @@ export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, 
   const topK = Math.max(1, Math.floor(request.topK));
   const limit = Math.max(HEADROOM * topK + 10, options.rerank?.candidates ?? 0);
   const { hits: fused, embedder, queryVector } = await rankForQuery(index, { ...request, limit }, options);
-  const { hits, reranked } = options.rerank ? await rerankHits(index, fused, options.rerank) : { hits: fused, reranked: false };
+  const adjustedHits = request.scoreFactor ? adjusted(fused, request.scoreFactor) : fused;
+  const { hits, reranked } = options.rerank ? await rerankHits(index, adjustedHits, options.rerank) : { hits: adjustedHits, reranked: false };
   const encoder = embedder && isSentenceEncoder(embedder) ? embedder : null;
   const items = toPayloadItems(index, hits, topK);
   const model = queryModel(index.text, request.query, { encoder, queryVector });
@@ -79,6 +84,7 @@ export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, 
         items,
         chunkIdOf: (ordinal) => index.chunks.ids[ordinal] ?? '',
         memoryFacts: allowedFacts(index, request.memoryFacts ?? [], request.allow),
+        ...(request.sentenceHolds ? { sentenceHolds: request.sentenceHolds } : {}),
       })
     : [];
   return { payload, facts, items, sources: bestScoreBySource(items), semantic: queryVector !== null, reranked };
@@ -125,6 +131,11 @@ function allowedFacts(index: RetrievalIndex, facts: readonly MemoryFact[], allow
     const ordinal = fact.chunkId === undefined ? undefined : ordinals.get(fact.chunkId);
     return ordinal === undefined || allow(ordinal);
   });
+}
+
+/** Hits with their scores times `factor`, best first again. */
+function adjusted(hits: readonly FusedHit[], factor: (ordinal: number) => number): FusedHit[] {
+  return hits.map((hit) => ({ ...hit, score: hit.score * factor(hit.ordinal) })).sort((a, b) => b.score - a.score);
 }
 
 function bestScoreBySource(items: readonly PayloadItem[]): Array<{ fileId: string; score: number }> {

@@ -30,6 +30,8 @@ const edgeItem = itemSchema<GraphEdge>(
     kind: z.string(),
     weight: z.number(),
     support: z.number(),
+    validFrom: z.string().optional(),
+    validTo: z.string().nullable().optional(),
   }),
   { stored: { kind: 'relationKind' } },
 );

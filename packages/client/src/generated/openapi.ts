@@ -362,6 +362,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/memories/profile/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a graph memory holding a customer user's sessions knows of them: preferences and facts, current first */
+        get: operations["getMemoryProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/memories/remove-sessions": {
         parameters: {
             query?: never;
@@ -822,12 +839,19 @@ export interface components {
             lastName?: string;
             phone?: string;
         };
-        /** @description An entity of a graph memory: its aliases, relations (strongest first), facts and the passages that mention it most */
+        DatedFact: {
+            content: string;
+            /** @description The message (or file) that stated it */
+            sourceID: string | null;
+            /** @description When its source stated it: the message's time, else the file's */
+            validFrom: string | null;
+            /** @description When a later source replaced it; null while it holds */
+            validTo: string | null;
+        };
+        /** @description An entity of a graph memory: its aliases, relations and facts (latest first, with validity, including what is no longer true) and the passages that mention it most */
         Entity: {
             aliases: string[];
-            facts: {
-                content: string;
-            }[];
+            facts: components["schemas"]["DatedFact"][];
             id: string;
             name: string;
             passages: {
@@ -842,6 +866,10 @@ export interface components {
                     id: string;
                     name: string;
                 };
+                /** @description When it was first stated (null: not known, as for a co-occurrence) */
+                validFrom: string | null;
+                /** @description When a later statement replaced it; null while it holds */
+                validTo: string | null;
             }[];
             type: string;
         };
@@ -855,6 +883,12 @@ export interface components {
         };
         Fact: {
             content: string;
+            /** @description The message (or file) that stated it */
+            sourceID: string | null;
+            /** @description When its source stated it: the message's time, else the file's */
+            validFrom: string | null;
+            /** @description When a later source replaced it; null while it holds */
+            validTo: string | null;
         };
         /** @description A file with its processing state (pending, processing, ready, failed) and extracted text */
         File: {
@@ -1055,6 +1089,14 @@ export interface components {
             /** @description The id of the entry of `sources` this passage comes from (absent on a generated answer) */
             sourceID?: string;
         };
+        ProfileEntry: {
+            /** @description The sentence that said it */
+            content: string;
+            /** @description The message that said it */
+            sourceID: string;
+            validFrom: string;
+            validTo: string | null;
+        };
         /** @description Errors of GET /memory keep the `{detail}` body */
         RetrievalError: {
             detail: string;
@@ -1141,6 +1183,11 @@ export interface components {
             phone: string | null;
             /** Format: date-time */
             updatedAt: string;
+        };
+        UserProfile: {
+            customerUserID: string;
+            facts: components["schemas"]["ProfileEntry"][];
+            preferences: components["schemas"]["ProfileEntry"][];
         };
     };
     responses: never;
@@ -3019,6 +3066,100 @@ export interface operations {
             };
         };
     };
+    getMemoryProfile: {
+        parameters: {
+            query: {
+                /** @description The profile as it stood at this instant (ISO 8601; default now) */
+                asOf?: string;
+                /** @description The customer user, as their sessions' and messages' customerUserID */
+                customerUserID: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UserProfile"];
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description Invalid input (bad_request): the message names the field and the problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key invalid (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found), also for another account's ids */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (bad_request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal failure (error, or internal server error on lists) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     removeMemorySessions: {
         parameters: {
             query?: never;
@@ -3221,6 +3362,8 @@ export interface operations {
         parameters: {
             query: {
                 after?: string;
+                /** @description Facts as they stood at this instant (ISO 8601; default now) */
+                asOf?: string;
                 assisted?: boolean;
                 before?: string;
                 facts?: boolean;
@@ -4629,6 +4772,7 @@ export const OPERATIONS = {
   getHealth: { method: 'get', path: '/healthz' },
   getMemory: { method: 'get', path: '/memories/get/{id}' },
   getMemoryGraph: { method: 'get', path: '/memories/graph/{id}' },
+  getMemoryProfile: { method: 'get', path: '/memories/profile/{id}' },
   getMessagesGetId: { method: 'get', path: '/messages/get/{id}' },
   getOpenApiDocument: { method: 'get', path: '/openapi.json' },
   getSession: { method: 'get', path: '/sessions/get/{id}' },

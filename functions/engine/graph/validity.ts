@@ -1,0 +1,236 @@
+/**
+ * When each fact, relation and speaker statement of a graph held: from the time its source stated it
+ * (`validFrom`: a message's time, else its file's) to the time a later source gave its single-valued
+ * relation another value (`validTo`; null while nothing did). Which relations hold one value at a time
+ * comes from the ontology (`singleValued`, see ontology.ts); every other relation is multi-valued and is
+ * never superseded (someone who likes tea and coffee keeps both). Nothing is deleted: a superseded fact
+ * stays, closed. Worked out again over the whole graph after each build (`refreshValidity`), so the
+ * order in which sources arrive does not matter.
+ */
+import type { GraphFact, GraphRelation, KnowledgeGraph, SpeakerStatement } from './graph-model';
+import type { OntologySchema, SingleValuedRelation } from './ontology';
+
+/** A statement of a value at a time, within a group that holds one value at a time. */
+interface Stated {
+  readonly group: string;
+  readonly value: string;
+  readonly time: string;
+}
+
+/** Recomputes `validTo` of every fact (current and closed), relation and speaker statement. */
+export function refreshValidity(graph: KnowledgeGraph): void {
+  const closed = [...graph.files.values()].flatMap((file) => file.closedFacts);
+  refreshFacts(graph, [...graph.facts.values(), ...closed]);
+  refreshRelations(graph);
+  refreshStatements([...graph.files.values()].flatMap((file) => file.statements));
+}
+
+function refreshFacts(graph: KnowledgeGraph, facts: readonly GraphFact[]): void {
+  const slotted: Array<{ fact: GraphFact; stated: Stated }> = [];
+  for (const fact of facts) {
+    fact.validTo = fact.closedAt ?? null;
+    const relation = graph.relations.get(fact.relationId);
+    const rule = relation ? singleValuedRule(graph, relation) : factRule(graph, fact);
+    if (rule) slotted.push({ fact, stated: statedBy(rule, fact, fact.validFrom) });
+  }
+  const ends = supersededAt(
+    slotted.map((entry) => entry.stated),
+    slotted.map((entry) => entry.stated),
+  );
+  slotted.forEach(({ fact }, index) => (fact.validTo = earlier(fact.validTo, ends[index] ?? null)));
+}
+
+/** A relation holds from its first statement; a single-valued one until another value is stated after its last. */
+function refreshRelations(graph: KnowledgeGraph): void {
+  const spans = relationSpans(graph);
+  const events: Stated[] = [];
+  const queries: Array<{ relation: GraphRelation; stated: Stated }> = [];
+  for (const relation of graph.relations.values()) {
+    const [first, last] = spans.get(relation.id) ?? ['', ''];
+    relation.validFrom = first;
+    relation.validTo = null;
+    const rule = singleValuedRule(graph, relation);
+    if (!rule) continue;
+    events.push(statedBy(rule, relation, first), statedBy(rule, relation, last));
+    queries.push({ relation, stated: statedBy(rule, relation, last) });
+  }
+  const ends = supersededAt(
+    events,
+    queries.map((query) => query.stated),
+  );
+  queries.forEach(({ relation }, index) => (relation.validTo = ends[index] ?? null));
+}
+
+/** Per relation: the first and last time any file states it. */
+function relationSpans(graph: KnowledgeGraph): Map<string, [string, string]> {
+  const spans = new Map<string, [string, string]>();
+  for (const file of graph.files.values()) {
+    for (const [id, [first, last]] of file.relationTimes) {
+      const span = spans.get(id);
+      if (!span) spans.set(id, [first, last]);
+      else spans.set(id, [[first, span[0]].sort()[0] ?? first, [last, span[1]].sort()[1] ?? last]);
+    }
+  }
+  return spans;
+}
+
+function refreshStatements(statements: readonly SpeakerStatement[]): void {
+  const slotted = statements.filter((statement) => statement.slot !== undefined);
+  for (const statement of statements) statement.validTo = null;
+  const stated = slotted.map((statement) => ({
+    group: `${statement.speaker}\u0000${statement.slot ?? ''}`,
+    value: statement.value.toLowerCase(),
+    time: statement.validFrom,
+  }));
+  const ends = supersededAt(stated, stated);
+  slotted.forEach((statement, index) => (statement.validTo = ends[index] ?? null));
+}
+
+type Ends = Pick<GraphRelation, 'subjectId' | 'objectId'>;
+
+function statedBy(rule: SingleValuedRelation, ends: Ends, time: string): Stated {
+  const byObject = rule.by === 'object';
+  return {
+    group: `${rule.slot}\u0000${byObject ? ends.objectId : ends.subjectId}`,
+    value: byObject ? ends.subjectId : ends.objectId,
+    time,
+  };
+}
+
+/** The single-valued rule a relation falls under (SVO relations only), else undefined. */
+function singleValuedRule(graph: KnowledgeGraph, relation: GraphRelation): SingleValuedRelation | undefined {
+  if (relation.kind !== 'svo') return undefined;
+  return singleValuedRelation(graph.schema, relation.predicate, graph.entities.get(relation.objectId)?.type);
+}
+
+/** A closed fact whose relation is gone: judged by its own predicate. */
+function factRule(graph: KnowledgeGraph, fact: GraphFact): SingleValuedRelation | undefined {
+  return singleValuedRelation(graph.schema, fact.predicate, graph.entities.get(fact.objectId)?.type);
+}
+
+const NEGATIONS = new Set(['not', 'never', "n't", 'no']);
+
+/** Rule look-ups by schema, predicate and object type: a build asks again for every fact, with few distinct predicates. */
+const ruleCache = new WeakMap<OntologySchema, Map<string, SingleValuedRelation | null>>();
+const RULE_CACHE_LIMIT = 50_000;
+
+/** The single-valued relation `predicate` states (see `SingleValuedRelation`), if any; negated predicates none. */
+export function singleValuedRelation(
+  schema: OntologySchema,
+  predicate: string,
+  objectType: string | undefined,
+): SingleValuedRelation | undefined {
+  let cache = ruleCache.get(schema);
+  if (!cache) ruleCache.set(schema, (cache = new Map()));
+  const key = `${predicate}\u0000${objectType ?? ''}`;
+  const known = cache.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const rule = findRule(schema, predicate, objectType);
+  if (cache.size >= RULE_CACHE_LIMIT) cache.clear();
+  cache.set(key, rule ?? null);
+  return rule;
+}
+
+function findRule(schema: OntologySchema, predicate: string, objectType: string | undefined): SingleValuedRelation | undefined {
+  const words = predicate.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.some((word) => NEGATIONS.has(word))) return undefined;
+  const stems = new Set(words.flatMap(stemsOf));
+  return (schema.singleValued ?? []).find((rule) => {
+    if (!rule.verbs.some((verb) => stems.has(verb))) return false;
+    if (rule.words && !rule.words.every((word) => words.includes(word))) return false;
+    return !rule.objectTypes || (objectType !== undefined && rule.objectTypes.includes(objectType));
+  });
+}
+
+const IRREGULAR: Readonly<Record<string, string>> = {
+  is: 'be',
+  are: 'be',
+  was: 'be',
+  were: 'be',
+  been: 'be',
+  being: 'be',
+  am: 'be',
+  "'s": 'be',
+  became: 'become',
+  becomes: 'become',
+  ran: 'run',
+  runs: 'run',
+  wed: 'wed',
+};
+
+/** The forms a verb may be the inflection of ("lived" → live, "married" → marry): cheap, no lemmatiser. */
+function stemsOf(word: string): string[] {
+  const irregular = IRREGULAR[word];
+  if (irregular) return [irregular];
+  const stems = [word];
+  const cut = (suffix: string, add = '') => {
+    if (word.length > suffix.length + 1 && word.endsWith(suffix)) stems.push(word.slice(0, -suffix.length) + add);
+  };
+  cut('s');
+  cut('es');
+  cut('ies', 'y');
+  cut('ied', 'y');
+  cut('ed');
+  cut('d');
+  cut('ing');
+  cut('ing', 'e');
+  return stems;
+}
+
+/**
+ * For each query, the earliest time after its own at which its group states another value (null: never).
+ * Events and queries are swept latest first, so this is O(n log n) over any number of statements.
+ */
+export function supersededAt(events: readonly Stated[], queries: readonly Stated[]): Array<string | null> {
+  const answers = new Array<string | null>(queries.length).fill(null);
+  const byGroup = new Map<string, { events: Stated[]; queries: number[] }>();
+  const groupOf = (group: string) => {
+    let entry = byGroup.get(group);
+    if (!entry) byGroup.set(group, (entry = { events: [], queries: [] }));
+    return entry;
+  };
+  for (const event of events) groupOf(event.group).events.push(event);
+  queries.forEach((query, index) => groupOf(query.group).queries.push(index));
+  for (const { events: groupEvents, queries: indexes } of byGroup.values()) {
+    if (indexes.length === 0 || groupEvents.length < 2) continue;
+    sweepGroup(groupEvents, indexes, queries, answers);
+  }
+  return answers;
+}
+
+/** The latest-first sweep's state: the earliest later statement, and the earliest later time of another value than its. */
+interface Sweep {
+  best: Stated | undefined;
+  other: string | null;
+}
+
+/** One group: queries latest first, taking in the statements later than each before answering it. */
+function sweepGroup(events: Stated[], indexes: number[], queries: readonly Stated[], answers: Array<string | null>): void {
+  events.sort((a, b) => (a.time < b.time ? 1 : a.time > b.time ? -1 : 0));
+  indexes.sort((a, b) => ((queries[a]?.time ?? '') < (queries[b]?.time ?? '') ? 1 : -1));
+  const sweep: Sweep = { best: undefined, other: null };
+  let at = 0;
+  for (const index of indexes) {
+    const query = queries[index] as Stated;
+    while (at < events.length && (events[at] as Stated).time > query.time) at = takeBatch(events, at, sweep);
+    if (sweep.best) answers[index] = sweep.best.value !== query.value ? sweep.best.time : sweep.other;
+  }
+}
+
+/** Takes in the statements of one time from `at`; answers where the next time starts. */
+function takeBatch(events: readonly Stated[], at: number, sweep: Sweep): number {
+  const time = (events[at] as Stated).time;
+  const batch: Stated[] = [];
+  while (at < events.length && (events[at] as Stated).time === time) batch.push(events[at++] as Stated);
+  const first = batch[0] as Stated;
+  if (batch.some((event) => event.value !== first.value)) sweep.other = time;
+  else if (sweep.best && sweep.best.value !== first.value) sweep.other = sweep.best.time;
+  sweep.best = first;
+  return at;
+}
+
+function earlier(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a < b ? a : b;
+}

@@ -1,0 +1,82 @@
+/** A customer user's first-person statements: what they are, which supersede which, and the profile as of a date. */
+import { describe, expect, it } from 'vitest';
+import { speakerStatements } from '../../../functions/engine/graph/profile-statements';
+import { createMemoryGraph, mergeFile, extractFile } from '../../../functions/engine/graph/graph-build';
+import { refreshValidity } from '../../../functions/engine/graph/validity';
+import { buildGraphSegment } from '../../../functions/engine/graph/graph-segment';
+import { profileOf, supersededChunks } from '../../../functions/engine/graph/dated-facts';
+
+const source = { speaker: 'u1', chunkId: 'c', sourceId: 'm', time: '2024-01-01T00:00:00.000Z' };
+const said = (text: string) => speakerStatements(text, source).map((s) => [s.category, s.kind, s.slot ?? null, s.value]);
+
+describe('speakerStatements', () => {
+  it('finds preferences and facts in first-person sentences, one per clause', () => {
+    expect(said('I live in Paris and I work at Acme Corporation.')).toEqual([
+      ['fact', 'residence', 'residence', 'Paris'],
+      ['fact', 'work', 'employer', 'Acme Corporation'],
+    ]);
+    expect(said('We moved to Berlin last week!')).toEqual([['fact', 'residence', 'residence', 'Berlin']]);
+    expect(said("I'm vegetarian.")).toEqual([['preference', 'diet', 'diet', 'vegetarian']]);
+    expect(said('I prefer window seats over aisle seats.')).toEqual([['preference', 'prefer', 'prefer:seat', 'window seats']]);
+    expect(said('I really love hiking and photography.')).toEqual([
+      ['preference', 'like', 'opinion:hiking', 'like hiking'],
+      ['preference', 'like', 'opinion:photography', 'like photography'],
+    ]);
+    expect(said("I don't drink coffee anymore.")).toEqual([['preference', 'dislike', 'opinion:coffee', 'dislike coffee']]);
+    expect(said("I'd love to visit Japan next year.")).toEqual([['preference', 'wish', null, 'visit Japan']]);
+    expect(said("My wife's name is Anna.")).toEqual([['fact', 'partner', 'partner', 'wife: Anna']]);
+    expect(said("I'm planning to learn Spanish.")).toEqual([['fact', 'plan', null, 'learn Spanish']]);
+  });
+
+  it('ignores questions, pronoun objects and sentences about others', () => {
+    expect(said('Do you think I like it?')).toEqual([]);
+    expect(said('I love you too!')).toEqual([]);
+    expect(said('My friend lives in Rome.')).toEqual([]);
+    expect(said('I started running.')).toEqual([]);
+  });
+});
+
+describe('profiles from a conversation', () => {
+  const messages = [
+    ['m1', '2024-01-10T00:00:00.000Z', 'I live in Paris. I like tea.'],
+    ['m2', '2024-03-01T00:00:00.000Z', 'I also like coffee. I prefer window seats.'],
+    ['m3', '2024-06-01T00:00:00.000Z', 'We moved to Berlin.'],
+    ['m4', '2024-08-01T00:00:00.000Z', 'I prefer aisle seats now.'],
+  ] as const;
+  const memory = createMemoryGraph({ ontology: 'culture', factExtraction: true });
+  const chunks = messages.map(([id, , text]) => ({ id: `msg:${id}`, text }));
+  const origins = new Map(messages.map(([id, time, text]) => [`msg:${id}`, { time, sourceId: id, speaker: 'u1', text }]));
+  mergeFile(memory, extractFile({ fileId: 'session:s', chunks }, { schema: memory.graph.schema, factExtraction: true }), {
+    chunks: origins,
+  });
+  refreshValidity(memory.graph);
+  const segment = buildGraphSegment(memory.graph);
+
+  it('lists what holds first, latest first, then what was replaced; multi-valued likes both stay', () => {
+    const now = profileOf(segment, 'u1', '2025-01-01T00:00:00.000Z');
+    expect(now.facts.map((entry) => [entry.content, entry.validTo])).toEqual([
+      ['We moved to Berlin.', null],
+      ['I live in Paris.', '2024-06-01T00:00:00.000Z'],
+    ]);
+    expect(now.preferences.map((entry) => [entry.content, entry.validTo])).toEqual([
+      ['I prefer aisle seats now.', null],
+      ['I also like coffee.', null],
+      ['I like tea.', null],
+      ['I prefer window seats.', '2024-08-01T00:00:00.000Z'],
+    ]);
+    expect(now.facts[0]).toMatchObject({ sourceId: 'm3', validFrom: '2024-06-01T00:00:00.000Z' });
+  });
+
+  it('as of a past date leaves out what was said later', () => {
+    const then = profileOf(segment, 'u1', '2024-04-01T00:00:00.000Z');
+    expect(then.facts.map((entry) => entry.content)).toEqual(['I live in Paris.']);
+    expect(then.preferences.map((entry) => entry.content)).toEqual(['I also like coffee.', 'I prefer window seats.', 'I like tea.']);
+    expect(profileOf(segment, 'someone else', '2025-01-01T00:00:00.000Z')).toEqual({ preferences: [], facts: [] });
+  });
+
+  it('marks the chunks whose statements were replaced by a date', () => {
+    expect([...supersededChunks(segment, '2024-07-01T00:00:00.000Z')]).toEqual(['msg:m1']);
+    expect([...supersededChunks(segment, '2024-09-01T00:00:00.000Z')].sort()).toEqual(['msg:m1', 'msg:m2']);
+    expect([...supersededChunks(segment, '2024-02-01T00:00:00.000Z')]).toEqual([]);
+  });
+});
