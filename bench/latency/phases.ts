@@ -30,7 +30,8 @@ export interface ColdSample {
   ms: number;
 }
 
-interface WarmResult {
+export interface WarmResult {
+  topK: number;
   sequential: LatencySummary;
   concurrent: LatencySummary;
   /** Server CPU per sequential query in ms (Linux), undefined elsewhere. */
@@ -42,7 +43,8 @@ interface WarmResult {
 export interface MemoryRun {
   memory: BuiltMemory;
   cold: ColdSample[];
-  warm?: WarmResult;
+  /** One warm result per `--top-k` value, in the order given. */
+  warm: WarmResult[];
 }
 
 type Progress = (line: string) => void;
@@ -81,7 +83,7 @@ export async function queryPhase(
   claims: readonly string[],
   progress: Progress,
 ): Promise<MemoryRun[]> {
-  const runs: MemoryRun[] = memories.map((memory) => ({ memory, cold: [] }));
+  const runs: MemoryRun[] = memories.map((memory) => ({ memory, cold: [], warm: [] }));
   for (let restart = 1; restart <= options.restarts; restart++) {
     const last = restart === options.restarts;
     const started = performance.now();
@@ -101,7 +103,9 @@ export async function queryPhase(
           `restart ${restart}: ${run.memory.label} first query ${ms.toFixed(0)} ms (${position === 0 ? 'cold container' : 'cold index'})`,
         );
       }
-      if (last) for (const run of runs) run.warm = await warmRuns(options, server, run.memory, claims, progress);
+      if (last) {
+        for (const run of runs) for (const topK of options.topKs) run.warm.push(await warmRuns(options, server, run.memory, claims, topK, progress));
+      }
     } finally {
       await server.stop();
     }
@@ -114,13 +118,14 @@ async function warmRuns(
   server: ServerProcess,
   memory: BuiltMemory,
   claims: readonly string[],
+  topK: number,
   progress: Progress,
 ): Promise<WarmResult> {
-  const client = new QueryClient({ ...server.info, memoryId: memory.memoryId });
+  const client = new QueryClient({ ...server.info, memoryId: memory.memoryId, topK });
   try {
     const cycle = (from: number, count: number) => Array.from({ length: count }, (_, i) => claims[(from + i) % claims.length]!);
     await client.sequential(cycle(0, options.warmup));
-    progress(`${memory.label}: ${options.queries} sequential queries…`);
+    progress(`${memory.label}, topK ${topK}: ${options.queries} sequential queries…`);
     const cpuBefore = server.cpuMs();
     const sequentialRun = await client.sequential(cycle(options.warmup, options.queries));
     const cpuAfter = server.cpuMs();
@@ -131,6 +136,7 @@ async function warmRuns(
       options.durationSeconds,
     );
     return {
+      topK,
       sequential: summarise(sequentialRun),
       concurrent: summarise(concurrentRun),
       loadAverage: loadavg()[0] ?? Number.NaN,

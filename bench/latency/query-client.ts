@@ -9,6 +9,8 @@ export interface QueryTarget {
   url: string;
   apiKey: string;
   memoryId: string;
+  /** Passages asked for (default 10). */
+  topK?: number;
 }
 
 export interface TimedRun {
@@ -19,8 +21,8 @@ export interface TimedRun {
 
 const TOP_K = 10;
 
-function queryPath(memoryId: string, query: string): string {
-  const params = new URLSearchParams({ memoryID: memoryId, query, topK: String(TOP_K), facts: 'true' });
+function queryPath(memoryId: string, query: string, topK: number): string {
+  const params = new URLSearchParams({ memoryID: memoryId, query, topK: String(topK), facts: 'true' });
   return `/memory/?${params.toString()}`;
 }
 
@@ -32,7 +34,7 @@ export class QueryClient {
   /** One query; answers its latency in ms, and throws unless the answer is 200 with a payload. */
   async time(query: string): Promise<number> {
     const started = performance.now();
-    const body = await this.get(queryPath(this.target.memoryId, query));
+    const body = await this.get(queryPath(this.target.memoryId, query, this.target.topK ?? TOP_K));
     const ms = performance.now() - started;
     const answer = JSON.parse(body) as { payload?: unknown[] };
     if (!Array.isArray(answer.payload)) throw new Error(`answer without payload: ${body.slice(0, 300)}`);
