@@ -44,7 +44,8 @@ const { values } = parseArgs({
 const params = values.params ? (JSON.parse(values.params) as RankParamOverrides) : undefined;
 const conversations = loadLocomo(values.data);
 const folds = values.cv === undefined ? undefined : Number(values.cv);
-if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2)) throw new Error(`--cv must be a number of folds ≥ 2, got '${values.cv}'`);
+if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
+  throw new Error(`--cv must be a number of folds ≥ 2, got '${values.cv}'`);
 
 interface Asked extends ScoredQuestion {
   conversation: string;

@@ -104,7 +104,8 @@ export async function queryPhase(
         );
       }
       if (last) {
-        for (const run of runs) for (const topK of options.topKs) run.warm.push(await warmRuns(options, server, run.memory, claims, topK, progress));
+        for (const run of runs)
+          for (const topK of options.topKs) run.warm.push(await warmRuns(options, server, run.memory, claims, topK, progress));
       }
     } finally {
       await server.stop();

@@ -77,7 +77,12 @@ function memoryTable({ memory, cold, warm: warmRuns }: MemoryRun): string[] {
 /** Warm sequential latency of each `--top-k` value side by side, against the first (the issue's target: topK 100 ≤ 2× topK 10). */
 function topKTable(runs: readonly MemoryRun[]): string[] {
   if (runs.every((run) => run.warm.length < 2)) return [];
-  const lines = ['### topK side by side (warm, sequential)', '', '| memory | topK | p50 ms | p99 ms | server CPU ms/query | p50 × first |', '|---|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '### topK side by side (warm, sequential)',
+    '',
+    '| memory | topK | p50 ms | p99 ms | server CPU ms/query | p50 × first |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
   for (const { memory, warm } of runs) {
     const base = warm[0]?.sequential.p50 ?? Number.NaN;
     for (const run of warm) {

@@ -22,7 +22,13 @@ interface GridPoint {
 const SEMANTIC_WEIGHTS = [0.2, 0.35, 0.5];
 const SENTENCE_WEIGHTS = [0.2, 0.4, 0.6];
 const TEXT_B = [0.3, 0.5, 0.75];
-const CATEGORY_NAMES: Readonly<Record<number, string>> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop', 5: 'adversarial' };
+const CATEGORY_NAMES: Readonly<Record<number, string>> = {
+  1: 'multi-hop',
+  2: 'temporal',
+  3: 'open-domain',
+  4: 'single-hop',
+  5: 'adversarial',
+};
 
 function grid(): GridPoint[] {
   const points: GridPoint[] = [{ label: 'defaults', params: {} }];
@@ -53,7 +59,8 @@ async function recallsAtFive(engine: Engine, questions: readonly Question[], par
   return recalls;
 }
 
-const mean = (values: readonly number[]): number => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
+const mean = (values: readonly number[]): number =>
+  values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
 
 function meanAndSpread(values: readonly number[]): string {
   const average = mean(values);
@@ -63,7 +70,12 @@ function meanAndSpread(values: readonly number[]): string {
 /** The cross-validation table's lines (see the module comment). */
 export async function crossValidateLocomo(engine: Engine, imported: readonly ImportedConversation[], folds: number): Promise<string[]> {
   const questions: Question[] = imported.flatMap((memory) =>
-    memory.conversation.questions.map((question) => ({ memory, text: question.question, evidence: question.evidence, category: question.category })),
+    memory.conversation.questions.map((question) => ({
+      memory,
+      text: question.question,
+      evidence: question.evidence,
+      category: question.category,
+    })),
   );
   const points = grid();
   const recalls: number[][] = [];
@@ -73,14 +85,30 @@ export async function crossValidateLocomo(engine: Engine, imported: readonly Imp
     { label: 'all', member: () => true },
     ...[...new Set(questions.map((question) => question.category))]
       .sort((a, b) => a - b)
-      .map((category) => ({ label: `${category} ${CATEGORY_NAMES[category] ?? ''}`.trim(), member: (question: Question) => question.category === category })),
+      .map((category) => ({
+        label: `${category} ${CATEGORY_NAMES[category] ?? ''}`.trim(),
+        member: (question: Question) => question.category === category,
+      })),
   ];
   const scoreOf = (point: number, keep: (position: number) => boolean, group: (question: Question) => boolean): number =>
     mean((recalls[point] ?? []).filter((_, position) => keep(position) && group(questions[position]!)));
   const chosen = Array.from({ length: folds }, (_, held) => {
     let best = 0;
     points.forEach((_, point) => {
-      if (scoreOf(point, (p) => fold(p) !== held, () => true) > scoreOf(best, (p) => fold(p) !== held, () => true) + 1e-9) best = point;
+      if (
+        scoreOf(
+          point,
+          (p) => fold(p) !== held,
+          () => true,
+        ) >
+        scoreOf(
+          best,
+          (p) => fold(p) !== held,
+          () => true,
+        ) +
+          1e-9
+      )
+        best = point;
     });
     return best;
   });
@@ -94,9 +122,14 @@ export async function crossValidateLocomo(engine: Engine, imported: readonly Imp
     const heldDefaults = chosen.map((_, held) => scoreOf(0, (p) => fold(p) === held, group.member));
     const heldRefit = chosen.map((point, held) => scoreOf(point, (p) => fold(p) === held, group.member));
     const count = questions.filter(group.member).length;
-    lines.push(`| ${group.label} | ${count} | ${scoreOf(0, () => true, group.member).toFixed(3)} | ${meanAndSpread(heldDefaults)} | ${meanAndSpread(heldRefit)} |`);
+    lines.push(
+      `| ${group.label} | ${count} | ${scoreOf(0, () => true, group.member).toFixed(3)} | ${meanAndSpread(heldDefaults)} | ${meanAndSpread(heldRefit)} |`,
+    );
   }
-  lines.push('', `Refit grid: semanticWeight ${SEMANTIC_WEIGHTS.join('/')}, sentences.weight ${SENTENCE_WEIGHTS.join('/')}, text.b ${TEXT_B.join('/')}; chosen by all-questions R@5 on the other folds:`);
+  lines.push(
+    '',
+    `Refit grid: semanticWeight ${SEMANTIC_WEIGHTS.join('/')}, sentences.weight ${SENTENCE_WEIGHTS.join('/')}, text.b ${TEXT_B.join('/')}; chosen by all-questions R@5 on the other folds:`,
+  );
   chosen.forEach((point, held) => lines.push(`- fold ${held + 1}: ${points[point]?.label ?? ''}`));
   return [...lines, ''];
 }

@@ -58,7 +58,13 @@ async function perQueryScores(split: CvSplit, embedder: WordVectorEmbedder, para
   const scores: number[] = [];
   for (const query of benchmark.queries) {
     const outcome = await retrieve(index, { query: query.text, topK, params }, { embedder });
-    scores.push(queryMetrics(benchmark, query, outcome.items.map((item) => item.fileId))[metric] ?? 0);
+    scores.push(
+      queryMetrics(
+        benchmark,
+        query,
+        outcome.items.map((item) => item.fileId),
+      )[metric] ?? 0,
+    );
   }
   return scores;
 }
@@ -117,7 +123,14 @@ function printCv(splits: readonly CvSplit[], figures: CvFigures): void {
   splits.forEach((split, s) => {
     const [metric] = TARGETS[split.benchmark.name];
     const fitted = mean(figures.scores[0]![s]!).toFixed(3);
-    const row = [split.benchmark.name, metric, split.benchmark.queries.length, fitted, meanAndSpread(figures.defaults[s]!), meanAndSpread(figures.refit[s]!)];
+    const row = [
+      split.benchmark.name,
+      metric,
+      split.benchmark.queries.length,
+      fitted,
+      meanAndSpread(figures.defaults[s]!),
+      meanAndSpread(figures.refit[s]!),
+    ];
     console.log(`| ${row.join(' | ')} |`);
   });
   console.log('\nmean ± standard deviation over the folds. Refit grid (per fold, joint objective of bench/quality/targets.ts):');

@@ -98,7 +98,9 @@ function inclusiveTable(file: string, names: readonly string[]): string[] {
   return [
     '| function (inclusive) | ms | % of busy |',
     '|---|---:|---:|',
-    ...names.map((name) => `| ${name} | ${((totals.get(name) ?? 0) / 1000).toFixed(0)} | ${((100 * (totals.get(name) ?? 0)) / busy).toFixed(1)} |`),
+    ...names.map(
+      (name) => `| ${name} | ${((totals.get(name) ?? 0) / 1000).toFixed(0)} | ${((100 * (totals.get(name) ?? 0)) / busy).toFixed(1)} |`,
+    ),
   ];
 }
 
