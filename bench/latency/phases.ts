@@ -30,7 +30,7 @@ export interface ColdSample {
   ms: number;
 }
 
-export interface WarmResult {
+interface WarmResult {
   topK: number;
   sequential: LatencySummary;
   concurrent: LatencySummary;
