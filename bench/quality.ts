@@ -1,7 +1,7 @@
 /**
  * Retrieval quality harness on the development splits, offline default (no model, no network).
  *
- *   npx tsx bench/quality.ts [--data ../shared/bench-data] [--only scifact|musique|hotpotqa] [--no-graph] [--cv K]
+ *   npx tsx bench/quality.ts [--data ../shared/bench-data] [--only scifact|musique|hotpotqa] [--no-graph] [--cv K [--cv-no-refit]]
  *
  * For each benchmark: load it where it lies (bench/quality/datasets.ts), then ingest it through kmem's own
  * code (bench/quality/corpus.ts): every document is a file cut by `chunkFile`, and the index version is
@@ -17,7 +17,8 @@
  * mapped to their file (document), best first.
  * Prints a markdown table per benchmark (published and measured reference rows, then kmem's) and times.
  * `--cv K` prints instead the K-fold cross-validation of the ranking constants over the vector memory
- * (bench/quality/cross-validation.ts): fitted, held-out folds at the defaults, and refit per fold.
+ * (bench/quality/cross-validation.ts): fitted, held-out folds at the defaults, and refit per fold over a
+ * 27-point grid (`--cv-no-refit`: the defaults alone, one ranking per query).
  */
 import { resolve } from 'node:path';
 import type { RankParamOverrides } from '../functions/engine/retrieval/params';
@@ -182,7 +183,7 @@ async function main(): Promise<void> {
     const benchmark = loadBenchmark(dataDir, name);
     splits.push({ benchmark, index: (await buildBenchmarkIndex(benchmark, benchmarkMemory('vector'), embedder)).built.retrieval });
   }
-  await crossValidate(splits, embedder, Number(folds));
+  await crossValidate(splits, embedder, Number(folds), !process.argv.includes('--cv-no-refit'));
 }
 
 await main();

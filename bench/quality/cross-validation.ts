@@ -78,15 +78,18 @@ function meanAndSpread(values: readonly number[]): string {
   return `${average.toFixed(3)} ± ${spread.toFixed(3)}`;
 }
 
-/** Runs the cross-validation over `splits` and prints its table (see the module comment). */
-export async function crossValidate(splits: readonly CvSplit[], embedder: WordVectorEmbedder, folds: number): Promise<void> {
-  const points = grid();
+/**
+ * Runs the cross-validation over `splits` and prints its table (see the module comment). Without
+ * `refit`, only the defaults are scored (one ranking per query): the refit column then repeats them.
+ */
+export async function crossValidate(splits: readonly CvSplit[], embedder: WordVectorEmbedder, folds: number, refit = true): Promise<void> {
+  const points = refit ? grid() : grid().slice(0, 1);
   const started = performance.now();
   // scores[point][split][query]
   const scores: number[][][] = [];
   for (const point of points) scores.push(await Promise.all(splits.map((split) => perQueryScores(split, embedder, point.params))));
   const chosen: number[] = [];
-  const refit: number[][] = splits.map(() => []);
+  const refitted: number[][] = splits.map(() => []);
   const defaults: number[][] = splits.map(() => []);
   for (let fold = 0; fold < folds; fold++) {
     let best = 0;
@@ -100,11 +103,11 @@ export async function crossValidate(splits: readonly CvSplit[], embedder: WordVe
     });
     chosen.push(best);
     splits.forEach((_, s) => {
-      refit[s]!.push(mean(scores[best]![s]!.filter(inFold(fold, folds))));
+      refitted[s]!.push(mean(scores[best]![s]!.filter(inFold(fold, folds))));
       defaults[s]!.push(mean(scores[0]![s]!.filter(inFold(fold, folds))));
     });
   }
-  printCv(splits, { folds, scores, defaults, refit, chosen: chosen.map((point) => points[point]!.label) });
+  printCv(splits, { folds, scores, defaults, refit: refitted, chosen: chosen.map((point) => points[point]!.label) });
   console.log(`\n${points.length} grid points × every query, ${((performance.now() - started) / 1000).toFixed(0)} s.\n`);
 }
 
