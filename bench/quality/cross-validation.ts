@@ -136,6 +136,10 @@ function printCv(splits: readonly CvSplit[], figures: CvFigures): void {
     ];
     console.log(`| ${row.join(' | ')} |`);
   });
+  if (figures.scores.length === 1) {
+    console.log('\nmean ± standard deviation over the folds; refit skipped (--cv-no-refit): its column repeats the defaults.');
+    return;
+  }
   console.log('\nmean ± standard deviation over the folds. Refit grid (per fold, joint objective of bench/quality/targets.ts):');
   console.log(`semanticWeight ${SEMANTIC_WEIGHTS.join('/')}, text.b ${TEXT_B.join('/')}, idfExponent ${IDF_EXPONENTS.join('/')}.`);
   figures.chosen.forEach((label, fold) => console.log(`- fold ${fold + 1}: ${label}`));
