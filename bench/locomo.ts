@@ -3,7 +3,7 @@
  * local runtime (in its own process) as sessions and messages of one vector memory per conversation,
  * then every question asked of its conversation's memory with the engine `GET /memory/` uses.
  *
- *   npm run bench:locomo [-- --data ../shared/bench-data/locomo/locomo_dev.json] [--loads spaced,same] [--params JSON] [--dump FILE]
+ *   npm run bench:locomo [-- --data ../shared/bench-data/locomo/locomo_dev.json] [--loads spaced,same] [--params JSON] [--dump FILE] [--cv K]
  *   (or: npx tsx bench/locomo.ts …)
  *
  * Two loads (`--loads`): turns one second apart, and every turn of a session at the session's time (as
@@ -13,7 +13,8 @@
  * (bench/locomo/engine.ts) because the HTTP answer has no chunk ids; every question is also asked over
  * HTTP and the two payloads compared, so the figures are those of the API. `--params` passes ranking
  * overrides (functions/engine/retrieval/params.ts) for tuning (the parity check is then skipped);
- * `--dump` writes each question's ranked dia_ids as JSON. The data is read where it lies.
+ * `--dump` writes each question's ranked dia_ids as JSON. `--cv K` adds the K-fold cross-validation of the
+ * ranking constants over the first load (bench/locomo/cross-validation.ts). The data is read where it lies.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -22,6 +23,7 @@ import type { RankParamOverrides } from '../functions/engine/retrieval/params';
 import { loadLocomo } from './locomo/dataset';
 import { httpPayload, openEngine, searchedMessageIds } from './locomo/engine';
 import { importConversation, type ImportedConversation, type Load } from './locomo/import-conversation';
+import { crossValidateLocomo } from './locomo/cross-validation';
 import { questionRecalls, recallRows, type ScoredQuestion } from './locomo/recall';
 import { renderReport, type SystemRows } from './locomo/report';
 import { apiClient, type ApiClient } from './support/api';
@@ -35,11 +37,15 @@ const { values } = parseArgs({
     params: { type: 'string' },
     dump: { type: 'string' },
     loads: { type: 'string', default: 'spaced,same' },
+    cv: { type: 'string' },
   },
   strict: true,
 });
 const params = values.params ? (JSON.parse(values.params) as RankParamOverrides) : undefined;
 const conversations = loadLocomo(values.data);
+const folds = values.cv === undefined ? undefined : Number(values.cv);
+if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
+  throw new Error(`--cv must be a number of folds ≥ 2, got '${values.cv}'`);
 
 interface Asked extends ScoredQuestion {
   conversation: string;
@@ -62,6 +68,7 @@ try {
   const systems: SystemRows[] = [];
   const dumped: Record<string, Asked[]> = {};
   const parity = { same: 0, differ: 0, merged: 0 };
+  const crossValidation: string[] = [];
   let importMs = 0;
   let queryMs = 0;
   let loaded = 0;
@@ -101,6 +108,7 @@ try {
       }
     }
     queryMs += performance.now() - started;
+    if (folds !== undefined && crossValidation.length === 0) crossValidation.push(...(await crossValidateLocomo(engine, imported, folds)));
     systems.push({ name: `memory retrieval, ${LOAD_NAMES[load]}`, rows: recallRows(memoryAsked) });
     systems.push({ name: `message search, ${LOAD_NAMES[load]}`, rows: recallRows(searchAsked).slice(0, 1) });
     dumped[`memory.${load}`] = memoryAsked;
@@ -126,6 +134,7 @@ try {
       notes,
     }),
   );
+  if (crossValidation.length > 0) console.log(crossValidation.join('\n'));
 } finally {
   await server.stop();
 }

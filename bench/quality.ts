@@ -1,7 +1,7 @@
 /**
  * Retrieval quality harness on the development splits, offline default (no model, no network).
  *
- *   npx tsx bench/quality.ts [--data ../shared/bench-data] [--only scifact|musique|hotpotqa] [--no-graph]
+ *   npx tsx bench/quality.ts [--data ../shared/bench-data] [--only scifact|musique|hotpotqa] [--no-graph] [--cv K [--cv-no-refit]]
  *
  * For each benchmark: load it where it lies (bench/quality/datasets.ts), then ingest it through kmem's own
  * code (bench/quality/corpus.ts): every document is a file cut by `chunkFile`, and the index version is
@@ -16,6 +16,9 @@
  * bench/quality.ts`); without one, the tables are what they were. Metrics use each query's payload items
  * mapped to their file (document), best first.
  * Prints a markdown table per benchmark (published and measured reference rows, then kmem's) and times.
+ * `--cv K` prints instead the K-fold cross-validation of the ranking constants over the vector memory
+ * (bench/quality/cross-validation.ts): fitted, held-out folds at the defaults, and refit per fold over a
+ * 27-point grid (`--cv-no-refit`: the defaults alone, one ranking per query).
  */
 import { resolve } from 'node:path';
 import type { RankParamOverrides } from '../functions/engine/retrieval/params';
@@ -33,6 +36,7 @@ import { type Benchmark, BENCHMARK_NAMES, type BenchmarkName, loadBenchmark } fr
 import { averageMetrics, evaluationDepth, type Metrics, metricNames, queryMetrics } from './quality/evaluate';
 import { graphList } from './quality/graph-hook';
 import { REFERENCES } from './quality/references';
+import { crossValidate } from './quality/cross-validation';
 
 type IndexName = 'vector' | 'accelerated' | 'graph';
 
@@ -168,7 +172,18 @@ async function main(): Promise<void> {
   const started = performance.now();
   const embedder = loadWordVectorEmbedder();
   console.log(`Offline default, Node ${process.version}; word vectors loaded in ${((performance.now() - started) / 1000).toFixed(1)} s.\n`);
-  for (const name of names) await measure(dataDir, name, embedder);
+  const folds = argument('--cv');
+  if (folds === undefined) {
+    for (const name of names) await measure(dataDir, name, embedder);
+    return;
+  }
+  if (!/^\d+$/.test(folds) || Number(folds) < 2) throw new Error(`--cv must be a number of folds ≥ 2, got '${folds}'`);
+  const splits = [];
+  for (const name of names) {
+    const benchmark = loadBenchmark(dataDir, name);
+    splits.push({ benchmark, index: (await buildBenchmarkIndex(benchmark, benchmarkMemory('vector'), embedder)).built.retrieval });
+  }
+  await crossValidate(splits, embedder, Number(folds), !process.argv.includes('--cv-no-refit'));
 }
 
 await main();

@@ -19,6 +19,8 @@ export interface LatencyOptions {
   durationSeconds: number;
   /** Server restarts for cold samples (the last restarted server also serves the warm runs). */
   restarts: number;
+  /** The `topK` values measured warm, each a sequential and a concurrent run (first one: the verdict's). */
+  topKs: number[];
   /** Only the memory with acceleration `on` or `off`. */
   only?: 'on' | 'off';
   /** CPU-profile the server that serves the warm runs (`node --cpu-prof`). */
@@ -31,7 +33,7 @@ export interface LatencyOptions {
 
 const USAGE =
   'usage: npm run bench:latency -- [--data DIR] [--chunks 100000] [--files 200] [--chunk-size 200] [--queries 500] ' +
-  '[--warmup 50] [--connections 4] [--duration 10] [--restarts 4] [--only on|off] [--cpu-prof DIR] [--reuse DIR] [--filter]';
+  '[--warmup 50] [--connections 4] [--duration 10] [--restarts 4] [--top-k 10,100] [--only on|off] [--cpu-prof DIR] [--reuse DIR] [--filter]';
 
 export function parseLatencyOptions(argv: string[] = process.argv.slice(2)): LatencyOptions {
   const { values } = parseArgs({
@@ -46,6 +48,7 @@ export function parseLatencyOptions(argv: string[] = process.argv.slice(2)): Lat
       connections: { type: 'string', default: '4' },
       duration: { type: 'string', default: '10' },
       restarts: { type: 'string', default: '4' },
+      'top-k': { type: 'string', default: '10' },
       only: { type: 'string' },
       'cpu-prof': { type: 'string' },
       reuse: { type: 'string' },
@@ -66,6 +69,7 @@ export function parseLatencyOptions(argv: string[] = process.argv.slice(2)): Lat
     connections: integer('connections', values.connections, 1),
     durationSeconds: integer('duration', values.duration, 1),
     restarts: integer('restarts', values.restarts, 1),
+    topKs: topKList(values['top-k']),
     only: values.only,
     cpuProfileDir: values['cpu-prof'] ? resolve(values['cpu-prof']) : undefined,
     reuseDir: values.reuse ? resolve(values.reuse) : undefined,
@@ -77,4 +81,12 @@ function integer(name: string, text: string | undefined, least: number): number 
   const value = Number(text);
   if (!Number.isInteger(value) || value < least) throw new Error(`--${name} must be an integer ≥ ${least}, got '${text}'\n${USAGE}`);
   return value;
+}
+
+function topKList(text: string | undefined): number[] {
+  const values = (text ?? '').split(',').map((part) => Number(part.trim()));
+  if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value < 1 || value > 100)) {
+    throw new Error(`--top-k must be a comma-separated list of integers 1-100, got '${text}'\n${USAGE}`);
+  }
+  return values;
 }

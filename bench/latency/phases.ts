@@ -32,6 +32,7 @@ export interface ColdSample {
 }
 
 export interface WarmResult {
+  topK: number;
   sequential: LatencySummary;
   concurrent: LatencySummary;
   /** Server CPU per sequential query in ms (Linux), undefined elsewhere. */
@@ -45,7 +46,8 @@ export interface WarmResult {
 export interface MemoryRun {
   memory: BuiltMemory;
   cold: ColdSample[];
-  warm?: WarmResult;
+  /** One warm result per `--top-k` value, in the order given. */
+  warm: WarmResult[];
 }
 
 type Progress = (line: string) => void;
@@ -84,7 +86,7 @@ export async function queryPhase(
   claims: readonly string[],
   progress: Progress,
 ): Promise<MemoryRun[]> {
-  const runs: MemoryRun[] = memories.map((memory) => ({ memory, cold: [] }));
+  const runs: MemoryRun[] = memories.map((memory) => ({ memory, cold: [], warm: [] }));
   for (let restart = 1; restart <= options.restarts; restart++) {
     const last = restart === options.restarts;
     const started = performance.now();
@@ -106,7 +108,9 @@ export async function queryPhase(
       }
       if (last) {
         const plans = options.filter ? await filterPlans(apiClient(server.info.url, server.info.apiKey)) : [];
-        for (const run of runs) run.warm = await warmRuns(options, server, run.memory, claims, plans, progress);
+        for (const run of runs)
+          for (const [i, topK] of options.topKs.entries())
+            run.warm.push(await warmRuns(options, server, run.memory, claims, { topK, plans: i === 0 ? plans : [] }, progress));
       }
     } finally {
       await server.stop();
@@ -120,14 +124,14 @@ async function warmRuns(
   server: ServerProcess,
   memory: BuiltMemory,
   claims: readonly string[],
-  plans: readonly FilterPlan[],
+  { topK, plans }: { topK: number; plans: readonly FilterPlan[] },
   progress: Progress,
 ): Promise<WarmResult> {
-  const client = new QueryClient({ ...server.info, memoryId: memory.memoryId });
+  const client = new QueryClient({ ...server.info, memoryId: memory.memoryId, topK });
   try {
     const cycle = (from: number, count: number) => Array.from({ length: count }, (_, i) => claims[(from + i) % claims.length]!);
     await client.sequential(cycle(0, options.warmup));
-    progress(`${memory.label}: ${options.queries} sequential queries…`);
+    progress(`${memory.label}, topK ${topK}: ${options.queries} sequential queries…`);
     const cpuBefore = server.cpuMs();
     const sequentialRun = await client.sequential(cycle(options.warmup, options.queries));
     const cpuAfter = server.cpuMs();
@@ -139,7 +143,7 @@ async function warmRuns(
     );
     const filtered: WarmResult['filtered'] = [];
     for (const plan of plans) {
-      const filteredClient = new QueryClient({ ...server.info, memoryId: memory.memoryId, filter: plan.filter });
+      const filteredClient = new QueryClient({ ...server.info, memoryId: memory.memoryId, topK, filter: plan.filter });
       try {
         await filteredClient.sequential(cycle(0, options.warmup));
         progress(`${memory.label}: ${options.queries} sequential queries, filter ${plan.name}…`);
@@ -149,6 +153,7 @@ async function warmRuns(
       }
     }
     return {
+      topK,
       sequential: summarise(sequentialRun),
       concurrent: summarise(concurrentRun),
       filtered,

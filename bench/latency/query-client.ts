@@ -11,6 +11,8 @@ export interface QueryTarget {
   memoryId: string;
   /** A `filter` (JSON) every query carries. */
   filter?: string;
+  /** Passages asked for (default 10). */
+  topK?: number;
 }
 
 export interface TimedRun {
@@ -21,8 +23,8 @@ export interface TimedRun {
 
 const TOP_K = 10;
 
-function queryPath(memoryId: string, query: string, filter?: string): string {
-  const params = new URLSearchParams({ memoryID: memoryId, query, topK: String(TOP_K), facts: 'true', ...(filter ? { filter } : {}) });
+function queryPath(memoryId: string, query: string, topK: number, filter?: string): string {
+  const params = new URLSearchParams({ memoryID: memoryId, query, topK: String(topK), facts: 'true', ...(filter ? { filter } : {}) });
   return `/memory/?${params.toString()}`;
 }
 
@@ -34,7 +36,7 @@ export class QueryClient {
   /** One query; answers its latency in ms, and throws unless the answer is 200 with a payload. */
   async time(query: string): Promise<number> {
     const started = performance.now();
-    const body = await this.get(queryPath(this.target.memoryId, query, this.target.filter));
+    const body = await this.get(queryPath(this.target.memoryId, query, this.target.topK ?? TOP_K, this.target.filter));
     const ms = performance.now() - started;
     const answer = JSON.parse(body) as { payload?: unknown[] };
     if (!Array.isArray(answer.payload)) throw new Error(`answer without payload: ${body.slice(0, 300)}`);

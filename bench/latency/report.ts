@@ -22,7 +22,7 @@ export function latencyReport(
     `- command: \`${commandLine()}\``,
     `- data: ${corpus.abstracts.toLocaleString('en')} SciFact abstracts × ${corpus.passes.toFixed(1)} passes in ${corpus.files.length} text files ` +
       `(${(corpus.characters / 1e6).toFixed(1)} M characters), chunkSize ${options.chunkSize}, overlap 10% → ${corpus.expectedChunks.toLocaleString('en')} chunks expected`,
-    `- queries: SciFact claims, \`topK=10&facts=true\`; warm = ${options.queries} sequential after ${options.warmup} discarded, then ` +
+    `- queries: SciFact claims, \`topK=${options.topKs.join('|')}&facts=true\`; warm = ${options.queries} sequential after ${options.warmup} discarded, then ` +
       `${options.connections} closed-loop clients for ${options.durationSeconds} s; server in its own process`,
     `- upload + create ${seconds(build.uploadMs)} s, processing ${seconds(build.processMs)} s (${corpus.files.length} files, once for both memories)` +
       (build.reused ? `; build reused from ${options.reuseDir} (times as measured when it was made)` : ''),
@@ -35,6 +35,7 @@ export function latencyReport(
     ),
     '',
     ...runs.flatMap((run) => memoryTable(run)),
+    ...topKTable(runs),
     `Server restarts (process start to API listening): ${restartTimes(runs)} s.`,
     '',
     'cold container: the first request a freshly started server process answers (handler modules, word vectors, index and',
@@ -44,14 +45,16 @@ export function latencyReport(
   ];
 }
 
-function memoryTable({ memory, cold, warm }: MemoryRun): string[] {
-  const rows = warm
-    ? [
-        row('warm, sequential', warm.sequential, warm.serverCpuMsPerQuery),
-        row('warm, concurrent', warm.concurrent),
-        ...warm.filtered.map(({ plan, sequential }) => row(`warm, sequential, filter ${plan.name}`, sequential)),
-      ]
-    : [];
+function memoryTable({ memory, cold, warm: warmRuns }: MemoryRun): string[] {
+  const warm = warmRuns[0];
+  const rows = warmRuns.flatMap((run) => {
+    const label = warmRuns.length > 1 ? `topK ${run.topK}, ` : '';
+    return [
+      row(`${label}warm, sequential`, run.sequential, run.serverCpuMsPerQuery),
+      row(`${label}warm, concurrent`, run.concurrent),
+      ...run.filtered.map(({ plan, sequential }) => row(`${label}warm, sequential, filter ${plan.name}`, sequential)),
+    ];
+  });
   return [
     `### ${memory.label} (${memory.chunkCount.toLocaleString('en')} chunks)`,
     '',
@@ -84,6 +87,27 @@ function filterVerdict(unfiltered: LatencySummary, filtered: WarmResult['filtere
     return `${plan.name}: p50 ${p50.toFixed(2)}x, p99 ${p99.toFixed(2)}x (${p50 <= 1.5 && p99 <= 1.5 ? 'PASS' : 'FAIL'})`;
   });
   return `filters against unfiltered (target ≤ 1.5x): ${lines.join('; ')}`;
+}
+
+/** Warm sequential latency of each `--top-k` value side by side, against the first (the issue's target: topK 100 ≤ 2× topK 10). */
+function topKTable(runs: readonly MemoryRun[]): string[] {
+  if (runs.every((run) => run.warm.length < 2)) return [];
+  const lines = [
+    '### topK side by side (warm, sequential)',
+    '',
+    '| memory | topK | p50 ms | p99 ms | server CPU ms/query | p50 × first |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const { memory, warm } of runs) {
+    const base = warm[0]?.sequential.p50 ?? Number.NaN;
+    for (const run of warm) {
+      const cpu = run.serverCpuMsPerQuery === undefined ? '' : run.serverCpuMsPerQuery.toFixed(1);
+      lines.push(
+        `| ${memory.label} | ${run.topK} | ${run.sequential.p50.toFixed(1)} | ${run.sequential.p99.toFixed(1)} | ${cpu} | ${(run.sequential.p50 / base).toFixed(2)} |`,
+      );
+    }
+  }
+  return [...lines, ''];
 }
 
 function row(name: string, summary: LatencySummary, cpuMs?: number): string {

@@ -25,8 +25,7 @@ import { benchmarkMemory, buildBenchmarkIndex } from './corpus';
 import { type Benchmark, BENCHMARK_NAMES, loadBenchmark } from './datasets';
 import { averageMetrics, evaluationDepth, type Metrics, queryMetrics } from './evaluate';
 import { graphList } from './graph-hook';
-
-const TARGETS = { scifact: ['nDCG@10', 0.7], musique: ['R@5', 0.56], hotpotqa: ['R@5', 0.82] } as const;
+import { objectiveOf, TARGETS } from './targets';
 
 interface Prepared {
   benchmark: Benchmark;
@@ -72,16 +71,15 @@ function evaluate(item: Prepared, params: RankParamOverrides, keep: (position: n
 }
 
 function objective(prepared: Prepared[], params: RankParamOverrides, keep: (position: number) => boolean): { value: number; text: string } {
-  const ratios: number[] = [];
+  const scores = new Map<Benchmark['name'], number>();
   const parts: string[] = [];
   for (const item of prepared) {
-    const [metric, target] = TARGETS[item.benchmark.name];
+    const [metric] = TARGETS[item.benchmark.name];
     const score = evaluate(item, params, keep)[metric] ?? 0;
-    ratios.push(score / target);
+    scores.set(item.benchmark.name, score);
     parts.push(`${item.benchmark.name} ${metric} ${score.toFixed(4)}`);
   }
-  const value = Math.min(...ratios) + (0.1 * ratios.reduce((sum, ratio) => sum + ratio, 0)) / ratios.length;
-  return { value, text: parts.join(', ') };
+  return { value: objectiveOf(scores), text: parts.join(', ') };
 }
 
 type Coordinate = { name: string; values: number[]; apply: (params: RankParamOverrides, value: number) => RankParamOverrides };

@@ -2,13 +2,17 @@
  * Summarises a V8 CPU profile of the server (from `npm run bench:load -- --cpu-prof DIR`): self time by
  * package or area, and the hottest functions.
  *
- *   npx tsx bench/support/profile-summary.ts DIR/CPU.*.cpuprofile [--top 25]
+ *   npx tsx bench/support/profile-summary.ts DIR/CPU.*.cpuprofile [--top 25] [--inclusive rankChunks,toPayloadItems]
+ *
+ * With --inclusive, also the total time (self and callees, not counted twice under recursion) of each
+ * named function: where one request's stages went, e.g. ranking, merging, facts, extracts, serialising.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 interface ProfileNode {
   id: number;
+  children?: number[];
   callFrame: { functionName: string; url: string; lineNumber: number };
 }
 
@@ -77,5 +81,34 @@ function summarise(file: string, top: number): string[] {
   ];
 }
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' } } });
-for (const file of positionals) process.stdout.write(`${summarise(file, Number(values.top)).join('\n')}\n\n`);
+/** Inclusive time of each named function: the samples whose stack holds a frame of that name. */
+function inclusiveTable(file: string, names: readonly string[]): string[] {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = selfTimes(profile);
+  const busy = [...self].filter(([id]) => byId.get(id)?.callFrame.functionName !== '(idle)').reduce((sum, [, us]) => sum + us, 0);
+  const totals = new Map(names.map((name) => [name, 0]));
+  for (const [id, us] of self) {
+    const onStack = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) onStack.add(byId.get(at)?.callFrame.functionName ?? '');
+    for (const name of names) if (onStack.has(name)) totals.set(name, (totals.get(name) ?? 0) + us);
+  }
+  return [
+    '| function (inclusive) | ms | % of busy |',
+    '|---|---:|---:|',
+    ...names.map(
+      (name) => `| ${name} | ${((totals.get(name) ?? 0) / 1000).toFixed(0)} | ${((100 * (totals.get(name) ?? 0)) / busy).toFixed(1)} |`,
+    ),
+  ];
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string', default: '25' }, inclusive: { type: 'string' } },
+});
+for (const file of positionals) {
+  const inclusive = values.inclusive ? ['', ...inclusiveTable(file, values.inclusive.split(','))] : [];
+  process.stdout.write(`${[...summarise(file, Number(values.top)), ...inclusive].join('\n')}\n\n`);
+}

@@ -19,6 +19,7 @@ import { writeGraphItems } from './graph-items-sync';
 import { parseGraphState } from '../stored-index/graph-state';
 import { buildIndexVersion, type GraphInputs, type IndexingSettings } from './index-build';
 import { afterPublish, type VersionRef } from './index-publish';
+import type { FileTimes } from './memory-graph';
 import { planVersion, type VersionPlan } from './segment-plan';
 import { emitMetric } from '../metrics';
 

@@ -11,7 +11,6 @@
  * (a superseded statement of a single-valued relation, dated-facts.ts) scores `SUPERSEDED_PASSAGE_FACTOR`
  * of its fused score, so of two contradicting passages the current one ranks first.
  */
-import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { NotFoundError } from '../errors';
 import type { StoredChunk } from '../stored-index/chunks';
 // the segment modules only: the graph barrel would bring the NLP model into the retrieval bundle
@@ -342,7 +341,10 @@ async function datedFactViews(
   });
 }
 
-/** The files (or sessions) behind the payload, best first, with an address to fetch them. */
+/**
+ * The files (or sessions) behind the payload, best first, with an address to fetch them. The files'
+ * records are read in one batched read (a few requests, not one per source: topK 100 names many files).
+ */
 async function payloadSources(
   deps: RetrievalDeps,
   accountId: string,
@@ -354,7 +356,9 @@ async function payloadSources(
     const sourceId = sourceIdOf(index, item);
     best.set(sourceId, Math.max(best.get(sourceId) ?? 0, item.score));
   }
-  const sources = await mapConcurrently([...best], STORE_CONCURRENCY, ([id, score]) => describeSource(deps, accountId, id, score));
+  const fileIds = [...best.keys()].map(sourceRefOf).flatMap((source) => (source.kind === 'session' ? [] : [source.fileId]));
+  const files = fileIds.length > 0 ? await deps.files.getMany(accountId, fileIds) : new Map<string, FileRecord>();
+  const sources = [...best].map(([id, score]) => describeSource(files, id, score));
   return sources.filter((source): source is Source => source !== undefined).sort((a, b) => b.score - a.score);
 }
 
@@ -370,14 +374,15 @@ const publicSourceId = (id: SourceId): string => {
   return source.kind === 'session' ? source.sessionId : source.fileId;
 };
 
-async function describeSource(deps: RetrievalDeps, accountId: string, id: SourceId, score: number): Promise<Source | undefined> {
+/** A source as `sources` lists it; a file no longer found (deleted meanwhile) is left out. */
+function describeSource(files: ReadonlyMap<string, FileRecord>, id: SourceId, score: number): Source | undefined {
   const rounded = Math.round(score * 1e6) / 1e6;
   const source = sourceRefOf(id);
   if (source.kind === 'session') {
     const { sessionId } = source;
     return { id: sessionId, name: `session ${sessionId}`, url: `/sessions/get/${sessionId}`, score: rounded };
   }
-  const file: FileRecord | undefined = await deps.files.get(accountId, source.fileId);
+  const file = files.get(source.fileId);
   if (!file) return undefined;
   return { id: file.id, name: file.name, url: file.externalUrl ?? `/files/get/${file.id}`, score: rounded };
 }

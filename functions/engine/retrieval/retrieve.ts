@@ -61,18 +61,19 @@ export interface RetrievalOutcome {
   reranked: boolean;
 }
 
-/** Extra fused hits fetched beyond topK, so merged and duplicate chunks still leave topK items. */
+/**
+ * Fused hits fetched beyond topK, so merged and duplicate chunks still leave topK items: first
+ * `FIRST_HEADROOM × topK + 10` (ranking depth, the HNSW beam among it, grows with it), and only when
+ * those leave fewer than topK items, `HEADROOM × topK + 10`.
+ */
+const FIRST_HEADROOM = 1.5;
 const HEADROOM = 3;
 
 /** Answers one request over `index` (see the module comment). */
 export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, options: RetrieveOptions = {}): Promise<RetrievalOutcome> {
   const topK = Math.max(1, Math.floor(request.topK));
-  const limit = Math.max(HEADROOM * topK + 10, options.rerank?.candidates ?? 0);
-  const { hits: fused, embedder, queryVector } = await rankForQuery(index, { ...request, limit }, options);
-  const adjustedHits = request.scoreFactor ? adjusted(fused, request.scoreFactor) : fused;
-  const { hits, reranked } = options.rerank ? await rerankHits(index, adjustedHits, options.rerank) : { hits: adjustedHits, reranked: false };
+  const { items, embedder, queryVector, reranked } = await rankedItems(index, request, topK, options);
   const encoder = embedder && isSentenceEncoder(embedder) ? embedder : null;
-  const items = toPayloadItems(index, hits, topK);
   const model = queryModel(index.text, request.query, { encoder, queryVector });
   const payload = items.map((item) => ({
     content: request.assisted ? queryFocusedExtract(model, item.content, index.chunks.titles[item.ordinals[0] ?? 0]) : item.content,
@@ -88,6 +89,24 @@ export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, 
       })
     : [];
   return { payload, facts, items, sources: bestScoreBySource(items), semantic: queryVector !== null, reranked };
+}
+
+/**
+ * The payload items of a request, ranked at the first depth and, when a full list left fewer than topK
+ * items, once more at the full depth. With an outside reranker the full depth is ranked at once (its
+ * call is not repeated).
+ */
+async function rankedItems(index: RetrievalIndex, request: RetrieveRequest, topK: number, options: RetrieveOptions) {
+  const deep = Math.max(HEADROOM * topK + 10, options.rerank?.candidates ?? 0);
+  let limit = options.rerank ? deep : Math.ceil(FIRST_HEADROOM * topK) + 10;
+  for (;;) {
+    const { hits: fused, embedder, queryVector } = await rankForQuery(index, { ...request, limit }, options);
+    const factored = request.scoreFactor ? adjusted(fused, request.scoreFactor) : fused;
+    const { hits, reranked } = options.rerank ? await rerankHits(index, factored, options.rerank) : { hits: factored, reranked: false };
+    const items = toPayloadItems(index, hits, topK);
+    if (items.length >= topK || fused.length < limit || limit >= deep) return { items, embedder, queryVector, reranked };
+    limit = deep;
+  }
 }
 
 export interface RankedForQuery {

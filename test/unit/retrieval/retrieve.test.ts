@@ -207,3 +207,29 @@ describe('index variants', () => {
     expect(outcome.facts.length).toBeGreaterThan(0);
   });
 });
+
+describe('ranking depth', () => {
+  it('still answers topK items when the best hits merge into few (it ranks deeper once)', async () => {
+    const lava = Array.from({ length: 30 }, (_, i) => `Lava flow ${i} glows red as the lava cools.`).join(' ');
+    const others = Array.from({ length: 14 }, (_, i) => ({
+      id: `other-${i}`,
+      text: `Report ${i} on island ${i} mentions lava once among many other unrelated harbour notes.`,
+    }));
+    const corpus = [{ id: 'lava', text: lava }, ...others].flatMap((doc) =>
+      chunkText(doc.text, { chunkSize: 120, overlapPercent: 40 }).map((chunk) => ({
+        id: `${doc.id}#${chunk.index}`,
+        fileId: doc.id,
+        text: chunk.text,
+        title: '',
+        start: chunk.start,
+        end: chunk.end,
+      })),
+    );
+    const built = await buildRetrievalIndex(corpus, { embedder });
+    const outcome = await retrieve(built, { query: 'lava', topK: 12 }, { embedder });
+    expect(outcome.items).toHaveLength(12);
+    expect(new Set(outcome.items.map((item) => item.fileId)).size).toBeGreaterThan(1);
+    const lavaItems = outcome.items.filter((item) => item.fileId === 'lava');
+    for (const item of lavaItems) expect(lava).toContain(item.content);
+  });
+});
