@@ -3,13 +3,7 @@
  * same origin, the key in `X-API-Key`. The types below are what the screens read; the client's answers are
  * checked against them by the compiler. Only the bytes of an upload go by XHR (see `upload`).
  */
-import {
-  createKmemClient,
-  KmemApiError,
-  type KmemResult,
-  type OperationInit,
-  type Schemas,
-} from '../../packages/client/src';
+import { createKmemClient, KmemApiError, type KmemResult, type OperationInit, type Schemas } from '../../packages/client/src';
 import { everyPage } from './paging';
 
 export * from './api-types';

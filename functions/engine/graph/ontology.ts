@@ -8,6 +8,7 @@
  * To extend: add a type to `types`, then map words to it in the lexicons below (shared ones are
  * built by `sharedRules`). To add an ontology: add its name to `ONTOLOGIES` and a schema to `SCHEMAS`.
  */
+import * as lexicon from './ontology-words';
 
 const ONTOLOGIES = ['culture', 'essays', 'support_requests'] as const;
 export type OntologyName = (typeof ONTOLOGIES)[number];
@@ -81,43 +82,6 @@ export interface OntologySchema {
   readonly singleValued?: readonly SingleValuedRelation[];
 }
 
-const words = (list: string, type: string): Record<string, string> =>
-  Object.fromEntries(
-    list
-      .split(/\s+/)
-      .filter(Boolean)
-      .map((word) => [word, type]),
-  );
-
-const PERSON_TITLES =
-  'mr mrs ms miss dr doctor president king queen prince princess sir lord lady saint pope emperor empress general captain colonel professor prof senator governor bishop archbishop cardinal judge justice chancellor minister mayor sheikh sultan tsar czar duke duchess count countess baron rabbi imam reverend rev father sister brother uncle aunt';
-const PERSON_ROLES =
-  'singer songwriter actor actress author writer poet composer painter artist director producer musician rapper novelist philosopher journalist player coach footballer politician scientist physicist chemist economist historian photographer architect sculptor dancer comedian guitarist drummer pianist';
-const ORG_HEADS =
-  'university college institute school academy company corporation corp inc ltd llc plc co group association society council committee party organization organisation agency department ministry bank foundation club fc records studios network league federation union orchestra army navy parliament congress senate airlines press publishers gmbh ag sa';
-const PLACE_HEADS =
-  'museum gallery library theatre theater city county river lake mountain mount mountains island islands province district street avenue road bridge park valley bay sea ocean desert kingdom republic region village town airport station square forest peninsula coast hills falls canyon castle palace cathedral temple stadium arena state states';
-const EVENT_HEADS =
-  'war battle revolution election elections festival olympics games championship championships cup tournament summit crisis massacre rebellion uprising siege awards expo';
-const WORK_HEADS = 'symphony concerto sonata opera album trilogy saga chronicles journal magazine gazette';
-const WORK_CUES =
-  'album film movie song single novel book play opera painting poem series show sitcom documentary musical magazine newspaper episode track ep novella memoir essay anthology videogame';
-
-/** Exemplar words per type for word-vector typing (`word-vector-typing.ts` takes the top-3 mean cosine). */
-const PROTOTYPES = {
-  person: words(
-    'john mary david michael robert james george elizabeth william charles anna maria peter paul smith johnson williams brown singer actor politician writer',
-    'x',
-  ),
-  place: words(
-    'london paris berlin moscow tokyo rome madrid chicago texas california germany france india china ohio toronto sydney village province county',
-    'x',
-  ),
-  organization: words('microsoft google ibm sony ford company university corporation bank party club agency ministry council airline', 'x'),
-  work: words('album film song novel movie series single opera sitcom episode soundtrack poem', 'x'),
-};
-const exemplars = (type: keyof typeof PROTOTYPES): readonly string[] => Object.keys(PROTOTYPES[type]);
-
 const DATE_LABELS = { DATE: 'date' } as const;
 
 /** Single-valued relations every built-in ontology knows. */
@@ -140,19 +104,19 @@ function sharedRules(person: string, defaults: { name: string; phrase: string })
     textPatterns: [],
     surfacePatterns: [],
     valueLabels: DATE_LABELS,
-    titles: { ...words(PERSON_TITLES, person), ...words(PERSON_ROLES, person) },
+    titles: { ...lexicon.words(lexicon.PERSON_TITLES, person), ...lexicon.words(lexicon.PERSON_ROLES, person) },
     nameHeads: {
-      ...words(ORG_HEADS, 'organization'),
-      ...words(PLACE_HEADS, 'place'),
-      ...words(EVENT_HEADS, 'event'),
-      ...words(WORK_HEADS, 'work'),
+      ...lexicon.words(lexicon.ORG_HEADS, 'organization'),
+      ...lexicon.words(lexicon.PLACE_HEADS, 'place'),
+      ...lexicon.words(lexicon.EVENT_HEADS, 'event'),
+      ...lexicon.words(lexicon.WORK_HEADS, 'work'),
     },
-    cueWords: words(WORK_CUES, 'work'),
+    cueWords: lexicon.words(lexicon.WORK_CUES, 'work'),
     prototypes: {
-      person: exemplars('person'),
-      place: exemplars('place'),
-      organization: exemplars('organization'),
-      work: exemplars('work'),
+      person: lexicon.exemplars('person'),
+      place: lexicon.exemplars('place'),
+      organization: lexicon.exemplars('organization'),
+      work: lexicon.exemplars('work'),
     },
     placeAfterPreposition: 'place',
     phraseHeads: {},
@@ -183,10 +147,10 @@ const CULTURE: OntologySchema = {
       surfacePatterns: [{ pattern: /^\p{Lu}\p{L}+(?:ism|ity)$/u, type: 'tradition' }],
       nameHeads: {
         ...base.nameHeads,
-        ...words('tradition dance cuisine mythology folklore rite', 'tradition'),
-        ...words('prize award awards medal trophy honour honor', 'award'),
+        ...lexicon.words('tradition dance cuisine mythology folklore rite', 'tradition'),
+        ...lexicon.words('prize award awards medal trophy honour honor', 'award'),
       },
-      phraseHeads: words(
+      phraseHeads: lexicon.words(
         'tradition custom ritual rite ceremony religion dance cuisine folklore mythology genre festival faith',
         'tradition',
       ),
@@ -262,23 +226,26 @@ const SUPPORT: OntologySchema = {
       ...base,
       textPatterns: SUPPORT_PATTERNS,
       valueLabels: { DATE: 'date' },
-      nameHeads: { ...base.nameHeads, ...words('inc ltd llc corp gmbh', 'customer') },
+      nameHeads: { ...base.nameHeads, ...lexicon.words('inc ltd llc corp gmbh', 'customer') },
       cueWords: {
-        ...words('customer client user account tenant', 'customer'),
-        ...words('version release build', 'version'),
-        ...words('error code exception', 'error'),
+        ...lexicon.words('customer client user account tenant', 'customer'),
+        ...lexicon.words('version release build', 'version'),
+        ...lexicon.words('error code exception', 'error'),
       },
       placeAfterPreposition: undefined,
       quotedName: 'feature',
       phraseHeads: {
-        ...words('error failure crash exception timeout bug issue outage problem leak warning', 'error'),
-        ...words('fix workaround patch hotfix solution resolution update upgrade restart reinstall rollback downgrade', 'resolution'),
-        ...words(
+        ...lexicon.words('error failure crash exception timeout bug issue outage problem leak warning', 'error'),
+        ...lexicon.words(
+          'fix workaround patch hotfix solution resolution update upgrade restart reinstall rollback downgrade',
+          'resolution',
+        ),
+        ...lexicon.words(
           'feature button page dashboard setting settings export import sync login api integration notification report search upload download editor plugin extension option menu tab widget service module',
           'feature',
         ),
-        ...words('version release build', 'version'),
-        ...words('customer client user subscriber tenant', 'customer'),
+        ...lexicon.words('version release build', 'version'),
+        ...lexicon.words('customer client user subscriber tenant', 'customer'),
       },
     };
   })(),

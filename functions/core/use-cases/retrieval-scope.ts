@@ -1,0 +1,94 @@
+/**
+ * What one memory retrieval may answer: the chunk records of a loaded index by ordinal (worked out once
+ * per index version), and the predicate that leaves out excluded sources, deleted sessions, conversation
+ * hits outside `after`/`before` and what the `filter` rules out, before ranking.
+ */
+import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
+import { chunkOrdinals } from '../../engine';
+import type { Memory } from '../model';
+import type { StoredChunk } from '../stored-index/chunks';
+import { type AllowedSources, chunkPredicate, isFilterEmpty, type SourceLookup } from '../stored-index/search-filter';
+import type { LoadedIndex } from '../stored-index/index-cache';
+import { withinWindow } from './message-search';
+import type { RetrievalDeps, RetrievalQuery } from './retrieve-memory';
+
+/**
+ * Which chunks (by ordinal) may be answered: not from excluded sources, deleted sessions, outside the
+ * time window, or left out by the filter (`sources`: what its source conditions allow). Undefined when
+ * every chunk may: retrieval then skips the per-chunk check (it runs over every chunk of the index on
+ * each query).
+ */
+export function allowedChunks(
+  memory: Memory,
+  index: LoadedIndex,
+  request: RetrievalQuery,
+  sources: AllowedSources,
+): ((ordinal: number) => boolean) | undefined {
+  const view = chunkView(index);
+  // removed files, detached and deleted sessions are excluded on the memory until an index without them is out
+  const excluded = new Set(memory.excludedFileIds);
+  const windowed = request.after !== undefined || request.before !== undefined;
+  const filtered = !isFilterEmpty(request.filter);
+  if (excluded.size === 0 && !windowed && !filtered && view.complete) return undefined;
+  const matches = filtered && request.filter ? chunkPredicate(request.filter, sources) : undefined;
+  return (ordinal) => {
+    const chunk = view.byOrdinal[ordinal];
+    if (!chunk || excluded.has(chunk.fileId)) return false;
+    if (matches && !matches(chunk)) return false;
+    return !(windowed && chunk.message && !withinWindow(chunk.message.createdAt, request));
+  };
+}
+
+/** The filter's source conditions read against this account's file and session records, at query time. */
+export function sourceLookup(deps: Pick<RetrievalDeps, 'files' | 'sessions'>, accountId: string): SourceLookup {
+  return {
+    files: (ids) => deps.files.getMany(accountId, ids),
+    sessions: async (ids) => {
+      const found = await mapConcurrently(ids, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
+      return new Map(found.flatMap((session) => (session ? [[session.id, session] as const] : [])));
+    },
+  };
+}
+
+/** A chunk-id check for lists that name chunks by id (the graph side), from an ordinal check. */
+export function chunkIdAllowed(
+  retrieval: LoadedIndex['retrieval'],
+  allow: ((ordinal: number) => boolean) | undefined,
+): ((chunkId: string) => boolean) | undefined {
+  if (!allow) return undefined;
+  const ordinals = chunkOrdinals(retrieval);
+  return (chunkId) => {
+    const ordinal = ordinals.get(chunkId);
+    return ordinal !== undefined && allow(ordinal);
+  };
+}
+
+/** A loaded index's chunk records by ordinal, worked out once per index version. */
+interface ChunkView {
+  byOrdinal: ReadonlyArray<StoredChunk | undefined>;
+  /** Every ordinal has its chunk record. */
+  complete: boolean;
+  /** A message chunk's `createdAt` (epoch ms) by ordinal; undefined for other chunks. */
+  messageTimes: ReadonlyArray<number | undefined>;
+  /** The latest message's time: what "yesterday" in a query is relative to (now when there is none). */
+  latestMessage: number | undefined;
+  /** The sources (files and sessions) the chunks come from. */
+  sourceIds: ReadonlySet<string>;
+}
+
+/** Keyed by the retrieval index: one per loaded index version. */
+const chunkViews = new WeakMap<object, ChunkView>();
+
+export function chunkView(index: Pick<LoadedIndex, 'retrieval' | 'chunks'>): ChunkView {
+  let view = chunkViews.get(index.retrieval);
+  if (!view) {
+    const byOrdinal = index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
+    const messageTimes = byOrdinal.map((chunk) => (chunk?.message ? Date.parse(chunk.message.createdAt) : undefined));
+    const known = messageTimes.filter((time): time is number => time !== undefined && Number.isFinite(time));
+    const latestMessage = known.length > 0 ? known.reduce((latest, time) => Math.max(latest, time)) : undefined;
+    const sourceIds = new Set(byOrdinal.flatMap((chunk) => (chunk ? [chunk.fileId] : [])));
+    view = { byOrdinal, complete: byOrdinal.every((chunk) => chunk !== undefined), messageTimes, latestMessage, sourceIds };
+    chunkViews.set(index.retrieval, view);
+  }
+  return view;
+}

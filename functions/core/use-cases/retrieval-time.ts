@@ -1,0 +1,98 @@
+/**
+ * Time in memory retrieval (`asOf`): which graph facts hold at an instant, which passages state only what
+ * had been replaced by then (they score SUPERSEDED_PASSAGE_FACTOR of their fused score, so of two
+ * contradicting passages the current one ranks first), and facts on the wire's terms with their validity.
+ */
+import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
+import { datedFacts, type GraphSegment, holdsAt, type MemoryFact, supersededChunks } from '../../engine';
+import { type SourceId, sourceRefOf } from '../model';
+import type { StoredChunk } from '../stored-index/chunks';
+import type { FileStore } from '../files/ports';
+import type { LoadedIndex } from '../stored-index/index-cache';
+
+/** The score factor of a passage stating only what `asOf` had seen replaced. */
+const SUPERSEDED_PASSAGE_FACTOR = 0.85;
+
+/** A supporting fact on the wire's terms: when it held (`validFrom` null when its source is gone) and what stated it. */
+export interface DatedFactView {
+  content: string;
+  validFrom: string | null;
+  validTo: string | null;
+  sourceId: string | null;
+}
+
+/** A source's id as `sources` shows it: a session's own id. */
+export const publicSourceId = (id: SourceId): string => {
+  const source = sourceRefOf(id);
+  return source.kind === 'session' ? source.sessionId : source.fileId;
+};
+
+/** Lowers passages stating only what had been replaced by `asOf` (none replaced: no factor at all). */
+export function supersededFactor(
+  index: Pick<LoadedIndex, 'retrieval'>,
+  graph: GraphSegment,
+  asOf: string,
+): ((ordinal: number) => number) | undefined {
+  const stale = supersededChunks(graph, asOf);
+  if (stale.size === 0) return undefined;
+  const ids = index.retrieval.chunks.ids;
+  return (ordinal) => (stale.has(ids[ordinal] ?? '') ? SUPERSEDED_PASSAGE_FACTOR : 1);
+}
+
+/**
+ * A passage's sentence may be a fact at `asOf` unless its message was written after it, or it says what
+ * the graph knows did not hold then (it holds the text of a fact or statement replaced by `asOf`, or
+ * stated only after it, as a file's newer version does).
+ */
+export function sentenceHolds(
+  chunks: ReadonlyMap<string, StoredChunk> | undefined,
+  graph: GraphSegment | null,
+  asOf: string,
+): (chunkId: string, sentence: string) => boolean {
+  const notHolding = new Map<string, string[]>();
+  for (const fact of graph ? datedFacts(graph) : []) {
+    if (fact.chunkId === '' || holdsAt(fact, asOf) || fact.validFrom === '') continue;
+    notHolding.set(fact.chunkId, [...(notHolding.get(fact.chunkId) ?? []), fact.content]);
+  }
+  return (chunkId, sentence) => {
+    const createdAt = chunks?.get(chunkId)?.message?.createdAt;
+    if (createdAt !== undefined && new Date(createdAt).toISOString() > asOf) return false;
+    return !(notHolding.get(chunkId) ?? []).some((content) => sentence.includes(content) || content.includes(sentence));
+  };
+}
+
+/** The graph's facts holding at `asOf` (unknown start: held since its source, so kept). */
+export function graphFacts(graph: GraphSegment, asOf: string): MemoryFact[] {
+  return datedFacts(graph)
+    .filter((fact) => holdsAt(fact, asOf))
+    .map(({ content, chunkId, fileId, validFrom, validTo, sourceId }) => ({
+      content,
+      ...(chunkId === '' ? {} : { chunkId }),
+      ...(fileId === undefined ? {} : { fileId }),
+      validFrom,
+      validTo,
+      ...(sourceId === undefined ? {} : { sourceId }),
+    }));
+}
+
+/**
+ * The facts on the wire's terms: a fact without a known start (a sentence of a passage, a graph built before
+ * validity) starts at its source's time, the message's or the file's; its source is the message, else the file.
+ */
+export async function datedFactViews(
+  deps: { files: Pick<FileStore, 'get'> },
+  accountId: string,
+  index: LoadedIndex,
+  facts: readonly MemoryFact[],
+): Promise<DatedFactView[]> {
+  return mapConcurrently(facts, STORE_CONCURRENCY, async (fact) => {
+    const chunk = fact.chunkId === undefined ? undefined : index.chunks.get(fact.chunkId);
+    const sourceId = fact.sourceId ?? chunk?.message?.id ?? chunk?.pageId ?? fact.fileId ?? chunk?.fileId ?? null;
+    const view = { content: fact.content, validTo: fact.validTo ?? null, sourceId: sourceId && publicSourceId(sourceId) };
+    if (fact.validFrom) return { ...view, validFrom: fact.validFrom };
+    if (chunk?.message) return { ...view, validFrom: new Date(chunk.message.createdAt).toISOString() };
+    const fileId = chunk?.pageId ?? chunk?.fileId ?? fact.fileId;
+    const file = fileId === undefined || sourceRefOf(fileId).kind === 'session' ? undefined : await deps.files.get(accountId, fileId);
+    return { ...view, validFrom: file?.createdAt ?? null };
+  });
+}
