@@ -21,6 +21,7 @@ import { rankChunks } from '../../functions/engine/retrieval/rank';
 import { buildRetrievalIndex, type RetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
 import { serializeRetrievalIndex } from '../../functions/engine/retrieval/index-format';
 import { toRetrievalChunk } from '../../functions/core/ingest/index-build';
+import type { Embedder } from '../../functions/engine/retrieval/embedder';
 
 const base = memoryDeps(memoryConfig({ KMEM_GRAPH_WORD_VECTORS: 'false' }));
 
@@ -167,6 +168,15 @@ async function liveSegmentText(h: Harness): Promise<string> {
 
 const WORDS = ['tide', 'moon', 'owl', 'hunts', 'night', 'rye', 'bread', 'salt', 'glacier', 'valley', 'river', 'stone', 'wind'];
 const textArbitrary = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 10 }).map((words) => words.join(' '));
+/** The file's texts with the one at `at` replaced, or a text added there (`grow`). */
+function edited(chunks: readonly StoredChunk[] | undefined, op: { at: number; text: string; grow: boolean }): string[] {
+  const texts = (chunks ?? []).map((chunk) => chunk.text);
+  const at = Math.min(op.at, texts.length);
+  if (op.grow || at === texts.length) texts.splice(at, 0, op.text);
+  else texts[at] = op.text;
+  return texts;
+}
+
 const opArbitrary = fc.oneof(
   fc.record({
     kind: fc.constant('put' as const),
@@ -176,6 +186,25 @@ const opArbitrary = fc.oneof(
   fc.record({ kind: fc.constant('remove' as const), file: fc.integer({ min: 0, max: 6 }) }),
   fc.record({ kind: fc.constant('merge' as const) }),
 );
+
+/** The harness's deps with an embedder that counts the texts it embeds (the configured one underneath). */
+function counted(h: Harness): { deps: IndexDeps; embedded: string[] } {
+  const real = base.worker.indexing.embedder();
+  if (!real) throw new Error('the tests need the configured embedder');
+  const embedded: string[] = [];
+  const embedder: Embedder = {
+    name: real.name,
+    dimensions: real.dimensions,
+    embed: (texts) => (embedded.push(...texts), real.embed(texts)),
+  };
+  return { deps: { ...h.deps, indexing: { ...h.deps.indexing, embedder: () => embedder } }, embedded };
+}
+
+/** The chunks of `next` whose text differs from the live chunk of the same id (or that have none). */
+function changedChunks(live: ReadonlyMap<string, StoredChunk[]>, fileId: string, next: readonly StoredChunk[]): number {
+  const before = new Map((live.get(fileId) ?? []).map((chunk) => [chunk.id, chunk.text]));
+  return next.filter((chunk) => before.get(chunk.id) !== chunk.text).length;
+}
 
 describe('segmented memory index', () => {
   it('ranks after any sequence of adds, replaces, removes and merges as a build from nothing of the live content', async () => {
@@ -198,6 +227,94 @@ describe('segmented memory index', () => {
         if (live.size > 0) await expectSameAsFresh(h, live);
       }),
       { numRuns: 25 },
+    );
+  }, 240_000);
+
+  it('embeds only the changed chunk of a replaced file, reading the segments that hold replaced files', async () => {
+    const h = await harness();
+    const { deps, embedded } = counted(h);
+    const a = ['tide and moon', 'the owl hunts at night', 'rye bread and salt', 'glacier valley', 'river stone'];
+    await ingest(h, 'a', a, deps);
+    await ingestMany(
+      h,
+      [
+        ['b', ['harbour wind']],
+        ['c', ['wind over the river', 'stone wall']],
+      ],
+      deps,
+    );
+    await ingest(h, 'd', ['salt marsh'], deps);
+    const dSegment = (await current(h)).manifest.segments.at(-1)?.id;
+    expect(embedded).toHaveLength(9);
+    embedded.length = 0;
+    const a2 = a.map((text, i) => (i === 2 ? 'rye bread, salt and butter' : text));
+    await ingest(h, 'a', a2, deps); // 1 of 5 chunks changed
+    expect(embedded.map((text) => text.split('\n').pop())).toEqual(['rye bread, salt and butter']);
+    embedded.length = 0;
+    // two replaced files in two segments (one shared with a file that stays), one new chunk each
+    const { manifest } = await current(h);
+    const read: string[] = [];
+    const objects: ObjectStore = Object.assign(Object.create(deps.objects) as ObjectStore, {
+      get: (key: string) => (read.push(key), deps.objects.get(key)),
+    });
+    await ingestMany(
+      h,
+      [
+        ['a', [...a2, 'night owl']],
+        ['c', ['wind over the river', 'stone wall', 'moon tide']],
+      ],
+      { ...deps, objects },
+    );
+    expect(embedded.map((text) => text.split('\n').pop())).toEqual(['night owl', 'moon tide']);
+    const indexesRead = read.filter((key) => key.endsWith('/retrieval.idx')).map((key) => key.split('/').at(-2));
+    const holding = manifest.segments.map((entry) => entry.id).filter((id) => id !== dSegment);
+    expect(holding).toHaveLength(2);
+    expect(indexesRead.sort()).toEqual(holding.sort()); // not d's
+    await expectSameAsFresh(
+      h,
+      new Map([
+        ['a', chunksOf('a', [...a2, 'night owl'])],
+        ['b', chunksOf('b', ['harbour wind'])],
+        ['c', chunksOf('c', ['wind over the river', 'stone wall', 'moon tide'])],
+        ['d', chunksOf('d', ['salt marsh'])],
+      ]),
+    );
+  }, 60_000);
+
+  it('embeds only changed chunks over any sequence of edits, removes and merges, and ranks as a build from nothing', async () => {
+    const edit = fc.record({
+      kind: fc.constant('edit' as const),
+      file: fc.integer({ min: 0, max: 3 }),
+      at: fc.nat(5),
+      text: textArbitrary,
+      grow: fc.boolean(),
+    });
+    const ops = fc.oneof(edit, edit, opArbitrary);
+    await fc.assert(
+      fc.asyncProperty(fc.array(ops, { minLength: 1, maxLength: 12 }), async (sequence) => {
+        const h = await harness();
+        const { deps, embedded } = counted(h);
+        const live = new Map<string, StoredChunk[]>();
+        for (const op of sequence) {
+          const fileId = `f${'file' in op ? op.file : 0}`;
+          if (op.kind === 'put' || op.kind === 'edit') {
+            const texts = op.kind === 'put' ? op.texts : edited(live.get(fileId), op);
+            const next = chunksOf(fileId, texts);
+            const expected = changedChunks(live, fileId, next);
+            embedded.length = 0;
+            await ingest(h, fileId, texts, deps);
+            expect(embedded).toHaveLength(expected);
+            live.set(fileId, next);
+          } else if (op.kind === 'remove' && live.has(fileId)) {
+            await remove(h, fileId);
+            live.delete(fileId);
+          } else if (op.kind === 'merge' && live.size > 0) {
+            await mergeMemory(h.deps, { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId });
+          }
+        }
+        if (live.size > 0) await expectSameAsFresh(h, live);
+      }),
+      { numRuns: 20 },
     );
   }, 240_000);
 

@@ -2,9 +2,10 @@
  * What the next version of a memory's index is made of (docs/segments.md): the current segments, with the
  * chunks of sources replaced or removed by this build marked deleted (tombstones; a segment left with no
  * live chunk is dropped), and one new segment holding only the chunks this build adds. Only the small
- * source tables of the current segments are read. When a current segment's vectors come from another
- * embedder than the configured one (or from a version written before segments), the build is whole
- * instead: one new segment of every live chunk, as before segments.
+ * source tables of the current segments are read, and, with an embedder, the retrieval index of those
+ * holding replaced sources (their unchanged chunks keep their vectors: replaced-chunks.ts). When a current
+ * segment's vectors come from another embedder than the configured one (or from a version written before
+ * segments), the build is whole instead: one new segment of every live chunk, as before segments.
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import type { RetrievalIndex } from '../../engine';
@@ -12,6 +13,7 @@ import type { ObjectStore } from '../ports';
 import type { StoredChunk } from '../stored-index/chunks';
 import { folderOf, type IndexManifest, liveChunks, type SegmentEntry } from '../stored-index/manifest';
 import { ordinalsOf, readSegment, readSegmentFiles, type SegmentFiles } from '../stored-index/segments';
+import { replacedChunksIndex } from './replaced-chunks';
 
 export interface PlanScope {
   /** The sources the memory holds now. */
@@ -29,7 +31,10 @@ export interface VersionPlan {
   kept: SegmentEntry[];
   /** The chunks of the segment this build writes (none: no segment). */
   segmentChunks: StoredChunk[];
-  /** An earlier index whose vectors a whole build may keep (a version written before segments). */
+  /**
+   * An earlier index whose vectors (and analyzed terms) the build keeps for chunks with the same id, text
+   * and title: the replaced sources' current chunks, or a whole build's one earlier segment.
+   */
   previous?: RetrievalIndex;
   chunkCount: number;
   fileCount: number;
@@ -53,7 +58,9 @@ export async function planVersion(
     if (next) kept.push(next);
   });
   const chunkCount = kept.reduce((sum, entry) => sum + liveChunks(entry), fresh.length);
-  return { kept, segmentChunks: fresh, chunkCount, fileCount: liveFiles.size };
+  const replaced = new Set(fresh.map((chunk) => chunk.fileId));
+  const previous = scope.embedder ? await replacedChunksIndex(objects, root, segments, files, replaced) : undefined;
+  return { kept, segmentChunks: fresh, ...(previous ? { previous } : {}), chunkCount, fileCount: liveFiles.size };
 }
 
 /**

@@ -63,6 +63,13 @@ export async function readSegmentFiles(objects: ObjectStore, prefix: string): Pr
   return filesOf(decodeChunks(chunks));
 }
 
+/** A segment's retrieval index alone (what a build reads to keep the vectors of chunks it replaces unchanged). */
+export async function readSegmentIndex(objects: ObjectStore, prefix: string): Promise<RetrievalIndex> {
+  const retrieval = await objects.get(prefix + INDEX_FILES.retrieval);
+  if (!retrieval) throw new Error(`index segment ${prefix} has no ${INDEX_FILES.retrieval}`);
+  return deserializeRetrievalIndex(retrieval);
+}
+
 /** A whole segment: its retrieval index and chunk records. */
 export async function readSegment(objects: ObjectStore, prefix: string): Promise<LoadedSegment> {
   const [retrieval, chunks] = await Promise.all([objects.get(prefix + INDEX_FILES.retrieval), objects.get(prefix + INDEX_FILES.chunks)]);
