@@ -34,6 +34,8 @@ const SAMPLES: Record<string, Partial<Record<'query' | 'body', Json>>> = {
   'DELETE /memories/delete-file': { query: { fileID: 'id-format-file', memoryID: randomUUID() } },
   'GET /memory': { query: { memoryID: randomUUID(), query: 'hello' } },
   'GET /memories/entities/{id}': { query: { name: 'Ada' } },
+  'POST /files/metadata/{id}': { body: { metadata: [{ key: 'team', value: 'docs' }] } },
+  'GET /memories/profile/{id}': { query: { customerUserID: 'id-format-user' } },
 };
 
 const label = (spec: RouteSpec) => `${spec.method} ${spec.path}`;
