@@ -15,4 +15,8 @@ export type WorkMessage =
   | { kind: 'memory.sync-session'; accountId: string; memoryId: string; sessionId: string }
   | { kind: 'messages.sync'; accountId: string; sessionId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
-  | { kind: 'webhook.deliver'; accountId: string; eventId: string };
+  | { kind: 'webhook.deliver'; accountId: string; eventId: string }
+  /** Write a memory into an export archive (POST /memories/export/{id}). */
+  | { kind: 'memory.export'; accountId: string; exportId: string }
+  /** Fill a new memory from an export archive (POST /memories/restore). */
+  | { kind: 'memory.restore'; accountId: string; memoryId: string; archiveKey: string };

@@ -15,6 +15,8 @@ import { reindexMemory } from '../core/ingest/reindex-memory';
 import { syncConversations } from '../core/ingest/conversation-sync';
 import { syncMessageIndex } from '../core/ingest/message-index';
 import { refreshMemory } from '../core/use-cases/ingestion';
+import { exportMemory, giveUpExport } from '../core/ingest/export-memory';
+import { giveUpRestore, restoreMemory } from '../core/ingest/restore-memory';
 import { deliverWebhook } from '../core/use-cases/webhooks';
 import type { WorkMessage } from '../core/work';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -29,6 +31,7 @@ export type WorkerDeps = Container & {
   importReader: ImportReader;
 };
 
+const WORK_GAVE_UP = 'it failed repeatedly because of an internal error; start it again';
 const IMPORT_GAVE_UP = 'the import failed repeatedly because of an internal error; start it again (what it imported stays)';
 
 /** A message body that is not a work message: it can never succeed, so it is logged and dropped. */
@@ -72,6 +75,8 @@ export async function runWork(deps: WorkerDeps, message: WorkMessage, delivery: 
     });
     if (!last) throw error;
     if (message.kind === 'file.import') await failImport(deps, message.accountId, message.importId, IMPORT_GAVE_UP);
+    else if (message.kind === 'memory.export') await giveUpExport(deps, message, WORK_GAVE_UP);
+    else if (message.kind === 'memory.restore') await giveUpRestore(deps, message, WORK_GAVE_UP);
     else await giveUp(deps, message, error);
   }
 }
@@ -115,6 +120,10 @@ async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Deliver
       return;
     case 'memory.graph-items':
       return writePublishedGraphItems(deps, message.accountId, message.memoryId);
+    case 'memory.export':
+      return exportMemory(deps, message);
+    case 'memory.restore':
+      return restoreMemory(deps, message);
     case 'webhook.deliver': {
       const result = await deliverWebhook(deps, message);
       logger.info('webhook delivery', { eventId: message.eventId, ...result });

@@ -9,7 +9,7 @@ import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
 import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
-import { deserializeRetrievalIndex, type RetrievalIndex, serializeRetrievalIndex } from '../../engine';
+import { deserializeRetrievalIndex, type GraphSnapshot, type RetrievalIndex, serializeRetrievalIndex } from '../../engine';
 import { decodeChunks, encodeChunks, type StoredChunk } from '../stored-index/chunks';
 import { INDEX_FILES } from '../stored-index/index-files';
 import { graphItemsOf, type GraphItems } from '../graph-items';
@@ -38,6 +38,14 @@ export interface Publication {
   changes: (built: BuiltCounts) => Partial<Memory>;
   /** An ingestion: graph memories use the configured extractor (which may spend model tokens). */
   managed?: boolean;
+  /** A restore: the archive's graph is the graph (nothing is extracted) and its vectors are kept. */
+  restored?: RestoredIndex;
+}
+
+export interface RestoredIndex {
+  graph: GraphSnapshot | undefined;
+  /** Vectors by chunk id, when the archive's embedder is this deployment's. */
+  vectors: ReadonlyMap<string, Float32Array> | undefined;
 }
 
 export interface Published {
@@ -87,6 +95,7 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
     added: publication.added,
     kept: sources,
     managed: publication.managed ?? false,
+    restored: publication.restored,
   });
   return { version, prefix, chunks, written };
 }
@@ -138,15 +147,17 @@ async function writeSegments(
   memory: Memory,
   prefix: string,
   chunks: StoredChunk[],
-  changes: { added: ReadonlyMap<string, readonly StoredChunk[]>; kept: ReadonlySet<string>; managed: boolean },
+  { restored, ...changes }: SegmentChanges,
 ): Promise<{ counts: GraphCountsOf; extractionTokens: number; graphItems?: GraphItems }> {
-  const previous =
-    memory.memoryType === 'graph' && memory.indexPrefix
+  const previous = restored
+    ? restored.graph
+    : memory.memoryType === 'graph' && memory.indexPrefix
       ? parseGraphState(await deps.objects.get(memory.indexPrefix + INDEX_FILES.state))
       : undefined;
   const previousRetrieval = await previousVectors(deps, memory);
   const started = Date.now();
-  const built = await buildIndexVersion(memory, chunks, { previous, ...changes }, deps.indexing, previousRetrieval);
+  const graphInputs = { previous, ...changes, ...(restored ? { added: new Map() } : {}) };
+  const built = await buildIndexVersion(memory, chunks, graphInputs, deps.indexing, previousRetrieval, restored?.vectors);
   const encodedChunks = encodeChunks(chunks);
   const retrieval = serializeRetrievalIndex(built.retrieval);
   await deps.objects.put(prefix + INDEX_FILES.chunks, encodedChunks, 'application/json');
@@ -177,6 +188,13 @@ async function previousVectors(deps: IndexDeps, memory: Memory): Promise<Retriev
   } catch {
     return undefined; // an older format: embedding again is the safe answer
   }
+}
+
+interface SegmentChanges {
+  added: ReadonlyMap<string, readonly StoredChunk[]>;
+  kept: ReadonlySet<string>;
+  managed: boolean;
+  restored: RestoredIndex | undefined;
 }
 
 const byteSize = (data: Uint8Array | string): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
