@@ -34,6 +34,7 @@ export const objectKeys = {
   /** An export archive of the memory (under its prefix: deleting the memory deletes its exports). */
   exportArchive: (accountId: string, memoryId: string, exportId: string): string =>
     `gold/${accountId}/memories/${memoryId}/exports/${exportId}.kmem.tar.gz`,
+  exportsPrefix: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/exports/`,
   indexRoot: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/index/`,
   /** One build of version `version`: concurrent builds of a version never share a folder. */
   indexPrefix: (accountId: string, memoryId: string, version: number, buildId: string): string =>

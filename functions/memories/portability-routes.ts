@@ -6,11 +6,15 @@ import { bind, type BoundRoute } from '../http/handler';
 import { portabilityApi } from './portability-schemas';
 
 export const portabilityRoutes = (deps: Container): BoundRoute[] => [
-  bind(portabilityApi.startExport, async ({ params }, { accountId }) => dataResponse({ exportID: (await startExport(deps, accountId, params.id)).id })),
+  bind(portabilityApi.startExport, async ({ params }, { accountId }) =>
+    dataResponse({ exportID: (await startExport(deps, accountId, params.id)).id }),
+  ),
   bind(portabilityApi.getExport, async ({ params }, { accountId }) => {
     const found = await getExport(deps, accountId, params.id);
     const { id, memoryId, state, url, size, error, createdAt, updatedAt } = found;
     return dataResponse({ exportID: id, memoryID: memoryId, state, url, size, error, createdAt, updatedAt });
   }),
-  bind(portabilityApi.restore, async ({ body }, { accountId }) => dataResponse({ memoryID: (await startRestore(deps, accountId, body)).id })),
+  bind(portabilityApi.restore, async ({ body }, { accountId }) =>
+    dataResponse({ memoryID: (await startRestore(deps, accountId, body)).id }),
+  ),
 ];

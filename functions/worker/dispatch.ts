@@ -17,6 +17,7 @@ import { syncMessageIndex } from '../core/ingest/message-index';
 import { refreshMemory } from '../core/use-cases/ingestion';
 import { exportMemory, giveUpExport } from '../core/ingest/export-memory';
 import { giveUpRestore, restoreMemory } from '../core/ingest/restore-memory';
+import { retireBuilds } from '../core/ingest/retire-builds';
 import { deliverWebhook } from '../core/use-cases/webhooks';
 import type { WorkMessage } from '../core/work';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -122,6 +123,8 @@ async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Deliver
       return writePublishedGraphItems(deps, message.accountId, message.memoryId);
     case 'memory.export':
       return exportMemory(deps, message);
+    case 'index.retire':
+      return retireBuilds(deps, message);
     case 'memory.restore':
       return restoreMemory(deps, message);
     case 'webhook.deliver': {

@@ -58,7 +58,9 @@ class StreamedArchive implements ArchiveWriter {
   async add(path: string, data: string | Uint8Array): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     await new Promise<void>((resolve, reject) => {
-      this.pack.entry({ name: path, size: bytes.length, mtime: MEMBER_TIME, mode: 0o644 }, bytes, (error) => (error ? reject(error) : resolve()));
+      this.pack.entry({ name: path, size: bytes.length, mtime: MEMBER_TIME, mode: 0o644 }, bytes, (error) =>
+        error ? reject(error) : resolve(),
+      );
     });
     // hold the writer while the upload is behind (memory stays at about a member and a part)
     if (this.gzip.writableNeedDrain) await Promise.race([once(this.gzip, 'drain'), this.upload.then(() => undefined)]);

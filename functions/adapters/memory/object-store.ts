@@ -39,9 +39,11 @@ export class MemoryObjectStore implements ObjectStore {
 
   async getStream(key: string): Promise<AsyncIterable<Uint8Array> | undefined> {
     const found = await this.get(key);
-    return found ? (async function* () {
-      yield found;
-    })() : undefined;
+    return found
+      ? (async function* () {
+          yield found;
+        })()
+      : undefined;
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {

@@ -123,7 +123,11 @@ async function textOf(deps: ExportDeps, file: FileRecord): Promise<string | null
 }
 
 /** The memory's sessions, then all their messages (a page at a time). */
-async function writeConversations(deps: ExportDeps, memory: Memory, writer: ArchiveWriter): Promise<{ sessions: number; messages: number }> {
+async function writeConversations(
+  deps: ExportDeps,
+  memory: Memory,
+  writer: ArchiveWriter,
+): Promise<{ sessions: number; messages: number }> {
   const sessionMembers = new LineMembers(writer, MEMBERS.sessions);
   const messageMembers = new LineMembers(writer, MEMBERS.messages);
   const links = await deps.sessionLinks.listByMemory(memory.accountId, memory.id);

@@ -8,7 +8,8 @@ import { ConflictError } from '../errors';
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
-import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, SessionLinkStore } from '../ports';
+import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort, SessionLinkStore } from '../ports';
+import { dropsText, queueRetirement } from './retire-builds';
 import { deserializeRetrievalIndex, type GraphSnapshot, type RetrievalIndex, serializeRetrievalIndex } from '../../engine';
 import { decodeChunks, encodeChunks, type StoredChunk } from '../stored-index/chunks';
 import { INDEX_FILES } from '../stored-index/index-files';
@@ -29,6 +30,7 @@ export interface IndexDeps {
   clock: Clock;
   graphItems: GraphItemStore;
   indexing: IndexingSettings;
+  queue: QueuePort;
 }
 
 export interface Publication {
@@ -82,13 +84,15 @@ interface Build {
   readonly version: number;
   readonly prefix: string;
   readonly chunks: readonly StoredChunk[];
+  /** The build leaves out text the previous build holds (removed or replaced sources): that build must go soon. */
+  readonly dropsText: boolean;
   readonly written: Awaited<ReturnType<typeof writeSegments>>;
 }
 
 /** Writes the next version's segments under a fresh prefix, from the memory as it is now. */
 async function buildVersion(deps: IndexDeps, memory: Memory, publication: Publication): Promise<Build> {
   const sources = await attachedSources(deps, memory);
-  const chunks = await nextChunks(deps, memory, sources, publication.added);
+  const { chunks, dropsText } = await nextChunks(deps, memory, sources, publication.added);
   const version = memory.indexVersion + 1;
   const prefix = objectKeys.indexPrefix(memory.accountId, memory.id, version, deps.ids.uuid());
   const written = await writeSegments(deps, memory, prefix, chunks, {
@@ -97,7 +101,7 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
     managed: publication.managed ?? false,
     restored: publication.restored,
   });
-  return { version, prefix, chunks, written };
+  return { version, prefix, chunks, dropsText, written };
 }
 
 /**
@@ -115,6 +119,7 @@ async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publi
   });
   if (!published && build.written.graphItems) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
   if (published) await dropOldBuilds(deps, published, memory.indexPrefix);
+  if (published && build.dropsText) await queueRetirement(deps, { accountId, memoryId, version: build.version });
   return published;
 }
 
@@ -124,12 +129,18 @@ async function nextChunks(
   memory: Memory,
   linked: ReadonlySet<string>,
   added: ReadonlyMap<string, readonly StoredChunk[]>,
-): Promise<StoredChunk[]> {
+): Promise<{ chunks: StoredChunk[]; dropsText: boolean }> {
   const previous = memory.indexPrefix ? decodeChunks(await deps.objects.get(memory.indexPrefix + INDEX_FILES.chunks)) : [];
   const excluded = new Set(memory.excludedFileIds); // cleared by this publish: build without them
-  const kept = previous.filter((chunk) => linked.has(chunk.fileId) && !added.has(chunk.fileId) && !excluded.has(chunk.fileId));
-  const fresh = [...added.entries()].filter(([fileId]) => linked.has(fileId)).flatMap(([, chunks]) => chunks);
-  return [...kept, ...fresh];
+  const kept = previous.filter(
+    (chunk) => linked.has(chunk.fileId) && !added.has(chunk.fileId) && !excluded.has(chunk.fileId) && !excluded.has(chunk.id),
+  );
+  // a message deleted after its session was read for this build is excluded by its chunk id: left out here too
+  const fresh = [...added.entries()]
+    .filter(([fileId]) => linked.has(fileId))
+    .flatMap(([, chunks]) => chunks.filter((chunk) => !excluded.has(chunk.id)));
+  const chunks = [...kept, ...fresh];
+  return { chunks, dropsText: dropsText(previous, chunks) };
 }
 
 /** The sources a memory's index may hold: its files and its attached sessions. */

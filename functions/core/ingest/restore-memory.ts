@@ -88,7 +88,8 @@ async function readArchive(deps: RestoreDeps, memory: Memory, archiveKey: string
 }
 
 function start(manifest: Manifest, memory: Memory): Restored {
-  if (manifest.memory.memoryType !== memory.memoryType) throw new BadRequestError('archive refused: its memoryType changed since the restore began');
+  if (manifest.memory.memoryType !== memory.memoryType)
+    throw new BadRequestError('archive refused: its memoryType changed since the restore began');
   const counted = { files: 0, sessions: 0, messages: 0, chunks: 0 };
   return { manifest, chunks: [], vectors: new Map(), graph: undefined, texts: [], messages: [], end: undefined, counted };
 }
@@ -134,7 +135,8 @@ async function readMember(deps: RestoreDeps, memory: Memory, ids: IdMap, restore
 /** Chunks under the new ids; their vectors kept when this deployment embeds with the archive's embedder. */
 function readChunks(deps: RestoreDeps, ids: IdMap, restored: Restored, lines: ArchiveChunk[]): void {
   const embedder = deps.indexing.embedder();
-  const same = embedder && restored.manifest.embedder?.name === embedder.name && restored.manifest.embedder.dimensions === embedder.dimensions;
+  const same =
+    embedder && restored.manifest.embedder?.name === embedder.name && restored.manifest.embedder.dimensions === embedder.dimensions;
   for (const { vector, ...chunk } of lines) {
     const renamed = ids.renameAll(chunk);
     restored.chunks.push(renamed);
@@ -167,7 +169,8 @@ async function publish(deps: RestoreDeps, memory: Memory, restored: Restored): P
     ...(fromArchive ? { restored: { graph, vectors: restored.vectors } } : {}),
   });
   for (const [source, fileChunks] of added) {
-    if (!source.startsWith('session:')) await deps.objects.put(objectKeys.chunks(memory.accountId, memory.id, source), encodeChunks(fileChunks), 'application/json');
+    if (!source.startsWith('session:'))
+      await deps.objects.put(objectKeys.chunks(memory.accountId, memory.id, source), encodeChunks(fileChunks), 'application/json');
   }
 }
 

@@ -6,7 +6,16 @@
  * the same records again, and one that exists already is kept.
  */
 import { BadRequestError, ConflictError } from '../errors';
-import { FILE_CATEGORIES, FILE_TYPES, type FileRecord, MESSAGE_ROLES, type Memory, type Message, type MetadataEntry, type Session } from '../model';
+import {
+  FILE_CATEGORIES,
+  FILE_TYPES,
+  type FileRecord,
+  MESSAGE_ROLES,
+  type Memory,
+  type Message,
+  type MetadataEntry,
+  type Session,
+} from '../model';
 import { objectKeys } from '../object-keys';
 import type { Clock, LinkStore, MessageStore, ObjectStore, SessionLinkStore, SessionStore } from '../ports';
 import type { FileStore } from '../files/ports';
@@ -64,10 +73,27 @@ interface PortableMessage {
 }
 
 /** Makes a file (and its pages) of the archive in the memory; answers the new file. */
-export async function restoreFile(deps: RestoreRecordDeps, memory: Memory, ids: IdMap, line: PortableFile, where: string): Promise<FileRecord> {
+export async function restoreFile(
+  deps: RestoreRecordDeps,
+  memory: Memory,
+  ids: IdMap,
+  line: PortableFile,
+  where: string,
+): Promise<FileRecord> {
   const now = deps.clock.now().toISOString();
   const id = ids.add(requireString(line.id, `${where}.id`));
-  await keep(deps.links.create({ id: ids.add(`link:${id}`), accountId: memory.accountId, memoryId: memory.id, fileId: id, type: 'file', ingestedAt: now, createdAt: now, updatedAt: now }));
+  await keep(
+    deps.links.create({
+      id: ids.add(`link:${id}`),
+      accountId: memory.accountId,
+      memoryId: memory.id,
+      fileId: id,
+      type: 'file',
+      ingestedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    }),
+  );
   const pages = line.pages ?? [];
   const sourceKey = line.sourceKey && !(await deps.files.findBySource(memory.accountId, line.sourceKey)) ? line.sourceKey : null;
   const file = { ...(await fileOf(deps, memory, id, line, where)), sourceKey, hiddenFilesTotal: pages.length };
@@ -106,7 +132,13 @@ async function fileOf(deps: RestoreRecordDeps, memory: Memory, id: string, line:
 }
 
 /** Makes a session of the archive, attached to the memory. */
-export async function restoreSession(deps: RestoreRecordDeps, memory: Memory, ids: IdMap, line: PortableSession, where: string): Promise<string> {
+export async function restoreSession(
+  deps: RestoreRecordDeps,
+  memory: Memory,
+  ids: IdMap,
+  line: PortableSession,
+  where: string,
+): Promise<string> {
   const id = ids.add(requireString(line.id, `${where}.id`));
   const now = deps.clock.now().toISOString();
   await keep(deps.sessionLinks.create({ accountId: memory.accountId, memoryId: memory.id, sessionId: id, createdAt: now }));
@@ -125,9 +157,16 @@ export async function restoreSession(deps: RestoreRecordDeps, memory: Memory, id
 }
 
 /** Makes a message of the archive in its (restored) session, taking the session's next place in its writing order. */
-export async function restoreMessage(deps: RestoreRecordDeps, memory: Memory, ids: IdMap, line: PortableMessage, where: string): Promise<Message> {
+export async function restoreMessage(
+  deps: RestoreRecordDeps,
+  memory: Memory,
+  ids: IdMap,
+  line: PortableMessage,
+  where: string,
+): Promise<Message> {
   const sessionId = ids.rename(requireString(line.sessionId, `${where}.sessionId`));
-  if (sessionId === line.sessionId) throw new BadRequestError(`archive refused: ${where} belongs to session '${line.sessionId}', which the archive does not hold`);
+  if (sessionId === line.sessionId)
+    throw new BadRequestError(`archive refused: ${where} belongs to session '${line.sessionId}', which the archive does not hold`);
   const id = ids.add(requireString(line.id, `${where}.id`));
   const sequence = line.sequence === undefined ? undefined : await deps.sessions.nextMessageSequence(memory.accountId, sessionId);
   const message: Message = {

@@ -37,7 +37,16 @@ export function memberKind(path: string): 'manifest' | 'files' | 'sessions' | 'm
 /** The memory's settings an archive carries: what a restored memory is created with. */
 export type PortableSettings = Pick<
   Memory,
-  'name' | 'description' | 'memoryType' | 'ontology' | 'chunkSize' | 'chunkOverlap' | 'acceleration' | 'factExtraction' | 'adapterRepo' | 'adapterVersion'
+  | 'name'
+  | 'description'
+  | 'memoryType'
+  | 'ontology'
+  | 'chunkSize'
+  | 'chunkOverlap'
+  | 'acceleration'
+  | 'factExtraction'
+  | 'adapterRepo'
+  | 'adapterVersion'
 >;
 
 export interface Manifest {
@@ -100,7 +109,9 @@ export function readManifest(path: string | undefined, data: Uint8Array | undefi
   if (raw?.format !== EXPORT_FORMAT) throw new BadRequestError(`archive refused: manifest.json format is not '${EXPORT_FORMAT}'`);
   const version = raw.version;
   if (typeof version !== 'number' || !READABLE_VERSIONS.includes(version)) {
-    throw new BadRequestError(`archive refused: format version ${String(version)} is not one this kmem reads (${READABLE_VERSIONS.join(', ')})`);
+    throw new BadRequestError(
+      `archive refused: format version ${String(version)} is not one this kmem reads (${READABLE_VERSIONS.join(', ')})`,
+    );
   }
   return { ...(raw as unknown as Manifest), memory: checkedSettings(raw.memory) };
 }

@@ -33,19 +33,35 @@ export async function startExport(deps: PortabilityDeps, accountId: string, memo
   const id = deps.ids.uuid();
   const now = deps.clock.now().toISOString();
   const archiveKey = objectKeys.exportArchive(accountId, memory.id, id);
-  const job: MemoryExport = { id, accountId, memoryId, state: 'running', archiveKey, size: null, error: null, createdAt: now, updatedAt: now };
+  const job: MemoryExport = {
+    id,
+    accountId,
+    memoryId,
+    state: 'running',
+    archiveKey,
+    size: null,
+    error: null,
+    createdAt: now,
+    updatedAt: now,
+  };
   await deps.exports.create(job);
   await deps.queue.send({ kind: 'memory.export', accountId, exportId: id });
   return job;
 }
 
 /** An export with, once completed, a time-limited address of its archive. */
-export async function getExport(deps: PortabilityDeps, accountId: string, exportId: string): Promise<MemoryExport & { url: string | null }> {
+export async function getExport(
+  deps: PortabilityDeps,
+  accountId: string,
+  exportId: string,
+): Promise<MemoryExport & { url: string | null }> {
   const job = await deps.exports.get(accountId, exportId);
   if (!job) throw NotFoundError.of('export', exportId);
   if (job.state !== 'completed') return { ...job, url: null };
-  // the archive goes with its memory (erasure): a completed export of a deleted memory has no archive
-  if (!(await deps.objects.head(job.archiveKey))) return { ...job, state: 'failed', error: 'the memory was deleted, and its exports with it', url: null };
+  // erasure: deleting the memory, or text of it, deletes its archives
+  if (!(await deps.objects.head(job.archiveKey))) {
+    return { ...job, state: 'failed', error: 'the archive was deleted: its memory was deleted, or text in it was erased since', url: null };
+  }
   return { ...job, url: await deps.objects.presignGet(job.archiveKey, EXPORT_URL_SECONDS) };
 }
 
@@ -57,7 +73,11 @@ const RESTORE_CLAIMANT = 'restore';
  * (its first member) is read now, so a foreign archive is refused before anything is made. The memory
  * starts `ingesting`; the worker fills it and it turns `ready`, or `failed` with nothing in it.
  */
-export async function startRestore(deps: PortabilityDeps, accountId: string, input: { archiveKey: string; name?: string }): Promise<Memory> {
+export async function startRestore(
+  deps: PortabilityDeps,
+  accountId: string,
+  input: { archiveKey: string; name?: string },
+): Promise<Memory> {
   await claimArchive(deps, accountId, input.archiveKey);
   const manifest = await firstLook(deps, input.archiveKey);
   const settings = manifest.memory;

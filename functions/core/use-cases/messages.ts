@@ -2,6 +2,7 @@
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Message, MessageRole, Page, PageRequest } from '../model';
 import type {
+  MemoryStore,
   Clock,
   ConversationSyncStore,
   IdGenerator,
@@ -14,6 +15,7 @@ import type {
 import { conversationChanged } from './conversations';
 
 export interface MessageDeps {
+  memories: MemoryStore;
   messages: MessageStore;
   sessions: SessionStore;
   sessionLinks: SessionLinkStore;
@@ -75,5 +77,9 @@ export async function getMessage(deps: Pick<MessageDeps, 'messages'>, accountId:
 export async function deleteMessage(deps: MessageDeps, accountId: string, id: string): Promise<void> {
   const message = await deps.messages.get(accountId, id);
   if (!message || !(await deps.messages.delete(accountId, id))) throw NotFoundError.of('message', id);
+  // gone from every memory's answers at once; the next build of each leaves it out (and clears this)
+  for (const link of await deps.sessionLinks.listBySession(accountId, message.sessionId)) {
+    await deps.memories.excludeSources(accountId, link.memoryId, [{ kind: 'message', messageId: id }]);
+  }
   await conversationChanged(deps, accountId, message.sessionId);
 }
