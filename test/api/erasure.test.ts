@@ -22,15 +22,18 @@ const word = () => `zq${randomBytes(6).toString('hex')}`;
 
 /** Keys of every object of the bucket whose bytes hold `text` (gzipped archives are read decompressed). */
 async function objectsHolding(texts: string[]): Promise<string[]> {
-  const { gunzipSync } = await import('node:zlib');
+  const { constants, gunzipSync } = await import('node:zlib');
   const found: string[] = [];
   let token: string | undefined;
   do {
     const page = await stores.s3.send(new ListObjectsV2Command({ Bucket: stores.config.bucketName, ContinuationToken: token }));
     for (const object of page.Contents ?? []) {
-      const out = await stores.s3.send(new GetObjectCommand({ Bucket: stores.config.bucketName, Key: object.Key }));
-      let bytes = Buffer.from((await out.Body?.transformToByteArray()) ?? []);
-      if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes);
+      const out = await stores.s3
+        .send(new GetObjectCommand({ Bucket: stores.config.bucketName, Key: object.Key }))
+        .catch((error: Error) => (error.name === 'NoSuchKey' ? undefined : Promise.reject(error))); // deleted since the listing
+      let bytes = Buffer.from((await out?.Body?.transformToByteArray()) ?? []);
+      // archives are read decompressed (as far as they go: a truncated one too)
+      if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH });
       const text = bytes.toString('latin1');
       if (texts.some((t) => text.includes(t))) found.push(object.Key ?? '');
     }
