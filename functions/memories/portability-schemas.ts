@@ -18,13 +18,9 @@ const exportSchema = z
 
 const restoreBody = z
   .object({
-    archiveKey: z
-      .string()
-      .min(1)
-      .max(1024)
-      .meta({
-        description: 'A key from POST /files/upload or /files/upload-url holding an export archive (from any account or deployment)',
-      }),
+    archiveKey: z.string().min(1).max(1024).meta({
+      description: 'A key from POST /files/upload or /files/upload-url holding an export archive (from any account or deployment)',
+    }),
     name: z.string().min(1).max(200).optional().meta({ description: "The new memory's name (default: the exported memory's)" }),
   })
   .meta({ id: 'RestoreMemoryRequest' });

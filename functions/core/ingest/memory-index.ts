@@ -44,7 +44,7 @@ export interface Publication {
   restored?: RestoredIndex;
 }
 
-export interface RestoredIndex {
+interface RestoredIndex {
   graph: GraphSnapshot | undefined;
   /** Vectors by chunk id, when the archive's embedder is this deployment's. */
   vectors: ReadonlyMap<string, Float32Array> | undefined;

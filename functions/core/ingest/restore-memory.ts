@@ -98,15 +98,7 @@ async function readMember(deps: RestoreDeps, memory: Memory, ids: IdMap, restore
   const { path, data } = member;
   switch (memberKind(path)) {
     case 'files':
-      for (const [i, line] of decodeLines<PortableFile>(path, data).entries()) {
-        const file = await restoreFile(deps, memory, ids, line, `${path} line ${i + 1}`);
-        restored.counted.files += 1;
-        if (line.text) restored.texts.push({ fileId: file.id, name: file.name, text: line.text });
-        for (const page of line.pages ?? []) {
-          if (page.text) restored.texts.push({ fileId: file.id, name: page.name, text: page.text, pageId: ids.rename(page.id) });
-        }
-      }
-      return;
+      return readFiles(deps, memory, ids, restored, member);
     case 'sessions':
       for (const [i, line] of decodeLines<Parameters<typeof restoreSession>[3]>(path, data).entries()) {
         await restoreSession(deps, memory, ids, line, `${path} line ${i + 1}`);
@@ -129,6 +121,18 @@ async function readMember(deps: RestoreDeps, memory: Memory, ids: IdMap, restore
       return;
     default:
       throw new BadRequestError(`archive refused: member '${path}' is not part of the kmem export format`);
+  }
+}
+
+/** Files (and their pages) under new ids, their texts kept for an archive that carries no chunks. */
+async function readFiles(deps: RestoreDeps, memory: Memory, ids: IdMap, restored: Restored, { path, data }: PortableMember): Promise<void> {
+  for (const [i, line] of decodeLines<PortableFile>(path, data).entries()) {
+    const file = await restoreFile(deps, memory, ids, line, `${path} line ${i + 1}`);
+    restored.counted.files += 1;
+    if (line.text) restored.texts.push({ fileId: file.id, name: file.name, text: line.text });
+    for (const page of line.pages ?? []) {
+      if (page.text) restored.texts.push({ fileId: file.id, name: page.name, text: page.text, pageId: ids.rename(page.id) });
+    }
   }
 }
 

@@ -3,7 +3,7 @@
  * container (a gzipped tar streamed to and from the object store). Adapters: the DynamoDB repository and
  * the in-memory store; functions/adapters/archive/portable-archives.ts.
  */
-export type ExportState = 'running' | 'completed' | 'failed';
+type ExportState = 'running' | 'completed' | 'failed';
 
 /** One export of a memory into one archive (POST /memories/export/{id}). */
 export interface MemoryExport {

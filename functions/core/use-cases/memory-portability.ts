@@ -25,7 +25,7 @@ export interface PortabilityDeps {
 }
 
 /** How long an export's address is valid. */
-export const EXPORT_URL_SECONDS = 60 * 60;
+const EXPORT_URL_SECONDS = 60 * 60;
 
 /** Starts writing the memory into an archive; answers the export's id. */
 export async function startExport(deps: PortabilityDeps, accountId: string, memoryId: string): Promise<MemoryExport> {
