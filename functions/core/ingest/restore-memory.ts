@@ -9,7 +9,8 @@
  */
 import type { GraphSnapshot } from '../../engine';
 import { BadRequestError } from '../errors';
-import type { Memory, Message } from '../model';
+import { type Memory, type Message, sourceRefOf } from '../model';
+import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { objectKeys } from '../object-keys';
 import type { ConversationSyncStore, QueuePort } from '../ports';
 import type { PortableArchives, PortableMember } from '../portable/ports';
@@ -126,14 +127,16 @@ async function readMember(deps: RestoreDeps, memory: Memory, ids: IdMap, restore
 
 /** Files (and their pages) under new ids, their texts kept for an archive that carries no chunks. */
 async function readFiles(deps: RestoreDeps, memory: Memory, ids: IdMap, restored: Restored, { path, data }: PortableMember): Promise<void> {
-  for (const [i, line] of decodeLines<PortableFile>(path, data).entries()) {
-    const file = await restoreFile(deps, memory, ids, line, `${path} line ${i + 1}`);
+  const lines = decodeLines<PortableFile>(path, data);
+  const files = await mapConcurrently(lines, STORE_CONCURRENCY, (line, i) => restoreFile(deps, memory, ids, line, `${path} line ${i + 1}`));
+  lines.forEach((line, i) => {
+    const fileId = files[i]?.id ?? '';
     restored.counted.files += 1;
-    if (line.text) restored.texts.push({ fileId: file.id, name: file.name, text: line.text });
+    if (line.text) restored.texts.push({ fileId, name: line.name, text: line.text });
     for (const page of line.pages ?? []) {
-      if (page.text) restored.texts.push({ fileId: file.id, name: page.name, text: page.text, pageId: ids.rename(page.id) });
+      if (page.text) restored.texts.push({ fileId, name: page.name, text: page.text, pageId: ids.rename(page.id) });
     }
-  }
+  });
 }
 
 /** Chunks under the new ids; their vectors kept when this deployment embeds with the archive's embedder. */
@@ -164,7 +167,11 @@ async function publish(deps: RestoreDeps, memory: Memory, restored: Restored): P
   const fromArchive = restored.counted.chunks > 0;
   const chunks = fromArchive ? restored.chunks : chunksOfTexts(memory, restored);
   const added = new Map<string, StoredChunk[]>();
-  for (const chunk of chunks) added.set(chunk.fileId, [...(added.get(chunk.fileId) ?? []), chunk]);
+  for (const chunk of chunks) {
+    const held = added.get(chunk.fileId);
+    if (held) held.push(chunk);
+    else added.set(chunk.fileId, [chunk]);
+  }
   const now = deps.clock.now().toISOString();
   const graph = memory.memoryType === 'graph' ? restored.graph : undefined;
   await buildAndPublishIndex(deps, memory.accountId, memory.id, {
@@ -172,10 +179,10 @@ async function publish(deps: RestoreDeps, memory: Memory, restored: Restored): P
     changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount, step: 'ready', lastError: null, updatedAt: now }),
     ...(fromArchive ? { restored: { graph, vectors: restored.vectors } } : {}),
   });
-  for (const [source, fileChunks] of added) {
-    if (!source.startsWith('session:'))
-      await deps.objects.put(objectKeys.chunks(memory.accountId, memory.id, source), encodeChunks(fileChunks), 'application/json');
-  }
+  const files = [...added].filter(([source]) => sourceRefOf(source).kind === 'file');
+  await mapConcurrently(files, STORE_CONCURRENCY, ([fileId, fileChunks]) =>
+    deps.objects.put(objectKeys.chunks(memory.accountId, memory.id, fileId), encodeChunks(fileChunks), 'application/json'),
+  );
 }
 
 /** The oldest archives carry texts only: chunked here as an ingestion would (offline: no model is called). */
@@ -184,6 +191,10 @@ function chunksOfTexts(memory: Memory, restored: Restored): StoredChunk[] {
     pageId ? chunkFile(memory, fileId, text, name, pageId) : chunkFile(memory, fileId, text, titleOf(name)),
   );
   const bySession = new Map<string, Message[]>();
-  for (const message of restored.messages) bySession.set(message.sessionId, [...(bySession.get(message.sessionId) ?? []), message]);
+  for (const message of restored.messages) {
+    const held = bySession.get(message.sessionId);
+    if (held) held.push(message);
+    else bySession.set(message.sessionId, [message]);
+  }
   return [...files, ...[...bySession.values()].flatMap((session) => conversationChunks(session))];
 }
