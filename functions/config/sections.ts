@@ -79,6 +79,8 @@ const workSettings = section({
   KMEM_INGEST_WAIT_SECONDS: positiveInt.default(2),
   /** How long one worker invocation crawls before it saves its place and queues the rest. */
   KMEM_CRAWL_STRETCH_SECONDS: positiveInt.default(60),
+  /** Seconds after a publish that removed text before the builds still holding it are deleted (the erasure bound). */
+  KMEM_RETIRE_AFTER_SECONDS: z.coerce.number().int().min(0).max(900).default(60),
 });
 
 /** Fetching web addresses: total timeout, redirects followed, largest body; sitemap and crawl bounds. */

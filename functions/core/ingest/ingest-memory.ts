@@ -24,7 +24,7 @@ export interface IngestDeps extends IndexDeps, EmitDeps {
   jobs: JobStore;
   queue: QueuePort;
   clock: Clock;
-  config: { work: { ingestWaitSeconds: number } };
+  config: { work: { ingestWaitSeconds: number; retireAfterSeconds: number } };
 }
 
 type IngestMessage = Extract<WorkMessage, { kind: 'memory.ingest' }>;

@@ -9,7 +9,7 @@ import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
 import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort, SessionLinkStore } from '../ports';
-import { dropsText, queueRetirement } from './retire-builds';
+import { dropsText, queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { deserializeRetrievalIndex, type GraphSnapshot, type RetrievalIndex, serializeRetrievalIndex } from '../../engine';
 import { decodeChunks, encodeChunks, type StoredChunk } from '../stored-index/chunks';
 import { INDEX_FILES } from '../stored-index/index-files';
@@ -31,6 +31,7 @@ export interface IndexDeps {
   graphItems: GraphItemStore;
   indexing: IndexingSettings;
   queue: QueuePort;
+  config: RetireQueueDeps['config'];
 }
 
 export interface Publication {

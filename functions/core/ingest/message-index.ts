@@ -25,7 +25,7 @@ import { decodeChunks, encodeChunks, type StoredChunk } from '../stored-index/ch
 import { buildWhileHolding, messagesOf } from './conversation-sync';
 import { toRetrievalChunk } from './index-build';
 import { INDEX_FILES } from '../stored-index/index-files';
-import { dropsText, queueRetirement } from './retire-builds';
+import { dropsText, queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { conversationChunks } from './conversation-chunks';
 
 type MessagesSync = Extract<WorkMessage, { kind: 'messages.sync' }>;
@@ -40,6 +40,7 @@ export interface MessageIndexDeps {
   clock: Clock;
   indexing: { embedder: () => Embedder | null };
   queue: QueuePort;
+  config: RetireQueueDeps['config'];
 }
 
 const PUBLISH_TRIES = 3;

@@ -27,7 +27,8 @@ import { titleOf } from './ingest-memory';
 import { type PortableFile, restoreFile, restoreMessage, type RestoreRecordDeps, restoreSession } from './restore-records';
 import { takeBackRestore } from './restore-undo';
 
-export interface RestoreDeps extends IndexDeps, RestoreRecordDeps {
+export interface RestoreDeps extends Omit<IndexDeps, 'config'>, Omit<RestoreRecordDeps, 'config'> {
+  config: IndexDeps['config'] & RestoreRecordDeps['config'];
   archives: PortableArchives;
   conversationSync: ConversationSyncStore;
   queue: QueuePort;

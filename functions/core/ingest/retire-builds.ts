@@ -1,7 +1,7 @@
 /**
  * Erasure of superseded index builds. A publish keeps the build before it for readers still loading it;
  * when the publish removed text (a file left the memory or changed, a message or session was deleted),
- * that previous build still holds the text. The `index.retire` work, queued RETIRE_AFTER_SECONDS after
+ * that previous build still holds the text. The `index.retire` work, queued KMEM_RETIRE_AFTER_SECONDS after
  * such a publish, deletes every build older than the one published then: removed text is gone from the
  * bucket within that delay (plus queue latency), never waiting for a next publish. The memory's export
  * archives go too (they may hold the text): GET /memories/export answers such an export `failed`.
@@ -10,9 +10,6 @@ import { objectKeys } from '../object-keys';
 import type { MemoryStore, MessageIndexStore, ObjectStore, QueuePort } from '../ports';
 import type { WorkMessage } from '../work';
 import type { StoredChunk } from '../stored-index/chunks';
-
-/** Long enough for a warm reader to finish loading the previous build; short enough to be an erasure bound. */
-export const RETIRE_AFTER_SECONDS = 60;
 
 type RetireMessage = Extract<WorkMessage, { kind: 'index.retire' }>;
 
@@ -28,9 +25,15 @@ export function dropsText(previous: readonly StoredChunk[], next: readonly Store
   return previous.some((chunk) => held.get(chunk.id) !== chunk.text);
 }
 
+/** What queueing a retirement needs: the queue, and the delay (KMEM_RETIRE_AFTER_SECONDS, long enough for a warm reader to finish loading). */
+export interface RetireQueueDeps {
+  queue: QueuePort;
+  config: { work: { retireAfterSeconds: number } };
+}
+
 /** Queues the retirement of the builds before `version` (of the memory's index, or of the account's message index). */
-export async function queueRetirement(deps: { queue: QueuePort }, target: Omit<RetireMessage, 'kind'>): Promise<void> {
-  await deps.queue.send({ kind: 'index.retire', ...target } satisfies RetireMessage, { delaySeconds: RETIRE_AFTER_SECONDS });
+export async function queueRetirement(deps: RetireQueueDeps, target: Omit<RetireMessage, 'kind'>): Promise<void> {
+  await deps.queue.send({ kind: 'index.retire', ...target } satisfies RetireMessage, { delaySeconds: deps.config.work.retireAfterSeconds });
 }
 
 export async function retireBuilds(deps: RetireDeps, message: RetireMessage): Promise<void> {
