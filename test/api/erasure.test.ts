@@ -93,7 +93,7 @@ it('erases a deleted file and a deleted message from every object and item, and 
   const deadline = Date.now() + (RUNTIME_RETIRE_SECONDS + 60) * 1000;
   let left: { objects: string[]; items: Json[] } = { objects: [], items: [] };
   do {
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await new Promise((resolve) => setTimeout(resolve, 5_000)); // each look reads the whole bucket
     left = { objects: await objectsHolding([inFile, inMessage]), items: await itemsHolding([inFile, inMessage]) };
   } while ((left.objects.length > 0 || left.items.length > 0) && Date.now() < deadline);
   expect(left).toEqual({ objects: [], items: [] });
