@@ -7,7 +7,6 @@
 import { z } from 'zod';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
-
 const positiveInt = z.coerce.number().int().positive();
 
 /** A section of settings: its variables, and those the stack always sets, hence required on Lambda. */
@@ -69,7 +68,7 @@ const webhookSettings = section({
   KMEM_WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
 });
 
-/** The worker's pace: attempts, waits, crawl stretches. */
+/** The worker's pace: attempts, waits, crawl stretches; the erasure delay (KMEM_RETIRE_AFTER_SECONDS: docs/backups.md). */
 const workSettings = section({
   /** Receives of a work message after which the worker gives the work up as failed (the queue's maxReceiveCount). */
   KMEM_WORK_MAX_ATTEMPTS: positiveInt.default(5),
@@ -79,7 +78,6 @@ const workSettings = section({
   KMEM_INGEST_WAIT_SECONDS: positiveInt.default(2),
   /** How long one worker invocation crawls before it saves its place and queues the rest. */
   KMEM_CRAWL_STRETCH_SECONDS: positiveInt.default(60),
-  /** Seconds after a publish that removed text before the builds still holding it are deleted (the erasure bound). */
   KMEM_RETIRE_AFTER_SECONDS: z.coerce.number().int().min(0).max(900).default(60),
 });
 
