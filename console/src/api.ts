@@ -206,6 +206,10 @@ export function createApi(apiKey: string, base = '') {
     createMemory: async (memory: NewMemory): Promise<Memory> =>
       ok(await kmem.createMemory({ body: memory as Schemas['CreateMemoryRequest'] })).data,
     deleteMemory: async (id: string): Promise<void> => void ok(await kmem.deleteMemory(path(id))),
+    exportMemory: async (id: string): Promise<string> => ok(await kmem.exportMemory(path(id))).data.exportID,
+    getExport: async (id: string): Promise<Schemas['MemoryExport']> => ok(await kmem.getMemoryExport(path(id))).data,
+    restoreMemory: async (archiveKey: string, name?: string): Promise<string> =>
+      ok(await kmem.restoreMemory({ body: { archiveKey, ...(name ? { name } : {}) } })).data.memoryID,
     addFiles: async (memoryID: string, files: string[]): Promise<void> => void ok(await kmem.addMemoryFiles({ body: { memoryID, files } })),
     startIngestion: async (memoryID: string): Promise<StartedIngestion> => {
       const body = ok(await kmem.startIngestion({ body: { memoryID } }));

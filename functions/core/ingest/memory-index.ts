@@ -10,6 +10,7 @@ import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
 import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort, SessionLinkStore } from '../ports';
+import type { GraphSnapshot } from '../../engine';
 import type { StoredChunk } from '../stored-index/chunks';
 import { INDEX_FILES } from '../stored-index/index-files';
 import { encodeManifest, type IndexManifest, nameOf, readManifest } from '../stored-index/manifest';
@@ -19,6 +20,7 @@ import { writeGraphItems } from './graph-items-sync';
 import { parseGraphState } from '../stored-index/graph-state';
 import { buildIndexVersion, type IndexingSettings } from './index-build';
 import { afterPublish, type VersionRef } from './index-publish';
+import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { planVersion, type VersionPlan } from './segment-plan';
 import { emitMetric } from '../metrics';
 
@@ -33,8 +35,9 @@ export interface IndexDeps {
   clock: Clock;
   graphItems: GraphItemStore;
   indexing: IndexingSettings;
-  /** Where a merge is asked for when a publish leaves one due. */
+  /** Where a merge (and a retirement) is asked for when a publish leaves one due. */
   queue: QueuePort;
+  config: RetireQueueDeps['config'];
 }
 
 export interface Publication {
@@ -44,6 +47,14 @@ export interface Publication {
   changes: (built: BuiltCounts) => Partial<Memory>;
   /** An ingestion: graph memories use the configured extractor (which may spend model tokens). */
   managed?: boolean;
+  /** A restore: the archive's graph is the graph (nothing is extracted) and its vectors are kept. */
+  restored?: RestoredIndex;
+}
+
+interface RestoredIndex {
+  graph: GraphSnapshot | undefined;
+  /** Vectors by chunk id, when the archive's embedder is this deployment's. */
+  vectors: ReadonlyMap<string, Float32Array> | undefined;
 }
 
 export interface Published {
@@ -99,6 +110,8 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
     linked,
     added: publication.added,
     excluded: new Set(memory.excludedFileIds),
+    // sources or messages were deleted: text this build replaces must be purged too (docs/backups.md)
+    erasing: memory.excludedFileIds.length > 0,
     embedder: deps.indexing.embedder()?.name ?? null,
   };
   const plan = await planVersion(deps.objects, root, current, scope).catch(async (error: unknown) => {
@@ -113,6 +126,7 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
     added: publication.added,
     kept: linked,
     managed: publication.managed ?? false,
+    restored: publication.restored,
   });
   const segments = [...plan.kept];
   if (written.segment) segments.push({ id: nameOf(root, segmentPrefix), ...written.segment, deleted: [] });
@@ -137,6 +151,9 @@ async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publi
   });
   if (!published && build.written.graphItems) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
   if (published) await afterPublish(deps, published, { prefix: build.prefix, manifest: build.manifest }, build.previous);
+  // text left out with whole segments: retire the versions naming them (a purge merge retires after it publishes)
+  if (published && build.plan.dropsText && !build.manifest.segments.some((entry) => entry.purge))
+    await queueRetirement(deps, { accountId, memoryId, version: build.version });
   return published;
 }
 
@@ -166,15 +183,17 @@ async function writeSegments(
   memory: Memory,
   folders: { prefix: string; segmentPrefix: string },
   plan: VersionPlan,
-  changes: { added: ReadonlyMap<string, readonly StoredChunk[]>; kept: ReadonlySet<string>; managed: boolean },
+  { restored, ...changes }: SegmentChanges,
 ): Promise<Written> {
-  const previous =
-    memory.memoryType === 'graph' && memory.indexPrefix
+  const previous = restored
+    ? restored.graph
+    : memory.memoryType === 'graph' && memory.indexPrefix
       ? parseGraphState(await deps.objects.get(memory.indexPrefix + INDEX_FILES.state))
       : undefined;
   const started = Date.now();
   const chunks = plan.segmentChunks;
-  const built = await buildIndexVersion(memory, chunks, { previous, ...changes }, deps.indexing, plan.previous);
+  const graphInputs = { previous, ...changes, ...(restored ? { added: new Map() } : {}) };
+  const built = await buildIndexVersion(memory, chunks, graphInputs, deps.indexing, plan.previous, restored?.vectors);
   const segmentBytes = chunks.length > 0 ? await writeSegment(deps.objects, folders.segmentPrefix, chunks, built.retrieval) : 0;
   const segment = chunks.length > 0 ? { chunks: chunks.length, embedder: built.retrieval.embedder } : undefined;
   const graph = built.graph;
@@ -190,6 +209,13 @@ async function writeSegments(
   await writeGraphItems(deps, memory.accountId, memory.id, { items: graph.items, version: memory.indexVersion + 1, prefix }, known);
   const counts = { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
   return { counts, extractionTokens: graph.tokensUsed, graphItems: graph.items, ...(segment ? { segment } : {}) };
+}
+
+interface SegmentChanges {
+  added: ReadonlyMap<string, readonly StoredChunk[]>;
+  kept: ReadonlySet<string>;
+  managed: boolean;
+  restored: RestoredIndex | undefined;
 }
 
 const byteSize = (data: Uint8Array | string): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);

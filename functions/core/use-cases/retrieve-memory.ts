@@ -145,7 +145,7 @@ function allowedChunks(memory: Memory, index: LoadedIndex, request: RetrievalQue
   if (excluded.size === 0 && !windowed && view.complete) return undefined;
   return (ordinal) => {
     const chunk = view.byOrdinal[ordinal];
-    if (!chunk || excluded.has(chunk.fileId)) return false;
+    if (!chunk || excluded.has(chunk.fileId) || excluded.has(chunk.id)) return false; // a chunk id: a deleted message
     return !(windowed && chunk.message && !withinWindow(chunk.message.createdAt, request));
   };
 }
