@@ -35,14 +35,12 @@ export interface MemoryDetails extends Memory {
   lastError: string | null;
 }
 
-type FileState = 'pending' | 'processing' | 'ready' | 'failed';
-
 export interface KmemFile {
   id: string;
   name: string;
   fileType: string;
   category: string;
-  state: FileState;
+  state: 'pending' | 'processing' | 'ready' | 'failed';
   error: string | null;
   length: number | null;
   size: number | null;
@@ -208,8 +206,7 @@ export function createApi(apiKey: string, base = '') {
     deleteMemory: async (id: string): Promise<void> => void ok(await kmem.deleteMemory(path(id))),
     exportMemory: async (id: string): Promise<string> => ok(await kmem.exportMemory(path(id))).data.exportID,
     getExport: async (id: string): Promise<Schemas['MemoryExport']> => ok(await kmem.getMemoryExport(path(id))).data,
-    restoreMemory: async (archiveKey: string, name?: string): Promise<string> =>
-      ok(await kmem.restoreMemory({ body: { archiveKey, ...(name ? { name } : {}) } })).data.memoryID,
+    restoreMemory: async (body: { archiveKey: string; name?: string }) => ok(await kmem.restoreMemory({ body })).data.memoryID,
     addFiles: async (memoryID: string, files: string[]): Promise<void> => void ok(await kmem.addMemoryFiles({ body: { memoryID, files } })),
     startIngestion: async (memoryID: string): Promise<StartedIngestion> => {
       const body = ok(await kmem.startIngestion({ body: { memoryID } }));

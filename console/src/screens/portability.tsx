@@ -51,7 +51,8 @@ export function RestoreMemory({ api, onRestored }: { api: Api; onRestored: () =>
     setError(undefined);
     try {
       const key = await api.upload(archive, setProgress);
-      await api.restoreMemory(key, String(values.get('name') ?? '').trim() || undefined);
+      const name = String(values.get('name') ?? '').trim();
+      await api.restoreMemory({ archiveKey: key, ...(name ? { name } : {}) });
       form.reset();
       onRestored();
     } catch (e) {

@@ -19,7 +19,7 @@ const exportItem = itemSchema<MemoryExport>(
   }),
 );
 
-/** Memory exports, one item each (pattern 37 of docs/data-model.md). */
+/** Memory exports, one item each (pattern 38 of docs/data-model.md). */
 export class ExportRepository implements ExportStore {
   constructor(private readonly table: Table) {}
 
