@@ -58,7 +58,12 @@ export async function retireBuilds(deps: RetireDeps, message: RetireMessage): Pr
 }
 
 /** Deletes the version and segment folders (`v<n>-…/`, `s<n>-…/`) under `root` numbered below `version`, but those `kept`. */
-async function deleteFoldersBefore(objects: ObjectStore, root: string, version: number, kept: ReadonlySet<string> = new Set()): Promise<void> {
+async function deleteFoldersBefore(
+  objects: ObjectStore,
+  root: string,
+  version: number,
+  kept: ReadonlySet<string> = new Set(),
+): Promise<void> {
   const folders = new Set((await objects.list(root)).map((key) => key.slice(root.length).split('/')[0] ?? ''));
   for (const folder of folders) {
     const numbered = Number(/^[vs](\d+)-/.exec(folder)?.[1] ?? Number.NaN);
