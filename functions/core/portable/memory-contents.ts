@@ -14,7 +14,7 @@ import { INDEX_FILES } from '../stored-index/index-files';
 import { folderOf, readManifest } from '../stored-index/manifest';
 import { readSegment } from '../stored-index/segments';
 
-export interface ChunkVectors {
+interface ChunkVectors {
   embedder: { name: string; dimensions: number } | null;
   /** A chunk's vector by its id; undefined without vectors. */
   of(chunkId: string): Float32Array | undefined;
