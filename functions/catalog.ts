@@ -2,6 +2,7 @@
 import { filesApi } from './files/schemas';
 import { mcpApi } from './mcp/schemas';
 import { memoriesApi } from './memories/schemas';
+import { portabilityApi } from './memories/portability-schemas';
 import { messagesApi } from './messages/schemas';
 import { retrievalApi } from './retrieval/schemas';
 import { metaApi } from './meta/schemas';
@@ -17,6 +18,7 @@ export const catalog: readonly RouteSpec[] = [
   messagesApi,
   filesApi,
   memoriesApi,
+  portabilityApi,
   retrievalApi,
   mcpApi,
 ].flatMap(specsOf);

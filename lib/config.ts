@@ -78,6 +78,12 @@ const alarmsSchema = z.object({
 });
 
 const storageSchema = z.object({
+  /** Point-in-time recovery of the table (continuous backups: restore it as it was at any second of the window). */
+  pointInTimeRecovery: z.boolean().default(true),
+  /** Days the table can be restored back to (DynamoDB allows 1 to 35). */
+  pointInTimeRecoveryDays: z.number().int().min(1).max(35).default(35),
+  /** Keep replaced and deleted artefacts as noncurrent versions (for noncurrentVersionDays): the bucket's backup. */
+  versioning: z.boolean().default(true),
   /** Days a replaced or deleted artefact version is kept before S3 removes it for good. */
   noncurrentVersionDays: positiveInt.default(30),
   /** Days S3 server access logs are kept. */

@@ -93,6 +93,9 @@ export function createApi(apiKey: string, base = '') {
     createMemory: async (memory: NewMemory): Promise<Memory> =>
       ok(await kmem.createMemory({ body: memory as Schemas['CreateMemoryRequest'] })).data,
     deleteMemory: async (id: string): Promise<void> => void ok(await kmem.deleteMemory(path(id))),
+    exportMemory: async (id: string): Promise<string> => ok(await kmem.exportMemory(path(id))).data.exportID,
+    getExport: async (id: string): Promise<Schemas['MemoryExport']> => ok(await kmem.getMemoryExport(path(id))).data,
+    restoreMemory: async (body: { archiveKey: string; name?: string }) => ok(await kmem.restoreMemory({ body })).data.memoryID,
     addFiles: async (memoryID: string, files: string[]): Promise<void> => void ok(await kmem.addMemoryFiles({ body: { memoryID, files } })),
     startIngestion: async (memoryID: string): Promise<StartedIngestion> => {
       const body = ok(await kmem.startIngestion({ body: { memoryID } }));

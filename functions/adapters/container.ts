@@ -32,6 +32,9 @@ import type {
 } from '../core/ports';
 import type { FileStore, ImportStore, UploadStore } from '../core/files/ports';
 import type { WebhookSender, WebhookStore } from '../core/webhooks/ports';
+import type { ExportStore, PortableArchives } from '../core/portable/ports';
+import { ObjectStoreArchives } from './archive/portable-archives';
+import { ExportRepository } from './dynamodb/repositories/export-repository';
 import { createDocumentClient, createS3Client, createS3PresignClient, createSqsClient } from './aws-clients';
 import { CachedApiKeyStore } from './dynamodb/cached-api-key-store';
 import type { CursorSealer } from './dynamodb/cursor';
@@ -94,6 +97,7 @@ export interface ContainerStores {
   messageIndexes: MessageIndexStore;
   jobs: JobStore;
   imports: ImportStore;
+  exports: ExportStore;
   webhooks: WebhookStore;
   requestCounter: RequestCounter;
   objects: ObjectStore;
@@ -110,6 +114,8 @@ export interface Container extends ContainerStores {
   queue: WorkQueue;
   clock: Clock;
   ids: IdGenerator;
+  /** Export archives, streamed to and from the bucket. */
+  archives: PortableArchives;
 }
 
 /** A container over DynamoDB and S3, with the SDK clients it made (the local runtime creates its table through them). */
@@ -119,7 +125,8 @@ export type AwsContainer = ReturnType<typeof createContainer>;
 export function composeContainer<S extends ContainerStores>(config: Config, stores: S, queue: WorkQueue): S & Container {
   const clock: Clock = { now: () => new Date() };
   const ids: IdGenerator = { uuid: randomUUID };
-  return { ...stores, config, sender: new PinnedWebhookSender(), resolve: resolveHost, queue, clock, ids };
+  const archives = new ObjectStoreArchives(stores.objects, config.imports.archive);
+  return { ...stores, config, sender: new PinnedWebhookSender(), resolve: resolveHost, queue, clock, ids, archives };
 }
 
 /** Everything a function shares between invocations, from its settings; work goes to `queue` (SQS by default). */
@@ -155,6 +162,7 @@ function awsStores(config: Config, documentClient: DynamoDBDocumentClient, s3: S
     messageIndexes: new MessageIndexRepository(table),
     jobs: new JobRepository(table),
     imports: new ImportRepository(table),
+    exports: new ExportRepository(table),
     webhooks: new WebhookRepository(table),
     requestCounter: new BatchedRequestCounter(new RequestCounterRepository(table)),
     objects: new S3ObjectStore(s3, config.bucketName, createS3PresignClient(config)),

@@ -52,7 +52,7 @@ export interface Config {
   queue: { kind: 'sqs'; url: string } | { kind: 'local'; directory: string; visibilityTimeoutSeconds: number };
   /** `originRegion` of files: the AWS region, or `local` on the local runtime. */
   originRegion: string;
-  work: { maxAttempts: number; retrySeconds: number; ingestWaitSeconds: number; crawlStretchMs: number };
+  work: { maxAttempts: number; retrySeconds: number; ingestWaitSeconds: number; crawlStretchMs: number; retireAfterSeconds: number };
   embeddings: EmbedderSettings;
   graphWordVectors: boolean;
   graphExtractor: GraphExtractorSettings;
@@ -120,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
       retrySeconds: e.KMEM_WORK_RETRY_SECONDS,
       ingestWaitSeconds: e.KMEM_INGEST_WAIT_SECONDS,
       crawlStretchMs: e.KMEM_CRAWL_STRETCH_SECONDS * 1000,
+      retireAfterSeconds: e.KMEM_RETIRE_AFTER_SECONDS,
     },
     embeddings: embedderSettingsOf(e),
     graphWordVectors: e.KMEM_GRAPH_WORD_VECTORS,

@@ -8,7 +8,6 @@ import { z } from 'zod';
 import { vectorTierSettings } from './vector-tier';
 
 const flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
-
 const positiveInt = z.coerce.number().int().positive();
 
 /** A section of settings: its variables, and those the stack always sets, hence required on Lambda. */
@@ -70,7 +69,7 @@ const webhookSettings = section({
   KMEM_WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
 });
 
-/** The worker's pace: attempts, waits, crawl stretches. */
+/** The worker's pace: attempts, waits, crawl stretches; the erasure delay (KMEM_RETIRE_AFTER_SECONDS: docs/backups.md). */
 const workSettings = section({
   /** Receives of a work message after which the worker gives the work up as failed (the queue's maxReceiveCount). */
   KMEM_WORK_MAX_ATTEMPTS: positiveInt.default(5),
@@ -80,6 +79,7 @@ const workSettings = section({
   KMEM_INGEST_WAIT_SECONDS: positiveInt.default(2),
   /** How long one worker invocation crawls before it saves its place and queues the rest. */
   KMEM_CRAWL_STRETCH_SECONDS: positiveInt.default(60),
+  KMEM_RETIRE_AFTER_SECONDS: z.coerce.number().int().min(0).max(900).default(60),
 });
 
 /** Fetching web addresses: total timeout, redirects followed, largest body; sitemap and crawl bounds. */

@@ -241,32 +241,29 @@ export interface MemorySessionLink {
   createdAt: string;
 }
 
-/** What a memory's index holds chunks of: one of its files, or the messages of one of its attached sessions. */
-export type SourceRef = { kind: 'file'; fileId: string } | { kind: 'session'; sessionId: string };
+/** What an index holds chunks of: one of the memory's files, or the messages of one of its sessions. */
+type IndexedSource = { kind: 'file'; fileId: string } | { kind: 'session'; sessionId: string };
+export type SourceRef = IndexedSource | { kind: 'message'; messageId: string }; // or, to exclude, one deleted message
 
 /**
  * A source as the stored forms name it (a chunk's `fileId`, `Memory.excludedFileIds`, the index's per-chunk
- * source): a file's id as is, a session as `session:<id>`. Composed and read here only: code that needs to
- * know which kind of source it holds asks `sourceRefOf`.
+ * source): a file's id as is, a session as `session:<id>` (a deleted message's exclusion: `msg:<id>`).
+ * Composed and read here only: code that needs to know which kind of source it holds asks `sourceRefOf`.
  */
 export type SourceId = string;
 
 const SESSION_SOURCE = 'session:';
 
 export function sourceIdOf(source: SourceRef): SourceId {
+  if (source.kind === 'message') return messageChunkId(source.messageId);
   return source.kind === 'session' ? `${SESSION_SOURCE}${source.sessionId}` : source.fileId;
 }
 
-export function sourceRefOf(id: SourceId): SourceRef {
-  return id.startsWith(SESSION_SOURCE) ? { kind: 'session', sessionId: id.slice(SESSION_SOURCE.length) } : { kind: 'file', fileId: id };
-}
+/** The id of a message's chunk in a memory's index (and of a deleted message's exclusion). */
+export const messageChunkId = (messageId: string): string => `msg:${messageId}`;
 
-/**
- * Why a caller's file id cannot be taken, or undefined: an id starting `session:` would read as a session's
- * source (its chunks taken for that session's messages), so new files may not have one.
- */
-export function fileIdProblem(id: string): string | undefined {
-  return sourceRefOf(id).kind === 'session' ? `must not start with '${SESSION_SOURCE}' (kmem names a session's messages so)` : undefined;
+export function sourceRefOf(id: SourceId): IndexedSource {
+  return id.startsWith(SESSION_SOURCE) ? { kind: 'session', sessionId: id.slice(SESSION_SOURCE.length) } : { kind: 'file', fileId: id };
 }
 
 export const fileSource = (fileId: string): SourceRef => ({ kind: 'file', fileId });

@@ -31,6 +31,10 @@ export const objectKeys = {
   memoryPrefix: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/`,
   chunks: (accountId: string, memoryId: string, fileId: string): string => `gold/${accountId}/memories/${memoryId}/chunks/${fileId}.json`,
   chunksPrefix: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/chunks/`,
+  /** An export archive of the memory (under its prefix: deleting the memory deletes its exports). */
+  exportArchive: (accountId: string, memoryId: string, exportId: string): string =>
+    `gold/${accountId}/memories/${memoryId}/exports/${exportId}.kmem.tar.gz`,
+  exportsPrefix: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/exports/`,
   indexRoot: (accountId: string, memoryId: string): string => `gold/${accountId}/memories/${memoryId}/index/`,
   /** One build of version `version`: concurrent builds of a version never share a folder. */
   indexPrefix: (accountId: string, memoryId: string, version: number, buildId: string): string =>

@@ -72,6 +72,8 @@ export interface SessionStore {
   markEnded(accountId: string, id: string, at: string): Promise<Session | undefined>;
   /** The next message's place in the session's writing order (1, 2, ...); undefined when there is no session. */
   nextMessageSequence(accountId: string, id: string): Promise<number | undefined>;
+  /** Removes the session's item for good (a restore that failed takes back what it made). */
+  delete(accountId: string, id: string): Promise<void>;
 }
 
 export interface MessageFilter {
@@ -270,7 +272,11 @@ export interface ObjectInfo {
 /** The artefact bucket: bronze (raw), silver (extracted), gold (chunks, index segments). */
 export interface ObjectStore {
   put(key: string, body: Uint8Array | string, contentType?: string): Promise<void>;
+  /** Writes the object from a stream of parts (multipart on S3), never holding it whole; answers its size. */
+  putStream(key: string, body: AsyncIterable<Uint8Array>, contentType?: string): Promise<number>;
   get(key: string): Promise<Uint8Array | undefined>;
+  /** The object's bytes as a stream, read as they are consumed; undefined when there is none. */
+  getStream(key: string): Promise<AsyncIterable<Uint8Array> | undefined>;
   head(key: string): Promise<ObjectInfo | undefined>;
   delete(key: string): Promise<void>;
   /** Deletes these objects (a missing one is no error), in as few requests as the store allows. */

@@ -19,4 +19,10 @@ export type WorkMessage =
   /** Merge segments of the memory's index as the merge policy says (docs/segments.md); nothing when none are due. */
   | { kind: 'memory.merge'; accountId: string; memoryId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
-  | { kind: 'webhook.deliver'; accountId: string; eventId: string };
+  | { kind: 'webhook.deliver'; accountId: string; eventId: string }
+  /** Delete the index builds before `version` (a memory's, or the account's message index without memoryId): erasure. */
+  | { kind: 'index.retire'; accountId: string; memoryId?: string; version: number }
+  /** Write a memory into an export archive (POST /memories/export/{id}). */
+  | { kind: 'memory.export'; accountId: string; exportId: string }
+  /** Fill a new memory from an export archive (POST /memories/restore). */
+  | { kind: 'memory.restore'; accountId: string; memoryId: string; archiveKey: string };

@@ -9,6 +9,7 @@ import { API_VERSION } from '../http/api-version';
 import { registerConversationTools } from './conversation-tools';
 import { registerMemoryReadTools } from './memory-read-tools';
 import { registerMemoryWriteTools } from './memory-write-tools';
+import { registerPortabilityTools } from './portability-tools';
 
 const INSTRUCTIONS =
   'kmem is a knowledge memory. search_memory finds passages with their sources; explore_entity walks the graph of a graph memory; ' +
@@ -20,5 +21,6 @@ export function createKmemMcpServer(kmem: KmemClient): McpServer {
   registerMemoryReadTools(server, kmem);
   registerMemoryWriteTools(server, kmem);
   registerConversationTools(server, kmem);
+  registerPortabilityTools(server, kmem);
   return server;
 }

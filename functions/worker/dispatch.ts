@@ -18,6 +18,9 @@ import { syncMessageIndex } from '../core/ingest/message-index';
 import { updateSessionSummary } from '../core/ingest/session-summary';
 import type { SessionSummarizer } from '../core/summaries/ports';
 import { refreshMemory } from '../core/use-cases/ingestion';
+import { exportMemory, giveUpExport } from '../core/ingest/export-memory';
+import { giveUpRestore, restoreMemory } from '../core/ingest/restore-memory';
+import { retireBuilds } from '../core/ingest/retire-builds';
 import { deliverWebhook } from '../core/use-cases/webhooks';
 import type { WorkMessage } from '../core/work';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
@@ -34,6 +37,7 @@ export type WorkerDeps = Container & {
   summaries: { model: () => SessionSummarizer | null };
 };
 
+const WORK_GAVE_UP = 'it failed repeatedly because of an internal error; start it again';
 const IMPORT_GAVE_UP = 'the import failed repeatedly because of an internal error; start it again (what it imported stays)';
 
 /** A message body that is not a work message: it can never succeed, so it is logged and dropped. */
@@ -77,6 +81,8 @@ export async function runWork(deps: WorkerDeps, message: WorkMessage, delivery: 
     });
     if (!last) throw error;
     if (message.kind === 'file.import') await failImport(deps, message.accountId, message.importId, IMPORT_GAVE_UP);
+    else if (message.kind === 'memory.export') await giveUpExport(deps, message, WORK_GAVE_UP);
+    else if (message.kind === 'memory.restore') await giveUpRestore(deps, message, WORK_GAVE_UP);
     else await giveUp(deps, message, error);
   }
 }
@@ -128,6 +134,12 @@ async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Deliver
     }
     case 'memory.graph-items':
       return writePublishedGraphItems(deps, message.accountId, message.memoryId);
+    case 'memory.export':
+      return exportMemory(deps, message);
+    case 'index.retire':
+      return retireBuilds(deps, message);
+    case 'memory.restore':
+      return restoreMemory(deps, message);
     case 'webhook.deliver': {
       const result = await deliverWebhook(deps, message);
       logger.info('webhook delivery', { eventId: message.eventId, ...result });

@@ -31,7 +31,7 @@ export class Data extends Construct {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       enforceSSL: true,
-      versioned: true,
+      versioned: props.config.storage.versioning,
       serverAccessLogsBucket: this.accessLogs,
       serverAccessLogsPrefix: 'artefacts/',
       removalPolicy: RemovalPolicy.RETAIN,
@@ -58,12 +58,21 @@ function createTable(scope: Construct, config: StageConfig): Table {
     partitionKey: { name: PARTITION_KEY, type: AttributeType.STRING },
     sortKey: { name: SORT_KEY, type: AttributeType.STRING },
     billingMode: BillingMode.PAY_PER_REQUEST,
-    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+    pointInTimeRecoverySpecification: {
+      pointInTimeRecoveryEnabled: config.storage.pointInTimeRecovery,
+      ...(config.storage.pointInTimeRecovery ? { recoveryPeriodInDays: config.storage.pointInTimeRecoveryDays } : {}),
+    },
     encryption: TableEncryption.AWS_MANAGED,
     timeToLiveAttribute: TTL_ATTRIBUTE,
     deletionProtection: config.storage.deletionProtection,
     removalPolicy: RemovalPolicy.RETAIN,
   });
+  if (!config.storage.pointInTimeRecovery) {
+    Validations.of(table).acknowledge({
+      id: 'AwsSolutions-DDB3',
+      reason: 'The stage turned point-in-time recovery off (storage.pointInTimeRecovery: false); docs/backups.md says what that gives up.',
+    });
+  }
   for (const index of GLOBAL_INDEXES) {
     table.addGlobalSecondaryIndex({
       indexName: index.name,

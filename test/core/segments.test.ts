@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryConfig, memoryDeps } from '../support/memory';
 import { buildAndPublishIndex, type IndexDeps } from '../../functions/core/ingest/memory-index';
 import { mergeMemory } from '../../functions/core/ingest/merge-memory';
+import { retireBuilds } from '../../functions/core/ingest/retire-builds';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';
 import { encodeChunks, type StoredChunk } from '../../functions/core/stored-index/chunks';
@@ -363,6 +364,13 @@ describe('segmented memory index', () => {
     expect((await loaded(h)).retrieval.chunks.texts.join(' ')).not.toContain('zebracode');
     await mergeMemory(h.deps, h.sent[0] as Extract<WorkMessage, { kind: 'memory.merge' }>);
     expect(await liveSegmentText(h)).not.toContain('zebracode');
+    // the purge queues the retirement of the versions before it, which still name the old segments
+    const retire = h.sent.find((message) => message.kind === 'index.retire');
+    expect(retire).toMatchObject({ accountId: h.accountId, memoryId: h.memoryId, version: (await current(h)).memory.indexVersion });
+    await retireBuilds(base.worker, retire as Extract<WorkMessage, { kind: 'index.retire' }>);
+    const { memory, manifest, root } = await current(h);
+    const folders = new Set((await base.objects.list(root)).map((key) => key.slice(root.length).split('/')[0]));
+    expect(folders).toEqual(new Set([memory.indexPrefix!.slice(root.length, -1), ...manifest.segments.map((entry) => entry.id)]));
     await expectSameAsFresh(
       h,
       new Map([
@@ -485,7 +493,8 @@ describe('segmented memory index', () => {
     h.sent.length = 0;
     await remove(h, 'gone');
     expect((await current(h)).manifest.segments).toHaveLength(1);
-    expect(h.sent).toEqual([]);
+    // no merge: only the retirement of the versions still naming the dropped segment (docs/backups.md)
+    expect(h.sent).toEqual([{ kind: 'index.retire', accountId: h.accountId, memoryId: h.memoryId, version: expect.any(Number) }]);
     expect(await liveSegmentText(h)).not.toContain('zebracode');
   }, 60_000);
 

@@ -18,11 +18,28 @@ describe('table', () => {
         { AttributeName: SORT_KEY, KeyType: 'RANGE' },
       ],
       BillingMode: 'PAY_PER_REQUEST',
-      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 35 },
       SSESpecification: { SSEEnabled: true },
       TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
       DeletionProtectionEnabled: true,
     });
+  });
+
+  it('makes point-in-time recovery and bucket versioning stage options (backups: docs/backups.md)', () => {
+    const options = { storage: { pointInTimeRecoveryDays: 7, noncurrentVersionDays: 3 } };
+    const shorter = synthesize({ config: options }).template;
+    shorter.hasResourceProperties('AWS::DynamoDB::Table', {
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 7 },
+    });
+    shorter.hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
+      LifecycleConfiguration: { Rules: Match.arrayWith([Match.objectLike({ NoncurrentVersionExpiration: { NoncurrentDays: 3 } })]) },
+    });
+    const off = synthesize({ config: { storage: { pointInTimeRecovery: false, versioning: false } } }).template;
+    off.hasResourceProperties('AWS::DynamoDB::Table', { PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: false } });
+    const artefacts = Object.values(off.findResources('AWS::S3::Bucket')).filter((bucket) => bucket.Properties?.CorsConfiguration);
+    expect(artefacts).toHaveLength(1);
+    expect(artefacts[0]?.Properties?.VersioningConfiguration).toBeUndefined();
   });
 
   it('has the three GSIs of the table definition, string keys, projection ALL', () => {

@@ -20,11 +20,13 @@ const TOOLS = [
   'add_message',
   'add_source',
   'explore_entity',
+  'export_memory',
   'forget_file',
   'get_memory',
   'ingestion_status',
   'list_memories',
   'remember_text',
+  'restore_memory',
   'search_memory',
   'search_messages',
 ];

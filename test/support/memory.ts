@@ -16,6 +16,7 @@ export function memoryConfig(settings: Settings = {}): Config {
   return localConfig({
     KMEM_DATA_DIR: mkdtempSync(join(tmpdir(), 'kmem-memory-test-')),
     KMEM_ALLOW_PRIVATE_URLS: 'true',
+    KMEM_RETIRE_AFTER_SECONDS: '0', // drained queues need not wait out the erasure delay
     AWS_REGION: 'local',
     ...settings,
   });

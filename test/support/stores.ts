@@ -21,6 +21,7 @@ export function storeEnvironment(): Settings {
     KMEM_DATA_DIR: env.dataDir,
     KMEM_LOCAL_QUEUE_DIR: mkdtempSync(join(tmpdir(), 'kmem-test-queue-')),
     KMEM_ALLOW_PRIVATE_URLS: 'true',
+    KMEM_RETIRE_AFTER_SECONDS: '0', // drained queues need not wait out the erasure delay
     AWS_REGION: 'local',
   };
 }

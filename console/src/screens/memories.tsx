@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Api, ApiError, MemoryDetails } from '../api';
 import { href } from '../route';
 import { ErrorLine, Field, FormError, Pager, StateBadge, messageOf, num, toApiError, useLoad, usePages } from '../ui';
+import { ExportButton, RestoreMemory } from './portability';
 
 const ONTOLOGIES = ['culture', 'essays', 'support_requests'];
 const FIELDS = ['name', 'description', 'memoryType', 'ontology', 'chunkSize', 'chunkOverlap', 'factExtraction'];
@@ -21,6 +22,7 @@ export function MemoriesScreen({ api }: { api: Api }) {
     <section aria-labelledby="memories-title">
       <h1 id="memories-title">Memories</h1>
       <CreateMemory api={api} onCreated={memories.reload} />
+      <RestoreMemory api={api} onRestored={memories.reload} />
       <ErrorLine error={memories.error} />
       {memories.value && <MemoryTable api={api} memories={memories.value.details} onChange={memories.reload} />}
       <Pager page={memories.value} pages={pages} label="memory" />
@@ -85,6 +87,7 @@ function MemoryRow({ api, memory: m, onChange }: { api: Api; memory: MemoryDetai
         <td class="actions">
           <a href={href('ask', { memory: m.id })}>Ask</a>
           {m.memoryType === 'graph' && <a href={href('graph', { memory: m.id })}>Graph</a>}
+          {m.step === 'ready' && <ExportButton api={api} memoryId={m.id} name={m.name} />}
           {confirming ? (
             <span role="group" aria-label={`confirm deleting ${m.name}`}>
               Delete “{m.name}”?{' '}

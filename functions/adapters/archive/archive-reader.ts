@@ -99,6 +99,8 @@ interface RawEntry {
   recordedSize?: number;
 }
 
+type WalkOptions = { keep: boolean; known: ReadonlyMap<string, string> };
+
 interface WalkContext {
   limits: ArchiveLimits;
   totals: { members: number; bytes: number };
@@ -107,20 +109,18 @@ interface WalkContext {
   seen: Set<string>;
 }
 
-async function* walk(
-  bytes: Uint8Array,
-  format: ArchiveFormat,
-  limits: ArchiveLimits,
-  { keep, known }: { keep: boolean; known: ReadonlyMap<string, string> },
-): AsyncGenerator<ArchiveMember> {
-  if (bytes.length > limits.maxArchiveBytes) {
-    throw new ArchiveRefusedError(`the archive is ${bytes.length} bytes, over the limit of ${limits.maxArchiveBytes}`);
-  }
-  const totals = { members: 0, bytes: 0 };
-  const context: WalkContext = { limits, totals, archiveBytes: bytes.length, seen: new Set() };
-  for await (const entry of format === 'zip' ? zipEntries(bytes, limits) : tarEntries(bytes, format === 'tar.gz')) {
+async function* walk(bytes: Uint8Array, format: ArchiveFormat, limits: ArchiveLimits, options: WalkOptions): AsyncGenerator<ArchiveMember> {
+  checkArchiveSize(bytes.length, limits);
+  const raw = Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)]);
+  yield* walkEntries(format === 'zip' ? zipEntries(bytes, limits) : tarEntries(raw, format === 'tar.gz'), bytes.length, limits, options);
+}
+
+/** Checks every entry of an archive as it streams in (bulk import's and a restore's walk). */
+export async function* walkEntries(entries: AsyncIterable<RawEntry>, archiveBytes: number, limits: ArchiveLimits, options: WalkOptions) {
+  const context: WalkContext = { limits, totals: { members: 0, bytes: 0 }, archiveBytes, seen: new Set() };
+  for await (const entry of entries) {
     const path = await admitEntry(entry, context);
-    if (path !== undefined) yield await memberOf(entry, path, { keep, known }, context);
+    if (path !== undefined) yield await memberOf(entry, path, options, context);
   }
 }
 
@@ -205,6 +205,10 @@ function checkTotals({ limits, totals, archiveBytes }: WalkContext, bytes: numbe
   }
 }
 
+export function checkArchiveSize(bytes: number, limits: ArchiveLimits): void {
+  if (bytes > limits.maxArchiveBytes) refuse(`the archive is ${bytes} bytes, over the limit of ${limits.maxArchiveBytes}`);
+}
+
 function refuse(reason: string): never {
   throw new ArchiveRefusedError(reason);
 }
@@ -271,9 +275,8 @@ function nextZipEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | undefined> {
   });
 }
 
-async function* tarEntries(bytes: Uint8Array, gzipped: boolean): AsyncGenerator<RawEntry> {
+export async function* tarEntries(source: Readable, gzipped: boolean): AsyncGenerator<RawEntry> {
   const extract = tarExtract();
-  const source = Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)]);
   const input = gzipped ? source.pipe(createGunzip()) : source;
   input.on('error', (error: Error) => extract.destroy(new ArchiveRefusedError(`the archive is not a readable tar.gz: ${error.message}`)));
   input.pipe(extract);

@@ -157,6 +157,9 @@ export const keys = {
     sk: 'STATE',
   }),
 
+  // ---- memory exports (one item each, read by id) ---------------------------------------------
+  memoryExport: (accountId: string, exportId: string): TableKey => ({ pk: `${tenant(accountId)}#EXPORT#${exportId}`, sk: 'EXPORT' }),
+
   // ---- webhook outbox -----------------------------------------------------------------------
   webhookDelivery: (accountId: string, eventId: string): TableKey => ({
     pk: `${tenant(accountId)}#WEBHOOK#${eventId}`,

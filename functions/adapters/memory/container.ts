@@ -9,6 +9,7 @@ import { MemoryAccountStore, MemoryApiKeyStore, MemoryRequestCounter } from './a
 import { MemoryFileStore, MemoryImportStore, MemoryUploadStore } from './files';
 import { MemoryJobStore, MemoryLinkStore, MemoryMemoryStore, MemorySessionLinkStore } from './memories';
 import { MemoryObjectStore } from './object-store';
+import { MemoryExportStore } from './exports';
 import { MemoryMessageStore, MemorySessionStore, MemoryUserStore } from './people';
 import { MemoryQueue } from './queue';
 import { MemoryConversationSyncStore, MemoryGraphItemStore, MemoryMessageIndexStore } from './sync';
@@ -45,6 +46,7 @@ export function memoryStores(bucketName = 'kmem-memory'): MemoryStores {
     messageIndexes: new MemoryMessageIndexStore(),
     jobs: new MemoryJobStore(),
     imports: new MemoryImportStore(),
+    exports: new MemoryExportStore(),
     webhooks: new MemoryWebhookStore(),
     requestCounter: new MemoryRequestCounter(),
     objects: bucket(bucketName),

@@ -41,6 +41,23 @@ export class MemoryObjectStore implements ObjectStore {
     this.objects.set(key, { bytes, contentType, etag, ...(userMetadata ? { metadata: userMetadata } : {}) });
   }
 
+  async putStream(key: string, body: AsyncIterable<Uint8Array>, contentType = 'application/octet-stream'): Promise<number> {
+    const parts: Uint8Array[] = [];
+    for await (const part of body) parts.push(part);
+    const bytes = Buffer.concat(parts);
+    await this.put(key, bytes, contentType);
+    return bytes.byteLength;
+  }
+
+  async getStream(key: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+    const found = await this.get(key);
+    return found
+      ? (async function* () {
+          yield found;
+        })()
+      : undefined;
+  }
+
   async get(key: string): Promise<Uint8Array | undefined> {
     const found = this.objects.get(key);
     return found ? Uint8Array.from(found.bytes) : undefined;

@@ -50,6 +50,11 @@ export class MemorySessionStore implements SessionStore {
     return next;
   }
 
+  async delete(accountId: string, id: string): Promise<void> {
+    this.sessions.delete(accountId, id);
+    this.sequences.delete(accountId, id);
+  }
+
   /** The first stamp sets the field; later ones leave the original timestamp. */
   private stampOnce(accountId: string, id: string, field: 'deletedAt' | 'endedAt', at: string): Session | undefined {
     const existing = this.sessions.get(accountId, id);

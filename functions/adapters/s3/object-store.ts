@@ -1,6 +1,9 @@
 /** The artefact bucket behind the ObjectStore port: S3 on AWS, s3rver on the local runtime. */
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
   CopyObjectCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -9,11 +12,14 @@ import {
   NotFound,
   PutObjectCommand,
   type S3Client,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ObjectInfo, ObjectStore } from '../../core/ports';
 
 const DELETE_BATCH = 1000;
+/** Bytes of one part of a streamed upload (S3's least part size is 5 MiB). */
+const PART_BYTES = 8 * 1024 * 1024;
 
 export class S3ObjectStore implements ObjectStore {
   /** `presigner` signs upload addresses (a client that adds no checksum of an empty body to them). */
@@ -25,6 +31,48 @@ export class S3ObjectStore implements ObjectStore {
 
   async put(key: string, body: Uint8Array | string, contentType = 'application/octet-stream'): Promise<void> {
     await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+  }
+
+  /** A multipart upload of parts of PART_BYTES (one PUT when the stream is smaller); aborted when the stream fails. */
+  async putStream(key: string, body: AsyncIterable<Uint8Array>, contentType = 'application/octet-stream'): Promise<number> {
+    const parts = partsOf(body);
+    const first = await parts.next();
+    const second = first.done ? undefined : await parts.next();
+    if (first.done || second?.done) {
+      const bytes = first.done ? new Uint8Array() : first.value;
+      await this.put(key, bytes, contentType);
+      return bytes.byteLength;
+    }
+    const bucket = { Bucket: this.bucket, Key: key };
+    const { UploadId } = await this.s3.send(new CreateMultipartUploadCommand({ ...bucket, ContentType: contentType }));
+    try {
+      const done: Array<{ ETag: string | undefined; PartNumber: number }> = [];
+      let size = 0;
+      const upload = async (bytes: Uint8Array) => {
+        const PartNumber = done.length + 1;
+        const out = await this.s3.send(new UploadPartCommand({ ...bucket, UploadId, PartNumber, Body: bytes }));
+        done.push({ ETag: out.ETag, PartNumber });
+        size += bytes.byteLength;
+      };
+      await upload(first.value);
+      if (second) await upload(second.value);
+      for await (const bytes of parts) await upload(bytes);
+      await this.s3.send(new CompleteMultipartUploadCommand({ ...bucket, UploadId, MultipartUpload: { Parts: done } }));
+      return size;
+    } catch (error) {
+      await this.s3.send(new AbortMultipartUploadCommand({ ...bucket, UploadId })).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async getStream(key: string): Promise<AsyncIterable<Uint8Array> | undefined> {
+    try {
+      const out = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return (out.Body as AsyncIterable<Uint8Array> | undefined) ?? (async function* () {})();
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -136,6 +184,22 @@ interface ListedObject {
 function listedObject(object: { Key?: string; Size?: number; ETag?: string }): ListedObject[] {
   if (!object.Key) return [];
   return [{ key: object.Key, size: object.Size ?? 0, ...(object.ETag ? { etag: object.ETag } : {}) }];
+}
+
+/** The stream regrouped into parts of PART_BYTES (the last one smaller). */
+async function* partsOf(body: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  let pending: Uint8Array[] = [];
+  let bytes = 0;
+  for await (const piece of body) {
+    pending.push(piece);
+    bytes += piece.byteLength;
+    if (bytes >= PART_BYTES) {
+      yield Buffer.concat(pending);
+      pending = [];
+      bytes = 0;
+    }
+  }
+  if (bytes > 0) yield Buffer.concat(pending);
 }
 
 function isMissing(error: unknown): boolean {

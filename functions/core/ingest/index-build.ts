@@ -45,10 +45,12 @@ export async function buildIndexVersion(
   graphInputs: GraphInputs,
   settings: IndexingSettings,
   previousRetrieval?: RetrievalIndex,
+  knownVectors?: ReadonlyMap<string, Float32Array>,
 ): Promise<BuiltIndex> {
   const embedder = settings.embedder();
   const retrieval = await buildRetrievalIndex(chunks.map(toRetrievalChunk), {
     ...(embedder ? { embedder } : {}),
+    ...(knownVectors ? { knownVectors } : {}),
     acceleration: memory.acceleration,
     ...(previousRetrieval ? { previous: previousRetrieval } : {}),
   });

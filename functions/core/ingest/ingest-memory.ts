@@ -24,7 +24,7 @@ export interface IngestDeps extends IndexDeps, EmitDeps {
   jobs: JobStore;
   queue: QueuePort;
   clock: Clock;
-  config: { work: { ingestWaitSeconds: number } };
+  config: { work: { ingestWaitSeconds: number; retireAfterSeconds: number } };
 }
 
 type IngestMessage = Extract<WorkMessage, { kind: 'memory.ingest' }>;
@@ -125,7 +125,7 @@ async function chunkPages(deps: IngestDeps, memory: Memory, parent: FileRecord):
 }
 
 /** A file name as a title: without its extension, separators as spaces. */
-function titleOf(name: string): string {
+export function titleOf(name: string): string {
   return name
     .replace(/\.[A-Za-z0-9]{1,8}$/, '')
     .replace(/[_-]+/g, ' ')

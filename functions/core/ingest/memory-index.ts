@@ -10,6 +10,7 @@ import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { sessionSourceId } from '../model';
 import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort, SessionLinkStore } from '../ports';
+import type { GraphSnapshot } from '../../engine';
 import type { StoredChunk } from '../stored-index/chunks';
 import { INDEX_FILES } from '../stored-index/index-files';
 import { encodeManifest, type IndexManifest, nameOf, readManifest } from '../stored-index/manifest';
@@ -20,6 +21,7 @@ import { parseGraphState } from '../stored-index/graph-state';
 import { buildIndexVersion, type GraphInputs, type IndexingSettings } from './index-build';
 import { afterPublish, type VersionRef } from './index-publish';
 import type { FileTimes } from './memory-graph';
+import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { planVersion, type VersionPlan } from './segment-plan';
 import { emitMetric } from '../metrics';
 
@@ -34,8 +36,9 @@ export interface IndexDeps {
   clock: Clock;
   graphItems: GraphItemStore;
   indexing: IndexingSettings;
-  /** Where a merge is asked for when a publish leaves one due. */
+  /** Where a merge (and a retirement) is asked for when a publish leaves one due. */
   queue: QueuePort;
+  config: RetireQueueDeps['config'];
 }
 
 export interface Publication {
@@ -47,6 +50,14 @@ export interface Publication {
   managed?: boolean;
   /** The added files' times (their facts' validity starts there; see ingest/memory-graph.ts). */
   fileTimes?: ReadonlyMap<string, FileTimes>;
+  /** A restore: the archive's graph is the graph (nothing is extracted) and its vectors are kept. */
+  restored?: RestoredIndex;
+}
+
+interface RestoredIndex {
+  graph: GraphSnapshot | undefined;
+  /** Vectors by chunk id, when the archive's embedder is this deployment's. */
+  vectors: ReadonlyMap<string, Float32Array> | undefined;
 }
 
 export interface Published {
@@ -102,6 +113,8 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
     linked,
     added: publication.added,
     excluded: new Set(memory.excludedFileIds),
+    // sources or messages were deleted: text this build replaces must be purged too (docs/backups.md)
+    erasing: memory.excludedFileIds.length > 0,
     embedder: deps.indexing.embedder()?.name ?? null,
   };
   const plan = await planVersion(deps.objects, root, current, scope).catch(async (error: unknown) => {
@@ -117,6 +130,7 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
     kept: linked,
     managed: publication.managed ?? false,
     ...(publication.fileTimes ? { fileTimes: publication.fileTimes } : {}),
+    restored: publication.restored,
   });
   const segments = [...plan.kept];
   if (written.segment) segments.push({ id: nameOf(root, segmentPrefix), ...written.segment, deleted: [] });
@@ -141,6 +155,9 @@ async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publi
   });
   if (!published && build.written.graphItems) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
   if (published) await afterPublish(deps, published, { prefix: build.prefix, manifest: build.manifest }, build.previous);
+  // text left out with whole segments: retire the versions naming them (a purge merge retires after it publishes)
+  if (published && build.plan.dropsText && !build.manifest.segments.some((entry) => entry.purge))
+    await queueRetirement(deps, { accountId, memoryId, version: build.version });
   return published;
 }
 
@@ -170,15 +187,17 @@ async function writeSegments(
   memory: Memory,
   folders: { prefix: string; segmentPrefix: string },
   plan: VersionPlan,
-  changes: Omit<GraphInputs, 'previous'>,
+  { restored, ...changes }: SegmentChanges,
 ): Promise<Written> {
-  const previous =
-    memory.memoryType === 'graph' && memory.indexPrefix
+  const previous = restored
+    ? restored.graph
+    : memory.memoryType === 'graph' && memory.indexPrefix
       ? parseGraphState(await deps.objects.get(memory.indexPrefix + INDEX_FILES.state))
       : undefined;
   const started = Date.now();
   const chunks = plan.segmentChunks;
-  const built = await buildIndexVersion(memory, chunks, { previous, ...changes }, deps.indexing, plan.previous);
+  const graphInputs = { previous, ...changes, ...(restored ? { added: new Map() } : {}) };
+  const built = await buildIndexVersion(memory, chunks, graphInputs, deps.indexing, plan.previous, restored?.vectors);
   const segmentBytes = chunks.length > 0 ? await writeSegment(deps.objects, folders.segmentPrefix, chunks, built.retrieval) : 0;
   const segment = chunks.length > 0 ? { chunks: chunks.length, embedder: built.retrieval.embedder } : undefined;
   const graph = built.graph;
@@ -194,6 +213,10 @@ async function writeSegments(
   await writeGraphItems(deps, memory.accountId, memory.id, { items: graph.items, version: memory.indexVersion + 1, prefix }, known);
   const counts = { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
   return { counts, extractionTokens: graph.tokensUsed, graphItems: graph.items, ...(segment ? { segment } : {}) };
+}
+
+interface SegmentChanges extends Omit<GraphInputs, 'previous'> {
+  restored: RestoredIndex | undefined;
 }
 
 const byteSize = (data: Uint8Array | string): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);

@@ -17,11 +17,12 @@ import { readSegment, writeSegment } from '../stored-index/segments';
 import type { WorkMessage } from '../work';
 import { afterPublish, type PublishDeps } from './index-publish';
 import { pickMerge } from './merge-policy';
+import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { emitMetric } from '../metrics';
 
 type MergeMessage = Extract<WorkMessage, { kind: 'memory.merge' }>;
 
-export type MergeDeps = PublishDeps & { ids: IdGenerator };
+export type MergeDeps = PublishDeps & { ids: IdGenerator; config: RetireQueueDeps['config'] };
 
 const ROUNDS = 8;
 const PUBLISH_TRIES = 5;
@@ -86,6 +87,9 @@ async function mergeOnce(
       throw error;
     });
   if (published) await afterPublish(deps, published, { prefix, manifest }, current);
+  // a purge: the versions before still name the segments holding the erased text (docs/backups.md)
+  if (published && entries.some((entry) => entry.purge))
+    await queueRetirement(deps, { accountId: memory.accountId, memoryId: memory.id, version });
   const properties = { accountId: memory.accountId, memoryId: memory.id, segments: entries.length, chunks: chunks.length, bytes };
   emitMetric('IndexMergeSeconds', (Date.now() - started) / 1000, { dimension: memory.memoryType, properties });
 }

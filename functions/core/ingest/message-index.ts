@@ -9,6 +9,7 @@ import { ConflictError } from '../errors';
 import { sessionSourceId } from '../model';
 import { objectKeys } from '../object-keys';
 import type {
+  QueuePort,
   Clock,
   ConversationSyncStore,
   IdGenerator,
@@ -24,6 +25,7 @@ import { decodeChunks, encodeChunks, type StoredChunk } from '../stored-index/ch
 import { buildWhileHolding, messagesOf } from './conversation-sync';
 import { toRetrievalChunk } from './index-build';
 import { INDEX_FILES } from '../stored-index/index-files';
+import { dropsText, queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { conversationChunks } from './conversation-chunks';
 
 type MessagesSync = Extract<WorkMessage, { kind: 'messages.sync' }>;
@@ -37,6 +39,8 @@ export interface MessageIndexDeps {
   ids: IdGenerator;
   clock: Clock;
   indexing: { embedder: () => Embedder | null };
+  queue: QueuePort;
+  config: RetireQueueDeps['config'];
 }
 
 const PUBLISH_TRIES = 3;
@@ -59,7 +63,8 @@ async function buildMessageIndex(deps: MessageIndexDeps, accountId: string, pend
   for (let attempt = 1; ; attempt++) {
     const pointer = await deps.messageIndexes.get(accountId);
     const previous = pointer ? decodeChunks(await deps.objects.get(pointer.prefix + INDEX_FILES.chunks)) : [];
-    const chunks = [...previous.filter((chunk) => !changed.has(chunk.fileId)), ...fresh];
+    const kept = previous.filter((chunk) => !changed.has(chunk.fileId));
+    const chunks = [...kept, ...fresh];
     const version = (pointer?.version ?? 0) + 1;
     const prefix = objectKeys.messageIndexPrefix(accountId, version, deps.ids.uuid());
     const embedder = deps.indexing.embedder();
@@ -71,6 +76,7 @@ async function buildMessageIndex(deps: MessageIndexDeps, accountId: string, pend
     await deps.objects.put(prefix + INDEX_FILES.retrieval, serializeRetrievalIndex(retrieval));
     if (await deps.messageIndexes.publish(accountId, pointer?.version ?? 0, { version, prefix })) {
       await dropOldBuilds(deps, accountId, version, pointer?.prefix);
+      if (dropsText(previous, chunks)) await queueRetirement(deps, { accountId, version }); // deleted or changed messages
       return;
     }
     await deps.objects.deletePrefix(prefix); // another build published first

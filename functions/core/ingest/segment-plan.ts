@@ -22,6 +22,8 @@ export interface PlanScope {
   added: ReadonlyMap<string, readonly StoredChunk[]>;
   /** Sources removed from the memory that this build leaves out. */
   excluded: ReadonlySet<string>;
+  /** Sources or messages were deleted: tombstones of replaced sources are purged too (their old text may hold what was deleted). */
+  erasing?: boolean;
   /** The configured embedder's name (null: none). */
   embedder: string | null;
 }
@@ -38,6 +40,8 @@ export interface VersionPlan {
   previous?: RetrievalIndex;
   chunkCount: number;
   fileCount: number;
+  /** The version leaves out live text of removed sources (or, erasing, of replaced ones) that the current one holds. */
+  dropsText: boolean;
 }
 
 export async function planVersion(
@@ -53,21 +57,36 @@ export async function planVersion(
   const files = await mapConcurrently(segments, STORE_CONCURRENCY, (entry) => readSegmentFiles(objects, folderOf(root, entry.id)));
   const liveFiles = new Set(fresh.map((chunk) => chunk.fileId));
   const kept: SegmentEntry[] = [];
+  const erased = { dropsText: false };
   segments.forEach((entry, i) => {
-    const next = withTombstones(entry, files[i] ?? new Map(), scope, liveFiles);
+    const next = withTombstones(entry, files[i] ?? new Map(), scope, { liveFiles, erased });
     if (next) kept.push(next);
   });
   const chunkCount = kept.reduce((sum, entry) => sum + liveChunks(entry), fresh.length);
   const replaced = new Set(fresh.map((chunk) => chunk.fileId));
   const previous = scope.embedder ? await replacedChunksIndex(objects, root, segments, files, replaced) : undefined;
-  return { kept, segmentChunks: fresh, ...(previous ? { previous } : {}), chunkCount, fileCount: liveFiles.size };
+  return {
+    kept,
+    segmentChunks: fresh,
+    ...(previous ? { previous } : {}),
+    chunkCount,
+    fileCount: liveFiles.size,
+    dropsText: erased.dropsText,
+  };
 }
 
 /**
- * The segment's entry with the chunks of replaced and removed sources marked deleted (removed ones flag it
- * for purging); undefined when nothing of it stays live. Adds the sources it keeps to `liveFiles`.
+ * The segment's entry with the chunks of replaced and removed sources marked deleted (removed ones, or any
+ * when erasing, flag it for purging); undefined when nothing of it stays live. Adds the sources it keeps
+ * to `found.liveFiles`; sets `found.erased.dropsText` when it tombstones text to erase.
  */
-function withTombstones(entry: SegmentEntry, files: SegmentFiles, scope: PlanScope, liveFiles: Set<string>): SegmentEntry | undefined {
+function withTombstones(
+  entry: SegmentEntry,
+  files: SegmentFiles,
+  scope: PlanScope,
+  found: { liveFiles: Set<string>; erased: { dropsText: boolean } },
+): SegmentEntry | undefined {
+  const { liveFiles, erased } = found;
   const deleted = new Set(entry.deleted);
   let purge = entry.purge === true;
   for (const [fileId, ranges] of files) {
@@ -78,7 +97,9 @@ function withTombstones(entry: SegmentEntry, files: SegmentFiles, scope: PlanSco
       continue;
     }
     for (const ordinal of ordinals) deleted.add(ordinal);
-    purge ||= removed && ordinals.length > 0;
+    const erases = (removed || scope.erasing === true) && ordinals.length > 0;
+    purge ||= erases;
+    erased.dropsText ||= erases;
   }
   if (deleted.size >= entry.chunks) return undefined;
   const tombstones = [...deleted].sort((a, b) => a - b);
@@ -96,10 +117,13 @@ async function wholePlan(
   const loaded = await mapConcurrently(segments, STORE_CONCURRENCY, (entry) => readSegment(objects, folderOf(root, entry.id)));
   const stays = (chunk: StoredChunk): boolean =>
     scope.linked.has(chunk.fileId) && !scope.added.has(chunk.fileId) && !scope.excluded.has(chunk.fileId);
-  const kept = loaded.flatMap((segment, i) => {
+  const live = loaded.flatMap((segment, i) => {
     const deleted = new Set(segments[i]?.deleted);
-    return segment.chunks.filter((chunk, ordinal) => !deleted.has(ordinal) && stays(chunk));
+    return segment.chunks.filter((_, ordinal) => !deleted.has(ordinal));
   });
+  const kept = live.filter(stays);
+  const removed = (chunk: StoredChunk): boolean => !scope.linked.has(chunk.fileId) || scope.excluded.has(chunk.fileId);
+  const dropsText = live.some((chunk) => !stays(chunk) && (removed(chunk) || scope.erasing === true));
   const segmentChunks = [...kept, ...fresh];
   const only = loaded.length === 1 ? loaded[0]?.retrieval : undefined;
   return {
@@ -108,5 +132,6 @@ async function wholePlan(
     ...(only ? { previous: only } : {}),
     chunkCount: segmentChunks.length,
     fileCount: new Set(segmentChunks.map((chunk) => chunk.fileId)).size,
+    dropsText,
   };
 }

@@ -6,10 +6,11 @@ import {
   type FileCategory,
   type FileRecord,
   type FileType,
-  fileIdProblem,
   type MetadataEntry,
   type Page,
   type PageRequest,
+  sessionSourceId,
+  sourceRefOf,
   type Upload,
 } from '../model';
 import { objectKeys } from '../object-keys';
@@ -248,4 +249,14 @@ export async function deleteFile(deps: FileDeps, accountId: string, id: string):
   }
   for (const child of await deps.files.listChildren(accountId, id)) await removeFileData(deps, child);
   await removeFileData(deps, file);
+}
+
+/**
+ * Why a caller's file id cannot be taken, or undefined: an id starting `session:` would read as a session's
+ * source (its chunks taken for that session's messages), so new files may not have one.
+ */
+function fileIdProblem(id: string): string | undefined {
+  return sourceRefOf(id).kind === 'session'
+    ? `must not start with '${sessionSourceId('')}' (kmem names a session's messages so)`
+    : undefined;
 }

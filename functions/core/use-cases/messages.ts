@@ -2,6 +2,7 @@
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Message, MessageRole, Page, PageRequest } from '../model';
 import type {
+  MemoryStore,
   Clock,
   ConversationSyncStore,
   IdGenerator,
@@ -15,6 +16,7 @@ import { conversationChanged } from './conversations';
 import { summaryChanged } from './session-summaries';
 
 export interface MessageDeps {
+  memories: MemoryStore;
   messages: MessageStore;
   sessions: SessionStore;
   sessionLinks: SessionLinkStore;
@@ -79,6 +81,10 @@ export async function getMessage(deps: Pick<MessageDeps, 'messages'>, accountId:
 export async function deleteMessage(deps: MessageDeps, accountId: string, id: string): Promise<void> {
   const message = await deps.messages.get(accountId, id);
   if (!message || !(await deps.messages.delete(accountId, id))) throw NotFoundError.of('message', id);
+  // gone from every memory's answers at once; the next build of each leaves it out (and clears this)
+  for (const link of await deps.sessionLinks.listBySession(accountId, message.sessionId)) {
+    await deps.memories.excludeSources(accountId, link.memoryId, [{ kind: 'message', messageId: id }]);
+  }
   await conversationChanged(deps, accountId, message.sessionId);
   await summaryChanged(deps, accountId, message.sessionId, message.id);
 }

@@ -33,7 +33,7 @@ export function allowedChunks(
   const matches = filtered && request.filter ? chunkPredicate(request.filter, sources) : undefined;
   return (ordinal) => {
     const chunk = view.byOrdinal[ordinal];
-    if (!chunk || excluded.has(chunk.fileId)) return false;
+    if (!chunk || excluded.has(chunk.fileId) || excluded.has(chunk.id)) return false; // a chunk id: a deleted message
     if (matches && !matches(chunk)) return false;
     return !(windowed && chunk.message && !withinWindow(chunk.message.createdAt, request));
   };

@@ -88,6 +88,8 @@ export interface BuildOptions {
    * and its analyzed terms (only the other chunks are embedded and analyzed).
    */
   previous?: RetrievalIndex;
+  /** Vectors by chunk id made by this embedder before (a restored archive's): kept, not embedded again. */
+  knownVectors?: ReadonlyMap<string, Float32Array>;
 }
 
 /** The text that is indexed (lexical and semantic) for a chunk: title, then context, then text. */
@@ -120,7 +122,8 @@ export async function buildRetrievalIndex(chunks: readonly RetrievalChunk[], opt
     text.analyzer,
     previous && { previous: previous.titles, ordinals: same },
   );
-  const vectors = options.embedder ? await embedAll(options.embedder, texts, options, reusedRows(same, options)) : null;
+  const reused = new Map([...knownRows(chunks, options), ...reusedRows(same, options)]);
+  const vectors = options.embedder ? await embedAll(options.embedder, texts, options, reused) : null;
   const ann = vectors && options.acceleration ? buildHnsw(vectors, options.hnsw) : null;
   const links = buildTitleLinks(table.titles, text.analyzer, text.languages);
   return { chunks: table, text, titles, vectors, embedder: options.embedder?.name ?? null, ann, links };
@@ -199,6 +202,24 @@ function reusedRows(same: ReadonlyMap<number, number>, options: BuildOptions): M
     return reused;
   for (const [ordinal, before] of same) reused.set(ordinal, rowVector(segment, before));
   return reused;
+}
+
+/** Known vectors of the right length, by the ordinal of their chunk. */
+function knownRows(chunks: readonly RetrievalChunk[], options: BuildOptions): Map<number, Float32Array> {
+  const rows = new Map<number, Float32Array>();
+  const known = options.knownVectors;
+  if (!known || !options.embedder) return rows;
+  const dimensions = options.embedder.dimensions;
+  chunks.forEach((chunk, ordinal) => {
+    const vector = known.get(chunk.id);
+    if (vector?.length === dimensions) rows.set(ordinal, vector);
+  });
+  return rows;
+}
+
+/** The vector the index holds for a chunk (by ordinal), as floats; undefined without vectors. */
+export function chunkVector(index: RetrievalIndex, ordinal: number): Float32Array | undefined {
+  return index.vectors ? rowVector(index.vectors, ordinal) : undefined;
 }
 
 function chunkTable(chunks: readonly RetrievalChunk[]): ChunkTable {

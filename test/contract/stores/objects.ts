@@ -25,6 +25,34 @@ export function objectStoreContract(make: MakeStores, createBucket: (name: strin
       expect(await objects.get(`${root}a.txt`)).toBeUndefined();
     });
 
+    it('writes an object from a stream (in parts past 8 MiB: a multipart upload) and reads it back as a stream', async () => {
+      const { objects } = make();
+      const root = `contract/${newId()}/`;
+      const piece = (i: number) => new Uint8Array(3 * 1024 * 1024).fill(i % 251);
+      async function* pieces(count: number) {
+        for (let i = 0; i < count; i++) yield piece(i);
+      }
+      expect(await objects.putStream(`${root}big.bin`, pieces(7), 'application/gzip')).toBe(7 * 3 * 1024 * 1024); // 21 MiB: 3 parts
+      expect(await objects.putStream(`${root}small.bin`, pieces(1))).toBe(3 * 1024 * 1024); // one part: one PUT
+      expect(await objects.putStream(`${root}empty.bin`, pieces(0))).toBe(0);
+      expect(await objects.head(`${root}big.bin`)).toEqual({ size: 7 * 3 * 1024 * 1024, contentType: 'application/gzip' });
+      const read: Uint8Array[] = [];
+      for await (const part of (await objects.getStream(`${root}big.bin`)) ?? []) read.push(part);
+      const whole = Buffer.concat(read);
+      expect(whole.length).toBe(7 * 3 * 1024 * 1024);
+      for (let i = 0; i < 7; i++) expect(whole[i * 3 * 1024 * 1024 + 5]).toBe(i % 251);
+      expect(await objects.getStream(`${root}missing`)).toBeUndefined();
+      async function* failing() {
+        yield piece(0);
+        yield piece(1);
+        yield piece(2);
+        throw new Error('the source broke');
+      }
+      await expect(objects.putStream(`${root}broken.bin`, failing())).rejects.toThrow('the source broke');
+      expect(await objects.head(`${root}broken.bin`)).toBeUndefined(); // an aborted upload leaves no object
+      await objects.deletePrefix(root);
+    });
+
     it('lists a prefix in key order, and deletes by key list or by prefix', async () => {
       const { objects } = make();
       const root = `contract/${newId()}/`;

@@ -53,6 +53,10 @@ export class SessionRepository implements SessionStore {
     return item ? Number(item.messageSequence) : undefined;
   }
 
+  async delete(accountId: string, id: string): Promise<void> {
+    await this.table.delete(keys.session(accountId, id));
+  }
+
   private async stampOnce(accountId: string, id: string, field: 'deletedAt' | 'endedAt', at: string) {
     const existing = await this.get(accountId, id);
     if (!existing || existing[field]) return existing;

@@ -311,6 +311,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/memories/export/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An export's state and, once completed, a time-limited address of its archive */
+        get: operations["getMemoryExport"];
+        put?: never;
+        /** Start writing the memory (settings, files with their text, sessions, messages, chunks, vectors, graph) into one archive */
+        post: operations["exportMemory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/memories/get/{id}": {
         parameters: {
             query?: never;
@@ -390,6 +408,23 @@ export interface paths {
         put?: never;
         /** Detach sessions and remove what they contributed */
         post: operations["removeMemorySessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/memories/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a new memory from an export archive; the memory's step shows progress to ready (a restore charges no tokens) */
+        post: operations["restoreMemory"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1027,6 +1062,21 @@ export interface components {
                 outcome: "delivered" | "retrying" | "dead";
             } | null;
         };
+        MemoryExport: {
+            /** Format: date-time */
+            createdAt: string;
+            error: string | null;
+            exportID: string;
+            memoryID: string;
+            /** @description Bytes of the archive once completed */
+            size: number | null;
+            /** @enum {string} */
+            state: "running" | "completed" | "failed";
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description A time-limited (1 hour) address of the archive once completed */
+            url: string | null;
+        };
         MemoryFileLink: {
             /** Format: date-time */
             createdAt: string;
@@ -1096,6 +1146,12 @@ export interface components {
             sourceID: string;
             validFrom: string;
             validTo: string | null;
+        };
+        RestoreMemoryRequest: {
+            /** @description A key from POST /files/upload or /files/upload-url holding an export archive (from any account or deployment) */
+            archiveKey: string;
+            /** @description The new memory's name (default: the exported memory's) */
+            name?: string;
         };
         /** @description Errors of GET /memory keep the `{detail}` body */
         RetrievalError: {
@@ -2794,6 +2850,186 @@ export interface operations {
             };
         };
     };
+    getMemoryExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemoryExport"];
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description Invalid input (bad_request): the message names the field and the problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key invalid (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found), also for another account's ids */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (bad_request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal failure (error, or internal server error on lists) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            exportID: string;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description Invalid input (bad_request): the message names the field and the problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key invalid (forbidden) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found), also for another account's ids */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (bad_request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal failure (error, or internal server error on lists) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getMemory: {
         parameters: {
             query?: never;
@@ -3219,6 +3455,90 @@ export interface operations {
             };
             /** @description Not found (not_found), also for another account's ids */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Body too large (bad_request) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Rate limited (rate_limited) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal failure (error, or internal server error on lists) */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    restoreMemory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreMemoryRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            memoryID: string;
+                        };
+                        /** @enum {string} */
+                        status: "success";
+                    };
+                };
+            };
+            /** @description Invalid input (bad_request): the message names the field and the problem */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key missing (unauthorized) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description API key invalid (forbidden) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4765,12 +5085,14 @@ export const OPERATIONS = {
   deleteSession: { method: 'delete', path: '/sessions/delete/{id}' },
   deleteUser: { method: 'delete', path: '/users/delete/{id}' },
   endSession: { method: 'post', path: '/sessions/end/{id}' },
+  exportMemory: { method: 'post', path: '/memories/export/{id}' },
   findMemoryEntities: { method: 'get', path: '/memories/entities/{id}' },
   getAccount: { method: 'get', path: '/account' },
   getFile: { method: 'get', path: '/files/get/{id}' },
   getFilesImportId: { method: 'get', path: '/files/import/{id}' },
   getHealth: { method: 'get', path: '/healthz' },
   getMemory: { method: 'get', path: '/memories/get/{id}' },
+  getMemoryExport: { method: 'get', path: '/memories/export/{id}' },
   getMemoryGraph: { method: 'get', path: '/memories/graph/{id}' },
   getMemoryProfile: { method: 'get', path: '/memories/profile/{id}' },
   getMessagesGetId: { method: 'get', path: '/messages/get/{id}' },
@@ -4786,6 +5108,7 @@ export const OPERATIONS = {
   postFilesResyncId: { method: 'post', path: '/files/resync/{id}' },
   removeMemoryFile: { method: 'delete', path: '/memories/delete-file' },
   removeMemorySessions: { method: 'post', path: '/memories/remove-sessions' },
+  restoreMemory: { method: 'post', path: '/memories/restore' },
   searchMemory: { method: 'get', path: '/memory' },
   searchMessages: { method: 'get', path: '/messages/search' },
   setFileMetadata: { method: 'post', path: '/files/metadata/{id}' },

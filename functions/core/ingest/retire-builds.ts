@@ -1,0 +1,72 @@
+/**
+ * Erasure of superseded index versions (docs/backups.md). A publish keeps the version before it (and its
+ * segments) for readers still loading it; when text was removed (a file or session left the memory, a
+ * message was deleted), those still hold it. A memory's text leaves the live segments with the publish
+ * that drops a whole segment, or with the purge merge that publish enqueues (docs/segments.md); that
+ * publish queues `index.retire` KMEM_RETIRE_AFTER_SECONDS later, which deletes every version and segment
+ * folder older than it that the memory's current version does not name: removed text is gone from the
+ * bucket within that delay (plus queue latency), never waiting for a next publish. The memory's export
+ * archives go too (they may hold the text): GET /memories/export answers such an export `failed`.
+ * The account's message index (whole builds, `v<n>-<uuid>/`) retires its builds before the version the same way.
+ */
+import { objectKeys } from '../object-keys';
+import type { MemoryStore, MessageIndexStore, ObjectStore, QueuePort } from '../ports';
+import type { WorkMessage } from '../work';
+import type { StoredChunk } from '../stored-index/chunks';
+import { folderOf, nameOf, readManifest } from '../stored-index/manifest';
+
+type RetireMessage = Extract<WorkMessage, { kind: 'index.retire' }>;
+
+export interface RetireDeps {
+  memories: MemoryStore;
+  messageIndexes: MessageIndexStore;
+  objects: ObjectStore;
+}
+
+/** Whether `next` leaves out a chunk (or a chunk's text) that `previous` holds. */
+export function dropsText(previous: readonly StoredChunk[], next: readonly StoredChunk[]): boolean {
+  const held = new Map(next.map((chunk) => [chunk.id, chunk.text]));
+  return previous.some((chunk) => held.get(chunk.id) !== chunk.text);
+}
+
+/** What queueing a retirement needs: the queue, and the delay (KMEM_RETIRE_AFTER_SECONDS, long enough for a warm reader to finish loading). */
+export interface RetireQueueDeps {
+  queue: QueuePort;
+  config: { work: { retireAfterSeconds: number } };
+}
+
+/** Queues the retirement of the builds before `version` (of the memory's index, or of the account's message index). */
+export async function queueRetirement(deps: RetireQueueDeps, target: Omit<RetireMessage, 'kind'>): Promise<void> {
+  await deps.queue.send({ kind: 'index.retire', ...target } satisfies RetireMessage, { delaySeconds: deps.config.work.retireAfterSeconds });
+}
+
+export async function retireBuilds(deps: RetireDeps, message: RetireMessage): Promise<void> {
+  const { accountId, memoryId, version } = message;
+  if (memoryId) {
+    const memory = await deps.memories.get(accountId, memoryId);
+    if (!memory?.indexPrefix || memory.indexVersion < version) return;
+    const root = objectKeys.indexRoot(accountId, memoryId);
+    const current = await readManifest(deps.objects, root, memory.indexPrefix);
+    if (!current) return; // replaced and collected meanwhile: the publish that did so retires again
+    const named = new Set([nameOf(root, memory.indexPrefix), ...current.segments.map((entry) => entry.id)]);
+    await deleteFoldersBefore(deps.objects, root, version, named);
+    await deps.objects.deletePrefix(objectKeys.exportsPrefix(accountId, memoryId)); // archives may hold the removed text
+    return;
+  }
+  const pointer = await deps.messageIndexes.get(accountId);
+  if (pointer && pointer.version >= version) await deleteFoldersBefore(deps.objects, objectKeys.messageIndexRoot(accountId), version);
+}
+
+/** Deletes the version and segment folders (`v<n>-…/`, `s<n>-…/`) under `root` numbered below `version`, but those `kept`. */
+async function deleteFoldersBefore(
+  objects: ObjectStore,
+  root: string,
+  version: number,
+  kept: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  const folders = new Set((await objects.list(root)).map((key) => key.slice(root.length).split('/')[0] ?? ''));
+  for (const folder of folders) {
+    const numbered = Number(/^[vs](\d+)-/.exec(folder)?.[1] ?? Number.NaN);
+    if (Number.isInteger(numbered) && numbered < version && !kept.has(folder)) await objects.deletePrefix(folderOf(root, folder));
+  }
+}
