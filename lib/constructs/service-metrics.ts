@@ -61,7 +61,11 @@ export function addServiceMetrics(scope: Construct, dashboard: Dashboard, option
   );
   dashboard.addWidgets(
     graph('Tokens ingested and charged', [serviceMetric('TokensIngested', 'Sum', p)], [byDimension('TokensCharged', 'Sum', p)]),
-    graph('Ingestion and index build (s, p90)', [byDimension('IngestionSeconds', 'p90', p), byDimension('IndexBuildSeconds', 'p90', p)]),
+    graph(
+      'Ingestion, index build and merge (s, p90)',
+      [byDimension('IngestionSeconds', 'p90', p), byDimension('IndexBuildSeconds', 'p90', p)],
+      [byDimension('IndexMergeSeconds', 'p90', p)],
+    ),
     graph('Index size (bytes, max)', [byDimension('IndexBytes', 'Maximum', p)]),
   );
   dashboard.addWidgets(
