@@ -23,6 +23,7 @@ import {
   removeFile,
   addFileToScope,
   emptyValidityScope,
+  type ValidityScope,
   restoreMemoryGraph,
   snapshotGraph,
   statedDocumentDate,
@@ -86,13 +87,7 @@ export async function buildMemoryGraph(
   options: { wordVectors: WordVectors | undefined; extractor: GraphExtractor },
 ): Promise<BuiltGraph> {
   const graph = startingGraph(memory, changes.previous, options.wordVectors);
-  const scope = changes.previous && changes.previous.version !== 1 ? emptyValidityScope() : undefined;
-  for (const [fileId, file] of [...graph.graph.files]) {
-    // an added source replaces its earlier version in mergeFile (which keeps what that one stated, closed)
-    const removed = !changes.kept.has(fileId) || changes.added.get(fileId)?.length === 0;
-    if (scope && (removed || changes.added.has(fileId))) addFileToScope(scope, graph.graph, file);
-    if (removed) removeFile(graph, fileId);
-  }
+  const scope = removeLeavingFiles(graph, changes);
   const context = {
     schema: graph.graph.schema,
     factExtraction: memory.factExtraction,
@@ -122,6 +117,21 @@ export async function buildMemoryGraph(
     counts: { entities: graph.graph.entities.size, relations: graph.graph.relations.size, facts: graph.graph.facts.size },
     tokensUsed,
   };
+}
+
+/**
+ * Removes the sources that left the memory (an added source replaces its earlier version in mergeFile,
+ * which keeps what that one stated, closed). Answers the validity scope with what left or is replaced;
+ * undefined (the whole validity pass) for a new graph or one restored from before validity.
+ */
+function removeLeavingFiles(graph: MemoryGraph, changes: GraphChanges): ValidityScope | undefined {
+  const scope = changes.previous && changes.previous.version !== 1 ? emptyValidityScope() : undefined;
+  for (const [fileId, file] of [...graph.graph.files]) {
+    const removed = !changes.kept.has(fileId) || changes.added.get(fileId)?.length === 0;
+    if (scope && (removed || changes.added.has(fileId))) addFileToScope(scope, graph.graph, file);
+    if (removed) removeFile(graph, fileId);
+  }
+  return scope;
 }
 
 type GraphMemory = Pick<Memory, 'id' | 'ontology' | 'factExtraction'>;

@@ -82,8 +82,7 @@ function relationSpan(graph: KnowledgeGraph, relation: GraphRelation): [string, 
   for (const fileId of relation.support.keys()) {
     const times = graph.files.get(fileId)?.relationTimes.get(relation.id);
     if (!times) continue;
-    if (!span) span = [times[0], times[1]];
-    else span = [times[0] < span[0] ? times[0] : span[0], times[1] > span[1] ? times[1] : span[1]];
+    span = span ? [earlier(times[0], span[0]) ?? times[0], later(times[1], span[1])] : [times[0], times[1]];
   }
   return span;
 }
@@ -241,6 +240,11 @@ function takeBatch(events: readonly Stated[], at: number, sweep: Sweep): number 
   else if (sweep.best && sweep.best.value !== first.value) sweep.other = sweep.best.time;
   sweep.best = first;
   return at;
+}
+
+function later(a: string, b: string): string {
+  if (a > b) return a;
+  return b;
 }
 
 function earlier(a: string | null, b: string | null): string | null {
