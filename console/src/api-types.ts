@@ -103,7 +103,7 @@ export interface Entity {
 }
 
 /** A fact with its validity: `validTo` null while it holds (a superseded fact keeps its end). */
-export interface DatedFact {
+interface DatedFact {
   content: string;
   sourceID: string | null;
   validFrom: string | null;
@@ -117,7 +117,7 @@ export interface UserProfile {
   preferences: ProfileEntry[];
 }
 
-export interface ProfileEntry {
+interface ProfileEntry {
   content: string;
   sourceID: string;
   validFrom: string;

@@ -12,7 +12,7 @@ function day(time: string | null): string {
 }
 
 /** "since 2024-03-01", or "2024-03-01 – 2024-06-01, superseded" once a later source replaced it. */
-export function validityOf(entry: Dated): string {
+function validityOf(entry: Dated): string {
   const from = day(entry.validFrom);
   if (entry.validTo === null) return from ? `since ${from}` : 'holds';
   return `${from || '?'} – ${day(entry.validTo)}, superseded`;
