@@ -98,8 +98,30 @@ export interface Entity {
   type: string;
   aliases: string[];
   relations: { relation: string; direction?: 'outgoing' | 'incoming'; target: { id: string; name: string } }[];
-  facts: { content: string }[];
+  facts: DatedFact[];
   passages: { content: string; fileID: string }[];
+}
+
+/** A fact with its validity: `validTo` null while it holds (a superseded fact keeps its end). */
+interface DatedFact {
+  content: string;
+  sourceID: string | null;
+  validFrom: string | null;
+  validTo: string | null;
+}
+
+/** What a customer user said of themself in a graph memory's sessions: facts and preferences, with validity. */
+export interface UserProfile {
+  customerUserID: string;
+  facts: ProfileEntry[];
+  preferences: ProfileEntry[];
+}
+
+interface ProfileEntry {
+  content: string;
+  sourceID: string;
+  validFrom: string;
+  validTo: string | null;
 }
 
 export interface Session {

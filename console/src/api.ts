@@ -19,6 +19,7 @@ import type {
   GraphNode,
   GraphEdge,
   Entity,
+  UserProfile,
   Session,
   SessionSummary,
   Message,
@@ -105,6 +106,9 @@ export function createApi(apiKey: string, base = '') {
       ok(await kmem.getMemoryGraph({ params: { path: { id }, query: { limit: 5000, nextToken } } })),
     entities: async (memoryID: string, name: string): Promise<Entity[]> =>
       ok(await kmem.findMemoryEntities({ params: { path: { id: memoryID }, query: { name, limit: 10 } } })).entities,
+    /** A customer user's profile in a graph memory, as it stood at `asOf` (default now). */
+    profile: async (memoryID: string, customerUserID: string, asOf?: string): Promise<UserProfile> =>
+      ok(await kmem.getMemoryProfile({ params: { path: { id: memoryID }, query: { customerUserID, ...(asOf ? { asOf } : {}) } } })).data,
     listFiles: async (query: QueryOf<'listFiles'> = {}): Promise<Page<KmemFile>> => {
       const body = ok(await kmem.listFiles({ params: { query: { limit: 100, ...query } } }));
       return page(body.files, body);

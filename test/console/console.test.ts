@@ -183,6 +183,42 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     await shot('graph');
   });
 
+  it("shows an entity's facts with their validity and a customer user's profile, superseded ones marked", async () => {
+    const key = env().keyConsole;
+    const customer = `console-traveller-${Date.now().toString(36)}`;
+    const session = (await post('/sessions/create', { customerUserID: customer, metadata: [] }, key)).body.data;
+    const say = (content: string, createdAt: string) =>
+      post('/messages/create', { sessionID: session.id, role: 'user', content, createdAt }, key);
+    await say('I live in Paris.', '2024-01-10T09:00:00Z');
+    await say('Alice Martin moved to Paris.', '2024-01-11T09:00:00Z');
+    await say('We moved to Berlin last week.', '2024-06-01T09:00:00Z');
+    await say('Alice Martin moved to Berlin.', '2024-06-02T09:00:00Z');
+    const name = `${MEMORY}-profile`;
+    const memory = (await post('/memories/create', { name, memoryType: 'graph', ontology: 'culture', factExtraction: true }, key)).body
+      .data;
+    await post('/memories/add-sessions', { memoryID: memory.id, sessions: [session.id] }, key);
+    const profilePath = `/memories/profile/${memory.id}?customerUserID=${encodeURIComponent(customer)}`;
+    await waitFor(profilePath, (body) => JSON.stringify(body.data?.facts ?? []).includes('Berlin'), key, 120_000);
+
+    await page.goto(`${env().url}/console/#/graph?memory=${memory.id}`);
+    await page
+      .getByTestId('graph-status')
+      .filter({ hasText: /\d+ entities/ })
+      .waitFor(WAIT);
+    await page.getByLabel('Find an entity', { exact: true }).fill('Alice Martin');
+    await page.getByRole('button', { name: 'Find' }).click();
+    const facts = page.getByRole('complementary', { name: 'entity details' }).getByRole('list', { name: 'facts' });
+    await facts.locator('li.current', { hasText: 'Berlin' }).getByText('since 2024-06-02').waitFor(WAIT);
+    await facts.locator('li.superseded', { hasText: 'Paris' }).getByText('2024-01-11 – 2024-06-02, superseded').waitFor(WAIT);
+
+    await page.getByLabel('Customer user', { exact: true }).fill(customer);
+    await page.getByRole('button', { name: 'Show profile' }).click();
+    const profile = page.getByRole('list', { name: 'profile facts' });
+    await profile.locator('li.current', { hasText: 'Berlin' }).waitFor(WAIT);
+    await profile.locator('li.superseded', { hasText: 'Paris' }).getByText('2024-01-10 – 2024-06-01, superseded').waitFor(WAIT);
+    await shot('profile');
+  });
+
   it("shows a failed file's reason", async () => {
     const address = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/gone.html`;
     await page.goto(`${env().url}/console/#/files`);

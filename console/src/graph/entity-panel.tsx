@@ -1,7 +1,8 @@
-/** An entity's details from the entity look-up: aliases, relations, facts and the passages behind it. */
+/** An entity's details from the entity look-up: aliases, relations, facts with their validity (latest first) and the passages behind it. */
 import type { Api, Entity } from '../api';
 import { href } from '../route';
 import { ErrorLine, useLoad } from '../ui';
+import { DatedList } from './dated';
 
 interface Props {
   api: Api;
@@ -82,11 +83,7 @@ function EntityDetails({
       {e.facts.length > 0 && (
         <>
           <h3>Facts</h3>
-          <ul>
-            {e.facts.map((f) => (
-              <li>{f.content}</li>
-            ))}
-          </ul>
+          <DatedList entries={e.facts} label="facts" />
         </>
       )}
       <h3>Passages</h3>

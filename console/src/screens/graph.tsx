@@ -1,12 +1,14 @@
 /**
  * The graph view: WebGL (sigma.js) over the whole graph memory, laid out by ForceAtlas2 in a web worker,
- * coloured by entity type; search an entity, click a node for its details, expand its neighbours.
+ * coloured by entity type; search an entity, click a node for its details, expand its neighbours; look up
+ * a customer user's profile.
  */
 import type { RefObject } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Api } from '../api';
 import { colourOf, type EntityGraph, loadGraph, typesOf } from '../graph/model';
 import { EntityPanel } from '../graph/entity-panel';
+import { ProfilePanel } from '../graph/profile-panel';
 import { BackgroundLayout, type LayoutState } from '../graph/layout';
 import { createRenderer, type Emphasis, type GraphRenderer, repaint } from '../graph/renderer';
 import { ErrorLine, messageOf, num, useLoad } from '../ui';
@@ -128,6 +130,7 @@ function GraphView({ api, memoryID }: { api: Api; memoryID: string }) {
         <ErrorLine error={error} />
         <EntitySearch onFind={(name) => setSelected({ name, id: findNode(graph, name) })} />
         {graph && <GraphTools graph={graph} layout={layoutState} onToggleLayout={toggleLayout} onShowAll={showAll} />}
+        <ProfilePanel api={api} memoryID={memoryID} />
       </div>
       <div class="graph-canvas" ref={container} aria-label="knowledge graph" role="img" />
       {selected && (

@@ -8,7 +8,8 @@
  * states, else the file's creation; a new version of a file, its update). A file added again replaces
  * its earlier version: facts only the earlier version stated stay, closed at the new version's time.
  * A customer user's messages give their profile statements. Then `refreshValidity` closes what later
- * statements of single-valued relations superseded.
+ * statements of single-valued relations superseded, over the groups the build's files touched (a graph
+ * restored from a snapshot written before validity, or a new one, gets the whole pass).
  */
 import { buildGraphSegment, type GraphSnapshot, serializeGraphSegment, type WordVectors } from '../../engine';
 import {
@@ -20,6 +21,9 @@ import {
   mergeFile,
   refreshValidity,
   removeFile,
+  addFileToScope,
+  emptyValidityScope,
+  type ValidityScope,
   restoreMemoryGraph,
   snapshotGraph,
   statedDocumentDate,
@@ -83,10 +87,7 @@ export async function buildMemoryGraph(
   options: { wordVectors: WordVectors | undefined; extractor: GraphExtractor },
 ): Promise<BuiltGraph> {
   const graph = startingGraph(memory, changes.previous, options.wordVectors);
-  for (const fileId of [...graph.graph.files.keys()]) {
-    // an added source replaces its earlier version in mergeFile (which keeps what that one stated, closed)
-    if (!changes.kept.has(fileId) || changes.added.get(fileId)?.length === 0) removeFile(graph, fileId);
-  }
+  const scope = removeLeavingFiles(graph, changes);
   const context = {
     schema: graph.graph.schema,
     factExtraction: memory.factExtraction,
@@ -101,9 +102,11 @@ export async function buildMemoryGraph(
     );
     const replacing = graph.graph.files.has(fileId);
     mergeFile(graph, result.extraction, originOf(chunks, changes.fileTimes?.get(fileId), replacing));
+    const merged = graph.graph.files.get(fileId);
+    if (scope && merged) addFileToScope(scope, graph.graph, merged);
     tokensUsed += result.tokensUsed;
   }
-  refreshValidity(graph.graph);
+  refreshValidity(graph.graph, scope);
   const problems = graphInvariantViolations(graph.graph);
   if (problems.length) throw new Error(`graph of memory ${memory.id} is inconsistent: ${problems.slice(0, 3).join('; ')}`);
   const snapshot = snapshotGraph(graph.graph);
@@ -114,6 +117,21 @@ export async function buildMemoryGraph(
     counts: { entities: graph.graph.entities.size, relations: graph.graph.relations.size, facts: graph.graph.facts.size },
     tokensUsed,
   };
+}
+
+/**
+ * Removes the sources that left the memory (an added source replaces its earlier version in mergeFile,
+ * which keeps what that one stated, closed). Answers the validity scope with what left or is replaced;
+ * undefined (the whole validity pass) for a new graph or one restored from before validity.
+ */
+function removeLeavingFiles(graph: MemoryGraph, changes: GraphChanges): ValidityScope | undefined {
+  const scope = changes.previous && changes.previous.version !== 1 ? emptyValidityScope() : undefined;
+  for (const [fileId, file] of [...graph.graph.files]) {
+    const removed = !changes.kept.has(fileId) || changes.added.get(fileId)?.length === 0;
+    if (scope && (removed || changes.added.has(fileId))) addFileToScope(scope, graph.graph, file);
+    if (removed) removeFile(graph, fileId);
+  }
+  return scope;
 }
 
 type GraphMemory = Pick<Memory, 'id' | 'ontology' | 'factExtraction'>;

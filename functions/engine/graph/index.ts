@@ -15,6 +15,7 @@ export {
 } from './graph-build';
 export { graphInvariantViolations } from './graph-invariants';
 export { refreshValidity } from './validity';
+export { addFileToScope, emptyValidityScope, type ValidityScope } from './validity-scope';
 export { statedDocumentDate } from './document-date';
 export { restoreMemoryGraph, snapshotGraph } from './graph-snapshot';
 export { parseText, type ParsedText } from './nlp';

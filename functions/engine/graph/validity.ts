@@ -4,11 +4,12 @@
  * relation another value (`validTo`; null while nothing did). Which relations hold one value at a time
  * comes from the ontology (`singleValued`, see ontology.ts); every other relation is multi-valued and is
  * never superseded (someone who likes tea and coffee keeps both). Nothing is deleted: a superseded fact
- * stays, closed. Worked out again over the whole graph after each build (`refreshValidity`), so the
- * order in which sources arrive does not matter.
+ * stays, closed. Worked out again after each build (`refreshValidity`) over the groups the build touched
+ * (validity-scope.ts), or over the whole graph, so the order in which sources arrive does not matter.
  */
 import type { GraphFact, GraphRelation, KnowledgeGraph, SpeakerStatement } from './graph-model';
 import type { OntologySchema, SingleValuedRelation } from './ontology';
+import { scopeEntities, type ValidityScope } from './validity-scope';
 
 /** A statement of a value at a time, within a group that holds one value at a time. */
 interface Stated {
@@ -17,20 +18,34 @@ interface Stated {
   readonly time: string;
 }
 
-/** Recomputes `validTo` of every fact (current and closed), relation and speaker statement. */
-export function refreshValidity(graph: KnowledgeGraph): void {
-  const closed = [...graph.files.values()].flatMap((file) => file.closedFacts);
-  refreshFacts(graph, [...graph.facts.values(), ...closed]);
-  refreshRelations(graph);
-  refreshStatements([...graph.files.values()].flatMap((file) => file.statements));
+/**
+ * Recomputes `validTo` of every fact (current and closed), relation and speaker statement; with a
+ * `scope` (what a sync merged or removed, see validity-scope.ts), only of the groups it could change,
+ * with the same result as the whole pass.
+ */
+export function refreshValidity(graph: KnowledgeGraph, scope?: ValidityScope): void {
+  const keys = scope && scopeEntities(graph, scope);
+  const touches = (item: Ends) => !keys || keys.has(item.subjectId) || keys.has(item.objectId);
+  const files = [...graph.files.values()];
+  const closed = files.flatMap((file) => file.closedFacts);
+  refreshFacts(graph, [...graph.facts.values(), ...closed].filter(touches), keys);
+  refreshRelations(graph, [...graph.relations.values()].filter(touches), keys);
+  const statements = files.flatMap((file) => file.statements);
+  refreshStatements(scope ? statements.filter((statement) => scope.speakers.has(statement.speaker)) : statements);
 }
 
-function refreshFacts(graph: KnowledgeGraph, facts: readonly GraphFact[]): void {
+/** Whether an item's group is redone: every group in the whole pass, else those keyed by an entity in scope. */
+function redone(keys: ReadonlySet<string> | undefined, rule: SingleValuedRelation, ends: Ends): boolean {
+  return !keys || keys.has(rule.by === 'object' ? ends.objectId : ends.subjectId);
+}
+
+function refreshFacts(graph: KnowledgeGraph, facts: readonly GraphFact[], keys: ReadonlySet<string> | undefined): void {
   const slotted: Array<{ fact: GraphFact; stated: Stated }> = [];
   for (const fact of facts) {
-    fact.validTo = fact.closedAt ?? null;
     const relation = graph.relations.get(fact.relationId);
     const rule = relation ? singleValuedRule(graph, relation) : factRule(graph, fact);
+    if (rule && !redone(keys, rule, fact)) continue;
+    fact.validTo = fact.closedAt ?? null;
     if (rule) slotted.push({ fact, stated: statedBy(rule, fact, fact.validFrom) });
   }
   const ends = supersededAt(
@@ -41,15 +56,15 @@ function refreshFacts(graph: KnowledgeGraph, facts: readonly GraphFact[]): void 
 }
 
 /** A relation holds from its first statement; a single-valued one until another value is stated after its last. */
-function refreshRelations(graph: KnowledgeGraph): void {
-  const spans = relationSpans(graph);
+function refreshRelations(graph: KnowledgeGraph, relations: readonly GraphRelation[], keys: ReadonlySet<string> | undefined): void {
   const events: Stated[] = [];
   const queries: Array<{ relation: GraphRelation; stated: Stated }> = [];
-  for (const relation of graph.relations.values()) {
-    const [first, last] = spans.get(relation.id) ?? ['', ''];
+  for (const relation of relations) {
+    const [first, last] = relationSpan(graph, relation) ?? ['', ''];
     relation.validFrom = first;
-    relation.validTo = null;
     const rule = singleValuedRule(graph, relation);
+    if (rule && !redone(keys, rule, relation)) continue;
+    relation.validTo = null;
     if (!rule) continue;
     events.push(statedBy(rule, relation, first), statedBy(rule, relation, last));
     queries.push({ relation, stated: statedBy(rule, relation, last) });
@@ -61,17 +76,15 @@ function refreshRelations(graph: KnowledgeGraph): void {
   queries.forEach(({ relation }, index) => (relation.validTo = ends[index] ?? null));
 }
 
-/** Per relation: the first and last time any file states it. */
-function relationSpans(graph: KnowledgeGraph): Map<string, [string, string]> {
-  const spans = new Map<string, [string, string]>();
-  for (const file of graph.files.values()) {
-    for (const [id, [first, last]] of file.relationTimes) {
-      const span = spans.get(id);
-      if (!span) spans.set(id, [first, last]);
-      else spans.set(id, [[first, span[0]].sort()[0] ?? first, [last, span[1]].sort()[1] ?? last]);
-    }
+/** The first and last time any file supporting a relation states it. */
+function relationSpan(graph: KnowledgeGraph, relation: GraphRelation): [string, string] | undefined {
+  let span: [string, string] | undefined;
+  for (const fileId of relation.support.keys()) {
+    const times = graph.files.get(fileId)?.relationTimes.get(relation.id);
+    if (!times) continue;
+    span = span ? [earlier(times[0], span[0]) ?? times[0], later(times[1], span[1])] : [times[0], times[1]];
   }
-  return spans;
+  return span;
 }
 
 function refreshStatements(statements: readonly SpeakerStatement[]): void {
@@ -227,6 +240,11 @@ function takeBatch(events: readonly Stated[], at: number, sweep: Sweep): number 
   else if (sweep.best && sweep.best.value !== first.value) sweep.other = sweep.best.time;
   sweep.best = first;
   return at;
+}
+
+function later(a: string, b: string): string {
+  if (a > b) return a;
+  return b;
 }
 
 function earlier(a: string | null, b: string | null): string | null {
