@@ -33,7 +33,7 @@ export interface SearchFilter {
 export type AllowedSources = ReadonlySet<SourceId> | undefined;
 
 /** Whether the filter holds a condition on sources (resolved against file and session records). */
-function hasSourceConditions(filter: SearchFilter): boolean {
+export function hasSourceConditions(filter: SearchFilter): boolean {
   return filter.fileTypes !== undefined || filter.sourceKeyPrefix !== undefined || filter.metadata !== undefined;
 }
 
