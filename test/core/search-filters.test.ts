@@ -210,7 +210,9 @@ describe('resolved sources kept warm', () => {
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) {
       const text = `Hedgehog record ${i}: a hedgehog numbered ${i * 13} was seen near hedge ${i}.`;
-      ids.push(await addFile(accountId, { name: `seen-${i}.txt`, text, fileType: 'text', metadata: [{ key: 'seen', value: `${i % 10}` }] }));
+      ids.push(
+        await addFile(accountId, { name: `seen-${i}.txt`, text, fileType: 'text', metadata: [{ key: 'seen', value: `${i % 10}` }] }),
+      );
     }
     await drain();
     const memory = await createMemory(deps, accountId, { name: 'warm', memoryType: 'vector' });

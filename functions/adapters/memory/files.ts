@@ -2,7 +2,14 @@
 import { WEB_FILE_TYPES } from '../../core/files/file-kinds';
 import type { FileCategory, FileRecord, Page, PageRequest, Upload } from '../../core/model';
 import type { FileImport } from '../../core/files/bulk-import';
-import { changesSourceFields, type FileStore, type ImportStore, type ResyncClaim, type ResyncClaimResult, type UploadStore } from '../../core/files/ports';
+import {
+  changesSourceFields,
+  type FileStore,
+  type ImportStore,
+  type ResyncClaim,
+  type ResyncClaimResult,
+  type UploadStore,
+} from '../../core/files/ports';
 import { AccountRecords, byCreation, compare, definedChanges, pageOf } from './records';
 
 export class MemoryUploadStore implements UploadStore {

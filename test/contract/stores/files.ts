@@ -165,7 +165,11 @@ export function fileStoreContract(make: MakeStores): void {
       await files.increment(accountId, f.id, 'hiddenFilesCreated', 1);
       expect(await version()).toBe(afterMany);
       let last = afterMany;
-      for (const changes of [{ metadata: [{ key: 'lang', value: 'de' }] }, { fileType: 'document' as const }, { sourceKey: 's3://b/a.txt' }]) {
+      for (const changes of [
+        { metadata: [{ key: 'lang', value: 'de' }] },
+        { fileType: 'document' as const },
+        { sourceKey: 's3://b/a.txt' },
+      ]) {
         await files.update(accountId, f.id, changes);
         const now = await version();
         expect(now).toBeGreaterThan(last);
