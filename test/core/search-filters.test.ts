@@ -185,6 +185,67 @@ describe('a change of metadata', () => {
   });
 });
 
+/** The deps with the file and session reads retrieval makes counted: records asked for, and version reads. */
+function countingDeps() {
+  const reads = { fileRecords: 0, sessionRecords: 0, versions: 0 };
+  const files = Object.create(deps.files) as typeof deps.files;
+  files.getMany = (account, ids) => {
+    reads.fileRecords += ids.length;
+    return deps.files.getMany(account, ids);
+  };
+  files.sourceVersion = (account) => {
+    reads.versions += 1;
+    return deps.files.sourceVersion(account);
+  };
+  const sessions = Object.create(deps.sessions) as typeof deps.sessions;
+  sessions.get = (account, id) => {
+    reads.sessionRecords += 1;
+    return deps.sessions.get(account, id);
+  };
+  return { reads, counted: { ...deps, files, sessions } };
+}
+
+describe('resolved sources kept warm', () => {
+  it('reads O(1) items per filtered query after warm-up, and still sees a metadata change at the next query', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const text = `Hedgehog record ${i}: a hedgehog numbered ${i * 13} was seen near hedge ${i}.`;
+      ids.push(
+        await addFile(accountId, { name: `seen-${i}.txt`, text, fileType: 'text', metadata: [{ key: 'seen', value: `${i % 10}` }] }),
+      );
+    }
+    await drain();
+    const memory = await createMemory(deps, accountId, { name: 'warm', memoryType: 'vector' });
+    await addFiles(deps, accountId, memory.id, ids);
+    await startIngestion(deps, accountId, memory.id);
+    await drain();
+    const { reads, counted } = countingDeps();
+    const query = (filter: SearchFilter) =>
+      retrieveFromMemory(counted, accountId, { memoryId: memory.id, query: QUERY, topK: 5, facts: false, assisted: false, filter });
+    const filter = { metadata: { seen: ['0'] } };
+    const warm = await query(filter);
+    expect(reads.fileRecords).toBeGreaterThanOrEqual(40); // the warm-up reads every file of the index
+    expect(new Set(warm.sources.map((source) => source.id))).toEqual(new Set([ids[0], ids[10], ids[20], ids[30]]));
+    for (let round = 0; round < 3; round++) {
+      Object.assign(reads, { fileRecords: 0, sessionRecords: 0, versions: 0 });
+      const again = await query({ metadata: { seen: ['0'] } }); // an equal filter, a new object
+      expect(again.sources.map((source) => source.id).sort()).toEqual(warm.sources.map((source) => source.id).sort());
+      // one version read, and the records of the (at most topK) sources answered, not the 40 of the index
+      expect(reads).toEqual({ fileRecords: again.sources.length, sessionRecords: 0, versions: 1 });
+    }
+    // with the cache warm, a change of metadata counts at the next query
+    await setFileMetadata(deps, accountId, ids[5]!, [{ key: 'seen', value: '0' }]);
+    const changed = await query(filter);
+    expect(changed.sources.map((source) => source.id)).toContain(ids[5]);
+    await setFileMetadata(deps, accountId, ids[5]!, [{ key: 'seen', value: 'gone' }]);
+    expect((await query(filter)).sources.map((source) => source.id)).not.toContain(ids[5]);
+    // as does any write of a file's type through the store, with a `fileTypes` filter warm
+    expect((await query({ fileTypes: ['document'] })).sources).toEqual([]);
+    await deps.files.update(accountId, ids[7]!, { fileType: 'document' });
+    expect((await query({ fileTypes: ['document'] })).sources.map((source) => source.id)).toEqual([ids[7]]);
+  }, 120_000);
+});
+
 describe('across accounts', () => {
   it("finds nothing by another account's file ids, nor by metadata its files hold", async () => {
     const foreignIds = [fileIds['de-manual.txt']!, fileIds['notes.txt']!];

@@ -86,6 +86,8 @@ export const keys = {
   childFilesOf: (accountId: string, parentFileId: string): string => `${tenant(accountId)}#FILE#${parentFileId}#CHILDREN`,
   /** gsi3 of top-level files with a sourceKey: one file by its exact source, or an import's files by prefix. */
   filesBySource: (accountId: string): string => `${tenant(accountId)}#SOURCES`,
+  /** The version of the account's file source fields (fileType, sourceKey, metadata): a counter every write of them adds to. */
+  fileSourceVersion: (accountId: string): TableKey => ({ pk: `${tenant(accountId)}#FILESOURCES`, sk: 'VERSION' }),
   /** A sourceKey as a sort key: itself, or (past 900 bytes) its first 800 bytes then `#~` and its SHA-256. */
   sourceSortKey: (sourceKey: string): string => {
     const bytes = Buffer.from(sourceKey, 'utf8');

@@ -2,7 +2,14 @@
 import { WEB_FILE_TYPES } from '../../core/files/file-kinds';
 import type { FileCategory, FileRecord, Page, PageRequest, Upload } from '../../core/model';
 import type { FileImport } from '../../core/files/bulk-import';
-import type { FileStore, ImportStore, ResyncClaim, ResyncClaimResult, UploadStore } from '../../core/files/ports';
+import {
+  changesSourceFields,
+  type FileStore,
+  type ImportStore,
+  type ResyncClaim,
+  type ResyncClaimResult,
+  type UploadStore,
+} from '../../core/files/ports';
 import { AccountRecords, byCreation, compare, definedChanges, pageOf } from './records';
 
 export class MemoryUploadStore implements UploadStore {
@@ -47,13 +54,25 @@ interface ResyncMarks {
 export class MemoryFileStore implements FileStore {
   private readonly files = new AccountRecords<FileRecord>();
   private readonly resyncs = new AccountRecords<ResyncMarks>();
+  /** Each account's source version (see FileStore.sourceVersion). */
+  private readonly sourceVersions = new Map<string, number>();
 
   async create(file: FileRecord): Promise<void> {
     this.files.create(file.accountId, file.id, file);
+    this.raiseSourceVersion(file.accountId);
   }
 
   async createMany(files: readonly FileRecord[]): Promise<void> {
     for (const file of files) this.files.put(file.accountId, file.id, file);
+    for (const accountId of new Set(files.map((file) => file.accountId))) this.raiseSourceVersion(accountId);
+  }
+
+  async sourceVersion(accountId: string): Promise<number> {
+    return this.sourceVersions.get(accountId) ?? 0;
+  }
+
+  private raiseSourceVersion(accountId: string): void {
+    this.sourceVersions.set(accountId, (this.sourceVersions.get(accountId) ?? 0) + 1);
   }
 
   async get(accountId: string, id: string): Promise<FileRecord | undefined> {
@@ -96,17 +115,20 @@ export class MemoryFileStore implements FileStore {
     whenState?: FileRecord['state'][],
     whenContentHash?: string,
   ): Promise<FileRecord | undefined> {
-    return this.files.update(
+    const updated = this.files.update(
       accountId,
       id,
       (file) => ({ ...file, ...definedChanges(changes) }),
       (file) => (!whenState || whenState.includes(file.state)) && (!whenContentHash || file.contentHash === whenContentHash),
     );
+    if (updated && changesSourceFields(changes)) this.raiseSourceVersion(accountId);
+    return updated;
   }
 
   async delete(accountId: string, id: string): Promise<void> {
     this.files.delete(accountId, id);
     this.resyncs.delete(accountId, id);
+    this.raiseSourceVersion(accountId);
   }
 
   async deleteMany(accountId: string, ids: readonly string[]): Promise<void> {

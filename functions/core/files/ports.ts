@@ -68,6 +68,12 @@ export interface FileStore {
   claimResync(accountId: string, id: string, at: ResyncClaim): Promise<ResyncClaimResult>;
   /** Clears a file's re-sync claim: its re-sync ended. */
   endResync(accountId: string, id: string): Promise<void>;
+  /**
+   * The version of this account's file source fields: a number that every create, delete, and update of a
+   * file's `fileType`, `sourceKey` or `metadata` raises (after the write), so a result worked out from the
+   * file records under one version holds while the version is unchanged (search filters cache on it).
+   */
+  sourceVersion(accountId: string): Promise<number>;
   /** Adds `by` to a counter of a file atomically; answers the file after. */
   increment(
     accountId: string,
@@ -75,6 +81,11 @@ export interface FileStore {
     counter: 'hiddenFilesCreated' | 'hiddenFilesProcessed' | 'hiddenFilesIngested',
     by: number,
   ): Promise<FileRecord | undefined>;
+}
+
+/** Whether a file update writes a field search filters read (`fileType`, `sourceKey`, `metadata`): it raises the source version. */
+export function changesSourceFields(changes: Partial<FileRecord>): boolean {
+  return changes.fileType !== undefined || changes.sourceKey !== undefined || changes.metadata !== undefined;
 }
 
 export interface ImportStore {

@@ -2,8 +2,9 @@
  * The `filter` of `GET /memory/` and `GET /messages/search`: conditions that all hold for every passage,
  * fact, source or message returned. Conditions on the chunk itself (its file, session, speaker, role) are
  * read from the chunk record; conditions on its source (file type, sourceKey, metadata) are resolved at
- * query time against the source records (the files, or the sessions) into the set of allowed sources, so a
- * change of a file's metadata counts at once, with nothing extracted or embedded again.
+ * query time against the source records (the files, or the sessions) into the set of allowed sources (kept
+ * per index and account source version: allowed-source-cache.ts), so a change of a file's metadata counts
+ * at the next query, with nothing extracted or embedded again.
  */
 import {
   type FileRecord,
@@ -33,7 +34,7 @@ export interface SearchFilter {
 export type AllowedSources = ReadonlySet<SourceId> | undefined;
 
 /** Whether the filter holds a condition on sources (resolved against file and session records). */
-function hasSourceConditions(filter: SearchFilter): boolean {
+export function hasSourceConditions(filter: SearchFilter): boolean {
   return filter.fileTypes !== undefined || filter.sourceKeyPrefix !== undefined || filter.metadata !== undefined;
 }
 

@@ -13,6 +13,7 @@ import type { StoredChunk } from '../stored-index/chunks';
 import type { Message, MessageRole } from '../model';
 import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
+import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
 import { chunkPredicate, isFilterEmpty, resolveSources, type SearchFilter } from '../stored-index/search-filter';
 import { type Embedder, rankForQuery } from '../../engine';
 
@@ -69,7 +70,12 @@ export async function searchMessages(deps: MessageSearchDeps, accountId: string,
   return found.slice(0, request.topK);
 }
 
-/** The filter as an ordinal check over the index's chunk records (undefined: no filter); source conditions read the sessions now. */
+/**
+ * The filter as an ordinal check over the index's chunk records (undefined: no filter). Its source
+ * conditions are read against the sessions once per index version and kept: the index holds only
+ * messages, and a session's metadata is written once, when it is created, so no later write can change
+ * what they allow (file writes, which raise the account's source version, touch no message).
+ */
 async function filteredChunks(
   deps: MessageSearchDeps,
   accountId: string,
@@ -78,13 +84,15 @@ async function filteredChunks(
 ): Promise<((ordinal: number) => boolean) | undefined> {
   if (!filter || isFilterEmpty(filter)) return undefined;
   const chunks = index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
-  const sourceIds = new Set(chunks.flatMap((chunk) => (chunk ? [chunk.fileId] : [])));
-  const sources = await resolveSources(filter, sourceIds, {
-    files: async () => new Map(),
-    sessions: async (ids) => {
-      const found = await mapConcurrently(ids, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
-      return new Map(found.flatMap((session) => (session ? [[session.id, session] as const] : [])));
-    },
+  const sources = await cachedAllowedSources(index.retrieval, SESSION_METADATA_VERSION, filter, () => {
+    const sourceIds = new Set(chunks.flatMap((chunk) => (chunk ? [chunk.fileId] : [])));
+    return resolveSources(filter, sourceIds, {
+      files: async () => new Map(),
+      sessions: async (ids) => {
+        const found = await mapConcurrently(ids, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
+        return new Map(found.flatMap((session) => (session ? [[session.id, session] as const] : [])));
+      },
+    });
   });
   const matches = chunkPredicate(filter, sources);
   return (ordinal) => {
@@ -92,6 +100,9 @@ async function filteredChunks(
     return chunk !== undefined && matches(chunk);
   };
 }
+
+/** Session metadata never changes after create: one version for every message-index filter. */
+const SESSION_METADATA_VERSION = 0;
 
 type IndexedMessage = NonNullable<StoredChunk['message']>;
 

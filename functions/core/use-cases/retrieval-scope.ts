@@ -5,9 +5,17 @@
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { chunkOrdinals } from '../../engine';
-import type { Memory } from '../model';
+import type { Memory, Session } from '../model';
 import type { StoredChunk } from '../stored-index/chunks';
-import { type AllowedSources, chunkPredicate, isFilterEmpty, type SourceLookup } from '../stored-index/search-filter';
+import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
+import {
+  type AllowedSources,
+  chunkPredicate,
+  hasSourceConditions,
+  isFilterEmpty,
+  resolveSources,
+  type SearchFilter,
+} from '../stored-index/search-filter';
 import type { LoadedIndex } from '../stored-index/index-cache';
 import { withinWindow } from './message-search';
 import type { RetrievalDeps, RetrievalQuery } from './retrieve-memory';
@@ -39,15 +47,35 @@ export function allowedChunks(
   };
 }
 
-/** The filter's source conditions read against this account's file and session records, at query time. */
-export function sourceLookup(deps: Pick<RetrievalDeps, 'files' | 'sessions'>, accountId: string): SourceLookup {
-  return {
-    files: (ids) => deps.files.getMany(accountId, ids),
-    sessions: async (ids) => {
-      const found = await mapConcurrently(ids, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
-      return new Map(found.flatMap((session) => (session ? [[session.id, session] as const] : [])));
-    },
-  };
+/**
+ * What the filter's source conditions allow among the index's sources: worked out from this account's
+ * file and session records once per (index version, source version, conditions), then kept, so a warm
+ * filtered query reads one item (the source version) and not every record of the index.
+ */
+export async function filterSources(
+  deps: Pick<RetrievalDeps, 'files' | 'sessions'>,
+  accountId: string,
+  index: LoadedIndex,
+  filter: SearchFilter | undefined,
+): Promise<AllowedSources> {
+  if (!filter || !hasSourceConditions(filter)) return undefined;
+  const version = await deps.files.sourceVersion(accountId);
+  return cachedAllowedSources(index.retrieval, version, filter, () =>
+    resolveSources(filter, chunkView(index).sourceIds, {
+      files: (ids) => deps.files.getMany(accountId, ids),
+      sessions: (ids) => sessionsById(deps.sessions, accountId, ids),
+    }),
+  );
+}
+
+/** The sessions of `ids` that exist, by id. */
+async function sessionsById(
+  sessions: RetrievalDeps['sessions'],
+  accountId: string,
+  ids: readonly string[],
+): Promise<ReadonlyMap<string, Session>> {
+  const found = await mapConcurrently(ids, STORE_CONCURRENCY, (id) => sessions.get(accountId, id));
+  return new Map(found.flatMap((session) => (session ? [[session.id, session] as const] : [])));
 }
 
 /** A chunk-id check for lists that name chunks by id (the graph side), from an ordinal check. */

@@ -15,13 +15,13 @@ import {
 } from '../../engine';
 import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
 import type { MemoryStore, SessionStore } from '../ports';
-import { resolveSources, type SearchFilter } from '../stored-index/search-filter';
+import type { SearchFilter } from '../stored-index/search-filter';
 import type { FileStore } from '../files/ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { emitMetric } from '../metrics';
 import { candidateRerank, type Reranking } from '../reranking/candidate-rerank';
 import { checkWindow } from './message-search';
-import { allowedChunks, chunkIdAllowed, chunkView, sourceLookup } from './retrieval-scope';
+import { allowedChunks, chunkIdAllowed, chunkView, filterSources } from './retrieval-scope';
 import { type DatedFactView, datedFactViews, graphFacts, publicSourceId, sentenceHolds, supersededFactor } from './retrieval-time';
 
 export interface RetrievalDeps {
@@ -82,8 +82,7 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
   const reranker = deps.reranking?.reranker() ?? null;
   if (!index || index.retrieval.chunks.ids.length === 0)
     return { payload: [], facts: [], sources: [], ...(reranker ? { reranked: false } : {}) };
-  const lookup = sourceLookup(deps, accountId);
-  const allowedSources = request.filter ? await resolveSources(request.filter, chunkView(index).sourceIds, lookup) : undefined;
+  const allowedSources = await filterSources(deps, accountId, index, request.filter);
   const allow = allowedChunks(memory, index, request, allowedSources);
   const rerank = reranker && deps.reranking ? candidateRerank(reranker, request.query, deps.reranking.record) : undefined;
   const asOf = request.asOf ?? new Date().toISOString();

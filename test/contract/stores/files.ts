@@ -148,6 +148,48 @@ export function fileStoreContract(make: MakeStores): void {
       expect(await files.get(accountId, h.id)).toBeDefined();
     });
 
+    it('raises the source version on every create, delete and change of fileType, sourceKey or metadata, in its account only', async () => {
+      const { files } = make();
+      const [accountId, otherId] = [newId(), newId()];
+      const version = () => files.sourceVersion(accountId);
+      expect(await version()).toBe(0);
+      const f = file(accountId, 1);
+      await files.create(f);
+      const afterCreate = await version();
+      expect(afterCreate).toBeGreaterThan(0);
+      await files.createMany([file(accountId, 2), file(accountId, 3)]);
+      const afterMany = await version();
+      expect(afterMany).toBeGreaterThan(afterCreate);
+      // fields no filter reads leave it
+      await files.update(accountId, f.id, { state: 'ready', tokens: 12 });
+      await files.increment(accountId, f.id, 'hiddenFilesCreated', 1);
+      expect(await version()).toBe(afterMany);
+      let last = afterMany;
+      for (const changes of [
+        { metadata: [{ key: 'lang', value: 'de' }] },
+        { fileType: 'document' as const },
+        { sourceKey: 's3://b/a.txt' },
+      ]) {
+        await files.update(accountId, f.id, changes);
+        const now = await version();
+        expect(now).toBeGreaterThan(last);
+        last = now;
+      }
+      // a refused update writes nothing and leaves it
+      await expect(files.update(accountId, f.id, { metadata: [] }, ['failed'])).rejects.toBeInstanceOf(ConflictError);
+      expect(await version()).toBe(last);
+      await files.delete(accountId, f.id);
+      expect(await version()).toBeGreaterThan(last);
+      last = await version();
+      await files.deleteMany(accountId, [newId()]);
+      expect(await version()).toBeGreaterThan(last);
+      // concurrent writes each count
+      last = await version();
+      await Promise.all(Array.from({ length: 5 }, (_, i) => files.create(file(accountId, 10 + i))));
+      expect(await version()).toBe(last + 5);
+      expect(await files.sourceVersion(otherId)).toBe(0);
+    });
+
     it('sweeps every account’s ready top-level web sources', async () => {
       const { files } = make();
       const [a, b] = [newId(), newId()];

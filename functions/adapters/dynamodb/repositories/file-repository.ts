@@ -2,7 +2,7 @@ import { WEB_FILE_TYPES } from '../../../core/files/file-kinds';
 import { z } from 'zod';
 import { FILE_CATEGORIES, FILE_TYPES, type FileCategory, type FileRecord, type Page, type PageRequest } from '../../../core/model';
 import { ConflictError } from '../../../core/errors';
-import type { FileStore, ResyncClaim, ResyncClaimResult } from '../../../core/files/ports';
+import { changesSourceFields, type FileStore, type ResyncClaim, type ResyncClaimResult } from '../../../core/files/ports';
 import { count, itemOf, itemSchema, nullable, readAll, storedTimestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
 import type { QueryFilter, Table } from '../table';
@@ -59,17 +59,22 @@ const fileItem = itemSchema<FileRecord>(
 const RESYNC_CLAIMED_AT = 'resyncClaimedAt';
 const LAST_RESYNC_AT = 'lastResyncAt';
 
+/** The counter attribute of the account's file source version item (keys.fileSourceVersion). */
+const SOURCE_VERSION = 'version';
+
 /** Files; hidden children of a sitemap or crawl are listed under their parent only. */
 export class FileRepository implements FileStore {
   constructor(private readonly table: Table) {}
 
   async create(file: FileRecord): Promise<void> {
     await this.table.create(toItem(file));
+    await this.raiseSourceVersion(file.accountId);
   }
 
   /** Records new files (fresh ids) in batched writes. */
   async createMany(files: readonly FileRecord[]): Promise<void> {
     await this.table.putMany(files.map(toItem));
+    for (const accountId of new Set(files.map((file) => file.accountId))) await this.raiseSourceVersion(accountId);
   }
 
   async findBySource(accountId: string, sourceKey: string): Promise<FileRecord | undefined> {
@@ -123,15 +128,28 @@ export class FileRepository implements FileStore {
     const condition = allOf([whenState ? stateIn(whenState) : undefined, whenContentHash ? contentIs(whenContentHash) : undefined]);
     const listing = changes.category ? { gsi2pk: keys.filesOfCategory(accountId, changes.category) } : {};
     const item = await this.table.update(keys.file(accountId, id), { ...fileItem.changes(changes), ...listing }, condition);
+    if (item && changesSourceFields(changes)) await this.raiseSourceVersion(accountId);
     return item ? fileItem.read(item) : undefined;
   }
 
   async delete(accountId: string, id: string): Promise<void> {
     await this.table.delete(keys.file(accountId, id));
+    await this.raiseSourceVersion(accountId);
   }
 
   async deleteMany(accountId: string, ids: readonly string[]): Promise<void> {
     await this.table.deleteMany(ids.map((id) => keys.file(accountId, id)));
+    if (ids.length > 0) await this.raiseSourceVersion(accountId);
+  }
+
+  async sourceVersion(accountId: string): Promise<number> {
+    const item = await this.table.get(keys.fileSourceVersion(accountId));
+    return Number(item?.[SOURCE_VERSION] ?? 0);
+  }
+
+  /** After a write of source fields: one atomic ADD on the account's version item (created at the first). */
+  private async raiseSourceVersion(accountId: string): Promise<void> {
+    await this.table.increment(keys.fileSourceVersion(accountId), SOURCE_VERSION, 1, { kind: 'fileSourceVersion' });
   }
 
   async claimResync(accountId: string, id: string, at: ResyncClaim): Promise<ResyncClaimResult> {
