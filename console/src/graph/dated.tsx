@@ -23,7 +23,7 @@ export function DatedList({ entries, label }: { entries: Dated[]; label: string 
     <ul class="dated" aria-label={label}>
       {entries.map((entry) => (
         <li class={entry.validTo === null ? 'current' : 'superseded'} data-testid="dated-fact">
-          {entry.validTo === null ? entry.content : <s>{entry.content}</s>} <small class="muted">({validityOf(entry)})</small>
+          {entry.validTo === null ? entry.content : <s class="muted">{entry.content}</s>} <small class="muted">({validityOf(entry)})</small>
         </li>
       ))}
     </ul>
