@@ -59,7 +59,7 @@ async function populated(memoryType: 'graph' | 'vector'): Promise<Json> {
   return memory;
 }
 
-/** What a query set answers, with sources named by their name (ids differ after a restore). */
+/** What a query set answers, with sources (of passages and facts) named by their name (ids differ after a restore). */
 async function answers(memoryId: string, key?: string): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const query of QUERIES) {
@@ -69,7 +69,11 @@ async function answers(memoryId: string, key?: string): Promise<unknown[]> {
     const names = new Map((body.sources as Json[]).map((source) => [source.id, nameOf(source)]));
     out.push({
       passages: (body.payload as Json[]).map((p) => ({ content: p.content, score: p.score.toFixed(6), source: names.get(p.sourceID) })),
-      facts: body.facts,
+      // a fact's source is a file or message id, which a restore changes: named like the passages' sources
+      facts: (body.facts as Json[]).map(({ sourceID, ...fact }) => ({
+        ...fact,
+        source: names.get(sourceID) ?? (sourceID ? 'unlisted' : null),
+      })),
       sources: (body.sources as Json[]).map(nameOf),
     });
   }

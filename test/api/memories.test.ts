@@ -112,7 +112,7 @@ describe('memories', () => {
     const again = await del(`/memories/delete-file?fileID=${a.id}&memoryID=${memory.id}`);
     expect(again.status).toBe(404);
     expect(await searchIndex(memory.id, 'humpback whales basalt')).not.toContain(a.id); // excluded at once
-    await waitForIndex(memory.id, async () => (await get(`/memories/get/${memory.id}`)).body.data.indexVersion === 2);
+    await waitForIndex(memory.id, async () => (await get(`/memories/get/${memory.id}`)).body.data.indexVersion >= 2); // 2: without the file; a purge merge may publish 3 right after
     expect((await get(`/memories/get/${memory.id}`)).body.data.fileCount).toBe(1);
 
     const accountId = memory.userID as string;

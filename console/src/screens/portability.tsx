@@ -67,7 +67,7 @@ export function RestoreMemory({ api, onRestored }: { api: Api; onRestored: () =>
         Restore from archive <input type="file" name="archive" accept=".gz,.tgz,application/gzip" />
       </label>
       <label>
-        Name <input name="name" maxLength={200} placeholder="(the exported memory's)" />
+        Restored name <input name="name" maxLength={200} placeholder="(the exported memory's)" />
       </label>
       <button type="submit" disabled={progress !== undefined}>
         {progress === undefined ? 'Restore' : `Uploading ${Math.round(progress * 100)}%`}
