@@ -56,7 +56,8 @@ function SessionMessages({ api, sessionID }: { api: Api; sessionID: string }) {
   const loaded = useLoad(async () => {
     const [session, summary, page] = await Promise.all([
       api.getSession(sessionID),
-      api.getSessionSummary(sessionID),
+      // the summary is a convenience: the messages show even when it cannot be read
+      api.getSessionSummary(sessionID).catch(() => null),
       api.listMessages({ sessionID, ...pages.query }),
     ]);
     return { session, summary, messages: page.items, page };
@@ -73,7 +74,7 @@ function SessionMessages({ api, sessionID }: { api: Api; sessionID: string }) {
           {s.deletedAt && ` · deleted ${s.deletedAt}`}
         </p>
       )}
-      {loaded.value && <Summary summary={loaded.value.summary} />}
+      {loaded.value?.summary && <Summary summary={loaded.value.summary} />}
       {loaded.value && <MessageList messages={loaded.value.messages} />}
       <Pager page={loaded.value?.page} pages={pages} label="message" />
     </div>
