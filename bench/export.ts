@@ -6,18 +6,11 @@
  *
  *   npm run bench:export [-- --data ../shared/bench-data/scifact --limit N --memory-type vector|graph]
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiClient, inParallel } from './support/api';
+import { type BenchDoc, readBenchCorpus } from './support/corpus';
 import { machineFacts } from './support/report';
 import { startServerProcess } from './support/server-process';
-
-interface Doc {
-  _id: string;
-  title: string;
-  text: string;
-}
 
 const { values } = parseArgs({
   options: {
@@ -27,11 +20,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '16' },
   },
 });
-const docs = readFileSync(resolve(values.data ?? resolve(process.cwd(), '../shared/bench-data/scifact'), 'corpus.jsonl'), 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((line) => JSON.parse(line) as Doc)
-  .slice(0, values.limit ? Number(values.limit) : undefined);
+const docs = readBenchCorpus('scifact', values.data).slice(0, values.limit ? Number(values.limit) : undefined);
 const memoryType = values['memory-type'] === 'graph' ? 'graph' : 'vector';
 const QUERIES = docs.filter((_, i) => i % Math.max(1, Math.floor(docs.length / 10)) === 0).map((doc) => doc.title);
 
@@ -72,7 +61,7 @@ async function readyMemory(id: string): Promise<Record<string, unknown>> {
 /** Builds the memory from the corpus: uploads, processing and one ingestion. */
 async function build(): Promise<string> {
   const ids = await inParallel(docs.length, Number(values.concurrency), async (i) => {
-    const doc = docs[i] as Doc;
+    const doc = docs[i] as BenchDoc;
     const key = await upload(`${doc._id}.txt`, new Blob([`${doc.title}\n\n${doc.text}`], { type: 'text/plain' }));
     return ((await api.post('/files/create', { name: `${doc._id}.txt`, key, fileType: 'text' })).data as { id: string }).id;
   });

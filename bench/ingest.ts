@@ -12,18 +12,12 @@
  * process's peak resident memory. Reads the corpus where it lies (never copied).
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBulk } from './ingest-bulk';
 import { apiClient, inParallel } from './support/api';
+import { type BenchDoc, readBenchCorpus } from './support/corpus';
 import { machineFacts } from './support/report';
 import { startServerProcess } from './support/server-process';
-
-interface Doc {
-  _id: string;
-  title: string;
-  text: string;
-}
 
 const { values } = parseArgs({
   options: {
@@ -39,22 +33,9 @@ const { values } = parseArgs({
   },
 });
 
-const BENCH_DATA = resolve(process.cwd(), '../shared/bench-data');
-const docs = readCorpus(values.corpus, values.data).slice(0, values.limit ? Number(values.limit) : undefined);
+const docs = readBenchCorpus(values.corpus, values.data).slice(0, values.limit ? Number(values.limit) : undefined);
 const memoryType = values['memory-type'] === 'graph' ? 'graph' : 'vector';
 
-function readCorpus(corpus: string, data: string | undefined): Doc[] {
-  if (corpus === 'musique') {
-    const file = resolve(data ?? resolve(BENCH_DATA, 'hipporag'), 'musique_train_corpus.json');
-    const passages = JSON.parse(readFileSync(file, 'utf8')) as Array<{ title: string; text: string }>;
-    return passages.map((passage, i) => ({ _id: `passage-${i}`, title: passage.title, text: passage.text }));
-  }
-  if (corpus !== 'scifact') throw new Error(`--corpus: expected scifact or musique, got '${corpus}'`);
-  return readFileSync(resolve(data ?? resolve(BENCH_DATA, 'scifact'), 'corpus.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Doc);
-}
 const concurrency = Number(values.concurrency);
 
 process.env.KMEM_DEFAULT_TOKEN_LIMIT = '100000000';
@@ -108,7 +89,7 @@ async function settledRequests(): Promise<Requests> {
   }
 }
 
-async function uploadOne(doc: Doc): Promise<string> {
+async function uploadOne(doc: BenchDoc): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([`${doc.title}\n\n${doc.text}`], { type: 'text/plain' }), `${doc._id}.txt`);
   const sent = await fetch(`${url}/files/upload`, { method: 'POST', headers: { 'X-API-Key': apiKey }, body: form });
@@ -171,7 +152,7 @@ async function perFile(): Promise<void> {
   const wall = performance.now();
   const cpuAtStart = server.cpuMs();
   const requestsAtStart = await server.storeRequests();
-  const uploaded = await timed('upload + create', () => inParallel(docs.length, concurrency, (i) => uploadOne(docs[i] as Doc)));
+  const uploaded = await timed('upload + create', () => inParallel(docs.length, concurrency, (i) => uploadOne(docs[i] as BenchDoc)));
   stages.push({ stage: 'upload + create (API)', ...uploaded.measured, docs: docs.length });
 
   const processed = await timed('processing', () =>

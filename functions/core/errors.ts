@@ -11,7 +11,15 @@
  * (a programming error: the tokenizer was not loaded first), stays outside; the wire maps it, like any
  * error that is not a KmemError, as internal.
  */
-export type ErrorKind = 'bad_request' | 'unauthorized' | 'forbidden' | 'not_found' | 'payload_too_large' | 'rate_limited' | 'internal';
+export type ErrorKind =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'timed_out'
+  | 'internal';
 
 export abstract class KmemError extends Error {
   abstract readonly kind: ErrorKind;
@@ -56,6 +64,11 @@ export class PayloadTooLargeError extends KmemError {
 
 export class RateLimitedError extends KmemError {
   readonly kind = 'rate_limited';
+}
+
+/** The function's time ran out before the route answered: nothing was half-written, the client may try again. */
+export class TimedOutError extends KmemError {
+  readonly kind = 'timed_out';
 }
 
 /** A failure of ours; the client sees a generic message, operators see the cause in the logs. */

@@ -12,7 +12,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Container } from '../adapters/container';
 import { ConfigError } from '../config';
-import { InternalError, NotFoundError } from '../core/errors';
+import { InternalError, NotFoundError, TimedOutError } from '../core/errors';
 import { authenticate } from '../core/use-cases/accounts';
 import { enforceRateLimit } from '../core/use-cases/rate-limit';
 import { logger, metrics, tracer } from '../observability';
@@ -94,11 +94,22 @@ export function createHttpHandler<D extends Container>(fn: HttpFunction<D>): Htt
       return toWire(error, wire(spec, requestId));
     }
   };
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>()
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult>({ timeoutEarlyInMillis: TIMEOUT_MARGIN_MS, timeoutEarlyResponse: timedOut })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(captureLambdaHandler(tracer, { captureResponse: false }))
     .use(logMetrics(metrics))
     .handler(dispatch);
+}
+
+/** How long before the function's own timeout a request still running is answered 504 (and logged). */
+const TIMEOUT_MARGIN_MS = 250;
+
+/** The answer when the function's time runs out first (API Gateway alone would give a bare 502). */
+function timedOut(): APIGatewayProxyResult {
+  logger.error('request timed out: the function ran out of time before the route answered');
+  metrics.addMetric('RequestFailures', MetricUnit.Count, 1);
+  const error = new TimedOutError('the request took longer than the service may take to answer it; try again');
+  return toWire(error, { shape: 'status', list: false, requestId: '' });
 }
 
 async function runRoute<D extends Container>(

@@ -10,6 +10,7 @@ const WIRE: Record<ErrorKind, { statusCode: number; status: string }> = {
   not_found: { statusCode: 404, status: 'not_found' },
   payload_too_large: { statusCode: 413, status: 'bad_request' },
   rate_limited: { statusCode: 429, status: 'rate_limited' },
+  timed_out: { statusCode: 504, status: 'error' },
   internal: { statusCode: 500, status: 'error' },
 };
 

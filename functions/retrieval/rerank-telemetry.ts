@@ -1,19 +1,19 @@
 /**
  * What operators see of the reranker: a warning per call that failed (the fused order was answered
  * instead), with the reason, and the metrics `Reranks` (its order used), `RerankFallbacks` (it failed)
- * and `RerankMs` (its time, failures included).
+ * and `RerankMs` (its time, failures included), registered in core/metrics.ts so the dashboard shows them.
  */
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { RerankReport } from '../core/reranking/candidate-rerank';
-import { logger, metrics } from '../observability';
+import { emitMetric } from '../core/metrics';
+import { logger } from '../observability';
 
 export function recordRerank(report: RerankReport): void {
-  metrics.addMetric('RerankMs', MetricUnit.Milliseconds, report.ms);
+  emitMetric('RerankMs', report.ms);
   if (report.outcome === 'applied') {
-    metrics.addMetric('Reranks', MetricUnit.Count, 1);
+    emitMetric('Reranks', 1);
     return;
   }
-  metrics.addMetric('RerankFallbacks', MetricUnit.Count, 1);
+  emitMetric('RerankFallbacks', 1);
   logger.warn('reranker failed: the fused order was answered', {
     reranker: report.reranker,
     candidates: report.candidates,

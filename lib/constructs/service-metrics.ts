@@ -69,7 +69,11 @@ export function addServiceMetrics(scope: Construct, dashboard: Dashboard, option
     graph('Index size (bytes, max)', [byDimension('IndexBytes', 'Maximum', p)]),
   );
   dashboard.addWidgets(
-    graph('Retrieval latency by memory type (ms, p99)', [byDimension('RetrievalMs', 'p99', p)]),
+    graph(
+      'Retrieval latency by memory type and reranker (ms, p99)',
+      [byDimension('RetrievalMs', 'p99', p)],
+      [serviceMetric('RerankMs', 'p99', p)],
+    ),
     graph(
       'Conversation syncs and lag (s, max)',
       [serviceMetric('ConversationSyncs', 'Sum', p)],
@@ -80,6 +84,9 @@ export function addServiceMetrics(scope: Construct, dashboard: Dashboard, option
       ['WebhookDeliveries', 'WebhookRetries', 'WebhookDead'].map((name) => serviceMetric(name as MetricName, 'Sum', p)),
       [serviceMetric('RateLimited', 'Sum', p)],
     ),
+  );
+  dashboard.addWidgets(
+    graph('Reranker calls and fallbacks', [serviceMetric('Reranks', 'Sum', p), serviceMetric('RerankFallbacks', 'Sum', p)]),
   );
   const alarm = (id: string, metric: IMetric, threshold: number, description: string) =>
     addAlarm(scope, id, { metric, threshold, above: true, evaluationPeriods: options.evaluationPeriods, description }, options.alarmAction);

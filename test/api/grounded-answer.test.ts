@@ -4,77 +4,38 @@
  * requests to a server on 127.0.0.1 speaking Bedrock's REST JSON protocol. The wire shape stays the
  * retrieval result's; a model failure is still a 200 with the extracts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../functions/local/runtime';
-import type { Json } from '../support/api';
+import { ENGINE_FILES, type OwnRuntime, startOwnRuntime } from '../support/own-runtime';
 import { startJsonServer, type JsonServer, type Reply } from '../contract/graph-extraction/support/json-server';
 import { converseAnswer, type ConverseBody, serverError } from '../contract/answers/support/replies';
 
 const KEY = 'kmem_answer_test_key_0123456789ab';
 const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
-const dataDir = mkdtempSync(join(tmpdir(), 'kmem-answers-'));
 let reply: Reply = converseAnswer('unset');
 let bedrock: JsonServer;
-let runtime: Runtime;
+let kmem: OwnRuntime;
 let memoryId = '';
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const headers: Record<string, string> = { 'X-API-Key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-  const response = await fetch(`${runtime.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return { status: response.status, body: (await response.json()) as Json };
-}
-
-async function textFile(name: string, text: string): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([text], { type: 'text/plain' }), name);
-  const uploaded = await fetch(`${runtime.url}/files/upload`, { method: 'POST', headers: { 'X-API-Key': KEY }, body: form });
-  const { data } = (await uploaded.json()) as { data: { key: string } };
-  return (await call('POST', '/files/create', { name, key: data.key, fileType: 'text' })).body.data.id as string;
-}
-
+const call = (method: string, path: string, body?: unknown) => kmem.call(method, path, body);
 const ask = (extra: string) =>
   call('GET', `/memory/?memoryID=${memoryId}&query=${encodeURIComponent('Who designed the Analytical Engine?')}&topK=2${extra}`);
 
 beforeAll(async () => {
   bedrock = await startJsonServer(() => reply);
   // the Converse client signs with the default credential chain; the fall-backs' warnings would only be noise here
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'test-secret', POWERTOOLS_LOG_LEVEL: 'ERROR' });
-  const { startRuntime } = await import('../../functions/local/runtime');
-  runtime = await startRuntime({
-    settings: {
-      KMEM_DATA_DIR: dataDir,
-      KMEM_PORT: '0',
-      KMEM_API_KEY: KEY,
-      KMEM_EMBEDDER: 'none',
-      KMEM_GRAPH_WORD_VECTORS: 'false',
-      KMEM_INGEST_WAIT_SECONDS: '1',
-      KMEM_ANSWER_MODEL_PROVIDER: 'bedrock',
-      KMEM_ANSWER_MODEL: MODEL,
-      KMEM_ANSWER_MODEL_URL: bedrock.url,
-    },
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'test-secret' });
+  kmem = await startOwnRuntime(KEY, {
+    KMEM_INGEST_WAIT_SECONDS: '1',
+    KMEM_ANSWER_MODEL_PROVIDER: 'bedrock',
+    KMEM_ANSWER_MODEL: MODEL,
+    KMEM_ANSWER_MODEL_URL: bedrock.url,
   });
-  const files = [
-    await textFile('babbage.txt', 'Charles Babbage designed the Analytical Engine in 1837. It was never completed.'),
-    await textFile('lovelace.txt', 'Ada Lovelace wrote the first program for the Analytical Engine.'),
-    await textFile('bread.txt', 'Knead the dough and let it rise for an hour.'),
-  ];
-  memoryId = (await call('POST', '/memories/create', { name: 'engines', memoryType: 'vector' })).body.data.id as string;
-  await call('POST', '/memories/add-files', { memoryID: memoryId, files });
-  await call('POST', '/memories/start-ingestion', { memoryID: memoryId });
-  const deadline = Date.now() + 30_000;
-  while ((await call('GET', `/memories/get/${memoryId}`)).body.data.step !== 'ready') {
-    if (Date.now() > deadline) throw new Error('ingestion did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  memoryId = await kmem.readyVectorMemory('engines', ENGINE_FILES);
 }, 120_000);
 
 afterAll(async () => {
-  await runtime?.stop();
+  await kmem?.stop();
   await bedrock?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('grounded answers over HTTP (Amazon Bedrock)', () => {

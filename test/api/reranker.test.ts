@@ -4,36 +4,18 @@
  * 127.0.0.1. The reranker's order is answered with `reranked: true`; a reranker that fails leaves the
  * fused order, `reranked: false` and a warning in the log, never an error answer.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Runtime } from '../../functions/local/runtime';
 import { logger } from '../../functions/observability';
-import type { Json } from '../support/api';
+import { ENGINE_FILES, type OwnRuntime, startOwnRuntime } from '../support/own-runtime';
 import { type JsonServer, type Reply, startJsonServer } from '../contract/graph-extraction/support/json-server';
 
 const KEY = 'kmem_rerank_test_key_0123456789abc';
-const dataDir = mkdtempSync(join(tmpdir(), 'kmem-rerank-'));
 let reply: (documents: string[]) => Reply = () => ({ status: 500, body: {} });
 let reranker: JsonServer;
-let runtime: Runtime;
+let kmem: OwnRuntime;
 let memoryId = '';
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const headers: Record<string, string> = { 'X-API-Key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-  const response = await fetch(`${runtime.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return { status: response.status, body: (await response.json()) as Json };
-}
-
-async function textFile(name: string, text: string): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([text], { type: 'text/plain' }), name);
-  const uploaded = await fetch(`${runtime.url}/files/upload`, { method: 'POST', headers: { 'X-API-Key': KEY }, body: form });
-  const { data } = (await uploaded.json()) as { data: { key: string } };
-  return (await call('POST', '/files/create', { name, key: data.key, fileType: 'text' })).body.data.id as string;
-}
-
+const call = (method: string, path: string, body?: unknown) => kmem.call(method, path, body);
 const ask = (query: string, topK = 2) => call('GET', `/memory/?memoryID=${memoryId}&query=${encodeURIComponent(query)}&topK=${topK}`);
 
 /** Cohere's answer shape: every document scored, higher for those holding `word`. */
@@ -51,41 +33,19 @@ const preferring =
 
 beforeAll(async () => {
   reranker = await startJsonServer((request) => reply((request.body as { documents: string[] }).documents));
-  Object.assign(process.env, { POWERTOOLS_LOG_LEVEL: 'ERROR' });
-  const { startRuntime } = await import('../../functions/local/runtime');
-  runtime = await startRuntime({
-    settings: {
-      KMEM_DATA_DIR: dataDir,
-      KMEM_PORT: '0',
-      KMEM_API_KEY: KEY,
-      KMEM_EMBEDDER: 'none',
-      KMEM_GRAPH_WORD_VECTORS: 'false',
-      KMEM_INGEST_WAIT_SECONDS: '1',
-      KMEM_RERANKER: 'openai',
-      KMEM_RERANKER_MODEL: 'rerank-v3.5',
-      KMEM_RERANKER_URL: `${reranker.url}/v1`,
-      KMEM_RERANKER_API_KEY: 'co-test-key',
-    },
+  kmem = await startOwnRuntime(KEY, {
+    KMEM_INGEST_WAIT_SECONDS: '1',
+    KMEM_RERANKER: 'openai',
+    KMEM_RERANKER_MODEL: 'rerank-v3.5',
+    KMEM_RERANKER_URL: `${reranker.url}/v1`,
+    KMEM_RERANKER_API_KEY: 'co-test-key',
   });
-  const files = [
-    await textFile('babbage.txt', 'Charles Babbage designed the Analytical Engine in 1837. It was never completed.'),
-    await textFile('lovelace.txt', 'Ada Lovelace wrote the first program for the Analytical Engine.'),
-    await textFile('bread.txt', 'Knead the dough and let it rise for an hour.'),
-  ];
-  memoryId = (await call('POST', '/memories/create', { name: 'engines', memoryType: 'vector' })).body.data.id as string;
-  await call('POST', '/memories/add-files', { memoryID: memoryId, files });
-  await call('POST', '/memories/start-ingestion', { memoryID: memoryId });
-  const deadline = Date.now() + 30_000;
-  while ((await call('GET', `/memories/get/${memoryId}`)).body.data.step !== 'ready') {
-    if (Date.now() > deadline) throw new Error('ingestion did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  memoryId = await kmem.readyVectorMemory('engines', ENGINE_FILES);
 }, 120_000);
 
 afterAll(async () => {
-  await runtime?.stop();
+  await kmem?.stop();
   await reranker?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('GET /memory/ with a reranker (Cohere-style /rerank)', () => {

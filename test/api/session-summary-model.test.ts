@@ -3,26 +3,18 @@
  * a local runtime of this file's own whose worker asks the model to revise the summary with each batch
  * of new messages; when the model fails, the extractive summary answers.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../functions/local/runtime';
 import type { Json } from '../support/api';
+import { type OwnRuntime, startOwnRuntime } from '../support/own-runtime';
 import { startJsonServer, type JsonServer, type Reply } from '../contract/graph-extraction/support/json-server';
 import { type ChatBody, chatCompletion, chatQuestion, serverError } from '../contract/answers/support/replies';
 
 const KEY = 'kmem_summary_test_key_0123456789ab';
-const dataDir = mkdtempSync(join(tmpdir(), 'kmem-summaries-'));
 let reply: Reply = serverError;
 let model: JsonServer;
-let runtime: Runtime;
+let kmem: OwnRuntime;
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const headers: Record<string, string> = { 'X-API-Key': KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };
-  const response = await fetch(`${runtime.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  return { status: response.status, body: (await response.json()) as Json };
-}
+const call = (method: string, path: string, body?: unknown) => kmem.call(method, path, body);
 
 async function say(sessionID: string, role: string, content: string): Promise<void> {
   expect((await call('POST', '/messages/create', { sessionID, role, content })).status).toBe(200);
@@ -42,26 +34,16 @@ const modelSummary = (summary: string, keyPoints: string[]): Reply => chatComple
 
 beforeAll(async () => {
   model = await startJsonServer(() => reply);
-  process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
-  const { startRuntime } = await import('../../functions/local/runtime');
-  runtime = await startRuntime({
-    settings: {
-      KMEM_DATA_DIR: dataDir,
-      KMEM_PORT: '0',
-      KMEM_API_KEY: KEY,
-      KMEM_EMBEDDER: 'none',
-      KMEM_GRAPH_WORD_VECTORS: 'false',
-      KMEM_ANSWER_MODEL_PROVIDER: 'openai',
-      KMEM_ANSWER_MODEL: 'summary-model',
-      KMEM_ANSWER_MODEL_URL: `${model.url}/v1`,
-    },
+  kmem = await startOwnRuntime(KEY, {
+    KMEM_ANSWER_MODEL_PROVIDER: 'openai',
+    KMEM_ANSWER_MODEL: 'summary-model',
+    KMEM_ANSWER_MODEL_URL: `${model.url}/v1`,
   });
 }, 120_000);
 
 afterAll(async () => {
-  await runtime?.stop();
+  await kmem?.stop();
   await model?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('session summaries by the answer model', () => {

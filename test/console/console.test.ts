@@ -278,6 +278,22 @@ describe.skipIf(browserUnavailableToThisUser)('the console in a browser', { time
     await shot('conversations');
   });
 
+  it("shows a session's messages, and a line saying so, when its summary cannot be read", async () => {
+    // the API answering the summary with a server error (the browser's request answered here, not by kmem)
+    await page.route('**/sessions/summary/console-chat', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: 'error', message: 'unavailable' }) }),
+    );
+    try {
+      await page.goto(`${env().url}/console/#/conversations?session=console-chat`);
+      await page.reload(); // a fresh load of the app, so the session is read again
+      await page.locator('.messages li').filter({ hasText: 'IBM sold the RAMAC drive.' }).waitFor(WAIT);
+      await page.getByRole('alert').filter({ hasText: 'The summary could not be read' }).waitFor(WAIT);
+      expect(await page.getByRole('region', { name: 'session summary' }).count()).toBe(0);
+    } finally {
+      await page.unroute('**/sessions/summary/console-chat');
+    }
+  });
+
   it("pages through a long session's messages", async () => {
     const key = env().keyConsole;
     await post('/sessions/create', { sessionID: 'console-long', customerUserID: 'ada', metadata: [] }, key);

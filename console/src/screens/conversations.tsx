@@ -56,11 +56,14 @@ function SessionMessages({ api, sessionID }: { api: Api; sessionID: string }) {
   const loaded = useLoad(async () => {
     const [session, summary, page] = await Promise.all([
       api.getSession(sessionID),
-      // the summary is a convenience: the messages show even when it cannot be read
-      api.getSessionSummary(sessionID).catch(() => null),
+      // the summary is a convenience: the messages show even when it cannot be read, with a line saying so
+      api.getSessionSummary(sessionID).then(
+        (value) => ({ value, error: undefined }),
+        (error: unknown) => ({ value: null, error: `The summary could not be read: ${messageOf(error)}` }),
+      ),
       api.listMessages({ sessionID, ...pages.query }),
     ]);
-    return { session, summary, messages: page.items, page };
+    return { session, summary: summary.value, summaryError: summary.error, messages: page.items, page };
   }, [sessionID, pages.query]);
   const s = loaded.value?.session;
   return (
@@ -75,6 +78,7 @@ function SessionMessages({ api, sessionID }: { api: Api; sessionID: string }) {
         </p>
       )}
       {loaded.value?.summary && <Summary summary={loaded.value.summary} />}
+      <ErrorLine error={loaded.value?.summaryError} />
       {loaded.value && <MessageList messages={loaded.value.messages} />}
       <Pager page={loaded.value?.page} pages={pages} label="message" />
     </div>
