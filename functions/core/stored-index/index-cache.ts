@@ -3,11 +3,11 @@
  * records (sources, message times) and, for graph memories, the graph segment. A version is a manifest of
  * immutable segments (docs/segments.md): each segment is cached by its folder, so a warm container that
  * sees a new version reads only the segments it has not loaded yet, and a cold one reads them all in
- * parallel. The segments are then composed into one index without their deleted chunks (merge-index.ts in
- * the engine): the index a build from nothing of the live chunks makes, so ranking is that of one index.
- * Composed versions are kept under the memory's id and version.
+ * parallel. The segments are then composed, in place, into one index of their live chunks (compose-index.ts
+ * in the engine): no posting is merged, and BM25 counts every live chunk of every segment, so ranking is
+ * that of a build from nothing of the live chunks. Composed versions are kept under the memory's id and version.
  */
-import { buildRetrievalIndex, deserializeGraphSegment, type GraphSegment, mergeRetrievalIndexes, type RetrievalIndex } from '../../engine';
+import { buildRetrievalIndex, composeRetrievalIndexes, deserializeGraphSegment, type GraphSegment, type RetrievalIndex } from '../../engine';
 import type { StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
 import { folderOf, type IndexManifest, readManifest } from './manifest';
@@ -120,10 +120,7 @@ async function composed(parts: readonly Part[]): Promise<RetrievalIndex> {
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only && only.deleted.size === 0) return only.segment.retrieval;
   if (parts.length === 0) return buildRetrievalIndex([]);
-  return mergeRetrievalIndexes(
-    parts.map((part) => ({ index: part.segment.retrieval, deleted: part.deleted })),
-    { partAnn: true },
-  );
+  return composeRetrievalIndexes(parts.map((part) => ({ index: part.segment.retrieval, deleted: part.deleted })));
 }
 
 function liveChunks(parts: readonly Part[]): Map<string, StoredChunk> {
