@@ -4,9 +4,9 @@
  * Scoring is classic BM25 with Lucene's idf, `ln(1 + (N - df + 0.5) / (df + 0.5))`, and the (k1 + 1)
  * factor in the numerator (Lucene 8+ drops it; ranking is the same), exact doc lengths (Lucene rounds
  * them to one byte), and each repeated query term counted again (as Anserini boosts it). Defaults
- * k1 = 0.9, b = 0.4 follow Anserini. Segments are rebuilt whole (there is no merging), but a rebuild may take
- * the terms of unchanged docs from the previous segment's postings instead of analyzing them again.
- * Each doc is analyzed in its language (analyzer.ts: the option's, else the doc's, else detected).
+ * k1 = 0.9, b = 0.4 follow Anserini. A build may take the terms of unchanged docs from the previous
+ * segment's postings instead of analyzing them again. Segments are merged by segment-merge.ts and composed
+ * without merging (searched in place) by segment-compose.ts. Each doc is analyzed in its language (analyzer.ts: the option's, else the doc's, else detected).
  */
 import {
   type AnalyzerLanguage,
