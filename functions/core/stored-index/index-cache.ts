@@ -7,7 +7,13 @@
  * in the engine): no posting is merged, and BM25 counts every live chunk of every segment, so ranking is
  * that of a build from nothing of the live chunks. Composed versions are kept under the memory's id and version.
  */
-import { buildRetrievalIndex, composeRetrievalIndexes, deserializeGraphSegment, type GraphSegment, type RetrievalIndex } from '../../engine';
+import {
+  buildRetrievalIndex,
+  composeRetrievalIndexes,
+  deserializeGraphSegment,
+  type GraphSegment,
+  type RetrievalIndex,
+} from '../../engine';
 import type { StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
 import { folderOf, type IndexManifest, readManifest } from './manifest';

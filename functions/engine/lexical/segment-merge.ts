@@ -42,18 +42,21 @@ export function mergeDocs(parts: readonly SegmentPart[], docCount: number): Merg
       if (merged < 0) continue;
       docIds[merged] = segment.docIds[doc] ?? '';
       docLengths[merged] = segment.docLengths[doc] ?? 0;
-      const file = segment.docFiles[doc] ?? 0;
-      let index = files[file] ?? -1;
-      if (index < 0) {
-        const fileId = segment.fileIds[file] ?? '';
-        index = fileIndex.get(fileId) ?? fileIndex.size;
-        fileIndex.set(fileId, index);
-        files[file] = index;
-      }
-      docFiles[merged] = index;
+      docFiles[merged] = mergedFile(segment, segment.docFiles[doc] ?? 0, files, fileIndex);
     }
   }
   return { docIds, fileIds: [...fileIndex.keys()], docFiles, docLengths };
+}
+
+/** The merged index of a part's file (numbered on first sight), remembered in the part's `files` table. */
+function mergedFile(segment: LexicalSegment, file: number, files: Int32Array, fileIndex: Map<string, number>): number {
+  const known = files[file] ?? -1;
+  if (known >= 0) return known;
+  const fileId = segment.fileIds[file] ?? '';
+  const index = fileIndex.get(fileId) ?? fileIndex.size;
+  fileIndex.set(fileId, index);
+  files[file] = index;
+  return index;
 }
 
 type MergedPostings = Pick<LexicalSegment, 'terms' | 'docFreqs' | 'postingOffsets' | 'postings'>;

@@ -37,7 +37,11 @@ interface Split {
 }
 
 /** Segments of the chunks, each with the deletions drawn for it, and the live chunks in order. */
-async function split(segments: ReadonlyArray<ReadonlyArray<typeof chunkArbitrary extends fc.Arbitrary<infer C> ? C : never>>, deletions: boolean[], acceleration: boolean): Promise<Split> {
+async function split(
+  segments: ReadonlyArray<ReadonlyArray<typeof chunkArbitrary extends fc.Arbitrary<infer C> ? C : never>>,
+  deletions: boolean[],
+  acceleration: boolean,
+): Promise<Split> {
   let n = 0;
   let k = 0;
   const parts: Split['parts'] = [];
@@ -53,7 +57,10 @@ async function split(segments: ReadonlyArray<ReadonlyArray<typeof chunkArbitrary
 }
 
 function ranking(index: RetrievalIndex, query: string, vector: Float32Array, mode: RetrievalMode): Array<{ id: string; score: number }> {
-  return rankChunks(index, { query, queryVector: vector, limit: 10, mode }).map((hit) => ({ id: index.chunks.ids[hit.ordinal] ?? '', score: hit.score }));
+  return rankChunks(index, { query, queryVector: vector, limit: 10, mode }).map((hit) => ({
+    id: index.chunks.ids[hit.ordinal] ?? '',
+    score: hit.score,
+  }));
 }
 
 describe('composeRetrievalIndexes', () => {
@@ -88,7 +95,9 @@ describe('composeRetrievalIndexes', () => {
   }, 120_000);
 
   it('reads postings from the segments, counting live docs only, and merges them only when asked', async () => {
-    const chunks = WORDS.map((word, i): RetrievalChunk => ({ id: `c${i}`, fileId: `f${i % 3}`, text: `${word} owl ${WORDS[(i + 4) % WORDS.length]}` }));
+    const chunks = WORDS.map(
+      (word, i): RetrievalChunk => ({ id: `c${i}`, fileId: `f${i % 3}`, text: `${word} owl ${WORDS[(i + 4) % WORDS.length]}` }),
+    );
     const a = await buildRetrievalIndex(chunks.slice(0, 6), { embedder });
     const b = await buildRetrievalIndex(chunks.slice(6, 10), { embedder });
     const c = await buildRetrievalIndex(chunks.slice(10), { embedder });
