@@ -13,11 +13,20 @@ import type { LexicalSegment, SegmentPart } from './segment';
 import { mergedLanguages, mergeDocs, mergePostings } from './segment-merge';
 import { meanLength } from './segment-format';
 
-/** The composed segment of `parts` (at least one; all built with the same analyzer options) holding `docCount` live docs. */
-export function composeSegments(parts: readonly SegmentPart[], docCount: number): LexicalSegment {
+/** The doc tables two fields of the same chunks share (ids and files; lengths differ). */
+export type SharedDocs = Pick<LexicalSegment, 'docIds' | 'fileIds' | 'docFiles'>;
+
+/**
+ * The composed segment of `parts` (at least one; all built with the same analyzer options) holding
+ * `docCount` live docs. `same` is another composed field of the same chunks (the text field, for titles),
+ * whose doc ids and files are taken as they are.
+ */
+export function composeSegments(parts: readonly SegmentPart[], docCount: number, same?: SharedDocs): LexicalSegment {
   const first = parts[0];
   if (!first) throw new RangeError('composeSegments needs at least one part');
-  const docs = mergeDocs(parts, docCount);
+  const docs = same
+    ? { docIds: same.docIds, fileIds: same.fileIds, docFiles: same.docFiles, docLengths: liveLengths(parts, docCount) }
+    : mergeDocs(parts, docCount);
   let postings: ReturnType<typeof mergePostings> | undefined;
   const merged = () => {
     postings ??= mergePostings(parts);
@@ -42,4 +51,16 @@ export function composeSegments(parts: readonly SegmentPart[], docCount: number)
       return merged().postings;
     },
   };
+}
+
+/** The live docs' lengths in composed order. */
+function liveLengths(parts: readonly SegmentPart[], docCount: number): Uint32Array {
+  const lengths = new Uint32Array(docCount);
+  for (const { segment, ordinals } of parts) {
+    for (let doc = 0; doc < ordinals.length; doc++) {
+      const merged = ordinals[doc] ?? -1;
+      if (merged >= 0) lengths[merged] = segment.docLengths[doc] ?? 0;
+    }
+  }
+  return lengths;
 }

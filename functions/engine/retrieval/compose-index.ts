@@ -19,7 +19,7 @@ import { buildTitleLinks, composeTitleLinks, type TitleLinkTable } from './title
 export function composeRetrievalIndexes(parts: readonly IndexPart[]): RetrievalIndex {
   const { ordinals, count } = partOrdinals(parts);
   const text = composeSegments(lexicalParts(parts, ordinals, 'text'), count);
-  const titles = composeSegments(lexicalParts(parts, ordinals, 'titles'), count);
+  const titles = composeSegments(lexicalParts(parts, ordinals, 'titles'), count, text);
   const chunks = mergeChunkTables(parts, ordinals, count);
   const stored = mergeVectors(parts, ordinals, count);
   const annParts = stored.vectors ? partGraphs(parts, ordinals) : undefined;
