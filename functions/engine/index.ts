@@ -16,6 +16,7 @@ export { normalizeInPlace, type Embedder } from './retrieval/embedder';
 export { deserializeRetrievalIndex, serializeRetrievalIndex } from './retrieval/index-format';
 export { buildRetrievalIndex, chunkVector, type RetrievalChunk, type RetrievalIndex } from './retrieval/retrieval-index';
 export { mergeRetrievalIndexes } from './retrieval/merge-index';
+export { composeRetrievalIndexes } from './retrieval/compose-index';
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';
 export { chunkOrdinals, type ExternalList } from './retrieval/rank';
 export type { CandidateRerank } from './retrieval/rerank-order';

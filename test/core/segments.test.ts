@@ -144,6 +144,10 @@ async function expectSameAsFresh(h: Harness, live: ReadonlyMap<string, StoredChu
       .map((chunk) => chunk.id)
       .sort(),
   );
+  // the records by ordinal and by id are the live ones, read in place in the segments
+  expect(index.records).toEqual(ordered);
+  expect(index.chunks.size).toBe(ordered.length);
+  expect([...index.chunks.keys()]).toEqual(ordered.map((chunk) => chunk.id));
   const embedder = base.worker.indexing.embedder();
   const fresh = await buildRetrievalIndex(ordered.map(toRetrievalChunk), embedder ? { embedder } : {});
   expect(Buffer.from(serializeRetrievalIndex(index.retrieval))).toEqual(Buffer.from(serializeRetrievalIndex(fresh)));

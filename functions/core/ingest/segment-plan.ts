@@ -91,11 +91,12 @@ function withTombstones(
   let purge = entry.purge === true;
   for (const [fileId, ranges] of files) {
     const removed = !scope.linked.has(fileId) || scope.excluded.has(fileId);
-    const ordinals = [...ordinalsOf(ranges)].filter((ordinal) => !deleted.has(ordinal));
     if (!removed && !scope.added.has(fileId)) {
-      if (ordinals.length > 0) liveFiles.add(fileId);
+      // a source that stays: only whether it has a live chunk (its first one, usually), not every ordinal
+      if (hasLiveOrdinal(ranges, deleted)) liveFiles.add(fileId);
       continue;
     }
+    const ordinals = [...ordinalsOf(ranges)].filter((ordinal) => !deleted.has(ordinal));
     for (const ordinal of ordinals) deleted.add(ordinal);
     const erases = (removed || scope.erasing === true) && ordinals.length > 0;
     purge ||= erases;
@@ -104,6 +105,12 @@ function withTombstones(
   if (deleted.size >= entry.chunks) return undefined;
   const tombstones = [...deleted].sort((a, b) => a - b);
   return { id: entry.id, chunks: entry.chunks, deleted: tombstones, embedder: entry.embedder, ...(purge ? { purge } : {}) };
+}
+
+/** Whether one of the ranges' ordinals is not deleted. */
+function hasLiveOrdinal(ranges: readonly number[], deleted: ReadonlySet<number>): boolean {
+  for (const ordinal of ordinalsOf(ranges)) if (!deleted.has(ordinal)) return true;
+  return false;
 }
 
 /** Every live chunk of the current segments that stays, then the added ones, as one new segment. */

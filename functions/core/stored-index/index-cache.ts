@@ -3,11 +3,17 @@
  * records (sources, message times) and, for graph memories, the graph segment. A version is a manifest of
  * immutable segments (docs/segments.md): each segment is cached by its folder, so a warm container that
  * sees a new version reads only the segments it has not loaded yet, and a cold one reads them all in
- * parallel. The segments are then composed into one index without their deleted chunks (merge-index.ts in
- * the engine): the index a build from nothing of the live chunks makes, so ranking is that of one index.
- * Composed versions are kept under the memory's id and version.
+ * parallel. The segments are then composed, in place, into one index of their live chunks (compose-index.ts
+ * in the engine): no posting is merged, and BM25 counts every live chunk of every segment, so ranking is
+ * that of a build from nothing of the live chunks. Composed versions are kept under the memory's id and version.
  */
-import { buildRetrievalIndex, deserializeGraphSegment, type GraphSegment, mergeRetrievalIndexes, type RetrievalIndex } from '../../engine';
+import {
+  buildRetrievalIndex,
+  composeRetrievalIndexes,
+  deserializeGraphSegment,
+  type GraphSegment,
+  type RetrievalIndex,
+} from '../../engine';
 import type { StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
 import { folderOf, type IndexManifest, readManifest } from './manifest';
@@ -15,12 +21,15 @@ import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import type { ObjectStore } from '../ports';
 import { type LoadedSegment, readSegment } from './segments';
+import { LiveChunks, liveRecords, type RecordPart } from './live-chunks';
 
 export interface LoadedIndex {
   version: number;
   retrieval: RetrievalIndex;
   /** Chunk records by id (file, page, message time and role). */
   chunks: ReadonlyMap<string, StoredChunk>;
+  /** The same records by ordinal of `retrieval` (when the reader knows them so: a loaded version does). */
+  records?: readonly StoredChunk[];
   graph: GraphSegment | null;
 }
 
@@ -58,7 +67,8 @@ export class IndexCache {
   loadBuild(key: string, prefix: string, version: number): Promise<LoadedIndex> {
     return this.loaded.get(key, async () => {
       const segment = await readSegment(this.objects, prefix);
-      return { version, retrieval: segment.retrieval, chunks: byId(segment.chunks), graph: null };
+      const part = { chunks: segment.chunks, deleted: new Set<number>() };
+      return { version, retrieval: segment.retrieval, chunks: new LiveChunks([part]), records: segment.chunks, graph: null };
     }) as Promise<LoadedIndex>;
   }
 
@@ -79,7 +89,8 @@ export class IndexCache {
     return {
       version: memory.indexVersion,
       retrieval: await composed(parts),
-      chunks: liveChunks(parts),
+      chunks: new LiveChunks(recordParts(parts)),
+      records: liveRecords(recordParts(parts)),
       graph: graph ? deserializeGraphSegment(graph) : null,
     };
   }
@@ -88,7 +99,7 @@ export class IndexCache {
     const [segment, manifest] = await Promise.all([this.objects.get(prefix + INDEX_FILES.segment), this.manifestOf(memory, prefix)]);
     if (!segment) return undefined;
     const parts = await this.parts(memory, manifest);
-    return { version: memory.indexVersion, graph: deserializeGraphSegment(segment), chunks: liveChunks(parts) };
+    return { version: memory.indexVersion, graph: deserializeGraphSegment(segment), chunks: new LiveChunks(recordParts(parts)) };
   }
 
   private async manifestOf(memory: Memory, prefix: string): Promise<IndexManifest> {
@@ -120,17 +131,10 @@ async function composed(parts: readonly Part[]): Promise<RetrievalIndex> {
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only && only.deleted.size === 0) return only.segment.retrieval;
   if (parts.length === 0) return buildRetrievalIndex([]);
-  return mergeRetrievalIndexes(
-    parts.map((part) => ({ index: part.segment.retrieval, deleted: part.deleted })),
-    { partAnn: true },
-  );
+  return composeRetrievalIndexes(parts.map((part) => ({ index: part.segment.retrieval, deleted: part.deleted })));
 }
 
-function liveChunks(parts: readonly Part[]): Map<string, StoredChunk> {
-  return byId(parts.flatMap((part) => part.segment.chunks.filter((_, ordinal) => !part.deleted.has(ordinal))));
-}
-
-const byId = (chunks: readonly StoredChunk[]): Map<string, StoredChunk> => new Map(chunks.map((chunk) => [chunk.id, chunk]));
+const recordParts = (parts: readonly Part[]): RecordPart[] => parts.map((part) => ({ chunks: part.segment.chunks, deleted: part.deleted }));
 
 /** Promises kept by key, least recently used dropped past `capacity`; a failed read is forgotten. */
 class Lru<T> {

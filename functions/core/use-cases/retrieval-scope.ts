@@ -107,10 +107,10 @@ interface ChunkView {
 /** Keyed by the retrieval index: one per loaded index version. */
 const chunkViews = new WeakMap<object, ChunkView>();
 
-export function chunkView(index: Pick<LoadedIndex, 'retrieval' | 'chunks'>): ChunkView {
+export function chunkView(index: Pick<LoadedIndex, 'retrieval' | 'chunks' | 'records'>): ChunkView {
   let view = chunkViews.get(index.retrieval);
   if (!view) {
-    const byOrdinal = index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
+    const byOrdinal = index.records ?? index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
     const messageTimes = byOrdinal.map((chunk) => (chunk?.message ? Date.parse(chunk.message.createdAt) : undefined));
     const known = messageTimes.filter((time): time is number => time !== undefined && Number.isFinite(time));
     const latestMessage = known.length > 0 ? known.reduce((latest, time) => Math.max(latest, time)) : undefined;

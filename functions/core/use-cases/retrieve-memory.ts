@@ -104,7 +104,7 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
  * call it, so the benchmarks measure what the API answers.
  */
 export function retrieveFromIndex(
-  index: Pick<LoadedIndex, 'retrieval' | 'graph'> & Partial<Pick<LoadedIndex, 'chunks'>>,
+  index: Pick<LoadedIndex, 'retrieval' | 'graph'> & Partial<Pick<LoadedIndex, 'chunks' | 'records'>>,
   request: Pick<RetrievalQuery, 'query' | 'topK' | 'facts' | 'assisted' | 'asOf'>,
   options: {
     allow?: ((ordinal: number) => boolean) | undefined;
@@ -114,7 +114,7 @@ export function retrieveFromIndex(
   },
 ): Promise<RetrievalOutcome> {
   // time in queries: message times come from the chunk records (a bare retrieval index has none)
-  const view = index.chunks ? chunkView({ retrieval: index.retrieval, chunks: index.chunks }) : undefined;
+  const view = index.chunks ? chunkView({ retrieval: index.retrieval, chunks: index.chunks, records: index.records }) : undefined;
   const reference = new Date(view?.latestMessage ?? Date.now());
   const prior = queryTimePrior(index.retrieval, request.query, reference, (ordinal) => view?.messageTimes[ordinal]);
   const asOf = request.asOf ?? new Date().toISOString();
@@ -178,7 +178,8 @@ async function payloadSources(
 
 /** The source (a file, the page of a sitemap or crawl, or a session) a payload item comes from. */
 function sourceIdOf(index: LoadedIndex, item: { fileId: string; ordinals: readonly number[] }): string {
-  const chunk = index.chunks.get(index.retrieval.chunks.ids[item.ordinals[0] ?? 0] ?? '');
+  const ordinal = item.ordinals[0] ?? 0;
+  const chunk = index.records?.[ordinal] ?? index.chunks.get(index.retrieval.chunks.ids[ordinal] ?? '');
   return chunk?.pageId ?? item.fileId;
 }
 

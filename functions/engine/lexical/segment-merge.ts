@@ -6,14 +6,8 @@
  */
 import { decodePostings, VarintWriter } from './postings';
 import { LANGUAGES } from './language';
-import type { LexicalSegment } from './segment';
+import type { LexicalSegment, SegmentPart } from './segment';
 import { meanLength } from './segment-format';
-
-export interface SegmentPart {
-  segment: LexicalSegment;
-  /** Doc ordinal of `segment` → merged ordinal, or -1 when the doc is deleted. */
-  ordinals: Int32Array;
-}
 
 /** The merged segment of `parts` (at least one; all built with the same analyzer options) holding `docCount` docs. */
 export function mergeSegments(parts: readonly SegmentPart[], docCount: number): LexicalSegment {
@@ -25,36 +19,50 @@ export function mergeSegments(parts: readonly SegmentPart[], docCount: number): 
 }
 
 /** The languages of the parts that keep a doc, in `LANGUAGES` order (a part's languages are not known per doc). */
-function mergedLanguages(parts: readonly SegmentPart[]): LexicalSegment['languages'] {
+export function mergedLanguages(parts: readonly SegmentPart[]): LexicalSegment['languages'] {
   const kept = new Set(parts.filter(({ ordinals }) => ordinals.some((merged) => merged >= 0)).flatMap(({ segment }) => segment.languages));
   return LANGUAGES.filter((language) => kept.has(language));
 }
 
 type MergedDocs = Pick<LexicalSegment, 'docIds' | 'fileIds' | 'docFiles' | 'docLengths'>;
 
-/** The surviving docs' ids, lengths and files, in merged order (files numbered by first appearance). */
-function mergeDocs(parts: readonly SegmentPart[], docCount: number): MergedDocs & { docLengths: Uint32Array } {
+/**
+ * The surviving docs' ids, lengths and files, in merged order (files numbered by first appearance). Plain
+ * copies: a file id is looked up once per part, not once per doc.
+ */
+export function mergeDocs(parts: readonly SegmentPart[], docCount: number): MergedDocs & { docLengths: Uint32Array } {
   const docIds: string[] = new Array<string>(docCount).fill('');
   const docLengths = new Uint32Array(docCount);
   const fileIndex = new Map<string, number>();
   const docFiles = new Uint32Array(docCount);
   for (const { segment, ordinals } of parts) {
-    ordinals.forEach((merged, doc) => {
-      if (merged < 0) return;
+    const files = new Int32Array(segment.fileIds.length).fill(-1); // the part's file index → merged
+    for (let doc = 0; doc < ordinals.length; doc++) {
+      const merged = ordinals[doc] ?? -1;
+      if (merged < 0) continue;
       docIds[merged] = segment.docIds[doc] ?? '';
       docLengths[merged] = segment.docLengths[doc] ?? 0;
-      const fileId = segment.fileIds[segment.docFiles[doc] ?? 0] ?? '';
-      if (!fileIndex.has(fileId)) fileIndex.set(fileId, fileIndex.size);
-      docFiles[merged] = fileIndex.get(fileId) ?? 0;
-    });
+      docFiles[merged] = mergedFile(segment, segment.docFiles[doc] ?? 0, files, fileIndex);
+    }
   }
   return { docIds, fileIds: [...fileIndex.keys()], docFiles, docLengths };
+}
+
+/** The merged index of a part's file (numbered on first sight), remembered in the part's `files` table. */
+function mergedFile(segment: LexicalSegment, file: number, files: Int32Array, fileIndex: Map<string, number>): number {
+  const known = files[file] ?? -1;
+  if (known >= 0) return known;
+  const fileId = segment.fileIds[file] ?? '';
+  const index = fileIndex.get(fileId) ?? fileIndex.size;
+  fileIndex.set(fileId, index);
+  files[file] = index;
+  return index;
 }
 
 type MergedPostings = Pick<LexicalSegment, 'terms' | 'docFreqs' | 'postingOffsets' | 'postings'>;
 
 /** Every term's surviving postings, terms in code-unit order; terms no surviving doc holds are left out. */
-function mergePostings(parts: readonly SegmentPart[]): MergedPostings {
+export function mergePostings(parts: readonly SegmentPart[]): MergedPostings {
   const vocabulary = [...new Set(parts.flatMap((part) => part.segment.terms))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const cursors = new Uint32Array(parts.length); // each part's next term ordinal (its vocabulary is sorted too)
   const writer = new VarintWriter();

@@ -4,9 +4,9 @@
  * Scoring is classic BM25 with Lucene's idf, `ln(1 + (N - df + 0.5) / (df + 0.5))`, and the (k1 + 1)
  * factor in the numerator (Lucene 8+ drops it; ranking is the same), exact doc lengths (Lucene rounds
  * them to one byte), and each repeated query term counted again (as Anserini boosts it). Defaults
- * k1 = 0.9, b = 0.4 follow Anserini. Segments are rebuilt whole (there is no merging), but a rebuild may take
- * the terms of unchanged docs from the previous segment's postings instead of analyzing them again.
- * Each doc is analyzed in its language (analyzer.ts: the option's, else the doc's, else detected).
+ * k1 = 0.9, b = 0.4 follow Anserini. A build may take the terms of unchanged docs from the previous
+ * segment's postings instead of analyzing them again. Segments are merged by segment-merge.ts and composed
+ * without merging (searched in place) by segment-compose.ts. Each doc is analyzed in its language (analyzer.ts: the option's, else the doc's, else detected).
  */
 import {
   type AnalyzerLanguage,
@@ -56,6 +56,19 @@ export interface LexicalSegment {
   readonly postingOffsets: Uint32Array;
   /** Varint (doc-ordinal gap, term frequency) pairs per term, docs ascending (see postings.ts). */
   readonly postings: Uint8Array;
+  /**
+   * A composed segment (segment-compose.ts): the live docs of these parts. A term's postings are read from
+   * the parts' lists, mapped to composed ordinals; the four posting fields above are only worked out (by a
+   * merge) when something reads them.
+   */
+  readonly parts?: readonly SegmentPart[];
+}
+
+/** A segment seen through a map of its doc ordinals to those of a merged or composed segment. */
+export interface SegmentPart {
+  segment: LexicalSegment;
+  /** Doc ordinal of `segment` → merged ordinal, or -1 when the doc is deleted. Merged ordinals ascend part after part. */
+  ordinals: Int32Array;
 }
 
 /** BM25 parameters; unset ones take `DEFAULT_BM25`. */
@@ -168,13 +181,33 @@ function termOrdinal(segment: LexicalSegment, term: string): number {
   return -1;
 }
 
-/** The decoded posting list of an analyzed `term` (empty if absent). */
+/** The decoded posting list of an analyzed `term` (empty if absent); a composed segment's gathered from its parts. */
 export function termPostings(segment: LexicalSegment, term: string): DecodedPostings {
+  if (segment.parts) return partPostings(segment.parts, term);
   const ordinal = termOrdinal(segment, term);
   if (ordinal < 0) return { docs: new Uint32Array(0), freqs: new Uint32Array(0) };
   const from = segment.postingOffsets[ordinal] ?? 0;
   const to = segment.postingOffsets[ordinal + 1] ?? from;
   return decodePostings(segment.postings, from, to, segment.docFreqs[ordinal] ?? 0);
+}
+
+/** The live postings of `term` in every part, in merged ordinals: the list a merged segment holds. */
+function partPostings(parts: readonly SegmentPart[], term: string): DecodedPostings {
+  const lists = parts.map((part) => termPostings(part.segment, term));
+  const total = lists.reduce((sum, list) => sum + list.docs.length, 0);
+  const docs = new Uint32Array(total);
+  const freqs = new Uint32Array(total);
+  let count = 0;
+  lists.forEach((list, p) => {
+    const ordinals = parts[p]?.ordinals ?? new Int32Array(0);
+    for (let i = 0; i < list.docs.length; i++) {
+      const merged = ordinals[list.docs[i] ?? 0] ?? -1;
+      if (merged < 0) continue;
+      docs[count] = merged;
+      freqs[count++] = list.freqs[i] ?? 0;
+    }
+  });
+  return { docs: docs.subarray(0, count), freqs: freqs.subarray(0, count) };
 }
 
 /** Lucene's BM25 idf of a term held by `docFreq` of `docCount` docs. */

@@ -2,11 +2,13 @@
  * Merging retrieval indexes (a memory's segments) into one, dropping deleted chunks: the index a full
  * build of the surviving chunks, in the same order, makes (chunk table, both lexical fields, vectors;
  * an HNSW graph over the merged vectors when asked). No text is analyzed and no chunk embedded again.
- * The background merge writes what this returns; a reader composes its segments with it.
+ * The background merge writes what this returns; a reader composes its segments without merging them
+ * (compose-index.ts), sharing the copies below.
  */
 import { buildHnsw, type HnswOptions, searchHnsw } from './hnsw';
 import type { AnnPart, ChunkTable, RetrievalIndex } from './retrieval-index';
-import { mergeSegments, type SegmentPart } from '../lexical/segment-merge';
+import type { SegmentPart } from '../lexical/segment';
+import { mergeSegments } from '../lexical/segment-merge';
 import { buildTitleLinks } from './title-links';
 import type { VectorHit, VectorSegment } from './vector-segment';
 
@@ -20,39 +22,32 @@ export interface MergeOptions {
   /** Build an HNSW graph over the merged vectors (the memory's `acceleration`). */
   acceleration?: boolean;
   hnsw?: HnswOptions;
-  /**
-   * Without `acceleration`: search the parts' own HNSW graphs (when every part holding live chunks has
-   * one) instead of building one. What a reader composing segments asks for.
-   */
-  partAnn?: boolean;
 }
 
 /** The surviving chunks of `parts` (at least one), part after part, as one index. */
 export function mergeRetrievalIndexes(parts: readonly IndexPart[], options: MergeOptions = {}): RetrievalIndex {
-  let next = 0;
-  const ordinals = parts.map(({ index, deleted }) =>
-    Int32Array.from(index.chunks.ids, (_, ordinal) => (deleted.has(ordinal) ? -1 : next++)),
-  );
-  const count = next;
+  const { ordinals, count } = partOrdinals(parts);
   const text = mergeSegments(lexicalParts(parts, ordinals, 'text'), count);
   const titles = mergeSegments(lexicalParts(parts, ordinals, 'titles'), count);
   const chunks = mergeChunkTables(parts, ordinals, count);
   const stored = mergeVectors(parts, ordinals, count);
   const ann = stored.vectors && options.acceleration ? buildHnsw(stored.vectors, options.hnsw) : null;
-  const annParts = !ann && stored.vectors && options.partAnn ? partGraphs(parts, ordinals) : undefined;
-  return {
-    chunks,
-    text,
-    titles,
-    ...stored,
-    ann,
-    links: buildTitleLinks(chunks.titles, text.analyzer, text.languages),
-    ...(annParts ? { annParts } : {}),
-  };
+  return { chunks, text, titles, ...stored, ann, links: buildTitleLinks(chunks.titles, text.analyzer, text.languages) };
+}
+
+/** Each part's chunk ordinal → merged ordinal (-1: deleted), merged ordinals ascending part after part; `count` live chunks. */
+export function partOrdinals(parts: readonly IndexPart[]): { ordinals: Int32Array[]; count: number } {
+  let next = 0;
+  const ordinals = parts.map(({ index, deleted }) => {
+    const map = new Int32Array(index.chunks.ids.length);
+    for (let ordinal = 0; ordinal < map.length; ordinal++) map[ordinal] = deleted.size > 0 && deleted.has(ordinal) ? -1 : next++;
+    return map;
+  });
+  return { ordinals, count: next };
 }
 
 /** The parts' HNSW graphs, when every part holding live chunks has one. */
-function partGraphs(parts: readonly IndexPart[], ordinals: readonly Int32Array[]): AnnPart[] | undefined {
+export function partGraphs(parts: readonly IndexPart[], ordinals: readonly Int32Array[]): AnnPart[] | undefined {
   const graphs: AnnPart[] = [];
   for (const [p, { index, deleted }] of parts.entries()) {
     const map = ordinals[p] ?? new Int32Array(0);
@@ -79,11 +74,11 @@ export function searchAnnParts(parts: readonly AnnPart[], query: Float32Array, k
   return hits.sort((a, b) => b.score - a.score || a.ordinal - b.ordinal).slice(0, k);
 }
 
-function lexicalParts(parts: readonly IndexPart[], ordinals: readonly Int32Array[], field: 'text' | 'titles'): SegmentPart[] {
+export function lexicalParts(parts: readonly IndexPart[], ordinals: readonly Int32Array[], field: 'text' | 'titles'): SegmentPart[] {
   return parts.map((part, p) => ({ segment: part.index[field], ordinals: ordinals[p] ?? new Int32Array(0) }));
 }
 
-function mergeChunkTables(parts: readonly IndexPart[], ordinals: readonly Int32Array[], count: number): ChunkTable {
+export function mergeChunkTables(parts: readonly IndexPart[], ordinals: readonly Int32Array[], count: number): ChunkTable {
   const ids = new Array<string>(count);
   const fileIds = new Array<string>(count);
   const texts = new Array<string>(count);
@@ -110,7 +105,7 @@ function mergeChunkTables(parts: readonly IndexPart[], ordinals: readonly Int32A
  * The surviving rows of every part's vectors, copied as stored (int8 rows keep their bytes and scales).
  * Parts holding no surviving chunk do not count; the others must share one embedder and encoding.
  */
-function mergeVectors(
+export function mergeVectors(
   parts: readonly IndexPart[],
   ordinals: readonly Int32Array[],
   count: number,
@@ -131,12 +126,25 @@ function mergeVectors(
     const segment = index.vectors;
     const map = ordinals[p] ?? new Int32Array(0);
     if (!segment) return;
-    for (let row = 0; row < map.length; row++) {
-      const merged = map[row] ?? -1;
-      if (merged < 0) continue;
-      values.set(segment.values.subarray(row * dimensions, (row + 1) * dimensions), merged * dimensions);
-      scales[merged] = segment.scales[row] ?? 0;
+    for (const [from, to, merged] of liveRuns(map)) {
+      values.set(segment.values.subarray(from * dimensions, to * dimensions), merged * dimensions);
+      scales.set(segment.scales.subarray(from, to), merged);
     }
   });
   return { vectors: { dimensions, count, encoding, values, scales }, embedder: reference.embedder };
+}
+
+/** The runs of consecutive live rows of an ordinal map: [first row, row past the last, merged ordinal of the first]. */
+function* liveRuns(map: Int32Array): Generator<[number, number, number]> {
+  for (let row = 0; row < map.length; ) {
+    const merged = map[row] ?? -1;
+    if (merged < 0) {
+      row++;
+      continue;
+    }
+    let end = row + 1;
+    while (end < map.length && map[end] === merged + (end - row)) end++;
+    yield [row, end, merged];
+    row = end;
+  }
 }

@@ -46,6 +46,48 @@ export function buildTitleLinks(titles: readonly string[], analyzer: AnalyzerOpt
   return { byFirstTerm };
 }
 
+/** One part's table with its chunk ordinals in the composed index (-1: deleted). */
+export interface TitleLinkPart {
+  table: TitleLinkTable;
+  ordinals: Int32Array;
+}
+
+/**
+ * The table `buildTitleLinks` makes of the parts' live chunks (composed ordinals ascending part after
+ * part), put together from the parts' own tables: no title is analyzed again. Only valid when each part
+ * analyzed its titles as the composed index would (the same analyzer options and reading languages).
+ */
+export function composeTitleLinks(parts: readonly TitleLinkPart[]): TitleLinkTable {
+  const byKey = new Map<string, { terms: readonly string[]; chunks: number[] }>();
+  for (const { table, ordinals } of parts) {
+    for (const entries of table.byFirstTerm.values()) for (const entry of entries) addLiveChunks(byKey, entry, ordinals);
+  }
+  // a first term's titles in the order of their first chunk, as a build adds them
+  const entries = [...byKey.values()].sort((a, b) => (a.chunks[0] ?? 0) - (b.chunks[0] ?? 0));
+  const byFirstTerm = new Map<string, Array<{ terms: readonly string[]; chunks: number[] }>>();
+  for (const entry of entries) {
+    const first = entry.terms[0] ?? '';
+    byFirstTerm.set(first, [...(byFirstTerm.get(first) ?? []), entry]);
+  }
+  return { byFirstTerm };
+}
+
+/** Adds a part's title entry's live chunks, in composed ordinals, to the entry of the same terms. */
+function addLiveChunks(
+  byKey: Map<string, { terms: readonly string[]; chunks: number[] }>,
+  entry: { terms: readonly string[]; chunks: readonly number[] },
+  ordinals: Int32Array,
+): void {
+  const key = entry.terms.join(' ');
+  for (const chunk of entry.chunks) {
+    const ordinal = ordinals[chunk] ?? -1;
+    if (ordinal < 0) continue;
+    let composed = byKey.get(key);
+    if (!composed) byKey.set(key, (composed = { terms: entry.terms, chunks: [] }));
+    composed.chunks.push(ordinal);
+  }
+}
+
 /** Ordinals of the chunks whose title is mentioned in `terms` (an analyzed chunk text). */
 function mentionedChunks(table: TitleLinkTable, terms: readonly string[]): Set<number> {
   const found = new Set<number>();

@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWordVectorEmbedder } from '../../../functions/adapters/embeddings/word-vector-loader';
+import { composeRetrievalIndexes } from '../../../functions/engine/retrieval/compose-index';
 import { mergeRetrievalIndexes, searchAnnParts } from '../../../functions/engine/retrieval/merge-index';
 import { searchExact } from '../../../functions/engine/retrieval/vector-segment';
 import { rankChunks } from '../../../functions/engine/retrieval/rank';
@@ -91,13 +92,10 @@ describe('mergeRetrievalIndexes', () => {
     const chunks = WORDS.map((word, i): RetrievalChunk => ({ id: `c${i}`, fileId: 'f', text: `${word} ${WORDS[(i + 5) % WORDS.length]}` }));
     const a = await buildRetrievalIndex(chunks.slice(0, 7), { embedder, acceleration: true });
     const b = await buildRetrievalIndex(chunks.slice(7), { embedder, acceleration: true });
-    const composed = mergeRetrievalIndexes(
-      [
-        { index: a, deleted: new Set([2]) },
-        { index: b, deleted: new Set() },
-      ],
-      { partAnn: true },
-    );
+    const composed = composeRetrievalIndexes([
+      { index: a, deleted: new Set([2]) },
+      { index: b, deleted: new Set() },
+    ]);
     expect(composed.ann).toBeNull();
     expect(composed.annParts).toHaveLength(2);
     for (const query of QUERIES) {

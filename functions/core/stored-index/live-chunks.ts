@@ -1,0 +1,80 @@
+/**
+ * The chunk records of a version's live chunks, read where they are: in each segment's records, less its
+ * deleted ones. Seeing a new version copies no record into a new map: a record is found by id in the
+ * segments one after the other (each segment's id table is made once, the first time it is asked, and
+ * kept with the segment, which never changes), and `liveRecords` lists them by ordinal of the composed
+ * retrieval index, one pointer a chunk.
+ */
+import type { StoredChunk } from './chunks';
+
+/** A segment's records (by ordinal) with the ordinals of its deleted chunks. */
+export interface RecordPart {
+  chunks: readonly StoredChunk[];
+  deleted: ReadonlySet<number>;
+}
+
+const idTables = new WeakMap<readonly StoredChunk[], Map<string, number>>();
+
+/** Chunk id → ordinal among `chunks`, made once per records array. */
+function idTable(chunks: readonly StoredChunk[]): Map<string, number> {
+  let table = idTables.get(chunks);
+  if (!table) idTables.set(chunks, (table = new Map(chunks.map((chunk, ordinal) => [chunk.id, ordinal]))));
+  return table;
+}
+
+/** The parts' live records in order: by ordinal of the index composed of the same parts. */
+export function liveRecords(parts: readonly RecordPart[]): readonly StoredChunk[] {
+  const only = parts.length === 1 ? parts[0] : undefined;
+  if (only && only.deleted.size === 0) return only.chunks;
+  const records: StoredChunk[] = [];
+  for (const { chunks, deleted } of parts) {
+    for (let ordinal = 0; ordinal < chunks.length; ordinal++) {
+      const chunk = chunks[ordinal];
+      if (chunk && !(deleted.size > 0 && deleted.has(ordinal))) records.push(chunk);
+    }
+  }
+  return records;
+}
+
+/** The parts' live records by chunk id (ids are unique among live chunks; a deleted one may share its id). */
+export class LiveChunks implements ReadonlyMap<string, StoredChunk> {
+  readonly size: number;
+
+  constructor(private readonly parts: readonly RecordPart[]) {
+    this.size = parts.reduce((sum, part) => sum + part.chunks.length - part.deleted.size, 0);
+  }
+
+  get(id: string): StoredChunk | undefined {
+    for (const { chunks, deleted } of this.parts) {
+      const ordinal = idTable(chunks).get(id);
+      if (ordinal !== undefined && !deleted.has(ordinal)) return chunks[ordinal];
+    }
+    return undefined;
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  *entries(): MapIterator<[string, StoredChunk]> {
+    for (const { chunks, deleted } of this.parts) {
+      for (const [ordinal, chunk] of chunks.entries()) if (!deleted.has(ordinal)) yield [chunk.id, chunk];
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [id] of this.entries()) yield id;
+  }
+
+  *values(): MapIterator<StoredChunk> {
+    for (const [, chunk] of this.entries()) yield chunk;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, StoredChunk]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: StoredChunk, key: string, map: ReadonlyMap<string, StoredChunk>) => void): void {
+    for (const [id, chunk] of this.entries()) callback(chunk, id, this);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Composing lexical segments without merging them: a segment of the live docs of several parts whose
+ * doc tables (ids, files, lengths) are copied, a pointer or a number a doc, and whose postings stay in the
+ * parts. A query reads a term's list from each part and maps it to composed ordinals, skipping deleted
+ * docs (`termPostings` in segment.ts), so its BM25 statistics are those of every live doc of every part:
+ * N is the live doc count, the mean length the live docs' mean, a term's df the live docs holding it
+ * (Lucene's IndexSearcher over its leaves, with deleted docs left out of the statistics). Scores are
+ * therefore those of the merged segment, to the bit. No posting is decoded or encoded to compose; the
+ * merged postings are worked out only if something reads them (serializing, or merging the composed
+ * segment again).
+ */
+import type { LexicalSegment, SegmentPart } from './segment';
+import { mergedLanguages, mergeDocs, mergePostings } from './segment-merge';
+import { meanLength } from './segment-format';
+
+/** The doc tables two fields of the same chunks share (ids and files; lengths differ). */
+export type SharedDocs = Pick<LexicalSegment, 'docIds' | 'fileIds' | 'docFiles'>;
+
+/**
+ * The composed segment of `parts` (at least one; all built with the same analyzer options) holding
+ * `docCount` live docs. `same` is another composed field of the same chunks (the text field, for titles),
+ * whose doc ids and files are taken as they are.
+ */
+export function composeSegments(parts: readonly SegmentPart[], docCount: number, same?: SharedDocs): LexicalSegment {
+  const first = parts[0];
+  if (!first) throw new RangeError('composeSegments needs at least one part');
+  const docs = same
+    ? { docIds: same.docIds, fileIds: same.fileIds, docFiles: same.docFiles, docLengths: liveLengths(parts, docCount) }
+    : mergeDocs(parts, docCount);
+  let postings: ReturnType<typeof mergePostings> | undefined;
+  const merged = () => {
+    postings ??= mergePostings(parts);
+    return postings;
+  };
+  return {
+    analyzer: first.segment.analyzer,
+    languages: mergedLanguages(parts),
+    ...docs,
+    avgDocLength: meanLength(docs.docLengths),
+    parts,
+    get terms() {
+      return merged().terms;
+    },
+    get docFreqs() {
+      return merged().docFreqs;
+    },
+    get postingOffsets() {
+      return merged().postingOffsets;
+    },
+    get postings() {
+      return merged().postings;
+    },
+  };
+}
+
+/** The live docs' lengths in composed order. */
+function liveLengths(parts: readonly SegmentPart[], docCount: number): Uint32Array {
+  const lengths = new Uint32Array(docCount);
+  for (const { segment, ordinals } of parts) {
+    for (let doc = 0; doc < ordinals.length; doc++) {
+      const merged = ordinals[doc] ?? -1;
+      if (merged >= 0) lengths[merged] = segment.docLengths[doc] ?? 0;
+    }
+  }
+  return lengths;
+}
