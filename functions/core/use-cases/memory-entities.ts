@@ -69,10 +69,11 @@ export async function lookUpEntities(
   if (memory.memoryType !== 'graph') throw BadRequestError.forField('id', `memory '${id}' is a vector memory; it has no graph`);
   const loaded = await deps.indexes.loadGraph(memory);
   if (!loaded) return [];
-  const matches = matchEntitiesByName(loaded.graph, request.name, request.limit, stillMentioned(memory, loaded));
+  const mentioned = stillMentioned(memory, loaded);
+  const matches = matchEntitiesByName(loaded.graph, request.name, request.limit, mentioned);
   const ids = matches.map((match) => loaded.graph.entityIds[match.entity] ?? '');
   const nodes = new Map((await deps.graphItems.getNodes(accountId, id, ids)).map((node) => [node.id, node]));
-  const reader = { deps, accountId, memory, loaded, nodes };
+  const reader = { deps, accountId, memory, loaded, nodes, mentioned };
   return mapConcurrently(matches, STORE_CONCURRENCY, (match) => viewOf(reader, match.entity));
 }
 
@@ -110,6 +111,8 @@ interface Reader {
   memory: Memory;
   loaded: LoadedGraph;
   nodes: ReadonlyMap<string, GraphNode>;
+  /** Whether a chunk the memory still shows mentions the entity (a relation's target must be). */
+  mentioned: (entity: number) => boolean;
 }
 
 async function viewOf(reader: Reader, entity: number): Promise<EntityView> {
@@ -144,7 +147,7 @@ async function viewOf(reader: Reader, entity: number): Promise<EntityView> {
 async function relationsOf(reader: Reader, entity: number): Promise<EntityRelation[]> {
   const { graph } = reader.loaded;
   const id = graph.entityIds[entity] ?? '';
-  const neighbours = neighboursOf(graph, entity, ENTITY_VIEW_LIMITS.relations);
+  const neighbours = neighboursOf(graph, entity, ENTITY_VIEW_LIMITS.relations).filter(reader.mentioned);
   const outgoing = await edgesOf(reader, id);
   const relations: EntityRelation[] = [];
   for (const neighbour of neighbours) {
