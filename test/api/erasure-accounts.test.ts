@@ -66,9 +66,9 @@ describe('a deleted memory', () => {
     expect(await objectsHolding(stores, [prefix])).toEqual([]);
     const items = await itemsHolding(stores, [memory.id]);
     expect(items.filter((item) => String(item.pk).includes(memory.id))).toEqual([]);
-    // what still names the memory: its export's record (no text), which answers the archive gone
+    // what still names the memory: its export's record (no text), which answers `failed`: the archive is gone
     expect(items.map((item) => item.kind)).toEqual(items.length ? ['memoryExport'] : []);
-    expect((await get(`/memories/export/${exportId}`)).body.data).toMatchObject({ url: null });
+    expect((await get(`/memories/export/${exportId}`)).body.data).toMatchObject({ state: 'failed', url: null });
     // the word stays only in what the account still owns: the file (bytes, text) and the session (message index, summary)
     const left = await objectsHolding(stores, [text]);
     expect(left.filter((key) => !/^(bronze|silver)\/|\/messages\/index\/|\/sessions\//.test(key))).toEqual([]);
