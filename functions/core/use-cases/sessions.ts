@@ -80,35 +80,26 @@ export async function getSession(deps: SessionDeps, accountId: string, id: strin
 export async function deleteSession(deps: SessionDeps, accountId: string, id: string): Promise<Session> {
   const session = await deps.sessions.markDeleted(accountId, id, deps.clock.now().toISOString());
   if (!session) throw NotFoundError.of('session', id);
+  await sessionDeleted(deps, accountId, id); // hidden everywhere first; the rebuilds it asks for see the session deleted
   const deleted = await deleteMessagesOf(deps, accountId, id);
   await deleteStoredSummary(deps.objects, accountId, id);
   // an update of the summary already running would write it again: the next one sees the session deleted
   const [first] = deleted;
   if (first !== undefined) await summaryChanged(deps, accountId, id, first);
-  await sessionDeleted(deps, accountId, id);
   return session;
 }
 
 const DELETE_PAGE = 100;
 
-/** Deletes every message of the session; answers their ids. */
+/** Deletes every message of the session (listed whole first: a listing is not paged while it shrinks); answers their ids. */
 async function deleteMessagesOf(deps: Pick<SessionDeps, 'messages'>, accountId: string, sessionId: string): Promise<string[]> {
-  const deleted: string[] = [];
+  const ids: string[] = [];
   let nextToken: string | undefined;
   do {
     const page = await deps.messages.list(accountId, { sessionId }, { limit: DELETE_PAGE, nextToken });
-    await mapConcurrently(page.items, STORE_CONCURRENCY, (message) => deps.messages.delete(accountId, message.id));
-    deleted.push(...page.items.map((message) => message.id));
+    ids.push(...page.items.map((message) => message.id));
     nextToken = page.nextToken ?? undefined;
   } while (nextToken);
-  return deleted;
-}
-
-/** Sets endedAt (the first end wins); a deleted session cannot be ended. */
-export async function endSession(deps: SessionDeps, accountId: string, id: string): Promise<Session> {
-  const existing = await getSession(deps, accountId, id);
-  if (existing.deletedAt) throw BadRequestError.forField('id', `session '${id}' is deleted`);
-  const session = await deps.sessions.markEnded(accountId, id, deps.clock.now().toISOString());
-  if (!session) throw NotFoundError.of('session', id);
-  return session;
+  await mapConcurrently(ids, STORE_CONCURRENCY, (messageId) => deps.messages.delete(accountId, messageId));
+  return ids;
 }
