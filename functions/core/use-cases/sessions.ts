@@ -103,3 +103,12 @@ async function deleteMessagesOf(deps: Pick<SessionDeps, 'messages'>, accountId: 
   await mapConcurrently(ids, STORE_CONCURRENCY, (messageId) => deps.messages.delete(accountId, messageId));
   return ids;
 }
+
+/** Sets endedAt (the first end wins); a deleted session cannot be ended. */
+export async function endSession(deps: SessionDeps, accountId: string, id: string): Promise<Session> {
+  const existing = await getSession(deps, accountId, id);
+  if (existing.deletedAt) throw BadRequestError.forField('id', `session '${id}' is deleted`);
+  const session = await deps.sessions.markEnded(accountId, id, deps.clock.now().toISOString());
+  if (!session) throw NotFoundError.of('session', id);
+  return session;
+}
