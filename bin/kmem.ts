@@ -8,12 +8,18 @@
  *   accounts keys rotate NAME KEYID   a new key (last line of stdout), then the old one revoked
  *   accounts import-sources NAME [BUCKET/PREFIX ...]
  *                                     sets where the account's S3 imports may read (none: nowhere); prints them
+ *   accounts delete NAME --yes [--settle SECONDS]
+ *                                     erases the account: revokes its keys, deletes every table item under its
+ *                                     keys and every object under its prefixes (sweeps twice, SECONDS apart:
+ *                                     default KMEM_AUTH_CACHE_SECONDS + 10), then its record, name and keys
  *   mcp                               serves kmem's MCP tools over stdio, calling the API at KMEM_URL
  *                                     (default http://127.0.0.1:8080) with KMEM_API_KEY; logs go to stderr
- * Add `--table TABLE --region REGION` to act on a deployed stack's table instead of local data.
+ * Add `--table TABLE --region REGION` to act on a deployed stack's table instead of local data (and
+ * `--bucket BUCKET`, its artefact bucket, for `accounts delete`).
  */
 import { parseArgs } from 'node:util';
-import { KmemError } from '../functions/core/errors';
+import { BadRequestError, KmemError } from '../functions/core/errors';
+import { eraseAccount } from '../functions/core/use-cases/account-erasure';
 import { createAccount } from '../functions/core/use-cases/accounts';
 import { createKey, type KeySummary, listKeys, revokeKey, rotateKey } from '../functions/core/use-cases/api-key-lifecycle';
 import { setImportSources } from '../functions/core/use-cases/import-sources';
@@ -23,10 +29,20 @@ const USAGE = [
   'usage: kmem accounts create NAME | kmem accounts webhook-secret NAME',
   '       kmem accounts keys list NAME | keys create NAME | keys revoke NAME KEYID | keys rotate NAME KEYID',
   '       kmem accounts import-sources NAME [BUCKET/PREFIX ...]',
-  '       [--table TABLE --region REGION] | kmem mcp',
+  '       kmem accounts delete NAME --yes [--settle SECONDS]',
+  '       [--table TABLE --region REGION [--bucket BUCKET]] | kmem mcp',
 ].join('\n');
 
-type Command = (session: StoreSession, args: string[]) => Promise<number>;
+/** The options a command may read besides its arguments. */
+interface CommandOptions {
+  yes: boolean;
+  settle?: string;
+  /** Whether a deployed stack's bucket was named (an AWS target without one has no objects to reach). */
+  bucket: boolean;
+  aws: boolean;
+}
+
+type Command = (session: StoreSession, args: string[], options: CommandOptions) => Promise<number>;
 
 const describeKey = (key: KeySummary): string =>
   `${key.keyId}  created ${key.createdAt}${key.revokedAt ? `  revoked ${key.revokedAt}` : ''}`;
@@ -69,6 +85,28 @@ const COMMANDS: Record<string, { args: number; more?: true; run: Command }> = {
       return 0;
     },
   },
+  delete: {
+    args: 1,
+    run: async ({ deps }, [name], options) => {
+      if (!options.yes) {
+        console.error(`[kmem] this erases account '${name}' and everything it owns, for good: add --yes to go ahead`);
+        return 2;
+      }
+      if (options.aws && !options.bucket) {
+        console.error("[kmem] a deployed stack's account is erased from its bucket too: add --bucket BUCKET (the stack's artefact bucket)");
+        return 2;
+      }
+      const settleMs = options.settle === undefined ? deps.config.authCacheMs + 10_000 : seconds(options.settle) * 1000;
+      console.error(`[kmem] erasing '${name}': keys revoked, both stores swept, then swept again after ${settleMs / 1000} s`);
+      const erased = await eraseAccount(deps, name as string, {
+        settleMs,
+        wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      });
+      console.error(`[kmem] erased account '${erased.account.name}' (${erased.account.id})`);
+      console.log(`keys revoked ${erased.keysRevoked}, objects deleted ${erased.objectsDeleted}, items deleted ${erased.itemsDeleted}`);
+      return 0;
+    },
+  },
   'keys list': {
     args: 1,
     run: async ({ deps }, [name]) => {
@@ -107,13 +145,26 @@ const COMMANDS: Record<string, { args: number; more?: true; run: Command }> = {
   },
 };
 
+/** A whole number of seconds from the command line, or a clear refusal. */
+function seconds(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw BadRequestError.forField('--settle', 'must be a whole number of seconds (0 or more)');
+  return parsed;
+}
+
 /** Main's answer while the MCP server runs: the process lives until stdin closes. */
 const SERVING = 'serving';
 
 async function main(): Promise<number | typeof SERVING> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { table: { type: 'string' }, region: { type: 'string' } },
+    options: {
+      table: { type: 'string' },
+      region: { type: 'string' },
+      bucket: { type: 'string' },
+      yes: { type: 'boolean', default: false },
+      settle: { type: 'string' },
+    },
   });
   if (positionals.length === 1 && positionals[0] === 'mcp') return serveMcp();
   const [group, first, ...rest] = positionals;
@@ -125,11 +176,14 @@ async function main(): Promise<number | typeof SERVING> {
     return 2;
   }
   const target: Target =
-    values.table && values.region ? { kind: 'aws', tableName: values.table, region: values.region } : { kind: 'local' };
+    values.table && values.region
+      ? { kind: 'aws', tableName: values.table, region: values.region, ...(values.bucket ? { bucketName: values.bucket } : {}) }
+      : { kind: 'local' };
   const session = await openStores(target);
   console.error(`[kmem] using ${session.where}`);
   try {
-    return await command.run(session, rest);
+    const options = { yes: values.yes === true, settle: values.settle, bucket: values.bucket !== undefined, aws: target.kind === 'aws' };
+    return await command.run(session, rest, options);
   } finally {
     await session.close();
   }

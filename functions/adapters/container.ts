@@ -58,6 +58,7 @@ import { PinnedWebhookSender } from './webhooks/webhook-sender';
 import { resolveHost } from './net/dns-resolver';
 import { ConversationSyncRepository } from './dynamodb/repositories/conversation-sync-repository';
 import { MessageIndexRepository } from './dynamodb/repositories/message-index-repository';
+import { AccountErasureRepository } from './dynamodb/repositories/account-erasure-repository';
 import { keys } from './dynamodb/keys';
 import { SqsQueue } from './queue/sqs-queue';
 import { S3ObjectStore } from './s3/object-store';
@@ -134,7 +135,8 @@ export function createContainer(config: Config, queue: WorkQueue = sqsQueue(conf
   const documentClient = createDocumentClient(config);
   const s3: S3Client = createS3Client(config);
   const table = createTable(documentClient, config.tableName);
-  return { documentClient, s3, table, ...composeContainer(config, awsStores(config, documentClient, s3, table), queue) };
+  const accountErasure = new AccountErasureRepository(table); // the operator's `accounts delete` (bin/kmem.ts) alone uses it
+  return { documentClient, s3, table, accountErasure, ...composeContainer(config, awsStores(config, documentClient, s3, table), queue) };
 }
 
 /** The stores over the single table and the bucket. */

@@ -21,6 +21,8 @@ export interface Account {
   bootstrapKeyId?: string;
   /** `bucket/prefix` pairs an `{s3}` import of this account may read (an operator sets them); none when absent. */
   importSources?: string[];
+  /** Set when `kmem accounts delete` starts erasing the account: the worker drops its work from then on. */
+  deletingAt?: string;
 }
 
 export interface ApiKeyRecord {
@@ -261,6 +263,14 @@ export function sourceIdOf(source: SourceRef): SourceId {
 
 /** The id of a message's chunk in a memory's index (and of a deleted message's exclusion). */
 export const messageChunkId = (messageId: string): string => `msg:${messageId}`;
+
+/**
+ * Whether the memory's exclusions hide a stored chunk: its source was removed (a file, a detached or deleted
+ * session) or, a message's chunk, the message itself was deleted.
+ */
+export function isExcludedChunk(excluded: ReadonlySet<SourceId>, chunk: { id: string; fileId: string }): boolean {
+  return excluded.has(chunk.fileId) || excluded.has(chunk.id);
+}
 
 export function sourceRefOf(id: SourceId): IndexedSource {
   return id.startsWith(SESSION_SOURCE) ? { kind: 'session', sessionId: id.slice(SESSION_SOURCE.length) } : { kind: 'file', fileId: id };

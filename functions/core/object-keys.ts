@@ -4,6 +4,9 @@
  * short-lived ones the bucket expires: incoming (presigned uploads) and staging (texts an import stages).
  */
 export const objectKeys = {
+  /** Every prefix the account's objects lie under, one per layer (an account's erasure deletes them all). */
+  accountPrefixes: (accountId: string): string[] =>
+    ['bronze', 'silver', 'gold', 'incoming', 'staging'].map((layer) => `${layer}/${accountId}/`),
   upload: (accountId: string, uploadId: string, name: string): string => `bronze/${accountId}/${uploadId}/${name}`,
   /**
    * Where a presigned upload's bytes land; files/create copies them to the upload key, which only the

@@ -14,12 +14,15 @@ export interface StoreSession {
   close(): Promise<void>;
 }
 
-export type Target = { kind: 'local' } | { kind: 'aws'; tableName: string; region: string };
+/** A deployed stack: its table, and its artefact bucket for the commands that touch objects. */
+export type Target = { kind: 'local' } | { kind: 'aws'; tableName: string; region: string; bucketName?: string };
 
 export async function openStores(target: Target): Promise<StoreSession> {
   if (target.kind === 'aws') {
-    const deps = composeLocalDeps(localConfig({ KMEM_TABLE_NAME: target.tableName, AWS_REGION: target.region }));
-    return { deps, where: `table ${target.tableName} in ${target.region}`, close: async () => undefined };
+    const bucket = target.bucketName ? { KMEM_BUCKET_NAME: target.bucketName } : {};
+    const deps = composeLocalDeps(localConfig({ KMEM_TABLE_NAME: target.tableName, AWS_REGION: target.region, ...bucket }));
+    const where = `table ${target.tableName}${target.bucketName ? ` and bucket ${target.bucketName}` : ''} in ${target.region}`;
+    return { deps, where, close: async () => undefined };
   }
   const base = localConfig();
   const dataDir = resolve(base.dataDir);

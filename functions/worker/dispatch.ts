@@ -87,6 +87,11 @@ export async function runWork(deps: WorkerDeps, message: WorkMessage, delivery: 
   }
 }
 
+/** Whether the account is being erased (`kmem accounts delete`): its work would write back what is being deleted. */
+async function accountBeingDeleted(deps: WorkerDeps, accountId: string): Promise<boolean> {
+  return (await deps.accounts.get(accountId))?.deletingAt !== undefined;
+}
+
 /** WorkFailures in all (for alarms), and by kind as its own metric (the batch's shared dimensions stay as they are). */
 function countFailure(kind: WorkMessage['kind']): void {
   metrics.addMetric('WorkFailures', MetricUnit.Count, 1);
@@ -96,6 +101,10 @@ function countFailure(kind: WorkMessage['kind']): void {
 }
 
 async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Delivery): Promise<void> {
+  if ('accountId' in message && (await accountBeingDeleted(deps, message.accountId))) {
+    logger.info('dropping work of an account being deleted', { kind: message.kind, accountId: message.accountId });
+    return;
+  }
   switch (message.kind) {
     case 'file.process': {
       const outcome = await processFile(deps, message.accountId, message.fileId);

@@ -44,6 +44,9 @@ export const keys = {
   /** gsi1 lists an account's API keys in creation order. */
   apiKeysOf: (accountId: string): string => `${tenant(accountId)}#KEYS`,
 
+  /** The start of every key of the account's items (an account's erasure finds them by it). */
+  tenantPrefix: (accountId: string): string => `${tenant(accountId)}#`,
+
   // ---- account: profile, token budget, webhook secret -----------------------------------------
   account: (accountId: string): TableKey => ({ pk: `${tenant(accountId)}#ACCOUNT`, sk: 'ACCOUNT' }),
 

@@ -20,6 +20,7 @@ import type { Clock, ConversationSyncStore, IdGenerator, MessageStore, ObjectSto
 import type { SessionSummarizer, SummaryEvidence } from '../summaries/ports';
 import {
   decodeSummaryState,
+  deleteStoredSummary,
   encodeSummary,
   encodeSummaryState,
   type StoredSummary,
@@ -54,9 +55,14 @@ export function updateSessionSummary(deps: SummaryDeps, work: SummarizeWork, hol
   );
 }
 
-/** One update with these pending message ids; false when the session is gone. */
+/** One update with these pending message ids; false when the session is gone or deleted (its summary is then deleted). */
 async function updateSummary(deps: SummaryDeps, accountId: string, sessionId: string, messageIds: readonly string[]): Promise<boolean> {
-  if (!(await deps.sessions.get(accountId, sessionId))) return false;
+  const session = await deps.sessions.get(accountId, sessionId);
+  if (!session) return false;
+  if (session.deletedAt) {
+    await deleteStoredSummary(deps.objects, accountId, sessionId);
+    return false;
+  }
   const { stored, added } = await takeIn(deps, accountId, sessionId, messageIds);
   addToSummary(
     stored.state,

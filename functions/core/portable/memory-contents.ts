@@ -5,7 +5,7 @@
  * index an export needs is here: the version's manifest, its segments (docs/segments.md), its graph.
  */
 import { chunkVector, type GraphSnapshot } from '../../engine';
-import type { Memory } from '../model';
+import { isExcludedChunk, type Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import type { ObjectStore } from '../ports';
 import type { StoredChunk } from '../stored-index/chunks';
@@ -49,7 +49,7 @@ export async function publishedIndex(objects: ObjectStore, memory: Memory): Prom
     if (!embedder && index.vectors && index.embedder) embedder = { name: index.embedder, dimensions: index.vectors.dimensions };
     const sameEmbedder = embedder !== null && index.embedder === embedder.name;
     segment.chunks.forEach((chunk, ordinal) => {
-      if (deleted.has(ordinal) || excluded.has(chunk.fileId) || excluded.has(chunk.id)) return;
+      if (deleted.has(ordinal) || isExcludedChunk(excluded, chunk)) return;
       chunks.push(chunk);
       const vector = sameEmbedder ? chunkVector(index, ordinal) : undefined;
       if (vector) vectorOf.set(chunk.id, vector);

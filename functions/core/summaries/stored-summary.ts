@@ -2,9 +2,11 @@
  * A session's summary as stored beside its gold artefacts (object-keys.ts): the answer of
  * `GET /sessions/summary/{id}` (small, read by the API) and the state the next update starts from (read
  * and written by the worker alone). ingest/session-summary.ts writes both, use-cases/session-summaries.ts
- * reads the first.
+ * reads the first. A deleted session's summary and state are deleted (`deleteStoredSummary`).
  */
 import { summaryStateFromJson, summaryStateToJson, type SummaryState } from '../../engine';
+import { objectKeys } from '../object-keys';
+import type { ObjectStore } from '../ports';
 
 export interface StoredSummary {
   summary: string;
@@ -51,4 +53,9 @@ export function decodeSummaryState(bytes: Uint8Array): StoredSummaryState {
   };
   const lastBatch = Array.isArray(value.lastBatch) ? value.lastBatch.filter((id): id is string => typeof id === 'string') : [];
   return { state: summaryStateFromJson(value.state), lastBatch, ...(value.model ? { model: value.model } : {}) };
+}
+
+/** Deletes the session's summary and the state its updates start from (the session was deleted). */
+export async function deleteStoredSummary(objects: Pick<ObjectStore, 'deleteMany'>, accountId: string, sessionId: string): Promise<void> {
+  await objects.deleteMany([objectKeys.sessionSummary(accountId, sessionId), objectKeys.sessionSummaryState(accountId, sessionId)]);
 }

@@ -3,7 +3,8 @@
  * aliases (as written), its relations (strongest link first, named by their predicate; an edge stored
  * under the other entity says `direction: incoming`), the facts it takes part in and the passages that
  * mention it most. Reads the published graph segment and chunk records (cached per index version) and
- * the graph's table items; files removed from the memory contribute no fact or passage.
+ * the graph's table items; files removed from the memory, detached or deleted sessions and deleted messages
+ * contribute no fact or passage.
  *
  * Facts and relations carry their validity (`validFrom`, `validTo`: null while they hold) and list what
  * is no longer true too, latest first. A fact of a graph built before validity starts at its source's
@@ -14,8 +15,9 @@ import { BadRequestError } from '../errors';
 import { type DatedFact, datedFacts, matchEntitiesByName, mentioningChunks, neighboursOf } from '../../engine';
 import type { FileStore } from '../files/ports';
 import type { GraphEdge, GraphNode } from '../graph-items';
-import type { Memory } from '../model';
+import { isExcludedChunk, type Memory, messageChunkId } from '../model';
 import type { GraphItemStore, MemoryStore } from '../ports';
+import type { StoredChunk } from '../stored-index/chunks';
 import type { IndexCache, LoadedGraph } from '../stored-index/index-cache';
 import { getMemory } from './memories';
 
@@ -67,25 +69,40 @@ export async function lookUpEntities(
   if (memory.memoryType !== 'graph') throw BadRequestError.forField('id', `memory '${id}' is a vector memory; it has no graph`);
   const loaded = await deps.indexes.loadGraph(memory);
   if (!loaded) return [];
-  const matches = matchEntitiesByName(loaded.graph, request.name, request.limit, stillMentioned(memory, loaded));
+  const mentioned = stillMentioned(memory, loaded);
+  const matches = matchEntitiesByName(loaded.graph, request.name, request.limit, mentioned);
   const ids = matches.map((match) => loaded.graph.entityIds[match.entity] ?? '');
   const nodes = new Map((await deps.graphItems.getNodes(accountId, id, ids)).map((node) => [node.id, node]));
-  const reader = { deps, accountId, memory, loaded, nodes };
+  const reader = { deps, accountId, memory, loaded, nodes, mentioned };
   return mapConcurrently(matches, STORE_CONCURRENCY, (match) => viewOf(reader, match.entity));
 }
 
 /**
- * Whether some file still in the memory mentions the entity: one known only from removed files stays in
- * the published graph until the next version, but is not shown.
+ * Whether some chunk still in the memory mentions the entity: one known only from removed files, detached
+ * or deleted sessions or deleted messages stays in the published graph until the next version, but is not shown.
  */
 function stillMentioned(memory: Memory, loaded: LoadedGraph): (entity: number) => boolean {
   if (memory.excludedFileIds.length === 0) return () => true;
+  const kept = keptChunk(memory, loaded);
+  return (entity) => mentioningChunks(loaded.graph, entity).some((chunkId) => kept(chunkId) !== undefined);
+}
+
+/** The chunk of this id unless the memory's exclusions hide it (its source removed, or its message deleted). */
+function keptChunk(memory: Memory, loaded: LoadedGraph): (chunkId: string) => StoredChunk | undefined {
   const excluded = new Set(memory.excludedFileIds);
-  return (entity) =>
-    mentioningChunks(loaded.graph, entity).some((chunkId) => {
-      const chunk = loaded.chunks.get(chunkId);
-      return chunk !== undefined && !excluded.has(chunk.fileId);
-    });
+  return (chunkId) => {
+    const chunk = loaded.chunks.get(chunkId);
+    return chunk !== undefined && !isExcludedChunk(excluded, chunk) ? chunk : undefined;
+  };
+}
+
+/** Whether a fact may be shown: its chunk is kept, or (a closed fact, stored without chunk) its file and message are not excluded. */
+function factKept(memory: Memory, kept: (chunkId: string) => StoredChunk | undefined): (fact: DatedFact) => boolean {
+  const excluded = new Set(memory.excludedFileIds);
+  return (fact) =>
+    fact.chunkId === ''
+      ? !excluded.has(fact.fileId ?? '') && !(fact.sourceId && excluded.has(messageChunkId(fact.sourceId)))
+      : kept(fact.chunkId) !== undefined;
 }
 
 interface Reader {
@@ -94,22 +111,21 @@ interface Reader {
   memory: Memory;
   loaded: LoadedGraph;
   nodes: ReadonlyMap<string, GraphNode>;
+  /** Whether a chunk the memory still shows mentions the entity (a relation's target must be). */
+  mentioned: (entity: number) => boolean;
 }
 
 async function viewOf(reader: Reader, entity: number): Promise<EntityView> {
   const { graph } = reader.loaded;
   const id = graph.entityIds[entity] ?? '';
   const name = graph.names[entity] ?? '';
-  const excluded = new Set(reader.memory.excludedFileIds);
-  const kept = (chunkId: string) => {
-    const chunk = reader.loaded.chunks.get(chunkId);
-    return chunk !== undefined && !excluded.has(chunk.fileId) ? chunk : undefined;
-  };
+  const kept = keptChunk(reader.memory, reader.loaded);
+  const shown = factKept(reader.memory, kept);
   const seen = new Set<string>();
   const facts = latestFirst(
     datedFacts(graph).filter((fact) => {
       const about = fact.subject === entity || fact.object === entity || fact.subjectId === id || fact.objectId === id;
-      return about && (fact.chunkId === '' ? !excluded.has(fact.fileId ?? '') : kept(fact.chunkId) !== undefined);
+      return about && shown(fact);
     }),
   ).filter((fact) => !seen.has(`${fact.content}\u0000${fact.validTo}`) && seen.add(`${fact.content}\u0000${fact.validTo}`));
   const passages = mentioningChunks(graph, entity).flatMap((chunkId) => {
@@ -131,7 +147,7 @@ async function viewOf(reader: Reader, entity: number): Promise<EntityView> {
 async function relationsOf(reader: Reader, entity: number): Promise<EntityRelation[]> {
   const { graph } = reader.loaded;
   const id = graph.entityIds[entity] ?? '';
-  const neighbours = neighboursOf(graph, entity, ENTITY_VIEW_LIMITS.relations);
+  const neighbours = neighboursOf(graph, entity, ENTITY_VIEW_LIMITS.relations).filter(reader.mentioned);
   const outgoing = await edgesOf(reader, id);
   const relations: EntityRelation[] = [];
   for (const neighbour of neighbours) {

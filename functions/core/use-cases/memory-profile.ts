@@ -11,6 +11,7 @@
  */
 import { BadRequestError } from '../errors';
 import { type ProfileEntry, profileOf } from '../../engine';
+import { isExcludedChunk } from '../model';
 import type { MemoryStore } from '../ports';
 import type { IndexCache } from '../stored-index/index-cache';
 import { getMemory } from './memories';
@@ -54,8 +55,11 @@ export async function userProfile(
     validTo,
     sourceId,
   });
-  // a session removed from the memory is excluded until the next version leaves it out
-  const kept = (entry: ProfileEntry) => !excluded.has(loaded.chunks.get(entry.chunkId)?.fileId ?? '');
+  // a session removed from the memory, or a deleted message, is excluded until the next version leaves it out
+  const kept = (entry: ProfileEntry) => {
+    const chunk = loaded.chunks.get(entry.chunkId);
+    return chunk === undefined || !isExcludedChunk(excluded, chunk);
+  };
   return {
     customerUserId: request.customerUserId,
     preferences: profile.preferences.filter(kept).map(present),

@@ -5,7 +5,7 @@
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { chunkOrdinals } from '../../engine';
-import type { Memory, Session } from '../model';
+import { isExcludedChunk, type Memory, type Session } from '../model';
 import type { StoredChunk } from '../stored-index/chunks';
 import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
 import {
@@ -41,7 +41,7 @@ export function allowedChunks(
   const matches = filtered && request.filter ? chunkPredicate(request.filter, sources) : undefined;
   return (ordinal) => {
     const chunk = view.byOrdinal[ordinal];
-    if (!chunk || excluded.has(chunk.fileId) || excluded.has(chunk.id)) return false; // a chunk id: a deleted message
+    if (!chunk || isExcludedChunk(excluded, chunk)) return false;
     if (matches && !matches(chunk)) return false;
     return !(windowed && chunk.message && !withinWindow(chunk.message.createdAt, request));
   };

@@ -18,6 +18,7 @@ const accountItem = itemSchema<Account>(
     createdAt: storedTimestamp,
     bootstrapKeyId: z.string().optional(),
     importSources: z.array(z.string()).optional(),
+    deletingAt: z.string().optional(),
   }),
 );
 

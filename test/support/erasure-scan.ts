@@ -1,0 +1,59 @@
+/**
+ * Reads both stores of the test runtime whole (every object of the bucket, every item of the table,
+ * through the SDK) for erasure tests: what still holds any of some texts, in its key or its content.
+ */
+import { constants, gunzipSync } from 'node:zlib';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Json } from './api';
+import type { TestDeps } from './stores';
+
+type Stores = Pick<TestDeps, 's3' | 'documentClient' | 'config'>;
+
+/** Keys of every object whose key or bytes hold one of `texts` (gzipped archives are read decompressed). */
+export async function objectsHolding(stores: Stores, texts: readonly string[]): Promise<string[]> {
+  const found: string[] = [];
+  let token: string | undefined;
+  do {
+    const page = await stores.s3.send(new ListObjectsV2Command({ Bucket: stores.config.bucketName, ContinuationToken: token }));
+    for (const object of page.Contents ?? []) {
+      const key = object.Key ?? '';
+      const out = await stores.s3
+        .send(new GetObjectCommand({ Bucket: stores.config.bucketName, Key: key }))
+        .catch((error: Error) => (error.name === 'NoSuchKey' ? undefined : Promise.reject(error))); // deleted since the listing
+      let bytes = Buffer.from((await out?.Body?.transformToByteArray()) ?? []);
+      // archives are read decompressed (as far as they go: a truncated one too)
+      if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH });
+      const text = `${key}\n${bytes.toString('latin1')}`;
+      if (texts.some((t) => text.includes(t))) found.push(key);
+    }
+    token = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (token);
+  return found;
+}
+
+/** Every item of the table whose keys or attributes hold one of `texts`. */
+export async function itemsHolding(stores: Stores, texts: readonly string[]): Promise<Json[]> {
+  const found: Json[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await stores.documentClient.send(new ScanCommand({ TableName: stores.config.tableName, ExclusiveStartKey: start }));
+    found.push(...(page.Items ?? []).filter((item) => texts.some((t) => JSON.stringify(item, setsAsArrays).includes(t))));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return found;
+}
+
+/** String sets (excludedFileIds, refundedJobs) as arrays, so their members are read too. */
+const setsAsArrays = (_key: string, value: unknown) => (value instanceof Set ? [...value] : value);
+
+/** Polls both stores until neither holds any of `texts`, or `boundMs` has passed: what is left then. */
+export async function leftAfter(stores: Stores, texts: readonly string[], boundMs: number): Promise<{ objects: string[]; items: Json[] }> {
+  const deadline = Date.now() + boundMs;
+  let left: { objects: string[]; items: Json[] };
+  do {
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // each look reads the whole bucket
+    left = { objects: await objectsHolding(stores, texts), items: await itemsHolding(stores, texts) };
+  } while ((left.objects.length > 0 || left.items.length > 0) && Date.now() < deadline);
+  return left;
+}
