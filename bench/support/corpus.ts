@@ -11,7 +11,7 @@ export interface BenchDoc {
   text: string;
 }
 
-export const BENCH_DATA = resolve(process.cwd(), '../shared/bench-data');
+const BENCH_DATA = resolve(process.cwd(), '../shared/bench-data');
 
 /** `corpus` is scifact or musique; `data` overrides its folder. */
 export function readBenchCorpus(corpus: string, data: string | undefined): BenchDoc[] {

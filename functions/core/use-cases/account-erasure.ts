@@ -13,7 +13,8 @@
 import { NotFoundError } from '../errors';
 import type { Account } from '../model';
 import { objectKeys } from '../object-keys';
-import type { AccountErasureStore, AccountStore, ApiKeyStore, Clock, ObjectStore } from '../ports';
+import type { AccountErasureStore } from '../account-erasure-port';
+import type { AccountStore, ApiKeyStore, Clock, ObjectStore } from '../ports';
 
 export interface AccountErasureDeps {
   accounts: Pick<AccountStore, 'findByName'>;
