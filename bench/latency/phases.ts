@@ -39,8 +39,12 @@ export interface WarmResult {
   serverCpuMsPerQuery?: number;
   /** The machine's 1-minute load average after the runs: other work on the machine shows in the tails. */
   loadAverage: number;
-  /** With --filter: the sequential queries again under each filter. */
-  filtered: Array<{ plan: FilterPlan; sequential: LatencySummary }>;
+  /**
+   * With --filter: the sequential queries again, unfiltered (`filterBaseline`) and under each filter,
+   * interleaved query by query in one run, so load on the machine weighs on them alike.
+   */
+  filtered: Array<{ plan: FilterPlan; sequential: LatencySummary; firstMs: number }>;
+  filterBaseline?: LatencySummary;
 }
 
 export interface MemoryRun {
@@ -141,26 +145,55 @@ async function warmRuns(
       options.connections,
       options.durationSeconds,
     );
-    const filtered: WarmResult['filtered'] = [];
-    for (const plan of plans) {
-      const filteredClient = new QueryClient({ ...server.info, memoryId: memory.memoryId, topK, filter: plan.filter });
-      try {
-        await filteredClient.sequential(cycle(0, options.warmup));
-        progress(`${memory.label}: ${options.queries} sequential queries, filter ${plan.name}…`);
-        filtered.push({ plan, sequential: summarise(await filteredClient.sequential(cycle(options.warmup, options.queries))) });
-      } finally {
-        filteredClient.close();
-      }
-    }
+    const interleaved = plans.length > 0 ? await filterRuns(options, server, memory, { topK, plans, cycle }, progress) : undefined;
     return {
       topK,
       sequential: summarise(sequentialRun),
       concurrent: summarise(concurrentRun),
-      filtered,
+      filtered: interleaved?.filtered ?? [],
+      ...(interleaved ? { filterBaseline: interleaved.baseline } : {}),
       loadAverage: loadavg()[0] ?? Number.NaN,
       ...(cpuBefore !== undefined && cpuAfter !== undefined ? { serverCpuMsPerQuery: (cpuAfter - cpuBefore) / options.queries } : {}),
     };
   } finally {
     client.close();
+  }
+}
+
+/**
+ * The filtered runs: each filter's first query (the allowed set worked out), a warm-up, then the
+ * sequential queries with no filter and under each filter interleaved: query i goes to every variant in
+ * turn, starting with a different one each time, so a burst of load on the machine hits all alike.
+ */
+async function filterRuns(
+  options: LatencyOptions,
+  server: ServerProcess,
+  memory: BuiltMemory,
+  { topK, plans, cycle }: { topK: number; plans: readonly FilterPlan[]; cycle: (from: number, count: number) => string[] },
+  progress: Progress,
+): Promise<{ baseline: LatencySummary; filtered: WarmResult['filtered'] }> {
+  const target = { ...server.info, memoryId: memory.memoryId, topK };
+  const clients = [new QueryClient(target), ...plans.map((plan) => new QueryClient({ ...target, filter: plan.filter }))];
+  try {
+    const firstMs: number[] = [];
+    for (const client of clients.slice(1)) firstMs.push(await client.time(cycle(options.warmup + options.queries, 1)[0] ?? ''));
+    for (const client of clients) await client.sequential(cycle(0, options.warmup));
+    progress(`${memory.label}: ${options.queries} sequential queries, unfiltered and ${plans.length} filters interleaved…`);
+    const samples: number[][] = clients.map(() => []);
+    const started = performance.now();
+    for (const [i, query] of cycle(options.warmup, options.queries).entries()) {
+      for (let j = 0; j < clients.length; j++) {
+        const which = (i + j) % clients.length;
+        samples[which]?.push(await (clients[which] as QueryClient).time(query));
+      }
+    }
+    const wallMs = (performance.now() - started) / clients.length;
+    const [baseline, ...filtered] = samples.map((run) => summarise({ samples: run, wallMs }));
+    return {
+      baseline: baseline as LatencySummary,
+      filtered: plans.map((plan, i) => ({ plan, sequential: filtered[i] as LatencySummary, firstMs: firstMs[i] ?? Number.NaN })),
+    };
+  } finally {
+    for (const client of clients) client.close();
   }
 }
