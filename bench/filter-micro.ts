@@ -83,7 +83,11 @@ async function main(): Promise<void> {
   const all = variants(index, chunks);
   const loaded = { retrieval: index, graph: null };
   const run = (variant: Variant, query: string) =>
-    retrieveFromIndex(loaded, { query, topK, facts: true, assisted: false }, { embedder, ...(variant.allowed ? { allowed: variant.allowed } : {}) });
+    retrieveFromIndex(
+      loaded,
+      { query, topK, facts: true, assisted: false },
+      { embedder, ...(variant.allowed ? { allowed: variant.allowed } : {}) },
+    );
   for (const claim of claims.slice(0, 30)) for (const variant of all) await run(variant, claim); // warm-up
   const count = Number(values.queries);
   let checked = 0;

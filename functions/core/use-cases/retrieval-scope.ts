@@ -27,7 +27,12 @@ import type { RetrievalDeps, RetrievalQuery } from './retrieve-memory';
  * every chunk may: retrieval then checks nothing per chunk. Worked out over every chunk of the index
  * once per (index version, scope) and kept (allowed-chunk-cache.ts), so a warm query reuses the set.
  */
-export function allowedChunks(memory: Memory, index: LoadedIndex, request: RetrievalQuery, sources: AllowedSources): AllowedSet | undefined {
+export function allowedChunks(
+  memory: Memory,
+  index: LoadedIndex,
+  request: RetrievalQuery,
+  sources: AllowedSources,
+): AllowedSet | undefined {
   const view = chunkView(index);
   // removed files, detached and deleted sessions are excluded on the memory until an index without them is out
   const windowed = request.after !== undefined || request.before !== undefined;

@@ -69,7 +69,9 @@ describe('allowed chunk cache', () => {
   });
 
   it('keys filters canonically, and the source conditions apart', () => {
-    expect(filterKey({ fileTypes: ['document', 'website'], sourceKeyPrefix: 'a/' })).toBe(filterKey({ sourceKeyPrefix: 'a/', fileTypes: ['website', 'document'] }));
+    expect(filterKey({ fileTypes: ['document', 'website'], sourceKeyPrefix: 'a/' })).toBe(
+      filterKey({ sourceKeyPrefix: 'a/', fileTypes: ['website', 'document'] }),
+    );
     expect(filterKey({ fileIds: ['x'] })).not.toBe(filterKey({ sessionIds: ['x'] }));
     expect(filterKey({ fileIds: ['x'], metadata: { k: ['v'] } }, true)).toBe(filterKey({ metadata: { k: ['v'] } }, true));
     expect(filterKey({ metadata: { k: ['v'] } }, true)).not.toBe(filterKey({ metadata: { k: ['w'] } }, true));

@@ -100,14 +100,23 @@ describe('filtered ranking', () => {
       const [queryVector] = await embedder.embed([words]);
       for (const mode of ['lexical', 'semantic'] as const) {
         // the whole unfiltered ranking (every chunk a candidate), then the matches in its order
-        const everything = rankChunks(exact, { query: words, queryVector, limit: CHUNKS, mode, params: { candidates: CHUNKS, ...noLinks } });
+        const everything = rankChunks(exact, {
+          query: words,
+          queryVector,
+          limit: CHUNKS,
+          mode,
+          params: { candidates: CHUNKS, ...noLinks },
+        });
         const expected = everything.filter((hit) => tenth(hit.ordinal)).slice(0, 10);
         expect(expected).toHaveLength(10);
         for (const kind of ['exact', 'hnsw'] as const) {
           const index = indexes[kind];
           if (!index) throw new Error('no index');
           const hits = rankChunks(index, { query: words, queryVector, limit: 10, mode, params: noLinks, allow: tenth });
-          expect(hits.map((hit) => hit.ordinal), `${mode}, ${kind}: ${words}`).toEqual(expected.map((hit) => hit.ordinal));
+          expect(
+            hits.map((hit) => hit.ordinal),
+            `${mode}, ${kind}: ${words}`,
+          ).toEqual(expected.map((hit) => hit.ordinal));
           if (mode === 'semantic') expect(hits.map((hit) => hit.score)).toEqual(expected.map((hit) => hit.score));
         }
       }
@@ -122,7 +131,10 @@ describe('filtered ranking', () => {
       if (!index) throw new Error('no index');
       for (const mode of ['semantic', 'fused'] as const) {
         const hits = rankChunks(index, { query, queryVector, limit: 10, mode, allow: (ordinal) => few.has(ordinal) });
-        expect(hits.map((hit) => hit.ordinal).sort((a, b) => a - b), `${mode}, ${kind}`).toEqual([...few]);
+        expect(
+          hits.map((hit) => hit.ordinal).sort((a, b) => a - b),
+          `${mode}, ${kind}`,
+        ).toEqual([...few]);
       }
     }
   });
