@@ -43,8 +43,8 @@ export interface WarmResult {
    * With --filter: the sequential queries again, unfiltered (`filterBaseline`) and under each filter,
    * interleaved query by query in one run, so load on the machine weighs on them alike.
    */
-  filtered: Array<{ plan: FilterPlan; sequential: LatencySummary; firstMs: number }>;
-  filterBaseline?: LatencySummary;
+  filtered: Array<{ plan: FilterPlan; sequential: LatencySummary; firstMs: number; serverCpuMsPerQuery?: number }>;
+  filterBaseline?: { sequential: LatencySummary; serverCpuMsPerQuery?: number };
 }
 
 export interface MemoryRun {
@@ -171,7 +171,7 @@ async function filterRuns(
   memory: BuiltMemory,
   { topK, plans, cycle }: { topK: number; plans: readonly FilterPlan[]; cycle: (from: number, count: number) => string[] },
   progress: Progress,
-): Promise<{ baseline: LatencySummary; filtered: WarmResult['filtered'] }> {
+): Promise<{ baseline: NonNullable<WarmResult['filterBaseline']>; filtered: WarmResult['filtered'] }> {
   const target = { ...server.info, memoryId: memory.memoryId, topK };
   const clients = [new QueryClient(target), ...plans.map((plan) => new QueryClient({ ...target, filter: plan.filter }))];
   try {
@@ -180,18 +180,31 @@ async function filterRuns(
     for (const client of clients) await client.sequential(cycle(0, options.warmup));
     progress(`${memory.label}: ${options.queries} sequential queries, unfiltered and ${plans.length} filters interleaved…`);
     const samples: number[][] = clients.map(() => []);
+    // the server's CPU time across each query, summed per variant (clock ticks: exact only summed over many queries)
+    const cpu = clients.map(() => 0);
     const started = performance.now();
     for (const [i, query] of cycle(options.warmup, options.queries).entries()) {
       for (let j = 0; j < clients.length; j++) {
         const which = (i + j) % clients.length;
+        const cpuBefore = server.cpuMs();
         samples[which]?.push(await (clients[which] as QueryClient).time(query));
+        const cpuAfter = server.cpuMs();
+        if (cpuBefore !== undefined && cpuAfter !== undefined) cpu[which] = (cpu[which] ?? 0) + cpuAfter - cpuBefore;
       }
     }
     const wallMs = (performance.now() - started) / clients.length;
-    const [baseline, ...filtered] = samples.map((run) => summarise({ samples: run, wallMs }));
+    const runs = samples.map((run, which) => ({
+      sequential: summarise({ samples: run, wallMs }),
+      ...(server.cpuMs() !== undefined ? { serverCpuMsPerQuery: (cpu[which] ?? 0) / options.queries } : {}),
+    }));
+    const [baseline, ...filtered] = runs;
     return {
-      baseline: baseline as LatencySummary,
-      filtered: plans.map((plan, i) => ({ plan, sequential: filtered[i] as LatencySummary, firstMs: firstMs[i] ?? Number.NaN })),
+      baseline: baseline as NonNullable<WarmResult['filterBaseline']>,
+      filtered: plans.map((plan, i) => ({
+        plan,
+        ...(filtered[i] as NonNullable<WarmResult['filterBaseline']>),
+        firstMs: firstMs[i] ?? Number.NaN,
+      })),
     };
   } finally {
     for (const client of clients) client.close();

@@ -52,9 +52,15 @@ function memoryTable({ memory, cold, warm: warmRuns }: MemoryRun): string[] {
     return [
       row(`${label}warm, sequential`, run.sequential, run.serverCpuMsPerQuery),
       row(`${label}warm, concurrent`, run.concurrent),
-      ...(run.filterBaseline ? [row(`${label}warm, sequential, interleaved: no filter`, run.filterBaseline)] : []),
-      ...run.filtered.map(({ plan, sequential, firstMs }) =>
-        row(`${label}warm, sequential, interleaved: filter ${plan.name} (first query ${firstMs.toFixed(0)} ms)`, sequential),
+      ...(run.filterBaseline
+        ? [row(`${label}warm, sequential, interleaved: no filter`, run.filterBaseline.sequential, run.filterBaseline.serverCpuMsPerQuery)]
+        : []),
+      ...run.filtered.map(({ plan, sequential, firstMs, serverCpuMsPerQuery }) =>
+        row(
+          `${label}warm, sequential, interleaved: filter ${plan.name} (first query ${firstMs.toFixed(0)} ms)`,
+          sequential,
+          serverCpuMsPerQuery,
+        ),
       ),
     ];
   });
@@ -77,7 +83,7 @@ function memoryTable({ memory, cold, warm: warmRuns }: MemoryRun): string[] {
       ? [`machine load during the warm runs (1-minute load average, ${cpus().length} cpus): ${warm.loadAverage.toFixed(1)}`, '']
       : []),
     `verdict: ${verdict(memory.chunkCount, warm?.sequential)}`,
-    ...(warm?.filtered.length ? ['', filterVerdict(warm.filterBaseline ?? warm.sequential, warm.filtered)] : []),
+    ...(warm?.filtered.length ? ['', filterVerdict(warm.filterBaseline?.sequential ?? warm.sequential, warm.filtered)] : []),
     '',
   ];
 }
