@@ -29,6 +29,8 @@ export interface ColdSample {
   /** First query of the process (cold container) or first of this memory in a warm one. */
   kind: 'container' | 'index';
   ms: number;
+  /** Set when the query failed (e.g. the 29 s function timeout on a busy machine); `ms` is then the time to the failure. */
+  error?: string;
 }
 
 export interface WarmResult {
@@ -103,12 +105,16 @@ export async function queryPhase(
       const order = restart % 2 === 1 ? runs : [...runs].reverse();
       for (const [position, run] of order.entries()) {
         const client = new QueryClient({ ...server.info, memoryId: run.memory.memoryId });
-        const ms = await client.time(claims[(restart * 7919 + position) % claims.length]!);
-        client.close();
-        run.cold.push({ restart, startMs, kind: position === 0 ? 'container' : 'index', ms });
-        progress(
-          `restart ${restart}: ${run.memory.label} first query ${ms.toFixed(0)} ms (${position === 0 ? 'cold container' : 'cold index'})`,
+        const sent = performance.now();
+        const sample = await client.time(claims[(restart * 7919 + position) % claims.length]!).then(
+          (ms) => ({ ms }),
+          (error: unknown) => ({ ms: performance.now() - sent, error: error instanceof Error ? error.message : String(error) }),
         );
+        client.close();
+        run.cold.push({ restart, startMs, kind: position === 0 ? 'container' : 'index', ...sample });
+        const outcome =
+          'error' in sample ? `failed after ${sample.ms.toFixed(0)} ms (${sample.error.slice(0, 160)})` : `${sample.ms.toFixed(0)} ms`;
+        progress(`restart ${restart}: ${run.memory.label} first query ${outcome} (${position === 0 ? 'cold container' : 'cold index'})`);
       }
       if (last) {
         const plans = options.filter ? await filterPlans(apiClient(server.info.url, server.info.apiKey)) : [];

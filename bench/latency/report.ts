@@ -126,12 +126,13 @@ function row(name: string, summary: LatencySummary, cpuMs?: number): string {
   return `| ${name} | ${cells.join(' | ')} | ${summary.perSecond.toFixed(0)} | ${cpuMs === undefined ? '' : cpuMs.toFixed(1)} |`;
 }
 
-/** Cold samples are few: the median and max, and every sample (in restart order) in the row's name. */
+/** Cold samples are few: the median and max of the answered ones, and every sample (in restart order, failures named) in the row's name. */
 function coldRow(name: string, samples: readonly ColdSample[]): string[] {
   if (samples.length === 0) return [];
-  const times = samples.map((sample) => sample.ms);
-  const listed = times.map((ms) => ms.toFixed(0)).join(', ');
-  return [`| ${name} (${listed}) | ${times.length} | ${median(times).toFixed(0)} | | | ${Math.max(...times).toFixed(0)} | | |`];
+  const listed = samples.map((sample) => (sample.error ? `failed after ${sample.ms.toFixed(0)}` : sample.ms.toFixed(0))).join(', ');
+  const times = samples.filter((sample) => !sample.error).map((sample) => sample.ms);
+  const [mid, most] = times.length > 0 ? [median(times).toFixed(0), Math.max(...times).toFixed(0)] : ['', ''];
+  return [`| ${name} (${listed}) | ${times.length} | ${mid} | | | ${most} | | |`];
 }
 
 function verdict(chunks: number, warm: LatencySummary | undefined): string {
