@@ -29,6 +29,8 @@ export interface ColdSample {
   /** First query of the process (cold container) or first of this memory in a warm one. */
   kind: 'container' | 'index';
   ms: number;
+  /** Set when the query failed (e.g. the 29 s function timeout on a busy machine); `ms` is then the time to the failure. */
+  error?: string;
 }
 
 export interface WarmResult {
@@ -39,8 +41,12 @@ export interface WarmResult {
   serverCpuMsPerQuery?: number;
   /** The machine's 1-minute load average after the runs: other work on the machine shows in the tails. */
   loadAverage: number;
-  /** With --filter: the sequential queries again under each filter. */
-  filtered: Array<{ plan: FilterPlan; sequential: LatencySummary }>;
+  /**
+   * With --filter: the sequential queries again, unfiltered (`filterBaseline`) and under each filter,
+   * interleaved query by query in one run, so load on the machine weighs on them alike.
+   */
+  filtered: Array<{ plan: FilterPlan; sequential: LatencySummary; firstMs: number; serverCpuMsPerQuery?: number }>;
+  filterBaseline?: { sequential: LatencySummary; serverCpuMsPerQuery?: number };
 }
 
 export interface MemoryRun {
@@ -99,12 +105,16 @@ export async function queryPhase(
       const order = restart % 2 === 1 ? runs : [...runs].reverse();
       for (const [position, run] of order.entries()) {
         const client = new QueryClient({ ...server.info, memoryId: run.memory.memoryId });
-        const ms = await client.time(claims[(restart * 7919 + position) % claims.length]!);
-        client.close();
-        run.cold.push({ restart, startMs, kind: position === 0 ? 'container' : 'index', ms });
-        progress(
-          `restart ${restart}: ${run.memory.label} first query ${ms.toFixed(0)} ms (${position === 0 ? 'cold container' : 'cold index'})`,
+        const sent = performance.now();
+        const sample = await client.time(claims[(restart * 7919 + position) % claims.length]!).then(
+          (ms) => ({ ms }),
+          (error: unknown) => ({ ms: performance.now() - sent, error: error instanceof Error ? error.message : String(error) }),
         );
+        client.close();
+        run.cold.push({ restart, startMs, kind: position === 0 ? 'container' : 'index', ...sample });
+        const outcome =
+          'error' in sample ? `failed after ${sample.ms.toFixed(0)} ms (${sample.error.slice(0, 160)})` : `${sample.ms.toFixed(0)} ms`;
+        progress(`restart ${restart}: ${run.memory.label} first query ${outcome} (${position === 0 ? 'cold container' : 'cold index'})`);
       }
       if (last) {
         const plans = options.filter ? await filterPlans(apiClient(server.info.url, server.info.apiKey)) : [];
@@ -141,26 +151,68 @@ async function warmRuns(
       options.connections,
       options.durationSeconds,
     );
-    const filtered: WarmResult['filtered'] = [];
-    for (const plan of plans) {
-      const filteredClient = new QueryClient({ ...server.info, memoryId: memory.memoryId, topK, filter: plan.filter });
-      try {
-        await filteredClient.sequential(cycle(0, options.warmup));
-        progress(`${memory.label}: ${options.queries} sequential queries, filter ${plan.name}…`);
-        filtered.push({ plan, sequential: summarise(await filteredClient.sequential(cycle(options.warmup, options.queries))) });
-      } finally {
-        filteredClient.close();
-      }
-    }
+    const interleaved = plans.length > 0 ? await filterRuns(options, server, memory, { topK, plans, cycle }, progress) : undefined;
     return {
       topK,
       sequential: summarise(sequentialRun),
       concurrent: summarise(concurrentRun),
-      filtered,
+      filtered: interleaved?.filtered ?? [],
+      ...(interleaved ? { filterBaseline: interleaved.baseline } : {}),
       loadAverage: loadavg()[0] ?? Number.NaN,
       ...(cpuBefore !== undefined && cpuAfter !== undefined ? { serverCpuMsPerQuery: (cpuAfter - cpuBefore) / options.queries } : {}),
     };
   } finally {
     client.close();
+  }
+}
+
+/**
+ * The filtered runs: each filter's first query (the allowed set worked out), a warm-up, then the
+ * sequential queries with no filter and under each filter interleaved: query i goes to every variant in
+ * turn, starting with a different one each time, so a burst of load on the machine hits all alike.
+ */
+async function filterRuns(
+  options: LatencyOptions,
+  server: ServerProcess,
+  memory: BuiltMemory,
+  { topK, plans, cycle }: { topK: number; plans: readonly FilterPlan[]; cycle: (from: number, count: number) => string[] },
+  progress: Progress,
+): Promise<{ baseline: NonNullable<WarmResult['filterBaseline']>; filtered: WarmResult['filtered'] }> {
+  const target = { ...server.info, memoryId: memory.memoryId, topK };
+  const clients = [new QueryClient(target), ...plans.map((plan) => new QueryClient({ ...target, filter: plan.filter }))];
+  try {
+    const firstMs: number[] = [];
+    for (const client of clients.slice(1)) firstMs.push(await client.time(cycle(options.warmup + options.queries, 1)[0] ?? ''));
+    for (const client of clients) await client.sequential(cycle(0, options.warmup));
+    progress(`${memory.label}: ${options.queries} sequential queries, unfiltered and ${plans.length} filters interleaved…`);
+    const samples: number[][] = clients.map(() => []);
+    // the server's CPU time across each query, summed per variant (clock ticks: exact only summed over many queries)
+    const cpu = clients.map(() => 0);
+    const started = performance.now();
+    for (const [i, query] of cycle(options.warmup, options.queries).entries()) {
+      for (let j = 0; j < clients.length; j++) {
+        const which = (i + j) % clients.length;
+        const cpuBefore = server.cpuMs();
+        samples[which]?.push(await (clients[which] as QueryClient).time(query));
+        const cpuAfter = server.cpuMs();
+        if (cpuBefore !== undefined && cpuAfter !== undefined) cpu[which] = (cpu[which] ?? 0) + cpuAfter - cpuBefore;
+      }
+    }
+    const wallMs = (performance.now() - started) / clients.length;
+    const runs = samples.map((run, which) => ({
+      sequential: summarise({ samples: run, wallMs }),
+      ...(server.cpuMs() !== undefined ? { serverCpuMsPerQuery: (cpu[which] ?? 0) / options.queries } : {}),
+    }));
+    const [baseline, ...filtered] = runs;
+    return {
+      baseline: baseline as NonNullable<WarmResult['filterBaseline']>,
+      filtered: plans.map((plan, i) => ({
+        plan,
+        ...(filtered[i] as NonNullable<WarmResult['filterBaseline']>),
+        firstMs: firstMs[i] ?? Number.NaN,
+      })),
+    };
+  } finally {
+    for (const client of clients) client.close();
   }
 }

@@ -52,7 +52,16 @@ function memoryTable({ memory, cold, warm: warmRuns }: MemoryRun): string[] {
     return [
       row(`${label}warm, sequential`, run.sequential, run.serverCpuMsPerQuery),
       row(`${label}warm, concurrent`, run.concurrent),
-      ...run.filtered.map(({ plan, sequential }) => row(`${label}warm, sequential, filter ${plan.name}`, sequential)),
+      ...(run.filterBaseline
+        ? [row(`${label}warm, sequential, interleaved: no filter`, run.filterBaseline.sequential, run.filterBaseline.serverCpuMsPerQuery)]
+        : []),
+      ...run.filtered.map(({ plan, sequential, firstMs, serverCpuMsPerQuery }) =>
+        row(
+          `${label}warm, sequential, interleaved: filter ${plan.name} (first query ${firstMs.toFixed(0)} ms)`,
+          sequential,
+          serverCpuMsPerQuery,
+        ),
+      ),
     ];
   });
   return [
@@ -74,12 +83,12 @@ function memoryTable({ memory, cold, warm: warmRuns }: MemoryRun): string[] {
       ? [`machine load during the warm runs (1-minute load average, ${cpus().length} cpus): ${warm.loadAverage.toFixed(1)}`, '']
       : []),
     `verdict: ${verdict(memory.chunkCount, warm?.sequential)}`,
-    ...(warm?.filtered.length ? ['', filterVerdict(warm.sequential, warm.filtered)] : []),
+    ...(warm?.filtered.length ? ['', filterVerdict(warm.filterBaseline?.sequential ?? warm.sequential, warm.filtered)] : []),
     '',
   ];
 }
 
-/** The issue's target for filters: p50 and p99 within 1.5x of the unfiltered sequential run. */
+/** The issue's target for filters: p50 and p99 within 1.5x of the unfiltered queries interleaved with them. */
 function filterVerdict(unfiltered: LatencySummary, filtered: WarmResult['filtered']): string {
   const lines = filtered.map(({ plan, sequential }) => {
     const p50 = sequential.p50 / unfiltered.p50;
@@ -117,12 +126,13 @@ function row(name: string, summary: LatencySummary, cpuMs?: number): string {
   return `| ${name} | ${cells.join(' | ')} | ${summary.perSecond.toFixed(0)} | ${cpuMs === undefined ? '' : cpuMs.toFixed(1)} |`;
 }
 
-/** Cold samples are few: the median and max, and every sample (in restart order) in the row's name. */
+/** Cold samples are few: the median and max of the answered ones, and every sample (in restart order, failures named) in the row's name. */
 function coldRow(name: string, samples: readonly ColdSample[]): string[] {
   if (samples.length === 0) return [];
-  const times = samples.map((sample) => sample.ms);
-  const listed = times.map((ms) => ms.toFixed(0)).join(', ');
-  return [`| ${name} (${listed}) | ${times.length} | ${median(times).toFixed(0)} | | | ${Math.max(...times).toFixed(0)} | | |`];
+  const listed = samples.map((sample) => (sample.error ? `failed after ${sample.ms.toFixed(0)}` : sample.ms.toFixed(0))).join(', ');
+  const times = samples.filter((sample) => !sample.error).map((sample) => sample.ms);
+  const [mid, most] = times.length > 0 ? [median(times).toFixed(0), Math.max(...times).toFixed(0)] : ['', ''];
+  return [`| ${name} (${listed}) | ${times.length} | ${mid} | | | ${most} | | |`];
 }
 
 function verdict(chunks: number, warm: LatencySummary | undefined): string {

@@ -18,6 +18,7 @@ export { buildRetrievalIndex, chunkVector, type RetrievalChunk, type RetrievalIn
 export { mergeRetrievalIndexes } from './retrieval/merge-index';
 export { composeRetrievalIndexes } from './retrieval/compose-index';
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';
+export { type AllowedSet, allowedSet, allowsOrdinal } from './retrieval/allowed-search';
 export { chunkOrdinals, type ExternalList } from './retrieval/rank';
 export type { CandidateRerank } from './retrieval/rerank-order';
 export type { RankParamOverrides } from './retrieval/params';

@@ -8,17 +8,17 @@
  * query that starts after a change reads the new version and works the set out again), and session
  * metadata, written once when the session is created, cannot change under it.
  */
-import type { AllowedSources, SearchFilter } from './search-filter';
+import { PerIndexLru } from './per-index-lru';
+import { type AllowedSources, filterKey, type SearchFilter } from './search-filter';
 
 /** Filters kept per loaded index (least recently used out first). */
 const FILTERS_PER_INDEX = 64;
 
-/** Keyed by the loaded index's retrieval index (one per index version): dropped with it. */
-const byIndex = new WeakMap<object, Map<string, AllowedSources>>();
+const cache = new PerIndexLru<AllowedSources>(FILTERS_PER_INDEX);
 
 /**
- * The allowed sources for `filter` over `index` under source version `version`: the cached set, or
- * `resolve()`'s answer, kept for the next query.
+ * The allowed sources for `filter` over `index` (the loaded index's retrieval index) under source
+ * version `version`: the cached set, or `resolve()`'s answer, kept for the next query.
  */
 export async function cachedAllowedSources(
   index: object,
@@ -26,34 +26,10 @@ export async function cachedAllowedSources(
   filter: SearchFilter,
   resolve: () => Promise<AllowedSources>,
 ): Promise<AllowedSources> {
-  let entries = byIndex.get(index);
-  if (!entries) {
-    entries = new Map();
-    byIndex.set(index, entries);
-  }
-  const key = `${version}|${sourceConditionsKey(filter)}`;
-  if (entries.has(key)) {
-    const sources = entries.get(key);
-    entries.delete(key); // moved to the end: most recently used
-    entries.set(key, sources);
-    return sources;
-  }
+  const key = `${version}|${filterKey(filter, true)}`;
+  const kept = cache.get(index, key);
+  if (kept) return kept.value;
   const sources = await resolve();
-  entries.set(key, sources);
-  for (const oldest of entries.keys()) {
-    if (entries.size <= FILTERS_PER_INDEX) break;
-    entries.delete(oldest);
-  }
+  cache.set(index, key, sources);
   return sources;
-}
-
-/** The source conditions of a filter as a canonical string (keys and values in a fixed order). */
-function sourceConditionsKey(filter: SearchFilter): string {
-  const sorted = (values: readonly string[] | undefined) => (values ? [...values].sort() : null);
-  const metadata = filter.metadata
-    ? Object.keys(filter.metadata)
-        .sort()
-        .map((key) => [key, sorted(filter.metadata?.[key])])
-    : null;
-  return JSON.stringify([sorted(filter.fileTypes), filter.sourceKeyPrefix ?? null, metadata]);
 }

@@ -38,6 +38,23 @@ export function hasSourceConditions(filter: SearchFilter): boolean {
   return filter.fileTypes !== undefined || filter.sourceKeyPrefix !== undefined || filter.metadata !== undefined;
 }
 
+/**
+ * The filter as a canonical string (conditions in a fixed order, each list sorted): two filters that
+ * allow the same have the same key. With `sourceOnly`, the source conditions alone.
+ */
+export function filterKey(filter: SearchFilter, sourceOnly = false): string {
+  const sorted = (values: readonly string[] | undefined) => (values ? [...values].sort() : null);
+  const metadata = filter.metadata
+    ? Object.keys(filter.metadata)
+        .sort()
+        .map((key) => [key, sorted(filter.metadata?.[key])])
+    : null;
+  const sources = [sorted(filter.fileTypes), filter.sourceKeyPrefix ?? null, metadata];
+  if (sourceOnly) return JSON.stringify(sources);
+  const chunks = [sorted(filter.fileIds), sorted(filter.sessionIds), sorted(filter.customerUserIds), sorted(filter.roles)];
+  return JSON.stringify([...sources, ...chunks]);
+}
+
 /** Whether the filter holds any condition at all. */
 export function isFilterEmpty(filter: SearchFilter | undefined): boolean {
   return !filter || Object.values(filter).every((condition) => condition === undefined);

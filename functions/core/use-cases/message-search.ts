@@ -15,7 +15,7 @@ import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
 import { chunkPredicate, isFilterEmpty, resolveSources, type SearchFilter } from '../stored-index/search-filter';
-import { type Embedder, rankForQuery } from '../../engine';
+import { allowedSet, type Embedder, rankForQuery } from '../../engine';
 
 export interface MessageSearch {
   query: string;
@@ -53,13 +53,14 @@ export async function searchMessages(deps: MessageSearchDeps, accountId: string,
   const index = await deps.indexes.loadBuild(`${accountId}/messages@${pointer.version}`, pointer.prefix, pointer.version);
   const messageOf = messagesByOrdinal(index);
   const filtered = await filteredChunks(deps, accountId, index, request.filter);
-  const allow = (ordinal: number): boolean => {
+  // worked out once per request, not once per ranking round
+  const allowed = allowedSet(messageOf.length, (ordinal) => {
     const message = messageOf[ordinal];
     return message !== undefined && matches(message, request) && (!filtered || filtered(ordinal));
-  };
+  });
   let found: ScoredMessage[] = [];
   for (let round = 0, limit = request.topK + HEADROOM; round < ROUNDS; round++, limit *= 4) {
-    const { hits } = await rankForQuery(index.retrieval, { query: request.query, limit, allow }, { embedder: deps.indexing.embedder() });
+    const { hits } = await rankForQuery(index.retrieval, { query: request.query, limit, allowed }, { embedder: deps.indexing.embedder() });
     const ranked = hits.flatMap((hit) => {
       const message = messageOf[hit.ordinal];
       return message ? [{ id: message.id, score: Math.round(hit.score * 1e6) / 1e6 }] : [];

@@ -4,9 +4,10 @@
  * hits outside `after`/`before` and what the `filter` rules out, before ranking.
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
-import { chunkOrdinals } from '../../engine';
+import { type AllowedSet, allowedSet, chunkOrdinals } from '../../engine';
 import { isExcludedChunk, type Memory, type Session } from '../model';
 import type { StoredChunk } from '../stored-index/chunks';
+import { cachedAllowedChunks } from '../stored-index/allowed-chunk-cache';
 import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
 import {
   type AllowedSources,
@@ -23,22 +24,37 @@ import type { RetrievalDeps, RetrievalQuery } from './retrieve-memory';
 /**
  * Which chunks (by ordinal) may be answered: not from excluded sources, deleted sessions, outside the
  * time window, or left out by the filter (`sources`: what its source conditions allow). Undefined when
- * every chunk may: retrieval then skips the per-chunk check (it runs over every chunk of the index on
- * each query).
+ * every chunk may: retrieval then checks nothing per chunk. Worked out over every chunk of the index
+ * once per (index version, scope) and kept (allowed-chunk-cache.ts), so a warm query reuses the set.
  */
 export function allowedChunks(
   memory: Memory,
   index: LoadedIndex,
   request: RetrievalQuery,
   sources: AllowedSources,
-): ((ordinal: number) => boolean) | undefined {
+): AllowedSet | undefined {
   const view = chunkView(index);
   // removed files, detached and deleted sessions are excluded on the memory until an index without them is out
-  const excluded = new Set(memory.excludedFileIds);
   const windowed = request.after !== undefined || request.before !== undefined;
   const filtered = !isFilterEmpty(request.filter);
-  if (excluded.size === 0 && !windowed && !filtered && view.complete) return undefined;
-  const matches = filtered && request.filter ? chunkPredicate(request.filter, sources) : undefined;
+  if (memory.excludedFileIds.length === 0 && !windowed && !filtered && view.complete) return undefined;
+  const scope = { excluded: memory.excludedFileIds, after: request.after, before: request.before, filter: request.filter, sources };
+  return cachedAllowedChunks(index.retrieval, scope, () =>
+    allowedSet(view.byOrdinal.length, chunkCheck(view, memory, request, filtered ? request.filter : undefined, sources)),
+  );
+}
+
+/** The per-chunk check behind `allowedChunks`. */
+function chunkCheck(
+  view: ChunkView,
+  memory: Memory,
+  request: RetrievalQuery,
+  filter: SearchFilter | undefined,
+  sources: AllowedSources,
+): (ordinal: number) => boolean {
+  const excluded = new Set(memory.excludedFileIds);
+  const windowed = request.after !== undefined || request.before !== undefined;
+  const matches = filter ? chunkPredicate(filter, sources) : undefined;
   return (ordinal) => {
     const chunk = view.byOrdinal[ordinal];
     if (!chunk || isExcludedChunk(excluded, chunk)) return false;

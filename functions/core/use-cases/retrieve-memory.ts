@@ -1,6 +1,8 @@
 import { NotFoundError } from '../errors';
 // the segment modules only: the graph barrel would bring the NLP model into the retrieval bundle
 import {
+  type AllowedSet,
+  allowsOrdinal,
   type CandidateRerank,
   type Embedder,
   type ExternalList,
@@ -83,10 +85,10 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
   if (!index || index.retrieval.chunks.ids.length === 0)
     return { payload: [], facts: [], sources: [], ...(reranker ? { reranked: false } : {}) };
   const allowedSources = await filterSources(deps, accountId, index, request.filter);
-  const allow = allowedChunks(memory, index, request, allowedSources);
+  const allowed = allowedChunks(memory, index, request, allowedSources);
   const rerank = reranker && deps.reranking ? candidateRerank(reranker, request.query, deps.reranking.record) : undefined;
   const asOf = request.asOf ?? new Date().toISOString();
-  const outcome = await retrieveFromIndex(index, { ...request, asOf }, { allow, embedder: deps.indexing.embedder(), rerank });
+  const outcome = await retrieveFromIndex(index, { ...request, asOf }, { allowed, embedder: deps.indexing.embedder(), rerank });
   const sources = await payloadSources(deps, accountId, index, outcome.items);
   const described = new Set(sources.map((source) => source.id));
   const payload = outcome.payload.map((entry, i) => {
@@ -107,7 +109,8 @@ export function retrieveFromIndex(
   index: Pick<LoadedIndex, 'retrieval' | 'graph'> & Partial<Pick<LoadedIndex, 'chunks' | 'records'>>,
   request: Pick<RetrievalQuery, 'query' | 'topK' | 'facts' | 'assisted' | 'asOf'>,
   options: {
-    allow?: ((ordinal: number) => boolean) | undefined;
+    /** The chunks that may be answered (retrieval-scope.ts); all when absent. */
+    allowed?: AllowedSet | undefined;
     embedder: Embedder | null;
     rerank?: CandidateRerank | undefined;
     params?: RankParamOverrides;
@@ -118,6 +121,7 @@ export function retrieveFromIndex(
   const reference = new Date(view?.latestMessage ?? Date.now());
   const prior = queryTimePrior(index.retrieval, request.query, reference, (ordinal) => view?.messageTimes[ordinal]);
   const asOf = request.asOf ?? new Date().toISOString();
+  const allow = options.allowed ? allowsOrdinal(options.allowed) : undefined;
   return retrieve(
     index.retrieval,
     {
@@ -125,9 +129,10 @@ export function retrieveFromIndex(
       topK: request.topK,
       facts: request.facts,
       assisted: request.assisted,
-      external: index.graph ? [graphList(index.graph, request.query, chunkIdAllowed(index.retrieval, options.allow))] : [],
+      external: index.graph ? [graphList(index.graph, request.query, chunkIdAllowed(index.retrieval, allow))] : [],
       memoryFacts: index.graph && request.facts ? graphFacts(index.graph, asOf) : [],
-      allow: options.allow,
+      allow,
+      allowed: options.allowed,
       prior,
       params: options.params,
       ...(index.graph ? { scoreFactor: supersededFactor(index, index.graph, asOf) } : {}),

@@ -31,14 +31,27 @@ function scoreAllRows(segment: VectorSegment, query: Float32Array, out: Float64A
 const scratch = new WeakMap<VectorSegment, Float64Array>();
 
 /**
- * Exact top `k` by a full scan, best first (similarity > 0 only; ties to the lower ordinal). The score
- * array is the segment's own, reused across queries: safe because a scan is synchronous.
+ * Exact top `k` by a full scan, best first (similarity > 0 only; ties to the lower ordinal); with `rows`
+ * (ascending ordinals), the top `k` among those rows only. The score array is the segment's own, reused
+ * across queries: safe because a scan is synchronous.
  */
-export function searchExactScan(segment: VectorSegment, query: Float32Array, k: number): VectorHit[] {
+export function searchExactScan(segment: VectorSegment, query: Float32Array, k: number, rows?: Int32Array): VectorHit[] {
   const scores = scratch.get(segment) ?? new Float64Array(segment.count);
   scratch.set(segment, scores);
-  scoreAllRows(segment, query, scores);
+  if (rows) scoreSomeRows(segment, query, rows, scores);
+  else scoreAllRows(segment, query, scores);
   return topKByScore(scores, k).map((ordinal) => ({ ordinal, score: scores[ordinal] ?? 0 }));
+}
+
+/** Like `scoreAllRows` for `rows` alone (a filter's allowed ordinals), the other rows at 0: the same arithmetic row by row. */
+function scoreSomeRows(segment: VectorSegment, query: Float32Array, rows: Int32Array, out: Float64Array): void {
+  const { dimensions, values, scales } = segment;
+  if (query.length !== dimensions) throw new RangeError(`query has ${query.length} dimensions, expected ${dimensions}`);
+  const padded = paddedQuery(query);
+  out.fill(0);
+  if (values instanceof Int8Array) for (const row of rows) out[row] = int8RowDot(values, row * dimensions, padded, dimensions);
+  else for (const row of rows) out[row] = float32RowDot(values, row * dimensions, padded, dimensions);
+  for (const row of rows) out[row] = (out[row] as number) * (scales[row] as number);
 }
 
 /** Unscaled dot product of the int8 row at `offset` with a `paddedQuery`, in the reference order. */
@@ -66,20 +79,23 @@ function scoreInt8Rows(values: Int8Array, query: Float64Array, dimensions: numbe
 }
 
 function scoreFloat32Rows(values: Float32Array, query: Float64Array, dimensions: number, count: number, out: Float64Array): void {
+  for (let row = 0, offset = 0; row < count; row++, offset += dimensions) out[row] = float32RowDot(values, offset, query, dimensions);
+}
+
+/** `int8RowDot` for a float32 row: the same order of additions. */
+function float32RowDot(values: Float32Array, offset: number, query: Float64Array, dimensions: number): number {
   const whole = dimensions - (dimensions % 4);
-  for (let row = 0, offset = 0; row < count; row++, offset += dimensions) {
-    let a = 0,
-      b = 0,
-      c = 0,
-      d = 0;
-    let index = 0;
-    for (; index < whole; index += 4) {
-      a += (values[offset + index] as number) * (query[index] as number);
-      b += (values[offset + index + 1] as number) * (query[index + 1] as number);
-      c += (values[offset + index + 2] as number) * (query[index + 2] as number);
-      d += (values[offset + index + 3] as number) * (query[index + 3] as number);
-    }
-    for (; index < dimensions; index++) a += (values[offset + index] as number) * (query[index] as number);
-    out[row] = a + b + c + d;
+  let a = 0,
+    b = 0,
+    c = 0,
+    d = 0;
+  let index = 0;
+  for (; index < whole; index += 4) {
+    a += (values[offset + index] as number) * (query[index] as number);
+    b += (values[offset + index + 1] as number) * (query[index + 1] as number);
+    c += (values[offset + index + 2] as number) * (query[index + 2] as number);
+    d += (values[offset + index + 3] as number) * (query[index + 3] as number);
   }
+  for (; index < dimensions; index++) a += (values[offset + index] as number) * (query[index] as number);
+  return a + b + c + d;
 }

@@ -12,6 +12,8 @@
  *    full scan ranks them: similarity > 0, higher score first, then lower ordinal.
  *
  * So hits and scores equal `searchExactScan`'s bit for bit, in about a tenth of its time at 100,000 rows.
+ * With `rows` (a filter's allowed ordinals, ascending), the same over those rows alone: the kernel runs
+ * over them only, and the hits are the full scan's hits among them, in the same order with the same scores.
  */
 import { int8RowDot, paddedQuery } from './exact-scan';
 import type { Int8DotKernel } from './int8-dot-kernel';
@@ -23,18 +25,28 @@ const ROUNDING_MARGIN = 1e-9;
 const ROW_LIMIT = 128;
 
 /**
- * Exact top `k` of `segment` (int8 rows, bound to `kernel`) for `query`, best first; null when the bound
+ * Exact top `k` of `segment` (int8 rows, bound to `kernel`; only `rows` when given) for `query`, best first; null when the bound
  * cannot be trusted (a non-finite query value or scale, an unusual `k`), and the caller should scan.
  */
-export function searchInt8Bounded(segment: VectorSegment, kernel: Int8DotKernel, query: Float32Array, k: number): VectorHit[] | null {
+export function searchInt8Bounded(
+  segment: VectorSegment,
+  kernel: Int8DotKernel,
+  query: Float32Array,
+  k: number,
+  rows?: Int32Array,
+): VectorHit[] | null {
   const rowNorm = largestRowNorm(segment);
   const range = Math.min(32_767, Math.floor(0x7fffffff / (ROW_LIMIT * segment.dimensions)));
   if (!Number.isFinite(rowNorm) || !Number.isInteger(k) || k < 1 || range < 1) return null;
   const quantized = quantizeQuery(query, kernel.query, range);
   if (!quantized) return null;
   if (quantized.step === 0) return [];
-  const dots = kernel.run();
+  const dots = kernel.run(rows);
   const bound = (rowNorm * (quantized.errorNorm + ROUNDING_MARGIN * quantized.norm)) / quantized.step;
+  if (rows) {
+    const threshold = kthLargestAmong(dots, segment.scales, k, rows) - 2 * bound;
+    return rescore(segment, query, candidatesAmong(dots, segment.scales, threshold, rows), k);
+  }
   const threshold = kthLargestApproximate(dots, segment.scales, k) - 2 * bound;
   return rescore(segment, query, candidatesAbove(dots, segment.scales, threshold), k);
 }
@@ -80,6 +92,20 @@ function kthLargestApproximate(dots: Int32Array, scales: Float32Array, k: number
   return heap[0] as number;
 }
 
+/** `kthLargestApproximate` among `rows` only (the rows a filter allows; their dots alone are current). */
+function kthLargestAmong(dots: Int32Array, scales: Float32Array, k: number, rows: Int32Array): number {
+  if (rows.length < k) return Number.NEGATIVE_INFINITY;
+  const heap = new Float64Array(k);
+  for (let i = 0; i < k; i++) heap[i] = (dots[rows[i] as number] as number) * (scales[rows[i] as number] as number);
+  heap.sort();
+  for (let i = k; i < rows.length; i++) {
+    const row = rows[i] as number;
+    const value = (dots[row] as number) * (scales[row] as number);
+    if (value > (heap[0] as number)) replaceSmallest(heap, value);
+  }
+  return heap[0] as number;
+}
+
 /** Replaces the root of the min-heap `heap` with `value` and restores the heap. */
 function replaceSmallest(heap: Float64Array, value: number): void {
   let parent = 0;
@@ -98,6 +124,12 @@ function candidatesAbove(dots: Int32Array, scales: Float32Array, threshold: numb
   const rows: number[] = [];
   for (let row = 0; row < dots.length; row++) if ((dots[row] as number) * (scales[row] as number) >= threshold) rows.push(row);
   return rows;
+}
+
+function candidatesAmong(dots: Int32Array, scales: Float32Array, threshold: number, rows: Int32Array): number[] {
+  const found: number[] = [];
+  for (const row of rows) if ((dots[row] as number) * (scales[row] as number) >= threshold) found.push(row);
+  return found;
 }
 
 function rescore(segment: VectorSegment, query: Float32Array, rows: readonly number[], k: number): VectorHit[] {

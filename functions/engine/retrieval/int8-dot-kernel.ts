@@ -79,10 +79,24 @@ export class Int8DotKernel {
     return new Int8DotKernel(segment, instance.exports.dots as DotsFunction, memory, layout);
   }
 
-  /** Fills `dots` from the current `query`. */
-  run(): Int32Array {
+  /**
+   * Fills `dots` from the current `query`: every row, or only `rows` (ascending ordinals; one kernel call
+   * per run of consecutive ones, the other entries of `dots` left as they were).
+   */
+  run(rows?: Int32Array): Int32Array {
     const { count, dimensions } = this.segment;
-    this.dotsFunction(0, count, dimensions, this.blocks, this.layout.queryOffset, this.layout.dotsOffset);
+    if (!rows) {
+      this.dotsFunction(0, count, dimensions, this.blocks, this.layout.queryOffset, this.layout.dotsOffset);
+      return this.dots;
+    }
+    for (let first = 0; first < rows.length; ) {
+      const start = rows[first] as number;
+      let last = first;
+      while (last + 1 < rows.length && (rows[last + 1] as number) === (rows[last] as number) + 1) last++;
+      const length = last - first + 1;
+      this.dotsFunction(start * dimensions, length, dimensions, this.blocks, this.layout.queryOffset, this.layout.dotsOffset + 4 * start);
+      first = last + 1;
+    }
     return this.dots;
   }
 }

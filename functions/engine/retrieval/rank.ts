@@ -52,6 +52,8 @@ export interface RankRequest {
    * still fills the answer.
    */
   allow?: (ordinal: number) => boolean;
+  /** `allow` worked out ahead as a set (allowed-search.ts), e.g. kept per filter; used in its place when given. */
+  allowed?: AllowedSet;
   /** A prior over chunks (time in queries: time-prior.ts): every fused candidate's score is multiplied by 1 + prior. */
   prior?: (ordinal: number) => number;
 }
@@ -87,7 +89,7 @@ function withPrior(hits: readonly FusedHit[], prior: (ordinal: number) => number
 /** The lists the mode fuses (lexical and links, semantic, external), each holding only chunks that may be answered. */
 function rankedLists(index: RetrievalIndex, request: RankRequest, params: RankParams, mode: RetrievalMode): RankedList[] {
   const lists: RankedList[] = [];
-  const allowed = request.allow ? allowedSet(index.chunks.ids.length, request.allow) : undefined;
+  const allowed = request.allowed ?? (request.allow ? allowedSet(index.chunks.ids.length, request.allow) : undefined);
   if (mode !== 'semantic') lists.push(...lexicalLists(index, request.query, params, allowed));
   if (mode !== 'lexical' && request.queryVector) lists.push(semanticList(index, request.queryVector, params, mode, allowed));
   if (mode === 'fused') for (const list of request.external ?? []) lists.push(externalList(index, list, params, allowed));

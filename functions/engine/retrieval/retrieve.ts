@@ -6,6 +6,7 @@
  * `assisted`, query-focused extracts in place of raw chunks (extracts.ts). With an answer model
  * configured, use-cases/query-memory.ts puts a grounded answer citing those extracts in front of them.
  */
+import { type AllowedSet, allowsOrdinal } from './allowed-search';
 import type { Embedder } from './embedder';
 import { type PayloadItem, toPayloadItems } from './dedup';
 import { queryFocusedExtract } from './extracts';
@@ -32,6 +33,8 @@ export interface RetrieveRequest {
   params?: RankParamOverrides;
   /** Chunks that may be answered; all when absent (see RankRequest.allow). */
   allow?: (ordinal: number) => boolean;
+  /** `allow` worked out ahead as a set (see RankRequest.allowed); used in its place when given. */
+  allowed?: AllowedSet;
   /** A prior over chunks, e.g. time in queries (see RankRequest.prior). */
   prior?: (ordinal: number) => number;
   /** A factor on a chunk's fused score before payload items are cut (e.g. below 1 for superseded statements). */
@@ -84,7 +87,7 @@ export async function retrieve(index: RetrievalIndex, request: RetrieveRequest, 
         model,
         items,
         chunkIdOf: (ordinal) => index.chunks.ids[ordinal] ?? '',
-        memoryFacts: allowedFacts(index, request.memoryFacts ?? [], request.allow),
+        memoryFacts: allowedFacts(index, request.memoryFacts ?? [], request.allowed ? allowsOrdinal(request.allowed) : request.allow),
         ...(request.sentenceHolds ? { sentenceHolds: request.sentenceHolds } : {}),
       })
     : [];
@@ -123,7 +126,7 @@ export interface RankedForQuery {
  */
 export async function rankForQuery(
   index: RetrievalIndex,
-  request: Pick<RetrieveRequest, 'query' | 'mode' | 'external' | 'params' | 'allow' | 'prior'> & { limit: number },
+  request: Pick<RetrieveRequest, 'query' | 'mode' | 'external' | 'params' | 'allow' | 'allowed' | 'prior'> & { limit: number },
   options: RetrieveOptions = {},
 ): Promise<RankedForQuery> {
   const embedder = options.embedder && options.embedder.name === index.embedder && index.vectors ? options.embedder : null;
@@ -137,6 +140,7 @@ export async function rankForQuery(
     params: request.params,
     sentenceEncoder: embedder && isSentenceEncoder(embedder) ? embedder : null,
     allow: request.allow,
+    allowed: request.allowed,
     prior: request.prior,
   });
   return { hits, embedder, queryVector };

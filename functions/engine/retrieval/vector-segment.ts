@@ -68,12 +68,13 @@ export function rowScore(segment: VectorSegment, ordinal: number, query: Float32
  * Exact top `k` rows by similarity, best first (rows with similarity ≤ 0 are never returned; ties go to
  * the lower ordinal). Int8 rows use the SIMD kernel and rescore only the rows that can still make the
  * top k (int8-bounded-search.ts); float32 rows, or a runtime without WebAssembly SIMD, scan every row in
- * JavaScript (exact-scan.ts). Both give the same hits and scores.
+ * JavaScript (exact-scan.ts). Both give the same hits and scores. With `rows` (ascending ordinals, e.g. what
+ * a filter allows), only those rows are scored: the hits are the unrestricted search's hits among them.
  */
-export function searchExact(segment: VectorSegment, query: Float32Array, k: number): VectorHit[] {
+export function searchExact(segment: VectorSegment, query: Float32Array, k: number, rows?: Int32Array): VectorHit[] {
   if (query.length !== segment.dimensions) throw new RangeError(`query has ${query.length} dimensions, expected ${segment.dimensions}`);
   const kernel = int8DotKernel(segment);
-  return (kernel && searchInt8Bounded(segment, kernel, query, k)) ?? searchExactScan(segment, query, k);
+  return (kernel && searchInt8Bounded(segment, kernel, query, k, rows)) ?? searchExactScan(segment, query, k, rows);
 }
 
 /** Row `ordinal` as float values (dequantised for int8). */

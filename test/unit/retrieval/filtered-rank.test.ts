@@ -1,10 +1,13 @@
 /**
  * Filtered ranking is exact and full: with an `allow` predicate keeping 1% of the chunks, every list
  * (lexical, semantic by exact scan or by HNSW, an external graph-like list) ranks the allowed chunks
- * alone before it is cut, so `limit` hits come back, in the order they rank among the allowed chunks.
+ * alone before it is cut, so `limit` hits come back, in the order they rank among the allowed chunks;
+ * with 10% allowed, that order is the unfiltered ranking's restricted to them, and with fewer allowed
+ * than `limit`, every allowed chunk comes back.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWordVectorEmbedder } from '../../../functions/adapters/embeddings/word-vector-loader';
+import { allowedSet } from '../../../functions/engine/retrieval/allowed-search';
 import { rankChunks } from '../../../functions/engine/retrieval/rank';
 import { buildRetrievalIndex, type RetrievalChunk, type RetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';
 import { rowScore } from '../../../functions/engine/retrieval/vector-segment';
@@ -84,6 +87,69 @@ describe('filtered ranking', () => {
     const hits = Array.from({ length: CHUNKS }, (_, i) => ({ chunkId: `c${i}`, score: allowed.has(i) ? 1 : 2 + i }));
     const fused = rankChunks(index, { query: 'zzzz qqqq', limit: 10, mode: 'fused', external: [{ name: 'graph', hits }], allow });
     expect(fused.map((hit) => hit.ordinal).sort((a, b) => a - b)).toEqual([...allowed].sort((a, b) => a - b));
+  });
+
+  // 10%: the chunks of ten files (f0-f9), ordinals in runs 0-9, 100-109, ...
+  const tenth = (ordinal: number): boolean => ordinal % 100 < 10;
+  const noLinks = { links: { weight: 0 } };
+
+  it('with a filter keeping 10%, ranks as the unfiltered ranking restricted to the matches (lexical, semantic)', async () => {
+    const exact = indexes.exact;
+    if (!exact) throw new Error('no index');
+    for (const words of [query, 'volcanoes ash bread ovens', 'note variant 7']) {
+      const [queryVector] = await embedder.embed([words]);
+      for (const mode of ['lexical', 'semantic'] as const) {
+        // the whole unfiltered ranking (every chunk a candidate), then the matches in its order
+        const everything = rankChunks(exact, {
+          query: words,
+          queryVector,
+          limit: CHUNKS,
+          mode,
+          params: { candidates: CHUNKS, ...noLinks },
+        });
+        const expected = everything.filter((hit) => tenth(hit.ordinal)).slice(0, 10);
+        expect(expected).toHaveLength(10);
+        for (const kind of ['exact', 'hnsw'] as const) {
+          const index = indexes[kind];
+          if (!index) throw new Error('no index');
+          const hits = rankChunks(index, { query: words, queryVector, limit: 10, mode, params: noLinks, allow: tenth });
+          expect(
+            hits.map((hit) => hit.ordinal),
+            `${mode}, ${kind}: ${words}`,
+          ).toEqual(expected.map((hit) => hit.ordinal));
+          if (mode === 'semantic') expect(hits.map((hit) => hit.score)).toEqual(expected.map((hit) => hit.score));
+        }
+      }
+    }
+  });
+
+  it('answers every match when a filter keeps fewer than the limit', async () => {
+    const few = new Set([7, 456, 901]);
+    const [queryVector] = await embedder.embed([query]);
+    for (const kind of ['exact', 'hnsw'] as const) {
+      const index = indexes[kind];
+      if (!index) throw new Error('no index');
+      for (const mode of ['semantic', 'fused'] as const) {
+        const hits = rankChunks(index, { query, queryVector, limit: 10, mode, allow: (ordinal) => few.has(ordinal) });
+        expect(
+          hits.map((hit) => hit.ordinal).sort((a, b) => a - b),
+          `${mode}, ${kind}`,
+        ).toEqual([...few]);
+      }
+    }
+  });
+
+  it('ranks the same with the allowed set worked out ahead as with the check', async () => {
+    const index = indexes.exact;
+    if (!index) throw new Error('no index');
+    const [queryVector] = await embedder.embed([query]);
+    const ahead = allowedSet(CHUNKS, tenth);
+    expect(ahead.count).toBe(100);
+    expect(Array.from(ahead.ordinals.slice(0, 12))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 101]);
+    for (const mode of ['lexical', 'semantic', 'fused'] as const) {
+      const withCheck = rankChunks(index, { query, queryVector, limit: 20, mode, allow: tenth });
+      expect(rankChunks(index, { query, queryVector, limit: 20, mode, allowed: ahead })).toEqual(withCheck);
+    }
   });
 
   it('answers nothing when nothing is allowed', async () => {

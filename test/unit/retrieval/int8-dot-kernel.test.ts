@@ -73,6 +73,38 @@ describe('int8 dot kernel', () => {
     }
   });
 
+  it('restricted to some rows, finds the full scan’s hits among them with the same scores, on both paths', () => {
+    const dimensions = 37;
+    const count = 500;
+    const segment = buildVectorSegment(randomVectors(count, dimensions, 7), dimensions);
+    const float32 = buildVectorSegment(randomVectors(count, dimensions, 7), dimensions, 'float32');
+    const subsets: Record<string, number[]> = {
+      runs: [...Array.from({ length: 40 }, (_, i) => 10 + i), ...Array.from({ length: 25 }, (_, i) => 300 + i), 499],
+      scattered: Array.from({ length: 50 }, (_, i) => i * 10 + (i % 3)),
+      'first and last': [0, count - 1],
+      'fewer than k': [3, 4, 200],
+    };
+    for (const [name, subset] of Object.entries(subsets)) {
+      const rows = Int32Array.from(subset);
+      for (const [q, query] of randomVectors(5, dimensions, 11).entries()) {
+        for (const k of [1, 10, 100]) {
+          const among = new Set(subset);
+          const expected = (target: VectorSegment) =>
+            searchExactScan(target, query, count)
+              .filter((hit) => among.has(hit.ordinal))
+              .slice(0, k);
+          const kernel = int8DotKernel(segment);
+          if (!kernel) throw new Error('no kernel');
+          const bounded = searchInt8Bounded(segment, kernel, query, k, rows);
+          expect(bounded, `${name}, query ${q}, k ${k}`).toEqual(expected(segment));
+          expect(searchExactScan(segment, query, k, rows), `${name}, JavaScript`).toEqual(expected(segment));
+          expect(searchExact(segment, query, k, rows)).toEqual(expected(segment));
+          expect(searchExact(float32, query, k, rows), `${name}, float32`).toEqual(expected(float32));
+        }
+      }
+    }
+  });
+
   it('keeps the scan’s order for ties and for rows the quantized query cannot tell apart', () => {
     const near = Array.from({ length: 200 }, (_, row) => Array.from({ length: 20 }, (_, index) => (index === row % 20 ? 101 : 100)));
     const rows = [...near, ...near.slice(0, 50)];
