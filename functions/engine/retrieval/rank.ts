@@ -21,7 +21,6 @@ import { type AllowedSet, allowedSet, searchAllowedVectors } from './allowed-sea
 import { type RankParamOverrides, type RankParams, resolveRankParams } from './params';
 import type { RetrievalIndex } from './retrieval-index';
 import { linkFeedback } from './title-links';
-import { expansionScores } from './entity-expansion';
 import { rerankBySentences, type SentenceEncoder } from './sentence-rerank';
 import { rowScore, searchExact } from './vector-segment';
 
@@ -104,8 +103,7 @@ function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, 
   if (allowed) for (let ordinal = 0; ordinal < scores.length; ordinal++) if (allowed.mask[ordinal] !== 1) scores[ordinal] = 0;
   const hits = toHits(scores, topKByScore(scores, params.candidates));
   const lexical: RankedList = { name: 'lexical', weight: 1, hits, normalize: 'max', scoreOf: (ordinal) => scores[ordinal] ?? 0 };
-  const expansion = expansionList(index, hits, terms, params);
-  if (params.links.weight === 0 || params.links.feedbackChunks <= 0) return [lexical, ...expansion];
+  if (params.links.weight === 0 || params.links.feedbackChunks <= 0) return [lexical];
   const feedback = linkFeedback({
     table: index.links,
     firstPass: hits,
@@ -114,33 +112,7 @@ function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, 
     fileOf: (ordinal) => index.text.docFiles[ordinal] ?? 0,
   });
   const linked = [...feedback].map(([ordinal, score]) => ({ ordinal, score })).sort((a, b) => b.score - a.score);
-  return [lexical, { name: 'links', weight: params.links.weight, hits: linked, normalize: 'none' }, ...expansion];
-}
-
-function expansionList(index: RetrievalIndex, firstPass: Scored[], terms: Map<string, number>, params: RankParams): RankedList[] {
-  const weight = Number(process.env.XW ?? 0);
-  if (weight === 0) return [];
-  const feedbackChunks = Number(process.env.XF ?? 3);
-  const files = new Set(firstPass.slice(0, feedbackChunks).map((hit) => index.text.docFiles[hit.ordinal]));
-  const exclude = new Set<number>();
-  index.text.docFiles.forEach((file, ordinal) => {
-    if (process.env.XSAME !== '1' && files.has(file)) exclude.add(ordinal);
-  });
-  const scores = expansionScores(
-    {
-      segment: index.text,
-      firstPass,
-      feedbackChunks,
-      queryTerms: new Set(terms.keys()),
-      textOf: (ordinal) => index.chunks.texts[ordinal] ?? '',
-      params: params.text,
-      mode: process.env.XM === 'names' ? 'names' : 'terms',
-      maxTerms: Number(process.env.XT ?? 10),
-    },
-    exclude,
-  );
-  const hits = [...scores].map(([ordinal, score]) => ({ ordinal, score })).sort((a, b) => b.score - a.score).slice(0, params.candidates);
-  return [{ name: 'expansion', weight, hits, normalize: 'max' }];
+  return [lexical, { name: 'links', weight: params.links.weight, hits: linked, normalize: 'none' }];
 }
 
 const lexicalBuffers = new WeakMap<RetrievalIndex, Float64Array>();
