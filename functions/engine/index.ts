@@ -21,7 +21,6 @@ export { chunkOrdinals, type ExternalList } from './retrieval/rank';
 export type { CandidateRerank } from './retrieval/rerank-order';
 export type { RankParamOverrides } from './retrieval/params';
 export { queryTimePrior } from './retrieval/time-prior';
-export { withReplies } from './retrieval/reply-turns';
 export type { MemoryFact } from './retrieval/facts';
 export { WordVectorEmbedder } from './retrieval/word-vector-embedder';
 export { parseWordVectors, type WordVectorTable } from './retrieval/word-vector-table';

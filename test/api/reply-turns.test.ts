@@ -1,8 +1,8 @@
 /**
  * Replies beside asking turns over HTTP: a conversation memory where the question's words are in a turn
  * that asks and the answer in the reply after it ("Which instruments do you play?" → "Clarinet, since I
- * was nine."). GET /memory/ and GET /messages/search answer both turns, the reply right after the turn
- * that asks, at its score.
+ * was nine."). GET /memory/ answers both turns, the reply right after the turn that asks, at its score.
+ * (GET /messages/search ranks as before: there, on LoCoMo, replies lowered temporal R@5.)
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -55,19 +55,5 @@ describe('replies beside asking turns', () => {
       'Mel: Clarinet, since I was nine. My grandfather gave me his old one and I still practise most evenings after the kids are asleep.',
     ]);
     expect(payload[1]?.score).toBe(payload[0]?.score);
-  });
-
-  it('GET /messages/search answers the reply right after the turn that asks', async () => {
-    const deadline = Date.now() + 150_000;
-    let contents: string[] = [];
-    while (contents.length < 2) {
-      if (Date.now() > deadline) throw new Error('the message index was not built');
-      const answer = await get(`/messages/search?customerUserID=${customerUserID}&topK=2&query=${QUERY}`);
-      expect(answer.status).toBe(200);
-      contents = (answer.body.messages as Json[]).map((message) => message.content as string);
-      if (contents.length < 2) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(contents[0]).toMatch(/Which instruments do you play\?$/);
-    expect(contents[1]).toMatch(/^Mel: Clarinet, since I was nine/);
   });
 });

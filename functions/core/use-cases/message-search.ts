@@ -15,8 +15,7 @@ import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
 import { chunkPredicate, isFilterEmpty, resolveSources, type SearchFilter } from '../stored-index/search-filter';
-import { type Embedder, rankForQuery, withReplies } from '../../engine';
-import { nextTurns } from './conversation-turns';
+import { type Embedder, rankForQuery } from '../../engine';
 
 export interface MessageSearch {
   query: string;
@@ -58,12 +57,10 @@ export async function searchMessages(deps: MessageSearchDeps, accountId: string,
     const message = messageOf[ordinal];
     return message !== undefined && matches(message, request) && (!filtered || filtered(ordinal));
   };
-  const replyOf = nextTurns(index.retrieval, () => messageOf);
   let found: ScoredMessage[] = [];
   for (let round = 0, limit = request.topK + HEADROOM; round < ROUNDS; round++, limit *= 4) {
     const { hits } = await rankForQuery(index.retrieval, { query: request.query, limit, allow }, { embedder: deps.indexing.embedder() });
-    const replied = withReplies(hits, { replyOf, allow, textOf: (ordinal) => index.retrieval.chunks.texts[ordinal] ?? '' });
-    const ranked = replied.flatMap((hit) => {
+    const ranked = hits.flatMap((hit) => {
       const message = messageOf[hit.ordinal];
       return message ? [{ id: message.id, score: Math.round(hit.score * 1e6) / 1e6 }] : [];
     });
