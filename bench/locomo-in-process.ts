@@ -84,7 +84,10 @@ for (const row of recallRows(asked))
 console.log(`\n${conversations.length} conversations, load ${load}, ${(queryMs / Math.max(1, asked.length)).toFixed(1)} ms per question`);
 if (values.misses) printMisses(values.misses);
 if (values.dump)
-  writeFileSync(values.dump, JSON.stringify(asked.map(({ conversation, ...question }) => ({ conversation: conversation.id, ...question }))));
+  writeFileSync(
+    values.dump,
+    JSON.stringify(asked.map(({ conversation, ...question }) => ({ conversation: conversation.id, ...question }))),
+  );
 
 /** A session's turns as the messages bench/locomo/import-conversation.ts writes. */
 function sessionMessages(conversation: Conversation, number: number): Message[] {

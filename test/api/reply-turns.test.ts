@@ -15,7 +15,10 @@ const SESSIONS: ReadonlyArray<ReadonlyArray<[string, string]>> = [
   ],
   [
     ['assistant', 'Caro: Music keeps me going these days. Which instruments do you play?'],
-    ['user', 'Mel: Clarinet, since I was nine. My grandfather gave me his old one and I still practise most evenings after the kids are asleep.'],
+    [
+      'user',
+      'Mel: Clarinet, since I was nine. My grandfather gave me his old one and I still practise most evenings after the kids are asleep.',
+    ],
     ['assistant', 'Caro: Wow, I would love to hear it one day.'],
   ],
   [['user', 'Mel: The school band borrowed everything it had, even the drums.']],
