@@ -23,6 +23,7 @@ import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { emitMetric } from '../metrics';
 import { candidateRerank, type Reranking } from '../reranking/candidate-rerank';
 import { checkWindow } from './message-search';
+import { nextTurns } from './conversation-turns';
 import { allowedChunks, chunkIdAllowed, chunkView, filterSources } from './retrieval-scope';
 import { type DatedFactView, datedFactViews, graphFacts, publicSourceId, sentenceHolds, supersededFactor } from './retrieval-time';
 
@@ -137,6 +138,7 @@ export function retrieveFromIndex(
       params: options.params,
       ...(index.graph ? { scoreFactor: supersededFactor(index, index.graph, asOf) } : {}),
       ...(request.facts ? { sentenceHolds: sentenceHolds(index.chunks, index.graph, asOf) } : {}),
+      ...(view ? { replyOf: nextTurns(index.retrieval, () => view.byOrdinal.map((chunk) => chunk?.message)) } : {}),
     },
     { embedder: options.embedder, ...(options.rerank ? { rerank: options.rerank } : {}) },
   );

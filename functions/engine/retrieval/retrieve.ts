@@ -15,6 +15,7 @@ import type { RankParamOverrides } from './params';
 import type { FusedHit } from './fuse';
 import { chunkOrdinals, type ExternalList, rankChunks, type RetrievalMode } from './rank';
 import { type CandidateRerank, rerankHits } from './rerank-order';
+import { withReplies } from './reply-turns';
 import type { RetrievalIndex } from './retrieval-index';
 import type { SentenceEncoder } from './sentence-rerank';
 import { queryModel } from './sentence-scorer';
@@ -41,6 +42,8 @@ export interface RetrieveRequest {
   scoreFactor?: (ordinal: number) => number;
   /** Whether a payload chunk's sentences may be facts (see FactsInput.sentenceHolds). */
   sentenceHolds?: (chunkId: string, sentence: string) => boolean;
+  /** A conversation turn's next turn: an asking turn that ranks brings it right after itself (reply-turns.ts). */
+  replyOf?: (ordinal: number) => number | undefined;
 }
 
 export interface RetrieveOptions {
@@ -106,7 +109,7 @@ async function rankedItems(index: RetrievalIndex, request: RetrieveRequest, topK
     const { hits: fused, embedder, queryVector } = await rankForQuery(index, { ...request, limit }, options);
     const factored = request.scoreFactor ? adjusted(fused, request.scoreFactor) : fused;
     const { hits, reranked } = options.rerank ? await rerankHits(index, factored, options.rerank) : { hits: factored, reranked: false };
-    const items = toPayloadItems(index, hits, topK);
+    const items = toPayloadItems(index, withRepliesOf(index, request, hits), topK);
     if (items.length >= topK || fused.length < limit || limit >= deep) return { items, embedder, queryVector, reranked };
     limit = deep;
   }
@@ -144,6 +147,12 @@ export async function rankForQuery(
     prior: request.prior,
   });
   return { hits, embedder, queryVector };
+}
+
+/** The hits with the replies of asking turns after them, when the request knows conversation order. */
+function withRepliesOf(index: RetrievalIndex, request: RetrieveRequest, hits: FusedHit[]): FusedHit[] {
+  const { replyOf, allow } = request;
+  return replyOf ? withReplies(hits, { replyOf, allow, textOf: (ordinal) => index.chunks.texts[ordinal] ?? '' }) : hits;
 }
 
 /** The memory facts whose chunk may be answered (facts without a known chunk are kept). */
