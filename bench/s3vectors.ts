@@ -1,5 +1,5 @@
 /**
- * The vector tier against the S3 Vectors double (test/support/s3vectors-double/), through kmem's adapter
+ * The vector tier against the S3 Vectors double (functions/local/s3vectors-double/), through kmem's adapter
  * and the real SDK client: how fast a memory's vectors go in (PutVectors in batches of 500), and how long a
  * query takes (p50/p99), with the double's own search time (an exact scan of every vector) reported apart
  * from the client's, so the protocol's and the SDK's share shows. The double runs in this process.
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { vectorTierFromSettings } from '../functions/adapters/providers/vector-tier-from-settings';
 import { vectorIndexName } from '../functions/core/vector-tier/index-names';
 import type { TierVector, VectorConditions } from '../functions/core/vector-tier/ports';
-import { startS3VectorsDouble } from '../test/support/s3vectors-double';
+import { startS3VectorsDouble } from '../functions/local/s3vectors-double';
 import { machineFacts } from './support/report';
 
 const BUCKET = 'kmem-bench-vectors';

@@ -1,7 +1,7 @@
 /**
  * The vector tier's settings (docs/scale.md): `resident` keeps every memory's vectors in its index
  * segments; `s3vectors` moves a memory's vectors to the Amazon S3 Vectors bucket named here once it holds
- * more than the threshold's chunks. The endpoint is for the local double (test/support/s3vectors-double.ts);
+ * more than the threshold's chunks. The endpoint is for the local double (functions/local/s3vectors-double/);
  * absent on AWS.
  */
 import { z } from 'zod';

@@ -17,7 +17,7 @@ export { deserializeRetrievalIndex, serializeRetrievalIndex } from './retrieval/
 export { buildRetrievalIndex, chunkVector, type RetrievalChunk, type RetrievalIndex } from './retrieval/retrieval-index';
 export { mergeRetrievalIndexes } from './retrieval/merge-index';
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';
-export { chunkOrdinals, type ExternalList } from './retrieval/rank';
+export { chunkOrdinals, type ExternalList, type VectorSource } from './retrieval/rank';
 export type { CandidateRerank } from './retrieval/rerank-order';
 export type { RankParamOverrides } from './retrieval/params';
 export { queryTimePrior } from './retrieval/time-prior';

@@ -12,7 +12,10 @@ import {
   type RetrievalOutcome,
   retrieve,
   topChunks,
+  type VectorSource,
 } from '../../engine';
+import { tierVectorSource } from '../vector-tier/candidates';
+import type { VectorTierSetup } from '../vector-tier/ports';
 import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
 import type { MemoryStore, SessionStore } from '../ports';
 import type { SearchFilter } from '../stored-index/search-filter';
@@ -32,6 +35,8 @@ export interface RetrievalDeps {
   indexing: { embedder: () => Embedder | null };
   /** The reranker of the fused candidates, when one is configured (core/reranking). */
   reranking?: Reranking;
+  /** The vector tier, when the stage turns it on: a tiered memory's vector candidates come from it. */
+  vectors?: VectorTierSetup;
 }
 
 export interface RetrievalQuery {
@@ -86,7 +91,17 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
   const allow = allowedChunks(memory, index, request, allowedSources);
   const rerank = reranker && deps.reranking ? candidateRerank(reranker, request.query, deps.reranking.record) : undefined;
   const asOf = request.asOf ?? new Date().toISOString();
-  const outcome = await retrieveFromIndex(index, { ...request, asOf }, { allow, embedder: deps.indexing.embedder(), rerank });
+  const vectorSource =
+    index.vectorTier && deps.vectors
+      ? tierVectorSource({
+          tier: deps.vectors.tier,
+          ref: { accountId, memoryId: memory.id },
+          live: index.vectorTier.live,
+          ...(allow ? { allow } : {}),
+          ...(allowedSources ? { sources: allowedSources } : {}),
+        })
+      : undefined;
+  const outcome = await retrieveFromIndex(index, { ...request, asOf }, { allow, embedder: deps.indexing.embedder(), rerank, vectorSource });
   const sources = await payloadSources(deps, accountId, index, outcome.items);
   const described = new Set(sources.map((source) => source.id));
   const payload = outcome.payload.map((entry, i) => {
@@ -111,6 +126,8 @@ export function retrieveFromIndex(
     embedder: Embedder | null;
     rerank?: CandidateRerank | undefined;
     params?: RankParamOverrides;
+    /** Where the semantic candidates come from for a tiered memory (core/vector-tier/candidates.ts). */
+    vectorSource?: VectorSource | undefined;
   },
 ): Promise<RetrievalOutcome> {
   // time in queries: message times come from the chunk records (a bare retrieval index has none)
@@ -133,7 +150,11 @@ export function retrieveFromIndex(
       ...(index.graph ? { scoreFactor: supersededFactor(index, index.graph, asOf) } : {}),
       ...(request.facts ? { sentenceHolds: sentenceHolds(index.chunks, index.graph, asOf) } : {}),
     },
-    { embedder: options.embedder, ...(options.rerank ? { rerank: options.rerank } : {}) },
+    {
+      embedder: options.embedder,
+      ...(options.rerank ? { rerank: options.rerank } : {}),
+      ...(options.vectorSource ? { vectorSource: options.vectorSource } : {}),
+    },
   );
 }
 
