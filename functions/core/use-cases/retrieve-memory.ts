@@ -14,7 +14,7 @@ import {
   topChunks,
   type VectorSource,
 } from '../../engine';
-import { tierVectorSource } from '../vector-tier/candidates';
+import { storeConditions, tierVectorSource } from '../vector-tier/candidates';
 import type { VectorTierSetup } from '../vector-tier/ports';
 import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
 import type { MemoryStore, SessionStore } from '../ports';
@@ -98,7 +98,7 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
           ref: { accountId, memoryId: memory.id },
           live: index.vectorTier.live,
           ...(allow ? { allow } : {}),
-          ...(allowedSources ? { sources: allowedSources } : {}),
+          conditions: storeConditions(request.filter, allowedSources),
         })
       : undefined;
   const outcome = await retrieveFromIndex(index, { ...request, asOf }, { allow, embedder: deps.indexing.embedder(), rerank, vectorSource });

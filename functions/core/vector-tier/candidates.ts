@@ -1,11 +1,14 @@
 /**
  * A tiered memory's semantic candidates (docs/scale.md): `QueryVectors` on its index, the answer kept to
  * the keys the loaded manifest holds live (the store's deletes lag the publish) and to the chunks the
- * query may answer. kmem's filter reaches the store as the sources it allows (`fileIds`, exact) when they
- * are few; otherwise (and for what only the chunk records decide: removed files, time windows) the store
- * is asked without it and the adapter widens, round by round, until enough hits pass the local predicate.
+ * query may answer (the use case's predicate over chunk records). kmem's filter reaches the store where
+ * it maps exactly (`storeConditions`): sessions, customer users and roles, and the sources a file-type,
+ * source-key or metadata condition resolved to, when at most 100. The rest (a filter's `fileIds`, which
+ * also match a crawl's pages; more sources; removed files; time windows) the store is not asked: the
+ * adapter asks 100 at a time, leaving out the keys seen, until enough hits pass the local predicate.
  */
 import type { VectorSource } from '../../engine';
+import type { AllowedSources, SearchFilter } from '../stored-index/search-filter';
 import type { VectorConditions, VectorIndexRef, VectorTier } from './ports';
 import type { LiveKeys } from './vector-keys';
 
@@ -20,8 +23,19 @@ export interface TierSearch {
   live: LiveKeys;
   /** Chunks (by ordinal) the query may answer; all when absent. */
   allow?: (ordinal: number) => boolean;
-  /** The sources the query's filter allows; any when absent. */
-  sources?: ReadonlySet<string>;
+  /** What the store is asked to filter (storeConditions). */
+  conditions?: VectorConditions;
+}
+
+/** The part of a search filter the store answers exactly (the rest is checked by `allow`). */
+export function storeConditions(filter: SearchFilter | undefined, sources: AllowedSources): VectorConditions | undefined {
+  const conditions: VectorConditions = {
+    ...(filter?.sessionIds ? { sessionIds: filter.sessionIds } : {}),
+    ...(filter?.customerUserIds ? { userIds: filter.customerUserIds } : {}),
+    ...(filter?.roles ? { roles: filter.roles } : {}),
+    ...(sources && sources.size <= STORE_FILTER_SOURCES ? { fileIds: [...sources] } : {}),
+  };
+  return Object.keys(conditions).length > 0 ? conditions : undefined;
 }
 
 /** The vector source of one query over a tiered memory (one store query per query vector and depth). */
@@ -37,9 +51,7 @@ export function tierVectorSource(search: TierSearch): VectorSource {
 }
 
 async function nearest(search: TierSearch, vector: Float32Array, topK: number) {
-  const { live, allow, sources } = search;
-  const conditions: VectorConditions | undefined =
-    sources && sources.size <= STORE_FILTER_SOURCES ? { fileIds: [...sources] } : undefined;
+  const { live, allow, conditions } = search;
   const ordinals = new Map<string, number>();
   const answer = await search.tier.query(search.ref, {
     vector,
@@ -48,7 +60,6 @@ async function nearest(search: TierSearch, vector: Float32Array, topK: number) {
     accept: (hit) => {
       const ordinal = live.ordinalOf(hit.key);
       if (ordinal === undefined || (allow && !allow(ordinal))) return false;
-      if (sources && !sources.has(hit.attributes.fileId)) return false;
       ordinals.set(hit.key, ordinal);
       return true;
     },
