@@ -160,7 +160,9 @@ export async function fusedBench(opts: FusedOptions): Promise<string[]> {
     let resident: Timings | undefined;
     if (opts.resident) {
       const loaded = await ingest({}, opts, 'resident');
-      lines.push(`| resident (build) | ${opts.vectors} | ${loaded.seconds.toFixed(1)} | ${(opts.vectors / loaded.seconds).toFixed(0)} | 0 |`);
+      lines.push(
+        `| resident (build) | ${opts.vectors} | ${loaded.seconds.toFixed(1)} | ${(opts.vectors / loaded.seconds).toFixed(0)} | 0 |`,
+      );
       resident = await queries(loaded, opts);
     }
     lines.push(

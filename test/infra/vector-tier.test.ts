@@ -58,7 +58,9 @@ describe('vector tier option', () => {
     expect(worker).toEqual([{ Effect: 'Allow', Action: [...VECTOR_TIER_ACTIONS.write].sort(), Resource: indexes }]);
     expect(worker[0]?.Action).not.toContain('s3vectors:QueryVectors');
     // the memories function drops a deleted memory's index, and does nothing else with the tier
-    expect(vectorStatements(tiered, roleOf(tiered, 'memories'))).toEqual([{ Effect: 'Allow', Action: 's3vectors:DeleteIndex', Resource: indexes }]);
+    expect(vectorStatements(tiered, roleOf(tiered, 'memories'))).toEqual([
+      { Effect: 'Allow', Action: 's3vectors:DeleteIndex', Resource: indexes },
+    ]);
     expect(vectorStatements(tiered, roleOf(tiered, 'files'))).toEqual([]);
   });
 

@@ -68,19 +68,35 @@ export async function placeVectors(
     const segment = first ?? (await read(entry));
     first = undefined;
     const deleted = new Set(entry.deleted);
-    await setup.tier.put(ref, tierVectors({ id: entry.id, ...segment }, (ordinal) => !deleted.has(ordinal)));
+    await setup.tier.put(
+      ref,
+      tierVectors({ id: entry.id, ...segment }, (ordinal) => !deleted.has(ordinal)),
+    );
   }
-  if (next.added) await setup.tier.put(ref, tierVectors(next.added, () => true));
+  if (next.added)
+    await setup.tier.put(
+      ref,
+      tierVectors(next.added, () => true),
+    );
   return { dimension };
 }
 
 /** Deletes the keys of a segment that will never be published (a build or merge that lost the publish). */
-export async function forgetSegment(deps: PlacementDeps, memory: Memory, segment: { id: string; chunks: number } | undefined): Promise<void> {
+export async function forgetSegment(
+  deps: PlacementDeps,
+  memory: Memory,
+  segment: { id: string; chunks: number } | undefined,
+): Promise<void> {
   if (deps.vectors && segment) await deps.vectors.tier.delete(tierRef(memory), keysOfSegment(segment.id, segment.chunks));
 }
 
 /** After `current` replaced `previous`: deletes the keys it no longer holds live, or drops the index when it left the tier. */
-export async function afterTierPublish(deps: PlacementDeps, memory: Memory, current: IndexManifest, previous?: IndexManifest): Promise<void> {
+export async function afterTierPublish(
+  deps: PlacementDeps,
+  memory: Memory,
+  current: IndexManifest,
+  previous?: IndexManifest,
+): Promise<void> {
   const setup = deps.vectors;
   if (!setup || !previous?.vectorTier) return;
   if (!current.vectorTier) return setup.tier.dropIndex(tierRef(memory));

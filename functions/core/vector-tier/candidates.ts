@@ -13,7 +13,7 @@ import type { VectorConditions, VectorIndexRef, VectorTier } from './ports';
 import type { LiveKeys } from './vector-keys';
 
 /** Sources a filter may name to the store in one `$in` (more: the query is post-filtered instead). */
-export const STORE_FILTER_SOURCES = 100;
+const STORE_FILTER_SOURCES = 100;
 /** topK of one QueryVectors call at most (S3 Vectors' limit). */
 const TOP_K = 100;
 

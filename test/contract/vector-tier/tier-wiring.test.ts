@@ -25,13 +25,36 @@ const THRESHOLD = 12;
 const TOPICS: Record<string, string[]> = {
   tides: ['the tide rises with the moon over the harbour', 'ocean tides follow the moon and the sun', 'low tide leaves boats on the sand'],
   owls: ['the owl hunts mice at night in the forest', 'owls see well in the dark and fly silently', 'a barn owl nests in the old church'],
-  bread: ['rye bread needs salt water and a sour starter', 'the baker shapes the dough before dawn', 'fresh bread cools on the kitchen table'],
-  glaciers: ['the glacier carved a deep valley in the mountains', 'meltwater from the ice feeds the river', 'glaciers move slowly down the slope'],
-  chess: ['the knight moves in an L shape on the board', 'a pawn that reaches the last rank becomes a queen', 'castling protects the king early in the game'],
-  trains: ['the night train crosses the border at midnight', 'steam engines burned coal to pull the wagons', 'the station clock shows the departure time'],
+  bread: [
+    'rye bread needs salt water and a sour starter',
+    'the baker shapes the dough before dawn',
+    'fresh bread cools on the kitchen table',
+  ],
+  glaciers: [
+    'the glacier carved a deep valley in the mountains',
+    'meltwater from the ice feeds the river',
+    'glaciers move slowly down the slope',
+  ],
+  chess: [
+    'the knight moves in an L shape on the board',
+    'a pawn that reaches the last rank becomes a queen',
+    'castling protects the king early in the game',
+  ],
+  trains: [
+    'the night train crosses the border at midnight',
+    'steam engines burned coal to pull the wagons',
+    'the station clock shows the departure time',
+  ],
 };
 
-const QUERIES = ['moon and the tide', 'owl flying at night', 'baking rye bread', 'ice in the valley', 'chess queen and king', 'train station'];
+const QUERIES = [
+  'moon and the tide',
+  'owl flying at night',
+  'baking rye bread',
+  'ice in the valley',
+  'chess queen and king',
+  'train station',
+];
 
 let double: S3VectorsDouble;
 let tiered: MemoryTestDeps;
@@ -120,13 +143,21 @@ async function search(m: Mem, query: string, extra: Partial<RetrievalQuery> = {}
 /** The same files, ingested in the same builds, into a tiered and a resident memory. */
 async function twins(name: string, builds: ReadonlyArray<ReadonlyArray<string>>): Promise<[Mem, Mem]> {
   const pair: [Mem, Mem] = [await newMemory(tiered, name), await newMemory(resident, name)];
-  for (const build of builds) for (const m of pair) await ingest(m, build.map((topic) => [topic, TOPICS[topic] ?? []] as const));
+  for (const build of builds)
+    for (const m of pair)
+      await ingest(
+        m,
+        build.map((topic) => [topic, TOPICS[topic] ?? []] as const),
+      );
   return pair;
 }
 
 describe('placement', () => {
   it('moves a memory past the threshold into its own index, answers as resident, and moves it back below', async () => {
-    const [t, r] = await twins('cross', [['tides', 'owls'], ['bread', 'glaciers']]);
+    const [t, r] = await twins('cross', [
+      ['tides', 'owls'],
+      ['bread', 'glaciers'],
+    ]);
     // 12 chunks: not past the threshold yet; nothing in the store
     expect((await manifestOf(t)).vectorTier).toBeUndefined();
     expect(double.indexNames(BUCKET)).not.toContain(indexOf(t));
@@ -190,7 +221,10 @@ describe('queries of a tiered memory', () => {
   it("never returns another account's vectors", async () => {
     const a = await newMemory(tiered, 'tenant-a');
     const b = await newMemory(tiered, 'tenant-b');
-    await ingest(a, ['tides', 'owls', 'bread', 'glaciers', 'chess'].map((topic) => [topic, TOPICS[topic] ?? []] as const));
+    await ingest(
+      a,
+      ['tides', 'owls', 'bread', 'glaciers', 'chess'].map((topic) => [topic, TOPICS[topic] ?? []] as const),
+    );
     const secret = Array.from({ length: 14 }, (_, i) => `the midnight train number ${i} carries secret cargo`);
     await ingest(b, [['secret', secret]]);
     expect(indexOf(a)).not.toBe(indexOf(b));

@@ -30,7 +30,12 @@ describe('live keys', () => {
   });
 
   it("names a segment file table's ordinals", () => {
-    expect(keysOfRanges('s5-e', [[0, 2, 5, 6], [2, 4]])).toEqual(['s5-e#0', 's5-e#1', 's5-e#5', 's5-e#2', 's5-e#3']);
+    expect(
+      keysOfRanges('s5-e', [
+        [0, 2, 5, 6],
+        [2, 4],
+      ]),
+    ).toEqual(['s5-e#0', 's5-e#1', 's5-e#5', 's5-e#2', 's5-e#3']);
   });
 });
 
