@@ -47,6 +47,9 @@ const TOPICS: Record<string, string[]> = {
   ],
 };
 
+/** Each test builds and queries twin memories several times: generous on a shared, loaded machine. */
+const SLOW = { timeout: 120_000 };
+
 const QUERIES = [
   'moon and the tide',
   'owl flying at night',
@@ -73,7 +76,9 @@ beforeAll(async () => {
     }),
   );
   resident = memoryDeps(memoryConfig(common));
-});
+  // loading the word vectors takes seconds on a busy machine: once here, not inside the first test's time
+  for (const deps of [tiered, resident]) await deps.worker.indexing.embedder()?.embed(['warm up']);
+}, 120_000);
 
 afterAll(async () => {
   await double?.close();
@@ -152,7 +157,7 @@ async function twins(name: string, builds: ReadonlyArray<ReadonlyArray<string>>)
   return pair;
 }
 
-describe('placement', () => {
+describe('placement', SLOW, () => {
   it('moves a memory past the threshold into its own index, answers as resident, and moves it back below', async () => {
     const [t, r] = await twins('cross', [
       ['tides', 'owls'],
@@ -204,7 +209,7 @@ describe('placement', () => {
   });
 });
 
-describe('queries of a tiered memory', () => {
+describe('queries of a tiered memory', SLOW, () => {
   it('applies filters as the resident memory does', async () => {
     const [t, r] = await twins('filters', [['tides', 'owls', 'bread', 'glaciers', 'chess', 'trains']]);
     expect((await manifestOf(t)).vectorTier).toBeDefined();
@@ -234,7 +239,7 @@ describe('queries of a tiered memory', () => {
   });
 });
 
-describe('crash safety and lifecycle', () => {
+describe('crash safety and lifecycle', SLOW, () => {
   it('a crash mid-batch leaves readers on the published version; the redelivery completes', async () => {
     const [t, r] = await twins('crash', [['tides', 'owls', 'bread', 'glaciers', 'chess']]);
     const before = await manifestOf(t);
