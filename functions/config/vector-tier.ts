@@ -9,7 +9,7 @@ import { ConfigError } from './config-error';
 
 const positiveInt = z.coerce.number().int().positive();
 
-/** Variables of the embeddings section of ./sections.ts (none required on Lambda: without the option the stack sets none). */
+/** Variables of the vectors section of ./sections.ts (none required on Lambda: without the option the stack sets none). */
 export const vectorTierSettings = {
   shape: {
     KMEM_VECTOR_STORE: z.enum(['resident', 's3vectors']).default('resident'),
