@@ -55,13 +55,16 @@ export async function placeVectors(
   const tiered = next.current?.vectorTier !== undefined;
   if (placementFor(next.chunkCount, tiered ? 'tier' : 'resident', setup.thresholdChunks) === 'resident') return undefined;
   const root = objectKeys.indexRoot(memory.accountId, memory.id);
-  const moving = tiered ? [] : next.kept;
+  // another embedder's vectors (a whole rebuild): the index is made again for the new dimension
+  const addedDimension = next.added?.retrieval.vectors?.dimensions;
+  const redimensioned = tiered && addedDimension !== undefined && addedDimension !== next.current?.vectorTier?.dimension;
+  const moving = tiered && !redimensioned ? [] : next.kept;
   const read = (entry: SegmentEntry) => readSegment(deps.objects, folderOf(root, entry.id));
   let first = moving[0] ? await read(moving[0]) : undefined;
-  const dimension =
-    next.added?.retrieval.vectors?.dimensions ?? next.current?.vectorTier?.dimension ?? first?.retrieval.vectors?.dimensions;
+  const dimension = addedDimension ?? next.current?.vectorTier?.dimension ?? first?.retrieval.vectors?.dimensions;
   if (dimension === undefined) return undefined; // no embedder: nothing to tier
   const ref = tierRef(memory);
+  if (redimensioned) await setup.tier.dropIndex(ref);
   await setup.tier.ensureIndex(ref, dimension);
   // moving in: every live vector of the segments that stay, one segment in memory at a time
   for (const entry of moving) {

@@ -95,7 +95,7 @@ export class IndexCache {
   private async readGraph(memory: Memory, prefix: string): Promise<LoadedGraph | undefined> {
     const [segment, manifest] = await Promise.all([this.objects.get(prefix + INDEX_FILES.segment), this.manifestOf(memory, prefix)]);
     if (!segment) return undefined;
-    const parts = await this.parts(memory, manifest);
+    const parts = await this.parts(memory, manifest, manifest.vectorTier !== undefined);
     return { version: memory.indexVersion, graph: deserializeGraphSegment(segment), chunks: liveChunks(parts) };
   }
 

@@ -207,6 +207,28 @@ describe('placement', SLOW, () => {
     expect(double.sizeOf(BUCKET, indexOf(t))).toBe(liveCount(merged));
     for (const query of [...QUERIES, 'the highest spring tides']) expect(await search(t, query)).toEqual(await search(r, query));
   });
+
+  it('makes the index again when another embedder rebuilds the memory whole', async () => {
+    const [t] = await twins('embedder', [['tides', 'owls', 'bread', 'glaciers', 'chess']]);
+    expect((await manifestOf(t)).vectorTier?.dimension).not.toBe(8);
+    // an embedder of 8 dimensions: every live chunk is embedded again in one new segment
+    const embedder = {
+      name: 'letters-8',
+      dimensions: 8,
+      embed: async (texts: readonly string[]) =>
+        texts.map((text) => Float32Array.from({ length: 8 }, (_, d) => 1 + [...text].filter((c) => c.charCodeAt(0) % 8 === d).length)),
+    };
+    const worker = { ...t.deps.worker, indexing: { ...t.deps.worker.indexing, embedder: () => embedder } };
+    await link(t, 'trains');
+    await buildAndPublishIndex(worker, t.accountId, t.memoryId, {
+      added: new Map([['trains', chunksOf('trains', TOPICS.trains ?? [])]]),
+      changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount }),
+    });
+    const manifest = await manifestOf(t);
+    expect(manifest.vectorTier).toEqual({ dimension: 8 });
+    expect(manifest.segments).toHaveLength(1);
+    expect(double.sizeOf(BUCKET, indexOf(t))).toBe(18);
+  });
 });
 
 describe('queries of a tiered memory', SLOW, () => {
