@@ -104,7 +104,10 @@ describe('the vector tier on the local runtime', { timeout: 180_000 }, () => {
     expect(await indexNames()).toContain(indexOf(memoryId));
     expect(await keysIn(memoryId)).toHaveLength(3);
 
-    const answer = await call('GET', `/memory/?memoryID=${memoryId}&query=${encodeURIComponent('Who designed the Analytical Engine?')}&topK=2`);
+    const answer = await call(
+      'GET',
+      `/memory/?memoryID=${memoryId}&query=${encodeURIComponent('Who designed the Analytical Engine?')}&topK=2`,
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.payload[0].content).toMatch(/^Charles Babbage designed/);
     expect(answer.body.sources.map((source: { name: string }) => source.name)).toContain('babbage.txt');
