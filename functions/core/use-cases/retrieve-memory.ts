@@ -14,7 +14,7 @@ import {
   topChunks,
   type VectorSource,
 } from '../../engine';
-import { storeConditions, tierVectorSource } from '../vector-tier/candidates';
+import { tierSourceOf } from '../vector-tier/candidates';
 import type { VectorTierSetup } from '../vector-tier/ports';
 import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
 import type { MemoryStore, SessionStore } from '../ports';
@@ -91,16 +91,13 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
   const allow = allowedChunks(memory, index, request, allowedSources);
   const rerank = reranker && deps.reranking ? candidateRerank(reranker, request.query, deps.reranking.record) : undefined;
   const asOf = request.asOf ?? new Date().toISOString();
-  const vectorSource =
-    index.vectorTier && deps.vectors
-      ? tierVectorSource({
-          tier: deps.vectors.tier,
-          ref: { accountId, memoryId: memory.id },
-          live: index.vectorTier.live,
-          ...(allow ? { allow } : {}),
-          conditions: storeConditions(request.filter, allowedSources),
-        })
-      : undefined;
+  const ref = { accountId, memoryId: memory.id };
+  const vectorSource = tierSourceOf(deps.vectors, index, {
+    ref,
+    allow,
+    ...(request.filter ? { filter: request.filter } : {}),
+    sources: allowedSources,
+  });
   const outcome = await retrieveFromIndex(index, { ...request, asOf }, { allow, embedder: deps.indexing.embedder(), rerank, vectorSource });
   const sources = await payloadSources(deps, accountId, index, outcome.items);
   const described = new Set(sources.map((source) => source.id));

@@ -8,8 +8,9 @@
  * adapter asks 100 at a time, leaving out the keys seen, until enough hits pass the local predicate.
  */
 import type { VectorSource } from '../../engine';
+import type { LoadedIndex } from '../stored-index/index-cache';
 import type { AllowedSources, SearchFilter } from '../stored-index/search-filter';
-import type { VectorConditions, VectorIndexRef, VectorTier } from './ports';
+import type { VectorConditions, VectorIndexRef, VectorTier, VectorTierSetup } from './ports';
 import type { LiveKeys } from './vector-keys';
 
 /** Sources a filter may name to the store in one `$in` (more: the query is post-filtered instead). */
@@ -17,7 +18,7 @@ const STORE_FILTER_SOURCES = 100;
 /** topK of one QueryVectors call at most (S3 Vectors' limit). */
 const TOP_K = 100;
 
-export interface TierSearch {
+interface TierSearch {
   tier: VectorTier;
   ref: VectorIndexRef;
   live: LiveKeys;
@@ -25,6 +26,26 @@ export interface TierSearch {
   allow?: (ordinal: number) => boolean;
   /** What the store is asked to filter (storeConditions). */
   conditions?: VectorConditions;
+}
+
+/**
+ * The vector source of one query of a loaded index: the tier's, when the index's version is tiered and
+ * the stage has the tier; undefined otherwise (the index's own vectors are searched).
+ */
+export function tierSourceOf(
+  setup: VectorTierSetup | undefined,
+  index: Pick<LoadedIndex, 'vectorTier'>,
+  query: { ref: VectorIndexRef; allow?: ((ordinal: number) => boolean) | undefined; filter?: SearchFilter; sources: AllowedSources },
+): VectorSource | undefined {
+  if (!setup || !index.vectorTier) return undefined;
+  const conditions = storeConditions(query.filter, query.sources);
+  return tierVectorSource({
+    tier: setup.tier,
+    ref: query.ref,
+    live: index.vectorTier.live,
+    ...(query.allow ? { allow: query.allow } : {}),
+    ...(conditions ? { conditions } : {}),
+  });
 }
 
 /** The part of a search filter the store answers exactly (the rest is checked by `allow`). */
@@ -39,7 +60,7 @@ export function storeConditions(filter: SearchFilter | undefined, sources: Allow
 }
 
 /** The vector source of one query over a tiered memory (one store query per query vector and depth). */
-export function tierVectorSource(search: TierSearch): VectorSource {
+function tierVectorSource(search: TierSearch): VectorSource {
   const asked = new Map<string, ReturnType<VectorSource>>();
   return (queryVector, k) => {
     const topK = Math.min(TOP_K, Math.max(1, k));
