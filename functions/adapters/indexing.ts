@@ -10,7 +10,7 @@ import type { Embedder } from '../engine';
 import { embedderFromSettings } from './providers/embedder-from-settings';
 import { once } from './providers/once';
 import type { VectorTierSetup } from '../core/vector-tier/ports';
-import { vectorTierSetupFromSettings } from './providers/vector-tier-from-settings';
+import { vectorTierSetupFromSettings } from './providers/vector-tier-setup';
 
 export interface RetrievalIndexing {
   indexing: { embedder: () => Embedder | null };

@@ -10,7 +10,7 @@ import { summarizerFromSettings } from '../adapters/providers/answer-generator-f
 import { embedderFromSettings } from '../adapters/providers/embedder-from-settings';
 import { graphExtractorFromSettings } from '../adapters/providers/graph-extractor-from-settings';
 import { once } from '../adapters/providers/once';
-import { vectorTierSetupFromSettings } from '../adapters/providers/vector-tier-from-settings';
+import { vectorTierSetupFromSettings } from '../adapters/providers/vector-tier-setup';
 import type { WorkerDeps } from './dispatch';
 
 /** The worker's deps as composed here: the extractor is the one that holds OCR workers open. */

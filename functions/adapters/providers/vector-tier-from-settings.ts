@@ -5,7 +5,7 @@
  */
 import { S3VectorsClient } from '@aws-sdk/client-s3vectors';
 import type { VectorTierSettings } from '../../config';
-import type { VectorTier, VectorTierSetup } from '../../core/vector-tier/ports';
+import type { VectorTier } from '../../core/vector-tier/ports';
 import { requestHandler, withoutSdkLogging } from '../aws-clients';
 import { S3VectorsTier } from '../s3vectors/s3vectors-tier';
 import type { ProviderContext } from './once';
@@ -24,10 +24,4 @@ export function vectorTierFromSettings(settings: VectorTierSettings, context: Pr
     }),
   );
   return new S3VectorsTier(client, settings.bucketName);
-}
-
-/** The tier and its threshold, as the worker, the query functions and memory deletes use them (none: resident). */
-export function vectorTierSetupFromSettings(settings: VectorTierSettings, context: ProviderContext): VectorTierSetup | undefined {
-  const tier = vectorTierFromSettings(settings, context);
-  return tier && settings.store === 's3vectors' ? { tier, thresholdChunks: settings.thresholdChunks } : undefined;
 }
