@@ -23,7 +23,7 @@ import type { StoredChunk } from '../stored-index/chunks';
 import { folderOf, type IndexManifest, type SegmentEntry } from '../stored-index/manifest';
 import { readSegment } from '../stored-index/segments';
 import { placementFor } from '../vector-tier/placement';
-import type { TierVector, VectorIndexRef, VectorTierSetup } from '../vector-tier/ports';
+import type { TierVector, VectorIndexRef, VectorTier, VectorTierSetup } from '../vector-tier/ports';
 import { keysLeftOut, keysOfSegment, vectorKey } from '../vector-tier/vector-keys';
 
 export interface PlacementDeps {
@@ -71,16 +71,9 @@ export async function placeVectors(
     const segment = first ?? (await read(entry));
     first = undefined;
     const deleted = new Set(entry.deleted);
-    await setup.tier.put(
-      ref,
-      tierVectors({ id: entry.id, ...segment }, (ordinal) => !deleted.has(ordinal)),
-    );
+    await putSegment(setup.tier, ref, { id: entry.id, ...segment }, (ordinal) => !deleted.has(ordinal));
   }
-  if (next.added)
-    await setup.tier.put(
-      ref,
-      tierVectors(next.added, () => true),
-    );
+  if (next.added) await putSegment(setup.tier, ref, next.added, () => true);
   return { dimension };
 }
 
@@ -112,14 +105,20 @@ export async function dropTier(deps: PlacementDeps, memory: Pick<Memory, 'accoun
   await deps.vectors?.tier.dropIndex(tierRef(memory));
 }
 
-/** The segment's vectors of the ordinals `live` keeps, with what kmem's filters test. */
-function tierVectors(segment: NewSegment, live: (ordinal: number) => boolean): TierVector[] {
-  const vectors: TierVector[] = [];
-  segment.chunks.forEach((chunk, ordinal) => {
-    const values = live(ordinal) ? chunkVector(segment.retrieval, ordinal) : undefined;
-    if (values) vectors.push({ key: vectorKey(segment.id, ordinal), values, attributes: attributesOf(chunk) });
-  });
-  return vectors;
+/** Vectors made and put at once: a large segment's move never holds all its float vectors in memory. */
+const PUT_SLICE = 5_000;
+
+/** Puts the segment's vectors of the ordinals `live` keeps, with what kmem's filters test, a slice at a time. */
+async function putSegment(tier: VectorTier, ref: VectorIndexRef, segment: NewSegment, live: (ordinal: number) => boolean) {
+  for (let start = 0; start < segment.chunks.length; start += PUT_SLICE) {
+    const vectors: TierVector[] = [];
+    for (let ordinal = start; ordinal < Math.min(segment.chunks.length, start + PUT_SLICE); ordinal++) {
+      const chunk = segment.chunks[ordinal];
+      const values = chunk && live(ordinal) ? chunkVector(segment.retrieval, ordinal) : undefined;
+      if (chunk && values) vectors.push({ key: vectorKey(segment.id, ordinal), values, attributes: attributesOf(chunk) });
+    }
+    if (vectors.length > 0) await tier.put(ref, vectors);
+  }
 }
 
 function attributesOf(chunk: StoredChunk): TierVector['attributes'] {
