@@ -1,33 +1,37 @@
 /**
- * The vector tier against the S3 Vectors double (test/support/s3vectors-double/), through kmem's adapter
+ * The vector tier against the S3 Vectors double (functions/local/s3vectors-double/), through kmem's adapter
  * and the real SDK client: how fast a memory's vectors go in (PutVectors in batches of 500), and how long a
  * query takes (p50/p99), with the double's own search time (an exact scan of every vector) reported apart
  * from the client's, so the protocol's and the SDK's share shows. The double runs in this process.
  *
  *   npm run bench:s3vectors -- [--vectors 1000000] [--dim 384] [--queries 100] [--top-k 10]
+ *   npm run bench:s3vectors -- --fused [--vectors 1000000] [--batch 50000] [--queries 100] [--top-k 10] [--resident]
+ *
+ * With `--fused`, kmem end to end instead (./s3vectors-fused.ts): ingestion through the worker's build into
+ * a tiered memory, and the fused query of the retrieval use case.
  *
  * Three query kinds: no filter; an exact store filter (fileIds keeping 10% of the vectors); and a filter
  * the store cannot answer exactly (a source-key prefix inside a name, keeping ~1%), which the adapter
  * answers by over-fetching and post-filtering. These are the double's figures, not AWS's: AWS publishes
  * ~100 ms warm queries and 2,500 vectors a second of writes per index (docs/scale.md).
  */
+import '../functions/local/local-env'; // first: Powertools metrics off, as on the local runtime
 import { parseArgs } from 'node:util';
 import { vectorTierFromSettings } from '../functions/adapters/providers/vector-tier-from-settings';
 import { vectorIndexName } from '../functions/core/vector-tier/index-names';
 import type { TierVector, VectorConditions } from '../functions/core/vector-tier/ports';
-import { startS3VectorsDouble } from '../test/support/s3vectors-double';
+import { startS3VectorsDouble } from '../functions/local/s3vectors-double';
 import { machineFacts } from './support/report';
+import { fusedBench, type FusedOptions } from './s3vectors-fused';
 
 const BUCKET = 'kmem-bench-vectors';
 const FILES = 1_000;
 /** Vectors generated and put at once (a few PutVectors batches). */
 const CHUNK = 5_000;
 
-interface Options {
-  vectors: number;
+interface Options extends FusedOptions {
   dim: number;
-  queries: number;
-  topK: number;
+  fused: boolean;
 }
 
 function options(): Options {
@@ -37,6 +41,9 @@ function options(): Options {
       dim: { type: 'string', default: '384' },
       queries: { type: 'string', default: '100' },
       'top-k': { type: 'string', default: '10' },
+      fused: { type: 'boolean', default: false },
+      batch: { type: 'string', default: '50000' },
+      resident: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -50,6 +57,9 @@ function options(): Options {
     dim: positive('dim', values.dim),
     queries: positive('queries', values.queries),
     topK: Math.min(100, positive('top-k', values['top-k'])),
+    fused: values.fused,
+    batch: positive('batch', values.batch),
+    resident: values.resident,
   };
 }
 
@@ -85,6 +95,14 @@ const percentile = (values: readonly number[], p: number): number => {
 
 async function main(): Promise<void> {
   const opts = options();
+  if (opts.fused) {
+    const lines = await fusedBench(opts);
+    const header = ['# bench:s3vectors --fused (kmem end to end, a tiered memory, the local S3 Vectors double)', '', ...machineFacts()];
+    const command = `- command: npm run bench:s3vectors -- ${process.argv.slice(2).join(' ')}`;
+    const rss = `- rss after: ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB`;
+    console.log([...header, command, rss, ...lines].join('\n'));
+    return;
+  }
   const double = await startS3VectorsDouble({ buckets: [BUCKET] });
   const settings = { store: 's3vectors' as const, bucketName: BUCKET, thresholdChunks: 1, endpoint: double.endpoint };
   const tier = vectorTierFromSettings(settings, { region: 'us-east-1' });

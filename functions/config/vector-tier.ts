@@ -1,7 +1,7 @@
 /**
  * The vector tier's settings (docs/scale.md): `resident` keeps every memory's vectors in its index
  * segments; `s3vectors` moves a memory's vectors to the Amazon S3 Vectors bucket named here once it holds
- * more than the threshold's chunks. The endpoint is for the local double (test/support/s3vectors-double.ts);
+ * more than the threshold's chunks. The endpoint is for the local double (functions/local/s3vectors-double/);
  * absent on AWS.
  */
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { ConfigError } from './config-error';
 
 const positiveInt = z.coerce.number().int().positive();
 
-/** Variables of the embeddings section of ./sections.ts (none required on Lambda: without the option the stack sets none). */
+/** Variables of the vectors section of ./sections.ts (none required on Lambda: without the option the stack sets none). */
 export const vectorTierSettings = {
   shape: {
     KMEM_VECTOR_STORE: z.enum(['resident', 's3vectors']).default('resident'),

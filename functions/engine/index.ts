@@ -19,7 +19,7 @@ export { mergeRetrievalIndexes } from './retrieval/merge-index';
 export { composeRetrievalIndexes } from './retrieval/compose-index';
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';
 export { type AllowedSet, allowedSet, allowsOrdinal } from './retrieval/allowed-search';
-export { chunkOrdinals, type ExternalList } from './retrieval/rank';
+export { chunkOrdinals, type ExternalList, type VectorSource } from './retrieval/rank';
 export type { CandidateRerank } from './retrieval/rerank-order';
 export type { RankParamOverrides } from './retrieval/params';
 export { queryTimePrior } from './retrieval/time-prior';

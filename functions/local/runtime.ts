@@ -23,6 +23,7 @@ import { QueuePump, type SqsLambdaHandler } from './queue-pump';
 import { addMetricSink } from '../core/metrics';
 import { MetricsSummary } from './metrics-summary';
 import { createRouter } from './router';
+import { startLocalVectorTier } from './local-vector-tier';
 import { WorkerThreadHost } from './worker-thread/host';
 import { allowUploadsFrom, ensureTable, type LocalStores, privateDirectory, startStores } from './stores';
 
@@ -58,7 +59,8 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   log(`starting stores in ${dataDir}`);
   const stores = await startStoresClearly(dataDir, base);
-  const deps = composeLocalDeps(localConfig({ ...options.settings, ...storeSettings(dataDir, stores) }));
+  const vectors = await startLocalVectorTier(base, log);
+  const deps = composeLocalDeps(localConfig({ ...options.settings, ...storeSettings(dataDir, stores), ...vectors?.settings }));
   await ensureTable(deps.documentClient, deps.config.tableName);
   if (deps.config.bootstrapApiKey) {
     const account = await ensureAccountWithKey(deps, deps.config.bootstrapApiKey);
@@ -91,6 +93,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       await Promise.all(pumps.map((pump) => pump.stop()));
       await worker.stop();
       await stores.close();
+      await vectors?.close();
       rmSync(stateFile, { force: true });
       removeSummary();
       process.umask(umask);

@@ -1,6 +1,8 @@
 /** The memories group: each route calls one use case and shapes the answer. */
 import type { Container } from '../adapters/container';
 import { IndexCache } from '../core/stored-index/index-cache';
+import type { VectorTierSetup } from '../core/vector-tier/ports';
+import { vectorTierOf } from '../adapters/indexing';
 import { type EntityView, lookUpEntities } from '../core/use-cases/memory-entities';
 import { type UserProfile, userProfile } from '../core/use-cases/memory-profile';
 import type { Memory, MemoryFileLink } from '../core/model';
@@ -72,11 +74,11 @@ const presentLink = (link: MemoryFileLink) => ({
 const ENTITY_GRAPH_CACHE_SIZE = 4;
 
 /** The memories function's deps: the container and an index cache of its own, for entity look-ups. */
-export type MemoriesDeps = Container & { entityIndexes: IndexCache };
+export type MemoriesDeps = Container & { entityIndexes: IndexCache; vectors?: VectorTierSetup };
 
 /** Adds the entity look-ups' index cache to a container (once per container: the handler keeps it). */
 export function withEntityIndexes<D extends Container>(base: D): D & MemoriesDeps {
-  return { ...base, entityIndexes: new IndexCache(base.objects, ENTITY_GRAPH_CACHE_SIZE) };
+  return { ...base, entityIndexes: new IndexCache(base.objects, ENTITY_GRAPH_CACHE_SIZE), ...vectorTierOf(base.config) };
 }
 
 export const memoryRoutes = (deps: MemoriesDeps): BoundRoute[] => [

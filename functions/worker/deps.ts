@@ -10,6 +10,7 @@ import { summarizerFromSettings } from '../adapters/providers/answer-generator-f
 import { embedderFromSettings } from '../adapters/providers/embedder-from-settings';
 import { graphExtractorFromSettings } from '../adapters/providers/graph-extractor-from-settings';
 import { once } from '../adapters/providers/once';
+import { vectorTierSetupFromSettings } from '../adapters/providers/vector-tier-setup';
 import type { WorkerDeps } from './dispatch';
 
 /** The worker's deps as composed here: the extractor is the one that holds OCR workers open. */
@@ -31,7 +32,14 @@ export function composeWorkerDeps(base: Container & { s3?: S3Client }): Composed
     fetcher: new WebFetcher(config),
     site: new WebSiteReader(config),
     importReader: new SourceImportReader(base.objects, base.bucket, config.imports),
+    ...withVectorTier(config),
   };
+}
+
+/** The vector tier's deps, when the stage turns it on. */
+function withVectorTier(config: ComposedWorkerDeps['config']): Pick<WorkerDeps, 'vectors'> {
+  const vectors = vectorTierSetupFromSettings(config.vectorTier, config);
+  return vectors ? { vectors } : {};
 }
 
 /** Releases what the worker holds open (OCR workers), so a stopping local runtime leaves nothing running. */

@@ -17,6 +17,7 @@ import { syncConversations } from '../core/ingest/conversation-sync';
 import { syncMessageIndex } from '../core/ingest/message-index';
 import { updateSessionSummary } from '../core/ingest/session-summary';
 import type { SessionSummarizer } from '../core/summaries/ports';
+import type { VectorTierSetup } from '../core/vector-tier/ports';
 import { refreshMemory } from '../core/use-cases/ingestion';
 import { exportMemory, giveUpExport } from '../core/ingest/export-memory';
 import { giveUpRestore, restoreMemory } from '../core/ingest/restore-memory';
@@ -35,6 +36,8 @@ export type WorkerDeps = Container & {
   importReader: ImportReader;
   /** The answer model as a session summarizer, when one is configured. */
   summaries: { model: () => SessionSummarizer | null };
+  /** The vector tier of large memories, when the stage turns it on (docs/scale.md). */
+  vectors?: VectorTierSetup;
 };
 
 const WORK_GAVE_UP = 'it failed repeatedly because of an internal error; start it again';

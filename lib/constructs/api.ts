@@ -107,7 +107,7 @@ function groupEnvironment(group: Group, props: ApiProps): Record<string, string>
   const querying = VECTOR_QUERY_GROUPS.has(group);
   return {
     ...(querying ? embeddingEnvironment(props.config) : {}),
-    ...(querying ? props.vectors?.environment() : {}),
+    ...(querying || group === 'memories' ? props.vectors?.environment() : {}),
     ...(group === 'retrieval' ? { ...answerEnvironment(props.config), ...rerankerEnvironment(props.config) } : {}),
     ...(group === 'files' ? importEnvironment(props.config) : {}),
   };
@@ -115,6 +115,7 @@ function groupEnvironment(group: Group, props: ApiProps): Record<string, string>
 
 /** What the querying groups may call: the embedding model, the vector tier, and for retrieval the answer and rerank models. */
 function grantQueryModels(group: Group, fn: ServiceFunction, props: ApiProps): void {
+  if (group === 'memories') props.vectors?.grant(fn, 'drop'); // a deleted memory's vector index goes with it
   if (!VECTOR_QUERY_GROUPS.has(group)) return;
   if (props.config.embedder === 'bedrock') grantEmbeddings(fn);
   props.vectors?.grant(fn, 'query');

@@ -12,8 +12,8 @@ import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
 import type { FunctionEnvironment, ServiceFunction } from './service-function';
 
-/** What a function does with the tier: query it (retrieval, message search) or maintain it (the worker). */
-export type VectorTierAccess = 'query' | 'write';
+/** What a function does with the tier: query it (retrieval, message search), maintain it (the worker), or drop a deleted memory's index (memories). */
+export type VectorTierAccess = 'query' | 'write' | 'drop';
 
 /**
  * The S3 Vectors actions each access needs. Queries with a metadata filter or returning metadata need
@@ -22,6 +22,7 @@ export type VectorTierAccess = 'query' | 'write';
  */
 export const VECTOR_TIER_ACTIONS: Readonly<Record<VectorTierAccess, readonly string[]>> = {
   query: ['s3vectors:QueryVectors', 's3vectors:GetVectors'],
+  drop: ['s3vectors:DeleteIndex'],
   write: [
     's3vectors:CreateIndex',
     's3vectors:GetIndex',

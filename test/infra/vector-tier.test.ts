@@ -47,7 +47,7 @@ describe('vector tier option', () => {
     tiered.template.hasOutput('VectorBucketName', {});
   });
 
-  it('grants the query functions QueryVectors and GetVectors on the bucket indexes only', () => {
+  it('grants the query functions QueryVectors and GetVectors, the memories function DeleteIndex, on the bucket indexes only', () => {
     const bucketId = tiered.stack.getLogicalId(tiered.stack.vectors?.bucket ?? fail());
     const indexes = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'VectorBucketArn'] }, '/index/*']] };
     for (const name of ['retrieval', 'messages'] as const) {
@@ -57,13 +57,17 @@ describe('vector tier option', () => {
     const worker = vectorStatements(tiered, roleOf(tiered, 'worker'));
     expect(worker).toEqual([{ Effect: 'Allow', Action: [...VECTOR_TIER_ACTIONS.write].sort(), Resource: indexes }]);
     expect(worker[0]?.Action).not.toContain('s3vectors:QueryVectors');
-    for (const name of ['files', 'memories'] as const) expect(vectorStatements(tiered, roleOf(tiered, name))).toEqual([]);
+    // the memories function drops a deleted memory's index, and does nothing else with the tier
+    expect(vectorStatements(tiered, roleOf(tiered, 'memories'))).toEqual([
+      { Effect: 'Allow', Action: 's3vectors:DeleteIndex', Resource: indexes },
+    ]);
+    expect(vectorStatements(tiered, roleOf(tiered, 'files'))).toEqual([]);
   });
 
   it('names the bucket and the threshold to the functions that use the tier, and to no other', () => {
     const functions = tiered.template.findResources('AWS::Lambda::Function');
     const withBucket = Object.values(functions).filter((fn) => fn.Properties.Environment?.Variables?.KMEM_VECTOR_BUCKET_NAME);
-    expect(withBucket).toHaveLength(3);
+    expect(withBucket).toHaveLength(4); // retrieval, messages, memories (drops a deleted memory's index), the worker
     tiered.template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: {
         Variables: Match.objectLike({

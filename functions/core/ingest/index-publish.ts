@@ -7,12 +7,17 @@ import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import type { MemoryStore, ObjectStore, QueuePort } from '../ports';
 import { folderOf, type IndexManifest, nameOf } from '../stored-index/manifest';
+import { readSegmentFiles } from '../stored-index/segments';
+import type { VectorTierSetup } from '../vector-tier/ports';
+import { keysOfRanges } from '../vector-tier/vector-keys';
 import { mergeDue } from './merge-policy';
+import { afterTierPublish, tierRef } from './vector-placement';
 
 export interface PublishDeps {
   memories: MemoryStore;
   objects: ObjectStore;
   queue: QueuePort;
+  vectors?: VectorTierSetup;
 }
 
 /** A version as published (or about to be): its folder and manifest. */
@@ -25,9 +30,12 @@ export interface VersionRef {
  * After `published` (whose manifest is `current`) replaced `previous`: keeps both versions and their
  * segments (a warm reader may still load the previous one); deletes every other folder of a version up
  * to the published one, so the folders of builds and merges that lost or crashed go too. Folders of
- * later versions (builds still running) are left alone. Then enqueues a merge when one is due.
+ * later versions (builds still running) are left alone; a tiered memory's collected segments take their
+ * vectors with them (vector-placement.ts). Then enqueues a merge when one is due.
  */
 export async function afterPublish(deps: PublishDeps, published: Memory, current: VersionRef, previous?: VersionRef): Promise<void> {
+  await afterTierPublish(deps, published, current.manifest, previous?.manifest);
+  const tiered = current.manifest.vectorTier !== undefined || previous?.manifest.vectorTier !== undefined;
   const root = objectKeys.indexRoot(published.accountId, published.id);
   const keep = new Set<string>();
   for (const version of [current, previous]) {
@@ -38,9 +46,17 @@ export async function afterPublish(deps: PublishDeps, published: Memory, current
   const folders = new Set((await deps.objects.list(root)).map((key) => key.slice(root.length).split('/')[0] ?? ''));
   for (const folder of folders) {
     const version = Number(/^[vs](\d+)-/.exec(folder)?.[1] ?? Number.NaN);
-    if (Number.isInteger(version) && version <= published.indexVersion && !keep.has(folder))
-      await deps.objects.deletePrefix(folderOf(root, folder));
+    if (!Number.isInteger(version) || version > published.indexVersion || keep.has(folder)) continue;
+    if (tiered && folder.startsWith('s')) await forgetCollected(deps, published, folderOf(root, folder), folder);
+    await deps.objects.deletePrefix(folderOf(root, folder));
   }
   if (mergeDue(current.manifest.segments))
     await deps.queue.send({ kind: 'memory.merge', accountId: published.accountId, memoryId: published.id });
+}
+
+/** Deletes the tier's vectors of a segment folder about to be collected (its `files.json` names its ordinals). */
+async function forgetCollected(deps: PublishDeps, memory: Memory, folder: string, segmentId: string): Promise<void> {
+  const files = await readSegmentFiles(deps.objects, folder).catch(() => undefined); // a crash before its table: it put no vector
+  const keys = files ? keysOfRanges(segmentId, files.values()) : [];
+  if (deps.vectors && keys.length > 0) await deps.vectors.tier.delete(tierRef(memory), keys);
 }

@@ -24,6 +24,9 @@ import type { FileTimes } from './memory-graph';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { planVersion, type VersionPlan } from './segment-plan';
 import { emitMetric } from '../metrics';
+import type { RetrievalIndex } from '../../engine';
+import type { VectorTierSetup } from '../vector-tier/ports';
+import { dropTier, forgetSegment, placeVectors } from './vector-placement';
 
 const PUBLISH_TRIES = 5;
 
@@ -39,6 +42,8 @@ export interface IndexDeps {
   /** Where a merge (and a retirement) is asked for when a publish leaves one due. */
   queue: QueuePort;
   config: RetireQueueDeps['config'];
+  /** The vector tier, when the stage turns it on (docs/scale.md). */
+  vectors?: VectorTierSetup;
 }
 
 export interface Publication {
@@ -87,6 +92,7 @@ export async function buildAndPublishIndex(
       if (!(error instanceof ConflictError)) throw error;
       // another build published first: this one is never read
       await Promise.all((build?.folders ?? []).map((folder) => deps.objects.deletePrefix(folder)));
+      await forgetSegment(deps, memory, build?.tierSegment);
       if (attempt >= PUBLISH_TRIES) throw error;
     }
   }
@@ -102,6 +108,8 @@ interface Build {
   readonly folders: readonly string[];
   readonly plan: VersionPlan;
   readonly written: Awaited<ReturnType<typeof writeSegments>>;
+  /** The new segment, when its vectors were put in the tier. */
+  readonly tierSegment?: { id: string; chunks: number };
 }
 
 /** Writes the next version's new segment and manifest under fresh folders, from the memory as it is now. */
@@ -133,11 +141,15 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
     restored: publication.restored,
   });
   const segments = [...plan.kept];
-  if (written.segment) segments.push({ id: nameOf(root, segmentPrefix), ...written.segment, deleted: [] });
-  const manifest: IndexManifest = { format: 1, segments };
+  const segmentId = nameOf(root, segmentPrefix);
+  if (written.segment) segments.push({ id: segmentId, ...written.segment, deleted: [] });
+  const added = written.retrieval ? { id: segmentId, retrieval: written.retrieval, chunks: plan.segmentChunks } : undefined;
+  const vectorTier = await placeVectors(deps, memory, { current, kept: plan.kept, added, chunkCount: plan.chunkCount });
+  const manifest: IndexManifest = { format: 1, segments, ...(vectorTier ? { vectorTier } : {}) };
   await deps.objects.put(prefix + INDEX_FILES.manifest, encodeManifest(manifest), 'application/json');
   const previous = memory.indexPrefix && current ? { prefix: memory.indexPrefix, manifest: current } : undefined;
-  return { version, prefix, manifest, previous, folders: [prefix, segmentPrefix], plan, written };
+  const tierSegment = vectorTier && written.segment ? { id: segmentId, chunks: written.segment.chunks } : undefined;
+  return { version, prefix, manifest, previous, folders: [prefix, segmentPrefix], plan, written, ...(tierSegment ? { tierSegment } : {}) };
 }
 
 /**
@@ -154,6 +166,7 @@ async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publi
     excludedBuilt: memory.excludedFileIds,
   });
   if (!published && build.written.graphItems) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
+  if (!published && build.manifest.vectorTier) await dropTier(deps, memory);
   if (published) await afterPublish(deps, published, { prefix: build.prefix, manifest: build.manifest }, build.previous);
   // text left out with whole segments: retire the versions naming them (a purge merge retires after it publishes)
   if (published && build.plan.dropsText && !build.manifest.segments.some((entry) => entry.purge))
@@ -176,6 +189,8 @@ interface Written {
   graphItems?: GraphItems;
   /** The new segment's size and embedder; none when the build adds no chunk. */
   segment?: { chunks: number; embedder: string | null };
+  /** The new segment's retrieval index (its vectors go to the tier of a tiered memory). */
+  retrieval?: RetrievalIndex;
 }
 
 /**
@@ -200,19 +215,20 @@ async function writeSegments(
   const built = await buildIndexVersion(memory, chunks, graphInputs, deps.indexing, plan.previous, restored?.vectors);
   const segmentBytes = chunks.length > 0 ? await writeSegment(deps.objects, folders.segmentPrefix, chunks, built.retrieval) : 0;
   const segment = chunks.length > 0 ? { chunks: chunks.length, embedder: built.retrieval.embedder } : undefined;
+  const made = segment ? { segment, retrieval: built.retrieval } : {};
   const graph = built.graph;
   const bytes = segmentBytes + (graph ? byteSize(graph.segment) + byteSize(graph.state) : 0);
   const properties = { accountId: memory.accountId, memoryId: memory.id, chunks: chunks.length };
   emitMetric('IndexBuildSeconds', (Date.now() - started) / 1000, { dimension: memory.memoryType, properties });
   emitMetric('IndexBytes', bytes, { dimension: memory.memoryType, properties });
-  if (!graph) return { counts: { entityCount: 0, relationCount: 0, factCount: 0 }, extractionTokens: 0, ...(segment ? { segment } : {}) };
+  if (!graph) return { counts: { entityCount: 0, relationCount: 0, factCount: 0 }, extractionTokens: 0, ...made };
   const { prefix } = folders;
   await deps.objects.put(prefix + INDEX_FILES.segment, graph.segment);
   await deps.objects.put(prefix + INDEX_FILES.state, graph.state, 'application/json');
   const known = previous && memory.indexPrefix ? { prefix: memory.indexPrefix, items: graphItemsOf(previous) } : undefined;
   await writeGraphItems(deps, memory.accountId, memory.id, { items: graph.items, version: memory.indexVersion + 1, prefix }, known);
   const counts = { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
-  return { counts, extractionTokens: graph.tokensUsed, graphItems: graph.items, ...(segment ? { segment } : {}) };
+  return { counts, extractionTokens: graph.tokensUsed, graphItems: graph.items, ...made };
 }
 
 interface SegmentChanges extends Omit<GraphInputs, 'previous'> {

@@ -19,6 +19,7 @@ import { afterPublish, type PublishDeps } from './index-publish';
 import { pickMerge } from './merge-policy';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { emitMetric } from '../metrics';
+import { forgetSegment, type NewSegment, placeVectors } from './vector-placement';
 
 type MergeMessage = Extract<WorkMessage, { kind: 'memory.merge' }>;
 
@@ -67,13 +68,19 @@ async function mergeOnce(
   const prefix = objectKeys.indexPrefix(memory.accountId, memory.id, version, deps.ids.uuid());
   const segmentPrefix = objectKeys.indexSegmentPrefix(memory.accountId, memory.id, version, deps.ids.uuid());
   let replacement: SegmentEntry | undefined;
+  let added: NewSegment | undefined;
   let bytes = 0;
   if (chunks.length > 0) {
     const retrieval = mergeRetrievalIndexes(parts, { acceleration: memory.acceleration });
     bytes = await writeSegment(deps.objects, segmentPrefix, chunks, retrieval);
     replacement = { id: nameOf(root, segmentPrefix), chunks: chunks.length, deleted: [], embedder: retrieval.embedder };
+    added = { id: replacement.id, retrieval, chunks };
   }
-  const manifest = replaced(current.manifest, chosen, replacement);
+  const segments = replaced(current.manifest, chosen, replacement);
+  const kept = segments.segments.filter((entry) => entry.id !== replacement?.id);
+  const chunkCount = segments.segments.reduce((sum, entry) => sum + entry.chunks - entry.deleted.length, 0);
+  const vectorTier = await placeVectors(deps, memory, { current: current.manifest, kept, added, chunkCount });
+  const manifest: IndexManifest = { ...segments, ...(vectorTier ? { vectorTier } : {}) };
   await deps.objects.put(prefix + INDEX_FILES.manifest, encodeManifest(manifest), 'application/json');
   if (memory.memoryType === 'graph') await copyGraph(deps, current.prefix, prefix);
   const published = await deps.memories
@@ -84,6 +91,7 @@ async function mergeOnce(
     })
     .catch(async (error: unknown) => {
       await Promise.all([deps.objects.deletePrefix(prefix), deps.objects.deletePrefix(segmentPrefix)]);
+      if (vectorTier) await forgetSegment(deps, memory, replacement);
       throw error;
     });
   if (published) await afterPublish(deps, published, { prefix, manifest }, current);

@@ -22,6 +22,7 @@ import { objectKeys } from '../object-keys';
 import type { ObjectStore } from '../ports';
 import { type LoadedSegment, readSegment } from './segments';
 import { LiveChunks, liveRecords, type RecordPart } from './live-chunks';
+import { LiveKeys } from '../vector-tier/vector-keys';
 
 export interface LoadedIndex {
   version: number;
@@ -31,6 +32,11 @@ export interface LoadedIndex {
   /** The same records by ordinal of `retrieval` (when the reader knows them so: a loaded version does). */
   records?: readonly StoredChunk[];
   graph: GraphSegment | null;
+  /**
+   * Present when the memory's vectors live in the vector tier (docs/scale.md): `retrieval` then holds no
+   * vectors, and the tier's answers are kept when `live` maps their key to an ordinal of `retrieval`.
+   */
+  vectorTier?: { dimension: number; live: LiveKeys };
 }
 
 /** A graph memory's published graph segment with its chunk records, without the retrieval index. */
@@ -85,20 +91,22 @@ export class IndexCache {
       this.manifestOf(memory, prefix),
       withGraph ? this.objects.get(prefix + INDEX_FILES.segment) : Promise.resolve(undefined),
     ]);
-    const parts = await this.parts(memory, manifest);
+    const tiered = manifest.vectorTier;
+    const parts = await this.parts(memory, manifest, tiered !== undefined);
     return {
       version: memory.indexVersion,
       retrieval: await composed(parts),
       chunks: new LiveChunks(recordParts(parts)),
       records: liveRecords(recordParts(parts)),
       graph: graph ? deserializeGraphSegment(graph) : null,
+      ...(tiered ? { vectorTier: { dimension: tiered.dimension, live: new LiveKeys(manifest) } } : {}),
     };
   }
 
   private async readGraph(memory: Memory, prefix: string): Promise<LoadedGraph | undefined> {
     const [segment, manifest] = await Promise.all([this.objects.get(prefix + INDEX_FILES.segment), this.manifestOf(memory, prefix)]);
     if (!segment) return undefined;
-    const parts = await this.parts(memory, manifest);
+    const parts = await this.parts(memory, manifest, manifest.vectorTier !== undefined);
     return { version: memory.indexVersion, graph: deserializeGraphSegment(segment), chunks: new LiveChunks(recordParts(parts)) };
   }
 
@@ -108,13 +116,20 @@ export class IndexCache {
     return manifest;
   }
 
-  /** The manifest's segments, each read once per container (in parallel), with their tombstones. */
-  private parts(memory: Memory, manifest: IndexManifest): Promise<Part[]> {
+  /**
+   * The manifest's segments, each read once per container (in parallel), with their tombstones; a tiered
+   * memory's without their vectors (kept apart: the memory may move back).
+   */
+  private parts(memory: Memory, manifest: IndexManifest, withoutVectors = false): Promise<Part[]> {
     const root = objectKeys.indexRoot(memory.accountId, memory.id);
     return Promise.all(
       manifest.segments.map(async (entry) => {
         const folder = folderOf(root, entry.id);
-        const segment = await this.segments.get(folder, () => readSegment(this.objects, folder));
+        const read = async () => {
+          const segment = await readSegment(this.objects, folder);
+          return withoutVectors ? { ...segment, retrieval: vectorless(segment.retrieval) } : segment;
+        };
+        const segment = await this.segments.get(withoutVectors ? `${folder}#tier` : folder, read);
         return { segment, deleted: new Set(entry.deleted) };
       }),
     );
@@ -131,8 +146,13 @@ async function composed(parts: readonly Part[]): Promise<RetrievalIndex> {
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only && only.deleted.size === 0) return only.segment.retrieval;
   if (parts.length === 0) return buildRetrievalIndex([]);
-  return composeRetrievalIndexes(parts.map((part) => ({ index: part.segment.retrieval, deleted: part.deleted })));
+  const index = composeRetrievalIndexes(parts.map((part) => ({ index: part.segment.retrieval, deleted: part.deleted })));
+  // a tiered memory's segments hold no vectors, so the composition names no embedder: the segments' is kept
+  return index.embedder === null ? { ...index, embedder: parts[0]?.segment.retrieval.embedder ?? null } : index;
 }
+
+/** The index without its vectors and their graph, its embedder still named (queries embed with it). */
+const vectorless = (index: RetrievalIndex): RetrievalIndex => ({ ...index, vectors: null, ann: null });
 
 const recordParts = (parts: readonly Part[]): RecordPart[] => parts.map((part) => ({ chunks: part.segment.chunks, deleted: part.deleted }));
 

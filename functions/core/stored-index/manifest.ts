@@ -26,6 +26,11 @@ export interface SegmentEntry {
 export interface IndexManifest {
   format: 1;
   segments: SegmentEntry[];
+  /**
+   * Present when the memory's vectors live in the vector tier (docs/scale.md): queries take their vector
+   * candidates from its index (of `dimension` values) and keep those the manifest holds live.
+   */
+  vectorTier?: { dimension: number };
 }
 
 /** A manifest read from a pre-segment version: its embedder is not known until the segment is read. */
@@ -44,6 +49,8 @@ function decodeManifest(bytes: Uint8Array): IndexManifest {
     if (typeof entry?.id !== 'string' || !Number.isInteger(entry.chunks) || !Array.isArray(entry.deleted))
       throw new Error('Invalid index manifest: bad segment entry');
   }
+  if (value.vectorTier !== undefined && !Number.isInteger(value.vectorTier?.dimension))
+    throw new Error('Invalid index manifest: bad vectorTier');
   return value as IndexManifest;
 }
 

@@ -1,4 +1,5 @@
 /** Memories: create, read, list and delete (with everything derived from them). */
+import type { VectorTierSetup } from '../vector-tier/ports';
 import { BadRequestError, NotFoundError } from '../errors';
 import type { Memory, MemoryType, Ontology, Page, PageRequest } from '../model';
 import { objectKeys } from '../object-keys';
@@ -34,6 +35,8 @@ export interface MemoryDeps {
   /** Every address of a host name, for the webhook address check (see AddressGuardOptions.resolve). */
   resolve: (host: string) => Promise<string[]>;
   config: { allowPrivateUrls: boolean };
+  /** The vector tier, when the stage turns it on: a deleted memory's vector index goes with it. */
+  vectors?: Pick<VectorTierSetup, 'tier'>;
 }
 
 export interface NewMemory {
@@ -135,6 +138,7 @@ export async function deleteMemory(deps: MemoryDeps, accountId: string, id: stri
     if (job.state === 'completed' || job.state === 'failed') await deps.jobs.delete(accountId, job.id);
   }
   await deps.objects.deletePrefix(objectKeys.memoryPrefix(accountId, id));
+  await deps.vectors?.tier.dropIndex({ accountId, memoryId: id }); // its vector index, when the stage has the tier
   await deps.graphItems.deleteAll(accountId, id);
   await deps.conversationSync.delete(accountId, id);
   await deps.memories.delete(accountId, id);

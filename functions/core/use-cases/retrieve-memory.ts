@@ -14,7 +14,10 @@ import {
   type RetrievalOutcome,
   retrieve,
   topChunks,
+  type VectorSource,
 } from '../../engine';
+import { tierSourceOf } from '../vector-tier/candidates';
+import type { VectorTierSetup } from '../vector-tier/ports';
 import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
 import type { MemoryStore, SessionStore } from '../ports';
 import type { SearchFilter } from '../stored-index/search-filter';
@@ -35,6 +38,8 @@ export interface RetrievalDeps {
   indexing: { embedder: () => Embedder | null };
   /** The reranker of the fused candidates, when one is configured (core/reranking). */
   reranking?: Reranking;
+  /** The vector tier, when the stage turns it on: a tiered memory's vector candidates come from it. */
+  vectors?: VectorTierSetup;
 }
 
 export interface RetrievalQuery {
@@ -89,7 +94,18 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
   const allowed = allowedChunks(memory, index, request, allowedSources);
   const rerank = reranker && deps.reranking ? candidateRerank(reranker, request.query, deps.reranking.record) : undefined;
   const asOf = request.asOf ?? new Date().toISOString();
-  const outcome = await retrieveFromIndex(index, { ...request, asOf }, { allowed, embedder: deps.indexing.embedder(), rerank });
+  const ref = { accountId, memoryId: memory.id };
+  const vectorSource = tierSourceOf(deps.vectors, index, {
+    ref,
+    allow: allowed ? allowsOrdinal(allowed) : undefined,
+    ...(request.filter ? { filter: request.filter } : {}),
+    sources: allowedSources,
+  });
+  const outcome = await retrieveFromIndex(
+    index,
+    { ...request, asOf },
+    { allowed, embedder: deps.indexing.embedder(), rerank, vectorSource },
+  );
   const sources = await payloadSources(deps, accountId, index, outcome.items);
   const described = new Set(sources.map((source) => source.id));
   const payload = outcome.payload.map((entry, i) => {
@@ -115,6 +131,8 @@ export function retrieveFromIndex(
     embedder: Embedder | null;
     rerank?: CandidateRerank | undefined;
     params?: RankParamOverrides;
+    /** Where the semantic candidates come from for a tiered memory (core/vector-tier/candidates.ts). */
+    vectorSource?: VectorSource | undefined;
   },
 ): Promise<RetrievalOutcome> {
   // time in queries: message times come from the chunk records (a bare retrieval index has none)
@@ -140,7 +158,11 @@ export function retrieveFromIndex(
       ...(request.facts ? { sentenceHolds: sentenceHolds(index.chunks, index.graph, asOf) } : {}),
       ...(view ? { replyOf: nextTurns(index.retrieval, () => view.byOrdinal.map((chunk) => chunk?.message)) } : {}),
     },
-    { embedder: options.embedder, ...(options.rerank ? { rerank: options.rerank } : {}) },
+    {
+      embedder: options.embedder,
+      ...(options.rerank ? { rerank: options.rerank } : {}),
+      ...(options.vectorSource ? { vectorSource: options.vectorSource } : {}),
+    },
   );
 }
 

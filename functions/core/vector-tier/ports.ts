@@ -93,3 +93,10 @@ export interface VectorTier {
   /** Deletes the index and every vector in it (an absent index is no error). */
   dropIndex(ref: VectorIndexRef): Promise<void>;
 }
+
+/** The tier as a stage turns it on: the store, and the size past which a memory's vectors move there. */
+export interface VectorTierSetup {
+  readonly tier: VectorTier;
+  /** Live chunks above which a memory's vectors move to the tier (and below 80% of which they move back). */
+  readonly thresholdChunks: number;
+}

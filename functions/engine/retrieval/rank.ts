@@ -56,7 +56,19 @@ export interface RankRequest {
   allowed?: AllowedSet;
   /** A prior over chunks (time in queries: time-prior.ts): every fused candidate's score is multiplied by 1 + prior. */
   prior?: (ordinal: number) => number;
+  /**
+   * The semantic candidates when they come from outside the index (a `VectorSource`: the vector tier),
+   * best first, scored by cosine similarity; the index's own vectors are then not searched.
+   */
+  vectorHits?: readonly Scored[];
 }
+
+/**
+ * Where the semantic candidates come from when the index holds no vectors of its own (the vector tier
+ * of large memories, docs/scale.md): at most `k` allowed chunks nearest `queryVector`, best first, by
+ * ordinal with their cosine similarity.
+ */
+export type VectorSource = (queryVector: Float32Array, k: number) => Promise<readonly Scored[]>;
 
 /** Fused hits (chunk ordinals), best first. Each list contributes at least `limit` candidates. */
 export function rankChunks(index: RetrievalIndex, request: RankRequest): FusedHit[] {
@@ -91,7 +103,8 @@ function rankedLists(index: RetrievalIndex, request: RankRequest, params: RankPa
   const lists: RankedList[] = [];
   const allowed = request.allowed ?? (request.allow ? allowedSet(index.chunks.ids.length, request.allow) : undefined);
   if (mode !== 'semantic') lists.push(...lexicalLists(index, request.query, params, allowed));
-  if (mode !== 'lexical' && request.queryVector) lists.push(semanticList(index, request.queryVector, params, mode, allowed));
+  if (mode !== 'lexical' && request.vectorHits) lists.push(sourcedList(request.vectorHits, params, mode));
+  else if (mode !== 'lexical' && request.queryVector) lists.push(semanticList(index, request.queryVector, params, mode, allowed));
   if (mode === 'fused') for (const list of request.external ?? []) lists.push(externalList(index, list, params, allowed));
   if (allowed) for (const list of lists) list.hits = list.hits.filter((hit) => allowed.mask[hit.ordinal] === 1);
   return lists;
@@ -153,6 +166,12 @@ function semanticList(
         : searchExact(vectors, queryVector, k);
   const hits = found.map((hit) => ({ ordinal: hit.ordinal, score: hit.score }));
   return { name: 'semantic', weight, hits, normalize: 'none', scoreOf: (ordinal) => rowScore(vectors, ordinal, queryVector) };
+}
+
+/** The semantic list of candidates found outside the index: a chunk it did not return counts 0 there. */
+function sourcedList(found: readonly Scored[], params: RankParams, mode: RetrievalMode): RankedList {
+  const weight = mode === 'semantic' ? 1 : params.semanticWeight;
+  return { name: 'semantic', weight, hits: found.slice(0, params.candidates), normalize: 'none' };
 }
 
 const ordinalMaps = new WeakMap<RetrievalIndex, Map<string, number>>();

@@ -13,7 +13,8 @@ import { queryFocusedExtract } from './extracts';
 import { type MemoryFact, type SupportingFact, supportingFacts } from './facts';
 import type { RankParamOverrides } from './params';
 import type { FusedHit } from './fuse';
-import { chunkOrdinals, type ExternalList, rankChunks, type RetrievalMode } from './rank';
+import { resolveRankParams } from './params';
+import { chunkOrdinals, type ExternalList, rankChunks, type RetrievalMode, type VectorSource } from './rank';
 import { type CandidateRerank, rerankHits } from './rerank-order';
 import { withReplies } from './reply-turns';
 import type { RetrievalIndex } from './retrieval-index';
@@ -51,6 +52,8 @@ export interface RetrieveOptions {
   embedder?: Embedder | null;
   /** An outside reranker over the best fused candidates, before merging (rerank-order.ts). */
   rerank?: CandidateRerank;
+  /** Where the semantic candidates come from when not from the index's own vectors (the vector tier). */
+  vectorSource?: VectorSource;
 }
 
 export interface RetrievalOutcome {
@@ -132,8 +135,12 @@ export async function rankForQuery(
   request: Pick<RetrieveRequest, 'query' | 'mode' | 'external' | 'params' | 'allow' | 'allowed' | 'prior'> & { limit: number },
   options: RetrieveOptions = {},
 ): Promise<RankedForQuery> {
-  const embedder = options.embedder && options.embedder.name === index.embedder && index.vectors ? options.embedder : null;
+  const searchable = index.vectors !== null || options.vectorSource !== undefined;
+  const embedder = options.embedder && options.embedder.name === index.embedder && searchable ? options.embedder : null;
   const queryVector = embedder ? ((await embedder.embed([request.query]))[0] ?? null) : null;
+  const k = Math.max(resolveRankParams(request.params).candidates, request.limit);
+  const vectorHits =
+    queryVector && options.vectorSource && request.mode !== 'lexical' ? await options.vectorSource(queryVector, k) : undefined;
   const hits = rankChunks(index, {
     query: request.query,
     queryVector,
@@ -145,6 +152,7 @@ export async function rankForQuery(
     allow: request.allow,
     allowed: request.allowed,
     prior: request.prior,
+    ...(vectorHits ? { vectorHits } : {}),
   });
   return { hits, embedder, queryVector };
 }

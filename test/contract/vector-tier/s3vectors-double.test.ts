@@ -18,7 +18,7 @@ import {
   ValidationException,
 } from '@aws-sdk/client-s3vectors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type S3VectorsDouble, startS3VectorsDouble } from '../../support/s3vectors-double';
+import { type S3VectorsDouble, startS3VectorsDouble } from '../../../functions/local/s3vectors-double';
 
 const BUCKET = 'kmem-test-vectors';
 let double: S3VectorsDouble;

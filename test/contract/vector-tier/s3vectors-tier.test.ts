@@ -9,7 +9,7 @@ import { MAX_TOP_K, VectorTierError, WIDENING_ROUNDS } from '../../../functions/
 import { vectorTierFromSettings } from '../../../functions/adapters/providers/vector-tier-from-settings';
 import { vectorIndexName } from '../../../functions/core/vector-tier/index-names';
 import type { TierVector, VectorAttributes, VectorConditions, VectorIndexRef, VectorTier } from '../../../functions/core/vector-tier/ports';
-import { type S3VectorsDouble, startS3VectorsDouble } from '../../support/s3vectors-double';
+import { type S3VectorsDouble, startS3VectorsDouble } from '../../../functions/local/s3vectors-double';
 
 const BUCKET = 'kmem-tier-vectors';
 const DIM = 8;
