@@ -25,8 +25,6 @@ import {
   ALL_SETTINGS,
   type EnvironmentVariable,
   environmentSchema,
-  FUNCTION_SETTINGS,
-  type FunctionSettingsName,
   onLambda,
   type ParsedEnvironment,
   requiredOnLambda,
@@ -34,15 +32,10 @@ import {
   variablesOf,
 } from './sections';
 import { type VectorTierSettings, vectorTierOf } from './vector-tier';
+import { FUNCTION_SETTINGS, type FunctionSettingsName } from './function-settings';
 
-export {
-  type EnvironmentVariable,
-  environmentSchema,
-  FUNCTION_SETTINGS,
-  type FunctionSettingsName,
-  requiredOnLambda,
-  settingsSchema,
-} from './sections';
+export { type EnvironmentVariable, environmentSchema, requiredOnLambda, settingsSchema } from './sections';
+export { FUNCTION_SETTINGS, type FunctionSettingsName } from './function-settings';
 
 export interface Config {
   stage: string;

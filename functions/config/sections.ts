@@ -240,39 +240,6 @@ const SETTINGS = {
 
 export type SettingsSection = keyof typeof SETTINGS;
 
-const API_SETTINGS = ['store', 'http', 'limits'] as const satisfies readonly SettingsSection[];
-
-/** The sections each deployed function reads (the endpoint groups and the worker). */
-export const FUNCTION_SETTINGS = {
-  meta: API_SETTINGS,
-  users: API_SETTINGS,
-  sessions: API_SETTINGS,
-  messages: [...API_SETTINGS, 'embeddings', 'vectors'],
-  // a memory's webhookUrl is checked at create, as deliveries check it
-  memories: [...API_SETTINGS, 'addresses', 'vectors'],
-  files: [...API_SETTINGS, 'imports'],
-  retrieval: [...API_SETTINGS, 'embeddings', 'vectors', 'answers', 'reranker'],
-  /** POST /mcp: checks the key, then its tools call the API itself. */
-  mcp: API_SETTINGS,
-  worker: [
-    'store',
-    'work',
-    'addresses',
-    'webhooks',
-    'web',
-    'extraction',
-    'hostileInput',
-    'embeddings',
-    'vectors',
-    'graphExtractor',
-    'answers',
-    'imports',
-    'limits',
-  ],
-} as const satisfies Record<string, readonly SettingsSection[]>;
-
-export type FunctionSettingsName = keyof typeof FUNCTION_SETTINGS;
-
 /** Every section: the local runtime and the CLI. */
 export const ALL_SETTINGS = Object.keys(SETTINGS) as SettingsSection[];
 

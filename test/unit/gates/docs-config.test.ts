@@ -8,7 +8,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ALL_SETTINGS, environmentSchema, FUNCTION_SETTINGS, type SettingsSection, variablesOf } from '../../../functions/config/sections';
+import { FUNCTION_SETTINGS } from '../../../functions/config/function-settings';
+import { ALL_SETTINGS, environmentSchema, type SettingsSection, variablesOf } from '../../../functions/config/sections';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const PAGE = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
