@@ -6,7 +6,8 @@
  * its keys stop working.
  *
  * In order: the account is marked as being deleted (the worker drops its work from then on) and its keys
- * revoked (running services stop accepting them within their key cache time); both stores are swept; after
+ * revoked (running services stop accepting them within their key cache time); its memories' vector indexes
+ * are dropped (a stage with the S3 Vectors tier: docs/scale.md); both stores are swept; after
  * `settleMs` (for requests a key cache still let in and work already running) they are swept again; last,
  * the account's item, its name and its keys' records go. A run that failed can be run again by name.
  */
@@ -14,13 +15,17 @@ import { NotFoundError } from '../errors';
 import type { Account } from '../model';
 import { objectKeys } from '../object-keys';
 import type { AccountErasureStore } from '../account-erasure-port';
-import type { AccountStore, ApiKeyStore, Clock, ObjectStore } from '../ports';
+import type { AccountStore, ApiKeyStore, Clock, MemoryStore, ObjectStore } from '../ports';
+import type { VectorTierSetup } from '../vector-tier/ports';
 
 export interface AccountErasureDeps {
   accounts: Pick<AccountStore, 'findByName'>;
   apiKeys: Pick<ApiKeyStore, 'listOf' | 'revoke'>;
   accountErasure: AccountErasureStore;
   objects: Pick<ObjectStore, 'deletePrefix'>;
+  memories: Pick<MemoryStore, 'list'>;
+  /** The stage's vector tier, when it has one: the account's memories' indexes are dropped first. */
+  vectors?: Pick<VectorTierSetup, 'tier'>;
   clock: Clock;
 }
 
@@ -47,6 +52,7 @@ export async function eraseAccount(deps: AccountErasureDeps, name: string, timin
   for (const key of keys.filter((record) => !record.revokedAt)) {
     if (await deps.apiKeys.revoke(account.id, key.lookupId, deps.clock.now().toISOString())) keysRevoked++;
   }
+  await dropVectorIndexes(deps, account.id);
   const first = await sweep(deps, account.id);
   await timing.wait(timing.settleMs);
   const second = await sweep(deps, account.id);
@@ -61,6 +67,18 @@ export async function eraseAccount(deps: AccountErasureDeps, name: string, timin
     objectsDeleted: first.objects + second.objects,
     itemsDeleted: first.items + second.items,
   };
+}
+
+/** Drops every memory's vector index (an absent index is no error); read before the sweep deletes the memories. */
+async function dropVectorIndexes(deps: AccountErasureDeps, accountId: string): Promise<void> {
+  const tier = deps.vectors?.tier;
+  if (!tier) return;
+  let nextToken: string | undefined;
+  do {
+    const page = await deps.memories.list(accountId, undefined, { limit: 100, ...(nextToken ? { nextToken } : {}) });
+    for (const memory of page.items) await tier.dropIndex({ accountId, memoryId: memory.id });
+    nextToken = page.nextToken ?? undefined;
+  } while (nextToken);
 }
 
 /** Deletes every object under the account's prefixes and every item under its keys but its own. */

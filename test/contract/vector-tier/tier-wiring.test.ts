@@ -3,8 +3,8 @@
  * @aws-sdk/client-s3vectors client against the S3 Vectors double on 127.0.0.1, the rest of kmem's stores
  * in memory: a memory passing the threshold moves its vectors to its own index and back below it; a
  * tiered memory answers what the same memory answers resident; filters, tombstones and merges; a crash
- * mid-batch is invisible to readers and a redelivery completes; deleting the memory drops its index; one
- * account never reads another's.
+ * mid-batch is invisible to readers and a redelivery completes; deleting the memory (or its account) drops
+ * its index; one account never reads another's.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryConfig, memoryDeps, type MemoryTestDeps } from '../../support/memory';
@@ -12,6 +12,7 @@ import { startS3VectorsDouble, type S3VectorsDouble } from '../../../functions/l
 import { buildAndPublishIndex } from '../../../functions/core/ingest/memory-index';
 import { mergeMemory } from '../../../functions/core/ingest/merge-memory';
 import { createAccount } from '../../../functions/core/use-cases/accounts';
+import { eraseAccount } from '../../../functions/core/use-cases/account-erasure';
 import { createMemory, deleteMemory } from '../../../functions/core/use-cases/memories';
 import { retrieveFromMemory, type RetrievalQuery } from '../../../functions/core/use-cases/retrieve-memory';
 import type { StoredChunk } from '../../../functions/core/stored-index/chunks';
@@ -289,5 +290,17 @@ describe('crash safety and lifecycle', SLOW, () => {
     expect(double.indexNames(BUCKET)).toContain(indexOf(t));
     await deleteMemory(tiered, t.accountId, t.memoryId);
     expect(double.indexNames(BUCKET)).not.toContain(indexOf(t));
+  });
+
+  it("erasing the account drops its memories' indexes, and no other account's", async () => {
+    const [t] = await twins('erase', [['tides', 'owls', 'bread', 'glaciers', 'chess']]);
+    const [other] = await twins('kept', [['tides', 'owls', 'bread', 'glaciers', 'chess']]);
+    expect(double.indexNames(BUCKET)).toEqual(expect.arrayContaining([indexOf(t), indexOf(other)]));
+    const account = await tiered.accounts.get(t.accountId);
+    // the table sweep is the DynamoDB adapter's (test/api/erasure-accounts.test.ts runs it whole): not what this checks
+    const tableSweep = { markDeleting: async () => undefined, deleteTenantItems: async () => 0, deleteAccount: async () => undefined };
+    await eraseAccount({ ...tiered, accountErasure: tableSweep }, account?.name ?? '', { settleMs: 0, wait: async () => undefined });
+    expect(double.indexNames(BUCKET)).not.toContain(indexOf(t));
+    expect(double.indexNames(BUCKET)).toContain(indexOf(other));
   });
 });
