@@ -46,21 +46,14 @@ interface McpClient {
   close(): Promise<void>;
 }
 
-/**
- * How the stdio server is started: `npm run kmem -- mcp` as a user configures it, or the same command
- * (bin/kmem.ts) by Node with tsx's loader directly, without npm and the install check (seconds a start on
- * a loaded machine), for a connection whose test is about the server's answers, not its start.
- */
-type StdioStart = 'npm' | 'node';
-
-async function connect(kind: Transport, key: string | null, start: StdioStart = 'npm'): Promise<McpClient> {
+async function connect(kind: Transport, key: string | null): Promise<McpClient> {
   const info = { name: 'kmem-test', version: '1.0.0' };
   const address = new URL(`${url}/mcp`);
   const headers: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};
   const requestInit = { headers };
   const stdio = {
-    command: start === 'npm' ? 'npm' : process.execPath,
-    args: start === 'npm' ? ['run', '--silent', 'kmem', '--', 'mcp'] : ['--import', 'tsx', 'bin/kmem.ts', 'mcp'],
+    command: 'npm',
+    args: ['run', '--silent', 'kmem', '--', 'mcp'],
     cwd: ROOT,
     env: { ...(process.env as Record<string, string>), KMEM_URL: url, KMEM_API_KEY: key ?? '' },
     stderr: 'ignore' as const,
@@ -192,7 +185,7 @@ describe.each<Transport>(['http', 'stdio', 'http, client v2'])('MCP over %s', (k
       await expect(connect(kind, 'nope-nope-nope')).rejects.toThrow(/403|forbidden/i);
       return;
     }
-    const stranger = await connect(kind, 'nope-nope-nope', 'node');
+    const stranger = await connect(kind, 'nope-nope-nope');
     try {
       const answer = (await stranger.callTool({ name: 'list_memories', arguments: {} })) as ToolAnswer;
       expect(answer.isError).toBe(true);
