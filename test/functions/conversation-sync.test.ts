@@ -21,7 +21,8 @@ import { createSession } from '../../functions/core/use-cases/sessions';
 import { createMessage } from '../../functions/core/use-cases/messages';
 import { addSessions } from '../../functions/core/use-cases/conversations';
 
-const deps = testDeps(testConfig({ KMEM_WORK_MAX_ATTEMPTS: '3' }));
+// convergence is the property, not ranking: no word vectors to load (seconds) in this process
+const deps = testDeps(testConfig({ KMEM_WORK_MAX_ATTEMPTS: '3', KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' }));
 const queue = deps.localQueue;
 let accountId: string;
 

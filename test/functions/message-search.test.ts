@@ -5,14 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainQueue } from '../support/drain-queue';
-import { testDeps } from '../support/stores';
+import { testConfig, testDeps } from '../support/stores';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createSession } from '../../functions/core/use-cases/sessions';
 import { createMessage } from '../../functions/core/use-cases/messages';
 import { searchMessages } from '../../functions/core/use-cases/message-search';
 import { mapConcurrently } from '../../functions/core/concurrency';
 
-const deps = testDeps();
+// what a search reads is the property, not how it ranks: no word vectors to load (seconds) in this process
+const deps = testDeps(testConfig({ KMEM_EMBEDDER: 'none', KMEM_GRAPH_WORD_VECTORS: 'false' }));
 const commands: string[] = [];
 let accountId: string;
 
