@@ -14,7 +14,7 @@
 import { NotFoundError } from '../errors';
 import type { Account } from '../model';
 import { objectKeys } from '../object-keys';
-import type { AccountErasureStore } from '../account-erasure-port';
+import type { AccountErasureStore } from '../accounts/ports';
 import type { AccountStore, ApiKeyStore, Clock, MemoryStore, ObjectStore } from '../ports';
 import type { VectorTierSetup } from '../vector-tier/ports';
 

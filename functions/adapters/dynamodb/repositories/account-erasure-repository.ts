@@ -5,7 +5,7 @@
  * records) are deleted by their keys.
  */
 import { ConflictError } from '../../../core/errors';
-import type { AccountErasureStore } from '../../../core/account-erasure-port';
+import type { AccountErasureStore } from '../../../core/accounts/ports';
 import { keys, type TableKey } from '../keys';
 import type { Table } from '../table';
 

@@ -1,4 +1,4 @@
-/** The port an operator's account erasure (kmem accounts delete) needs beyond the stores of ports.ts. */
+/** The port an operator's account erasure (kmem accounts delete) needs beyond the stores of core/ports.ts. */
 
 /** What erasing an account needs of the table beyond the stores (an operator's command, never a request's path). */
 export interface AccountErasureStore {
