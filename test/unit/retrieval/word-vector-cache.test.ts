@@ -97,8 +97,6 @@ describe('readWordVectors with a cache directory', () => {
     const { path } = fixture('unwritable');
     const blocker = join(root, 'a-file');
     writeFileSync(blocker, 'not a directory');
-    expect(contents(readWordVectors({ path, cacheDir: join(blocker, 'cache') }))).toEqual(
-      contents(parseWordVectors(readFileSync(path))),
-    );
+    expect(contents(readWordVectors({ path, cacheDir: join(blocker, 'cache') }))).toEqual(contents(parseWordVectors(readFileSync(path))));
   });
 });
