@@ -48,14 +48,14 @@ export function readWordVectors(options: WordVectorLoadOptions = {}): WordVector
 }
 
 /** The installed word vectors as the graph's lookup, loaded on first call and shared by the process. */
-export function loadGraphWordVectors(): WordVectors {
-  sharedGraphVectors ??= graphWordVectors(loadWordVectors());
+export function loadGraphWordVectors(options: WordVectorLoadOptions = {}): WordVectors {
+  sharedGraphVectors ??= graphWordVectors(loadWordVectors(options));
   return sharedGraphVectors;
 }
 
 /** The offline embedder over the installed word vectors. */
-export function loadWordVectorEmbedder(): WordVectorEmbedder {
-  return new WordVectorEmbedder(loadWordVectors());
+export function loadWordVectorEmbedder(options: WordVectorLoadOptions = {}): WordVectorEmbedder {
+  return new WordVectorEmbedder(loadWordVectors(options));
 }
 
 function installedPackagePath(): string {

@@ -1,7 +1,7 @@
 /** The word-vector table's binary cache: the same table as parsing, rewritten when stale or corrupt. */
-import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readWordVectors } from '../../../functions/adapters/embeddings/word-vector-loader';
 import { cacheFile } from '../../../functions/adapters/embeddings/word-vector-cache';
@@ -91,6 +91,17 @@ describe('readWordVectors with a cache directory', () => {
     truncateSync(file, full - 10);
     expect(contents(readWordVectors({ path, cacheDir }))).toEqual(contents(parseWordVectors(readFileSync(path))));
     expect(statSync(file).size).toBe(full);
+  });
+
+  it('defaults to node_modules/.cache/kmem next to the package, and writes nothing when turned off', () => {
+    const path = join(root, 'node_modules', 'wink-like', 'vectors.json');
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, packageJson(rows));
+    readWordVectors({ path, cacheDir: false });
+    expect(existsSync(join(root, 'node_modules', '.cache'))).toBe(false);
+    expect(existsSync(cacheFile(join(tmpdir(), 'kmem-cache'), path))).toBe(false);
+    expect(contents(readWordVectors({ path }))).toEqual(contents(parseWordVectors(readFileSync(path))));
+    expect(existsSync(cacheFile(join(root, 'node_modules', '.cache', 'kmem'), path))).toBe(true);
   });
 
   it('still loads when the cache directory cannot be written', () => {
