@@ -48,6 +48,8 @@ export interface Config {
   work: { maxAttempts: number; retrySeconds: number; ingestWaitSeconds: number; crawlStretchMs: number; retireAfterSeconds: number };
   embeddings: EmbedderSettings;
   graphWordVectors: boolean;
+  /** Keep the word-vector table's binary cache on disk; off on Lambda, where no later container would read it. */
+  wordVectorCache: boolean;
   graphExtractor: GraphExtractorSettings;
   answerModel: AnswerModelSettings;
   reranker: RerankerSettings;
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, sections: reado
     },
     embeddings: embedderSettingsOf(e),
     graphWordVectors: e.KMEM_GRAPH_WORD_VECTORS,
+    wordVectorCache: !onLambda(env),
     graphExtractor: graphExtractorSettingsOf(e),
     answerModel: answerModelSettingsOf(e),
     reranker: rerankerSettingsOf(e),

@@ -26,6 +26,7 @@ export { queryTimePrior } from './retrieval/time-prior';
 export type { MemoryFact } from './retrieval/facts';
 export { WordVectorEmbedder } from './retrieval/word-vector-embedder';
 export { parseWordVectors, type WordVectorTable } from './retrieval/word-vector-table';
+export { decodeWordVectorTable, encodeWordVectorTable, type WordVectorSource } from './retrieval/word-vector-binary';
 
 // graph: walked at query time
 export type { GraphSnapshot } from './graph/graph-snapshot';

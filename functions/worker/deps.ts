@@ -24,7 +24,8 @@ export function composeWorkerDeps(base: Container & { s3?: S3Client }): Composed
     // what building index versions needs: the embedder, the graph's word vectors, the graph extractor
     indexing: {
       embedder: once(() => embedderFromSettings(config.embeddings, config)),
-      graphWordVectors: () => (config.graphWordVectors ? loadGraphWordVectors() : undefined),
+      graphWordVectors: () =>
+        config.graphWordVectors ? loadGraphWordVectors(config.wordVectorCache ? {} : { cacheDir: false }) : undefined,
       graphExtractor: once(() => graphExtractorFromSettings(config.graphExtractor, config)),
     },
     summaries: { model: once(() => summarizerFromSettings(config.answerModel, config)) },

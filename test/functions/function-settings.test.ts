@@ -24,6 +24,7 @@ describe('loadConfig', () => {
   it('keeps the local defaults off Lambda', () => {
     const config = loadConfig({}, FUNCTION_SETTINGS.users);
     expect(config).toMatchObject({ tableName: 'kmem', bucketName: 'kmem-artefacts', queue: { kind: 'local' } });
+    expect(config.wordVectorCache).toBe(true);
   });
 
   it('requires the table, bucket, queue and stage on Lambda, naming each one missing', () => {
@@ -40,6 +41,8 @@ describe('loadConfig', () => {
     })();
     for (const name of ['KMEM_STAGE', 'KMEM_TABLE_NAME', 'KMEM_BUCKET_NAME', 'KMEM_QUEUE_URL']) expect(error).toContain(name);
     expect(loadConfig(ON_LAMBDA, FUNCTION_SETTINGS.users)).toMatchObject({ tableName: 'kmem-qa-table', queue: { kind: 'sqs' } });
+    // the package dir is read-only there and /tmp would hold 140 MB no later container reads
+    expect(loadConfig(ON_LAMBDA, FUNCTION_SETTINGS.worker).wordVectorCache).toBe(false);
   });
 
   it("composes a deployed function over SQS only: without a queue URL it names the setting (the file queue is the local runtime's)", () => {

@@ -12,7 +12,7 @@ export function embedderFromSettings(settings: EmbedderSettings, context: Provid
     case 'none':
       return null;
     case 'word-vectors':
-      return loadWordVectorEmbedder();
+      return loadWordVectorEmbedder(context.wordVectorCache === false ? { cacheDir: false } : {});
     case 'openai':
       return new OpenAiCompatibleEmbedder({
         baseUrl: settings.url,

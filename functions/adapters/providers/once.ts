@@ -9,6 +9,8 @@
 /** What every provider may need beside its own settings: the AWS region its SDK clients are made for. */
 export interface ProviderContext {
   readonly region: string;
+  /** Whether the offline word vectors may use their binary cache on disk (default: yes). */
+  readonly wordVectorCache?: boolean;
 }
 
 /** `make`, called on first use only. */

@@ -2,27 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseWordVectors } from '../../../functions/engine/retrieval/word-vector-table';
 import { WordVectorEmbedder } from '../../../functions/engine/retrieval/word-vector-embedder';
-
-/** The package's layout with 100-dimensional rows: `[v0..v99, l2norm, rank]`. */
-function packageJson(rows: Record<string, number[]>): Uint8Array {
-  const vectors = Object.fromEntries(
-    Object.entries(rows).map(([word, head], rank) => {
-      const row = Array.from({ length: 100 }, (_, index) => head[index] ?? 0);
-      return [word, [...row, Math.hypot(...row), rank]];
-    }),
-  );
-  const text = JSON.stringify({
-    precision: 8,
-    l2NormIndex: 100,
-    wordIndex: 101,
-    size: 3,
-    dimensions: 100,
-    words: Object.keys(rows),
-    vectors,
-    unkVector: [],
-  });
-  return new TextEncoder().encode(text);
-}
+import { packageJson } from '../../support/word-vector-json';
 
 describe('parseWordVectors', () => {
   it('reads every row unit-length, with exponents, negatives and escaped words', () => {
