@@ -22,7 +22,7 @@ import type { Message } from '../functions/core/model';
 import { conversationChunks } from '../functions/core/ingest/conversation-chunks';
 import { buildMemoryGraph, OFFLINE_GRAPH_EXTRACTOR } from '../functions/core/ingest/memory-graph';
 import { createMemoryGraph, extractFile, mergeFile } from '../functions/engine/graph/graph-build';
-import { type GraphSnapshot, restoreMemoryGraph, snapshotGraph } from '../functions/engine/graph/graph-snapshot';
+import { type GraphSnapshot, portableGraphSnapshot, restoreMemoryGraph, snapshotGraph } from '../functions/engine/graph/graph-snapshot';
 import { buildGraphSegment, serializeGraphSegment } from '../functions/engine/graph/graph-segment';
 import { refreshValidity } from '../functions/engine/graph/validity';
 import { addFileToScope, emptyValidityScope } from '../functions/engine/graph/validity-scope';
@@ -262,7 +262,7 @@ function score(predicted: readonly string[], truth: readonly string[]): { precis
 
 const conversations = Array.from({ length: USERS }, conversation);
 const on = await syncAll(conversations);
-const statements = (on.snapshot?.files ?? []).flatMap((file) => file.statements ?? []);
+const statements = ((on.snapshot && portableGraphSnapshot(on.snapshot))?.files ?? []).flatMap((file) => file.statements ?? []);
 const rows: string[] = [];
 for (const category of ['fact', 'preference'] as const) {
   const predicted: string[] = [];

@@ -11,6 +11,7 @@ import {
   type RankParamOverrides,
   type RetrievalOutcome,
   retrieve,
+  type TimePriorParams,
   topChunks,
 } from '../../engine';
 import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
@@ -111,12 +112,14 @@ export function retrieveFromIndex(
     embedder: Embedder | null;
     rerank?: CandidateRerank | undefined;
     params?: RankParamOverrides;
+    /** Time prior weights (benchmarks' cross-validation; the defaults otherwise). */
+    timePrior?: Partial<TimePriorParams>;
   },
 ): Promise<RetrievalOutcome> {
   // time in queries: message times come from the chunk records (a bare retrieval index has none)
   const view = index.chunks ? chunkView({ retrieval: index.retrieval, chunks: index.chunks }) : undefined;
   const reference = new Date(view?.latestMessage ?? Date.now());
-  const prior = queryTimePrior(index.retrieval, request.query, reference, (ordinal) => view?.messageTimes[ordinal]);
+  const prior = queryTimePrior(index.retrieval, request.query, reference, (ordinal) => view?.messageTimes[ordinal], options.timePrior);
   const asOf = request.asOf ?? new Date().toISOString();
   return retrieve(
     index.retrieval,

@@ -54,13 +54,14 @@ function spansAgainst(text: string, reference: Date): TimeSpan[] {
 }
 
 /**
- * How close `other` is to the named spans: 1 when it meets one of them; otherwise span / (span + gap)
- * for the closest, so one half a span-length away. `other` may be an instant (`{start: t, end: t}`).
+ * How close `other` is to the named spans: 1 when it meets one of them; otherwise falling with the gap to
+ * the closest, to one half `halfAt` span-lengths away (span / (span + gap) when `halfAt` is 1). `other`
+ * may be an instant (`{start: t, end: t}`).
  */
-export function closeness(spans: readonly TimeSpan[], other: TimeSpan): number {
+export function closeness(spans: readonly TimeSpan[], other: TimeSpan, halfAt = 1): number {
   let best = 0;
   for (const span of spans) {
-    const length = span.end - span.start;
+    const length = (span.end - span.start) * halfAt;
     const gap = other.end < span.start ? span.start - other.end : other.start >= span.end ? other.start - span.end : 0;
     best = Math.max(best, gap === 0 ? 1 : length / (length + gap));
   }
