@@ -36,16 +36,21 @@ export function chunkOriginRow(chunk: GraphChunk): ChunkOriginRow {
   return [chunk.time ?? null, named ? 0 : (chunk.sourceId ?? null)];
 }
 
-/** The time and source a chunk's origin row gives it. */
-export function chunkOrigin(chunkId: string, row: ChunkOriginRow | undefined): Pick<GraphChunk, 'time' | 'sourceId'> {
-  if (!row) return {};
+/** `chunk` with the time and source its origin row gives it (plain literals: restore runs at every sync). */
+export function withOrigin(chunk: GraphChunk, row: ChunkOriginRow | undefined): GraphChunk {
+  const { id, fileId, index } = chunk;
+  if (!row) return { id, fileId, index };
   const [time, source] = row;
-  const sourceId = source === 0 ? chunkId.slice(MESSAGE_CHUNK.length) : source;
-  return { ...(time === null ? {} : { time }), ...(sourceId === null ? {} : { sourceId }) };
+  const sourceId = source === 0 ? id.slice(MESSAGE_CHUNK.length) : source;
+  if (time === null) return sourceId === null ? { id, fileId, index } : { id, fileId, index, sourceId };
+  return sourceId === null ? { id, fileId, index, time } : { id, fileId, index, time, sourceId };
 }
 
 /** A file's statements as rows; `chunkOf` gives a statement's chunk (its time and source). */
-export function statementRows(statements: readonly SpeakerStatement[], chunkOf: (chunkId: string) => GraphChunk | undefined): StatementRow[] {
+export function statementRows(
+  statements: readonly SpeakerStatement[],
+  chunkOf: (chunkId: string) => GraphChunk | undefined,
+): StatementRow[] {
   let previousText: string | undefined;
   return statements.map((statement) => {
     const chunk = chunkOf(statement.chunkId);
@@ -71,21 +76,17 @@ export function statementRows(statements: readonly SpeakerStatement[], chunkOf: 
 /** The statements of a file's rows (see the module comment). */
 export function statementsOfRows(rows: readonly StatementRow[], chunkOf: (chunkId: string) => GraphChunk | undefined): SpeakerStatement[] {
   let previousText = '';
-  return rows.map(([id, speaker, category, kind, slot, value, text, chunkId, validTo, sourceId, validFrom]) => {
-    const chunk = chunkOf(chunkId);
+  const statements: SpeakerStatement[] = [];
+  for (const [id, speaker, category, kind, slot, value, text, chunkId, validTo, sourceId, validFrom] of rows) {
+    const chunk = sourceId === undefined || validFrom === undefined ? chunkOf(chunkId) : undefined;
     previousText = text ?? previousText;
-    return {
-      id,
-      speaker,
-      category,
-      kind,
-      ...(slot === '' ? {} : { slot }),
-      value,
-      text: previousText,
-      chunkId,
-      sourceId: sourceId ?? chunk?.sourceId ?? '',
-      validFrom: validFrom ?? chunk?.time ?? '',
-      validTo,
-    };
-  });
+    const from = validFrom ?? chunk?.time ?? '';
+    const source = sourceId ?? chunk?.sourceId ?? '';
+    statements.push(
+      slot === ''
+        ? { id, speaker, category, kind, value, text: previousText, chunkId, sourceId: source, validFrom: from, validTo }
+        : { id, speaker, category, kind, slot, value, text: previousText, chunkId, sourceId: source, validFrom: from, validTo },
+    );
+  }
+  return statements;
 }

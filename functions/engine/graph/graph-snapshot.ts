@@ -24,7 +24,7 @@ import type {
   SpeakerStatement,
 } from './graph-model';
 import type { OntologyName } from './ontology';
-import { type ChunkOriginRow, chunkOrigin, chunkOriginRow, type StatementRow, statementRows, statementsOfRows } from './graph-snapshot-rows';
+import { type ChunkOriginRow, chunkOriginRow, type StatementRow, statementRows, statementsOfRows, withOrigin } from './graph-snapshot-rows';
 
 const GRAPH_SNAPSHOT_VERSION = 3;
 /** The version export archives carry (docs/export-format.md): statements and chunk origins written out. */
@@ -105,11 +105,8 @@ export function snapshotGraph(graph: KnowledgeGraph): GraphSnapshot {
 /** Any version's snapshot in the version 2 shape (export archives): chunk origins and statements written out. */
 export function portableGraphSnapshot(snapshot: GraphSnapshot): GraphSnapshot {
   if (snapshot.version !== GRAPH_SNAPSHOT_VERSION) return snapshot;
-  const chunks = new Map(snapshot.chunks.map((chunk) => [chunk.id, chunk]));
-  for (const [id, row] of originRows(snapshot)) {
-    const chunk = chunks.get(id);
-    if (chunk) chunks.set(id, { ...chunk, ...chunkOrigin(id, row) });
-  }
+  const origins = originRows(snapshot);
+  const chunks = new Map(snapshot.chunks.map((chunk) => [chunk.id, withOrigin(chunk, origins.get(chunk.id))]));
   return {
     ...snapshot,
     version: PORTABLE_VERSION,
@@ -189,8 +186,10 @@ export function restoreMemoryGraph(snapshot: GraphSnapshot, settings: Omit<Graph
   for (const relation of snapshot.relations)
     graph.relations.set(relation.id, { ...relation, support: new Map(relation.support) } satisfies GraphRelation);
   for (const fact of snapshot.facts) graph.facts.set(fact.id, withValidity(fact));
-  const origins = originRows(snapshot);
-  for (const chunk of snapshot.chunks) graph.chunks.set(chunk.id, { ...chunk, ...chunkOrigin(chunk.id, origins.get(chunk.id)) });
+  if (snapshot.version === GRAPH_SNAPSHOT_VERSION) {
+    const origins = originRows(snapshot);
+    for (const chunk of snapshot.chunks) graph.chunks.set(chunk.id, withOrigin(chunk, origins.get(chunk.id)));
+  } else for (const chunk of snapshot.chunks) graph.chunks.set(chunk.id, { ...chunk });
   for (const file of snapshot.files) {
     const nested = (pairs: Pairs<Pairs<number>>): Map<string, Map<string, number>> =>
       new Map(pairs.map(([id, inner]) => [id, new Map(inner)]));
