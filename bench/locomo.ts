@@ -112,7 +112,8 @@ try {
       }
     }
     queryMs += performance.now() - started;
-    if (folds !== undefined && crossValidation.length === 0) crossValidation.push(...(await crossValidateLocomo(engine, imported, folds, cvGrid)));
+    if (folds !== undefined && crossValidation.length === 0)
+      crossValidation.push(...(await crossValidateLocomo(engine, imported, folds, cvGrid)));
     systems.push({ name: `memory retrieval, ${LOAD_NAMES[load]}`, rows: recallRows(memoryAsked) });
     systems.push({ name: `message search, ${LOAD_NAMES[load]}`, rows: recallRows(searchAsked).slice(0, 1) });
     dumped[`memory.${load}`] = memoryAsked;

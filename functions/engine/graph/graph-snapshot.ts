@@ -186,11 +186,8 @@ export function restoreMemoryGraph(snapshot: GraphSnapshot, settings: Omit<Graph
   for (const relation of snapshot.relations)
     graph.relations.set(relation.id, { ...relation, support: new Map(relation.support) } satisfies GraphRelation);
   for (const fact of snapshot.facts) graph.facts.set(fact.id, withValidity(fact));
-  if (snapshot.version === GRAPH_SNAPSHOT_VERSION) {
-    const origins = originRows(snapshot);
-    for (const chunk of snapshot.chunks) graph.chunks.set(chunk.id, withOrigin(chunk, origins.get(chunk.id)));
-  } else for (const chunk of snapshot.chunks) graph.chunks.set(chunk.id, { ...chunk });
-  for (const file of snapshot.files) {
+  restoreChunks(graph, snapshot);
+  for (const { chunkOrigins: _origins, statementRows: rows, statements, ...file } of snapshot.files) {
     const nested = (pairs: Pairs<Pairs<number>>): Map<string, Map<string, number>> =>
       new Map(pairs.map(([id, inner]) => [id, new Map(inner)]));
     graph.files.set(file.fileId, {
@@ -200,12 +197,20 @@ export function restoreMemoryGraph(snapshot: GraphSnapshot, settings: Omit<Graph
       relationCounts: new Map(file.relationCounts),
       relationTimes: new Map((file.relationTimes ?? []).map(([id, [first, last]]) => [id, [first, last]])),
       closedFacts: (file.closedFacts ?? []).map(withValidity),
-      statements: file.statementRows
-        ? statementsOfRows(file.statementRows, (id) => graph.chunks.get(id))
-        : (file.statements ?? []).map((statement) => ({ ...statement })),
+      statements: rows ? statementsOfRows(rows, (id) => graph.chunks.get(id)) : (statements ?? []).map((statement) => ({ ...statement })),
     });
   }
   return memory;
+}
+
+/** The graph's chunks, with their times and sources (version 3: from the files' origin rows). */
+function restoreChunks(graph: KnowledgeGraph, snapshot: GraphSnapshot): void {
+  if (snapshot.version !== GRAPH_SNAPSHOT_VERSION) {
+    for (const chunk of snapshot.chunks) graph.chunks.set(chunk.id, { ...chunk });
+    return;
+  }
+  const origins = originRows(snapshot);
+  for (const chunk of snapshot.chunks) graph.chunks.set(chunk.id, withOrigin(chunk, origins.get(chunk.id)));
 }
 
 /** A stored fact with its validity (a version 1 fact: unknown start, still holding, stated by its file). */

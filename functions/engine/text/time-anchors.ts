@@ -13,9 +13,9 @@ import { casual } from 'chrono-node';
 import { DAY, dayOf, monthOf, NUMBER_WORDS, type RuleMatch, type TimeSpan, weekendOf, yearOf } from './time-spans';
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-const UNIT = String.raw`(day|week|weekend|month|year|${WEEKDAYS.join('|')})`;
+const UNIT = `(day|week|weekend|month|year|${WEEKDAYS.join('|')})`;
 const COUNT = String.raw`(a|an|one|two|three|four|five|six|a few|a couple of|several|\d+)`;
-const UNITS = String.raw`(days?|weeks?|months?|years?)`;
+const UNITS = '(days?|weeks?|months?|years?)';
 
 /** "the week before <date>", "the Sunday before <date>"; "before last" when no date follows. */
 const FROM_DATE = new RegExp(String.raw`\b(?:the\s+)?${UNIT}\s+(before|after)\s+`, 'gi');
@@ -28,6 +28,19 @@ const DURATION = new RegExp(String.raw`\bfor\s+(?:about\s+|almost\s+|nearly\s+|o
 
 /** The anchored wordings of `text`, resolved against `reference` (see the module comment). */
 export function* anchoredMatches(text: string, reference: Date): Generator<RuleMatch> {
+  yield* fromDateMatches(text, reference);
+  yield* countedMatches(text, reference);
+  for (const match of text.matchAll(PAST)) {
+    const from = match.index ?? 0;
+    const count = match[1] ? countOf(match[1]) : 1;
+    const unit = (match[2] ?? '').toLowerCase().replace(/s$/, '');
+    yield { from, to: from + match[0].length, span: { start: back(unit, count, reference), end: reference.getTime() } };
+  }
+  for (const match of text.matchAll(DURATION)) yield { from: match.index ?? 0, to: (match.index ?? 0) + match[0].length };
+}
+
+/** "the week before <date>", "the Sunday after <date>"; "the week before last". */
+function* fromDateMatches(text: string, reference: Date): Generator<RuleMatch> {
   for (const match of text.matchAll(FROM_DATE)) {
     const unit = (match[1] ?? '').toLowerCase();
     const after = (match[2] ?? '').toLowerCase() === 'after';
@@ -40,6 +53,10 @@ export function* anchoredMatches(text: string, reference: Date): Generator<RuleM
     const anchor = dateAt(text, end, reference);
     if (anchor) yield { from, to: anchor.to, span: fromDate(unit, after, anchor.at) };
   }
+}
+
+/** "three days after <date>"; "two weeks before" anything but a date is claimed, naming no time. */
+function* countedMatches(text: string, reference: Date): Generator<RuleMatch> {
   for (const match of text.matchAll(COUNTED_FROM)) {
     const from = match.index ?? 0;
     const end = from + match[0].length;
@@ -49,14 +66,6 @@ export function* anchoredMatches(text: string, reference: Date): Generator<RuleM
     const sign = (match[3] ?? '').toLowerCase() === 'after' ? 1 : -1;
     yield anchor ? { from, to: anchor.to, span: shifted(unit, sign * count, anchor.at) } : { from, to: end };
   }
-  for (const match of text.matchAll(PAST)) {
-    const from = match.index ?? 0;
-    const count = match[1] ? countOf(match[1]) : 1;
-    const unit = (match[2] ?? '').toLowerCase().replace(/s$/, '');
-    const now = reference.getTime();
-    yield { from, to: from + match[0].length, span: { start: back(unit, count, reference), end: now } };
-  }
-  for (const match of text.matchAll(DURATION)) yield { from: match.index ?? 0, to: (match.index ?? 0) + match[0].length };
 }
 
 /** A date chrono reads right at `offset` (after spaces), with the day known; and where its wording ends. */
@@ -69,20 +78,26 @@ function dateAt(text: string, offset: number, reference: Date): { at: number; to
 
 function fromDate(unit: string, after: boolean, day: number): TimeSpan {
   const date = new Date(day);
-  const weekday = WEEKDAYS.indexOf(unit);
-  if (weekday >= 0) {
-    const gap = after ? (weekday - date.getUTCDay() + 7) % 7 || 7 : (date.getUTCDay() - weekday + 7) % 7 || 7;
-    return dayOf(day + (after ? gap : -gap) * DAY);
-  }
+  if (WEEKDAYS.includes(unit)) return weekdayFrom(WEEKDAYS.indexOf(unit), after, day);
   if (unit === 'week') return after ? { start: day + DAY, end: day + 8 * DAY } : { start: day - 7 * DAY, end: day };
-  if (unit === 'weekend') {
-    const holding = weekendOf(day).start; // the weekend of the day, or the next one
-    const saturday = after ? (holding <= day ? holding + 7 * DAY : holding) : holding - 7 * DAY;
-    return { start: saturday, end: saturday + 2 * DAY };
-  }
+  if (unit === 'weekend') return weekendFrom(after, day);
   if (unit === 'month') return monthOf(date.getUTCFullYear(), date.getUTCMonth() + (after ? 1 : -1));
   if (unit === 'year') return yearOf(date.getUTCFullYear() + (after ? 1 : -1));
   return dayOf(day + (after ? DAY : -DAY));
+}
+
+/** The first such weekday after `day`, or the last before it. */
+function weekdayFrom(weekday: number, after: boolean, day: number): TimeSpan {
+  const today = new Date(day).getUTCDay();
+  const gap = after ? (weekday - today + 7) % 7 || 7 : (today - weekday + 7) % 7 || 7;
+  return dayOf(day + (after ? gap : -gap) * DAY);
+}
+
+/** The weekend after `day` (the next one when it is a weekend day), or the one before it. */
+function weekendFrom(after: boolean, day: number): TimeSpan {
+  const holding = weekendOf(day).start; // the weekend of the day, or the next one
+  const saturday = after ? (holding <= day ? holding + 7 * DAY : holding) : holding - 7 * DAY;
+  return { start: saturday, end: saturday + 2 * DAY };
 }
 
 /** "the week before last": the one before the last whole one. */
