@@ -7,7 +7,7 @@
  * validity, per-file relation times, closed facts and speaker statements. Version 1 snapshots still
  * restore: their facts take `validFrom` '' (unknown: readers show the source's time) and `validTo` null.
  * Version 3 stores the same graph smaller, as it is written at every sync: chunk times and sources and
- * speaker statements as per-file rows (graph-snapshot-rows.ts). `portableGraphSnapshot` gives any
+ * speaker statements as per-file rows (graph-snapshot-rows.ts), and no validity on a relation that has no time and holds. `portableGraphSnapshot` gives any
  * version's graph in the version 2 shape, the one export archives carry.
  */
 import { createMemoryGraph, type GraphSettings, type MemoryGraph } from './graph-build';
@@ -95,7 +95,7 @@ export function snapshotGraph(graph: KnowledgeGraph): GraphSnapshot {
     version: GRAPH_SNAPSHOT_VERSION,
     ontology: graph.schema.name,
     entities: [...graph.entities.values()].map(entitySnapshot),
-    relations: [...graph.relations.values()].map((relation) => ({ ...relation, support: [...relation.support] })),
+    relations: [...graph.relations.values()].map(relationSnapshot),
     facts: [...graph.facts.values()].map((fact) => ({ ...fact })),
     chunks: [...graph.chunks.values()].map(({ id, fileId, index }) => ({ id, fileId, index })),
     files: [...graph.files.values()].map((file) => fileSnapshot(file, graph.chunks)),
@@ -129,6 +129,14 @@ function originRows(snapshot: GraphSnapshot): Map<string, ChunkOriginRow> {
     });
   }
   return rows;
+}
+
+/** A relation; no validity when it has no time and holds (a co-occurrence link: readers take '' and none alike). */
+function relationSnapshot(relation: GraphRelation): RelationSnapshot {
+  const { id, kind, subjectId, predicate, objectId, validFrom, validTo } = relation;
+  const support = [...relation.support];
+  if (!validFrom && (validTo ?? null) === null) return { id, kind, subjectId, predicate, objectId, support };
+  return { id, kind, subjectId, predicate, objectId, support, validFrom: validFrom ?? '', validTo: validTo ?? null };
 }
 
 function entitySnapshot(entity: GraphEntity): EntitySnapshot {
