@@ -3,7 +3,7 @@
  * local runtime (in its own process) as sessions and messages of one vector memory per conversation,
  * then every question asked of its conversation's memory with the engine `GET /memory/` uses.
  *
- *   npm run bench:locomo [-- --data ../shared/bench-data/locomo/locomo_dev.json] [--loads spaced,same] [--params JSON] [--dump FILE] [--cv K]
+ *   npm run bench:locomo [-- --data ../shared/bench-data/locomo/locomo_dev.json] [--loads spaced,same] [--params JSON] [--dump FILE] [--cv K] [--cv-grid rank|time]
  *   (or: npx tsx bench/locomo.ts …)
  *
  * Two loads (`--loads`): turns one second apart, and every turn of a session at the session's time (as
@@ -14,7 +14,8 @@
  * HTTP and the two payloads compared, so the figures are those of the API. `--params` passes ranking
  * overrides (functions/engine/retrieval/params.ts) for tuning (the parity check is then skipped);
  * `--dump` writes each question's ranked dia_ids as JSON. `--cv K` adds the K-fold cross-validation of the
- * ranking constants over the first load (bench/locomo/cross-validation.ts). The data is read where it lies.
+ * ranking constants over the first load (bench/locomo/cross-validation.ts); `--cv-grid time`, of the time
+ * prior's weights. The data is read where it lies.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -38,6 +39,7 @@ const { values } = parseArgs({
     dump: { type: 'string' },
     loads: { type: 'string', default: 'spaced,same' },
     cv: { type: 'string' },
+    'cv-grid': { type: 'string', default: 'rank' },
   },
   strict: true,
 });
@@ -46,6 +48,8 @@ const conversations = loadLocomo(values.data);
 const folds = values.cv === undefined ? undefined : Number(values.cv);
 if (folds !== undefined && !(Number.isInteger(folds) && folds >= 2))
   throw new Error(`--cv must be a number of folds ≥ 2, got '${values.cv}'`);
+const cvGrid = values['cv-grid'];
+if (cvGrid !== 'rank' && cvGrid !== 'time') throw new Error(`--cv-grid must be rank or time, got '${cvGrid}'`);
 
 interface Asked extends ScoredQuestion {
   conversation: string;
@@ -108,7 +112,8 @@ try {
       }
     }
     queryMs += performance.now() - started;
-    if (folds !== undefined && crossValidation.length === 0) crossValidation.push(...(await crossValidateLocomo(engine, imported, folds)));
+    if (folds !== undefined && crossValidation.length === 0)
+      crossValidation.push(...(await crossValidateLocomo(engine, imported, folds, cvGrid)));
     systems.push({ name: `memory retrieval, ${LOAD_NAMES[load]}`, rows: recallRows(memoryAsked) });
     systems.push({ name: `message search, ${LOAD_NAMES[load]}`, rows: recallRows(searchAsked).slice(0, 1) });
     dumped[`memory.${load}`] = memoryAsked;

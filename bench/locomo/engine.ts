@@ -14,6 +14,7 @@ import { composeLocalDeps } from '../../functions/local/compose';
 import { createRetrievalIndexing } from '../../functions/adapters/indexing';
 import { loadConfig } from '../../functions/config';
 import type { RankParamOverrides } from '../../functions/engine/retrieval/params';
+import type { TimePriorParams } from '../../functions/engine/retrieval/time-prior';
 import { retrieveFromIndex } from '../../functions/core/use-cases/retrieve-memory';
 import { decodeChunks } from '../../functions/core/stored-index/chunks';
 import { INDEX_FILES } from '../../functions/core/stored-index/index-files';
@@ -29,7 +30,14 @@ interface RankedTurns {
 }
 
 export interface Engine {
-  rank(accountId: string, memoryId: string, query: string, topK: number, params?: RankParamOverrides): Promise<RankedTurns>;
+  rank(
+    accountId: string,
+    memoryId: string,
+    query: string,
+    topK: number,
+    params?: RankParamOverrides,
+    timePrior?: Partial<TimePriorParams>,
+  ): Promise<RankedTurns>;
   /** Messages in the account's published message index (what GET /messages/search ranks over). */
   indexedMessages(accountId: string): Promise<number>;
 }
@@ -53,12 +61,16 @@ export function openEngine(dataDir: string): Engine {
   const deps = composeLocalDeps(config);
   const { indexes, indexing } = createRetrievalIndexing(config, deps.objects);
   return {
-    async rank(accountId, memoryId, query, topK, params) {
+    async rank(accountId, memoryId, query, topK, params, timePrior) {
       const memory = await deps.memories.get(accountId, memoryId);
       const loaded = memory ? await indexes.load(memory) : undefined;
       if (!loaded) throw new Error(`memory ${memoryId} has no published index`);
       const request = { query, topK, facts: false, assisted: false };
-      const outcome = await retrieveFromIndex(loaded, request, { embedder: indexing.embedder(), ...(params ? { params } : {}) });
+      const outcome = await retrieveFromIndex(loaded, request, {
+        embedder: indexing.embedder(),
+        ...(params ? { params } : {}),
+        ...(timePrior ? { timePrior } : {}),
+      });
       const chunkIds = outcome.items.flatMap((item) => item.ordinals.map((ordinal) => loaded.retrieval.chunks.ids[ordinal] ?? ''));
       return {
         messageIds: chunkIds.filter((id) => id.startsWith(MESSAGE_CHUNK)).map((id) => id.slice(MESSAGE_CHUNK.length)),

@@ -22,14 +22,14 @@ export { type AllowedSet, allowedSet, allowsOrdinal } from './retrieval/allowed-
 export { chunkOrdinals, type ExternalList, type VectorSource } from './retrieval/rank';
 export type { CandidateRerank } from './retrieval/rerank-order';
 export type { RankParamOverrides } from './retrieval/params';
-export { queryTimePrior } from './retrieval/time-prior';
+export { queryTimePrior, timePrior, type TimePriorParams } from './retrieval/time-prior';
 export type { MemoryFact } from './retrieval/facts';
 export { WordVectorEmbedder } from './retrieval/word-vector-embedder';
 export { parseWordVectors, type WordVectorTable } from './retrieval/word-vector-table';
 export { decodeWordVectorTable, encodeWordVectorTable, type WordVectorSource } from './retrieval/word-vector-binary';
 
 // graph: walked at query time
-export type { GraphSnapshot } from './graph/graph-snapshot';
+export { type GraphSnapshot, portableGraphSnapshot } from './graph/graph-snapshot';
 export { buildGraphSegment, type GraphSegment } from './graph/graph-segment';
 export { deserializeGraphSegment, serializeGraphSegment } from './graph/graph-segment-format';
 export { personalizedPageRank, topChunks } from './graph/graph-ppr';

@@ -4,7 +4,7 @@
  * (entities, relations, facts with their validity, per-source contributions). Every reader of the stored
  * index an export needs is here: the version's manifest, its segments (docs/segments.md), its graph.
  */
-import { chunkVector, type GraphSnapshot } from '../../engine';
+import { chunkVector, type GraphSnapshot, portableGraphSnapshot } from '../../engine';
 import { isExcludedChunk, type Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import type { ObjectStore } from '../ports';
@@ -58,10 +58,14 @@ export async function publishedIndex(objects: ObjectStore, memory: Memory): Prom
   return { chunks, vectors: embedder ? { embedder, of: (chunkId) => vectorOf.get(chunkId) } : NO_VECTORS };
 }
 
-/** A graph memory's published graph state; undefined for a vector memory or before the first ingestion. */
+/**
+ * A graph memory's published graph state in the shape archives carry (version 2 of `GraphSnapshot`, whatever
+ * version the index stores); undefined for a vector memory or before the first ingestion.
+ */
 export async function publishedGraph(objects: ObjectStore, memory: Memory): Promise<GraphSnapshot | undefined> {
   if (memory.memoryType !== 'graph' || !memory.indexPrefix) return undefined;
-  return parseGraphState(await objects.get(memory.indexPrefix + INDEX_FILES.state));
+  const stored = parseGraphState(await objects.get(memory.indexPrefix + INDEX_FILES.state));
+  return stored && portableGraphSnapshot(stored);
 }
 
 /** A vector as archives carry it: its float32 values (little-endian), base64. */

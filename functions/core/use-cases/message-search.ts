@@ -15,7 +15,7 @@ import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
 import { chunkPredicate, isFilterEmpty, resolveSources, type SearchFilter } from '../stored-index/search-filter';
-import { allowedSet, type Embedder, rankForQuery } from '../../engine';
+import { allowedSet, allowsOrdinal, type Embedder, rankForQuery, timePrior } from '../../engine';
 
 export interface MessageSearch {
   query: string;
@@ -58,9 +58,14 @@ export async function searchMessages(deps: MessageSearchDeps, accountId: string,
     const message = messageOf[ordinal];
     return message !== undefined && matches(message, request) && (!filtered || filtered(ordinal));
   });
+  const prior = messageTimePrior(index, messageOf, allowsOrdinal(allowed), request.query);
   let found: ScoredMessage[] = [];
   for (let round = 0, limit = request.topK + HEADROOM; round < ROUNDS; round++, limit *= 4) {
-    const { hits } = await rankForQuery(index.retrieval, { query: request.query, limit, allowed }, { embedder: deps.indexing.embedder() });
+    const { hits } = await rankForQuery(
+      index.retrieval,
+      { query: request.query, limit, allowed, ...(prior ? { prior } : {}) },
+      { embedder: deps.indexing.embedder() },
+    );
     const ranked = hits.flatMap((hit) => {
       const message = messageOf[hit.ordinal];
       return message ? [{ id: message.id, score: Math.round(hit.score * 1e6) / 1e6 }] : [];
@@ -69,6 +74,45 @@ export async function searchMessages(deps: MessageSearchDeps, accountId: string,
     if (found.length >= request.topK || hits.length < limit) break;
   }
   return found.slice(0, request.topK);
+}
+
+/**
+ * Time in queries, as GET /memory/ weighs it (engine/retrieval/time-prior.ts): a query that names a time
+ * lifts the messages of that time, one that asks for a time those that state one. Relative expressions
+ * resolve against the latest message the search may answer (the conversation's, with a customer or session
+ * filter), else now.
+ */
+function messageTimePrior(
+  index: LoadedIndex,
+  messageOf: ReadonlyArray<IndexedMessage | undefined>,
+  allow: (ordinal: number) => boolean,
+  query: string,
+): ((ordinal: number) => number) | undefined {
+  const times = messageTimes(index, messageOf);
+  const latest = (): Date => {
+    let at = Number.NEGATIVE_INFINITY;
+    times.forEach((time, ordinal) => {
+      if (time !== undefined && time > at && allow(ordinal)) at = time;
+    });
+    return new Date(Number.isFinite(at) ? at : Date.now());
+  };
+  const chunks = { timeOf: (ordinal: number) => times[ordinal], textOf: (ordinal: number) => index.retrieval.chunks.texts[ordinal] ?? '' };
+  return timePrior(chunks, index.retrieval, query, latest);
+}
+
+const timeViews = new WeakMap<LoadedIndex, ReadonlyArray<number | undefined>>();
+
+/** Each ordinal's message time in epoch milliseconds, worked out once per loaded build. */
+function messageTimes(index: LoadedIndex, messageOf: ReadonlyArray<IndexedMessage | undefined>): ReadonlyArray<number | undefined> {
+  let times = timeViews.get(index);
+  if (!times) {
+    times = messageOf.map((message) => {
+      const at = message ? Date.parse(message.createdAt) : Number.NaN;
+      return Number.isNaN(at) ? undefined : at;
+    });
+    timeViews.set(index, times);
+  }
+  return times;
 }
 
 /**

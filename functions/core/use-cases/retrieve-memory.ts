@@ -13,6 +13,7 @@ import {
   type RankParamOverrides,
   type RetrievalOutcome,
   retrieve,
+  type TimePriorParams,
   topChunks,
   type VectorSource,
 } from '../../engine';
@@ -133,12 +134,14 @@ export function retrieveFromIndex(
     params?: RankParamOverrides;
     /** Where the semantic candidates come from for a tiered memory (core/vector-tier/candidates.ts). */
     vectorSource?: VectorSource | undefined;
+    /** Time prior weights (benchmarks' cross-validation; the defaults otherwise). */
+    timePrior?: Partial<TimePriorParams>;
   },
 ): Promise<RetrievalOutcome> {
   // time in queries: message times come from the chunk records (a bare retrieval index has none)
   const view = index.chunks ? chunkView({ retrieval: index.retrieval, chunks: index.chunks, records: index.records }) : undefined;
   const reference = new Date(view?.latestMessage ?? Date.now());
-  const prior = queryTimePrior(index.retrieval, request.query, reference, (ordinal) => view?.messageTimes[ordinal]);
+  const prior = queryTimePrior(index.retrieval, request.query, reference, (ordinal) => view?.messageTimes[ordinal], options.timePrior);
   const asOf = request.asOf ?? new Date().toISOString();
   const allow = options.allowed ? allowsOrdinal(options.allowed) : undefined;
   return retrieve(

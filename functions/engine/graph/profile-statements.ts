@@ -10,6 +10,7 @@
  * tea does not end liking coffee.
  */
 import { stableId, type SpeakerStatement } from './graph-model';
+import { PATTERNS, type StatementPattern } from './profile-patterns';
 
 interface StatementSource {
   speaker: string;
@@ -17,173 +18,6 @@ interface StatementSource {
   sourceId: string;
   time: string;
 }
-
-/** One pattern: what a match of it says. `value` is the matched object, cut at the clause's end. */
-interface StatementPattern {
-  readonly pattern: RegExp;
-  readonly category: SpeakerStatement['category'];
-  readonly kind: string;
-  /** The slot of a single-valued statement (given the value), or none. */
-  readonly slot?: (value: string) => string;
-  /** A value that is a place or a name: cut before the first lowercase word. */
-  readonly named?: boolean;
-}
-
-const I = String.raw`(?:^|[^\w'])I`;
-const IM = String.raw`(?:^|[^\w'])(?:I'm|I am)`;
-const WE = String.raw`(?:^|[^\w'])(?:I|we)`;
-const ADV = String.raw`(?:\s+(?:really|also|just|absolutely|still|actually|totally|now|finally|recently|truly|do))*`;
-const V = String.raw`\s+(.+)`;
-
-const opinion = (value: string): string => `opinion:${headKey(value, false)}`;
-
-/** First match wins, so negative and specific patterns come before the general ones. */
-const PATTERNS: readonly StatementPattern[] = [
-  { pattern: new RegExp(`${I}(?:'d|\\s+would)${ADV}\\s+(?:love|like)\\s+to${V}`, 'i'), category: 'preference', kind: 'wish' },
-  {
-    pattern: new RegExp(
-      `${I}${ADV}\\s+(?:don't|do not|no longer|never|can't|cannot|won't)\\s+(?:like|love|enjoy|eat|drink|want|stand)(?:\\s+to)?${V}`,
-      'i',
-    ),
-    category: 'preference',
-    kind: 'dislike',
-    slot: opinion,
-  },
-  {
-    pattern: new RegExp(`${I}${ADV}\\s+(?:hate|dislike|detest|avoid|loathe)${V}`, 'i'),
-    category: 'preference',
-    kind: 'dislike',
-    slot: opinion,
-  },
-  {
-    pattern: new RegExp(`${IM}\\s+(?:not a (?:big )?fan of|not into|allergic to)${V}`, 'i'),
-    category: 'preference',
-    kind: 'dislike',
-    slot: opinion,
-  },
-  {
-    pattern: new RegExp(`${I}(?:'d|\\s+would)?${ADV}\\s+(?:prefer|favou?r)${V}`, 'i'),
-    category: 'preference',
-    kind: 'prefer',
-    slot: (value) => `prefer:${headKey(value, true)}`,
-  },
-  {
-    pattern: new RegExp(`${I}${ADV}\\s+(?:like|love|enjoy|adore)${V}`, 'i'),
-    category: 'preference',
-    kind: 'like',
-    slot: opinion,
-  },
-  {
-    pattern: new RegExp(`${IM}${ADV}\\s+(?:a (?:big |huge )?fan of|into|obsessed with|passionate about)${V}`, 'i'),
-    category: 'preference',
-    kind: 'like',
-    slot: opinion,
-  },
-  {
-    pattern: new RegExp(
-      `${IM}${ADV}\\s+(?:a |an )?(vegetarian|vegan|pescatarian|teetotal|gluten[- ]free|lactose[- ]intolerant|on a [\\w-]+ diet)\\b`,
-      'i',
-    ),
-    category: 'preference',
-    kind: 'diet',
-    slot: () => 'diet',
-  },
-  {
-    pattern: new RegExp(`${I}\\s+(?:usually|always|often|normally|typically|regularly|never)${V}`, 'i'),
-    category: 'preference',
-    kind: 'habit',
-  },
-  {
-    pattern: new RegExp(`${I}${ADV}\\s+(?:want|wish|hope|dream of|long)\\s+(?:to\\s+)?(.+)`, 'i'),
-    category: 'preference',
-    kind: 'wish',
-  },
-  {
-    pattern: new RegExp(`${WE}${ADV}\\s+(?:live|am living|are living|'m living|'re living|reside)\\s+in${V}`, 'i'),
-    category: 'fact',
-    kind: 'residence',
-    slot: () => 'residence',
-    named: true,
-  },
-  {
-    pattern: new RegExp(`${WE}${ADV}\\s+(?:moved|relocated|have moved|'ve moved)\\s+(?:back\\s+)?to${V}`, 'i'),
-    category: 'fact',
-    kind: 'residence',
-    slot: () => 'residence',
-    named: true,
-  },
-  {
-    pattern: new RegExp(`${IM}${ADV}\\s+(?:based|living)\\s+in${V}`, 'i'),
-    category: 'fact',
-    kind: 'residence',
-    slot: () => 'residence',
-    named: true,
-  },
-  {
-    pattern: new RegExp(`${IM}${ADV}\\s+(?:moving|relocating|going to move)\\s+to${V}`, 'i'),
-    category: 'fact',
-    kind: 'plan',
-  },
-  {
-    pattern: new RegExp(`${I}${ADV}\\s+work\\s+as\\s+(?:a |an )?(.+)`, 'i'),
-    category: 'fact',
-    kind: 'occupation',
-    slot: () => 'occupation',
-  },
-  {
-    pattern: new RegExp(
-      `${I}${ADV}\\s+(?:work|am working|'m working|started working|started a new job|started a job|got a (?:new )?job|took a (?:new )?job|joined|have joined|'ve joined)\\s+(?:at|for|with)?\\s*(.+)`,
-      'i',
-    ),
-    category: 'fact',
-    kind: 'work',
-    slot: () => 'employer',
-    named: true,
-  },
-  {
-    pattern: new RegExp(`${IM}\\s+(?:now\\s+)?(?:a |an )([\\w-]+(?: [\\w-]+)?) (?:at|for) ([A-Z].+)`),
-    category: 'fact',
-    kind: 'work',
-    slot: () => 'employer',
-    named: true,
-  },
-  {
-    pattern: new RegExp(`${IM}${ADV}\\s+(?:married to|engaged to|dating|in a relationship with)${V}`, 'i'),
-    category: 'fact',
-    kind: 'partner',
-    slot: () => 'partner',
-    named: true,
-  },
-  {
-    pattern:
-      /(?:^|[^\w'])my\s+(wife|husband|partner|girlfriend|boyfriend|fiancée?)(?:'s name)?\s+(?:is|was)\s+(?:called\s+|named\s+)?(.+)/i,
-    category: 'fact',
-    kind: 'partner',
-    slot: () => 'partner',
-    named: true,
-  },
-  {
-    pattern:
-      /(?:^|[^\w'])my\s+((?:little |older |younger |big )?(?:son|daughter|mother|father|mom|mum|dad|brother|sister|kids?|children|grandma|grandmother|grandpa|grandfather|dog|cat))(?:'s name)?\s+(?:is|are)\s+(?:called\s+|named\s+)?(.+)/i,
-    category: 'fact',
-    kind: 'family',
-    named: true,
-  },
-  {
-    pattern: new RegExp(
-      `${I}\\s+(?:have|'ve got|have got)\\s+((?:a|an|one|two|three|four|five|\\d+)\\s+(?:little\\s+)?(?:sons?|daughters?|kids?|children|brothers?|sisters?|dogs?|cats?|grandchildren)\\b.*)`,
-      'i',
-    ),
-    category: 'fact',
-    kind: 'family',
-  },
-  {
-    pattern: new RegExp(`${IM}\\s+(?:going|planning|about|hoping)\\s+to${V}`, 'i'),
-    category: 'fact',
-    kind: 'plan',
-  },
-  { pattern: new RegExp(`${I}${ADV}\\s+(?:plan|intend|am planning|'m planning)\\s+to${V}`, 'i'), category: 'fact', kind: 'plan' },
-];
 
 /** Words that end a value: the clause goes on about something else. */
 const VALUE_END =
@@ -205,6 +39,12 @@ const PRONOUN_VALUES = new Set([
   'here',
   'me',
   'one',
+  'he',
+  'she',
+  'they',
+  'we',
+  'i',
+  'us',
 ]);
 const MAX_VALUE_WORDS = 8;
 
@@ -277,15 +117,4 @@ function namedPart(value: string): string {
   }
   while (named.length > 0 && /^(?:of|de|du|la|von|van|&)$/.test(named[named.length - 1] ?? '')) named.pop();
   return named.join(' ');
-}
-
-/** The key a preference is about: its head word ("window seats" → "seat") or the whole value, lowercase. */
-function headKey(value: string, head: boolean): string {
-  const words = value
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s-]/gu, '')
-    .split(/\s+/)
-    .filter(Boolean);
-  const key = head ? (words.at(-1) ?? '') : words.join(' ');
-  return key.replace(/(?<=\w\w)s$/, '');
 }

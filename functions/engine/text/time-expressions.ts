@@ -7,14 +7,11 @@
  * calendar month or year. All times are UTC.
  */
 import { casual, type ParsedResult } from 'chrono-node';
+import { anchoredMatches } from './time-anchors';
+import { DAY, dayOf, monthOf, NUMBER_WORDS, type RuleMatch, type TimeSpan, weekendOf, yearOf } from './time-spans';
 
-/** `[start, end)` in epoch milliseconds. */
-export interface TimeSpan {
-  start: number;
-  end: number;
-}
+export type { TimeSpan } from './time-spans';
 
-const DAY = 86_400_000;
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 /** First month (0-based) of each season; winter runs December to February. */
 const SEASONS: Record<string, number> = { spring: 2, summer: 5, autumn: 8, fall: 8, winter: 11 };
@@ -23,7 +20,6 @@ const YEAR = /\b(?:in|of|during|since|until|before|after|from|by)\s+((?:19|20)\d
 const RELATIVE_MONTH = new RegExp(`\\b(last|this|next)\\s+(${MONTHS.join('|')})\\b`, 'gi');
 const SEASON = /\b(?:(last|this|next)\s+|the\s+)?(spring|summer|autumn|fall|winter)(?:\s+(?:of\s+)?((?:19|20)\d\d))?\b/gi;
 const WEEKENDS_AGO = /\b(a|one|two|three|four|\d+)\s+weekends?\s+ago\b/gi;
-const NUMBER_WORDS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4 };
 
 /**
  * The spans of time `text` names, in the order found; none when it names no time. When the text names a
@@ -41,10 +37,10 @@ function spansAgainst(text: string, reference: Date): TimeSpan[] {
   const free = (from: number, to: number): boolean => claimed.every(([start, end]) => to <= start || from >= end);
   const spans: TimeSpan[] = [];
   // the more specific wording first: a year inside "the winter of 2022" is that winter's, not a year of its own
-  for (const { from, to, span } of ruleMatches(text, reference)) {
+  for (const { from, to, span } of [...anchoredMatches(text, reference), ...ruleMatches(text, reference)]) {
     if (!free(from, to)) continue;
     claimed.push([from, to]);
-    spans.push(span);
+    if (span) spans.push(span);
   }
   for (const result of casual.parse(text, { instant: reference, timezone: 'UTC' }, { forwardDate: false })) {
     const span = chronoSpan(result);
@@ -54,13 +50,14 @@ function spansAgainst(text: string, reference: Date): TimeSpan[] {
 }
 
 /**
- * How close `other` is to the named spans: 1 when it meets one of them; otherwise span / (span + gap)
- * for the closest, so one half a span-length away. `other` may be an instant (`{start: t, end: t}`).
+ * How close `other` is to the named spans: 1 when it meets one of them; otherwise falling with the gap to
+ * the closest, to one half `halfAt` span-lengths away (span / (span + gap) when `halfAt` is 1). `other`
+ * may be an instant (`{start: t, end: t}`).
  */
-export function closeness(spans: readonly TimeSpan[], other: TimeSpan): number {
+export function closeness(spans: readonly TimeSpan[], other: TimeSpan, halfAt = 1): number {
   let best = 0;
   for (const span of spans) {
-    const length = span.end - span.start;
+    const length = (span.end - span.start) * halfAt;
     const gap = other.end < span.start ? span.start - other.end : other.start >= span.end ? other.start - span.end : 0;
     best = Math.max(best, gap === 0 ? 1 : length / (length + gap));
   }
@@ -68,6 +65,8 @@ export function closeness(spans: readonly TimeSpan[], other: TimeSpan): number {
 }
 
 function chronoSpan(result: ParsedResult): TimeSpan | undefined {
+  // "two weeks before" with no date after it is before some event, not before the reference
+  if (/\b(?:before|after|earlier|later)$/i.test(result.text.trim())) return undefined;
   const start = result.start;
   const at = start.date().getTime();
   const text = result.text.toLowerCase();
@@ -77,12 +76,6 @@ function chronoSpan(result: ParsedResult): TimeSpan | undefined {
   if (start.isCertain('month')) return monthOf(new Date(at).getUTCFullYear(), new Date(at).getUTCMonth());
   if (start.isCertain('year')) return yearOf(new Date(at).getUTCFullYear());
   return /\b(?:today|tonight|morning|afternoon|evening|night|now)\b/.test(text) ? dayOf(at) : undefined;
-}
-
-interface RuleMatch {
-  from: number;
-  to: number;
-  span: TimeSpan;
 }
 
 function* ruleMatches(text: string, reference: Date): Generator<RuleMatch> {
@@ -126,21 +119,6 @@ function season(which: string | undefined, firstMonth: number, year: string | un
   if (which === 'next') return spanOf(new Date(latest.start).getUTCFullYear() + 1);
   if (which === 'last' && latest.end > now) return spanOf(new Date(latest.start).getUTCFullYear() - 1);
   return latest;
-}
-
-const dayOf = (at: number): TimeSpan => {
-  const start = Math.floor(at / DAY) * DAY;
-  return { start, end: start + DAY };
-};
-const monthOf = (year: number, month: number): TimeSpan => ({ start: Date.UTC(year, month, 1), end: Date.UTC(year, month + 1, 1) });
-const yearOf = (year: number): TimeSpan => ({ start: Date.UTC(year, 0, 1), end: Date.UTC(year + 1, 0, 1) });
-
-/** The weekend (Saturday and Sunday, UTC) holding `at`, or the one after it on a weekday. */
-function weekendOf(at: number): TimeSpan {
-  const day = dayOf(at).start;
-  const weekday = new Date(day).getUTCDay();
-  const saturday = weekday === 0 ? day - DAY : day + (6 - weekday) * DAY;
-  return { start: saturday, end: saturday + 2 * DAY };
 }
 
 /** The Saturday of the latest weekend that began before the day of `at`. */

@@ -28,6 +28,34 @@ describe('speakerStatements', () => {
     expect(said("I'm planning to learn Spanish.")).toEqual([['fact', 'plan', null, 'learn Spanish']]);
   });
 
+  it('reads wordings that name the value first, titles, and requests for the future', () => {
+    expect(said('Berlin has been our home for years.')).toEqual([['fact', 'residence', 'residence', 'Berlin']]);
+    expect(said('Lisbon has been home for a long time.')).toEqual([['fact', 'residence', 'residence', 'Lisbon']]);
+    expect(said('Oslo is my home now.')).toEqual([['fact', 'residence', 'residence', 'Oslo']]);
+    expect(said('We just settled into a new apartment in San Diego.')).toEqual([['fact', 'residence', 'residence', 'San Diego']]);
+    expect(said('I call Buenos Aires home.')).toEqual([['fact', 'residence', 'residence', 'Buenos Aires']]);
+    expect(said("I'm the founder of Blue Harbor Labs.")).toEqual([['fact', 'work', 'employer', 'Blue Harbor Labs']]);
+    expect(said('I am CEO at Northwind.')).toEqual([['fact', 'work', 'employer', 'Northwind']]);
+    expect(said('My new employer is Contoso.')).toEqual([['fact', 'work', 'employer', 'Contoso']]);
+    expect(said('Guess what, Fabrikam hired me!')).toEqual([['fact', 'work', 'employer', 'Fabrikam']]);
+    expect(said('I can never get enough of dumplings.')).toEqual([['preference', 'like', 'opinion:dumpling', 'like dumplings']]);
+    expect(said("Salsa dancing isn't my cup of tea.")).toEqual([
+      ['preference', 'dislike', 'opinion:salsa dancing', 'dislike Salsa dancing'],
+    ]);
+    expect(said('We became vegan in March.')).toEqual([['preference', 'diet', 'diet', 'vegan']]);
+    expect(said('Always book me aisle seats, please.')).toEqual([['preference', 'prefer', 'prefer:seat', 'aisle seats']]);
+  });
+
+  it('keeps away from look-alikes of those wordings', () => {
+    expect(said('Paris is home to the Louvre.')).toEqual([]);
+    expect(said('Dad has been home all day.')).toEqual([]);
+    expect(said('He is my home.')).toEqual([]);
+    expect(said('Fabrikam hired a new CEO.')).toEqual([]);
+    expect(said('That is not for me to decide.')).toEqual([]);
+    expect(said('Book me a table for tonight.')).toEqual([]);
+    expect(said("I'm tired of Mondays.")).toEqual([]);
+  });
+
   it('ignores questions, pronoun objects and sentences about others', () => {
     expect(said('Do you think I like it?')).toEqual([]);
     expect(said('I love you too!')).toEqual([]);

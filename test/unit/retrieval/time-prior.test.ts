@@ -25,23 +25,33 @@ describe('time prior', () => {
 
   it('lifts the chunks of the time a query names, most inside it', () => {
     const prior = queryTimePrior(index, 'pottery class last May', reference, timeOf);
-    expect(prior?.(0)).toBe(1);
+    expect(prior?.(0)).toBe(2); // inside the named time: closeness 1, weight 2
     expect(prior?.(1)).toBeGreaterThan(prior?.(2) ?? 1); // July is closer to May than October
     const ranked = rankChunks(index, { query: 'pottery class last May', limit: 3, ...(prior ? { prior } : {}) });
     expect(ranked[0]?.ordinal).toBe(0);
-    expect(ranked[0]?.parts.prior).toBe(1);
+    expect(ranked[0]?.parts.prior).toBe(2);
   });
 
   it('lifts chunks that state a time when the query asks for one', () => {
     const prior = queryTimePrior(index, 'When did I make a vase in the pottery class?', reference, timeOf);
-    expect(prior?.(1)).toBe(1); // "on Saturday"
+    expect(prior?.(1)).toBe(0.5); // "on Saturday": stating a time, weight 0.5
     expect(prior?.(0)).toBe(0);
   });
 
   it('places a chunk at the time it speaks of too, resolved against when it was written', async () => {
     const spoken = await buildRetrievalIndex([{ id: 'x', fileId: 'f', text: 'Last year we renovated the community centre.' }]);
     const written = () => Date.parse('2023-08-10T10:00:00Z');
-    expect(queryTimePrior(spoken, 'community centre in 2022', reference, written)?.(0)).toBe(1);
-    expect(queryTimePrior(spoken, 'community centre in 2019', reference, written)?.(0)).toBeLessThan(0.5);
+    expect(queryTimePrior(spoken, 'community centre in 2022', reference, written)?.(0)).toBe(2);
+    expect(queryTimePrior(spoken, 'community centre in 2019', reference, written)?.(0)).toBeLessThan(1);
+  });
+
+  it('takes its weights and the fall-off of closeness as parameters', () => {
+    const may = queryTimePrior(index, 'pottery class last May', reference, timeOf, { nearWeight: 1, halfAt: 1 });
+    const sharp = queryTimePrior(index, 'pottery class last May', reference, timeOf, { nearWeight: 1, halfAt: 0.25 });
+    expect(may?.(0)).toBe(1);
+    expect(sharp?.(0)).toBe(1);
+    expect(sharp?.(1)).toBeLessThan(may?.(1) ?? 0); // July: a month and a day after May, nearer one half with halfAt 1
+    const asked = queryTimePrior(index, 'When did I make a vase?', reference, timeOf, { statesWeight: 2 });
+    expect(asked?.(1)).toBe(2);
   });
 });

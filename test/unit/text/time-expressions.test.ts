@@ -29,11 +29,25 @@ describe('time expressions', () => {
     expect(spans('what we did last weekend')).toEqual([['2023-10-14', '2023-10-16']]);
     expect(spans('we went camping two weekends ago')).toEqual([['2023-10-07', '2023-10-09']]);
     // a date of a known year is what the relative expressions beside it are relative to
-    expect(spans('What did Maria do last weekend before April 10, 2023?')).toEqual([
-      ['2023-04-08', '2023-04-10'],
-      ['2023-04-10', '2023-04-11'],
-    ]);
-    expect(spans('the week before August 3, 2023')).toEqual([['2023-07-24', '2023-07-31']]); // the week around 27 July
+    expect(spans('What did Maria do last weekend before April 10, 2023?')).toEqual([['2023-04-08', '2023-04-10']]);
+    expect(spans('the week before August 3, 2023')).toEqual([['2023-07-27', '2023-08-03']]); // the seven days before it
+  });
+
+  it('resolves times named from a date, "before last", and spans back from the reference', () => {
+    expect(spans('the Sunday before 25 May, 2023')).toEqual([['2023-05-21', '2023-05-22']]);
+    expect(spans('the weekend before 27 June')).toEqual([['2023-06-24', '2023-06-26']]);
+    expect(spans('the weekend after 4 July 2023')).toEqual([['2023-07-08', '2023-07-10']]);
+    expect(spans('the day before 3 June')).toEqual([['2023-06-02', '2023-06-03']]);
+    expect(spans('three days after 4 July 2023')).toEqual([['2023-07-07', '2023-07-08']]);
+    expect(spans('the week before last')).toEqual([['2023-10-03', '2023-10-10']]);
+    expect(spans('the weekend before last')).toEqual([['2023-10-07', '2023-10-09']]);
+    expect(spans('what changed over the last two weeks')).toEqual([['2023-10-06', '2023-10-20']]);
+  });
+
+  it('reads no time in a bare duration or in a time from an event that is no date', () => {
+    expect(spans('I practised for three months')).toEqual([]);
+    expect(spans('two weeks before the wedding')).toEqual([]);
+    expect(spans('we met again two weeks later')).toEqual([]);
   });
 
   it('resolves seasons of the northern hemisphere', () => {
