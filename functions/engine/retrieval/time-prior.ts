@@ -46,7 +46,7 @@ function statedTimes(index: RetrievalIndex, ordinal: number, written: number | u
   let stated = cache.get(ordinal);
   if (stated === undefined) {
     // a chunk without a time of its own: what it states still counts as stating a time, not as when
-    stated = timeSpansIn(index.chunks.texts[ordinal] ?? '', new Date(written ?? UNDATED));
+    stated = timeSpansIn(index.chunks.texts.at(ordinal) ?? '', new Date(written ?? UNDATED));
     cache.set(ordinal, stated);
   }
   return stated;
