@@ -21,6 +21,7 @@ import type { WorkMessage } from '../../functions/core/work';
 import { rankChunks } from '../../functions/engine/retrieval/rank';
 import { buildRetrievalIndex, type RetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
 import { serializeRetrievalIndex } from '../../functions/engine/retrieval/index-format';
+import { serializeRetrievalIndexV1 } from '../support/legacy-index-formats';
 import { toRetrievalChunk } from '../../functions/core/ingest/index-build';
 import type { Embedder } from '../../functions/engine/retrieval/embedder';
 
@@ -365,7 +366,8 @@ describe('segmented memory index', () => {
     await remove(h, 'secret');
     expect(h.sent).toEqual([{ kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId }]);
     expect(await liveSegmentText(h)).toContain('zebracode'); // tombstoned, not yet purged
-    expect((await loaded(h)).retrieval.chunks.texts.join(' ')).not.toContain('zebracode');
+    const { texts } = (await loaded(h)).retrieval.chunks;
+    expect(Array.from({ length: texts.length }, (_, ordinal) => texts.at(ordinal)).join(' ')).not.toContain('zebracode');
     await mergeMemory(h.deps, h.sent[0] as Extract<WorkMessage, { kind: 'memory.merge' }>);
     expect(await liveSegmentText(h)).not.toContain('zebracode');
     // the purge queues the retirement of the versions before it, which still name the old segments
@@ -531,6 +533,49 @@ describe('segmented memory index', () => {
     );
     await ingest(h, 'd', ['harbour wind']); // the pre-segment folder is two versions old now: collected
     expect(await base.objects.list(prefix)).toEqual([]);
+  }, 60_000);
+
+  it('stores a chunk text once per segment (in retrieval.idx), and reads older files holding it twice', async () => {
+    const h = await harness();
+    const old = [...chunksOf('a', ['the owl hunts at night', 'tide and moon']), ...chunksOf('b', ['rye bread and salt'])];
+    const embedder = base.worker.indexing.embedder();
+    const retrieval = await buildRetrievalIndex(old.map(toRetrievalChunk), embedder ? { embedder } : {});
+    const prefix = `gold/${h.accountId}/memories/${h.memoryId}/index/v1-legacy/`;
+    // written as before compact loading: index format 1, records with their texts
+    await base.objects.put(`${prefix}retrieval.idx`, serializeRetrievalIndexV1(retrieval));
+    await base.objects.put(`${prefix}chunks.json`, encodeChunks(old), 'application/json');
+    for (const fileId of ['a', 'b']) await link(h, fileId);
+    await base.memories.commitIndexVersion(h.accountId, h.memoryId, {
+      expectedVersion: 0,
+      changes: { indexVersion: 1, indexPrefix: prefix },
+      excludedBuilt: [],
+    });
+    const before = await loaded(h);
+    expect(before.records?.map((record) => record.text)).toEqual(old.map((chunk) => chunk.text));
+    expect(old.map((_, ordinal) => before.retrieval.chunks.texts.at(ordinal))).toEqual(old.map((chunk) => chunk.text));
+    await ingest(h, 'c', ['glacier valley']);
+    const { manifest, root } = await current(h);
+    const records = JSON.parse(
+      Buffer.from((await base.objects.get(`${root}${manifest.segments[0]?.id}/chunks.json`)) ?? []).toString('utf8'),
+    );
+    expect(records).toHaveLength(4);
+    for (const record of records as Array<Record<string, unknown>>) expect(record).not.toHaveProperty('text');
+    const after = await loaded(h);
+    expect(after.records?.map((record) => [record.id, record.text])).toEqual([
+      ['a:0', 'the owl hunts at night'],
+      ['a:1', 'tide and moon'],
+      ['b:0', 'rye bread and salt'],
+      ['c:0', 'glacier valley'],
+    ]);
+    expect(after.chunks.get('c:0')?.text).toBe('glacier valley');
+    await expectSameAsFresh(
+      h,
+      new Map([
+        ['a', chunksOf('a', ['the owl hunts at night', 'tide and moon'])],
+        ['b', chunksOf('b', ['rye bread and salt'])],
+        ['c', chunksOf('c', ['glacier valley'])],
+      ]),
+    );
   }, 60_000);
 
   it('keeps the graph of a graph memory with the version a merge publishes', async () => {

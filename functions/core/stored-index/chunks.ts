@@ -42,16 +42,28 @@ interface StoredMessage {
 
 type ChunkAs<M> = Omit<StoredChunk, 'message'> & { message?: M };
 
-export function encodeChunks(chunks: readonly StoredChunk[]): string {
-  const stored = chunks.map((chunk): ChunkAs<StoredMessage> => {
-    // most chunks carry no message: they pass as they are (no copy)
-    if (chunk.message === undefined) return chunk as ChunkAs<undefined>;
-    const { id, sessionId, role, customerUserId, createdAt } = chunk.message;
-    return { ...chunk, message: { id, sessionID: sessionId, role, customerUserID: customerUserId, createdAt } };
+/**
+ * The chunk list as stored. `texts: false` leaves the texts out: a segment's `chunks.json` does, since its
+ * `retrieval.idx` holds them (readSegment puts them back), so a cold container parses each text once.
+ */
+export function encodeChunks(chunks: readonly StoredChunk[], options: { texts?: boolean } = {}): string {
+  const withTexts = options.texts !== false;
+  const stored = chunks.map((chunk): Partial<ChunkAs<StoredMessage>> => {
+    const record: Partial<StoredChunk> = withTexts ? chunk : withoutText(chunk);
+    // most chunks carry no message: they pass as they are (no copy, when with their text)
+    if (record.message === undefined) return record as Partial<ChunkAs<undefined>>;
+    const { id, sessionId, role, customerUserId, createdAt } = record.message;
+    return { ...record, message: { id, sessionID: sessionId, role, customerUserID: customerUserId, createdAt } };
   });
   return JSON.stringify(stored);
 }
 
+function withoutText(chunk: StoredChunk): Omit<StoredChunk, 'text'> {
+  const { text: _text, ...rest } = chunk;
+  return rest;
+}
+
+/** The chunk list as stored; a segment's records come without texts (see `encodeChunks`) until readSegment puts them back. */
 export function decodeChunks(bytes: Uint8Array | undefined): StoredChunk[] {
   if (!bytes) return [];
   const stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as Array<ChunkAs<StoredMessage>>;

@@ -43,7 +43,7 @@ export async function writeSegment(
   chunks: readonly StoredChunk[],
   retrieval: RetrievalIndex,
 ): Promise<number> {
-  const records = encodeChunks(chunks);
+  const records = encodeChunks(chunks, { texts: false });
   const index = serializeRetrievalIndex(retrieval);
   const files = JSON.stringify(Object.fromEntries(filesOf(chunks)));
   await Promise.all([
@@ -74,5 +74,21 @@ export async function readSegmentIndex(objects: ObjectStore, prefix: string): Pr
 export async function readSegment(objects: ObjectStore, prefix: string): Promise<LoadedSegment> {
   const [retrieval, chunks] = await Promise.all([objects.get(prefix + INDEX_FILES.retrieval), objects.get(prefix + INDEX_FILES.chunks)]);
   if (!retrieval) throw new Error(`index segment ${prefix} has no ${INDEX_FILES.retrieval}`);
-  return { retrieval: deserializeRetrievalIndex(retrieval), chunks: decodeChunks(chunks) };
+  const index = deserializeRetrievalIndex(retrieval);
+  return { retrieval: index, chunks: withTexts(decodeChunks(chunks), index, prefix) };
+}
+
+/**
+ * The records with their texts: a segment's `chunks.json` holds none since compact loading (#23), its
+ * index does (same ordinals); a segment written before holds them in both and is read as it is.
+ */
+function withTexts(records: StoredChunk[], index: RetrievalIndex, prefix: string): StoredChunk[] {
+  const texts = index.chunks.texts;
+  for (let ordinal = 0; ordinal < records.length; ordinal++) {
+    const record = records[ordinal];
+    if (!record || typeof record.text === 'string') continue;
+    if (index.chunks.ids[ordinal] !== record.id) throw new Error(`index segment ${prefix}: chunk ${ordinal} differs from its index`);
+    record.text = texts.at(ordinal) ?? '';
+  }
+  return records;
 }

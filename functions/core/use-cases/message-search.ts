@@ -96,7 +96,10 @@ function messageTimePrior(
     });
     return new Date(Number.isFinite(at) ? at : Date.now());
   };
-  const chunks = { timeOf: (ordinal: number) => times[ordinal], textOf: (ordinal: number) => index.retrieval.chunks.texts[ordinal] ?? '' };
+  const chunks = {
+    timeOf: (ordinal: number) => times[ordinal],
+    textOf: (ordinal: number) => index.retrieval.chunks.texts.at(ordinal) ?? '',
+  };
   return timePrior(chunks, index.retrieval, query, latest);
 }
 

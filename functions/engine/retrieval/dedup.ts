@@ -34,7 +34,7 @@ export function toPayloadItems(index: RetrievalIndex, hits: readonly FusedHit[],
   const { chunks } = index;
   for (const hit of hits) {
     const fileId = chunks.fileIds[hit.ordinal] ?? '';
-    const text = chunks.texts[hit.ordinal] ?? '';
+    const text = chunks.texts.at(hit.ordinal) ?? '';
     const start = chunks.starts[hit.ordinal] ?? -1;
     const end = chunks.ends[hit.ordinal] ?? -1;
     const overlapping = items.find((item) => item.fileId === fileId && rangesOverlap(item, start, end));

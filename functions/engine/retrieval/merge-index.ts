@@ -9,6 +9,7 @@ import { buildHnsw, type HnswOptions, searchHnsw } from './hnsw';
 import type { AnnPart, ChunkTable, RetrievalIndex } from './retrieval-index';
 import type { SegmentPart } from '../lexical/segment';
 import { mergeSegments } from '../lexical/segment-merge';
+import type { StringList } from '../lexical/string-table';
 import { buildTitleLinks } from './title-links';
 import type { VectorHit, VectorSegment } from './vector-segment';
 
@@ -81,10 +82,11 @@ export function lexicalParts(parts: readonly IndexPart[], ordinals: readonly Int
 export function mergeChunkTables(parts: readonly IndexPart[], ordinals: readonly Int32Array[], count: number): ChunkTable {
   const ids = new Array<string>(count);
   const fileIds = new Array<string>(count);
-  const texts = new Array<string>(count);
   const titles = new Array<string>(count);
   const starts = new Int32Array(count);
   const ends = new Int32Array(count);
+  const partOf = new Int32Array(count);
+  const ordinalIn = new Int32Array(count);
   parts.forEach(({ index }, p) => {
     const map = ordinals[p] ?? new Int32Array(0);
     for (let ordinal = 0; ordinal < map.length; ordinal++) {
@@ -92,13 +94,37 @@ export function mergeChunkTables(parts: readonly IndexPart[], ordinals: readonly
       if (merged < 0) continue;
       ids[merged] = index.chunks.ids[ordinal] ?? '';
       fileIds[merged] = index.chunks.fileIds[ordinal] ?? '';
-      texts[merged] = index.chunks.texts[ordinal] ?? '';
       titles[merged] = index.chunks.titles[ordinal] ?? '';
       starts[merged] = index.chunks.starts[ordinal] ?? -1;
       ends[merged] = index.chunks.ends[ordinal] ?? -1;
+      partOf[merged] = p;
+      ordinalIn[merged] = ordinal;
     }
   });
+  const texts = new PartTexts(
+    parts.map(({ index }) => index.chunks.texts),
+    partOf,
+    ordinalIn,
+  );
   return { ids, fileIds, texts, titles, starts, ends };
+}
+
+/** The texts of merged chunks, read from their parts when asked for (a loaded part decodes one text at a time). */
+class PartTexts implements StringList {
+  readonly length: number;
+
+  constructor(
+    private readonly parts: readonly StringList[],
+    private readonly partOf: Int32Array,
+    private readonly ordinalIn: Int32Array,
+  ) {
+    this.length = partOf.length;
+  }
+
+  at(index: number): string | undefined {
+    if (!(index >= 0 && index < this.length)) return undefined;
+    return this.parts[this.partOf[index] ?? 0]?.at(this.ordinalIn[index] ?? 0);
+  }
 }
 
 /**

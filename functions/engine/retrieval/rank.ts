@@ -123,7 +123,7 @@ function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, 
     table: index.links,
     firstPass: hits,
     feedbackChunks: params.links.feedbackChunks,
-    termsOf: (ordinal) => analyzeInOne(index.chunks.texts[ordinal] ?? '', index.text.analyzer, index.text.languages),
+    termsOf: (ordinal) => analyzeInOne(index.chunks.texts.at(ordinal) ?? '', index.text.analyzer, index.text.languages),
     fileOf: (ordinal) => index.text.docFiles[ordinal] ?? 0,
   });
   const linked = [...feedback].map(([ordinal, score]) => ({ ordinal, score })).sort((a, b) => b.score - a.score);

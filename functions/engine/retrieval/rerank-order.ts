@@ -31,7 +31,7 @@ export interface RerankedHits {
 export async function rerankHits(index: RetrievalIndex, hits: readonly FusedHit[], rerank: CandidateRerank): Promise<RerankedHits> {
   const head = hits.slice(0, Math.max(0, Math.floor(rerank.candidates)));
   if (head.length === 0) return { hits: [...hits], reranked: false };
-  const relevance = await rerank.score(head.map((hit) => index.chunks.texts[hit.ordinal] ?? ''));
+  const relevance = await rerank.score(head.map((hit) => index.chunks.texts.at(hit.ordinal) ?? ''));
   if (!relevance || relevance.length === 0) return { hits: [...hits], reranked: false };
   return { hits: orderByRelevance(hits, head.length, relevance), reranked: true };
 }

@@ -10,6 +10,7 @@
 import { type AnalyzerLanguage, type AnalyzerOptions, resolveAnalyzerOptions } from '../lexical/analyzer';
 import { detectLanguages, type Language } from '../lexical/language';
 import { buildSegment, type LexicalSegment } from '../lexical/segment';
+import type { StringList } from '../lexical/string-table';
 import type { Embedder } from './embedder';
 import { buildHnsw, type HnswIndex, type HnswOptions } from './hnsw';
 import { buildTitleLinks, type TitleLinkTable } from './title-links';
@@ -39,7 +40,8 @@ export interface RetrievalChunk {
 export interface ChunkTable {
   readonly ids: readonly string[];
   readonly fileIds: readonly string[];
-  readonly texts: readonly string[];
+  /** Read with `at(ordinal)`: a loaded index decodes a text when it is asked for (index-format.ts). */
+  readonly texts: StringList;
   readonly titles: readonly string[];
   /** Offsets in the file's text; -1 when unknown. */
   readonly starts: Int32Array;
@@ -163,7 +165,7 @@ function unchangedChunks(chunks: readonly RetrievalChunk[], table: ChunkTable, p
   chunks.forEach((chunk, ordinal) => {
     const before = ordinals.get(chunk.id);
     if (before === undefined || chunk.context) return;
-    if (previous.chunks.texts[before] !== chunk.text || previous.chunks.titles[before] !== table.titles[ordinal]) return;
+    if (previous.chunks.texts.at(before) !== chunk.text || previous.chunks.titles[before] !== table.titles[ordinal]) return;
     same.set(ordinal, before);
   });
   return same;

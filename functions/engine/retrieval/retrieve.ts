@@ -160,7 +160,7 @@ export async function rankForQuery(
 /** The hits with the replies of asking turns after them, when the request knows conversation order. */
 function withRepliesOf(index: RetrievalIndex, request: RetrieveRequest, hits: FusedHit[]): FusedHit[] {
   const { replyOf, allow } = request;
-  return replyOf ? withReplies(hits, { replyOf, allow, textOf: (ordinal) => index.chunks.texts[ordinal] ?? '' }) : hits;
+  return replyOf ? withReplies(hits, { replyOf, allow, textOf: (ordinal) => index.chunks.texts.at(ordinal) ?? '' }) : hits;
 }
 
 /** The memory facts whose chunk may be answered (facts without a known chunk are kept). */

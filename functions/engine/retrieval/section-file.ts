@@ -14,6 +14,8 @@
  */
 
 export interface SectionFile {
+  /** The format version the file was written in. */
+  version: number;
   header: unknown;
   sections: Map<string, Uint8Array>;
 }
@@ -54,12 +56,12 @@ export function writeSections(magic: string, version: number, header: unknown, s
   return out;
 }
 
-/** Decodes bytes written by `writeSections`; throws on another magic, a newer version or truncation. */
-export function readSections(bytes: Uint8Array, magic: string, version: number): SectionFile {
+/** Decodes bytes written by `writeSections`; throws on another magic, a version not in `versions` or truncation. */
+export function readSections(bytes: Uint8Array, magic: string, versions: number | readonly number[]): SectionFile {
   if (bytes.length < 12 || new TextDecoder().decode(bytes.subarray(0, 4)) !== magic) throw formatError(magic, 'wrong magic');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const found = view.getUint32(4, true);
-  if (found !== version) throw formatError(magic, `unsupported version ${found}`);
+  if (!(typeof versions === 'number' ? [versions] : versions).includes(found)) throw formatError(magic, `unsupported version ${found}`);
   const length = view.getUint32(8, true);
   if (12 + length > bytes.length) throw formatError(magic, 'truncated header');
   const parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(12, 12 + length))) as {
@@ -71,7 +73,7 @@ export function readSections(bytes: Uint8Array, magic: string, version: number):
     if (entry.offset + entry.length > bytes.length) throw formatError(magic, `section ${entry.name} truncated`);
     sections.set(entry.name, bytes.slice(entry.offset, entry.offset + entry.length));
   }
-  return { header: parsed.header, sections };
+  return { version: found, header: parsed.header, sections };
 }
 
 /** The bytes of a typed array (a view, no copy). */

@@ -51,7 +51,7 @@ function sentenceVectors(index: RetrievalIndex, ordinal: number, encoder: Senten
   if (!cache) caches.set(index, (cache = new Map()));
   let vectors = cache.get(ordinal);
   if (!vectors) {
-    vectors = splitSentences(index.chunks.texts[ordinal] ?? '').map((sentence) => encoder.embedOne(sentence.text));
+    vectors = splitSentences(index.chunks.texts.at(ordinal) ?? '').map((sentence) => encoder.embedOne(sentence.text));
     if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(ordinal, vectors);
   }

@@ -78,7 +78,7 @@ export function queryTimePrior(
   timeOf: (ordinal: number) => number | undefined,
   overrides?: Partial<TimePriorParams>,
 ): ((ordinal: number) => number) | undefined {
-  return timePrior({ timeOf, textOf: (ordinal) => index.chunks.texts[ordinal] ?? '' }, index, query, reference, overrides);
+  return timePrior({ timeOf, textOf: (ordinal) => index.chunks.texts.at(ordinal) ?? '' }, index, query, reference, overrides);
 }
 
 function statedTimes(chunks: PriorChunks, cacheKey: object, ordinal: number, written: number | undefined): readonly TimeSpan[] {

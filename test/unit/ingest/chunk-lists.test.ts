@@ -31,4 +31,12 @@ describe('chunk lists', () => {
     expect(chunks[0]).not.toHaveProperty('message');
     expect(encodeChunks(chunks)).toBe(STORED);
   });
+
+  it('leave the texts out when asked (a segment: its retrieval index holds them), nothing else', () => {
+    const chunks = decodeChunks(Buffer.from(STORED));
+    const stored = JSON.parse(encodeChunks(chunks, { texts: false })) as Array<Record<string, unknown>>;
+    const withTexts = JSON.parse(STORED) as Array<Record<string, unknown>>;
+    expect(stored).toEqual(withTexts.map(({ text: _text, ...rest }) => rest));
+    expect(decodeChunks(Buffer.from(JSON.stringify(stored)))[1]?.message?.sessionId).toBe('s1');
+  });
 });

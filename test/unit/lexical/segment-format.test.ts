@@ -10,6 +10,7 @@ import {
   serializeSegment,
 } from '../../../functions/engine/lexical/segment';
 import type { AnalyzerLanguage } from '../../../functions/engine/lexical/analyzer';
+import { serializeSegmentV2 } from '../../support/legacy-index-formats';
 
 /** Any UTF-16 string, lone surrogates included. */
 const anyString = fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)) });
@@ -54,6 +55,35 @@ describe('serializeSegment / deserializeSegment', () => {
     );
   });
 
+  it('reads format 2 (doc ids and terms as JSON) as the same segment (property)', () => {
+    fc.assert(
+      fc.property(documents, analyzerOptions, (docs, options) => {
+        const segment = buildSegment(docs, options);
+        const loaded = deserializeSegment(serializeSegmentV2(segment));
+        expect(plain(loaded)).toEqual(plain(segment));
+        expect(serializeSegment(loaded)).toEqual(serializeSegment(segment));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('leaves the doc ids to its container when asked, and takes them back from it (property)', () => {
+    fc.assert(
+      fc.property(documents, analyzerOptions, (docs, options) => {
+        const segment = buildSegment(docs, options);
+        const bytes = serializeSegment(segment, { sharedDocIds: true });
+        expect(bytes.length).toBeLessThanOrEqual(serializeSegment(segment).length);
+        const loaded = deserializeSegment(bytes, segment.docIds);
+        expect(plain(loaded)).toEqual(plain(segment));
+        expect(serializeSegment(loaded, { sharedDocIds: true })).toEqual(bytes);
+      }),
+      { numRuns: 100 },
+    );
+    const bytes = serializeSegment(buildSegment([{ id: 'a', fileId: 'f', text: 'some words' }]), { sharedDocIds: true });
+    expect(() => deserializeSegment(bytes)).toThrow(/held by its container/);
+    expect(() => deserializeSegment(bytes, ['a', 'b'])).toThrow(/2 doc ids given for 1 docs/);
+  });
+
   it('loads from an unaligned view and answers queries identically', () => {
     const segment = buildSegment([
       { id: 'a', fileId: 'f', text: 'Mitochondria make ATP.' },
@@ -79,7 +109,7 @@ describe('serializeSegment / deserializeSegment', () => {
     const bytes = serializeSegment(buildSegment([{ id: 'a', fileId: 'f', text: 'some words here' }]));
     expect(() => deserializeSegment(new Uint8Array(0))).toThrow(/not a lexical segment/);
     expect(() => deserializeSegment(new TextEncoder().encode('{"json": true} and more bytes..'))).toThrow();
-    expect(() => deserializeSegment(bytes.subarray(0, bytes.length - 1))).toThrow(/length/);
+    expect(() => deserializeSegment(bytes.subarray(0, bytes.length - 1))).toThrow(/length|truncated/);
     const longer = new Uint8Array(bytes.length + 1);
     longer.set(bytes);
     expect(() => deserializeSegment(longer)).toThrow(/length/);
@@ -97,12 +127,13 @@ describe('serializeSegment / deserializeSegment', () => {
   });
 
   it('loads format 1 (before languages) as an English segment that searches as before', () => {
+    // format 1 is format 2 without the languages
     const docs = [
       { id: 'a', fileId: 'f', text: 'The runners were running' },
       { id: 'b', fileId: 'f', text: 'Mitochondria produce ATP' },
     ];
     const current = buildSegment(docs);
-    const loaded = deserializeSegment(asFormat1(serializeSegment(current)));
+    const loaded = deserializeSegment(asFormat1(serializeSegmentV2(current)));
     expect(loaded.analyzer).toEqual({ stem: true, stopwords: true, language: 'en' });
     expect(loaded.languages).toEqual(['en']);
     expect(loaded.terms).toEqual(current.terms);
@@ -157,7 +188,7 @@ function withMetadata(
   return out;
 }
 
-/** A format-2 segment as format 1 wrote it: no analyzer language, no languages. */
+/** A format-2 segment (`serializeSegmentV2`) as format 1 wrote it: no analyzer language, no languages. */
 function asFormat1(bytes: Uint8Array): Uint8Array {
   return withMetadata(
     bytes,
