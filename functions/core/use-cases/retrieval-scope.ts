@@ -19,7 +19,7 @@ import {
 } from '../stored-index/search-filter';
 import type { LoadedIndex } from '../stored-index/index-cache';
 import { withinWindow } from './message-search';
-import type { RetrievalDeps, RetrievalQuery } from './retrieve-memory';
+import type { RetrievalDeps, RetrievalQuery } from './retrieval-types';
 
 /**
  * Which chunks (by ordinal) may be answered: not from excluded sources, deleted sessions, outside the

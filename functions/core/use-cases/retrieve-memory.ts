@@ -18,44 +18,17 @@ import {
   type VectorSource,
 } from '../../engine';
 import { tierSourceOf } from '../vector-tier/candidates';
-import type { VectorTierSetup } from '../vector-tier/ports';
 import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
-import type { MemoryStore, SessionStore } from '../ports';
-import type { SearchFilter } from '../stored-index/search-filter';
-import type { FileStore } from '../files/ports';
-import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
+import type { LoadedIndex } from '../stored-index/index-cache';
 import { emitMetric } from '../metrics';
-import { candidateRerank, type Reranking } from '../reranking/candidate-rerank';
+import { candidateRerank } from '../reranking/candidate-rerank';
 import { checkWindow } from './message-search';
 import { nextTurns } from './conversation-turns';
 import { allowedChunks, chunkIdAllowed, chunkView, filterSources } from './retrieval-scope';
+import type { RetrievalDeps, RetrievalQuery } from './retrieval-types';
+
+export type { RetrievalDeps, RetrievalQuery } from './retrieval-types';
 import { type DatedFactView, datedFactViews, graphFacts, publicSourceId, sentenceHolds, supersededFactor } from './retrieval-time';
-
-export interface RetrievalDeps {
-  memories: MemoryStore;
-  files: FileStore;
-  sessions: Pick<SessionStore, 'get'>;
-  indexes: IndexCache;
-  indexing: { embedder: () => Embedder | null };
-  /** The reranker of the fused candidates, when one is configured (core/reranking). */
-  reranking?: Reranking;
-  /** The vector tier, when the stage turns it on: a tiered memory's vector candidates come from it. */
-  vectors?: VectorTierSetup;
-}
-
-export interface RetrievalQuery {
-  memoryId: string;
-  query: string;
-  topK: number;
-  facts: boolean;
-  assisted: boolean;
-  after?: string;
-  before?: string;
-  /** Conditions every passage, fact and source holds (GET /memory/'s `filter`). */
-  filter?: SearchFilter;
-  /** ISO 8601; default now. */
-  asOf?: string;
-}
 
 interface Source {
   id: string;

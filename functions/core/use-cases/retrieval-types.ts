@@ -1,0 +1,34 @@
+/** What memory retrieval needs and is asked: shared by retrieve-memory.ts and retrieval-scope.ts, so neither imports the other's types. */
+import type { Embedder } from '../../engine';
+import type { FileStore } from '../files/ports';
+import type { MemoryStore, SessionStore } from '../ports';
+import type { Reranking } from '../reranking/candidate-rerank';
+import type { IndexCache } from '../stored-index/index-cache';
+import type { SearchFilter } from '../stored-index/search-filter';
+import type { VectorTierSetup } from '../vector-tier/ports';
+
+export interface RetrievalDeps {
+  memories: MemoryStore;
+  files: FileStore;
+  sessions: Pick<SessionStore, 'get'>;
+  indexes: IndexCache;
+  indexing: { embedder: () => Embedder | null };
+  /** The reranker of the fused candidates, when one is configured (core/reranking). */
+  reranking?: Reranking;
+  /** The vector tier, when the stage turns it on: a tiered memory's vector candidates come from it. */
+  vectors?: VectorTierSetup;
+}
+
+export interface RetrievalQuery {
+  memoryId: string;
+  query: string;
+  topK: number;
+  facts: boolean;
+  assisted: boolean;
+  after?: string;
+  before?: string;
+  /** Conditions every passage, fact and source holds (GET /memory/'s `filter`). */
+  filter?: SearchFilter;
+  /** ISO 8601; default now. */
+  asOf?: string;
+}
