@@ -29,7 +29,7 @@ export { parseWordVectors, type WordVectorTable } from './retrieval/word-vector-
 export { decodeWordVectorTable, encodeWordVectorTable, type WordVectorSource } from './retrieval/word-vector-binary';
 
 // graph: walked at query time
-export { type GraphSnapshot, portableGraphSnapshot } from './graph/graph-snapshot';
+export type { GraphSnapshot } from './graph/graph-snapshot';
 export { buildGraphSegment, type GraphSegment } from './graph/graph-segment';
 export { deserializeGraphSegment, serializeGraphSegment } from './graph/graph-segment-format';
 export { personalizedPageRank, topChunks } from './graph/graph-ppr';

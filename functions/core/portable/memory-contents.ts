@@ -4,7 +4,9 @@
  * (entities, relations, facts with their validity, per-source contributions). Every reader of the stored
  * index an export needs is here: the version's manifest, its segments (docs/segments.md), its graph.
  */
-import { chunkVector, type GraphSnapshot, portableGraphSnapshot } from '../../engine';
+import { chunkVector, type GraphSnapshot } from '../../engine';
+// the graph surface (worker only): the engine barrel must not carry the graph builder and its NLP model into the API's bundles
+import { portableGraphSnapshot } from '../../engine/graph';
 import { isExcludedChunk, type Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import type { ObjectStore } from '../ports';

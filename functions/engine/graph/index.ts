@@ -17,7 +17,7 @@ export { graphInvariantViolations } from './graph-invariants';
 export { refreshValidity } from './validity';
 export { addFileToScope, emptyValidityScope, type ValidityScope } from './validity-scope';
 export { statedDocumentDate } from './document-date';
-export { restoreMemoryGraph, snapshotGraph } from './graph-snapshot';
+export { portableGraphSnapshot, restoreMemoryGraph, snapshotGraph } from './graph-snapshot';
 export { parseText, type ParsedText } from './nlp';
 export { extractMentions } from './extract-entities';
 export { extractRelations } from './relations';
