@@ -117,7 +117,7 @@ describe('the vector tier on the local runtime', { timeout: 180_000 }, () => {
       expect((await call('DELETE', `/memories/delete-file?memoryID=${memoryId}&fileID=${fileId}`)).status).toBe(200);
     }
     await until(memoryId, (memory) => memory.step === 'ready' && memory.chunkCount === 1);
-    await expect.poll(indexNames, { timeout: 30_000 }).not.toContain(indexOf(memoryId));
+    await expect.poll(indexNames, { timeout: 90_000 }).not.toContain(indexOf(memoryId));
     const after = await call('GET', `/memory/?memoryID=${memoryId}&query=${encodeURIComponent('Analytical Engine')}`);
     expect(after.body.payload.map((item: { content: string }) => item.content)).toEqual([TEXTS['babbage.txt']]);
   });
