@@ -22,6 +22,7 @@ import { INDEX_FILES } from '../functions/core/stored-index/index-files';
 import { readSegment } from '../functions/core/stored-index/segments';
 import { buildRetrievalIndex, retrieve, serializeRetrievalIndex } from '../functions/engine';
 import { serializeRetrievalIndexV1 } from '../test/support/legacy-index-formats';
+import { syntheticText } from './support/synthetic-text';
 
 const { values } = parseArgs({
   options: {
@@ -31,26 +32,12 @@ const { values } = parseArgs({
   },
 });
 
-const VOCABULARY =
-  'tide moon owl night rye bread salt glacier valley river stone wind harbour cell protein gene dose trial patient risk blood brain heart liver lung bone muscle virus cancer immune signal pathway receptor enzyme'.split(
-    ' ',
-  );
 const QUERY = 'owl3 night7 glacier valley river12';
-
-function textOf(seed: number, words: number): string {
-  let state = seed * 2654435761;
-  const out: string[] = [];
-  for (let i = 0; i < words; i++) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    out.push(`${VOCABULARY[state % VOCABULARY.length]}${state % 97}`);
-  }
-  return out.join(' ');
-}
 
 function chunksOf(size: number): StoredChunk[] {
   return Array.from({ length: size }, (_, n) => {
     const fileId = `file${Math.floor(n / 10)}`;
-    const text = textOf(n, 40);
+    const text = syntheticText(n, 40);
     return { id: `${fileId}:${n % 10}`, fileId, text, start: (n % 10) * 1000, end: (n % 10) * 1000 + text.length, title: fileId };
   });
 }

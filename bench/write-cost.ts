@@ -24,6 +24,7 @@ import { createMemory } from '../functions/core/use-cases/memories';
 import { rankForQuery } from '../functions/engine';
 import { composeMemoryDeps } from '../functions/local/compose';
 import { composeWorkerDeps } from '../functions/worker/deps';
+import { syntheticText } from './support/synthetic-text';
 
 const { values } = parseArgs({
   options: { sizes: { type: 'string', default: '2000,50000,500000' }, 'chunk-words': { type: 'string', default: '40' } },
@@ -34,25 +35,9 @@ const sizes = (values.sizes ?? '')
   .filter((n) => n > 0);
 const chunkWords = Number(values['chunk-words']);
 
-const VOCABULARY =
-  'tide moon owl night rye bread salt glacier valley river stone wind harbour cell protein gene dose trial patient risk blood brain heart liver lung bone muscle virus cancer immune signal pathway receptor enzyme'.split(
-    ' ',
-  );
-
-/** Deterministic pseudo-random text (a linear congruential generator), so every run indexes the same words. */
-function textOf(seed: number, words: number): string {
-  let state = seed * 2654435761;
-  const out: string[] = [];
-  for (let i = 0; i < words; i++) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    out.push(`${VOCABULARY[state % VOCABULARY.length]}${state % 97}`);
-  }
-  return out.join(' ');
-}
-
 function fileChunks(fileId: string, count: number, seed: number): StoredChunk[] {
   return Array.from({ length: count }, (_, i) => {
-    const text = textOf(seed + i, chunkWords);
+    const text = syntheticText(seed + i, chunkWords);
     return { id: `${fileId}:${i}`, fileId, text, start: i * 1000, end: i * 1000 + text.length, title: fileId };
   });
 }
