@@ -22,6 +22,7 @@ export function vectorTierSetupFromSettings(settings: VectorTierSettings, contex
     delete: async (ref, keys) => (await made()).delete(ref, keys),
     query: async (ref, query) => (await made()).query(ref, query),
     dropIndex: async (ref) => (await made()).dropIndex(ref),
+    generations: async (ref) => (await made()).generations(ref),
   };
   return { tier, thresholdChunks: settings.thresholdChunks };
 }

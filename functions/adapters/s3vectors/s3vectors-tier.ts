@@ -20,6 +20,7 @@ import {
   DeleteIndexCommand,
   DeleteVectorsCommand,
   GetIndexCommand,
+  ListIndexesCommand,
   PutVectorsCommand,
   type PutInputVector,
   type QueryOutputVector,
@@ -105,6 +106,23 @@ export class S3VectorsTier implements VectorTier {
   async dropIndex(ref: VectorIndexRef): Promise<void> {
     const indexName = vectorIndexName(ref);
     await this.call('delete an index', () => this.client.send(new DeleteIndexCommand(this.at(indexName))), 'NotFoundException');
+  }
+
+  async generations(ref: VectorIndexRef): Promise<string[]> {
+    const base = vectorIndexName('memoryId' in ref ? { accountId: ref.accountId, memoryId: ref.memoryId } : ref);
+    const found: string[] = [];
+    let nextToken: string | undefined;
+    do {
+      const list = new ListIndexesCommand({ vectorBucketName: this.vectorBucketName, prefix: base, ...(nextToken ? { nextToken } : {}) });
+      const page = await this.call('list indexes', () => this.client.send(list));
+      for (const index of page?.indexes ?? []) {
+        const name = index.indexName ?? '';
+        if (name === base) found.push('');
+        else if (name.startsWith(`${base}-`)) found.push(name.slice(base.length + 1));
+      }
+      nextToken = page?.nextToken;
+    } while (nextToken);
+    return found;
   }
 
   async query(ref: VectorIndexRef, query: TierQuery): Promise<TierAnswer> {

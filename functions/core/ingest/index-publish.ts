@@ -8,7 +8,7 @@ import { objectKeys } from '../object-keys';
 import type { MemoryStore, ObjectStore, QueuePort } from '../ports';
 import { folderOf, type IndexManifest, nameOf } from '../stored-index/manifest';
 import { readSegmentFiles } from '../stored-index/segments';
-import type { VectorTierSetup } from '../vector-tier/ports';
+import type { VectorIndexRef, VectorTierSetup } from '../vector-tier/ports';
 import { keysOfRanges } from '../vector-tier/vector-keys';
 import { mergeDue } from './merge-policy';
 import { afterTierPublish, tierRef } from './vector-placement';
@@ -31,11 +31,19 @@ export interface VersionRef {
  * segments (a warm reader may still load the previous one); deletes every other folder of a version up
  * to the published one, so the folders of builds and merges that lost or crashed go too. Folders of
  * later versions (builds still running) are left alone; a tiered memory's collected segments take their
- * vectors with them (vector-placement.ts). Then enqueues a merge when one is due.
+ * vectors with them, and generations no version names are dropped (vector-placement.ts). Then enqueues a merge when one is due.
  */
 export async function afterPublish(deps: PublishDeps, published: Memory, current: VersionRef, previous?: VersionRef): Promise<void> {
   await afterTierPublish(deps, published, current.manifest, previous?.manifest);
-  const tiered = current.manifest.vectorTier !== undefined || previous?.manifest.vectorTier !== undefined;
+  await collectFolders(deps, published, current, previous);
+  if (mergeDue(current.manifest.segments))
+    await deps.queue.send({ kind: 'memory.merge', accountId: published.accountId, memoryId: published.id });
+}
+
+/** Deletes every folder of a version up to the published one that neither `current` nor `previous` names. */
+async function collectFolders(deps: PublishDeps, published: Memory, current: VersionRef, previous?: VersionRef): Promise<void> {
+  const tiered = current.manifest.vectorTier;
+  const ref = tiered ? tierRef(published, tiered.generation) : undefined;
   const root = objectKeys.indexRoot(published.accountId, published.id);
   const keep = new Set<string>();
   for (const version of [current, previous]) {
@@ -47,16 +55,17 @@ export async function afterPublish(deps: PublishDeps, published: Memory, current
   for (const folder of folders) {
     const version = Number(/^[vs](\d+)-/.exec(folder)?.[1] ?? Number.NaN);
     if (!Number.isInteger(version) || version > published.indexVersion || keep.has(folder)) continue;
-    if (tiered && folder.startsWith('s')) await forgetCollected(deps, published, folderOf(root, folder), folder);
+    if (ref && folder.startsWith('s')) await forgetCollected(deps, ref, folderOf(root, folder), folder);
     await deps.objects.deletePrefix(folderOf(root, folder));
   }
-  if (mergeDue(current.manifest.segments))
-    await deps.queue.send({ kind: 'memory.merge', accountId: published.accountId, memoryId: published.id });
 }
 
-/** Deletes the tier's vectors of a segment folder about to be collected (its `files.json` names its ordinals). */
-async function forgetCollected(deps: PublishDeps, memory: Memory, folder: string, segmentId: string): Promise<void> {
+/**
+ * Deletes from the published generation the vectors of a segment folder about to be collected (its
+ * `files.json` names its ordinals); a moved-back memory's generations are dropped whole instead.
+ */
+async function forgetCollected(deps: PublishDeps, ref: VectorIndexRef, folder: string, segmentId: string): Promise<void> {
   const files = await readSegmentFiles(deps.objects, folder).catch(() => undefined); // a crash before its table: it put no vector
   const keys = files ? keysOfRanges(segmentId, files.values()) : [];
-  if (deps.vectors && keys.length > 0) await deps.vectors.tier.delete(tierRef(memory), keys);
+  if (deps.vectors && keys.length > 0) await deps.vectors.tier.delete(ref, keys);
 }

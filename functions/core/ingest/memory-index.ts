@@ -26,7 +26,7 @@ import { planVersion, type VersionPlan } from './segment-plan';
 import { emitMetric } from '../metrics';
 import type { RetrievalIndex } from '../../engine';
 import type { VectorTierSetup } from '../vector-tier/ports';
-import { dropTier, forgetSegment, placeVectors } from './vector-placement';
+import { dropTier, forgetPlacement, placeVectors } from './vector-placement';
 
 const PUBLISH_TRIES = 5;
 
@@ -85,17 +85,35 @@ export async function buildAndPublishIndex(
     if (!memory) return { memory: undefined, extractionTokens };
     let build: Build | undefined;
     try {
-      build = await buildVersion(deps, memory, publication);
+      build = await buildVersion(deps, memory, publication).catch(async (error: unknown) => {
+        throw error instanceof ConflictError || !(await publishedMeanwhile(deps, memory))
+          ? error
+          : new ConflictError(`memory '${memory.id}' published meanwhile`, { cause: error });
+      });
       extractionTokens += build.written.extractionTokens;
       return { memory: await publishBuild(deps, memory, build, publication), extractionTokens };
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
       // another build published first: this one is never read
       await Promise.all((build?.folders ?? []).map((folder) => deps.objects.deletePrefix(folder)));
-      await forgetSegment(deps, memory, build?.tierSegment);
+      if (build)
+        await forgetPlacement(deps, memory, {
+          started: build.previous?.manifest,
+          placed: build.manifest.vectorTier,
+          segment: build.tierSegment,
+        });
       if (attempt >= PUBLISH_TRIES) throw error;
     }
   }
+}
+
+/**
+ * Whether another version was published since `memory` was read: a build that failed before its publish
+ * meanwhile (say its tier writes found the generation it wrote into dropped by a move back) lost the race,
+ * and starts again from the new version.
+ */
+async function publishedMeanwhile(deps: IndexDeps, memory: Memory): Promise<boolean> {
+  return (await deps.memories.get(memory.accountId, memory.id))?.indexVersion !== memory.indexVersion;
 }
 
 interface Build {

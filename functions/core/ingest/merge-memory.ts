@@ -19,7 +19,7 @@ import { afterPublish, type PublishDeps } from './index-publish';
 import { pickMerge } from './merge-policy';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { emitMetric } from '../metrics';
-import { forgetSegment, type NewSegment, placeVectors } from './vector-placement';
+import { dropTier, forgetPlacement, type NewSegment, placeVectors } from './vector-placement';
 
 type MergeMessage = Extract<WorkMessage, { kind: 'memory.merge' }>;
 
@@ -91,10 +91,11 @@ async function mergeOnce(
     })
     .catch(async (error: unknown) => {
       await Promise.all([deps.objects.deletePrefix(prefix), deps.objects.deletePrefix(segmentPrefix)]);
-      if (vectorTier) await forgetSegment(deps, memory, replacement);
+      await forgetPlacement(deps, memory, { started: current.manifest, placed: vectorTier, segment: replacement });
       throw error;
     });
   if (published) await afterPublish(deps, published, { prefix, manifest }, current);
+  else if (vectorTier) await dropTier(deps, memory); // the memory was deleted meanwhile
   // a purge: the versions before still name the segments holding the erased text (docs/backups.md)
   if (published && entries.some((entry) => entry.purge))
     await queueRetirement(deps, { accountId: memory.accountId, memoryId: memory.id, version });

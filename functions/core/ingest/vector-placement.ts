@@ -2,15 +2,22 @@
  * A memory's vectors in the vector tier (docs/scale.md): the writes a build or a merge makes to its
  * S3 Vectors index, and the deletes after it publishes.
  *
+ * Generations: each move into the tier (and each change of embedder dimension) makes a new index, named
+ * by a generation (`v<version>-<8 hex>`) that the manifest records; a memory already tiered writes into
+ * the generation its current manifest names and never creates it again. So an index is only ever dropped
+ * when no published version names it, and a build racing a move back can never make a dropped index
+ * exist again.
+ *
  * Before the publish: a build whose memory passes the threshold (or already tiered) puts its new
- * segment's vectors; a build that moves the memory into the tier first puts every live vector of the
- * segments it keeps. Only then is the manifest (marked `vectorTier`) written and published, so a crash
- * mid-batch leaves vectors no published manifest holds live, which readers never return; a redelivered
- * message builds again and puts again (a put overwrites by key). A build that loses the publish deletes
- * its new segment's keys.
+ * segment's vectors; a build that moves the memory into the tier first makes a new generation and puts
+ * every live vector of the segments it keeps. Only then is the manifest (marked `vectorTier`) written and
+ * published, so a crash mid-batch leaves vectors no published manifest holds live, which readers never
+ * return; a redelivered message builds again. A build that loses the publish drops the generation it
+ * made, or deletes its new segment's keys from the one it wrote into.
  *
  * After the publish: the keys the new manifest no longer holds live (tombstoned chunks, merged-away or
- * emptied segments) are deleted; a memory moved back below the threshold has its index dropped. The
+ * emptied segments) are deleted; every generation up to the published version but the one it names is
+ * dropped (a move back drops the memory's index; a crashed or lost mover's generation goes too). The
  * folders a publish collects (crashed or lost builds, versions two back) have their keys deleted with
  * them (index-publish.ts), so a delete lost to a crash here is redone when its segment's folder goes.
  * Segments keep their own vectors: they are what merges rewrite and what a memory moving back reads.
@@ -18,16 +25,19 @@
 import { chunkVector, type RetrievalIndex } from '../../engine';
 import { type Memory, sourceRefOf } from '../model';
 import { objectKeys } from '../object-keys';
-import type { ObjectStore } from '../ports';
+import type { IdGenerator, ObjectStore } from '../ports';
 import type { StoredChunk } from '../stored-index/chunks';
 import { folderOf, type IndexManifest, type SegmentEntry } from '../stored-index/manifest';
 import { readSegment } from '../stored-index/segments';
+import { dropEveryGeneration } from '../vector-tier/generations';
+import { generationVersion, newGeneration } from '../vector-tier/index-names';
 import { placementFor } from '../vector-tier/placement';
 import type { TierVector, VectorIndexRef, VectorTier, VectorTierSetup } from '../vector-tier/ports';
 import { keysLeftOut, keysOfSegment, vectorKey } from '../vector-tier/vector-keys';
 
 export interface PlacementDeps {
   objects: ObjectStore;
+  ids: IdGenerator;
   /** The vector tier, when the stage turns it on. */
   vectors?: VectorTierSetup;
 }
@@ -39,7 +49,14 @@ export interface NewSegment {
   chunks: readonly StoredChunk[];
 }
 
-export const tierRef = (memory: Pick<Memory, 'accountId' | 'id'>): VectorIndexRef => ({ accountId: memory.accountId, memoryId: memory.id });
+/** The memory's index of `generation` (none: the name made before generations). */
+export const tierRef = (memory: Pick<Memory, 'accountId' | 'id'>, generation?: string): VectorIndexRef => ({
+  accountId: memory.accountId,
+  memoryId: memory.id,
+  ...(generation ? { generation } : {}),
+});
+
+type TierMark = IndexManifest['vectorTier'];
 
 /**
  * Puts what the next version needs in the tier, before it is published; answers the manifest's
@@ -49,60 +66,93 @@ export async function placeVectors(
   deps: PlacementDeps,
   memory: Memory,
   next: { current: IndexManifest | undefined; kept: readonly SegmentEntry[]; added: NewSegment | undefined; chunkCount: number },
-): Promise<IndexManifest['vectorTier']> {
+): Promise<TierMark> {
   const setup = deps.vectors;
   if (!setup) return undefined;
-  const tiered = next.current?.vectorTier !== undefined;
+  const tiered = next.current?.vectorTier;
   if (placementFor(next.chunkCount, tiered ? 'tier' : 'resident', setup.thresholdChunks) === 'resident') return undefined;
-  const root = objectKeys.indexRoot(memory.accountId, memory.id);
-  // another embedder's vectors (a whole rebuild): the index is made again for the new dimension
+  // another embedder's vectors (a whole rebuild): a new generation for the new dimension
   const addedDimension = next.added?.retrieval.vectors?.dimensions;
-  const redimensioned = tiered && addedDimension !== undefined && addedDimension !== next.current?.vectorTier?.dimension;
-  const moving = tiered && !redimensioned ? [] : next.kept;
-  const read = (entry: SegmentEntry) => readSegment(deps.objects, folderOf(root, entry.id));
-  let first = moving[0] ? await read(moving[0]) : undefined;
-  const dimension = addedDimension ?? next.current?.vectorTier?.dimension ?? first?.retrieval.vectors?.dimensions;
+  const fresh = !tiered || (addedDimension !== undefined && addedDimension !== tiered.dimension);
+  const moving = fresh ? next.kept : [];
+  const first = moving[0] ? await readKept(deps, memory, moving[0]) : undefined;
+  const dimension = addedDimension ?? tiered?.dimension ?? first?.retrieval.vectors?.dimensions;
   if (dimension === undefined) return undefined; // no embedder: nothing to tier
-  const ref = tierRef(memory);
-  if (redimensioned) await setup.tier.dropIndex(ref);
-  await setup.tier.ensureIndex(ref, dimension);
-  // moving in: every live vector of the segments that stay, one segment in memory at a time
-  for (const entry of moving) {
-    const segment = first ?? (await read(entry));
-    first = undefined;
-    const deleted = new Set(entry.deleted);
-    await putSegment(setup.tier, ref, { id: entry.id, ...segment }, (ordinal) => !deleted.has(ordinal));
-  }
+  const generation = fresh ? newGeneration(memory.indexVersion + 1, deps.ids.uuid()) : tiered?.generation;
+  const ref = tierRef(memory, generation);
+  if (fresh) await setup.tier.ensureIndex(ref, dimension);
+  await putKept(deps, { tier: setup.tier, ref, memory }, moving, first);
   if (next.added) await putSegment(setup.tier, ref, next.added, () => true);
-  return { dimension };
+  return { dimension, ...(generation ? { generation } : {}) };
 }
 
-/** Deletes the keys of a segment that will never be published (a build or merge that lost the publish). */
-export async function forgetSegment(
-  deps: PlacementDeps,
+/**
+ * Undoes the placement of a build or merge that lost the publish (it started from `started`): drops the
+ * generation it made (no version names it), or deletes its new segment's keys from the one it wrote into.
+ */
+export async function forgetPlacement(
+  deps: Pick<PlacementDeps, 'vectors'>,
   memory: Memory,
-  segment: { id: string; chunks: number } | undefined,
+  lost: { started: IndexManifest | undefined; placed: TierMark; segment: { id: string; chunks: number } | undefined },
 ): Promise<void> {
-  if (deps.vectors && segment) await deps.vectors.tier.delete(tierRef(memory), keysOfSegment(segment.id, segment.chunks));
+  const tier = deps.vectors?.tier;
+  if (!tier || !lost.placed) return;
+  const ref = tierRef(memory, lost.placed.generation);
+  if (lost.placed.generation !== lost.started?.vectorTier?.generation) return tier.dropIndex(ref);
+  if (lost.segment) await tier.delete(ref, keysOfSegment(lost.segment.id, lost.segment.chunks));
 }
 
-/** After `current` replaced `previous`: deletes the keys it no longer holds live, or drops the index when it left the tier. */
+/**
+ * After `current` replaced `previous` (`published` is the memory after): deletes the keys the generation
+ * both name no longer holds live; drops every generation made up to the published version but the one
+ * `current` names (all of them when the memory moved back).
+ */
 export async function afterTierPublish(
-  deps: PlacementDeps,
-  memory: Memory,
+  deps: Pick<PlacementDeps, 'vectors'>,
+  published: Memory,
   current: IndexManifest,
   previous?: IndexManifest,
 ): Promise<void> {
   const setup = deps.vectors;
-  if (!setup || !previous?.vectorTier) return;
-  if (!current.vectorTier) return setup.tier.dropIndex(tierRef(memory));
-  const keys = keysLeftOut(previous, current);
-  if (keys.length > 0) await setup.tier.delete(tierRef(memory), keys);
+  if (!setup || (!current.vectorTier && !previous?.vectorTier)) return;
+  const kept = current.vectorTier?.generation ?? '';
+  if (current.vectorTier && previous?.vectorTier && kept === (previous.vectorTier.generation ?? '')) {
+    const keys = keysLeftOut(previous, current);
+    if (keys.length > 0) await setup.tier.delete(tierRef(published, kept), keys);
+  }
+  for (const generation of await setup.tier.generations(tierRef(published))) {
+    const made = generationVersion(generation);
+    // a build still running (a later version) keeps its own; the published version's stays
+    if ((current.vectorTier && generation === kept) || made > published.indexVersion) continue;
+    await setup.tier.dropIndex(tierRef(published, generation));
+  }
 }
 
-/** Drops a memory's index (the memory is gone, or was deleted while a build ran). */
-export async function dropTier(deps: PlacementDeps, memory: Pick<Memory, 'accountId' | 'id'>): Promise<void> {
-  await deps.vectors?.tier.dropIndex(tierRef(memory));
+/** Drops every generation of a memory's index (the memory is gone, or was deleted while a build ran). */
+export async function dropTier(deps: Pick<PlacementDeps, 'vectors'>, memory: Pick<Memory, 'accountId' | 'id'>): Promise<void> {
+  if (deps.vectors) await dropEveryGeneration(deps.vectors.tier, { accountId: memory.accountId, memoryId: memory.id });
+}
+
+const readKept = (deps: PlacementDeps, memory: Memory, entry: SegmentEntry) =>
+  readSegment(deps.objects, folderOf(objectKeys.indexRoot(memory.accountId, memory.id), entry.id));
+
+/** Moving in: puts every live vector of the segments that stay, one segment in memory at a time (`first` already read). */
+async function putKept(
+  deps: PlacementDeps,
+  to: { tier: VectorTier; ref: VectorIndexRef; memory: Memory },
+  kept: readonly SegmentEntry[],
+  first: Awaited<ReturnType<typeof readKept>> | undefined,
+): Promise<void> {
+  for (const [i, entry] of kept.entries()) {
+    const segment = i === 0 && first ? first : await readKept(deps, to.memory, entry);
+    await putSegment(to.tier, to.ref, { id: entry.id, ...segment }, liveIn(entry));
+  }
+}
+
+/** Whether an ordinal of the segment is live (not tombstoned). */
+function liveIn(entry: SegmentEntry): (ordinal: number) => boolean {
+  const deleted = new Set(entry.deleted);
+  return (ordinal) => !deleted.has(ordinal);
 }
 
 /** Vectors made and put at once: a large segment's move never holds all its float vectors in memory. */

@@ -36,7 +36,7 @@ export interface LoadedIndex {
    * Present when the memory's vectors live in the vector tier (docs/scale.md): `retrieval` then holds no
    * vectors, and the tier's answers are kept when `live` maps their key to an ordinal of `retrieval`.
    */
-  vectorTier?: { dimension: number; live: LiveKeys };
+  vectorTier?: { dimension: number; generation?: string; live: LiveKeys };
 }
 
 /** A graph memory's published graph segment with its chunk records, without the retrieval index. */
@@ -99,7 +99,7 @@ export class IndexCache {
       chunks: new LiveChunks(recordParts(parts)),
       records: liveRecords(recordParts(parts)),
       graph: graph ? deserializeGraphSegment(graph) : null,
-      ...(tiered ? { vectorTier: { dimension: tiered.dimension, live: new LiveKeys(manifest) } } : {}),
+      ...(tiered ? { vectorTier: { ...tiered, live: new LiveKeys(manifest) } } : {}),
     };
   }
 

@@ -7,6 +7,7 @@
  * A version written before segments (a folder holding `retrieval.idx` and `chunks.json` itself) reads as
  * a manifest of one segment: that folder.
  */
+import { isGeneration } from '../vector-tier/index-names';
 import { INDEX_FILES } from './index-files';
 import type { ObjectStore } from '../ports';
 
@@ -28,9 +29,10 @@ export interface IndexManifest {
   segments: SegmentEntry[];
   /**
    * Present when the memory's vectors live in the vector tier (docs/scale.md): queries take their vector
-   * candidates from its index (of `dimension` values) and keep those the manifest holds live.
+   * candidates from its index (of `dimension` values; the index of `generation`, absent for one made
+   * before generations) and keep those the manifest holds live.
    */
-  vectorTier?: { dimension: number };
+  vectorTier?: { dimension: number; generation?: string };
 }
 
 /** A manifest read from a pre-segment version: its embedder is not known until the segment is read. */
@@ -49,7 +51,8 @@ function decodeManifest(bytes: Uint8Array): IndexManifest {
     if (typeof entry?.id !== 'string' || !Number.isInteger(entry.chunks) || !Array.isArray(entry.deleted))
       throw new Error('Invalid index manifest: bad segment entry');
   }
-  if (value.vectorTier !== undefined && !Number.isInteger(value.vectorTier?.dimension))
+  const tier = value.vectorTier;
+  if (tier !== undefined && (!Number.isInteger(tier?.dimension) || (tier.generation !== undefined && !isGeneration(tier.generation))))
     throw new Error('Invalid index manifest: bad vectorTier');
   return value as IndexManifest;
 }

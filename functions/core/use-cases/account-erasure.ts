@@ -16,6 +16,7 @@ import type { Account } from '../model';
 import { objectKeys } from '../object-keys';
 import type { AccountErasureStore } from '../accounts/ports';
 import type { AccountStore, ApiKeyStore, Clock, MemoryStore, ObjectStore } from '../ports';
+import { dropEveryGeneration } from '../vector-tier/generations';
 import type { VectorTierSetup } from '../vector-tier/ports';
 
 export interface AccountErasureDeps {
@@ -76,7 +77,7 @@ async function dropVectorIndexes(deps: AccountErasureDeps, accountId: string): P
   let nextToken: string | undefined;
   do {
     const page = await deps.memories.list(accountId, undefined, { limit: 100, ...(nextToken ? { nextToken } : {}) });
-    for (const memory of page.items) await tier.dropIndex({ accountId, memoryId: memory.id });
+    for (const memory of page.items) await dropEveryGeneration(tier, { accountId, memoryId: memory.id });
     nextToken = page.nextToken ?? undefined;
   } while (nextToken);
 }

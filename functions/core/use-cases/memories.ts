@@ -1,4 +1,5 @@
 /** Memories: create, read, list and delete (with everything derived from them). */
+import { dropEveryGeneration } from '../vector-tier/generations';
 import type { VectorTierSetup } from '../vector-tier/ports';
 import { BadRequestError, NotFoundError } from '../errors';
 import type { Memory, MemoryType, Ontology, Page, PageRequest } from '../model';
@@ -138,7 +139,7 @@ export async function deleteMemory(deps: MemoryDeps, accountId: string, id: stri
     if (job.state === 'completed' || job.state === 'failed') await deps.jobs.delete(accountId, job.id);
   }
   await deps.objects.deletePrefix(objectKeys.memoryPrefix(accountId, id));
-  await deps.vectors?.tier.dropIndex({ accountId, memoryId: id }); // its vector index, when the stage has the tier
+  if (deps.vectors) await dropEveryGeneration(deps.vectors.tier, { accountId, memoryId: id }); // its vector index, when the stage has the tier
   await deps.graphItems.deleteAll(accountId, id);
   await deps.conversationSync.delete(accountId, id);
   await deps.memories.delete(accountId, id);

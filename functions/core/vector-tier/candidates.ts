@@ -41,7 +41,7 @@ export function tierSourceOf(
   const conditions = storeConditions(query.filter, query.sources);
   return tierVectorSource({
     tier: setup.tier,
-    ref: query.ref,
+    ref: 'memoryId' in query.ref && index.vectorTier.generation ? { ...query.ref, generation: index.vectorTier.generation } : query.ref,
     live: index.vectorTier.live,
     ...(query.allow ? { allow: query.allow } : {}),
     ...(conditions ? { conditions } : {}),

@@ -9,9 +9,13 @@
  * `matchesConditions` (./conditions.ts) or the caller's own predicate.
  */
 
-/** Whose vectors: a memory's, or an account's message index. */
+/**
+ * Whose vectors: a memory's, or an account's message index. A memory's index comes in generations (the
+ * manifest that names it says which, docs/scale.md): each move into the tier makes a new one, so an index
+ * one version drops is never one another version writes into. No generation: the memory's first-made name.
+ */
 export type VectorIndexRef =
-  | { readonly accountId: string; readonly memoryId: string }
+  | { readonly accountId: string; readonly memoryId: string; readonly generation?: string }
   | { readonly accountId: string; readonly messages: true };
 
 /** What a stored vector says about its chunk: what kmem's filters test. */
@@ -92,6 +96,8 @@ export interface VectorTier {
   query(ref: VectorIndexRef, query: TierQuery): Promise<TierAnswer>;
   /** Deletes the index and every vector in it (an absent index is no error). */
   dropIndex(ref: VectorIndexRef): Promise<void>;
+  /** The generations of the ref's index that exist ('' for the name without one), whatever the ref's own generation. */
+  generations(ref: VectorIndexRef): Promise<string[]>;
 }
 
 /** The tier as a stage turns it on: the store, and the size past which a memory's vectors move there. */

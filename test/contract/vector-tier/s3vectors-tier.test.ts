@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TOP_K, VectorTierError, WIDENING_ROUNDS } from '../../../functions/adapters/s3vectors/s3vectors-tier';
 import { vectorTierFromSettings } from '../../../functions/adapters/providers/vector-tier-from-settings';
-import { vectorIndexName } from '../../../functions/core/vector-tier/index-names';
+import { dropEveryGeneration } from '../../../functions/core/vector-tier/generations';
+import { newGeneration, vectorIndexName } from '../../../functions/core/vector-tier/index-names';
 import type { TierVector, VectorAttributes, VectorConditions, VectorIndexRef, VectorTier } from '../../../functions/core/vector-tier/ports';
 import { type S3VectorsDouble, startS3VectorsDouble } from '../../../functions/local/s3vectors-double';
 
@@ -233,6 +234,22 @@ describe('vector tier on S3 Vectors', () => {
     expect(double.indexNames(BUCKET)).not.toContain(vectorIndexName(drop));
     await tier.dropIndex(drop);
     expect(await tier.query(drop, { vector: query, topK: 3 })).toEqual({ hits: [], complete: true });
+  });
+
+  it("lists a memory's generations (and only its own), each its own index", async () => {
+    const base = { accountId: 'account-1', memoryId: 'memory-generations' };
+    const generations = Array.from({ length: 12 }, (_, i) => newGeneration(i + 1, `${i}`.padStart(8, 'a')));
+    await tier.ensureIndex(base, DIM);
+    for (const generation of generations) await tier.ensureIndex({ ...base, generation }, DIM);
+    await tier.ensureIndex(memory('memory-generations-not'), DIM); // another memory's, left alone
+    await tier.put({ ...base, generation: generations[3] }, dataset(5, 4));
+    expect(vectorIndexName({ ...base, generation: generations[3] })).toMatch(/^m-[0-9a-f]{40}-v4-[0-9a-f]{8}$/);
+    expect(double.sizeOf(BUCKET, vectorIndexName({ ...base, generation: generations[3] }))).toBe(5);
+    expect(double.sizeOf(BUCKET, vectorIndexName(base))).toBe(0);
+    expect((await tier.generations(base)).sort()).toEqual(['', ...generations].sort());
+    await dropEveryGeneration(tier, base);
+    expect(await tier.generations(base)).toEqual([]);
+    expect(await tier.generations(memory('memory-generations-not'))).toEqual(['']);
   });
 });
 

@@ -138,7 +138,19 @@ async function manifestOf(m: Mem): Promise<IndexManifest> {
 }
 
 const liveCount = (manifest: IndexManifest): number => manifest.segments.reduce((n, e) => n + e.chunks - e.deleted.length, 0);
-const indexOf = (m: Mem): string => vectorIndexName({ accountId: m.accountId, memoryId: m.memoryId });
+/** Every generation of the memory's index in the store (docs/scale.md: each move into the tier makes one). */
+function indexesOf(m: Mem): string[] {
+  const base = vectorIndexName({ accountId: m.accountId, memoryId: m.memoryId });
+  return double.indexNames(BUCKET).filter((name) => name === base || name.startsWith(`${base}-`));
+}
+
+/** The index the memory's published version names. */
+async function indexOf(m: Mem): Promise<string> {
+  const generation = (await manifestOf(m)).vectorTier?.generation;
+  return vectorIndexName({ accountId: m.accountId, memoryId: m.memoryId, ...(generation ? { generation } : {}) });
+}
+
+const GENERATION = expect.stringMatching(/^v\d+-[0-9a-f]{8}$/);
 
 async function search(m: Mem, query: string, extra: Partial<RetrievalQuery> = {}): Promise<string[]> {
   const request = { memoryId: m.memoryId, query, topK: 5, facts: false, assisted: false, ...extra };
@@ -166,13 +178,14 @@ describe('placement', SLOW, () => {
     ]);
     // 12 chunks: not past the threshold yet; nothing in the store
     expect((await manifestOf(t)).vectorTier).toBeUndefined();
-    expect(double.indexNames(BUCKET)).not.toContain(indexOf(t));
+    expect(indexesOf(t)).toEqual([]);
 
     for (const m of [t, r]) await ingest(m, [['chess', TOPICS.chess ?? []]]);
     const manifest = await manifestOf(t);
-    expect(manifest.vectorTier).toEqual({ dimension: expect.any(Number) });
+    expect(manifest.vectorTier).toEqual({ dimension: expect.any(Number), generation: GENERATION });
+    expect(indexesOf(t)).toEqual([await indexOf(t)]);
     expect(liveCount(manifest)).toBe(15);
-    expect(double.sizeOf(BUCKET, indexOf(t))).toBe(15);
+    expect(double.sizeOf(BUCKET, await indexOf(t))).toBe(15);
     // the query side holds no vectors of a tiered memory: its candidates come from QueryVectors
     const loaded = await t.deps.indexes.load((await t.deps.memories.get(t.accountId, t.memoryId))!);
     expect(loaded?.retrieval.vectors).toBeNull();
@@ -184,28 +197,60 @@ describe('placement', SLOW, () => {
     // 12 live: still tiered (no flapping above 80% of the threshold); the removed file's vectors are deleted
     for (const m of [t, r]) await remove(m, 'owls');
     expect((await manifestOf(t)).vectorTier).toBeDefined();
-    expect(double.sizeOf(BUCKET, indexOf(t))).toBe(12);
+    expect(double.sizeOf(BUCKET, await indexOf(t))).toBe(12);
     for (const query of QUERIES) expect(await search(t, query)).toEqual(await search(r, query));
 
     // 9 live: below 80% of 12, back in the segments, the index dropped
     for (const m of [t, r]) await remove(m, 'bread');
     expect((await manifestOf(t)).vectorTier).toBeUndefined();
-    expect(double.indexNames(BUCKET)).not.toContain(indexOf(t));
+    expect(indexesOf(t)).toEqual([]);
+    for (const query of QUERIES) expect(await search(t, query)).toEqual(await search(r, query));
+  });
+
+  it('a build racing a move back starts again from it, and leaves no index behind', async () => {
+    const [t, r] = await twins('race', [['tides', 'owls', 'bread', 'glaciers', 'chess']]);
+    const generation = (await manifestOf(t)).vectorTier?.generation;
+    expect(generation).toEqual(GENERATION);
+    // X adds a file to the tiered version; before its first write to the tier, Y removes two files and
+    // publishes first: 9 live chunks, back in the segments, the generation X writes into dropped
+    const setup = t.deps.worker.vectors;
+    if (!setup) throw new Error('the tiered deps have no tier');
+    let raced = false;
+    const moveBack = async () => {
+      for (const m of [t, r]) for (const topic of ['owls', 'bread']) await remove(m, topic);
+      expect((await manifestOf(t)).vectorTier).toBeUndefined();
+    };
+    const tier = {
+      ...setup.tier,
+      put: async (...args: Parameters<typeof setup.tier.put>) => {
+        if (!raced) await ((raced = true), moveBack());
+        return setup.tier.put(...args);
+      },
+    };
+    const x = { ...t, deps: { ...t.deps, worker: { ...t.deps.worker, vectors: { ...setup, tier } } } };
+    await ingest(x, [['trains', TOPICS.trains ?? []]]);
+    await ingest(r, [['trains', TOPICS.trains ?? []]]);
+    expect(raced).toBe(true);
+    // X built again from Y's version: 12 live, not past the threshold from the segments; no generation left
+    const after = await manifestOf(t);
+    expect(after.vectorTier).toBeUndefined();
+    expect(liveCount(after)).toBe(12);
+    expect(indexesOf(t)).toEqual([]);
     for (const query of QUERIES) expect(await search(t, query)).toEqual(await search(r, query));
   });
 
   it('keeps the store to the live chunks through replacements and merges', async () => {
     const [t, r] = await twins('merges', [['tides', 'owls', 'bread', 'glaciers', 'chess']]);
-    expect(double.sizeOf(BUCKET, indexOf(t))).toBe(15);
+    expect(double.sizeOf(BUCKET, await indexOf(t))).toBe(15);
     const changed = ['the tide turns twice a day', 'spring tides are the highest tides'];
     for (const m of [t, r]) await ingest(m, [['tides', changed]]);
     for (const m of [t, r]) await ingest(m, [['trains', TOPICS.trains ?? []]]);
-    expect(double.sizeOf(BUCKET, indexOf(t))).toBe(liveCount(await manifestOf(t)));
+    expect(double.sizeOf(BUCKET, await indexOf(t))).toBe(liveCount(await manifestOf(t)));
     expect(liveCount(await manifestOf(t))).toBe(17);
     for (const m of [t, r]) await mergeMemory(m.deps.worker, { kind: 'memory.merge', accountId: m.accountId, memoryId: m.memoryId });
     const merged = await manifestOf(t);
     expect(merged.vectorTier).toBeDefined();
-    expect(double.sizeOf(BUCKET, indexOf(t))).toBe(liveCount(merged));
+    expect(double.sizeOf(BUCKET, await indexOf(t))).toBe(liveCount(merged));
     for (const query of [...QUERIES, 'the highest spring tides']) expect(await search(t, query)).toEqual(await search(r, query));
   });
 
@@ -226,9 +271,10 @@ describe('placement', SLOW, () => {
       changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount }),
     });
     const manifest = await manifestOf(t);
-    expect(manifest.vectorTier).toEqual({ dimension: 8 });
+    expect(manifest.vectorTier).toEqual({ dimension: 8, generation: GENERATION });
     expect(manifest.segments).toHaveLength(1);
-    expect(double.sizeOf(BUCKET, indexOf(t))).toBe(18);
+    expect(indexesOf(t)).toEqual([await indexOf(t)]); // the other dimension's generation is dropped
+    expect(double.sizeOf(BUCKET, await indexOf(t))).toBe(18);
   });
 });
 
@@ -255,8 +301,8 @@ describe('queries of a tiered memory', SLOW, () => {
     );
     const secret = Array.from({ length: 14 }, (_, i) => `the midnight train number ${i} carries secret cargo`);
     await ingest(b, [['secret', secret]]);
-    expect(indexOf(a)).not.toBe(indexOf(b));
-    expect(double.sizeOf(BUCKET, indexOf(b))).toBe(14);
+    expect(await indexOf(a)).not.toBe(await indexOf(b));
+    expect(double.sizeOf(BUCKET, await indexOf(b))).toBe(14);
     for (const content of await search(a, 'midnight train secret cargo', { topK: 15 })) expect(secret).not.toContain(content);
     expect(await search(b, 'midnight train secret cargo')).toHaveLength(5);
   });
@@ -273,7 +319,7 @@ describe('crash safety and lifecycle', SLOW, () => {
     await expect(ingest(t, [['ledger', big]])).rejects.toThrow(/InternalServerException/);
     double.fail('PutVectors', { error: 'InternalServerException', times: 0 });
     expect(await manifestOf(t)).toEqual(before);
-    expect(double.sizeOf(BUCKET, indexOf(t))).toBeGreaterThan(15); // part of the batch is in the store …
+    expect(double.sizeOf(BUCKET, await indexOf(t))).toBeGreaterThan(15); // part of the batch is in the store …
     expect(await Promise.all(QUERIES.map((query) => search(t, query)))).toEqual(answers); // … and no reader sees it
 
     // the message is delivered again: a new build puts everything and collects the crashed one's vectors
@@ -281,26 +327,27 @@ describe('crash safety and lifecycle', SLOW, () => {
     await ingest(r, [['ledger', big]]);
     const after = await manifestOf(t);
     expect(liveCount(after)).toBe(615);
-    expect(double.sizeOf(BUCKET, indexOf(t))).toBe(615);
+    expect(double.sizeOf(BUCKET, await indexOf(t))).toBe(615);
     for (const query of [...QUERIES, 'harbour toll of ship 12']) expect(await search(t, query)).toEqual(await search(r, query));
   });
 
   it('deleting the memory deletes its index', async () => {
     const [t] = await twins('delete', [['tides', 'owls', 'bread', 'glaciers', 'chess']]);
-    expect(double.indexNames(BUCKET)).toContain(indexOf(t));
+    expect(indexesOf(t)).toHaveLength(1);
     await deleteMemory(tiered, t.accountId, t.memoryId);
-    expect(double.indexNames(BUCKET)).not.toContain(indexOf(t));
+    expect(indexesOf(t)).toEqual([]);
   });
 
   it("erasing the account drops its memories' indexes, and no other account's", async () => {
     const [t] = await twins('erase', [['tides', 'owls', 'bread', 'glaciers', 'chess']]);
     const [other] = await twins('kept', [['tides', 'owls', 'bread', 'glaciers', 'chess']]);
-    expect(double.indexNames(BUCKET)).toEqual(expect.arrayContaining([indexOf(t), indexOf(other)]));
+    expect(indexesOf(t)).toHaveLength(1);
+    expect(indexesOf(other)).toHaveLength(1);
     const account = await tiered.accounts.get(t.accountId);
     // the table sweep is the DynamoDB adapter's (test/api/erasure-accounts.test.ts runs it whole): not what this checks
     const tableSweep = { markDeleting: async () => undefined, deleteTenantItems: async () => 0, deleteAccount: async () => undefined };
     await eraseAccount({ ...tiered, accountErasure: tableSweep }, account?.name ?? '', { settleMs: 0, wait: async () => undefined });
-    expect(double.indexNames(BUCKET)).not.toContain(indexOf(t));
-    expect(double.indexNames(BUCKET)).toContain(indexOf(other));
+    expect(indexesOf(t)).toEqual([]);
+    expect(indexesOf(other)).toHaveLength(1);
   });
 });
