@@ -12,7 +12,7 @@ import type { RetrievalIndex } from '../../engine';
 import type { ObjectStore } from '../ports';
 import type { StoredChunk } from '../stored-index/chunks';
 import { folderOf, type IndexManifest, liveChunks, type SegmentEntry } from '../stored-index/manifest';
-import { ordinalsOf, readSegment, readSegmentFiles, type SegmentFiles } from '../stored-index/segments';
+import { cachedSegmentFiles, ordinalsOf, readSegment, type SegmentFiles } from '../stored-index/segments';
 import { replacedChunksIndex } from './replaced-chunks';
 
 export interface PlanScope {
@@ -54,7 +54,7 @@ export async function planVersion(
   const segments = current?.segments ?? [];
   if (segments.some((entry) => liveChunks(entry) > 0 && entry.embedder !== scope.embedder))
     return wholePlan(objects, root, segments, fresh, scope);
-  const files = await mapConcurrently(segments, STORE_CONCURRENCY, (entry) => readSegmentFiles(objects, folderOf(root, entry.id)));
+  const files = await mapConcurrently(segments, STORE_CONCURRENCY, (entry) => cachedSegmentFiles(objects, folderOf(root, entry.id)));
   const liveFiles = new Set(fresh.map((chunk) => chunk.fileId));
   const kept: SegmentEntry[] = [];
   const erased = { dropsText: false };
@@ -107,9 +107,12 @@ function withTombstones(
   return { id: entry.id, chunks: entry.chunks, deleted: tombstones, embedder: entry.embedder, ...(purge ? { purge } : {}) };
 }
 
-/** Whether one of the ranges' ordinals is not deleted. */
+/** Whether one of the ranges' ordinals is not deleted (ranges flattened [start, end, …], end excluded). */
 function hasLiveOrdinal(ranges: readonly number[], deleted: ReadonlySet<number>): boolean {
-  for (const ordinal of ordinalsOf(ranges)) if (!deleted.has(ordinal)) return true;
+  for (let i = 0; i + 1 < ranges.length; i += 2) {
+    const end = ranges[i + 1] ?? 0;
+    for (let ordinal = ranges[i] ?? 0; ordinal < end; ordinal++) if (!deleted.has(ordinal)) return true;
+  }
   return false;
 }
 

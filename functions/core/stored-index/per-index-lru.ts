@@ -1,6 +1,7 @@
 /**
- * Values kept per loaded index (keyed by its retrieval index object, one per index version, so they go
- * with it), a few per index by string key, the least recently used dropped first.
+ * Values kept per owner object (a loaded index, keyed by its retrieval index object, one per index
+ * version, so they go with it; or a store), a few per owner by string key, the least recently used
+ * dropped first.
  */
 export class PerIndexLru<T> {
   private readonly byIndex = new WeakMap<object, Map<string, T>>();
@@ -15,6 +16,10 @@ export class PerIndexLru<T> {
     entries.delete(key); // moved to the end: most recently used
     entries.set(key, value);
     return { value };
+  }
+
+  delete(index: object, key: string): void {
+    this.byIndex.get(index)?.delete(key);
   }
 
   set(index: object, key: string, value: T): void {

@@ -8,6 +8,7 @@ import { deserializeRetrievalIndex, type RetrievalIndex, serializeRetrievalIndex
 import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
 import type { ObjectStore } from '../ports';
+import { PerIndexLru } from './per-index-lru';
 
 /** Source id → its chunks' ordinal ranges in the segment, flattened: [start, end, start, end, …] (end excluded). */
 export type SegmentFiles = ReadonlyMap<string, readonly number[]>;
@@ -61,6 +62,23 @@ export async function readSegmentFiles(objects: ObjectStore, prefix: string): Pr
   const chunks = await objects.get(prefix + INDEX_FILES.chunks);
   if (!chunks) throw new Error(`index segment ${prefix} is gone`);
   return filesOf(decodeChunks(chunks));
+}
+
+/** Segment source tables a worker container keeps (per object store), the least recently used dropped first. */
+const FILES_KEPT = 32;
+const keptFiles = new PerIndexLru<Promise<SegmentFiles>>(FILES_KEPT);
+
+/**
+ * A segment's table of sources, kept in the container once read: a segment never changes under its
+ * name, so the next build of the memory reads only the tables of segments it has not seen.
+ */
+export function cachedSegmentFiles(objects: ObjectStore, prefix: string): Promise<SegmentFiles> {
+  const kept = keptFiles.get(objects, prefix);
+  if (kept) return kept.value;
+  const read = readSegmentFiles(objects, prefix);
+  keptFiles.set(objects, prefix, read);
+  read.catch(() => keptFiles.delete(objects, prefix)); // a failed read is not kept
+  return read;
 }
 
 /** A segment's retrieval index alone (what a build reads to keep the vectors of chunks it replaces unchanged). */
