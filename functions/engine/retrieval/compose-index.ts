@@ -12,8 +12,10 @@
 import { composeSegments } from '../lexical/segment-compose';
 import type { LexicalSegment } from '../lexical/segment';
 import { type IndexPart, lexicalParts, mergeChunkTables, mergeVectors, partGraphs, partOrdinals } from './merge-index';
+import { inheritLargestRowNorm } from './int8-bounded-search';
 import type { RetrievalIndex } from './retrieval-index';
 import { buildTitleLinks, composeTitleLinks, type TitleLinkTable } from './title-links';
+import type { VectorSegment } from './vector-segment';
 
 /** The live chunks of `parts` (at least one), part after part, as one index that leaves them in place. */
 export function composeRetrievalIndexes(parts: readonly IndexPart[]): RetrievalIndex {
@@ -22,6 +24,7 @@ export function composeRetrievalIndexes(parts: readonly IndexPart[]): RetrievalI
   const titles = composeSegments(lexicalParts(parts, ordinals, 'titles'), count, text);
   const chunks = mergeChunkTables(parts, ordinals, count);
   const stored = mergeVectors(parts, ordinals, count);
+  if (stored.vectors) inheritLargestRowNorm(stored.vectors, partVectors(parts));
   const annParts = stored.vectors ? partGraphs(parts, ordinals) : undefined;
   const links = composedLinks(parts, ordinals, text, chunks.titles);
   return { chunks, text, titles, ...stored, ann: null, links, ...(annParts ? { annParts } : {}) };
@@ -42,5 +45,7 @@ function composedLinks(
   if (!readAlike) return buildTitleLinks(titles, text.analyzer, text.languages);
   return composeTitleLinks(live.map(({ index, p }) => ({ table: index.links, ordinals: ordinals[p] ?? new Int32Array(0) })));
 }
+
+const partVectors = (parts: readonly IndexPart[]): VectorSegment[] => parts.flatMap(({ index }) => (index.vectors ? [index.vectors] : []));
 
 const sameList = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((value, i) => value === b[i]);

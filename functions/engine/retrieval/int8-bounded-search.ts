@@ -153,6 +153,17 @@ function largestRowNorm(segment: VectorSegment): number {
   return largest;
 }
 
+/**
+ * Records the largest row norm of a segment made of rows of `parts` (a composed version's): the largest
+ * of theirs, each computed once per part. An upper bound (tombstoned rows are left out) is all the bound
+ * needs, so a new version of a memory costs no pass over the rows of the segments it keeps.
+ */
+export function inheritLargestRowNorm(composed: VectorSegment, parts: readonly VectorSegment[]): void {
+  let largest = 0;
+  for (const part of parts) largest = Math.max(largest, largestRowNorm(part));
+  rowNorms.set(composed, largest);
+}
+
 function computeLargestRowNorm(segment: VectorSegment): number {
   const { values, scales, dimensions, count } = segment;
   let largest = 0;

@@ -1,6 +1,6 @@
 /** The WebAssembly SIMD int8 kernel and the exact search built on it agree with the JavaScript scan. */
 import { describe, expect, it } from 'vitest';
-import { searchInt8Bounded } from '../../../functions/engine/retrieval/int8-bounded-search';
+import { inheritLargestRowNorm, searchInt8Bounded } from '../../../functions/engine/retrieval/int8-bounded-search';
 import { int8DotKernel, int8KernelSupported } from '../../../functions/engine/retrieval/int8-dot-kernel';
 import { INT8_DOT_WASM } from '../../../functions/engine/retrieval/int8-dot-wasm';
 import { buildVectorSegment, searchExact, searchExactScan, type VectorSegment } from '../../../functions/engine/retrieval/vector-segment';
@@ -148,6 +148,25 @@ describe('int8 dot kernel', () => {
     const notFinite = Float32Array.of(1, Number.NaN, 0, 0, 0);
     expect(searchInt8Bounded(segment, int8DotKernel(segment) ?? fail(), notFinite, 3)).toBeNull();
     expect(searchExact(segment, notFinite, 3)).toEqual(searchExactScan(segment, notFinite, 3));
+  });
+
+  it('a composed segment inherits its parts’ largest row norm and finds the scan’s hits, its largest rows left out', () => {
+    const dimensions = 24;
+    const big = buildVectorSegment(randomVectors(200, dimensions, 21, 4), dimensions);
+    const small = buildVectorSegment(randomVectors(50, dimensions, 22), dimensions);
+    // the composed rows: every other row of the big part (its largest may be among those left out), all of the small one
+    const kept = Array.from({ length: 100 }, (_, i) => 2 * i);
+    const values = new Int8Array((kept.length + small.count) * dimensions);
+    const scales = new Float32Array(kept.length + small.count);
+    kept.forEach((row, i) => {
+      values.set(big.values.subarray(row * dimensions, (row + 1) * dimensions) as Int8Array, i * dimensions);
+      scales[i] = big.scales[row] ?? 0;
+    });
+    values.set(small.values as Int8Array, kept.length * dimensions);
+    scales.set(small.scales, kept.length);
+    const composed: VectorSegment = { dimensions, count: scales.length, encoding: 'int8', values, scales };
+    inheritLargestRowNorm(composed, [big, small]);
+    for (const [i, query] of randomVectors(20, dimensions, 23).entries()) expectSameAsScan(composed, query, 1 + (i % 12));
   });
 
   it('scans in JavaScript for float32 rows', () => {
