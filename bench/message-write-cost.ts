@@ -97,8 +97,7 @@ async function measure(size: number): Promise<string> {
   await sync();
   const bulkSeconds = (performance.now() - started) / 1000;
   const warm = new IndexCache(store.objects, 4);
-  const search = (query: string) =>
-    searchMessages({ ...base, indexes: warm, indexing: worker.indexing }, accountId, { query, topK: 5 });
+  const search = (query: string) => searchMessages({ ...base, indexes: warm, indexing: worker.indexing }, accountId, { query, topK: 5 });
   await search('warm up');
 
   const rounds: Round[] = [];

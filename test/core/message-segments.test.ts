@@ -22,7 +22,7 @@ import { encodeChunks } from '../../functions/core/stored-index/chunks';
 import { IndexCache, type LoadedIndex } from '../../functions/core/stored-index/index-cache';
 import { type IndexManifest, readManifest } from '../../functions/core/stored-index/manifest';
 import { objectKeys } from '../../functions/core/object-keys';
-import type { MessageIndexStore, ObjectStore, QueuePort } from '../../functions/core/ports';
+import type { MessageIndexStore, ObjectStore } from '../../functions/core/ports';
 import type { WorkMessage } from '../../functions/core/work';
 import { rankChunks } from '../../functions/engine/retrieval/rank';
 import { buildRetrievalIndex, type RetrievalIndex } from '../../functions/engine/retrieval/retrieval-index';
@@ -49,7 +49,7 @@ async function harness(): Promise<Harness> {
   const sent: WorkMessage[] = [];
   const puts = new Map<string, number>();
   const beforePublish: Harness['beforePublish'] = {};
-  const queue: QueuePort = Object.assign(Object.create(base.queue) as QueuePort, {
+  const queue = Object.assign(Object.create(base.queue) as typeof base.queue, {
     send: async (body: unknown) => void sent.push(body as WorkMessage),
   });
   const store = base.worker.objects;
@@ -124,7 +124,8 @@ async function expectSameAsFresh(h: Harness, sessionIds: readonly string[]): Pro
   const ordered = index.records ?? [];
   expect(ordered.map((chunk) => chunk.id).sort()).toEqual([...live.keys()].sort());
   if (live.size === 0) return; // an empty version: nothing to rank
-  for (const chunk of ordered) expect({ text: chunk.text, context: chunk.context }).toEqual({ text: live.get(chunk.id)?.text, context: live.get(chunk.id)?.context });
+  for (const chunk of ordered)
+    expect({ text: chunk.text, context: chunk.context }).toEqual({ text: live.get(chunk.id)?.text, context: live.get(chunk.id)?.context });
   const embedder = base.worker.indexing.embedder();
   const fresh = await buildRetrievalIndex(ordered.map(toRetrievalChunk), embedder ? { embedder } : {});
   expect(Buffer.from(serializeRetrievalIndex(index.retrieval))).toEqual(Buffer.from(serializeRetrievalIndex(fresh)));
@@ -338,7 +339,8 @@ describe('the account message index in segments', () => {
     await base.objects.put(`${prefix}chunks.json`, encodeChunks(chunks), 'application/json');
     await base.objects.put(`${prefix}retrieval.idx`, serializeRetrievalIndex(retrieval));
     expect(await base.messageIndexes.publish(h.accountId, 0, { version: 1, prefix })).toBe(true);
-    const search = (query: string) => searchMessages({ ...base, indexes: new IndexCache(base.objects, 4) }, h.accountId, { query, topK: 3 });
+    const search = (query: string) =>
+      searchMessages({ ...base, indexes: new IndexCache(base.objects, 4) }, h.accountId, { query, topK: 3 });
     expect((await search('owl at night'))[0]?.message.content).toBe('the owl hunts at night');
     await expectSameAsFresh(h, [sessionId]);
     await createMessage(h.api, h.accountId, { sessionId, role: 'user', content: 'glacier valley river' });

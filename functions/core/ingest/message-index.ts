@@ -39,6 +39,7 @@ import { toRetrievalChunk } from './index-build';
 import { accelerated, type MessageVersion, publishMessageVersion } from './message-index-publish';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { conversationChunks } from './conversation-chunks';
+import { emitMetric } from '../metrics';
 import { EVERY_SOURCE, planVersion } from './segment-plan';
 
 type MessagesSync = Extract<WorkMessage, { kind: 'messages.sync' }>;
@@ -76,29 +77,38 @@ interface MessageChanges {
 interface MessageBuild extends MessageVersion {
   /** It tombstones text of deleted messages or sessions. */
   dropsText: boolean;
-  /** Bytes of the new segment and the manifest. */
-  bytes: number;
 }
 
 /** Publishes the next version: each pending session's chunks replaced by its live messages, in a new segment. */
-export async function buildMessageIndex(deps: MessageIndexDeps, accountId: string, pending: PendingSync): Promise<MessageBuild | undefined> {
+async function buildMessageIndex(deps: MessageIndexDeps, accountId: string, pending: PendingSync): Promise<MessageBuild | undefined> {
+  const changes = await changesOf(deps, accountId, pending);
+  if (!changes) return undefined;
+  for (let attempt = 1; ; attempt++) {
+    const build = await buildOnce(deps, accountId, changes);
+    if (build) return build;
+    if (attempt >= PUBLISH_TRIES) throw new ConflictError(`the message index of account '${accountId}' kept changing`);
+  }
+}
+
+/** One build from the current version, published; undefined when another version was published first. */
+async function buildOnce(deps: MessageIndexDeps, accountId: string, changes: MessageChanges): Promise<MessageBuild | undefined> {
+  const pointer = await deps.messageIndexes.get(accountId);
+  const manifest = pointer ? await readManifest(deps.objects, objectKeys.messageIndexRoot(accountId), pointer.prefix) : undefined;
+  if (pointer && !manifest) return undefined; // replaced and collected meanwhile: read it again
+  const build = await writeVersion(deps, accountId, { pointer, manifest }, changes).catch(lostRace(deps, accountId, pointer));
+  if (!build || !(await publishMessageVersion(deps, accountId, build, { pointer, manifest }))) return undefined;
+  // text of deleted messages left out with whole segments: retire the versions naming them (a purge merge retires after it publishes)
+  if (build.dropsText && !build.manifest.segments.some((entry) => entry.purge))
+    await queueRetirement(deps, { accountId, version: build.version });
+  return build;
+}
+
+/** The pending sessions' live chunks, and whether a deletion is pending; undefined when no session is. */
+async function changesOf(deps: MessageIndexDeps, accountId: string, pending: PendingSync): Promise<MessageChanges | undefined> {
   const sessionIds = [...pending.sessions.keys()].filter((id) => id !== ERASED_MARK);
   if (sessionIds.length === 0) return undefined;
   const fresh = await mapConcurrently(sessionIds, 4, (id) => liveChunks(deps, accountId, id));
-  const changes = { added: new Map(sessionIds.map((id, i) => [sessionSourceId(id), fresh[i] ?? []])), erasing: pending.sessions.has(ERASED_MARK) };
-  for (let attempt = 1; ; attempt++) {
-    const pointer = await deps.messageIndexes.get(accountId);
-    const root = objectKeys.messageIndexRoot(accountId);
-    const manifest = pointer ? await readManifest(deps.objects, root, pointer.prefix) : undefined;
-    // a pointer whose folder is gone was replaced and collected meanwhile: read it again
-    const build = pointer && !manifest ? undefined : await writeVersion(deps, accountId, { pointer, manifest }, changes).catch(lostRace(deps, accountId, pointer));
-    if (build && (await publishMessageVersion(deps, accountId, build, { pointer, manifest }))) {
-      // text of deleted messages left out with whole segments: retire the versions naming them (a purge merge retires after it publishes)
-      if (build.dropsText && !build.manifest.segments.some((entry) => entry.purge)) await queueRetirement(deps, { accountId, version: build.version });
-      return build;
-    }
-    if (attempt >= PUBLISH_TRIES) throw new ConflictError(`the message index of account '${accountId}' kept changing`);
-  }
+  return { added: new Map(sessionIds.map((id, i) => [sessionSourceId(id), fresh[i] ?? []])), erasing: pending.sessions.has(ERASED_MARK) };
 }
 
 /** A failed build whose starting version was replaced meanwhile (its segments collected) lost the race: undefined, to start again. */
@@ -118,7 +128,13 @@ async function writeVersion(
 ): Promise<MessageBuild> {
   const root = objectKeys.messageIndexRoot(accountId);
   const embedder = deps.indexing.embedder();
-  const scope = { linked: EVERY_SOURCE, excluded: new Set<string>(), embedder: embedder?.name ?? null, keepReplacedVectors: false, ...changes };
+  const scope = {
+    linked: EVERY_SOURCE,
+    excluded: new Set<string>(),
+    embedder: embedder?.name ?? null,
+    keepReplacedVectors: false,
+    ...changes,
+  };
   const plan = await planVersion(deps.objects, root, current.manifest, scope);
   const version = (current.pointer?.version ?? 0) + 1;
   const prefix = objectKeys.messageIndexPrefix(accountId, version, deps.ids.uuid());
@@ -140,7 +156,8 @@ async function writeVersion(
   const encoded = encodeManifest(manifest);
   await deps.objects.put(prefix + INDEX_FILES.manifest, encoded, 'application/json');
   bytes += Buffer.byteLength(encoded);
-  return { version, prefix, manifest, folders, dropsText: plan.dropsText, bytes };
+  emitMetric('IndexBytes', bytes, { dimension: 'messages', properties: { accountId, chunks: plan.segmentChunks.length } });
+  return { version, prefix, manifest, folders, dropsText: plan.dropsText };
 }
 
 /** A session's messages as chunks when the session is live; none when it is deleted or gone. */

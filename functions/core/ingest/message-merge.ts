@@ -11,7 +11,15 @@ import { mergeRetrievalIndexes } from '../../engine';
 import { objectKeys } from '../object-keys';
 import type { IdGenerator } from '../ports';
 import { INDEX_FILES } from '../stored-index/index-files';
-import { encodeManifest, folderOf, type IndexManifest, liveChunks, nameOf, readManifest, type SegmentEntry } from '../stored-index/manifest';
+import {
+  encodeManifest,
+  folderOf,
+  type IndexManifest,
+  liveChunks,
+  nameOf,
+  readManifest,
+  type SegmentEntry,
+} from '../stored-index/manifest';
 import { readSegment, writeSegment } from '../stored-index/segments';
 import type { WorkMessage } from '../work';
 import { emitMetric } from '../metrics';

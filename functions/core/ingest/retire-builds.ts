@@ -45,7 +45,8 @@ export async function retireBuilds(deps: RetireDeps, message: RetireMessage): Pr
     return;
   }
   const pointer = await deps.messageIndexes.get(accountId);
-  if (pointer && pointer.version >= version) await retireBefore(deps.objects, objectKeys.messageIndexRoot(accountId), pointer.prefix, version);
+  if (pointer && pointer.version >= version)
+    await retireBefore(deps.objects, objectKeys.messageIndexRoot(accountId), pointer.prefix, version);
 }
 
 /** Deletes the folders under `root` numbered below `version` that the version published at `prefix` does not name; false when it is gone. */

@@ -72,7 +72,8 @@ export async function planVersion(
   });
   const chunkCount = kept.reduce((sum, entry) => sum + liveChunks(entry), fresh.length);
   const replaced = new Set(fresh.map((chunk) => chunk.fileId));
-  const previous = scope.embedder && scope.keepReplacedVectors !== false ? await replacedChunksIndex(objects, root, segments, files, replaced) : undefined;
+  const previous =
+    scope.embedder && scope.keepReplacedVectors !== false ? await replacedChunksIndex(objects, root, segments, files, replaced) : undefined;
   return {
     kept,
     segmentChunks: fresh,
