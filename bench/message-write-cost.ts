@@ -43,6 +43,9 @@ const perSession = Number(values.session);
 const words = Number(values.words);
 const ROUNDS = 3;
 
+/** A message of `words` vocabulary words, each followed by a number (the words have vectors: an HNSW graph over them is a real one). */
+const messageText = (seed: number): string => syntheticText(seed, words).replace(/([a-z])(\d)/g, '$1 $2');
+
 interface Counted {
   objects: ObjectStore;
   written: { bytes: number };
@@ -85,17 +88,20 @@ async function measure(size: number): Promise<string> {
   const store = counted(base.objects);
   const worker = { ...composeWorkerDeps(base), objects: store.objects, queue };
   const accountId = (await createAccount(base, `message-write-cost-${size}-${Date.now()}`)).account.id;
+  const filling = performance.now();
   const sessions: string[] = [];
   for (let m = 0; m < size; m++) {
     if (m % perSession === 0) sessions.push((await createSession(api, accountId, {})).id);
     const sessionId = sessions[sessions.length - 1] ?? '';
-    await createMessage(api, accountId, { sessionId, role: m % 2 ? 'assistant' : 'user', content: syntheticText(m, words) });
+    await createMessage(api, accountId, { sessionId, role: m % 2 ? 'assistant' : 'user', content: messageText(m) });
   }
+  console.error(`${size} messages written in ${((performance.now() - filling) / 1000).toFixed(1)} s`);
   let holder = 0;
   const sync = () => syncMessageIndex(worker, { kind: 'messages.sync', accountId, sessionId: 'any' }, `bench-${++holder}`);
   let started = performance.now();
   await sync();
   const bulkSeconds = (performance.now() - started) / 1000;
+  console.error(`built in ${bulkSeconds.toFixed(1)} s`);
   const warm = new IndexCache(store.objects, 4);
   const search = (query: string) => searchMessages({ ...base, indexes: warm, indexing: worker.indexing }, accountId, { query, topK: 5 });
   await search('warm up');
