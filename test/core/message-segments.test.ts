@@ -38,6 +38,8 @@ interface Harness {
   worker: typeof base.worker;
   sent: WorkMessage[];
   puts: Map<string, number>;
+  /** Keys of every object read. */
+  gets: string[];
   /** Runs before the next publish of the account's pointer (once). */
   beforePublish: { hook?: () => Promise<void> };
 }
@@ -48,6 +50,7 @@ async function harness(): Promise<Harness> {
   const accountId = (await createAccount(base, `msgseg-${process.pid}-${Date.now()}-${Math.random()}`)).account.id;
   const sent: WorkMessage[] = [];
   const puts = new Map<string, number>();
+  const gets: string[] = [];
   const beforePublish: Harness['beforePublish'] = {};
   const queue = Object.assign(Object.create(base.queue) as typeof base.queue, {
     send: async (body: unknown) => void sent.push(body as WorkMessage),
@@ -58,6 +61,7 @@ async function harness(): Promise<Harness> {
       puts.set(key, typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
       return store.put(key, body, type);
     },
+    get: (key: string) => (gets.push(key), store.get(key)),
   });
   const messageIndexes: MessageIndexStore = {
     get: (id) => base.worker.messageIndexes.get(id),
@@ -74,6 +78,7 @@ async function harness(): Promise<Harness> {
     worker: { ...base.worker, objects, queue, messageIndexes },
     sent,
     puts,
+    gets,
     beforePublish,
   };
 }
@@ -196,7 +201,7 @@ describe('the account message index in segments', () => {
         await sync(h);
         if (await base.messageIndexes.get(h.accountId)) await expectSameAsFresh(h, sessions);
       }),
-      { numRuns: 20 },
+      { numRuns: 40 },
     );
   }, 300_000);
 
@@ -288,6 +293,50 @@ describe('the account message index in segments', () => {
     await expectSameAsFresh(h, sessions);
     const { stored, named } = await folders(h);
     expect([...named].every((name) => stored.has(name))).toBe(true);
+  }, 60_000);
+
+  it('publishes a merge that lost the race to a sync on the new version without merging again, the chunks deleted meanwhile deleted', async () => {
+    const h = await harness();
+    const sessions: string[] = [];
+    for (let i = 0; i < 9; i++) sessions.push((await createSession(h.api, h.accountId, {})).id);
+    const say = (sessionId: string, content: string) => createMessage(h.api, h.accountId, { sessionId, role: 'user', content });
+    await say(sessions[0]!, 'tide and moon');
+    await say(sessions[8]!, 'the owl hunts at night'); // shares the first segment with session 0
+    await say(sessions[8]!, 'my zebracode is 4471');
+    await sync(h);
+    for (let i = 1; i < 8; i++) {
+      await say(sessions[i]!, `${WORDS[i]} ${WORDS[i + 1]} number ${i}`);
+      h.sent.length = 0;
+      await sync(h);
+    }
+    expect(h.sent.map((message) => message.kind)).toEqual(['messages.merge']);
+    const merging = (await current(h)).manifest.segments.map((entry) => entry.id);
+    // a sync replaces session 8 (a message deleted) while the merge is writing: the first segment keeps session 0
+    h.beforePublish.hook = async () => {
+      const [first] = (await messagesOf(base, h.accountId, sessions[8]!)).filter((message) => message.content.includes('zebracode'));
+      await deleteMessage(h.api, h.accountId, first!.id);
+      await sync(h);
+    };
+    h.gets.length = 0;
+    const published: IndexManifest[] = [];
+    const publish = h.worker.messageIndexes.publish;
+    h.worker.messageIndexes.publish = async (...args) => {
+      const won = await publish(...args);
+      if (won) published.push((await current(h)).manifest);
+      return won;
+    };
+    // the rebased merge, then the purge it leaves due (a message was deleted meanwhile)
+    expect(await merge(h)).toBe(2);
+    const read = h.gets.filter((key) => key.endsWith('/retrieval.idx')).map((key) => key.split('/').at(-2) ?? '');
+    expect(read.filter((id) => merging.includes(id)).sort()).toEqual([...merging].sort()); // each read once: not merged again
+    const [sync8, rebased, purged] = published;
+    expect(sync8?.segments).toHaveLength(9);
+    // session 8's two old chunks deleted in the merged segment, flagged for purging; then session 8's new segment
+    expect(rebased?.segments).toHaveLength(2);
+    expect(rebased?.segments[0]).toMatchObject({ chunks: 10, deleted: [1, 2], purge: true });
+    expect(purged?.segments[0]).toMatchObject({ chunks: 8, deleted: [] });
+    expect(await storedText(h, (await folders(h)).named)).not.toContain('zebracode');
+    await expectSameAsFresh(h, sessions);
   }, 60_000);
 
   it('purges a deleted message and a deleted session from every live segment at the merge that follows, then retires the old versions', async () => {
