@@ -49,6 +49,9 @@ export const objectKeys = {
   messageIndexRoot: (accountId: string): string => `gold/${accountId}/messages/index/`,
   messageIndexPrefix: (accountId: string, version: number, buildId: string): string =>
     `gold/${accountId}/messages/index/v${version}-${buildId}/`,
+  /** One segment of an account's message index, written for version `version` (docs/segments.md). */
+  messageIndexSegmentPrefix: (accountId: string, version: number, segmentId: string): string =>
+    `gold/${accountId}/messages/index/s${version}-${segmentId}/`,
   /** A session's summary as GET /sessions/summary/{id} answers it, and the state its next update starts from. */
   sessionSummary: (accountId: string, sessionId: string): string => `gold/${accountId}/sessions/${sessionId}/summary.json`,
   sessionSummaryState: (accountId: string, sessionId: string): string => `gold/${accountId}/sessions/${sessionId}/summary-state.json`,

@@ -18,6 +18,8 @@ export type WorkMessage =
   | { kind: 'session.summarize'; accountId: string; sessionId: string }
   /** Merge segments of the memory's index as the merge policy says (docs/segments.md); nothing when none are due. */
   | { kind: 'memory.merge'; accountId: string; memoryId: string }
+  /** Merge segments of the account's message index as the merge policy says (core/ingest/message-merge.ts). */
+  | { kind: 'messages.merge'; accountId: string }
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string }
   /** Delete the index builds before `version` (a memory's, or the account's message index without memoryId): erasure. */

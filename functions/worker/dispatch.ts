@@ -15,6 +15,7 @@ import { reindexMemory } from '../core/ingest/reindex-memory';
 import { mergeMemory } from '../core/ingest/merge-memory';
 import { syncConversations } from '../core/ingest/conversation-sync';
 import { syncMessageIndex } from '../core/ingest/message-index';
+import { mergeMessageIndex } from '../core/ingest/message-merge';
 import { updateSessionSummary } from '../core/ingest/session-summary';
 import type { SessionSummarizer } from '../core/summaries/ports';
 import type { VectorTierSetup } from '../core/vector-tier/ports';
@@ -142,6 +143,11 @@ async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Deliver
     case 'memory.merge': {
       const merges = await mergeMemory(deps, message);
       if (merges > 0) logger.info('index segments merged', { memoryId: message.memoryId, merges });
+      return;
+    }
+    case 'messages.merge': {
+      const merges = await mergeMessageIndex(deps, message);
+      if (merges > 0) logger.info('message index segments merged', { accountId: message.accountId, merges });
       return;
     }
     case 'memory.graph-items':

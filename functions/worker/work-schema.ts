@@ -22,6 +22,7 @@ export const workMessageSchema: z.ZodType<WorkMessage> = z.discriminatedUnion('k
   z.object({ kind: z.literal('messages.sync'), accountId: id, sessionId: id }),
   z.object({ kind: z.literal('session.summarize'), accountId: id, sessionId: id }),
   z.object({ kind: z.literal('memory.merge'), accountId: id, memoryId: id }),
+  z.object({ kind: z.literal('messages.merge'), accountId: id }),
   z.object({ kind: z.literal('memory.graph-items'), accountId: id, memoryId: id }),
   z.object({ kind: z.literal('webhook.deliver'), accountId: id, eventId: id }),
   z.object({ kind: z.literal('memory.export'), accountId: id, exportId: id }),

@@ -79,14 +79,14 @@ export class MemoryMessageStore implements MessageStore {
   }
 
   async list(accountId: string, filter: MessageFilter, page: PageRequest): Promise<Page<Message>> {
-    const matching = this.messages
-      .values(accountId)
-      .filter(
-        (message) =>
-          (filter.sessionId === undefined || message.sessionId === filter.sessionId) &&
-          (filter.customerUserId === undefined || message.customerUserId === filter.customerUserId) &&
-          (filter.role === undefined || message.role === filter.role),
-      );
+    // filtered before the records are copied: listing one session of a large account copies only its messages
+    const matching = this.messages.values(
+      accountId,
+      (message) =>
+        (filter.sessionId === undefined || message.sessionId === filter.sessionId) &&
+        (filter.customerUserId === undefined || message.customerUserId === filter.customerUserId) &&
+        (filter.role === undefined || message.role === filter.role),
+    );
     const scope = `messages|${accountId}|${filter.sessionId ?? ''}|${filter.role ?? ''}|${filter.customerUserId ?? ''}`;
     return pageOf(matching, messageOrder, scope, page);
   }

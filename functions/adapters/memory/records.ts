@@ -48,15 +48,16 @@ export class AccountRecords<T> {
     return this.byAccount.get(accountId)?.delete(key) ?? false;
   }
 
-  /** Copies of the account's records (with their keys) in key order. */
-  entries(accountId: string): Array<[string, T]> {
+  /** Copies of the account's records (with their keys) in key order; only those `keep` holds for, when given (checked before copying). */
+  entries(accountId: string, keep?: (record: T) => boolean): Array<[string, T]> {
     const records = this.byAccount.get(accountId);
     if (!records) return [];
-    return [...records].sort(([a], [b]) => compare(a, b)).map(([key, record]) => [key, copy(record)]);
+    const kept = keep ? [...records].filter(([, record]) => keep(record)) : [...records];
+    return kept.sort(([a], [b]) => compare(a, b)).map(([key, record]) => [key, copy(record)]);
   }
 
-  values(accountId: string): T[] {
-    return this.entries(accountId).map(([, record]) => record);
+  values(accountId: string, keep?: (record: T) => boolean): T[] {
+    return this.entries(accountId, keep).map(([, record]) => record);
   }
 
   /** Every account's records, for whole-store sweeps. */

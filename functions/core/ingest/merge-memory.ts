@@ -104,7 +104,7 @@ async function mergeOnce(
 }
 
 /** The manifest with the chosen segments replaced by `replacement`, where the first of them stood. */
-function replaced(manifest: IndexManifest, chosen: ReadonlySet<string>, replacement: SegmentEntry | undefined): IndexManifest {
+export function replaced(manifest: IndexManifest, chosen: ReadonlySet<string>, replacement: SegmentEntry | undefined): IndexManifest {
   const segments: SegmentEntry[] = [];
   let placed = false;
   for (const entry of manifest.segments) {

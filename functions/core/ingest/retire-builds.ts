@@ -7,12 +7,12 @@
  * folder older than it that the memory's current version does not name: removed text is gone from the
  * bucket within that delay (plus queue latency), never waiting for a next publish. The memory's export
  * archives go too (they may hold the text): GET /memories/export answers such an export `failed`.
- * The account's message index (whole builds, `v<n>-<uuid>/`) retires its builds before the version the same way.
+ * The account's message index (a manifest of segments too, message-index.ts) retires its folders before the
+ * version the same way.
  */
 import { objectKeys } from '../object-keys';
 import type { MemoryStore, MessageIndexStore, ObjectStore, QueuePort } from '../ports';
 import type { WorkMessage } from '../work';
-import type { StoredChunk } from '../stored-index/chunks';
 import { folderOf, nameOf, readManifest } from '../stored-index/manifest';
 
 type RetireMessage = Extract<WorkMessage, { kind: 'index.retire' }>;
@@ -21,12 +21,6 @@ export interface RetireDeps {
   memories: MemoryStore;
   messageIndexes: MessageIndexStore;
   objects: ObjectStore;
-}
-
-/** Whether `next` leaves out a chunk (or a chunk's text) that `previous` holds. */
-export function dropsText(previous: readonly StoredChunk[], next: readonly StoredChunk[]): boolean {
-  const held = new Map(next.map((chunk) => [chunk.id, chunk.text]));
-  return previous.some((chunk) => held.get(chunk.id) !== chunk.text);
 }
 
 /** What queueing a retirement needs: the queue, and the delay (KMEM_RETIRE_AFTER_SECONDS, long enough for a warm reader to finish loading). */
@@ -46,19 +40,25 @@ export async function retireBuilds(deps: RetireDeps, message: RetireMessage): Pr
     const memory = await deps.memories.get(accountId, memoryId);
     if (!memory?.indexPrefix || memory.indexVersion < version) return;
     const root = objectKeys.indexRoot(accountId, memoryId);
-    const current = await readManifest(deps.objects, root, memory.indexPrefix);
-    if (!current) return; // replaced and collected meanwhile: the publish that did so retires again
-    const named = new Set([nameOf(root, memory.indexPrefix), ...current.segments.map((entry) => entry.id)]);
-    await deleteFoldersBefore(deps.objects, root, version, named);
+    if (!(await retireBefore(deps.objects, root, memory.indexPrefix, version))) return; // replaced and collected meanwhile: the publish that did so retires again
     await deps.objects.deletePrefix(objectKeys.exportsPrefix(accountId, memoryId)); // archives may hold the removed text
     return;
   }
   const pointer = await deps.messageIndexes.get(accountId);
-  if (pointer && pointer.version >= version) await deleteFoldersBefore(deps.objects, objectKeys.messageIndexRoot(accountId), version);
+  if (pointer && pointer.version >= version)
+    await retireBefore(deps.objects, objectKeys.messageIndexRoot(accountId), pointer.prefix, version);
+}
+
+/** Deletes the folders under `root` numbered below `version` that the version published at `prefix` does not name; false when it is gone. */
+async function retireBefore(objects: ObjectStore, root: string, prefix: string, version: number): Promise<boolean> {
+  const current = await readManifest(objects, root, prefix);
+  if (!current) return false;
+  await deleteFoldersBefore(objects, root, version, new Set([nameOf(root, prefix), ...current.segments.map((entry) => entry.id)]));
+  return true;
 }
 
 /** Deletes the version and segment folders (`v<n>-…/`, `s<n>-…/`) under `root` numbered below `version`, but those `kept`. */
-async function deleteFoldersBefore(
+export async function deleteFoldersBefore(
   objects: ObjectStore,
   root: string,
   version: number,

@@ -16,8 +16,8 @@ import { cachedSegmentFiles, ordinalsOf, readSegment, type SegmentFiles } from '
 import { replacedChunksIndex } from './replaced-chunks';
 
 export interface PlanScope {
-  /** The sources the memory holds now. */
-  linked: ReadonlySet<string>;
+  /** The sources the memory holds now (the account's message index: every session, `EVERY_SOURCE`). */
+  linked: Pick<ReadonlySet<string>, 'has'>;
   /** Chunks of sources entering the index with this build (replacing what it held of them). */
   added: ReadonlyMap<string, readonly StoredChunk[]>;
   /** Sources removed from the memory that this build leaves out. */
@@ -26,7 +26,15 @@ export interface PlanScope {
   erasing?: boolean;
   /** The configured embedder's name (null: none). */
   embedder: string | null;
+  /**
+   * Read the current index of the replaced sources so their unchanged chunks keep their vectors (default
+   * true). The message index says false: a session's chunks are cheap to embed, and its segment may be large.
+   */
+  keepReplacedVectors?: boolean;
 }
+
+/** Every source is linked: what stays is all but what the build adds (the account's message index). */
+export const EVERY_SOURCE: Pick<ReadonlySet<string>, 'has'> = { has: () => true };
 
 export interface VersionPlan {
   /** The current segments that stay, with this build's tombstones. */
@@ -64,7 +72,8 @@ export async function planVersion(
   });
   const chunkCount = kept.reduce((sum, entry) => sum + liveChunks(entry), fresh.length);
   const replaced = new Set(fresh.map((chunk) => chunk.fileId));
-  const previous = scope.embedder ? await replacedChunksIndex(objects, root, segments, files, replaced) : undefined;
+  const previous =
+    scope.embedder && scope.keepReplacedVectors !== false ? await replacedChunksIndex(objects, root, segments, files, replaced) : undefined;
   return {
     kept,
     segmentChunks: fresh,

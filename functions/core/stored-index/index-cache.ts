@@ -69,12 +69,18 @@ export class IndexCache {
     return this.loaded.get(key, () => this.readVersion(memory, prefix, memory.memoryType === 'graph')) as Promise<LoadedIndex>;
   }
 
-  /** A whole build (an account's message index) by its prefix, kept under `key` (unique per build: an owner and a version). */
-  loadBuild(key: string, prefix: string, version: number): Promise<LoadedIndex> {
+  /**
+   * An account's message index: the version published at `prefix` under `root` (a manifest of segments,
+   * or a folder written before segments), kept under `key` (unique per version: an owner and a version).
+   * Its segments are cached by folder as a memory's are.
+   */
+  loadBuild(key: string, root: string, prefix: string, version: number): Promise<LoadedIndex> {
     return this.loaded.get(key, async () => {
-      const segment = await readSegment(this.objects, prefix);
-      const part = { chunks: segment.chunks, deleted: new Set<number>() };
-      return { version, retrieval: segment.retrieval, chunks: new LiveChunks([part]), records: segment.chunks, graph: null };
+      const manifest = await readManifest(this.objects, root, prefix);
+      if (!manifest) throw new Error(`index ${prefix} has no ${INDEX_FILES.manifest}`);
+      const parts = await this.parts(root, manifest);
+      const records = recordParts(parts);
+      return { version, retrieval: await composed(parts), chunks: new LiveChunks(records), records: liveRecords(records), graph: null };
     }) as Promise<LoadedIndex>;
   }
 
@@ -92,7 +98,7 @@ export class IndexCache {
       withGraph ? this.objects.get(prefix + INDEX_FILES.segment) : Promise.resolve(undefined),
     ]);
     const tiered = manifest.vectorTier;
-    const parts = await this.parts(memory, manifest, tiered !== undefined);
+    const parts = await this.parts(objectKeys.indexRoot(memory.accountId, memory.id), manifest, tiered !== undefined);
     return {
       version: memory.indexVersion,
       retrieval: await composed(parts),
@@ -106,7 +112,7 @@ export class IndexCache {
   private async readGraph(memory: Memory, prefix: string): Promise<LoadedGraph | undefined> {
     const [segment, manifest] = await Promise.all([this.objects.get(prefix + INDEX_FILES.segment), this.manifestOf(memory, prefix)]);
     if (!segment) return undefined;
-    const parts = await this.parts(memory, manifest, manifest.vectorTier !== undefined);
+    const parts = await this.parts(objectKeys.indexRoot(memory.accountId, memory.id), manifest, manifest.vectorTier !== undefined);
     return { version: memory.indexVersion, graph: deserializeGraphSegment(segment), chunks: new LiveChunks(recordParts(parts)) };
   }
 
@@ -117,11 +123,10 @@ export class IndexCache {
   }
 
   /**
-   * The manifest's segments, each read once per container (in parallel), with their tombstones; a tiered
+   * The manifest's segments (folders under `root`), each read once per container (in parallel), with their tombstones; a tiered
    * memory's without their vectors (kept apart: the memory may move back).
    */
-  private parts(memory: Memory, manifest: IndexManifest, withoutVectors = false): Promise<Part[]> {
-    const root = objectKeys.indexRoot(memory.accountId, memory.id);
+  private parts(root: string, manifest: IndexManifest, withoutVectors = false): Promise<Part[]> {
     return Promise.all(
       manifest.segments.map(async (entry) => {
         const folder = folderOf(root, entry.id);

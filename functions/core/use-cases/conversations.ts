@@ -10,6 +10,7 @@ import { type MemorySessionLink, sessionSource } from '../model';
 import type { Clock, ConversationSyncStore, MemoryStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
 import type { WorkMessage } from '../work';
 import { getMemory } from './memories';
+import { ERASED_MARK } from '../stored-index/message-index-sync';
 
 export interface ConversationDeps {
   memories: MemoryStore;
@@ -80,28 +81,32 @@ export async function sessionDeleted(
   accountId: string,
   sessionId: string,
 ): Promise<void> {
-  await requestMessageIndexSync(deps, accountId, sessionId);
+  await requestMessageIndexSync(deps, accountId, sessionId, true);
   for (const link of await deps.sessionLinks.listBySession(accountId, sessionId)) {
     await deps.memories.excludeSources(accountId, link.memoryId, [sessionSource(sessionId)]);
     await requestSync(deps, accountId, link.memoryId, [sessionId]);
   }
 }
 
-/** A session's messages changed: the account's message index and every memory it is attached to follow. */
+/**
+ * A session's messages changed: the account's message index and every memory it is attached to follow.
+ * `erased`: a message was deleted (its text must leave the message index's segments: docs/segments.md).
+ */
 export async function conversationChanged(
   deps: Pick<ConversationDeps, 'sessionLinks'> & SyncRequestDeps,
   accountId: string,
   sessionId: string,
+  erased = false,
 ): Promise<void> {
-  await requestMessageIndexSync(deps, accountId, sessionId);
+  await requestMessageIndexSync(deps, accountId, sessionId, erased);
   for (const link of await deps.sessionLinks.listBySession(accountId, sessionId)) {
     await requestSync(deps, accountId, link.memoryId, [sessionId]);
   }
 }
 
-/** The message index's counterpart of requestSync. */
-async function requestMessageIndexSync(deps: SyncRequestDeps, accountId: string, sessionId: string): Promise<void> {
-  await deps.messageIndexSync.markChanged(accountId, accountId, [sessionId]);
+/** The message index's counterpart of requestSync; `erased` marks a deletion, so the build purges what it tombstones. */
+async function requestMessageIndexSync(deps: SyncRequestDeps, accountId: string, sessionId: string, erased: boolean): Promise<void> {
+  await deps.messageIndexSync.markChanged(accountId, accountId, erased ? [sessionId, ERASED_MARK] : [sessionId]);
   await deps.queue.send({ kind: 'messages.sync', accountId, sessionId } satisfies WorkMessage);
 }
 

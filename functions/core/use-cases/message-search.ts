@@ -8,6 +8,7 @@
  * build is never returned. The index follows writes within moments (the worker builds it).
  */
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
+import { objectKeys } from '../object-keys';
 import { BadRequestError } from '../errors';
 import type { StoredChunk } from '../stored-index/chunks';
 import type { Message, MessageRole } from '../model';
@@ -50,7 +51,8 @@ export async function searchMessages(deps: MessageSearchDeps, accountId: string,
   checkWindow(request);
   const pointer = await deps.messageIndexes.get(accountId);
   if (!pointer) return [];
-  const index = await deps.indexes.loadBuild(`${accountId}/messages@${pointer.version}`, pointer.prefix, pointer.version);
+  const root = objectKeys.messageIndexRoot(accountId);
+  const index = await deps.indexes.loadBuild(`${accountId}/messages@${pointer.version}`, root, pointer.prefix, pointer.version);
   const messageOf = messagesByOrdinal(index);
   const filtered = await filteredChunks(deps, accountId, index, request.filter);
   // worked out once per request, not once per ranking round
@@ -131,7 +133,7 @@ async function filteredChunks(
   filter: SearchFilter | undefined,
 ): Promise<((ordinal: number) => boolean) | undefined> {
   if (!filter || isFilterEmpty(filter)) return undefined;
-  const chunks = index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
+  const chunks = recordsByOrdinal(index);
   const sources = await cachedAllowedSources(index.retrieval, SESSION_METADATA_VERSION, filter, () => {
     const sourceIds = new Set(chunks.flatMap((chunk) => (chunk ? [chunk.fileId] : [])));
     return resolveSources(filter, sourceIds, {
@@ -160,11 +162,15 @@ const messageViews = new WeakMap<LoadedIndex, ReadonlyArray<IndexedMessage | und
 function messagesByOrdinal(index: LoadedIndex): ReadonlyArray<IndexedMessage | undefined> {
   let view = messageViews.get(index);
   if (!view) {
-    view = index.retrieval.chunks.ids.map((id) => index.chunks.get(id)?.message);
+    view = recordsByOrdinal(index).map((chunk) => chunk?.message);
     messageViews.set(index, view);
   }
   return view;
 }
+
+/** The index's chunk records by ordinal (a loaded version lists them; else found by id). */
+const recordsByOrdinal = (index: LoadedIndex): ReadonlyArray<StoredChunk | undefined> =>
+  index.records ?? index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
 
 function matches(message: IndexedMessage, request: MessageSearch): boolean {
   if (request.sessionId !== undefined && message.sessionId !== request.sessionId) return false;

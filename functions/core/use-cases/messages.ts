@@ -85,6 +85,6 @@ export async function deleteMessage(deps: MessageDeps, accountId: string, id: st
   for (const link of await deps.sessionLinks.listBySession(accountId, message.sessionId)) {
     await deps.memories.excludeSources(accountId, link.memoryId, [{ kind: 'message', messageId: id }]);
   }
-  await conversationChanged(deps, accountId, message.sessionId);
+  await conversationChanged(deps, accountId, message.sessionId, true);
   await summaryChanged(deps, accountId, message.sessionId, message.id);
 }
