@@ -135,9 +135,7 @@ export function deserializeGraphSegment(bytes: Uint8Array): GraphSegment {
     throw formatError('metadata does not match counts');
   const { speakers, statementKinds, statementRows, ...fields } = metadata;
   const statements =
-    speakers && statementKinds && statementRows
-      ? statementsOfTable({ speakers, statementKinds, statementRows })
-      : metadata.statements;
+    speakers && statementKinds && statementRows ? statementsOfTable({ speakers, statementKinds, statementRows }) : metadata.statements;
   const tail = bytes.slice(tailStart);
   let position = 0;
   const u32 = (count: number): Uint32Array => {

@@ -47,11 +47,18 @@ const PRONOUN_VALUES = new Set([
   'us',
 ]);
 const MAX_VALUE_WORDS = 8;
+/** Per pattern, whether a lowercased sentence holds one of the words it needs. */
+const GATES = PATTERNS.map((rule) => new RegExp(rule.needs.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')));
 
-/** The statements of one message of `source.speaker` (a sentence gives at most one, "and" lists one per item). */
+/**
+ * The statements of one message of `source.speaker` (a sentence gives at most one, "and" lists one per item).
+ * A pattern runs only on a sentence holding one of the words it needs (most sentences hold none of most).
+ */
 export function speakerStatements(text: string, source: StatementSource): SpeakerStatement[] {
   return sentencesOf(text).flatMap((sentence, index) => {
-    for (const rule of PATTERNS) {
+    const lower = sentence.toLowerCase();
+    for (const [at, rule] of PATTERNS.entries()) {
+      if (!GATES[at]?.test(lower)) continue;
       const match = rule.pattern.exec(sentence);
       const found = match ? statementsOf(match, rule, { ...source, sentence, index }) : [];
       if (found.length > 0) return found;

@@ -137,7 +137,12 @@ describe('speaker statements in a segment', () => {
   it('read from a segment written before the rows (statements as objects)', () => {
     const bytes = serializeGraphSegment(segment);
     const length = new DataView(bytes.buffer).getUint32(8, true);
-    const { speakers: _speakers, statementKinds: _kinds, statementRows: _rows, ...metadata } = JSON.parse(new TextDecoder().decode(bytes.subarray(40, 40 + length)));
+    const {
+      speakers: _speakers,
+      statementKinds: _kinds,
+      statementRows: _rows,
+      ...metadata
+    } = JSON.parse(new TextDecoder().decode(bytes.subarray(40, 40 + length)));
     const older = new TextEncoder().encode(JSON.stringify({ ...metadata, statements: segment.statements }));
     const tail = bytes.subarray(40 + length + ((4 - ((40 + length) % 4)) % 4));
     const padded = (older.length + 3) & ~3;
