@@ -55,16 +55,22 @@ const GATES = PATTERNS.map((rule) => new RegExp(rule.needs.map((word) => word.re
  * A pattern runs only on a sentence holding one of the words it needs (most sentences hold none of most).
  */
 export function speakerStatements(text: string, source: StatementSource): SpeakerStatement[] {
-  return sentencesOf(text).flatMap((sentence, index) => {
-    const lower = sentence.toLowerCase();
-    for (const [at, rule] of PATTERNS.entries()) {
-      if (!GATES[at]?.test(lower)) continue;
-      const match = rule.pattern.exec(sentence);
-      const found = match ? statementsOf(match, rule, { ...source, sentence, index }) : [];
-      if (found.length > 0) return found;
-    }
-    return [];
-  });
+  const statements: SpeakerStatement[] = [];
+  sentencesOf(text).forEach((sentence, index) => statements.push(...sentenceStatements(sentence, index, source)));
+  return statements;
+}
+
+/** The first pattern's statements that a sentence gives any. */
+function sentenceStatements(sentence: string, index: number, source: StatementSource): SpeakerStatement[] {
+  const lower = sentence.toLowerCase();
+  for (let at = 0; at < PATTERNS.length; at++) {
+    const rule = PATTERNS[at] as StatementPattern;
+    if (!GATES[at]?.test(lower)) continue;
+    const match = rule.pattern.exec(sentence);
+    const found = match ? statementsOf(match, rule, { ...source, sentence, index }) : [];
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /** What one pattern's match says (none when its value is no value: a pronoun, a lowercase "name"). */
