@@ -115,6 +115,16 @@ describe('speaker statements in a segment', () => {
   });
   refreshValidity(memory.graph);
   const segment = buildGraphSegment(memory.graph);
+  const records = (segment.statements ?? []).map(({ speaker, category, kind, text, chunkId, sourceId, validFrom, validTo }) => ({
+    speaker,
+    category,
+    kind,
+    text,
+    chunkId,
+    sourceId,
+    validFrom,
+    validTo,
+  }));
 
   it('round-trip through the compact rows: speakers, sentences, chunks and sources as they were', () => {
     expect(segment.statements?.length).toBe(5);
@@ -131,7 +141,7 @@ describe('speaker statements in a segment', () => {
     expect(metadata.statementRows.filter((row: unknown[]) => row[2] === null)).toHaveLength(1);
     // a message's chunk names its source; the other chunk's row carries it
     expect(metadata.statementRows.map((row: unknown[]) => row[4])).toEqual([0, 0, 0, 0, 'doc-1']);
-    expect(deserializeGraphSegment(bytes).statements).toEqual(segment.statements);
+    expect(deserializeGraphSegment(bytes).statements).toEqual(records);
   });
 
   it('read from a segment written before the rows (statements as objects)', () => {
@@ -143,7 +153,7 @@ describe('speaker statements in a segment', () => {
       statementRows: _rows,
       ...metadata
     } = JSON.parse(new TextDecoder().decode(bytes.subarray(40, 40 + length)));
-    const older = new TextEncoder().encode(JSON.stringify({ ...metadata, statements: segment.statements }));
+    const older = new TextEncoder().encode(JSON.stringify({ ...metadata, statements: records }));
     const tail = bytes.subarray(40 + length + ((4 - ((40 + length) % 4)) % 4));
     const padded = (older.length + 3) & ~3;
     const out = new Uint8Array(40 + padded + tail.length);
@@ -151,6 +161,6 @@ describe('speaker statements in a segment', () => {
     new DataView(out.buffer).setUint32(8, older.length, true);
     out.set(older, 40);
     out.set(tail, 40 + padded);
-    expect(deserializeGraphSegment(out).statements).toEqual(segment.statements);
+    expect(deserializeGraphSegment(out).statements).toEqual(records);
   });
 });
