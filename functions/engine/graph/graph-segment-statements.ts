@@ -13,7 +13,7 @@ import type { StatementRecord } from './graph-segment';
 
 type Category = StatementRecord['category'];
 
-export type SegmentStatementRow = [
+type SegmentStatementRow = [
   speaker: number,
   kind: number,
   text: string | null,
