@@ -8,14 +8,17 @@
  * | 8 | 4 | u32 metadata length M (bytes) |
  * | 12 | 24 | u32 entities E, chunks C, files F, mention links L, entity edges K, facts N |
  * | 36 | 4 | u32 reserved, 0 |
- * | 40 | M | UTF-8 JSON `{entityIds, names, types, aliases, chunkIds, fileIds, facts: {texts, predicates, kinds, validFrom?, validTo?, sourceIds?}, closedFacts?, statements?}`, zero-padded to a multiple of 4 |
+ * | 40 | M | UTF-8 JSON `{entityIds, names, types, aliases, chunkIds, fileIds, facts: {texts, predicates, kinds, validFrom?, validTo?, sourceIds?}, closedFacts?, speakers?, statementKinds?, statementRows?}`, zero-padded to a multiple of 4 |
  * | … | | u32 chunkFiles[C], u32 entityChunkOffsets[E+1], u32 entityChunks[L], f32 entityChunkWeights[L], u32 edgeOffsets[E+1], u32 edgeTargets[K], f32 edgeWeights[K], u32 factSubjects[N], u32 factObjects[N], u32 factChunks[N] |
  *
  * Loading is one JSON.parse and one copy of the numeric tail; typed arrays are views into the copy.
  * The metadata's `?` fields (validity, closed facts, speaker statements) came later within format 1:
  * segments without them read as before, and readers treat a fact without validity as holding since its source.
+ * Speaker statements are written as rows (`speakers`, `statementKinds`, `statementRows`: graph-segment-statements.ts); segments
+ * written before them carry `statements` as objects, which still read.
  */
 import type { ClosedFactRecord, GraphSegment, StatementRecord } from './graph-segment';
+import { type SegmentStatementTable, statementsOfTable, statementTable } from './graph-segment-statements';
 
 /** Version of the layout written by `serializeGraphSegment`; bump on any change. */
 const GRAPH_SEGMENT_FORMAT_VERSION = 1;
@@ -39,13 +42,17 @@ interface Metadata {
     sourceIds?: readonly string[];
   };
   closedFacts?: readonly ClosedFactRecord[];
+  /** Speaker statements as objects: segments written before the rows. */
   statements?: readonly StatementRecord[];
 }
+
+/** The metadata as stored: speaker statements as rows (see graph-segment-statements.ts). */
+type StoredMetadata = Metadata & Partial<SegmentStatementTable>;
 
 /** Encodes `segment` (see the table above). */
 export function serializeGraphSegment(segment: GraphSegment): Uint8Array {
   assertLittleEndian();
-  const metadata: Metadata = {
+  const metadata: StoredMetadata = {
     entityIds: [...segment.entityIds],
     names: [...segment.names],
     types: [...segment.types],
@@ -61,7 +68,7 @@ export function serializeGraphSegment(segment: GraphSegment): Uint8Array {
       ...(segment.facts.sourceIds ? { sourceIds: segment.facts.sourceIds } : {}),
     },
     ...(segment.closedFacts ? { closedFacts: segment.closedFacts } : {}),
-    ...(segment.statements ? { statements: segment.statements } : {}),
+    ...(segment.statements ? statementTable(segment.statements) : {}),
   };
   const json = new TextEncoder().encode(JSON.stringify(metadata));
   const arrays = numericArrays(segment);
@@ -123,9 +130,12 @@ export function deserializeGraphSegment(bytes: Uint8Array): GraphSegment {
   if (bytes.length !== expected) throw formatError(`length ${bytes.length}, expected ${expected}`);
   const metadata = JSON.parse(
     new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + metadataLength)),
-  ) as Metadata;
+  ) as StoredMetadata;
   if (metadata.entityIds?.length !== E || metadata.chunkIds?.length !== C || metadata.facts?.texts?.length !== N)
     throw formatError('metadata does not match counts');
+  const { speakers, statementKinds, statementRows, ...fields } = metadata;
+  const statements =
+    speakers && statementKinds && statementRows ? statementsOfTable({ speakers, statementKinds, statementRows }) : metadata.statements;
   const tail = bytes.slice(tailStart);
   let position = 0;
   const u32 = (count: number): Uint32Array => {
@@ -139,7 +149,8 @@ export function deserializeGraphSegment(bytes: Uint8Array): GraphSegment {
     return array;
   };
   const segment: GraphSegment = {
-    ...metadata,
+    ...fields,
+    ...(statements ? { statements } : {}),
     chunkFiles: u32(C),
     entityChunkOffsets: u32(E + 1),
     entityChunks: u32(L),
@@ -147,7 +158,7 @@ export function deserializeGraphSegment(bytes: Uint8Array): GraphSegment {
     edgeOffsets: u32(E + 1),
     edgeTargets: u32(K),
     edgeWeights: f32(K),
-    facts: { ...metadata.facts, subjects: u32(N), objects: u32(N), chunks: u32(N) },
+    facts: { ...fields.facts, subjects: u32(N), objects: u32(N), chunks: u32(N) },
   };
   checkRanges(segment);
   return segment;

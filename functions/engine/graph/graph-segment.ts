@@ -127,19 +127,15 @@ export function buildGraphSegment(graph: KnowledgeGraph): GraphSegment {
         validTo,
       })),
     ),
-    statements: [...graph.files.values()].flatMap((file) =>
-      file.statements.map(({ speaker, category, kind, text, chunkId, sourceId, validFrom, validTo }) => ({
-        speaker,
-        category,
-        kind,
-        text,
-        chunkId,
-        sourceId,
-        validFrom,
-        validTo,
-      })),
-    ),
+    statements: speakerStatements(graph),
   };
+}
+
+/** Every file's speaker statements, as they are (the segment is built at every sync: no copies). */
+function speakerStatements(graph: KnowledgeGraph): StatementRecord[] {
+  const statements: StatementRecord[] = [];
+  for (const file of graph.files.values()) for (const statement of file.statements) statements.push(statement);
+  return statements;
 }
 
 /** Per entity ordinal: chunk ordinal → how often the entity is mentioned in that chunk. */

@@ -14,6 +14,11 @@ export interface StatementPattern {
   readonly slot?: (value: string) => string;
   /** A value that is a place or a name: cut before the first lowercase word. */
   readonly named?: boolean;
+  /**
+   * Words one of which every match contains (lowercase, as substrings of the lowercased sentence): a
+   * sentence with none of them skips the pattern without running it (profile-statements.ts).
+   */
+  readonly needs: readonly string[];
 }
 
 const I = String.raw`(?:^|[^\w'])I`;
@@ -33,7 +38,12 @@ const opinion = (value: string): string => `opinion:${headKey(value, false)}`;
 
 /** First match wins, so negative and specific patterns come before the general ones. */
 export const PATTERNS: readonly StatementPattern[] = [
-  { pattern: new RegExp(`${I}(?:'d|\\s+would)${ADV}\\s+(?:love|like)\\s+to${V}`, 'i'), category: 'preference', kind: 'wish' },
+  {
+    pattern: new RegExp(`${I}(?:'d|\\s+would)${ADV}\\s+(?:love|like)\\s+to${V}`, 'i'),
+    category: 'preference',
+    kind: 'wish',
+    needs: ['love', 'like'],
+  },
   {
     pattern: new RegExp(
       `${I}${ADV}\\s+(?:don't|do not|no longer|never|can't|cannot|won't)\\s+(?:like|love|enjoy|eat|drink|want|stand)(?:\\s+to)?${V}`,
@@ -41,42 +51,49 @@ export const PATTERNS: readonly StatementPattern[] = [
     ),
     category: 'preference',
     kind: 'dislike',
+    needs: ['like', 'love', 'enjoy', 'eat', 'drink', 'want', 'stand'],
     slot: opinion,
   },
   {
     pattern: new RegExp(`${THING_FIRST}\\s+(?:is|are)(?:\\s+(?:just|really|simply))?\\s+not\\s+${NOT_MINE}`, 'iu'),
     category: 'preference',
     kind: 'dislike',
+    needs: ['not'],
     slot: opinion,
   },
   {
     pattern: new RegExp(`${THING_FIRST}\\s+(?:isn't|aren't)(?:\\s+(?:just|really|simply))?\\s+${NOT_MINE}`, 'iu'),
     category: 'preference',
     kind: 'dislike',
+    needs: ["n't"],
     slot: opinion,
   },
   {
     pattern: new RegExp(`${I}${ADV}\\s+(?:hate|dislike|detest|avoid|loathe)${V}`, 'i'),
     category: 'preference',
     kind: 'dislike',
+    needs: ['hate', 'dislike', 'detest', 'avoid', 'loathe'],
     slot: opinion,
   },
   {
     pattern: new RegExp(`${IM}\\s+(?:not a (?:big )?fan of|not into|allergic to)${V}`, 'i'),
     category: 'preference',
     kind: 'dislike',
+    needs: ['not', 'allergic'],
     slot: opinion,
   },
   {
     pattern: new RegExp(`${I}(?:'d|\\s+would)?${ADV}\\s+(?:prefer|favou?r)${V}`, 'i'),
     category: 'preference',
     kind: 'prefer',
+    needs: ['prefer', 'favo'],
     slot: (value) => `prefer:${headKey(value, true)}`,
   },
   {
     pattern: /(?:^|[^\w'])(?:please\s+)?always\s+(?:book|reserve|get)\s+me\s+(?:an?\s+)?(.+)/i,
     category: 'preference',
     kind: 'prefer',
+    needs: ['always'],
     slot: (value) => `prefer:${headKey(value, true)}`,
   },
   {
@@ -84,30 +101,35 @@ export const PATTERNS: readonly StatementPattern[] = [
       /(?:^|[^\w'])(?:please\s+)?(?:book|reserve|get)\s+me\s+(?:an?\s+)?(.+?)\s+(?:from now on|going forward|in future|every time)\b/i,
     category: 'preference',
     kind: 'prefer',
+    needs: ['now', 'forward', 'future', 'time'],
     slot: (value) => `prefer:${headKey(value, true)}`,
   },
   {
     pattern: new RegExp(`${I}${ADV}\\s+(?:like|love|enjoy|adore)${V}`, 'i'),
     category: 'preference',
     kind: 'like',
+    needs: ['like', 'love', 'enjoy', 'adore'],
     slot: opinion,
   },
   {
     pattern: /(?:^|[^\w'])(?:I\s+)?(?:can't|cannot|can never)\s+get\s+enough\s+of\s+(.+)/i,
     category: 'preference',
     kind: 'like',
+    needs: ['enough'],
     slot: opinion,
   },
   {
     pattern: new RegExp(`${IM}${ADV}\\s+(?:a (?:big |huge )?fan of|into|obsessed with|passionate about)${V}`, 'i'),
     category: 'preference',
     kind: 'like',
+    needs: ['fan', 'into', 'obsessed', 'passionate'],
     slot: opinion,
   },
   {
     pattern: new RegExp(`${IM}${ADV}\\s+(?:a |an )?${DIETS}`, 'i'),
     category: 'preference',
     kind: 'diet',
+    needs: ['vegetarian', 'vegan', 'pescatarian', 'teetotal', 'gluten', 'lactose', 'diet'],
     slot: () => 'diet',
   },
   {
@@ -117,22 +139,26 @@ export const PATTERNS: readonly StatementPattern[] = [
     ),
     category: 'preference',
     kind: 'diet',
+    needs: ['vegetarian', 'vegan', 'pescatarian', 'teetotal', 'gluten', 'lactose', 'diet'],
     slot: () => 'diet',
   },
   {
     pattern: new RegExp(`${I}\\s+(?:usually|always|often|normally|typically|regularly|never)${V}`, 'i'),
     category: 'preference',
     kind: 'habit',
+    needs: ['usually', 'always', 'often', 'normally', 'typically', 'regularly', 'never'],
   },
   {
     pattern: new RegExp(`${I}${ADV}\\s+(?:want|wish|hope|dream of|long)\\s+(?:to\\s+)?(.+)`, 'i'),
     category: 'preference',
     kind: 'wish',
+    needs: ['want', 'wish', 'hope', 'dream', 'long'],
   },
   {
     pattern: new RegExp(`${WE}${ADV}\\s+(?:live|am living|are living|'m living|'re living|reside)\\s+in${V}`, 'i'),
     category: 'fact',
     kind: 'residence',
+    needs: ['liv', 'resid'],
     slot: () => 'residence',
     named: true,
   },
@@ -140,6 +166,7 @@ export const PATTERNS: readonly StatementPattern[] = [
     pattern: new RegExp(`${WE}${ADV}\\s+(?:moved|relocated|have moved|'ve moved)\\s+(?:back\\s+)?to${V}`, 'i'),
     category: 'fact',
     kind: 'residence',
+    needs: ['moved', 'relocated'],
     slot: () => 'residence',
     named: true,
   },
@@ -147,6 +174,7 @@ export const PATTERNS: readonly StatementPattern[] = [
     pattern: new RegExp(`${IM}${ADV}\\s+(?:based|living)\\s+in${V}`, 'i'),
     category: 'fact',
     kind: 'residence',
+    needs: ['based', 'living'],
     slot: () => 'residence',
     named: true,
   },
@@ -157,6 +185,7 @@ export const PATTERNS: readonly StatementPattern[] = [
     ),
     category: 'fact',
     kind: 'residence',
+    needs: ['home'],
     slot: () => 'residence',
     named: true,
   },
@@ -167,6 +196,7 @@ export const PATTERNS: readonly StatementPattern[] = [
     ),
     category: 'fact',
     kind: 'residence',
+    needs: ['settled'],
     slot: () => 'residence',
     named: true,
   },
@@ -174,6 +204,7 @@ export const PATTERNS: readonly StatementPattern[] = [
     pattern: new RegExp(`${WE}${ADV}\\s+(?:call|now call)\\s+(.+?)\\s+home\\b`, 'i'),
     category: 'fact',
     kind: 'residence',
+    needs: ['home'],
     slot: () => 'residence',
     named: true,
   },
@@ -181,11 +212,13 @@ export const PATTERNS: readonly StatementPattern[] = [
     pattern: new RegExp(`${IM}${ADV}\\s+(?:moving|relocating|going to move)\\s+to${V}`, 'i'),
     category: 'fact',
     kind: 'plan',
+    needs: ['moving', 'relocating', 'move'],
   },
   {
     pattern: new RegExp(`${I}${ADV}\\s+work\\s+as\\s+(?:a |an )?(.+)`, 'i'),
     category: 'fact',
     kind: 'occupation',
+    needs: ['work'],
     slot: () => 'occupation',
   },
   {
@@ -195,6 +228,7 @@ export const PATTERNS: readonly StatementPattern[] = [
     ),
     category: 'fact',
     kind: 'work',
+    needs: ['work', 'job', 'joined'],
     slot: () => 'employer',
     named: true,
   },
@@ -202,6 +236,7 @@ export const PATTERNS: readonly StatementPattern[] = [
     pattern: new RegExp(`${IM}\\s+(?:now\\s+)?(?:a |an )([\\w-]+(?: [\\w-]+)?) (?:at|for) ([A-Z].+)`),
     category: 'fact',
     kind: 'work',
+    needs: ["i'm", 'i am'],
     slot: () => 'employer',
     named: true,
   },
@@ -209,6 +244,7 @@ export const PATTERNS: readonly StatementPattern[] = [
     pattern: new RegExp(`${IM}\\s+(?:now\\s+)?${TITLES}\\s+(?:of|at)\\s+(\\p{Lu}.+)`, 'u'),
     category: 'fact',
     kind: 'work',
+    needs: ["i'm", 'i am'],
     slot: () => 'employer',
     named: true,
   },
@@ -216,6 +252,7 @@ export const PATTERNS: readonly StatementPattern[] = [
     pattern: /(?:^|[^\w'])my\s+(?:new\s+)?(?:employer|workplace)\s+is\s+(?:now\s+)?(.+)/i,
     category: 'fact',
     kind: 'work',
+    needs: ['employer', 'workplace'],
     slot: () => 'employer',
     named: true,
   },
@@ -223,6 +260,7 @@ export const PATTERNS: readonly StatementPattern[] = [
     pattern: new RegExp(`${NAME_FIRST}\\s+(?:just\\s+|finally\\s+)?(?:hired me|has hired me|took me on|offered me a job)\\b`, 'u'),
     category: 'fact',
     kind: 'work',
+    needs: ['hired', 'took', 'offered'],
     slot: () => 'employer',
     named: true,
   },
@@ -230,6 +268,7 @@ export const PATTERNS: readonly StatementPattern[] = [
     pattern: new RegExp(`${IM}${ADV}\\s+(?:married to|engaged to|dating|in a relationship with)${V}`, 'i'),
     category: 'fact',
     kind: 'partner',
+    needs: ['married', 'engaged', 'dating', 'relationship'],
     slot: () => 'partner',
     named: true,
   },
@@ -238,6 +277,7 @@ export const PATTERNS: readonly StatementPattern[] = [
       /(?:^|[^\w'])my\s+(wife|husband|partner|girlfriend|boyfriend|fiancée?)(?:'s name)?\s+(?:is|was)\s+(?:called\s+|named\s+)?(.+)/i,
     category: 'fact',
     kind: 'partner',
+    needs: ['wife', 'husband', 'partner', 'girlfriend', 'boyfriend', 'fianc'],
     slot: () => 'partner',
     named: true,
   },
@@ -246,6 +286,7 @@ export const PATTERNS: readonly StatementPattern[] = [
       /(?:^|[^\w'])my\s+((?:little |older |younger |big )?(?:son|daughter|mother|father|mom|mum|dad|brother|sister|kids?|children|grandma|grandmother|grandpa|grandfather|dog|cat))(?:'s name)?\s+(?:is|are)\s+(?:called\s+|named\s+)?(.+)/i,
     category: 'fact',
     kind: 'family',
+    needs: ['son', 'daughter', 'mother', 'father', 'mom', 'mum', 'dad', 'brother', 'sister', 'kid', 'children', 'grand', 'dog', 'cat'],
     named: true,
   },
   {
@@ -255,13 +296,20 @@ export const PATTERNS: readonly StatementPattern[] = [
     ),
     category: 'fact',
     kind: 'family',
+    needs: ['son', 'daughter', 'kid', 'children', 'brother', 'sister', 'dog', 'cat', 'grandchildren'],
   },
   {
     pattern: new RegExp(`${IM}\\s+(?:going|planning|about|hoping)\\s+to${V}`, 'i'),
     category: 'fact',
     kind: 'plan',
+    needs: ['going', 'planning', 'about', 'hoping'],
   },
-  { pattern: new RegExp(`${I}${ADV}\\s+(?:plan|intend|am planning|'m planning)\\s+to${V}`, 'i'), category: 'fact', kind: 'plan' },
+  {
+    pattern: new RegExp(`${I}${ADV}\\s+(?:plan|intend|am planning|'m planning)\\s+to${V}`, 'i'),
+    category: 'fact',
+    kind: 'plan',
+    needs: ['plan', 'intend'],
+  },
 ];
 
 /** The key a preference is about: its head word ("window seats" → "seat") or the whole value, lowercase. */

@@ -47,17 +47,30 @@ const PRONOUN_VALUES = new Set([
   'us',
 ]);
 const MAX_VALUE_WORDS = 8;
+/** Per pattern, whether a lowercased sentence holds one of the words it needs. */
+const GATES = PATTERNS.map((rule) => new RegExp(rule.needs.map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')));
 
-/** The statements of one message of `source.speaker` (a sentence gives at most one, "and" lists one per item). */
+/**
+ * The statements of one message of `source.speaker` (a sentence gives at most one, "and" lists one per item).
+ * A pattern runs only on a sentence holding one of the words it needs (most sentences hold none of most).
+ */
 export function speakerStatements(text: string, source: StatementSource): SpeakerStatement[] {
-  return sentencesOf(text).flatMap((sentence, index) => {
-    for (const rule of PATTERNS) {
-      const match = rule.pattern.exec(sentence);
-      const found = match ? statementsOf(match, rule, { ...source, sentence, index }) : [];
-      if (found.length > 0) return found;
-    }
-    return [];
-  });
+  const statements: SpeakerStatement[] = [];
+  sentencesOf(text).forEach((sentence, index) => statements.push(...sentenceStatements(sentence, index, source)));
+  return statements;
+}
+
+/** The first pattern's statements that a sentence gives any. */
+function sentenceStatements(sentence: string, index: number, source: StatementSource): SpeakerStatement[] {
+  const lower = sentence.toLowerCase();
+  for (let at = 0; at < PATTERNS.length; at++) {
+    const rule = PATTERNS[at] as StatementPattern;
+    if (!GATES[at]?.test(lower)) continue;
+    const match = rule.pattern.exec(sentence);
+    const found = match ? statementsOf(match, rule, { ...source, sentence, index }) : [];
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /** What one pattern's match says (none when its value is no value: a pronoun, a lowercase "name"). */

@@ -26,12 +26,16 @@ interface Stated {
 export function refreshValidity(graph: KnowledgeGraph, scope?: ValidityScope): void {
   const keys = scope && scopeEntities(graph, scope);
   const touches = (item: Ends) => !keys || keys.has(item.subjectId) || keys.has(item.objectId);
-  const files = [...graph.files.values()];
-  const closed = files.flatMap((file) => file.closedFacts);
-  refreshFacts(graph, [...graph.facts.values(), ...closed].filter(touches), keys);
+  const facts = [...graph.facts.values()].filter(touches);
+  const statements: SpeakerStatement[] = [];
+  // plain loops: this runs at every sync over every file
+  for (const file of graph.files.values()) {
+    for (const fact of file.closedFacts) if (touches(fact)) facts.push(fact);
+    for (const statement of file.statements) if (!scope || scope.speakers.has(statement.speaker)) statements.push(statement);
+  }
+  refreshFacts(graph, facts, keys);
   refreshRelations(graph, [...graph.relations.values()].filter(touches), keys);
-  const statements = files.flatMap((file) => file.statements);
-  refreshStatements(scope ? statements.filter((statement) => scope.speakers.has(statement.speaker)) : statements);
+  refreshStatements(statements);
 }
 
 /** Whether an item's group is redone: every group in the whole pass, else those keyed by an entity in scope. */

@@ -1,6 +1,7 @@
 /** A customer user's first-person statements: what they are, which supersede which, and the profile as of a date. */
 import { describe, expect, it } from 'vitest';
 import { speakerStatements } from '../../../functions/engine/graph/profile-statements';
+import { PATTERNS } from '../../../functions/engine/graph/profile-patterns';
 import { createMemoryGraph, mergeFile, extractFile } from '../../../functions/engine/graph/graph-build';
 import { refreshValidity } from '../../../functions/engine/graph/validity';
 import { buildGraphSegment } from '../../../functions/engine/graph/graph-segment';
@@ -61,6 +62,62 @@ describe('speakerStatements', () => {
     expect(said('I love you too!')).toEqual([]);
     expect(said('My friend lives in Rome.')).toEqual([]);
     expect(said('I started running.')).toEqual([]);
+  });
+});
+
+describe('the words a pattern needs', () => {
+  const sentences = [
+    "I'd love to visit Japan.",
+    "I don't drink coffee anymore.",
+    'Sushi is not for me.',
+    "Salsa dancing isn't my cup of tea.",
+    'I hate mornings.',
+    "I'm allergic to cats.",
+    'I would favour the train.',
+    'Please always book me aisle seats.',
+    'Book me window seats every time.',
+    'I adore jazz.',
+    "Can't get enough of sushi.",
+    "I'm obsessed with chess.",
+    'I AM ON A KETO DIET.',
+    'We went gluten-free.',
+    'I regularly swim.',
+    'I dream of Rome.',
+    'We are living in Oslo.',
+    'We have moved to Lima.',
+    "I'm based in Quito.",
+    'Lisbon has been home for years.',
+    'Just settled into our new flat in Porto.',
+    'We now call Austin home.',
+    "I'm relocating to Kyiv.",
+    'I work as a nurse.',
+    'I have joined Globex.',
+    "I'm an analyst at Initech.",
+    'I am CEO of Northwind.',
+    'My workplace is Contoso.',
+    'Fabrikam took me on.',
+    "I'm engaged to Sam.",
+    'My fiancée is called Ana.',
+    "My grandma's name is Rose.",
+    'I have two daughters.',
+    "I'm hoping to run a marathon.",
+    'I intend to learn Greek.',
+  ];
+
+  it('holds for every match: a sentence without them would not match (so skipping it changes nothing)', () => {
+    let matched = 0;
+    for (const sentence of sentences) {
+      for (const rule of PATTERNS) {
+        if (!rule.pattern.test(sentence)) continue;
+        matched++;
+        expect(
+          rule.needs.some((word) => sentence.toLowerCase().includes(word)),
+          `${rule.kind}: ${sentence}`,
+        ).toBe(true);
+      }
+      expect(speakerStatements(sentence, source).length, sentence).toBeGreaterThan(0);
+    }
+    expect(matched).toBeGreaterThanOrEqual(sentences.length);
   });
 });
 

@@ -9,6 +9,8 @@ import {
   topChunks,
   type GraphSegment,
 } from '../../../functions/engine/graph/graph-segment';
+import { createMemoryGraph, extractFile, mergeFile } from '../../../functions/engine/graph/graph-build';
+import { refreshValidity } from '../../../functions/engine/graph/validity';
 import { CHAIN_FILES, CULTURE_FILES } from './corpus';
 import { buildGraph } from './helpers';
 
@@ -94,5 +96,71 @@ describe('personalizedPageRank', () => {
     expect(total).toBeCloseTo(1, 6);
     const none = personalizedPageRank(segment, new Map());
     expect([...none.chunkScores].every((score) => score === 0)).toBe(true);
+  });
+});
+
+describe('speaker statements in a segment', () => {
+  const memory = createMemoryGraph({ ontology: 'culture', factExtraction: true });
+  const said = [
+    ['msg:m0', 'm0', 'u1', 'I live in Paris. I love tea and coffee.'],
+    ['msg:m1', 'm1', 'u2', 'I prefer window seats.'],
+    ['doc#0', 'doc-1', 'u1', 'We moved to Berlin.'],
+  ] as const;
+  const origins = new Map(
+    said.map(([chunk, sourceId, speaker, text], i) => [chunk, { time: `2024-0${i + 1}-01T00:00:00.000Z`, sourceId, speaker, text }]),
+  );
+  const chunks = said.map(([id, , , text]) => ({ id, text }));
+  mergeFile(memory, extractFile({ fileId: 'session:s', chunks }, { schema: memory.graph.schema, factExtraction: true }), {
+    chunks: origins,
+  });
+  refreshValidity(memory.graph);
+  const segment = buildGraphSegment(memory.graph);
+  const records = (segment.statements ?? []).map(({ speaker, category, kind, text, chunkId, sourceId, validFrom, validTo }) => ({
+    speaker,
+    category,
+    kind,
+    text,
+    chunkId,
+    sourceId,
+    validFrom,
+    validTo,
+  }));
+
+  it('round-trip through the compact rows: speakers, sentences, chunks and sources as they were', () => {
+    expect(segment.statements?.length).toBe(5);
+    const bytes = serializeGraphSegment(segment);
+    const metadata = JSON.parse(new TextDecoder().decode(bytes.subarray(40, 40 + new DataView(bytes.buffer).getUint32(8, true))));
+    expect(metadata.statements).toBeUndefined();
+    expect(metadata.speakers).toEqual(['u1', 'u2']);
+    expect(metadata.statementKinds).toEqual([
+      ['fact', 'residence'],
+      ['preference', 'like'],
+      ['preference', 'prefer'],
+    ]);
+    // "I love tea and coffee." gives two statements: the second row does not repeat the sentence
+    expect(metadata.statementRows.filter((row: unknown[]) => row[2] === null)).toHaveLength(1);
+    // a message's chunk names its source; the other chunk's row carries it
+    expect(metadata.statementRows.map((row: unknown[]) => row[4])).toEqual([0, 0, 0, 0, 'doc-1']);
+    expect(deserializeGraphSegment(bytes).statements).toEqual(records);
+  });
+
+  it('read from a segment written before the rows (statements as objects)', () => {
+    const bytes = serializeGraphSegment(segment);
+    const length = new DataView(bytes.buffer).getUint32(8, true);
+    const {
+      speakers: _speakers,
+      statementKinds: _kinds,
+      statementRows: _rows,
+      ...metadata
+    } = JSON.parse(new TextDecoder().decode(bytes.subarray(40, 40 + length)));
+    const older = new TextEncoder().encode(JSON.stringify({ ...metadata, statements: records }));
+    const tail = bytes.subarray(40 + length + ((4 - ((40 + length) % 4)) % 4));
+    const padded = (older.length + 3) & ~3;
+    const out = new Uint8Array(40 + padded + tail.length);
+    out.set(bytes.subarray(0, 40));
+    new DataView(out.buffer).setUint32(8, older.length, true);
+    out.set(older, 40);
+    out.set(tail, 40 + padded);
+    expect(deserializeGraphSegment(out).statements).toEqual(records);
   });
 });
