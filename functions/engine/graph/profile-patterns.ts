@@ -3,38 +3,23 @@
  * the first that matches a sentence wins. Some name their value before the verb ("Lisbon has been home for
  * years", "Initech hired me", "sushi is not for me"); the value is the pattern's last group either way.
  */
-import type { SpeakerStatement } from './graph-model';
+import {
+  ADV,
+  DIETS,
+  headKey,
+  I,
+  IM,
+  NAME_FIRST,
+  NOT_MINE,
+  opinion,
+  type StatementPattern,
+  THING_FIRST,
+  TITLES,
+  V,
+  WE,
+} from './profile-pattern-parts';
 
-/** One pattern: what a match of it says. `value` is the matched object, cut at the clause's end. */
-export interface StatementPattern {
-  readonly pattern: RegExp;
-  readonly category: SpeakerStatement['category'];
-  readonly kind: string;
-  /** The slot of a single-valued statement (given the value), or none. */
-  readonly slot?: (value: string) => string;
-  /** A value that is a place or a name: cut before the first lowercase word. */
-  readonly named?: boolean;
-  /**
-   * Words one of which every match contains (lowercase, as substrings of the lowercased sentence): a
-   * sentence with none of them skips the pattern without running it (profile-statements.ts).
-   */
-  readonly needs: readonly string[];
-}
-
-const I = String.raw`(?:^|[^\w'])I`;
-const IM = String.raw`(?:^|[^\w'])(?:I'm|I am)`;
-const WE = String.raw`(?:^|[^\w'])(?:I|we)`;
-const ADV = String.raw`(?:\s+(?:really|also|just|absolutely|still|actually|totally|now|finally|recently|truly|do))*`;
-const V = String.raw`\s+(.+)`;
-/** A name before the verb ("Lisbon has been home"): capitalised words, "of"/"de" between them. */
-const NAME_FIRST = String.raw`(?:^|[^\w'])(\p{Lu}[\p{L}\d&.'-]*(?:\s+(?:of\s+|de\s+)?\p{Lu}[\p{L}\d&.'-]*)*)`;
-/** A thing at the sentence's start ("sushi is not for me", "Board games aren't my thing"). */
-const THING_FIRST = String.raw`^(?:honestly,?\s+|well,?\s+)?([\p{L}\d][\p{L}\d\s'-]*?)`;
-const NOT_MINE = String.raw`(?:for me|my thing|my cup of tea)\b`;
-const DIETS = String.raw`(vegetarian|vegan|pescatarian|teetotal|gluten[- ]free|lactose[- ]intolerant|on a [\w-]+ diet)\b`;
-const TITLES = String.raw`(?:the\s+|a\s+|an\s+)?(CEO|CTO|CFO|COO|founder|co-?founder|owner|president|chair(?:man|woman|person)?|(?:managing\s+)?director|head|VP)`;
-
-const opinion = (value: string): string => `opinion:${headKey(value, false)}`;
+export type { StatementPattern } from './profile-pattern-parts';
 
 /** First match wins, so negative and specific patterns come before the general ones. */
 export const PATTERNS: readonly StatementPattern[] = [
@@ -311,14 +296,3 @@ export const PATTERNS: readonly StatementPattern[] = [
     needs: ['plan', 'intend'],
   },
 ];
-
-/** The key a preference is about: its head word ("window seats" → "seat") or the whole value, lowercase. */
-function headKey(value: string, head: boolean): string {
-  const words = value
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s-]/gu, '')
-    .split(/\s+/)
-    .filter(Boolean);
-  const key = head ? (words.at(-1) ?? '') : words.join(' ');
-  return key.replace(/(?<=\w\w)s$/, '');
-}
