@@ -16,9 +16,10 @@ import type { FunctionEnvironment, ServiceFunction } from './service-function';
 export type VectorTierAccess = 'query' | 'write' | 'drop';
 
 /**
- * The S3 Vectors actions each access needs. Queries with a metadata filter or returning metadata need
- * GetVectors beside QueryVectors (AWS's QueryVectors reference). The worker creates, inspects and drops
- * indexes, writes and deletes vectors in batches, and lists and reads them back to repair a crashed move.
+ * The S3 Vectors actions each access needs on the bucket's indexes. Queries with a metadata filter or
+ * returning metadata need GetVectors beside QueryVectors (AWS's QueryVectors reference). The worker
+ * creates, inspects and drops indexes, writes and deletes vectors in batches, and lists and reads them
+ * back to repair a crashed move.
  */
 export const VECTOR_TIER_ACTIONS: Readonly<Record<VectorTierAccess, readonly string[]>> = {
   query: ['s3vectors:QueryVectors', 's3vectors:GetVectors'],
@@ -32,6 +33,17 @@ export const VECTOR_TIER_ACTIONS: Readonly<Record<VectorTierAccess, readonly str
     's3vectors:DeleteVectors',
     's3vectors:ListVectors',
   ],
+};
+
+/**
+ * What an access that drops indexes also needs on the bucket itself: listing its indexes by a memory's
+ * name prefix finds every generation of the memory's index (docs/scale.md). ListIndexes names the vector
+ * bucket, so it is granted on the bucket's ARN (and, in case AWS authorises it per index, on its indexes).
+ */
+export const VECTOR_BUCKET_ACTIONS: Readonly<Record<VectorTierAccess, readonly string[]>> = {
+  query: [],
+  drop: ['s3vectors:ListIndexes'],
+  write: ['s3vectors:ListIndexes'],
 };
 
 /** The vector bucket of a stage whose `vectors.store` is `s3vectors`. */
@@ -65,6 +77,9 @@ export class VectorStore extends Construct {
   grant(fn: ServiceFunction, access: VectorTierAccess): void {
     const indexes = `${this.bucket.attrVectorBucketArn}/index/*`;
     fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: [...VECTOR_TIER_ACTIONS[access]], resources: [indexes] }));
+    const listing = VECTOR_BUCKET_ACTIONS[access];
+    if (listing.length > 0)
+      fn.role.addToPrincipalPolicy(new PolicyStatement({ actions: [...listing], resources: [this.bucket.attrVectorBucketArn, indexes] }));
     Validations.of(fn.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).resolve(this.bucket.logicalId)}.VectorBucketArn>/index/*]`,
       reason:

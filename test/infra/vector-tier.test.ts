@@ -47,19 +47,22 @@ describe('vector tier option', () => {
     tiered.template.hasOutput('VectorBucketName', {});
   });
 
-  it('grants the query functions QueryVectors and GetVectors, the memories function DeleteIndex, on the bucket indexes only', () => {
+  it('grants the query functions QueryVectors and GetVectors, the memories function DeleteIndex and ListIndexes, on this bucket only', () => {
     const bucketId = tiered.stack.getLogicalId(tiered.stack.vectors?.bucket ?? fail());
-    const indexes = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'VectorBucketArn'] }, '/index/*']] };
+    const bucket = { 'Fn::GetAtt': [bucketId, 'VectorBucketArn'] };
+    const indexes = { 'Fn::Join': ['', [bucket, '/index/*']] };
+    const listing = { Effect: 'Allow', Action: 's3vectors:ListIndexes', Resource: [bucket, indexes] };
     for (const name of ['retrieval', 'messages'] as const) {
       const statements = vectorStatements(tiered, roleOf(tiered, name));
       expect(statements).toEqual([{ Effect: 'Allow', Action: ['s3vectors:GetVectors', 's3vectors:QueryVectors'], Resource: indexes }]);
     }
     const worker = vectorStatements(tiered, roleOf(tiered, 'worker'));
-    expect(worker).toEqual([{ Effect: 'Allow', Action: [...VECTOR_TIER_ACTIONS.write].sort(), Resource: indexes }]);
+    expect(worker).toEqual([{ Effect: 'Allow', Action: [...VECTOR_TIER_ACTIONS.write].sort(), Resource: indexes }, listing]);
     expect(worker[0]?.Action).not.toContain('s3vectors:QueryVectors');
-    // the memories function drops a deleted memory's index, and does nothing else with the tier
+    // the memories function drops a deleted memory's index (every generation: listed by its prefix), and does nothing else with the tier
     expect(vectorStatements(tiered, roleOf(tiered, 'memories'))).toEqual([
       { Effect: 'Allow', Action: 's3vectors:DeleteIndex', Resource: indexes },
+      listing,
     ]);
     expect(vectorStatements(tiered, roleOf(tiered, 'files'))).toEqual([]);
   });
