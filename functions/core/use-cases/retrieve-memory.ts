@@ -28,7 +28,15 @@ import { allowedChunks, chunkIdAllowed, chunkView, filterSources } from './retri
 import type { RetrievalDeps, RetrievalQuery } from './retrieval-types';
 
 export type { RetrievalDeps, RetrievalQuery } from './retrieval-types';
-import { type DatedFactView, datedFactViews, graphFacts, publicSourceId, sentenceHolds, supersededFactor } from './retrieval-time';
+import {
+  type DatedFactView,
+  datedFactViews,
+  factFileIds,
+  graphFacts,
+  publicSourceId,
+  sentenceHolds,
+  supersededFactor,
+} from './retrieval-time';
 
 interface Source {
   id: string;
@@ -80,14 +88,16 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
     { ...request, asOf },
     { allowed, embedder: deps.indexing.embedder(), rerank, vectorSource },
   );
-  const sources = await payloadSources(deps, accountId, index, outcome.items);
+  const best = bestScoreBySource(index, outcome.items);
+  const files = await fileRecords(deps, accountId, [...sourceFileIds(best.keys()), ...factFileIds(index, outcome.facts)]);
+  const sources = payloadSources(best, files);
   const described = new Set(sources.map((source) => source.id));
   const payload = outcome.payload.map((entry, i) => {
     const item = outcome.items[i];
     const sourceId = item ? publicSourceId(sourceIdOf(index, item)) : undefined;
     return sourceId !== undefined && described.has(sourceId) ? { ...entry, sourceId } : entry;
   });
-  const facts = await datedFactViews(deps, accountId, index, outcome.facts);
+  const facts = datedFactViews(index, outcome.facts, files);
   return { payload, facts, sources, ...(reranker ? { reranked: outcome.reranked } : {}) };
 }
 
@@ -160,23 +170,34 @@ export function graphList(graph: GraphSegment, query: string, allow?: (chunkId: 
   };
 }
 
-/**
- * The files (or sessions) behind the payload, best first, with an address to fetch them. The files'
- * records are read in one batched read (a few requests, not one per source: topK 100 names many files).
- */
-async function payloadSources(
-  deps: RetrievalDeps,
-  accountId: string,
+/** The best item score of each source (file, page or session) behind the payload. */
+function bestScoreBySource(
   index: LoadedIndex,
   items: ReadonlyArray<{ fileId: string; score: number; ordinals: readonly number[] }>,
-): Promise<Source[]> {
-  const best = new Map<string, number>();
+): Map<SourceId, number> {
+  const best = new Map<SourceId, number>();
   for (const item of items) {
     const sourceId = sourceIdOf(index, item);
     best.set(sourceId, Math.max(best.get(sourceId) ?? 0, item.score));
   }
-  const fileIds = [...best.keys()].map(sourceRefOf).flatMap((source) => (source.kind === 'session' ? [] : [source.fileId]));
-  const files = fileIds.length > 0 ? await deps.files.getMany(accountId, fileIds) : new Map<string, FileRecord>();
+  return best;
+}
+
+/** The files among `sourceIds` (sessions have no file record). */
+const sourceFileIds = (sourceIds: Iterable<SourceId>): string[] =>
+  [...sourceIds].map(sourceRefOf).flatMap((source) => (source.kind === 'session' ? [] : [source.fileId]));
+
+/**
+ * The records of the files a result names (the payload's sources, the files dating its facts), in one
+ * batched read: a few requests whatever topK, not one per source or fact.
+ */
+async function fileRecords(deps: RetrievalDeps, accountId: string, fileIds: readonly string[]): Promise<ReadonlyMap<string, FileRecord>> {
+  const distinct = [...new Set(fileIds)];
+  return distinct.length > 0 ? deps.files.getMany(accountId, distinct) : new Map<string, FileRecord>();
+}
+
+/** The files (or sessions) behind the payload, best first, with an address to fetch them. */
+function payloadSources(best: ReadonlyMap<SourceId, number>, files: ReadonlyMap<string, FileRecord>): Source[] {
   const sources = [...best].map(([id, score]) => describeSource(files, id, score));
   return sources.filter((source): source is Source => source !== undefined).sort((a, b) => b.score - a.score);
 }
