@@ -45,17 +45,17 @@ export async function cachedSourceRecords(
   const kept = cache.get(files, accountId)?.value;
   const current = kept?.version === version ? kept.records : new Map<string, SourceRecord | null>();
   const missing = [...new Set(fileIds)].filter((id) => !current.has(id));
-  if (missing.length > 0) {
-    const read = await files.getMany(accountId, missing);
+  const read = missing.length > 0 ? await files.getMany(accountId, missing) : undefined;
+  const found = new Map<string, SourceRecord>();
+  for (const id of fileIds) {
+    const record = current.has(id) ? current.get(id) : sourceRecordOf(read?.get(id));
+    if (record) found.set(id, record);
+  }
+  if (read) {
     if (current.size + missing.length > RECORDS_PER_ACCOUNT) current.clear();
     for (const id of missing) current.set(id, sourceRecordOf(read.get(id)));
     // a query that read an older version than the one kept (a write raised it meanwhile) keeps nothing
     if (!kept || kept.version <= version) cache.set(files, accountId, { version, records: current });
-  }
-  const found = new Map<string, SourceRecord>();
-  for (const id of fileIds) {
-    const record = current.get(id);
-    if (record) found.set(id, record);
   }
   return found;
 }
