@@ -44,8 +44,9 @@ export function addBm25Scores(
 ): Float64Array {
   const docCount = segment.docIds.length;
   if (docCount === 0 || scale === 0) return scores;
-  const { k1 } = params;
-  const norms = lengthNorms(segment, params);
+  const { k1, b } = params;
+  const average = segment.avgDocLength > 0 ? segment.avgDocLength : 1;
+  const lengths = segment.docLengths;
   for (const [term, weight] of terms) {
     const postings = termPostings(segment, term);
     const count = postings.docs.length;
@@ -55,32 +56,9 @@ export function addBm25Scores(
     for (let i = 0; i < count; i++) {
       const doc = docs[i] ?? 0;
       const freq = freqs[i] ?? 0;
-      scores[doc] = (scores[doc] ?? 0) + (termWeight * freq) / (freq + (norms[doc] ?? 0));
+      const norm = k1 * (1 - b + (b * (lengths[doc] ?? 0)) / average);
+      scores[doc] = (scores[doc] ?? 0) + (termWeight * freq) / (freq + norm);
     }
   }
   return scores;
-}
-
-/** (k1, b) pairs whose length norms are kept per segment: the service's own, and a benchmark grid's few. */
-const NORMS_PER_SEGMENT = 4;
-const normCaches = new WeakMap<LexicalSegment, Map<string, Float64Array>>();
-
-/**
- * Each doc's BM25 length norm `k1 × (1 − b + b × length / mean length)`, worked out once per segment
- * and (k1, b) rather than for every posting of every query term (the same arithmetic, so the same scores).
- */
-function lengthNorms(segment: LexicalSegment, { k1, b }: Pick<FieldParams, 'k1' | 'b'>): Float64Array {
-  let byParams = normCaches.get(segment);
-  if (!byParams) normCaches.set(segment, (byParams = new Map()));
-  const key = `${k1}|${b}`;
-  let norms = byParams.get(key);
-  if (!norms) {
-    const average = segment.avgDocLength > 0 ? segment.avgDocLength : 1;
-    const lengths = segment.docLengths;
-    norms = new Float64Array(lengths.length);
-    for (let doc = 0; doc < lengths.length; doc++) norms[doc] = k1 * (1 - b + (b * (lengths[doc] ?? 0)) / average);
-    if (byParams.size >= NORMS_PER_SEGMENT) byParams.clear();
-    byParams.set(key, norms);
-  }
-  return norms;
 }
