@@ -9,7 +9,8 @@
  * ingested into two vector memories (acceleration off and on) through the API, timing each real index
  * build. Then the server is restarted on the same data for cold first queries, and the last server answers
  * the warm runs: SciFact claims with topK=10&facts=true, sequential and from concurrent clients. Prints a
- * markdown report with p50/p95/p99, req/s and the target verdict (warm p50 < 15 ms, p99 < 50 ms).
+ * markdown report with p50/p95/p99, req/s and the target verdict (warm p50 < 10 ms, p99 < 25 ms: #23); with several
+ * `--top-k` values, also each claim asked at every one in rotating order (latency/topk-interleaved.ts).
  * With --cpu-prof, the warm server is profiled; summarise with
  * `npx tsx bench/support/profile-summary.ts DIR/*.cpuprofile`. With --reuse DIR, the data stays in DIR and
  * a later run with the same DIR and data options skips the build. Exits non-zero only when the harness fails.

@@ -14,6 +14,7 @@ import { type FilterPlan, filterPlans } from './filters';
 import type { BenchCorpus } from './corpus';
 import type { LatencyOptions } from './options';
 import { QueryClient } from './query-client';
+import { type InterleavedTopK, interleavedTopK } from './topk-interleaved';
 import { type LatencySummary, summarise } from './stats';
 
 export interface BuildResult {
@@ -54,6 +55,8 @@ export interface MemoryRun {
   cold: ColdSample[];
   /** One warm result per `--top-k` value, in the order given. */
   warm: WarmResult[];
+  /** With several `--top-k` values: each claim asked at every one in rotating order (topk-interleaved.ts). */
+  interleaved?: InterleavedTopK[];
 }
 
 type Progress = (line: string) => void;
@@ -118,9 +121,13 @@ export async function queryPhase(
       }
       if (last) {
         const plans = options.filter ? await filterPlans(apiClient(server.info.url, server.info.apiKey)) : [];
-        for (const run of runs)
+        for (const run of runs) {
           for (const [i, topK] of options.topKs.entries())
             run.warm.push(await warmRuns(options, server, run.memory, claims, { topK, plans: i === 0 ? plans : [] }, progress));
+          if (options.topKs.length < 2) continue;
+          progress(`${run.memory.label}: ${options.queries} claims at topK ${options.topKs.join(' and ')}, interleaved…`);
+          run.interleaved = await interleavedTopK(options, server, run.memory, claims, options.warmup);
+        }
       }
     } finally {
       await server.stop();

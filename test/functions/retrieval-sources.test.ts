@@ -1,7 +1,8 @@
 /**
  * The sources of `GET /memory/` (retrieveFromMemory): every file behind the payload, read back in one
- * batched read, with its name and address, best first; a payload entry names its source; a file deleted
- * after the index was built is left out of the sources (and its passages lose their sourceId).
+ * batched read (then kept per account source version), with its name and address, best first; a payload
+ * entry names its source; a file deleted after the index was built, and after its record was kept, is left
+ * out of the sources (and its passages lose their sourceId).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainQueue } from '../support/drain-queue';

@@ -70,12 +70,12 @@ function chunkCheck(
  */
 export async function filterSources(
   deps: Pick<RetrievalDeps, 'files' | 'sessions'>,
-  accountId: string,
+  { accountId, sourceVersion }: { accountId: string; sourceVersion: Promise<number> },
   index: LoadedIndex,
   filter: SearchFilter | undefined,
 ): Promise<AllowedSources> {
   if (!filter || !hasSourceConditions(filter)) return undefined;
-  const version = await deps.files.sourceVersion(accountId);
+  const version = await sourceVersion;
   return cachedAllowedSources(index.retrieval, version, filter, () =>
     resolveSources(filter, chunkView(index).sourceIds, {
       files: (ids) => deps.files.getMany(accountId, ids),

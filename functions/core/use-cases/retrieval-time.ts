@@ -3,11 +3,9 @@
  * had been replaced by then (they score SUPERSEDED_PASSAGE_FACTOR of their fused score, so of two
  * contradicting passages the current one ranks first), and facts on the wire's terms with their validity.
  */
-import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { datedFacts, type GraphSegment, holdsAt, type MemoryFact, supersededChunks } from '../../engine';
-import { type SourceId, sourceRefOf } from '../model';
+import { type FileRecord, type SourceId, sourceRefOf } from '../model';
 import type { StoredChunk } from '../stored-index/chunks';
-import type { FileStore } from '../files/ports';
 import type { LoadedIndex } from '../stored-index/index-cache';
 
 /** The score factor of a passage stating only what `asOf` had seen replaced. */
@@ -78,21 +76,39 @@ export function graphFacts(graph: GraphSegment, asOf: string): MemoryFact[] {
 /**
  * The facts on the wire's terms: a fact without a known start (a sentence of a passage, a graph built before
  * validity) starts at its source's time, the message's or the file's; its source is the message, else the file.
+ * `files` holds the records of `factFileIds(index, facts)` (read with the payload's sources, in one batch);
+ * a file not among them (deleted meanwhile) gives no start.
  */
-export async function datedFactViews(
-  deps: { files: Pick<FileStore, 'get'> },
-  accountId: string,
-  index: LoadedIndex,
+export function datedFactViews(
+  index: Pick<LoadedIndex, 'chunks'>,
   facts: readonly MemoryFact[],
-): Promise<DatedFactView[]> {
-  return mapConcurrently(facts, STORE_CONCURRENCY, async (fact) => {
-    const chunk = fact.chunkId === undefined ? undefined : index.chunks.get(fact.chunkId);
+  files: ReadonlyMap<string, Pick<FileRecord, 'createdAt'>>,
+): DatedFactView[] {
+  return facts.map((fact) => {
+    const chunk = chunkOf(index, fact);
     const sourceId = fact.sourceId ?? chunk?.message?.id ?? chunk?.pageId ?? fact.fileId ?? chunk?.fileId ?? null;
     const view = { content: fact.content, validTo: fact.validTo ?? null, sourceId: sourceId && publicSourceId(sourceId) };
     if (fact.validFrom) return { ...view, validFrom: fact.validFrom };
     if (chunk?.message) return { ...view, validFrom: new Date(chunk.message.createdAt).toISOString() };
-    const fileId = chunk?.pageId ?? chunk?.fileId ?? fact.fileId;
-    const file = fileId === undefined || sourceRefOf(fileId).kind === 'session' ? undefined : await deps.files.get(accountId, fileId);
-    return { ...view, validFrom: file?.createdAt ?? null };
+    const fileId = factFileId(index, fact);
+    return { ...view, validFrom: (fileId === undefined ? undefined : files.get(fileId)?.createdAt) ?? null };
   });
+}
+
+/** The files whose records date the facts (`datedFactViews`): a fact with no start of its own and no message. */
+export function factFileIds(index: Pick<LoadedIndex, 'chunks'>, facts: readonly MemoryFact[]): string[] {
+  return facts.flatMap((fact) => {
+    const fileId = fact.validFrom || chunkOf(index, fact)?.message ? undefined : factFileId(index, fact);
+    return fileId === undefined ? [] : [fileId];
+  });
+}
+
+const chunkOf = (index: Pick<LoadedIndex, 'chunks'>, fact: MemoryFact): StoredChunk | undefined =>
+  fact.chunkId === undefined ? undefined : index.chunks.get(fact.chunkId);
+
+/** The file (or page) a fact comes from, when it is a file: a session's time is its message's. */
+function factFileId(index: Pick<LoadedIndex, 'chunks'>, fact: MemoryFact): string | undefined {
+  const chunk = chunkOf(index, fact);
+  const fileId = chunk?.pageId ?? chunk?.fileId ?? fact.fileId;
+  return fileId === undefined || sourceRefOf(fileId).kind === 'session' ? undefined : fileId;
 }

@@ -18,8 +18,9 @@ import {
   type VectorSource,
 } from '../../engine';
 import { tierSourceOf } from '../vector-tier/candidates';
-import { type FileRecord, type Memory, type SourceId, sourceRefOf } from '../model';
+import { type Memory, type SourceId, sourceRefOf } from '../model';
 import type { LoadedIndex } from '../stored-index/index-cache';
+import { cachedSourceRecords, type SourceRecord } from '../stored-index/source-record-cache';
 import { emitMetric } from '../metrics';
 import { candidateRerank } from '../reranking/candidate-rerank';
 import { checkWindow } from './message-search';
@@ -28,7 +29,15 @@ import { allowedChunks, chunkIdAllowed, chunkView, filterSources } from './retri
 import type { RetrievalDeps, RetrievalQuery } from './retrieval-types';
 
 export type { RetrievalDeps, RetrievalQuery } from './retrieval-types';
-import { type DatedFactView, datedFactViews, graphFacts, publicSourceId, sentenceHolds, supersededFactor } from './retrieval-time';
+import {
+  type DatedFactView,
+  datedFactViews,
+  factFileIds,
+  graphFacts,
+  publicSourceId,
+  sentenceHolds,
+  supersededFactor,
+} from './retrieval-time';
 
 interface Source {
   id: string;
@@ -51,20 +60,30 @@ const GRAPH_CANDIDATES = 100;
 export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string, request: RetrievalQuery): Promise<RetrievalResult> {
   checkWindow(request);
   const started = performance.now();
+  // read beside the memory item: the file records an answer names are kept under it (source-record-cache.ts)
+  const sourceVersion = deps.files.sourceVersion(accountId);
+  sourceVersion.catch(() => undefined); // a missing memory answers first; a failed read fails the query that awaits it
   const memory = await deps.memories.get(accountId, request.memoryId);
   if (!memory) throw NotFoundError.of('memory', request.memoryId);
-  const result = await retrieveFrom(deps, accountId, memory, request);
+  const result = await retrieveFrom(deps, { accountId, sourceVersion }, memory, request);
   const properties = { accountId, memoryId: memory.id, topK: request.topK };
   emitMetric('RetrievalMs', performance.now() - started, { dimension: memory.memoryType, properties });
   return result;
 }
 
-async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memory, request: RetrievalQuery): Promise<RetrievalResult> {
+/** The account asking, and its source version (being read). */
+interface Asker {
+  accountId: string;
+  sourceVersion: Promise<number>;
+}
+
+async function retrieveFrom(deps: RetrievalDeps, asker: Asker, memory: Memory, request: RetrievalQuery): Promise<RetrievalResult> {
+  const { accountId } = asker;
   const index = await deps.indexes.load(memory);
   const reranker = deps.reranking?.reranker() ?? null;
   if (!index || index.retrieval.chunks.ids.length === 0)
     return { payload: [], facts: [], sources: [], ...(reranker ? { reranked: false } : {}) };
-  const allowedSources = await filterSources(deps, accountId, index, request.filter);
+  const allowedSources = await filterSources(deps, asker, index, request.filter);
   const allowed = allowedChunks(memory, index, request, allowedSources);
   const rerank = reranker && deps.reranking ? candidateRerank(reranker, request.query, deps.reranking.record) : undefined;
   const asOf = request.asOf ?? new Date().toISOString();
@@ -80,15 +99,33 @@ async function retrieveFrom(deps: RetrievalDeps, accountId: string, memory: Memo
     { ...request, asOf },
     { allowed, embedder: deps.indexing.embedder(), rerank, vectorSource },
   );
-  const sources = await payloadSources(deps, accountId, index, outcome.items);
+  return { ...(await withSources(deps, asker, index, outcome)), ...(reranker ? { reranked: outcome.reranked } : {}) };
+}
+
+/**
+ * The ranked outcome on the wire's terms: passages naming their sources, the sources (files by their
+ * records, kept per source version: source-record-cache.ts), facts dated by their message or file.
+ */
+async function withSources(
+  deps: RetrievalDeps,
+  asker: Asker,
+  index: LoadedIndex,
+  outcome: RetrievalOutcome,
+): Promise<Omit<RetrievalResult, 'reranked'>> {
+  const best = bestScoreBySource(index, outcome.items);
+  const fileIds = [...sourceFileIds(best.keys()), ...factFileIds(index, outcome.facts)];
+  const files =
+    fileIds.length > 0
+      ? await cachedSourceRecords(deps.files, asker.accountId, await asker.sourceVersion, fileIds)
+      : new Map<string, SourceRecord>();
+  const sources = payloadSources(best, files);
   const described = new Set(sources.map((source) => source.id));
   const payload = outcome.payload.map((entry, i) => {
     const item = outcome.items[i];
     const sourceId = item ? publicSourceId(sourceIdOf(index, item)) : undefined;
     return sourceId !== undefined && described.has(sourceId) ? { ...entry, sourceId } : entry;
   });
-  const facts = await datedFactViews(deps, accountId, index, outcome.facts);
-  return { payload, facts, sources, ...(reranker ? { reranked: outcome.reranked } : {}) };
+  return { payload, facts: datedFactViews(index, outcome.facts, files), sources };
 }
 
 /**
@@ -160,23 +197,25 @@ export function graphList(graph: GraphSegment, query: string, allow?: (chunkId: 
   };
 }
 
-/**
- * The files (or sessions) behind the payload, best first, with an address to fetch them. The files'
- * records are read in one batched read (a few requests, not one per source: topK 100 names many files).
- */
-async function payloadSources(
-  deps: RetrievalDeps,
-  accountId: string,
+/** The best item score of each source (file, page or session) behind the payload. */
+function bestScoreBySource(
   index: LoadedIndex,
   items: ReadonlyArray<{ fileId: string; score: number; ordinals: readonly number[] }>,
-): Promise<Source[]> {
-  const best = new Map<string, number>();
+): Map<SourceId, number> {
+  const best = new Map<SourceId, number>();
   for (const item of items) {
     const sourceId = sourceIdOf(index, item);
     best.set(sourceId, Math.max(best.get(sourceId) ?? 0, item.score));
   }
-  const fileIds = [...best.keys()].map(sourceRefOf).flatMap((source) => (source.kind === 'session' ? [] : [source.fileId]));
-  const files = fileIds.length > 0 ? await deps.files.getMany(accountId, fileIds) : new Map<string, FileRecord>();
+  return best;
+}
+
+/** The files among `sourceIds` (sessions have no file record). */
+const sourceFileIds = (sourceIds: Iterable<SourceId>): string[] =>
+  [...sourceIds].map(sourceRefOf).flatMap((source) => (source.kind === 'session' ? [] : [source.fileId]));
+
+/** The files (or sessions) behind the payload, best first, with an address to fetch them. */
+function payloadSources(best: ReadonlyMap<SourceId, number>, files: ReadonlyMap<string, SourceRecord>): Source[] {
   const sources = [...best].map(([id, score]) => describeSource(files, id, score));
   return sources.filter((source): source is Source => source !== undefined).sort((a, b) => b.score - a.score);
 }
@@ -189,7 +228,7 @@ function sourceIdOf(index: LoadedIndex, item: { fileId: string; ordinals: readon
 }
 
 /** A source as `sources` lists it; a file no longer found (deleted meanwhile) is left out. */
-function describeSource(files: ReadonlyMap<string, FileRecord>, id: SourceId, score: number): Source | undefined {
+function describeSource(files: ReadonlyMap<string, SourceRecord>, id: SourceId, score: number): Source | undefined {
   const rounded = Math.round(score * 1e6) / 1e6;
   const source = sourceRefOf(id);
   if (source.kind === 'session') {

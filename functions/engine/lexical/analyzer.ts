@@ -132,7 +132,18 @@ export function analyzeInEach(text: string, options: AnalyzerOptions, languages:
   const resolved = resolveAnalyzerOptions(options);
   const readAs = readingLanguages(resolved, languages);
   if (readAs.length === 1) return analyzeIn(text, readAs[0] ?? 'en', resolved);
-  return readAs.flatMap((language) => analyzeIn(text, language, resolved));
+  // the word languages split a text into the same tokens: split once, looked up in each
+  let tokens: string[] | undefined;
+  const terms: string[] = [];
+  for (const language of readAs) {
+    if (language === 'en' || isCjkLanguage(language)) {
+      for (const term of analyzeIn(text, language, resolved)) terms.push(term);
+    } else {
+      tokens ??= wordTokens(text);
+      wordTermsOf(tokens, language, resolved, terms);
+    }
+  }
+  return terms;
 }
 
 /**
@@ -180,9 +191,13 @@ function tokenToTerm(token: string, options: ResolvedAnalyzerOptions): string | 
 
 /** The terms of `text` in a Latin-script language other than English (see language-terms.ts). */
 function wordLanguageTerms(text: string, language: WordLanguage, resolved: ResolvedAnalyzerOptions): string[] {
+  return wordTermsOf(wordTokens(text), language, resolved, []);
+}
+
+/** Appends the terms of `tokens` (a text's `wordTokens`) in a word language to `terms`; answers `terms`. */
+function wordTermsOf(tokens: readonly string[], language: WordLanguage, resolved: ResolvedAnalyzerOptions, terms: string[]): string[] {
   const cache = termCacheFor(resolved, language);
-  const terms: string[] = [];
-  for (const token of wordTokens(text)) {
+  for (const token of tokens) {
     let term = cache.get(token);
     if (term === undefined) {
       term = wordTerm(token, language, resolved, foldToAscii, MAX_TERM_LENGTH);

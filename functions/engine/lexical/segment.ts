@@ -191,6 +191,32 @@ export function termPostings(segment: LexicalSegment, term: string): DecodedPost
   return decodePostings(segment.postings, from, to, segment.docFreqs[ordinal] ?? 0);
 }
 
+/**
+ * How many live docs hold an analyzed `term`: the stored count of a plain segment (no posting decoded),
+ * a composed segment's summed over its parts, a part with deleted docs counted from its mapped list.
+ */
+export function termDocFreq(segment: LexicalSegment, term: string): number {
+  if (!segment.parts) {
+    const ordinal = termOrdinal(segment, term);
+    return ordinal < 0 ? 0 : (segment.docFreqs[ordinal] ?? 0);
+  }
+  let count = 0;
+  for (const part of segment.parts) {
+    if (!hasDeletedDocs(part)) count += termDocFreq(part.segment, term);
+    else count += partPostings([part], term).docs.length;
+  }
+  return count;
+}
+
+const partsWithDeletions = new WeakMap<SegmentPart, boolean>();
+
+/** Whether a part maps some doc to -1 (worked out once per part). */
+function hasDeletedDocs(part: SegmentPart): boolean {
+  let deleted = partsWithDeletions.get(part);
+  if (deleted === undefined) partsWithDeletions.set(part, (deleted = part.ordinals.includes(-1)));
+  return deleted;
+}
+
 /** The live postings of `term` in every part, in merged ordinals: the list a merged segment holds. */
 function partPostings(parts: readonly SegmentPart[], term: string): DecodedPostings {
   const lists = parts.map((part) => termPostings(part.segment, term));

@@ -11,14 +11,21 @@ export function topKByScore(scores: Float64Array, k: number): number[] {
     const scoreB = scores[b] ?? 0;
     return scoreA < scoreB || (scoreA === scoreB && a > b);
   };
+  if (k < 1) return heap;
+  // what a doc must score above to enter: positive until the heap is full, then above its worst. Docs come
+  // in ascending order, so one tying the worst loses the tie-break and is passed over like a lower one.
+  let floor = 0;
   for (let doc = 0; doc < scores.length; doc++) {
-    if ((scores[doc] ?? 0) <= 0) continue;
+    const score = scores[doc] ?? 0;
+    if (score <= floor) continue;
     if (heap.length < k) {
       heap.push(doc);
       siftUp(heap, heap.length - 1, worse);
-    } else if (worse(heap[0] ?? 0, doc)) {
+      if (heap.length === k) floor = scores[heap[0] ?? 0] ?? 0;
+    } else {
       heap[0] = doc;
       siftDown(heap, 0, worse);
+      floor = scores[heap[0] ?? 0] ?? 0;
     }
   }
   return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));

@@ -47,8 +47,7 @@ export function searchInt8Bounded(
     const threshold = kthLargestAmong(dots, segment.scales, k, rows) - 2 * bound;
     return rescore(segment, query, candidatesAmong(dots, segment.scales, threshold, rows), k);
   }
-  const threshold = kthLargestApproximate(dots, segment.scales, k) - 2 * bound;
-  return rescore(segment, query, candidatesAbove(dots, segment.scales, threshold), k);
+  return rescore(segment, query, candidatesNearTop(dots, segment.scales, k, 2 * bound), k);
 }
 
 interface QuantizedQuery {
@@ -79,20 +78,34 @@ function quantizeQuery(query: Float32Array, out: Int16Array, range: number): Qua
   return { step, errorNorm: Math.sqrt(errorSquares), norm: Math.sqrt(squares) };
 }
 
-/** The k-th largest `dot × scale` (−∞ when there are fewer than k rows), by a min-heap of size k. */
-function kthLargestApproximate(dots: Int32Array, scales: Float32Array, k: number): number {
-  if (dots.length < k) return Number.NEGATIVE_INFINITY;
+/**
+ * The rows whose `dot × scale` is at least the k-th largest less `margin` (every row when there are fewer
+ * than k), in one pass: a min-heap of size k keeps the k-th largest so far, which only rises, so a row
+ * within `margin` of the final one was within `margin` of it when scanned. The rows kept so are sifted
+ * against the final k-th largest at the end.
+ */
+function candidatesNearTop(dots: Int32Array, scales: Float32Array, k: number, margin: number): number[] {
+  if (dots.length < k) return Array.from(dots.keys());
   const heap = new Float64Array(k);
   for (let row = 0; row < k; row++) heap[row] = (dots[row] as number) * (scales[row] as number);
   heap.sort();
+  let kth = heap[0] as number;
+  const kept: number[] = [];
+  for (let row = 0; row < k; row++) kept.push(row);
   for (let row = k; row < dots.length; row++) {
     const value = (dots[row] as number) * (scales[row] as number);
-    if (value > (heap[0] as number)) replaceSmallest(heap, value);
+    if (value < kth - margin) continue;
+    kept.push(row);
+    if (value > kth) {
+      replaceSmallest(heap, value);
+      kth = heap[0] as number;
+    }
   }
-  return heap[0] as number;
+  const threshold = kth - margin;
+  return kept.filter((row) => (dots[row] as number) * (scales[row] as number) >= threshold);
 }
 
-/** `kthLargestApproximate` among `rows` only (the rows a filter allows; their dots alone are current). */
+/** The k-th largest `dot × scale` among `rows` (the rows a filter allows; their dots alone are current), −∞ when fewer. */
 function kthLargestAmong(dots: Int32Array, scales: Float32Array, k: number, rows: Int32Array): number {
   if (rows.length < k) return Number.NEGATIVE_INFINITY;
   const heap = new Float64Array(k);
@@ -118,12 +131,6 @@ function replaceSmallest(heap: Float64Array, value: number): void {
     parent = child;
   }
   heap[parent] = value;
-}
-
-function candidatesAbove(dots: Int32Array, scales: Float32Array, threshold: number): number[] {
-  const rows: number[] = [];
-  for (let row = 0; row < dots.length; row++) if ((dots[row] as number) * (scales[row] as number) >= threshold) rows.push(row);
-  return rows;
 }
 
 function candidatesAmong(dots: Int32Array, scales: Float32Array, threshold: number, rows: Int32Array): number[] {

@@ -7,7 +7,7 @@
  * helps the multi-hop sets and SciFact a little (see bench/quality/README.md).
  */
 import { queryTermCounts } from '../lexical/analyzer';
-import { bm25Idf, type LexicalSegment, termPostings } from '../lexical/segment';
+import { bm25Idf, type LexicalSegment, termDocFreq, termPostings } from '../lexical/segment';
 
 /** BM25 parameters of one field. */
 export interface FieldParams {
@@ -27,7 +27,7 @@ export function queryTerms(query: string, segment: Pick<LexicalSegment, 'analyze
 
 /** `bm25Idf(N, df)^p` of an analyzed term in `segment` (0 when absent). */
 export function termIdf(segment: LexicalSegment, term: string, exponent = 1): number {
-  const docFreq = termPostings(segment, term).docs.length;
+  const docFreq = termDocFreq(segment, term);
   return docFreq === 0 ? 0 : bm25Idf(segment.docIds.length, docFreq) ** exponent;
 }
 

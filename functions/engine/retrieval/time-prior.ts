@@ -59,6 +59,9 @@ export function timePrior(
   if (named.length === 0 && !asks) return undefined;
   return (ordinal) => {
     const written = chunks.timeOf(ordinal);
+    // closeness counts for a chunk with a time of its own: without one, and with no time asked for, what its
+    // text states cannot count, and is not read (parsing it is the prior's costly part: a file's chunks)
+    if ((named.length === 0 || written === undefined) && !asks) return 0;
     const stated = statedTimes(chunks, cacheKey, ordinal, written);
     let near = 0;
     if (named.length > 0 && written !== undefined) {

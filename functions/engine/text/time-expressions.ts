@@ -26,13 +26,17 @@ const WEEKENDS_AGO = /\b(a|one|two|three|four|\d+)\s+weekends?\s+ago\b/gi;
  * date of a known year, its relative expressions are of that date ("last weekend before April 10, 2023").
  */
 export function timeSpansIn(text: string, reference: Date): TimeSpan[] {
-  const dated = casual
-    .parse(text, { instant: reference, timezone: 'UTC' }, { forwardDate: false })
-    .find((result) => /\b(?:19|20)\d\d\b/.test(result.text) && result.start.isCertain('month'));
-  return spansAgainst(text, dated ? dated.start.date() : reference);
+  const parsed = chronoParse(text, reference);
+  const dated = parsed.find((result) => /\b(?:19|20)\d\d\b/.test(result.text) && result.start.isCertain('month'));
+  // against the same reference, chrono's reading is the one just made: the text is parsed once, not twice
+  return dated ? spansAgainst(text, dated.start.date()) : spansAgainst(text, reference, parsed);
 }
 
-function spansAgainst(text: string, reference: Date): TimeSpan[] {
+function chronoParse(text: string, reference: Date): ParsedResult[] {
+  return casual.parse(text, { instant: reference, timezone: 'UTC' }, { forwardDate: false });
+}
+
+function spansAgainst(text: string, reference: Date, parsed: readonly ParsedResult[] = chronoParse(text, reference)): TimeSpan[] {
   const claimed: Array<[number, number]> = [];
   const free = (from: number, to: number): boolean => claimed.every(([start, end]) => to <= start || from >= end);
   const spans: TimeSpan[] = [];
@@ -42,7 +46,7 @@ function spansAgainst(text: string, reference: Date): TimeSpan[] {
     claimed.push([from, to]);
     if (span) spans.push(span);
   }
-  for (const result of casual.parse(text, { instant: reference, timezone: 'UTC' }, { forwardDate: false })) {
+  for (const result of parsed) {
     const span = chronoSpan(result);
     if (span && free(result.index, result.index + result.text.length)) spans.push(span);
   }

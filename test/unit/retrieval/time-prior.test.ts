@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { rankChunks } from '../../../functions/engine/retrieval/rank';
 import { buildRetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';
-import { queryTimePrior } from '../../../functions/engine/retrieval/time-prior';
+import { queryTimePrior, timePrior } from '../../../functions/engine/retrieval/time-prior';
 
 const CHUNKS: ReadonlyArray<[string, string]> = [
   ['2023-05-20T10:00:00Z', 'We went to the pottery class and made two bowls.'],
@@ -43,6 +43,26 @@ describe('time prior', () => {
     const written = () => Date.parse('2023-08-10T10:00:00Z');
     expect(queryTimePrior(spoken, 'community centre in 2022', reference, written)?.(0)).toBe(2);
     expect(queryTimePrior(spoken, 'community centre in 2019', reference, written)?.(0)).toBeLessThan(1);
+  });
+
+  it("reads no undated chunk's text when the query names a time but asks for none (its prior is 0 whatever it states)", async () => {
+    const texts = ['In May 2023 the kiln was repaired.', 'The pottery class met on Saturday.'];
+    const undated = await buildRetrievalIndex(texts.map((text, i) => ({ id: `u${i}`, fileId: 'f', text })));
+    const read: number[] = [];
+    const chunks = {
+      timeOf: () => undefined,
+      textOf: (ordinal: number) => {
+        read.push(ordinal);
+        return texts[ordinal] ?? '';
+      },
+    };
+    const named = timePrior(chunks, undated, 'the kiln in May 2023', reference);
+    expect([named?.(0), named?.(1)]).toEqual([0, 0]);
+    expect(read).toEqual([]);
+    // asked for a time, what an undated chunk states counts (and is read, once per chunk)
+    const asked = timePrior(chunks, undated, 'When was the kiln repaired?', reference);
+    expect([asked?.(0), asked?.(1), asked?.(0)]).toEqual([0.5, 0.5, 0.5]);
+    expect(read).toEqual([0, 1]);
   });
 
   it('takes its weights and the fall-off of closeness as parameters', () => {
