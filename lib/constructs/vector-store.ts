@@ -40,7 +40,7 @@ export const VECTOR_TIER_ACTIONS: Readonly<Record<VectorTierAccess, readonly str
  * name prefix finds every generation of the memory's index (docs/scale.md). ListIndexes names the vector
  * bucket, so it is granted on the bucket's ARN (and, in case AWS authorises it per index, on its indexes).
  */
-export const VECTOR_BUCKET_ACTIONS: Readonly<Record<VectorTierAccess, readonly string[]>> = {
+const VECTOR_BUCKET_ACTIONS: Readonly<Record<VectorTierAccess, readonly string[]>> = {
   query: [],
   drop: ['s3vectors:ListIndexes'],
   write: ['s3vectors:ListIndexes'],
