@@ -29,7 +29,7 @@ import {
 } from '@aws-sdk/client-s3vectors';
 import { InternalError } from '../../core/errors';
 import { matchesConditions } from '../../core/vector-tier/conditions';
-import { vectorIndexName } from '../../core/vector-tier/index-names';
+import { baseRef, vectorIndexName } from '../../core/vector-tier/index-names';
 import type { TierAnswer, TierHit, TierQuery, TierVector, VectorIndexRef, VectorTier } from '../../core/vector-tier/ports';
 import { awsFailure } from '../aws-errors';
 import { attributesOf, storedMetadataOf } from './stored-metadata';
@@ -109,7 +109,7 @@ export class S3VectorsTier implements VectorTier {
   }
 
   async generations(ref: VectorIndexRef): Promise<string[]> {
-    const base = vectorIndexName('memoryId' in ref ? { accountId: ref.accountId, memoryId: ref.memoryId } : ref);
+    const base = vectorIndexName(baseRef(ref));
     const found: string[] = [];
     let nextToken: string | undefined;
     do {

@@ -11,7 +11,7 @@ import { readSegmentFiles } from '../stored-index/segments';
 import type { VectorIndexRef, VectorTierSetup } from '../vector-tier/ports';
 import { keysOfRanges } from '../vector-tier/vector-keys';
 import { mergeDue } from './merge-policy';
-import { afterTierPublish, tierRef } from './vector-placement';
+import { afterTierPublish, memoryTierOwner, tierRef } from './vector-placement';
 
 export interface PublishDeps {
   memories: MemoryStore;
@@ -34,7 +34,7 @@ export interface VersionRef {
  * vectors with them, and generations no version names are dropped (vector-placement.ts). Then enqueues a merge when one is due.
  */
 export async function afterPublish(deps: PublishDeps, published: Memory, current: VersionRef, previous?: VersionRef): Promise<void> {
-  await afterTierPublish(deps, published, current.manifest, previous?.manifest);
+  await afterTierPublish(deps, memoryTierOwner(published), current.manifest, previous?.manifest);
   await collectFolders(deps, published, current, previous);
   if (mergeDue(current.manifest.segments))
     await deps.queue.send({ kind: 'memory.merge', accountId: published.accountId, memoryId: published.id });
@@ -43,7 +43,7 @@ export async function afterPublish(deps: PublishDeps, published: Memory, current
 /** Deletes every folder of a version up to the published one that neither `current` nor `previous` names. */
 async function collectFolders(deps: PublishDeps, published: Memory, current: VersionRef, previous?: VersionRef): Promise<void> {
   const tiered = current.manifest.vectorTier;
-  const ref = tiered ? tierRef(published, tiered.generation) : undefined;
+  const ref = tiered ? tierRef(memoryTierOwner(published), tiered.generation) : undefined;
   const root = objectKeys.indexRoot(published.accountId, published.id);
   const keep = new Set<string>();
   for (const version of [current, previous]) {

@@ -26,7 +26,7 @@ import { planVersion, type VersionPlan } from './segment-plan';
 import { emitMetric } from '../metrics';
 import type { RetrievalIndex } from '../../engine';
 import type { VectorTierSetup } from '../vector-tier/ports';
-import { dropTier, forgetPlacement, placeVectors } from './vector-placement';
+import { dropTier, forgetPlacement, memoryTierOwner, placeVectors } from './vector-placement';
 
 const PUBLISH_TRIES = 5;
 
@@ -97,7 +97,7 @@ export async function buildAndPublishIndex(
       // another build published first: this one is never read
       await Promise.all((build?.folders ?? []).map((folder) => deps.objects.deletePrefix(folder)));
       if (build)
-        await forgetPlacement(deps, memory, {
+        await forgetPlacement(deps, memoryTierOwner(memory), {
           started: build.previous?.manifest,
           placed: build.manifest.vectorTier,
           segment: build.tierSegment,
@@ -162,7 +162,7 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
   const segmentId = nameOf(root, segmentPrefix);
   if (written.segment) segments.push({ id: segmentId, ...written.segment, deleted: [] });
   const added = written.retrieval ? { id: segmentId, retrieval: written.retrieval, chunks: plan.segmentChunks } : undefined;
-  const vectorTier = await placeVectors(deps, memory, { current, kept: plan.kept, added, chunkCount: plan.chunkCount });
+  const vectorTier = await placeVectors(deps, memoryTierOwner(memory), { current, kept: plan.kept, added, chunkCount: plan.chunkCount });
   const manifest: IndexManifest = { format: 1, segments, ...(vectorTier ? { vectorTier } : {}) };
   await deps.objects.put(prefix + INDEX_FILES.manifest, encodeManifest(manifest), 'application/json');
   const previous = memory.indexPrefix && current ? { prefix: memory.indexPrefix, manifest: current } : undefined;
@@ -184,7 +184,7 @@ async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publi
     excludedBuilt: memory.excludedFileIds,
   });
   if (!published && build.written.graphItems) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
-  if (!published && build.manifest.vectorTier) await dropTier(deps, memory);
+  if (!published && build.manifest.vectorTier) await dropTier(deps, memoryTierOwner(memory));
   if (published) await afterPublish(deps, published, { prefix: build.prefix, manifest: build.manifest }, build.previous);
   // text left out with whole segments: retire the versions naming them (a purge merge retires after it publishes)
   if (published && build.plan.dropsText && !build.manifest.segments.some((entry) => entry.purge))

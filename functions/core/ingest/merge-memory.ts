@@ -19,7 +19,7 @@ import { afterPublish, type PublishDeps } from './index-publish';
 import { pickMerge } from './merge-policy';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { emitMetric } from '../metrics';
-import { dropTier, forgetPlacement, type NewSegment, placeVectors } from './vector-placement';
+import { dropTier, forgetPlacement, memoryTierOwner, type NewSegment, placeVectors } from './vector-placement';
 
 type MergeMessage = Extract<WorkMessage, { kind: 'memory.merge' }>;
 
@@ -79,7 +79,8 @@ async function mergeOnce(
   const segments = replaced(current.manifest, chosen, replacement);
   const kept = segments.segments.filter((entry) => entry.id !== replacement?.id);
   const chunkCount = segments.segments.reduce((sum, entry) => sum + entry.chunks - entry.deleted.length, 0);
-  const vectorTier = await placeVectors(deps, memory, { current: current.manifest, kept, added, chunkCount });
+  const owner = memoryTierOwner(memory);
+  const vectorTier = await placeVectors(deps, owner, { current: current.manifest, kept, added, chunkCount });
   const manifest: IndexManifest = { ...segments, ...(vectorTier ? { vectorTier } : {}) };
   await deps.objects.put(prefix + INDEX_FILES.manifest, encodeManifest(manifest), 'application/json');
   if (memory.memoryType === 'graph') await copyGraph(deps, current.prefix, prefix);
@@ -91,11 +92,11 @@ async function mergeOnce(
     })
     .catch(async (error: unknown) => {
       await Promise.all([deps.objects.deletePrefix(prefix), deps.objects.deletePrefix(segmentPrefix)]);
-      await forgetPlacement(deps, memory, { started: current.manifest, placed: vectorTier, segment: replacement });
+      await forgetPlacement(deps, owner, { started: current.manifest, placed: vectorTier, segment: replacement });
       throw error;
     });
   if (published) await afterPublish(deps, published, { prefix, manifest }, current);
-  else if (vectorTier) await dropTier(deps, memory); // the memory was deleted meanwhile
+  else if (vectorTier) await dropTier(deps, owner); // the memory was deleted meanwhile
   // a purge: the versions before still name the segments holding the erased text (docs/backups.md)
   if (published && entries.some((entry) => entry.purge))
     await queueRetirement(deps, { accountId: memory.accountId, memoryId: memory.id, version });

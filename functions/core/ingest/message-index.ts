@@ -41,6 +41,8 @@ import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { conversationChunks } from './conversation-chunks';
 import { emitMetric } from '../metrics';
 import { EVERY_SOURCE, planVersion } from './segment-plan';
+import { messageTierOwner, type NewSegment, placeVectors } from './vector-placement';
+import type { VectorTierSetup } from '../vector-tier/ports';
 
 type MessagesSync = Extract<WorkMessage, { kind: 'messages.sync' }>;
 
@@ -55,6 +57,8 @@ export interface MessageIndexDeps {
   indexing: { embedder: () => Embedder | null };
   queue: QueuePort;
   config: RetireQueueDeps['config'];
+  /** The vector tier, when the stage turns it on: a large account's message vectors live there (docs/scale.md). */
+  vectors?: VectorTierSetup;
 }
 
 const PUBLISH_TRIES = 5;
@@ -141,6 +145,7 @@ async function writeVersion(
   const segments: SegmentEntry[] = [...plan.kept];
   const folders = [prefix];
   let bytes = 0;
+  let added: NewSegment | undefined;
   if (plan.segmentChunks.length > 0) {
     const segmentPrefix = objectKeys.messageIndexSegmentPrefix(accountId, version, deps.ids.uuid());
     folders.push(segmentPrefix);
@@ -150,14 +155,18 @@ async function writeVersion(
       ...(plan.previous ? { previous: plan.previous } : {}), // a whole build keeps the old vectors of unchanged messages
     });
     bytes += await writeSegment(deps.objects, segmentPrefix, plan.segmentChunks, retrieval);
-    segments.push({ id: nameOf(root, segmentPrefix), chunks: plan.segmentChunks.length, deleted: [], embedder: retrieval.embedder });
+    added = { id: nameOf(root, segmentPrefix), retrieval, chunks: plan.segmentChunks };
+    segments.push({ id: added.id, chunks: plan.segmentChunks.length, deleted: [], embedder: retrieval.embedder });
   }
-  const manifest: IndexManifest = { format: 1, segments };
+  const owner = messageTierOwner(accountId, current.pointer?.version ?? 0);
+  const vectorTier = await placeVectors(deps, owner, { current: current.manifest, kept: plan.kept, added, chunkCount: plan.chunkCount });
+  const manifest: IndexManifest = { format: 1, segments, ...(vectorTier ? { vectorTier } : {}) };
   const encoded = encodeManifest(manifest);
   await deps.objects.put(prefix + INDEX_FILES.manifest, encoded, 'application/json');
   bytes += Buffer.byteLength(encoded);
   emitMetric('IndexBytes', bytes, { dimension: 'messages', properties: { accountId, chunks: plan.segmentChunks.length } });
-  return { version, prefix, manifest, folders, dropsText: plan.dropsText };
+  const tierSegment = vectorTier && added ? { id: added.id, chunks: added.chunks.length } : undefined;
+  return { version, prefix, manifest, folders, dropsText: plan.dropsText, ...(tierSegment ? { tierSegment } : {}) };
 }
 
 /** A session's messages as chunks when the session is live; none when it is deleted or gone. */

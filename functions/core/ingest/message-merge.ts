@@ -31,6 +31,7 @@ import { replaced } from './merge-memory';
 import { pickMerge } from './merge-policy';
 import { accelerated, type MessagePublishDeps, type MessageVersion, publishMessageVersion } from './message-index-publish';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
+import { messageTierOwner, type NewSegment, placeVectors } from './vector-placement';
 
 type MessagesMerge = Extract<WorkMessage, { kind: 'messages.merge' }>;
 
@@ -135,6 +136,7 @@ async function writeMerged(
   const prefix = objectKeys.messageIndexPrefix(accountId, version, deps.ids.uuid());
   const folders = [prefix];
   let replacement: SegmentEntry | undefined;
+  let added: NewSegment | undefined;
   let bytes = 0;
   if (merged.retrieval && deleted.length < merged.chunks.length) {
     const segmentPrefix = objectKeys.messageIndexSegmentPrefix(accountId, version, deps.ids.uuid());
@@ -142,10 +144,17 @@ async function writeMerged(
     bytes = await writeSegment(deps.objects, segmentPrefix, merged.chunks, merged.retrieval);
     const id = nameOf(root, segmentPrefix);
     replacement = { id, chunks: merged.chunks.length, deleted, embedder: merged.retrieval.embedder, ...(purge ? { purge } : {}) };
+    added = { id, retrieval: merged.retrieval, chunks: merged.chunks, deleted };
   }
-  const manifest = replaced(current.manifest, chosen, replacement);
+  const segments = replaced(current.manifest, chosen, replacement);
+  const kept = segments.segments.filter((entry) => entry.id !== replacement?.id);
+  const chunkCount = segments.segments.reduce((sum, entry) => sum + liveChunks(entry), 0);
+  const owner = messageTierOwner(accountId, current.pointer.version);
+  const vectorTier = await placeVectors(deps, owner, { current: current.manifest, kept, added, chunkCount });
+  const manifest: IndexManifest = { ...segments, ...(vectorTier ? { vectorTier } : {}) };
   await deps.objects.put(prefix + INDEX_FILES.manifest, encodeManifest(manifest), 'application/json');
-  return { version, prefix, manifest, folders, bytes };
+  const tierSegment = vectorTier && added ? { id: added.id, chunks: added.chunks.length } : undefined;
+  return { version, prefix, manifest, folders, bytes, ...(tierSegment ? { tierSegment } : {}) };
 }
 
 /** The merged segment's ordinals of chunks deleted in the merged segments since they were read, and whether any was to purge. */

@@ -1,6 +1,6 @@
 /**
- * A memory's vectors in the vector tier (docs/scale.md): the writes a build or a merge makes to its
- * S3 Vectors index, and the deletes after it publishes.
+ * A memory's vectors, or an account's message index's, in the vector tier (docs/scale.md): the writes a
+ * build or a merge makes to its S3 Vectors index, and the deletes after it publishes.
  *
  * Generations: each move into the tier (and each change of embedder dimension) makes a new index, named
  * by a generation (`v<version>-<8 hex>`) that the manifest records; a memory already tiered writes into
@@ -47,14 +47,35 @@ export interface NewSegment {
   id: string;
   retrieval: RetrievalIndex;
   chunks: readonly StoredChunk[];
+  /** Ordinals already deleted when it is written (a message merge published on a later version): not put. */
+  deleted?: readonly number[];
 }
 
-/** The memory's index of `generation` (none: the name made before generations). */
-export const tierRef = (memory: Pick<Memory, 'accountId' | 'id'>, generation?: string): VectorIndexRef => ({
-  accountId: memory.accountId,
-  memoryId: memory.id,
-  ...(generation ? { generation } : {}),
+/**
+ * Whose vectors a placement moves: a memory's, or an account's message index. `ref` names the index
+ * (without a generation), `root` is the folder its segments live under, `version` its index version (the
+ * one a build starts from; after a publish, the published one).
+ */
+export interface TierOwner {
+  readonly ref: VectorIndexRef;
+  readonly root: string;
+  readonly version: number;
+}
+
+export const memoryTierOwner = (memory: Pick<Memory, 'accountId' | 'id' | 'indexVersion'>): TierOwner => ({
+  ref: { accountId: memory.accountId, memoryId: memory.id },
+  root: objectKeys.indexRoot(memory.accountId, memory.id),
+  version: memory.indexVersion,
 });
+
+export const messageTierOwner = (accountId: string, version: number): TierOwner => ({
+  ref: { accountId, messages: true },
+  root: objectKeys.messageIndexRoot(accountId),
+  version,
+});
+
+/** The owner's index of `generation` (none: the name made before generations). */
+export const tierRef = (owner: TierOwner, generation?: string): VectorIndexRef => ({ ...owner.ref, ...(generation ? { generation } : {}) });
 
 type TierMark = IndexManifest['vectorTier'];
 
@@ -64,7 +85,7 @@ type TierMark = IndexManifest['vectorTier'];
  */
 export async function placeVectors(
   deps: PlacementDeps,
-  memory: Memory,
+  owner: TierOwner,
   next: { current: IndexManifest | undefined; kept: readonly SegmentEntry[]; added: NewSegment | undefined; chunkCount: number },
 ): Promise<TierMark> {
   const setup = deps.vectors;
@@ -75,14 +96,14 @@ export async function placeVectors(
   const addedDimension = next.added?.retrieval.vectors?.dimensions;
   const fresh = !tiered || (addedDimension !== undefined && addedDimension !== tiered.dimension);
   const moving = fresh ? next.kept : [];
-  const first = moving[0] ? await readKept(deps, memory, moving[0]) : undefined;
+  const first = moving[0] ? await readKept(deps, owner, moving[0]) : undefined;
   const dimension = addedDimension ?? tiered?.dimension ?? first?.retrieval.vectors?.dimensions;
   if (dimension === undefined) return undefined; // no embedder: nothing to tier
-  const generation = fresh ? newGeneration(memory.indexVersion + 1, deps.ids.uuid()) : tiered?.generation;
-  const ref = tierRef(memory, generation);
+  const generation = fresh ? newGeneration(owner.version + 1, deps.ids.uuid()) : tiered?.generation;
+  const ref = tierRef(owner, generation);
   if (fresh) await setup.tier.ensureIndex(ref, dimension);
-  await putKept(deps, { tier: setup.tier, ref, memory }, moving, first);
-  if (next.added) await putSegment(setup.tier, ref, next.added, () => true);
+  await putKept(deps, { tier: setup.tier, ref, owner }, moving, first);
+  if (next.added) await putSegment(setup.tier, ref, next.added, liveIn({ deleted: next.added.deleted ?? [] }));
   return { dimension, ...(generation ? { generation } : {}) };
 }
 
@@ -92,24 +113,24 @@ export async function placeVectors(
  */
 export async function forgetPlacement(
   deps: Pick<PlacementDeps, 'vectors'>,
-  memory: Memory,
+  owner: TierOwner,
   lost: { started: IndexManifest | undefined; placed: TierMark; segment: { id: string; chunks: number } | undefined },
 ): Promise<void> {
   const tier = deps.vectors?.tier;
   if (!tier || !lost.placed) return;
-  const ref = tierRef(memory, lost.placed.generation);
+  const ref = tierRef(owner, lost.placed.generation);
   if (lost.placed.generation !== lost.started?.vectorTier?.generation) return tier.dropIndex(ref);
   if (lost.segment) await tier.delete(ref, keysOfSegment(lost.segment.id, lost.segment.chunks));
 }
 
 /**
- * After `current` replaced `previous` (`published` is the memory after): deletes the keys the generation
- * both name no longer holds live; drops every generation made up to the published version but the one
- * `current` names (all of them when the memory moved back).
+ * After `current` replaced `previous` (`published` owns it, at the published version): deletes the keys
+ * the generation both name no longer holds live; drops every generation made up to the published version
+ * but the one `current` names (all of them when the index moved back).
  */
 export async function afterTierPublish(
   deps: Pick<PlacementDeps, 'vectors'>,
-  published: Memory,
+  published: TierOwner,
   current: IndexManifest,
   previous?: IndexManifest,
 ): Promise<void> {
@@ -123,34 +144,33 @@ export async function afterTierPublish(
   for (const generation of await setup.tier.generations(tierRef(published))) {
     const made = generationVersion(generation);
     // a build still running (a later version) keeps its own; the published version's stays
-    if ((current.vectorTier && generation === kept) || made > published.indexVersion) continue;
+    if ((current.vectorTier && generation === kept) || made > published.version) continue;
     await setup.tier.dropIndex(tierRef(published, generation));
   }
 }
 
-/** Drops every generation of a memory's index (the memory is gone, or was deleted while a build ran). */
-export async function dropTier(deps: Pick<PlacementDeps, 'vectors'>, memory: Pick<Memory, 'accountId' | 'id'>): Promise<void> {
-  if (deps.vectors) await dropEveryGeneration(deps.vectors.tier, { accountId: memory.accountId, memoryId: memory.id });
+/** Drops every generation of the owner's index (its memory is gone, or was deleted while a build ran). */
+export async function dropTier(deps: Pick<PlacementDeps, 'vectors'>, owner: TierOwner): Promise<void> {
+  if (deps.vectors) await dropEveryGeneration(deps.vectors.tier, owner.ref);
 }
 
-const readKept = (deps: PlacementDeps, memory: Memory, entry: SegmentEntry) =>
-  readSegment(deps.objects, folderOf(objectKeys.indexRoot(memory.accountId, memory.id), entry.id));
+const readKept = (deps: PlacementDeps, owner: TierOwner, entry: SegmentEntry) => readSegment(deps.objects, folderOf(owner.root, entry.id));
 
 /** Moving in: puts every live vector of the segments that stay, one segment in memory at a time (`first` already read). */
 async function putKept(
   deps: PlacementDeps,
-  to: { tier: VectorTier; ref: VectorIndexRef; memory: Memory },
+  to: { tier: VectorTier; ref: VectorIndexRef; owner: TierOwner },
   kept: readonly SegmentEntry[],
   first: Awaited<ReturnType<typeof readKept>> | undefined,
 ): Promise<void> {
   for (const [i, entry] of kept.entries()) {
-    const segment = i === 0 && first ? first : await readKept(deps, to.memory, entry);
+    const segment = i === 0 && first ? first : await readKept(deps, to.owner, entry);
     await putSegment(to.tier, to.ref, { id: entry.id, ...segment }, liveIn(entry));
   }
 }
 
 /** Whether an ordinal of the segment is live (not tombstoned). */
-function liveIn(entry: SegmentEntry): (ordinal: number) => boolean {
+function liveIn(entry: { readonly deleted: readonly number[] }): (ordinal: number) => boolean {
   const deleted = new Set(entry.deleted);
   return (ordinal) => !deleted.has(ordinal);
 }

@@ -78,9 +78,17 @@ export class IndexCache {
     return this.loaded.get(key, async () => {
       const manifest = await readManifest(this.objects, root, prefix);
       if (!manifest) throw new Error(`index ${prefix} has no ${INDEX_FILES.manifest}`);
-      const parts = await this.parts(root, manifest);
+      const tiered = manifest.vectorTier;
+      const parts = await this.parts(root, manifest, tiered !== undefined);
       const records = recordParts(parts);
-      return { version, retrieval: await composed(parts), chunks: new LiveChunks(records), records: liveRecords(records), graph: null };
+      return {
+        version,
+        retrieval: await composed(parts),
+        chunks: new LiveChunks(records),
+        records: liveRecords(records),
+        graph: null,
+        ...(tiered ? { vectorTier: { ...tiered, live: new LiveKeys(manifest) } } : {}),
+      };
     }) as Promise<LoadedIndex>;
   }
 

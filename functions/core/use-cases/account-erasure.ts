@@ -70,7 +70,7 @@ export async function eraseAccount(deps: AccountErasureDeps, name: string, timin
   };
 }
 
-/** Drops every memory's vector index (an absent index is no error); read before the sweep deletes the memories. */
+/** Drops every memory's vector index and the message index's (an absent index is no error); read before the sweep deletes the memories. */
 async function dropVectorIndexes(deps: AccountErasureDeps, accountId: string): Promise<void> {
   const tier = deps.vectors?.tier;
   if (!tier) return;
@@ -80,6 +80,7 @@ async function dropVectorIndexes(deps: AccountErasureDeps, accountId: string): P
     for (const memory of page.items) await dropEveryGeneration(tier, { accountId, memoryId: memory.id });
     nextToken = page.nextToken ?? undefined;
   } while (nextToken);
+  await dropEveryGeneration(tier, { accountId, messages: true }); // the account's message index
 }
 
 /** Deletes every object under the account's prefixes and every item under its keys but its own. */

@@ -17,6 +17,8 @@ import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
 import { chunkPredicate, isFilterEmpty, resolveSources, type SearchFilter } from '../stored-index/search-filter';
 import { allowedSet, allowsOrdinal, type Embedder, rankForQuery, timePrior } from '../../engine';
+import { tierSourceOf } from '../vector-tier/candidates';
+import type { VectorTierSetup } from '../vector-tier/ports';
 
 export interface MessageSearch {
   query: string;
@@ -41,6 +43,8 @@ export interface MessageSearchDeps {
   messageIndexes: MessageIndexStore;
   indexes: IndexCache;
   indexing: { embedder: () => Embedder | null };
+  /** The vector tier, when the stage turns it on: a tiered message index's vector candidates come from it. */
+  vectors?: VectorTierSetup;
 }
 
 /** Hits ranked beyond topK, so messages deleted since the build still leave topK; grown while short. */
@@ -61,12 +65,18 @@ export async function searchMessages(deps: MessageSearchDeps, accountId: string,
     return message !== undefined && matches(message, request) && (!filtered || filtered(ordinal));
   });
   const prior = messageTimePrior(index, messageOf, allowsOrdinal(allowed), request.query);
+  // a tiered index's vector candidates come from the store, kept to the messages the request allows
+  const vectorSource = tierSourceOf(deps.vectors, index, {
+    ref: { accountId, messages: true },
+    allow: allowsOrdinal(allowed),
+    sources: undefined,
+  });
   let found: ScoredMessage[] = [];
   for (let round = 0, limit = request.topK + HEADROOM; round < ROUNDS; round++, limit *= 4) {
     const { hits } = await rankForQuery(
       index.retrieval,
       { query: request.query, limit, allowed, ...(prior ? { prior } : {}) },
-      { embedder: deps.indexing.embedder() },
+      { embedder: deps.indexing.embedder(), ...(vectorSource ? { vectorSource } : {}) },
     );
     const ranked = hits.flatMap((hit) => {
       const message = messageOf[hit.ordinal];

@@ -29,8 +29,9 @@ interface TierSearch {
 }
 
 /**
- * The vector source of one query of a loaded index: the tier's, when the index's version is tiered and
- * the stage has the tier; undefined otherwise (the index's own vectors are searched).
+ * The vector source of one query of a loaded index (a memory's, or an account's message index): the
+ * tier's index of the generation the loaded version names, when that version is tiered and the stage has
+ * the tier; undefined otherwise (the index's own vectors are searched).
  */
 export function tierSourceOf(
   setup: VectorTierSetup | undefined,
@@ -41,7 +42,7 @@ export function tierSourceOf(
   const conditions = storeConditions(query.filter, query.sources);
   return tierVectorSource({
     tier: setup.tier,
-    ref: 'memoryId' in query.ref && index.vectorTier.generation ? { ...query.ref, generation: index.vectorTier.generation } : query.ref,
+    ref: index.vectorTier.generation ? { ...query.ref, generation: index.vectorTier.generation } : query.ref,
     live: index.vectorTier.live,
     ...(query.allow ? { allow: query.allow } : {}),
     ...(conditions ? { conditions } : {}),

@@ -11,9 +11,13 @@ const GENERATION = /^v(\d{1,10})-[0-9a-f]{8}$/;
  * names (3-63 lowercase letters, digits, dashes, dots: at most 62 here).
  */
 export function vectorIndexName(ref: VectorIndexRef): string {
-  if (!('memoryId' in ref)) return `s-${digest(`${ref.accountId}/messages`)}`;
-  const base = `m-${digest(`${ref.accountId}/${ref.memoryId}`)}`;
+  const base = 'memoryId' in ref ? `m-${digest(`${ref.accountId}/${ref.memoryId}`)}` : `s-${digest(`${ref.accountId}/messages`)}`;
   return ref.generation ? `${base}-${ref.generation}` : base;
+}
+
+/** The ref without its generation: the name every generation of the index starts with. */
+export function baseRef(ref: VectorIndexRef): VectorIndexRef {
+  return 'memoryId' in ref ? { accountId: ref.accountId, memoryId: ref.memoryId } : { accountId: ref.accountId, messages: true };
 }
 
 /** The generation a build of index version `version` makes, from a random hex string (a uuid). */

@@ -12,11 +12,12 @@
 /**
  * Whose vectors: a memory's, or an account's message index. A memory's index comes in generations (the
  * manifest that names it says which, docs/scale.md): each move into the tier makes a new one, so an index
- * one version drops is never one another version writes into. No generation: the memory's first-made name.
+ * one version drops is never one another version writes into. No generation: the first-made name. The
+ * account's message index comes in generations the same way.
  */
 export type VectorIndexRef =
   | { readonly accountId: string; readonly memoryId: string; readonly generation?: string }
-  | { readonly accountId: string; readonly messages: true };
+  | { readonly accountId: string; readonly messages: true; readonly generation?: string };
 
 /** What a stored vector says about its chunk: what kmem's filters test. */
 export interface VectorAttributes {
