@@ -67,6 +67,11 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     log(`KMEM_API_KEY is a key of account '${account.name}'`);
   }
 
+  // a server loads its query model before it takes requests, not on the first one: with the offline word
+  // vectors (the local default; a deployed stack embeds with Bedrock or not at all) that is a second
+  const embedderStarted = performance.now();
+  if (deps.indexing.embedder()) log(`query embedder loaded in ${(performance.now() - embedderStarted).toFixed(0)} ms`);
+
   const summary = new MetricsSummary();
   const removeSummary = addMetricSink(summary);
   const server = apiServer(deps, log, summary);
