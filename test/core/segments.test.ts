@@ -566,7 +566,7 @@ describe('segmented memory index', () => {
       ['a:0', 'Title a', undefined],
       ['a:1', 'Title a', undefined],
       ['b:0', 'Title b', undefined],
-      ['c:0', 'c', undefined],
+      ['c:0', 'Title c', undefined],
     ]);
     expect(after.chunks.get('c:0')?.text).toBe('glacier valley');
     expect(after.records?.map((record) => record.text)).toEqual([undefined, undefined, undefined, 'glacier valley']);
