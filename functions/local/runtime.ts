@@ -69,8 +69,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
 
   // a server loads its query model before it takes requests, not on the first one: with the offline word
   // vectors (the local default; a deployed stack embeds with Bedrock or not at all) that is a second
-  const embedderStarted = performance.now();
-  if (deps.indexing.embedder()) log(`query embedder loaded in ${(performance.now() - embedderStarted).toFixed(0)} ms`);
+  loadQueryEmbedder(deps, log);
 
   const summary = new MetricsSummary();
   const removeSummary = addMetricSink(summary);
@@ -104,6 +103,16 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       process.umask(umask);
     },
   };
+}
+
+/** Loads the query embedder now; a failure is logged and left to the first query, which tries again and answers it. */
+function loadQueryEmbedder(deps: LocalDeps, log: (line: string) => void): void {
+  const started = performance.now();
+  try {
+    if (deps.indexing.embedder()) log(`query embedder loaded in ${(performance.now() - started).toFixed(0)} ms`);
+  } catch (error) {
+    log(`query embedder failed to load (the first query tries again): ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** The store settings of the stores this runtime started (its queue is a directory beside them). */
