@@ -40,6 +40,8 @@ export interface Runtime {
   deps: LocalDeps;
   /** Requests the local stores have served, by operation (for benchmarks that count round trips). */
   storeRequests(): Promise<Record<string, number>>;
+  /** Settles once the worker thread has loaded its modules (or failed to: logged, the next batch tries again). */
+  workerStarted: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,7 +78,10 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
   const server = apiServer(deps, log, summary);
   const worker = new WorkerThreadHost(deps.localQueue, deps.config, log);
   // loading the worker's modules takes seconds: the API starts meanwhile, the first batch waits for it
-  worker.start().catch((error: unknown) => log(`worker thread failed to start (the next batch tries again): ${String(error)}`));
+  const workerStarted = worker.start().then(
+    () => undefined,
+    (error: unknown) => log(`worker thread failed to start (the next batch tries again): ${String(error)}`),
+  );
   const pumps = await startPumps(deps.localQueue, worker.handler, log);
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;
@@ -91,6 +96,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     config: deps.config,
     deps,
     storeRequests: () => stores.requestCounts(),
+    workerStarted,
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
