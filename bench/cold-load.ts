@@ -1,14 +1,15 @@
 /**
  * What a cold container spends before its first answer, in a fresh process each time (cold JIT, as a new
- * Lambda): reading one segment (readSegment: its `retrieval.idx` and `chunks.json`) and the first query
- * (payload texts included), for the files written before #23's compact load (index format 1, whose writer
- * test/support keeps, and records with their texts) and after (format 2, records without texts).
+ * Lambda): reading one segment as queries do (readQueriedSegment: its `retrieval.idx` and `chunks.json`)
+ * and the first query (payload texts included), for the files written before #23's compact load (index
+ * format 1, whose writer test/support keeps, and whole records with their texts), then (index format 2,
+ * whole records without texts) and now (records of format 2: only what the index lacks).
  * The index is the service's own (buildRetrievalIndex with the offline word-vector embedder) over
  * generated 40-word chunks in 10-chunk files, as bench/write-cost.ts makes them.
  *
  *   npm run bench:cold-load [-- --sizes 2000,20000,100000 --rounds 3]
  *
- * Prints a markdown table of medians over the rounds (before and after alternate within a round).
+ * Prints a markdown table of medians over the rounds (the formats alternate within a round).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,8 @@ import { loadWordVectorEmbedder } from '../functions/adapters/embeddings/word-ve
 import type { ObjectStore } from '../functions/core/ports';
 import { encodeChunks, type StoredChunk } from '../functions/core/stored-index/chunks';
 import { INDEX_FILES } from '../functions/core/stored-index/index-files';
-import { readSegment } from '../functions/core/stored-index/segments';
+import { encodeSegmentRecords } from '../functions/core/stored-index/segment-records';
+import { readQueriedSegment } from '../functions/core/stored-index/segments';
 import { buildRetrievalIndex, retrieve, serializeRetrievalIndex } from '../functions/engine';
 import { serializeRetrievalIndexV1 } from '../test/support/legacy-index-formats';
 import { syntheticText } from './support/synthetic-text';
@@ -47,7 +49,7 @@ interface Timings {
   query: number;
 }
 
-/** In the child: read one segment folder as the service does (readSegment), answer one query, print the times (ms). */
+/** In the child: read one segment folder as the service's queries do (readQueriedSegment), answer one query, print the times (ms). */
 async function child(folder: string): Promise<void> {
   const embedder = loadWordVectorEmbedder();
   // the files as plain Uint8Arrays, as the object store answers (a Buffer's slice() is a view, not a copy)
@@ -56,7 +58,7 @@ async function child(folder: string): Promise<void> {
   );
   const objects = { get: async (key: string) => files.get(key) } as Pick<ObjectStore, 'get'> as ObjectStore;
   const started = performance.now();
-  const segment = await readSegment(objects, '');
+  const segment = await readQueriedSegment(objects, '');
   const read = performance.now();
   const outcome = await retrieve(segment.retrieval, { query: QUERY, topK: 10 }, { embedder });
   const done = performance.now();
@@ -79,10 +81,12 @@ async function measure(size: number, rounds: number): Promise<string[]> {
   try {
     const chunks = chunksOf(size);
     const index = await buildRetrievalIndex(chunks, { embedder: loadWordVectorEmbedder() });
-    // before #23's compact load: index format 1 and records with their texts; after: format 2, records without
+    // before #23's compact load: index format 1 and whole records with their texts; then index format 2 and
+    // whole records without texts; now records of format 2 (only what the index lacks: segment-records.ts)
     const formats = {
       before: { index: serializeRetrievalIndexV1(index), chunks: encodeChunks(chunks) },
-      after: { index: serializeRetrievalIndex(index), chunks: encodeChunks(chunks, { texts: false }) },
+      'whole records': { index: serializeRetrievalIndex(index), chunks: encodeChunks(chunks, { texts: false }) },
+      after: { index: serializeRetrievalIndex(index), chunks: encodeSegmentRecords(chunks, index.chunks) },
     };
     for (const [name, files] of Object.entries(formats)) {
       mkdirSync(join(root, name));

@@ -30,6 +30,8 @@ export interface ColdSample {
   /** First query of the process (cold container) or first of this memory in a warm one. */
   kind: 'container' | 'index';
   ms: number;
+  /** CPU the server process (all its threads: API, stores, worker) used across the query, in ms (Linux); less swayed by other work on the machine than `ms`. */
+  cpuMs?: number;
   /** Set when the query failed (e.g. the 29 s function timeout on a busy machine); `ms` is then the time to the failure. */
   error?: string;
 }
@@ -109,8 +111,9 @@ export async function queryPhase(
       for (const [position, run] of order.entries()) {
         const client = new QueryClient({ ...server.info, memoryId: run.memory.memoryId });
         const sent = performance.now();
+        const cpuBefore = server.cpuMs();
         const sample = await client.time(claims[(restart * 7919 + position) % claims.length]!).then(
-          (ms) => ({ ms }),
+          (ms) => ({ ms, ...cpuAcross(cpuBefore, server.cpuMs()) }),
           (error: unknown) => ({ ms: performance.now() - sent, error: error instanceof Error ? error.message : String(error) }),
         );
         client.close();
@@ -135,6 +138,10 @@ export async function queryPhase(
   }
   return runs;
 }
+
+/** The CPU used between two readings, when both were taken. */
+const cpuAcross = (before: number | undefined, after: number | undefined): { cpuMs?: number } =>
+  before !== undefined && after !== undefined ? { cpuMs: after - before } : {};
 
 async function warmRuns(
   options: LatencyOptions,

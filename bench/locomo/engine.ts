@@ -16,8 +16,7 @@ import { loadConfig } from '../../functions/config';
 import type { RankParamOverrides } from '../../functions/engine/retrieval/params';
 import type { TimePriorParams } from '../../functions/engine/retrieval/time-prior';
 import { retrieveFromIndex } from '../../functions/core/use-cases/retrieve-memory';
-import { decodeChunks } from '../../functions/core/stored-index/chunks';
-import { INDEX_FILES } from '../../functions/core/stored-index/index-files';
+import { objectKeys } from '../../functions/core/object-keys';
 import type { ApiClient } from '../support/api';
 
 interface RankedTurns {
@@ -80,7 +79,9 @@ export function openEngine(dataDir: string): Engine {
     },
     async indexedMessages(accountId) {
       const pointer = await deps.messageIndexes.get(accountId);
-      return pointer ? decodeChunks(await deps.objects.get(pointer.prefix + INDEX_FILES.chunks)).length : 0;
+      if (!pointer) return 0;
+      const root = objectKeys.messageIndexRoot(accountId);
+      return (await indexes.loadBuild(`${accountId}/messages@${pointer.version}`, root, pointer.prefix, pointer.version)).chunks.size;
     },
   };
 }

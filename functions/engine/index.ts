@@ -14,7 +14,7 @@ export { countTokens, estimateTokens, loadTokenizer } from './text/tokens';
 // retrieval: the index a memory version publishes, and the query over it
 export { normalizeInPlace, type Embedder } from './retrieval/embedder';
 export { deserializeRetrievalIndex, serializeRetrievalIndex } from './retrieval/index-format';
-export { buildRetrievalIndex, chunkVector, type RetrievalChunk, type RetrievalIndex } from './retrieval/retrieval-index';
+export { buildRetrievalIndex, type ChunkTable, chunkVector, type RetrievalChunk, type RetrievalIndex } from './retrieval/retrieval-index';
 export { mergeRetrievalIndexes } from './retrieval/merge-index';
 export { composeRetrievalIndexes } from './retrieval/compose-index';
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';

@@ -40,6 +40,8 @@ export interface Runtime {
   deps: LocalDeps;
   /** Requests the local stores have served, by operation (for benchmarks that count round trips). */
   storeRequests(): Promise<Record<string, number>>;
+  /** Settles once the worker thread has loaded its modules (or failed to: logged, the next batch tries again). */
+  workerStarted: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,12 +69,19 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     log(`KMEM_API_KEY is a key of account '${account.name}'`);
   }
 
+  // a server loads its query model before it takes requests, not on the first one: with the offline word
+  // vectors (the local default; a deployed stack embeds with Bedrock or not at all) that is a second
+  loadQueryEmbedder(deps, log);
+
   const summary = new MetricsSummary();
   const removeSummary = addMetricSink(summary);
   const server = apiServer(deps, log, summary);
   const worker = new WorkerThreadHost(deps.localQueue, deps.config, log);
   // loading the worker's modules takes seconds: the API starts meanwhile, the first batch waits for it
-  worker.start().catch((error: unknown) => log(`worker thread failed to start (the next batch tries again): ${String(error)}`));
+  const workerStarted = worker.start().then(
+    () => undefined,
+    (error: unknown) => log(`worker thread failed to start (the next batch tries again): ${String(error)}`),
+  );
   const pumps = await startPumps(deps.localQueue, worker.handler, log);
   const port = await listen(server, deps.config.host, deps.config.port);
   const url = `http://${deps.config.host}:${port}`;
@@ -87,6 +96,7 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
     config: deps.config,
     deps,
     storeRequests: () => stores.requestCounts(),
+    workerStarted,
     stop: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
@@ -99,6 +109,16 @@ export async function startRuntime(options: RuntimeOptions = {}): Promise<Runtim
       process.umask(umask);
     },
   };
+}
+
+/** Loads the query embedder now; a failure is logged and left to the first query, which tries again and answers it. */
+function loadQueryEmbedder(deps: LocalDeps, log: (line: string) => void): void {
+  const started = performance.now();
+  try {
+    if (deps.indexing.embedder()) log(`query embedder loaded in ${(performance.now() - started).toFixed(0)} ms`);
+  } catch (error) {
+    log(`query embedder failed to load (the first query tries again): ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** The store settings of the stores this runtime started (its queue is a directory beside them). */

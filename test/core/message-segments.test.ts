@@ -126,7 +126,8 @@ async function liveChunks(h: Harness, sessionIds: readonly string[]) {
 async function expectSameAsFresh(h: Harness, sessionIds: readonly string[]): Promise<void> {
   const index = await loaded(h);
   const live = await liveChunks(h, sessionIds);
-  const ordered = index.records ?? [];
+  // the records by ordinal, with their texts (a loaded index fills a text in when its chunk is asked for)
+  const ordered = (index.records ?? []).flatMap((record) => index.chunks.get(record.id) ?? []);
   expect(ordered.map((chunk) => chunk.id).sort()).toEqual([...live.keys()].sort());
   if (live.size === 0) return; // an empty version: nothing to rank
   for (const chunk of ordered)

@@ -5,7 +5,7 @@
  */
 import type { SourceId } from '../model';
 
-interface ChunkMessage {
+export interface ChunkMessage {
   id: string;
   sessionId: string;
   role: string;
@@ -32,7 +32,7 @@ export interface StoredChunk {
 }
 
 /** A chunk's message as chunk lists store it: the attribute names the index artefacts were first written with. */
-interface StoredMessage {
+export interface StoredMessage {
   id: string;
   sessionID: string;
   role: string;
@@ -41,6 +41,24 @@ interface StoredMessage {
 }
 
 type ChunkAs<M> = Omit<StoredChunk, 'message'> & { message?: M };
+
+/**
+ * A chunk record as a loaded segment holds it: its text is filled in from the segment's retrieval index
+ * the first time someone asks for the chunk (live-chunks.ts), not for every chunk at load.
+ */
+export type ChunkRecord = Omit<StoredChunk, 'text'> & { text?: string };
+
+/** A chunk's message as chunk lists store it. */
+export function storedMessage(message: ChunkMessage): StoredMessage {
+  const { id, sessionId, role, customerUserId, createdAt } = message;
+  return { id, sessionID: sessionId, role, customerUserID: customerUserId, createdAt };
+}
+
+/** A stored message as a chunk's. */
+export function messageOf(stored: StoredMessage): ChunkMessage {
+  const { id, sessionID, role, customerUserID, createdAt } = stored;
+  return { id, sessionId: sessionID, role, customerUserId: customerUserID, createdAt };
+}
 
 /**
  * The chunk list as stored. `texts: false` leaves the texts out: a segment's `chunks.json` does, since its
@@ -52,8 +70,7 @@ export function encodeChunks(chunks: readonly StoredChunk[], options: { texts?: 
     const record: Partial<StoredChunk> = withTexts ? chunk : withoutText(chunk);
     // most chunks carry no message: they pass as they are (no copy, when with their text)
     if (record.message === undefined) return record as Partial<ChunkAs<undefined>>;
-    const { id, sessionId, role, customerUserId, createdAt } = record.message;
-    return { ...record, message: { id, sessionID: sessionId, role, customerUserID: customerUserId, createdAt } };
+    return { ...record, message: storedMessage(record.message) };
   });
   return JSON.stringify(stored);
 }
@@ -69,7 +86,6 @@ export function decodeChunks(bytes: Uint8Array | undefined): StoredChunk[] {
   const stored = JSON.parse(Buffer.from(bytes).toString('utf8')) as Array<ChunkAs<StoredMessage>>;
   return stored.map((chunk): StoredChunk => {
     if (chunk.message === undefined) return chunk as ChunkAs<undefined>;
-    const { id, sessionID, role, customerUserID, createdAt } = chunk.message;
-    return { ...chunk, message: { id, sessionId: sessionID, role, customerUserId: customerUserID, createdAt } };
+    return { ...chunk, message: messageOf(chunk.message) };
   });
 }

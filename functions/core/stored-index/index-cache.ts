@@ -14,13 +14,13 @@ import {
   type GraphSegment,
   type RetrievalIndex,
 } from '../../engine';
-import type { StoredChunk } from './chunks';
+import type { ChunkRecord, StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
 import { folderOf, type IndexManifest, readManifest } from './manifest';
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import type { ObjectStore } from '../ports';
-import { type LoadedSegment, readSegment } from './segments';
+import { type QueriedSegment, readQueriedSegment } from './segments';
 import { LiveChunks, liveRecords, type RecordPart } from './live-chunks';
 import { LiveKeys } from '../vector-tier/vector-keys';
 
@@ -29,8 +29,8 @@ export interface LoadedIndex {
   retrieval: RetrievalIndex;
   /** Chunk records by id (file, page, message time and role). */
   chunks: ReadonlyMap<string, StoredChunk>;
-  /** The same records by ordinal of `retrieval` (when the reader knows them so: a loaded version does). */
-  records?: readonly StoredChunk[];
+  /** The same records by ordinal of `retrieval` (when the reader knows them so: a loaded version does), without their texts. */
+  records?: readonly ChunkRecord[];
   graph: GraphSegment | null;
   /**
    * Present when the memory's vectors live in the vector tier (docs/scale.md): `retrieval` then holds no
@@ -51,7 +51,7 @@ const SEGMENTS_PER_VERSION = 16;
 
 export class IndexCache {
   private readonly loaded: Lru<LoadedIndex | LoadedGraph | undefined>;
-  private readonly segments: Lru<LoadedSegment>;
+  private readonly segments: Lru<QueriedSegment>;
 
   constructor(
     private readonly objects: ObjectStore,
@@ -139,7 +139,7 @@ export class IndexCache {
       manifest.segments.map(async (entry) => {
         const folder = folderOf(root, entry.id);
         const read = async () => {
-          const segment = await readSegment(this.objects, folder);
+          const segment = await readQueriedSegment(this.objects, folder);
           return withoutVectors ? { ...segment, retrieval: vectorless(segment.retrieval) } : segment;
         };
         const segment = await this.segments.get(withoutVectors ? `${folder}#tier` : folder, read);
@@ -150,7 +150,7 @@ export class IndexCache {
 }
 
 interface Part {
-  segment: LoadedSegment;
+  segment: QueriedSegment;
   deleted: ReadonlySet<number>;
 }
 
@@ -167,7 +167,8 @@ async function composed(parts: readonly Part[]): Promise<RetrievalIndex> {
 /** The index without its vectors and their graph, its embedder still named (queries embed with it). */
 const vectorless = (index: RetrievalIndex): RetrievalIndex => ({ ...index, vectors: null, ann: null });
 
-const recordParts = (parts: readonly Part[]): RecordPart[] => parts.map((part) => ({ chunks: part.segment.chunks, deleted: part.deleted }));
+const recordParts = (parts: readonly Part[]): RecordPart[] =>
+  parts.map((part) => ({ chunks: part.segment.chunks, index: part.segment.retrieval, deleted: part.deleted }));
 
 /** Promises kept by key, least recently used dropped past `capacity`; a failed read is forgotten. */
 class Lru<T> {

@@ -3,30 +3,38 @@
  * deleted ones. Seeing a new version copies no record into a new map: a record is found by id in the
  * segments one after the other (each segment's id table is made once, the first time it is asked, and
  * kept with the segment, which never changes), and `liveRecords` lists them by ordinal of the composed
- * retrieval index, one pointer a chunk.
+ * retrieval index, one pointer a chunk. A record's text stays in its segment's index until its chunk is
+ * asked for here (segments.ts `withText`): a query reads the texts of the chunks it answers, not all.
  */
-import type { StoredChunk } from './chunks';
+import type { RetrievalIndex } from '../../engine';
+import type { ChunkRecord, StoredChunk } from './chunks';
+import { withText } from './segments';
 
-/** A segment's records (by ordinal) with the ordinals of its deleted chunks. */
+/** A segment's records (by ordinal) with its index (their texts) and the ordinals of its deleted chunks. */
 export interface RecordPart {
-  chunks: readonly StoredChunk[];
+  chunks: readonly ChunkRecord[];
+  index: RetrievalIndex;
   deleted: ReadonlySet<number>;
 }
 
-const idTables = new WeakMap<readonly StoredChunk[], Map<string, number>>();
+const idTables = new WeakMap<readonly ChunkRecord[], Map<string, number>>();
 
 /** Chunk id → ordinal among `chunks`, made once per records array. */
-function idTable(chunks: readonly StoredChunk[]): Map<string, number> {
+function idTable(chunks: readonly ChunkRecord[]): Map<string, number> {
   let table = idTables.get(chunks);
-  if (!table) idTables.set(chunks, (table = new Map(chunks.map((chunk, ordinal) => [chunk.id, ordinal]))));
+  if (!table) {
+    table = new Map();
+    for (let ordinal = 0; ordinal < chunks.length; ordinal++) table.set(chunks[ordinal]?.id ?? '', ordinal);
+    idTables.set(chunks, table);
+  }
   return table;
 }
 
-/** The parts' live records in order: by ordinal of the index composed of the same parts. */
-export function liveRecords(parts: readonly RecordPart[]): readonly StoredChunk[] {
+/** The parts' live records in order: by ordinal of the index composed of the same parts (texts not filled in). */
+export function liveRecords(parts: readonly RecordPart[]): readonly ChunkRecord[] {
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only && only.deleted.size === 0) return only.chunks;
-  const records: StoredChunk[] = [];
+  const records: ChunkRecord[] = [];
   for (const { chunks, deleted } of parts) {
     for (let ordinal = 0; ordinal < chunks.length; ordinal++) {
       const chunk = chunks[ordinal];
@@ -36,7 +44,7 @@ export function liveRecords(parts: readonly RecordPart[]): readonly StoredChunk[
   return records;
 }
 
-/** The parts' live records by chunk id (ids are unique among live chunks; a deleted one may share its id). */
+/** The parts' live records by chunk id, with their texts (ids are unique among live chunks; a deleted one may share its id). */
 export class LiveChunks implements ReadonlyMap<string, StoredChunk> {
   readonly size: number;
 
@@ -45,9 +53,10 @@ export class LiveChunks implements ReadonlyMap<string, StoredChunk> {
   }
 
   get(id: string): StoredChunk | undefined {
-    for (const { chunks, deleted } of this.parts) {
+    for (const { chunks, index, deleted } of this.parts) {
       const ordinal = idTable(chunks).get(id);
-      if (ordinal !== undefined && !deleted.has(ordinal)) return chunks[ordinal];
+      const record = ordinal === undefined || deleted.has(ordinal) ? undefined : chunks[ordinal];
+      if (record && ordinal !== undefined) return withText(record, index, ordinal);
     }
     return undefined;
   }
@@ -57,13 +66,15 @@ export class LiveChunks implements ReadonlyMap<string, StoredChunk> {
   }
 
   *entries(): MapIterator<[string, StoredChunk]> {
-    for (const { chunks, deleted } of this.parts) {
-      for (const [ordinal, chunk] of chunks.entries()) if (!deleted.has(ordinal)) yield [chunk.id, chunk];
+    for (const { chunks, index, deleted } of this.parts) {
+      for (const [ordinal, chunk] of chunks.entries()) if (!deleted.has(ordinal)) yield [chunk.id, withText(chunk, index, ordinal)];
     }
   }
 
   *keys(): MapIterator<string> {
-    for (const [id] of this.entries()) yield id;
+    for (const { chunks, deleted } of this.parts) {
+      for (const [ordinal, chunk] of chunks.entries()) if (!deleted.has(ordinal)) yield chunk.id;
+    }
   }
 
   *values(): MapIterator<StoredChunk> {

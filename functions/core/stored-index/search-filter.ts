@@ -16,7 +16,7 @@ import {
   sessionSourceId,
   sourceRefOf,
 } from '../model';
-import type { StoredChunk } from './chunks';
+import type { ChunkRecord } from './chunks';
 
 export interface SearchFilter {
   /** A file's chunks (a sitemap's or crawl's: its own id, or the id of one of its pages). */
@@ -107,12 +107,12 @@ export async function resolveSources(filter: SearchFilter, sourceIds: Iterable<S
  * The filter as a predicate over chunk records: its chunk conditions hold and the chunk's source is among
  * `sources` (when the filter has source conditions). The lists become sets once, not per chunk.
  */
-export function chunkPredicate(filter: SearchFilter, sources: AllowedSources): (chunk: StoredChunk) => boolean {
+export function chunkPredicate(filter: SearchFilter, sources: AllowedSources): (chunk: ChunkRecord) => boolean {
   const fileIds = setOf(filter.fileIds);
   const sessionIds = setOf(filter.sessionIds);
   const customers = setOf(filter.customerUserIds);
   const roles = setOf<string>(filter.roles);
-  const fromFile = (chunk: StoredChunk, ids: ReadonlySet<string>): boolean =>
+  const fromFile = (chunk: ChunkRecord, ids: ReadonlySet<string>): boolean =>
     !chunk.message && (ids.has(chunk.fileId) || (chunk.pageId !== undefined && ids.has(chunk.pageId)));
   /** A message condition: absent, or the chunk is a message whose field is among the values. */
   const said = (values: ReadonlySet<string> | undefined, value: string | null | undefined): boolean =>

@@ -5,10 +5,11 @@
  * source's chunks deleted. Never rewritten: a merge writes a new segment (docs/segments.md).
  */
 import { deserializeRetrievalIndex, type RetrievalIndex, serializeRetrievalIndex } from '../../engine';
-import { decodeChunks, encodeChunks, type StoredChunk } from './chunks';
+import { type ChunkRecord, decodeChunks, type StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
 import type { ObjectStore } from '../ports';
 import { PerIndexLru } from './per-index-lru';
+import { decodeSegmentRecords, encodeSegmentRecords } from './segment-records';
 
 /** Source id → its chunks' ordinal ranges in the segment, flattened: [start, end, start, end, …] (end excluded). */
 export type SegmentFiles = ReadonlyMap<string, readonly number[]>;
@@ -17,6 +18,13 @@ export interface LoadedSegment {
   retrieval: RetrievalIndex;
   /** Chunk records by ordinal. */
   chunks: readonly StoredChunk[];
+}
+
+/** A segment as queries read it: its records without their texts (live-chunks.ts fills one in when its chunk is asked for). */
+export interface QueriedSegment {
+  retrieval: RetrievalIndex;
+  /** Chunk records by ordinal; `retrieval.chunks.texts` holds their texts (same ordinals). */
+  chunks: readonly ChunkRecord[];
 }
 
 /** The sources of `chunks` (by ordinal) and their ordinal ranges. */
@@ -44,7 +52,7 @@ export async function writeSegment(
   chunks: readonly StoredChunk[],
   retrieval: RetrievalIndex,
 ): Promise<number> {
-  const records = encodeChunks(chunks, { texts: false });
+  const records = encodeSegmentRecords(chunks, retrieval.chunks);
   const index = serializeRetrievalIndex(retrieval);
   const files = JSON.stringify(Object.fromEntries(filesOf(chunks)));
   await Promise.all([
@@ -88,25 +96,26 @@ export async function readSegmentIndex(objects: ObjectStore, prefix: string): Pr
   return deserializeRetrievalIndex(retrieval);
 }
 
-/** A whole segment: its retrieval index and chunk records. */
+/** A whole segment: its retrieval index and chunk records with their texts (what a merge or an export rewrites). */
 export async function readSegment(objects: ObjectStore, prefix: string): Promise<LoadedSegment> {
-  const [retrieval, chunks] = await Promise.all([objects.get(prefix + INDEX_FILES.retrieval), objects.get(prefix + INDEX_FILES.chunks)]);
-  if (!retrieval) throw new Error(`index segment ${prefix} has no ${INDEX_FILES.retrieval}`);
-  const index = deserializeRetrievalIndex(retrieval);
-  return { retrieval: index, chunks: withTexts(decodeChunks(chunks), index, prefix) };
+  const { retrieval, chunks } = await readQueriedSegment(objects, prefix);
+  return { retrieval, chunks: chunks.map((record, ordinal) => withText(record, retrieval, ordinal)) };
 }
 
 /**
- * The records with their texts: a segment's `chunks.json` holds none since compact loading (#23), its
- * index does (same ordinals); a segment written before holds them in both and is read as it is.
+ * A segment as queries read it: its retrieval index and its chunk records (segment-records.ts), the
+ * records' texts left in the index until a chunk is asked for (a segment written before #23 holds them in
+ * its records as well, and they stay).
  */
-function withTexts(records: StoredChunk[], index: RetrievalIndex, prefix: string): StoredChunk[] {
-  const texts = index.chunks.texts;
-  for (let ordinal = 0; ordinal < records.length; ordinal++) {
-    const record = records[ordinal];
-    if (!record || typeof record.text === 'string') continue;
-    if (index.chunks.ids[ordinal] !== record.id) throw new Error(`index segment ${prefix}: chunk ${ordinal} differs from its index`);
-    record.text = texts.at(ordinal) ?? '';
-  }
-  return records;
+export async function readQueriedSegment(objects: ObjectStore, prefix: string): Promise<QueriedSegment> {
+  const [retrieval, chunks] = await Promise.all([objects.get(prefix + INDEX_FILES.retrieval), objects.get(prefix + INDEX_FILES.chunks)]);
+  if (!retrieval) throw new Error(`index segment ${prefix} has no ${INDEX_FILES.retrieval}`);
+  const index = deserializeRetrievalIndex(retrieval);
+  return { retrieval: index, chunks: decodeSegmentRecords(chunks, index.chunks, prefix) };
+}
+
+/** The record with its text, from the segment's index when the record has none (filled in place: a segment never changes). */
+export function withText(record: ChunkRecord, index: RetrievalIndex, ordinal: number): StoredChunk {
+  if (typeof record.text !== 'string') record.text = index.chunks.texts.at(ordinal) ?? '';
+  return record as StoredChunk;
 }

@@ -10,7 +10,7 @@
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { objectKeys } from '../object-keys';
 import { BadRequestError } from '../errors';
-import type { StoredChunk } from '../stored-index/chunks';
+import type { ChunkRecord, StoredChunk } from '../stored-index/chunks';
 import type { Message, MessageRole } from '../model';
 import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
@@ -179,7 +179,7 @@ function messagesByOrdinal(index: LoadedIndex): ReadonlyArray<IndexedMessage | u
 }
 
 /** The index's chunk records by ordinal (a loaded version lists them; else found by id). */
-const recordsByOrdinal = (index: LoadedIndex): ReadonlyArray<StoredChunk | undefined> =>
+const recordsByOrdinal = (index: LoadedIndex): ReadonlyArray<ChunkRecord | undefined> =>
   index.records ?? index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
 
 function matches(message: IndexedMessage, request: MessageSearch): boolean {

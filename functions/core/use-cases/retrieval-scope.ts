@@ -6,7 +6,7 @@
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { type AllowedSet, allowedSet, chunkOrdinals } from '../../engine';
 import { isExcludedChunk, type Memory, type Session } from '../model';
-import type { StoredChunk } from '../stored-index/chunks';
+import type { ChunkRecord } from '../stored-index/chunks';
 import { cachedAllowedChunks } from '../stored-index/allowed-chunk-cache';
 import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
 import {
@@ -109,7 +109,7 @@ export function chunkIdAllowed(
 
 /** A loaded index's chunk records by ordinal, worked out once per index version. */
 interface ChunkView {
-  byOrdinal: ReadonlyArray<StoredChunk | undefined>;
+  byOrdinal: ReadonlyArray<ChunkRecord | undefined>;
   /** Every ordinal has its chunk record. */
   complete: boolean;
   /** A message chunk's `createdAt` (epoch ms) by ordinal; undefined for other chunks. */
@@ -126,13 +126,29 @@ const chunkViews = new WeakMap<object, ChunkView>();
 export function chunkView(index: Pick<LoadedIndex, 'retrieval' | 'chunks' | 'records'>): ChunkView {
   let view = chunkViews.get(index.retrieval);
   if (!view) {
-    const byOrdinal = index.records ?? index.retrieval.chunks.ids.map((id) => index.chunks.get(id));
-    const messageTimes = byOrdinal.map((chunk) => (chunk?.message ? Date.parse(chunk.message.createdAt) : undefined));
-    const known = messageTimes.filter((time): time is number => time !== undefined && Number.isFinite(time));
-    const latestMessage = known.length > 0 ? known.reduce((latest, time) => Math.max(latest, time)) : undefined;
-    const sourceIds = new Set(byOrdinal.flatMap((chunk) => (chunk ? [chunk.fileId] : [])));
-    view = { byOrdinal, complete: byOrdinal.every((chunk) => chunk !== undefined), messageTimes, latestMessage, sourceIds };
+    view = viewOf(index.records ?? index.retrieval.chunks.ids.map((id) => index.chunks.get(id)));
     chunkViews.set(index.retrieval, view);
   }
   return view;
+}
+
+/** The view of the records, in one pass (a cold container's first query makes it over every chunk). */
+function viewOf(byOrdinal: ReadonlyArray<ChunkRecord | undefined>): ChunkView {
+  const messageTimes: Array<number | undefined> = new Array(byOrdinal.length);
+  const sourceIds = new Set<string>();
+  let complete = true;
+  let latestMessage: number | undefined;
+  for (let ordinal = 0; ordinal < byOrdinal.length; ordinal++) {
+    const chunk = byOrdinal[ordinal];
+    if (!chunk) {
+      complete = false;
+      continue;
+    }
+    sourceIds.add(chunk.fileId);
+    if (!chunk.message) continue;
+    const time = Date.parse(chunk.message.createdAt);
+    messageTimes[ordinal] = time;
+    if (Number.isFinite(time) && (latestMessage === undefined || time > latestMessage)) latestMessage = time;
+  }
+  return { byOrdinal, complete, messageTimes, latestMessage, sourceIds };
 }

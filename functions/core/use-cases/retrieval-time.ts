@@ -5,7 +5,7 @@
  */
 import { datedFacts, type GraphSegment, holdsAt, type MemoryFact, supersededChunks } from '../../engine';
 import { type FileRecord, type SourceId, sourceRefOf } from '../model';
-import type { StoredChunk } from '../stored-index/chunks';
+import type { ChunkRecord } from '../stored-index/chunks';
 import type { LoadedIndex } from '../stored-index/index-cache';
 
 /** The score factor of a passage stating only what `asOf` had seen replaced. */
@@ -43,17 +43,17 @@ export function supersededFactor(
  * stated only after it, as a file's newer version does).
  */
 export function sentenceHolds(
-  chunks: ReadonlyMap<string, StoredChunk> | undefined,
+  recordOf: ((chunkId: string, ordinal: number) => ChunkRecord | undefined) | undefined,
   graph: GraphSegment | null,
   asOf: string,
-): (chunkId: string, sentence: string) => boolean {
+): (chunkId: string, sentence: string, ordinal: number) => boolean {
   const notHolding = new Map<string, string[]>();
   for (const fact of graph ? datedFacts(graph) : []) {
     if (fact.chunkId === '' || holdsAt(fact, asOf) || fact.validFrom === '') continue;
     notHolding.set(fact.chunkId, [...(notHolding.get(fact.chunkId) ?? []), fact.content]);
   }
-  return (chunkId, sentence) => {
-    const createdAt = chunks?.get(chunkId)?.message?.createdAt;
+  return (chunkId, sentence, ordinal) => {
+    const createdAt = recordOf?.(chunkId, ordinal)?.message?.createdAt;
     if (createdAt !== undefined && new Date(createdAt).toISOString() > asOf) return false;
     return !(notHolding.get(chunkId) ?? []).some((content) => sentence.includes(content) || content.includes(sentence));
   };
@@ -80,35 +80,56 @@ export function graphFacts(graph: GraphSegment, asOf: string): MemoryFact[] {
  * a file not among them (deleted meanwhile) gives no start.
  */
 export function datedFactViews(
-  index: Pick<LoadedIndex, 'chunks'>,
+  find: ChunkFinder,
   facts: readonly MemoryFact[],
   files: ReadonlyMap<string, Pick<FileRecord, 'createdAt'>>,
 ): DatedFactView[] {
   return facts.map((fact) => {
-    const chunk = chunkOf(index, fact);
+    const chunk = chunkOf(find, fact);
     const sourceId = fact.sourceId ?? chunk?.message?.id ?? chunk?.pageId ?? fact.fileId ?? chunk?.fileId ?? null;
     const view = { content: fact.content, validTo: fact.validTo ?? null, sourceId: sourceId && publicSourceId(sourceId) };
     if (fact.validFrom) return { ...view, validFrom: fact.validFrom };
     if (chunk?.message) return { ...view, validFrom: new Date(chunk.message.createdAt).toISOString() };
-    const fileId = factFileId(index, fact);
+    const fileId = factFileId(find, fact);
     return { ...view, validFrom: (fileId === undefined ? undefined : files.get(fileId)?.createdAt) ?? null };
   });
 }
 
 /** The files whose records date the facts (`datedFactViews`): a fact with no start of its own and no message. */
-export function factFileIds(index: Pick<LoadedIndex, 'chunks'>, facts: readonly MemoryFact[]): string[] {
+export function factFileIds(find: ChunkFinder, facts: readonly MemoryFact[]): string[] {
   return facts.flatMap((fact) => {
-    const fileId = fact.validFrom || chunkOf(index, fact)?.message ? undefined : factFileId(index, fact);
+    const fileId = fact.validFrom || chunkOf(find, fact)?.message ? undefined : factFileId(find, fact);
     return fileId === undefined ? [] : [fileId];
   });
 }
 
-const chunkOf = (index: Pick<LoadedIndex, 'chunks'>, fact: MemoryFact): StoredChunk | undefined =>
-  fact.chunkId === undefined ? undefined : index.chunks.get(fact.chunkId);
+/** A chunk's record by id. */
+export type ChunkFinder = (chunkId: string) => ChunkRecord | undefined;
+
+/**
+ * The records of an answer's facts: a sentence fact's chunk is one of the payload items' (found by their
+ * ordinals, no lookup by id over the whole index); another (a graph fact's) is looked up by id.
+ */
+export function factChunks(
+  index: Pick<LoadedIndex, 'retrieval' | 'chunks' | 'records'>,
+  items: ReadonlyArray<{ ordinals: readonly number[] }>,
+): ChunkFinder {
+  const near = new Map<string, ChunkRecord>();
+  const { records } = index;
+  if (records)
+    for (const ordinal of items.flatMap((item) => item.ordinals)) {
+      const record = records[ordinal];
+      if (record && record.id === index.retrieval.chunks.ids[ordinal]) near.set(record.id, record);
+    }
+  return (chunkId) => near.get(chunkId) ?? index.chunks.get(chunkId);
+}
+
+const chunkOf = (find: ChunkFinder, fact: MemoryFact): ChunkRecord | undefined =>
+  fact.chunkId === undefined ? undefined : find(fact.chunkId);
 
 /** The file (or page) a fact comes from, when it is a file: a session's time is its message's. */
-function factFileId(index: Pick<LoadedIndex, 'chunks'>, fact: MemoryFact): string | undefined {
-  const chunk = chunkOf(index, fact);
+function factFileId(find: ChunkFinder, fact: MemoryFact): string | undefined {
+  const chunk = chunkOf(find, fact);
   const fileId = chunk?.pageId ?? chunk?.fileId ?? fact.fileId;
   return fileId === undefined || sourceRefOf(fileId).kind === 'session' ? undefined : fileId;
 }

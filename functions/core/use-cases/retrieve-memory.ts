@@ -19,6 +19,7 @@ import {
 } from '../../engine';
 import { tierSourceOf } from '../vector-tier/candidates';
 import { type Memory, type SourceId, sourceRefOf } from '../model';
+import type { ChunkRecord } from '../stored-index/chunks';
 import type { LoadedIndex } from '../stored-index/index-cache';
 import { cachedSourceRecords, type SourceRecord } from '../stored-index/source-record-cache';
 import { emitMetric } from '../metrics';
@@ -32,6 +33,7 @@ export type { RetrievalDeps, RetrievalQuery } from './retrieval-types';
 import {
   type DatedFactView,
   datedFactViews,
+  factChunks,
   factFileIds,
   graphFacts,
   publicSourceId,
@@ -113,7 +115,8 @@ async function withSources(
   outcome: RetrievalOutcome,
 ): Promise<Omit<RetrievalResult, 'reranked'>> {
   const best = bestScoreBySource(index, outcome.items);
-  const fileIds = [...sourceFileIds(best.keys()), ...factFileIds(index, outcome.facts)];
+  const factChunk = factChunks(index, outcome.items);
+  const fileIds = [...sourceFileIds(best.keys()), ...factFileIds(factChunk, outcome.facts)];
   const files =
     fileIds.length > 0
       ? await cachedSourceRecords(deps.files, asker.accountId, await asker.sourceVersion, fileIds)
@@ -125,7 +128,7 @@ async function withSources(
     const sourceId = item ? publicSourceId(sourceIdOf(index, item)) : undefined;
     return sourceId !== undefined && described.has(sourceId) ? { ...entry, sourceId } : entry;
   });
-  return { payload, facts: datedFactViews(index, outcome.facts, files), sources };
+  return { payload, facts: datedFactViews(factChunk, outcome.facts, files), sources };
 }
 
 /**
@@ -168,7 +171,7 @@ export function retrieveFromIndex(
       prior,
       params: options.params,
       ...(index.graph ? { scoreFactor: supersededFactor(index, index.graph, asOf) } : {}),
-      ...(request.facts ? { sentenceHolds: sentenceHolds(index.chunks, index.graph, asOf) } : {}),
+      ...(request.facts ? { sentenceHolds: sentenceHolds(recordFinder(index), index.graph, asOf) } : {}),
       ...(view ? { replyOf: nextTurns(index.retrieval, () => view.byOrdinal.map((chunk) => chunk?.message)) } : {}),
     },
     {
@@ -218,6 +221,21 @@ const sourceFileIds = (sourceIds: Iterable<SourceId>): string[] =>
 function payloadSources(best: ReadonlyMap<SourceId, number>, files: ReadonlyMap<string, SourceRecord>): Source[] {
   const sources = [...best].map(([id, score]) => describeSource(files, id, score));
   return sources.filter((source): source is Source => source !== undefined).sort((a, b) => b.score - a.score);
+}
+
+/**
+ * A chunk's record by its id and its ordinal in the index: by ordinal when the index lists its records
+ * (a loaded version does: no lookup by id over the whole index), else by id.
+ */
+function recordFinder(
+  index: Partial<Pick<LoadedIndex, 'chunks' | 'records'>>,
+): ((chunkId: string, ordinal: number) => ChunkRecord | undefined) | undefined {
+  const { chunks, records } = index;
+  if (!chunks) return undefined;
+  return (chunkId, ordinal) => {
+    const record = records?.[ordinal];
+    return record?.id === chunkId ? record : chunks.get(chunkId);
+  };
 }
 
 /** The source (a file, the page of a sitemap or crawl, or a session) a payload item comes from. */

@@ -105,14 +105,16 @@ export function deserializeSegment(bytes: Uint8Array, docIds?: readonly string[]
   assertLittleEndian();
   const header = readHeader(bytes);
   const parsed = parseMetadata(bytes.subarray(HEADER_BYTES, HEADER_BYTES + header.metadataLength), header);
-  const tail = bytes.slice(align4(HEADER_BYTES + header.metadataLength));
+  // the numbers are read in place when they lie 4-aligned in their buffer (a section of a retrieval index does), else from a copy
+  const from = align4(HEADER_BYTES + header.metadataLength);
+  const tail = (bytes.byteOffset + from) % 4 === 0 ? bytes.subarray(from) : bytes.slice(from);
   const numericBytes = 4 * (2 * header.docCount + 2 * header.termCount + 1);
   const strings = header.version < 3 ? parsed.strings : readStrings(tail, align4(numericBytes + header.postingBytes), header, docIds);
   const metadata = { ...parsed.metadata, ...strings };
   const { docCount, termCount } = header;
   let position = 0;
   const takeUint32 = (count: number): Uint32Array => {
-    const view = new Uint32Array(tail.buffer, position, count);
+    const view = new Uint32Array(tail.buffer, tail.byteOffset + position, count);
     position += 4 * count;
     return view;
   };
@@ -120,7 +122,7 @@ export function deserializeSegment(bytes: Uint8Array, docIds?: readonly string[]
   const docLengths = takeUint32(docCount);
   const docFreqs = takeUint32(termCount);
   const postingOffsets = takeUint32(termCount + 1);
-  const postings = new Uint8Array(tail.buffer, position, header.postingBytes);
+  const postings = new Uint8Array(tail.buffer, tail.byteOffset + position, header.postingBytes);
   checkOrdinals(docFiles, postingOffsets, header);
   return {
     analyzer: metadata.analyzer,

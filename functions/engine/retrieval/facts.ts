@@ -35,8 +35,11 @@ export interface FactsInput {
   chunkIdOf: (ordinal: number) => string;
   memoryFacts?: readonly MemoryFact[];
   count?: number;
-  /** Whether a sentence of this chunk may be a fact (written after `asOf`, or stating what was replaced by then: no); all when absent. */
-  sentenceHolds?: (chunkId: string, sentence: string) => boolean;
+  /**
+   * Whether a sentence of this chunk (its id and ordinal) may be a fact (written after `asOf`, or stating what
+   * was replaced by then: no); all when absent.
+   */
+  sentenceHolds?: (chunkId: string, sentence: string, ordinal: number) => boolean;
 }
 
 interface Candidate {
@@ -108,9 +111,10 @@ function sentenceCandidates(input: FactsInput): Candidate[] {
   const best = input.items[0]?.score ?? 0;
   return input.items.slice(0, SENTENCE_ITEMS).flatMap((item) => {
     const provenance = best > 0 ? item.score / best : 0;
-    const chunkId = input.chunkIdOf(item.ordinals[0] ?? 0);
+    const ordinal = item.ordinals[0] ?? 0;
+    const chunkId = input.chunkIdOf(ordinal);
     const holds = input.sentenceHolds;
-    const sentences = splitSentences(item.content).filter((sentence) => !holds || holds(chunkId, sentence.text));
+    const sentences = splitSentences(item.content).filter((sentence) => !holds || holds(chunkId, sentence.text, ordinal));
     return sentences.map((sentence) => {
       const wellSized = sentence.text.length >= 25 && sentence.text.length <= 600;
       const score = textRelevance(input.model, sentence.text) + PROVENANCE_WEIGHT * provenance;

@@ -42,7 +42,7 @@ export interface RetrieveRequest {
   /** A factor on a chunk's fused score before payload items are cut (e.g. below 1 for superseded statements). */
   scoreFactor?: (ordinal: number) => number;
   /** Whether a payload chunk's sentences may be facts (see FactsInput.sentenceHolds). */
-  sentenceHolds?: (chunkId: string, sentence: string) => boolean;
+  sentenceHolds?: (chunkId: string, sentence: string, ordinal: number) => boolean;
   /** A conversation turn's next turn: an asking turn that ranks brings it right after itself (reply-turns.ts). */
   replyOf?: (ordinal: number) => number | undefined;
 }

@@ -10,7 +10,10 @@
  * | 12 | H | UTF-8 JSON `{header, sections: [{name, offset, length}]}` (offsets from the file start) |
  * | … | | sections, each starting at a multiple of 8 |
  *
- * Reading copies each section into its own buffer, so typed-array views over it are aligned.
+ * Sections start at multiples of 8 from the file's start, so when the bytes read start at a multiple of 8
+ * in their buffer (as a buffer read whole does) each section is a view of them, aligned for typed arrays,
+ * and a large index is not copied once more on load; otherwise each is copied into its own buffer.
+ * The sections then share the bytes read: neither is written after (a loaded index is immutable).
  */
 
 export interface SectionFile {
@@ -69,9 +72,11 @@ export function readSections(bytes: Uint8Array, magic: string, versions: number 
     sections?: SectionEntry[];
   };
   const sections = new Map<string, Uint8Array>();
+  const aligned = bytes.byteOffset % 8 === 0;
   for (const entry of parsed.sections ?? []) {
     if (entry.offset + entry.length > bytes.length) throw formatError(magic, `section ${entry.name} truncated`);
-    sections.set(entry.name, bytes.slice(entry.offset, entry.offset + entry.length));
+    const end = entry.offset + entry.length;
+    sections.set(entry.name, aligned && entry.offset % 8 === 0 ? bytes.subarray(entry.offset, end) : bytes.slice(entry.offset, end));
   }
   return { version: found, header: parsed.header, sections };
 }
