@@ -11,7 +11,7 @@ import { readSegmentFiles } from '../stored-index/segments';
 import type { VectorIndexRef, VectorTierSetup } from '../vector-tier/ports';
 import { keysOfRanges } from '../vector-tier/vector-keys';
 import { mergeDue } from './merge-policy';
-import { afterTierPublish, memoryTierOwner, tierRef } from './vector-placement';
+import { afterTierPublish, dropTier, memoryTierOwner, type TierOwner, tierRef } from './vector-placement';
 
 export interface PublishDeps {
   memories: MemoryStore;
@@ -68,4 +68,24 @@ async function forgetCollected(deps: PublishDeps, ref: VectorIndexRef, folder: s
   const files = await readSegmentFiles(deps.objects, folder).catch(() => undefined); // a crash before its table: it put no vector
   const keys = files ? keysOfRanges(segmentId, files.values()) : [];
   if (deps.vectors && keys.length > 0) await deps.vectors.tier.delete(ref, keys);
+}
+
+/** A version written for a memory deleted meanwhile: its folders (written after the delete's sweep) and its index go. */
+export async function forgetDeleted(
+  deps: Pick<PublishDeps, 'objects' | 'vectors'>,
+  owner: TierOwner,
+  folders: readonly string[],
+  vectorTier: IndexManifest['vectorTier'],
+): Promise<void> {
+  await Promise.all(folders.map((folder) => deps.objects.deletePrefix(folder)));
+  if (vectorTier) await dropTier(deps, owner);
+}
+
+/** A memory deleted while a build or merge of it ran: everything under its index root (written after the delete's sweep) and its index generations go. */
+export async function sweepDeleted(
+  deps: Pick<PublishDeps, 'objects' | 'vectors'>,
+  memory: Pick<Memory, 'accountId' | 'id'>,
+): Promise<void> {
+  await deps.objects.deletePrefix(objectKeys.indexRoot(memory.accountId, memory.id));
+  await dropTier(deps, memoryTierOwner({ ...memory, indexVersion: 0 }));
 }

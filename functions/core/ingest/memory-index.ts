@@ -19,14 +19,14 @@ import { graphItemsOf, type GraphItems } from '../graph-items';
 import { writeGraphItems } from './graph-items-sync';
 import { parseGraphState } from '../stored-index/graph-state';
 import { buildIndexVersion, type GraphInputs, type IndexingSettings } from './index-build';
-import { afterPublish, type VersionRef } from './index-publish';
+import { afterPublish, forgetDeleted, sweepDeleted, type VersionRef } from './index-publish';
 import type { FileTimes } from './memory-graph';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { planVersion, type VersionPlan } from './segment-plan';
 import { emitMetric } from '../metrics';
 import type { RetrievalIndex } from '../../engine';
 import type { VectorTierSetup } from '../vector-tier/ports';
-import { dropTier, forgetPlacement, memoryTierOwner, placeVectors } from './vector-placement';
+import { forgetPlacement, memoryTierOwner, placeVectors } from './vector-placement';
 
 const PUBLISH_TRIES = 5;
 
@@ -82,7 +82,8 @@ export async function buildAndPublishIndex(
   let extractionTokens = 0;
   for (let attempt = 1; ; attempt++) {
     const memory = await deps.memories.get(accountId, memoryId);
-    if (!memory) return { memory: undefined, extractionTokens };
+    // deleted while an earlier try ran: what that try wrote after the delete's sweep goes too
+    if (!memory) return (attempt > 1 && (await sweepDeleted(deps, { accountId, id: memoryId })), { memory: undefined, extractionTokens });
     let build: Build | undefined;
     try {
       build = await buildVersion(deps, memory, publication).catch(async (error: unknown) => {
@@ -94,17 +95,18 @@ export async function buildAndPublishIndex(
       return { memory: await publishBuild(deps, memory, build, publication), extractionTokens };
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
-      // another build published first: this one is never read
-      await Promise.all((build?.folders ?? []).map((folder) => deps.objects.deletePrefix(folder)));
-      if (build)
-        await forgetPlacement(deps, memoryTierOwner(memory), {
-          started: build.previous?.manifest,
-          placed: build.manifest.vectorTier,
-          segment: build.tierSegment,
-        });
+      await forgetLostBuild(deps, memory, build);
       if (attempt >= PUBLISH_TRIES) throw error;
     }
   }
+}
+
+/** Another build published first: this one is never read, so its folders and its placement in the tier go. */
+async function forgetLostBuild(deps: IndexDeps, memory: Memory, build: Build | undefined): Promise<void> {
+  if (!build) return;
+  await Promise.all(build.folders.map((folder) => deps.objects.deletePrefix(folder)));
+  const lost = { started: build.previous?.manifest, placed: build.manifest.vectorTier, segment: build.tierSegment };
+  await forgetPlacement(deps, memoryTierOwner(memory), lost);
 }
 
 /**
@@ -184,7 +186,7 @@ async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publi
     excludedBuilt: memory.excludedFileIds,
   });
   if (!published && build.written.graphItems) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
-  if (!published && build.manifest.vectorTier) await dropTier(deps, memoryTierOwner(memory));
+  if (!published) await forgetDeleted(deps, memoryTierOwner(memory), build.folders, build.manifest.vectorTier);
   if (published) await afterPublish(deps, published, { prefix: build.prefix, manifest: build.manifest }, build.previous);
   // text left out with whole segments: retire the versions naming them (a purge merge retires after it publishes)
   if (published && build.plan.dropsText && !build.manifest.segments.some((entry) => entry.purge))

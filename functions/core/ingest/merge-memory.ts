@@ -15,11 +15,11 @@ import { INDEX_FILES } from '../stored-index/index-files';
 import { encodeManifest, folderOf, type IndexManifest, nameOf, readManifest, type SegmentEntry } from '../stored-index/manifest';
 import { readSegment, writeSegment } from '../stored-index/segments';
 import type { WorkMessage } from '../work';
-import { afterPublish, type PublishDeps } from './index-publish';
+import { afterPublish, forgetDeleted, type PublishDeps, sweepDeleted } from './index-publish';
 import { pickMerge } from './merge-policy';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { emitMetric } from '../metrics';
-import { dropTier, forgetPlacement, memoryTierOwner, type NewSegment, placeVectors } from './vector-placement';
+import { forgetPlacement, memoryTierOwner, type NewSegment, placeVectors } from './vector-placement';
 
 type MergeMessage = Extract<WorkMessage, { kind: 'memory.merge' }>;
 
@@ -42,13 +42,23 @@ export async function mergeMemory(deps: MergeDeps, message: MergeMessage): Promi
       await mergeOnce(deps, memory, { prefix: memory.indexPrefix, manifest }, picked);
       merged++;
     } catch (error) {
-      // the version changed meanwhile (lost the publish, or its segments were collected): pick again from the new one
-      if (!(error instanceof ConflictError) && (await deps.memories.get(memory.accountId, memory.id))?.indexVersion === memory.indexVersion)
-        throw error;
+      if ((await afterFailedMerge(deps, memory, error)) === 'gone') return merged;
     }
   }
   if (merged >= ROUNDS) await deps.queue.send(message); // more is due: go on in a message of its own
   return merged;
+}
+
+/**
+ * After a merge that failed: 'gone' when its memory was deleted meanwhile (what it wrote after the delete's
+ * sweep is swept too); 'again' when another version was published meanwhile (lost the publish, or its
+ * segments were collected: pick again from the new one); else the error stands.
+ */
+async function afterFailedMerge(deps: MergeDeps, memory: Memory, error: unknown): Promise<'gone' | 'again'> {
+  const now = await deps.memories.get(memory.accountId, memory.id);
+  if (!now) return (await sweepDeleted(deps, memory), 'gone');
+  if (!(error instanceof ConflictError) && now.indexVersion === memory.indexVersion) throw error;
+  return 'again';
 }
 
 async function mergeOnce(
@@ -96,7 +106,7 @@ async function mergeOnce(
       throw error;
     });
   if (published) await afterPublish(deps, published, { prefix, manifest }, current);
-  else if (vectorTier) await dropTier(deps, owner); // the memory was deleted meanwhile
+  else await forgetDeleted(deps, owner, [prefix, segmentPrefix], vectorTier); // the memory was deleted meanwhile
   // a purge: the versions before still name the segments holding the erased text (docs/backups.md)
   if (published && entries.some((entry) => entry.purge))
     await queueRetirement(deps, { accountId: memory.accountId, memoryId: memory.id, version });

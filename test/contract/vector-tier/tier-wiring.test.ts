@@ -338,6 +338,29 @@ describe('crash safety and lifecycle', SLOW, () => {
     expect(indexesOf(t)).toEqual([]);
   });
 
+  it('a merge whose memory is deleted while it writes deletes what it wrote after the sweep, and its generation', async () => {
+    const [t] = await twins('deleted-merge', [
+      ['tides', 'owls'],
+      ['bread', 'glaciers', 'chess'],
+    ]);
+    await remove(t, 'owls'); // half the first segment deleted: a merge is due (12 live: still tiered)
+    expect((await manifestOf(t)).vectorTier).toBeDefined();
+    const store = t.deps.worker.objects;
+    let deleted = false;
+    const objects = Object.assign(Object.create(store) as typeof store, {
+      // the memory is deleted (its objects swept) after the merge read it, before it writes its version
+      put: async (...args: Parameters<typeof store.put>) => {
+        if (!deleted) await ((deleted = true), deleteMemory(tiered, t.accountId, t.memoryId));
+        return store.put(...args);
+      },
+    });
+    const worker = { ...t.deps.worker, objects };
+    await mergeMemory(worker, { kind: 'memory.merge', accountId: t.accountId, memoryId: t.memoryId });
+    expect(await t.deps.memories.get(t.accountId, t.memoryId)).toBeUndefined();
+    expect(await t.deps.objects.list(`gold/${t.accountId}/memories/${t.memoryId}/`)).toEqual([]);
+    expect(indexesOf(t)).toEqual([]);
+  });
+
   it("erasing the account drops its memories' indexes, and no other account's", async () => {
     const [t] = await twins('erase', [['tides', 'owls', 'bread', 'glaciers', 'chess']]);
     const [other] = await twins('kept', [['tides', 'owls', 'bread', 'glaciers', 'chess']]);
