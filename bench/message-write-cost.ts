@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { localConfig } from '../functions/config';
 import { syncMessageIndex } from '../functions/core/ingest/message-index';
-import type { ObjectStore } from '../functions/core/ports';
 import { IndexCache } from '../functions/core/stored-index/index-cache';
 import { createAccount } from '../functions/core/use-cases/accounts';
 import { searchMessages } from '../functions/core/use-cases/message-search';
@@ -26,6 +25,7 @@ import { createMessage } from '../functions/core/use-cases/messages';
 import { createSession } from '../functions/core/use-cases/sessions';
 import { composeMemoryDeps } from '../functions/local/compose';
 import { composeWorkerDeps } from '../functions/worker/deps';
+import { countedObjects } from './support/in-process-stores';
 import { syntheticText } from './support/synthetic-text';
 
 const { values } = parseArgs({
@@ -46,29 +46,6 @@ const ROUNDS = 3;
 /** A message of `words` vocabulary words, each followed by a number (the words have vectors: an HNSW graph over them is a real one). */
 const messageText = (seed: number): string => syntheticText(seed, words).replace(/([a-z])(\d)/g, '$1 $2');
 
-interface Counted {
-  objects: ObjectStore;
-  written: { bytes: number };
-  read: { bytes: number };
-}
-
-function counted(store: ObjectStore): Counted {
-  const written = { bytes: 0 };
-  const read = { bytes: 0 };
-  const objects: ObjectStore = Object.assign(Object.create(store) as ObjectStore, {
-    put: (key: string, body: Uint8Array | string, type?: string) => {
-      written.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-      return store.put(key, body, type);
-    },
-    get: async (key: string) => {
-      const bytes = await store.get(key);
-      read.bytes += bytes?.byteLength ?? 0;
-      return bytes;
-    },
-  });
-  return { objects, written, read };
-}
-
 interface Round {
   searchable: number;
   build: number;
@@ -85,7 +62,7 @@ async function measure(size: number): Promise<string> {
   const base = composeMemoryDeps(config);
   const queue = { send: async () => undefined }; // no merge runs: the rounds measure the sync alone
   const api = { ...base, queue };
-  const store = counted(base.objects);
+  const store = countedObjects(base.objects);
   const worker = { ...composeWorkerDeps(base), objects: store.objects, queue };
   const accountId = (await createAccount(base, `message-write-cost-${size}-${Date.now()}`)).account.id;
   const filling = performance.now();

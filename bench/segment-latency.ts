@@ -30,6 +30,7 @@ import { chunkText, VECTOR_CHUNK_DEFAULTS } from '../functions/engine/text/chunk
 import { composeMemoryDeps } from '../functions/local/compose';
 import { composeWorkerDeps } from '../functions/worker/deps';
 import { benchCorpus, loadClaims } from './latency/corpus';
+import { linkFile } from './support/in-process-stores';
 import { machineFacts } from './support/report';
 
 const { values } = parseArgs({
@@ -71,19 +72,7 @@ async function main(): Promise<void> {
   const deps: IndexDeps = { ...worker, queue: { send: async () => undefined } }; // no merge runs until asked
   const accountId = (await createAccount(base, `segment-latency-${Date.now()}`)).account.id;
   const memory = await createMemory(base, accountId, { name: 'bench', memoryType: 'vector' });
-  const link = async (fileId: string) => {
-    const at = new Date().toISOString();
-    await base.links.create({
-      id: `${fileId}-l`,
-      accountId,
-      memoryId: memory.id,
-      fileId,
-      type: 'file',
-      ingestedAt: at,
-      createdAt: at,
-      updatedAt: at,
-    });
-  };
+  const link = (fileId: string) => linkFile(base.links, { accountId, memoryId: memory.id }, fileId);
   const bulk = new Map(corpus.files.map((file) => [file.name, chunksOf(file.name, file.text)]));
   for (const fileId of bulk.keys()) await link(fileId);
   let started = performance.now();

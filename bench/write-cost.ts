@@ -16,7 +16,6 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { localConfig } from '../functions/config';
 import { buildAndPublishIndex, type IndexDeps } from '../functions/core/ingest/memory-index';
-import type { ObjectStore } from '../functions/core/ports';
 import type { StoredChunk } from '../functions/core/stored-index/chunks';
 import { IndexCache } from '../functions/core/stored-index/index-cache';
 import { createAccount } from '../functions/core/use-cases/accounts';
@@ -24,6 +23,7 @@ import { createMemory } from '../functions/core/use-cases/memories';
 import { rankForQuery } from '../functions/engine';
 import { composeMemoryDeps } from '../functions/local/compose';
 import { composeWorkerDeps } from '../functions/worker/deps';
+import { countedObjects, type CountedObjects, linkFile } from './support/in-process-stores';
 import { syntheticText } from './support/synthetic-text';
 
 const { values } = parseArgs({
@@ -42,29 +42,6 @@ function fileChunks(fileId: string, count: number, seed: number): StoredChunk[] 
   });
 }
 
-interface Counted {
-  objects: ObjectStore;
-  written: { bytes: number };
-  read: { bytes: number };
-}
-
-function counted(store: ObjectStore): Counted {
-  const written = { bytes: 0 };
-  const read = { bytes: 0 };
-  const objects: ObjectStore = Object.assign(Object.create(store) as ObjectStore, {
-    put: (key: string, body: Uint8Array | string, type?: string) => {
-      written.bytes += typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-      return store.put(key, body, type);
-    },
-    get: async (key: string) => {
-      const bytes = await store.get(key);
-      read.bytes += bytes?.byteLength ?? 0;
-      return bytes;
-    },
-  });
-  return { objects, written, read };
-}
-
 /** One-file ingestions timed per memory size; the table shows their medians (the first runs with a cold JIT). */
 const ROUNDS = 3;
 
@@ -77,7 +54,7 @@ interface Round {
 
 interface RoundDeps {
   deps: IndexDeps;
-  store: Counted;
+  store: CountedObjects;
   warm: IndexCache;
   embedder: ReturnType<IndexDeps['indexing']['embedder']>;
 }
@@ -110,23 +87,11 @@ async function measure(size: number): Promise<string> {
   });
   const base = composeMemoryDeps(config);
   const worker = composeWorkerDeps(base);
-  const store = counted(worker.objects);
+  const store = countedObjects(worker.objects);
   const deps: IndexDeps = { ...worker, objects: store.objects, queue: { send: async () => undefined } };
   const accountId = (await createAccount(base, `write-cost-${size}-${Date.now()}`)).account.id;
   const memory = await createMemory(base, accountId, { name: 'bench', memoryType: 'vector' });
-  const link = async (fileId: string) => {
-    const at = new Date().toISOString();
-    await base.links.create({
-      id: `${fileId}-l`,
-      accountId,
-      memoryId: memory.id,
-      fileId,
-      type: 'file',
-      ingestedAt: at,
-      createdAt: at,
-      updatedAt: at,
-    });
-  };
+  const link = (fileId: string) => linkFile(base.links, { accountId, memoryId: memory.id }, fileId);
   const files = Math.ceil(size / 10);
   const bulk = new Map<string, StoredChunk[]>();
   for (let f = 0; f < files; f++) {

@@ -7,8 +7,9 @@
  * generation dropped); erasing the account drops it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryConfig, memoryDeps, type MemoryTestDeps } from '../../support/memory';
-import { startS3VectorsDouble, type S3VectorsDouble } from '../../../functions/local/s3vectors-double';
+import type { MemoryTestDeps } from '../../support/memory';
+import { startTierTwins } from '../../support/tier-twins';
+import type { S3VectorsDouble } from '../../../functions/local/s3vectors-double';
 import { syncMessageIndex } from '../../../functions/core/ingest/message-index';
 import { mergeMessageIndex } from '../../../functions/core/ingest/message-merge';
 import { createAccount } from '../../../functions/core/use-cases/accounts';
@@ -39,19 +40,7 @@ let tiered: MemoryTestDeps;
 let resident: MemoryTestDeps;
 
 beforeAll(async () => {
-  double = await startS3VectorsDouble({ buckets: [BUCKET] });
-  const common = { KMEM_GRAPH_WORD_VECTORS: 'false' };
-  tiered = memoryDeps(
-    memoryConfig({
-      ...common,
-      KMEM_VECTOR_STORE: 's3vectors',
-      KMEM_VECTOR_BUCKET_NAME: BUCKET,
-      KMEM_VECTOR_TIER_THRESHOLD_CHUNKS: String(THRESHOLD),
-      KMEM_S3VECTORS_ENDPOINT: double.endpoint,
-    }),
-  );
-  resident = memoryDeps(memoryConfig(common));
-  for (const deps of [tiered, resident]) await deps.worker.indexing.embedder()?.embed(['warm up']);
+  ({ double, tiered, resident } = await startTierTwins(BUCKET, THRESHOLD));
 }, 120_000);
 
 afterAll(async () => {
