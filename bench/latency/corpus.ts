@@ -29,7 +29,7 @@ interface Abstract {
   text: string;
 }
 
-const MAX_PASSES = 8;
+const MAX_PASSES = 32;
 /** Chunks added to the goal beyond a shortfall. */
 const GOAL_STEP = 200;
 
