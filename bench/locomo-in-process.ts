@@ -8,7 +8,10 @@
  * #28); bench/locomo.ts stays the measure (it goes through the API and checks HTTP parity).
  *
  *   npx tsx bench/locomo-in-process.ts [--data FILE] [--conversations conv-26,conv-30] [--load spaced|same]
- *     [--params JSON] [--misses CATEGORY[:COUNT]] [--dump FILE]
+ *     [--params JSON] [--time-prior JSON] [--misses CATEGORY[:COUNT]] [--dump FILE]
+ *
+ * `--time-prior '{"nearWeight":0,"statesWeight":0}'` ranks without time in queries (the prior's weights,
+ * functions/engine/retrieval/time-prior.ts; the defaults otherwise).
  *
  * `--misses 1:12` prints twelve multi-hop questions missed at R@5 with their evidence turns (rank in the
  * top 50, or -) and the five turns that came back.
@@ -23,6 +26,7 @@ import { OFFLINE_GRAPH_EXTRACTOR } from '../functions/core/ingest/memory-graph';
 import type { Message } from '../functions/core/model';
 import { retrieveFromIndex } from '../functions/core/use-cases/retrieve-memory';
 import type { RankParamOverrides } from '../functions/engine/retrieval/params';
+import type { TimePriorParams } from '../functions/engine/retrieval/time-prior';
 import { loadLocomo, type Conversation } from './locomo/dataset';
 import { contentOf, type Load } from './locomo/import-conversation';
 import { questionRecalls, recallRows, type ScoredQuestion } from './locomo/recall';
@@ -36,6 +40,7 @@ const { values } = parseArgs({
     conversations: { type: 'string' },
     load: { type: 'string', default: 'spaced' },
     params: { type: 'string' },
+    'time-prior': { type: 'string' },
     misses: { type: 'string' },
     dump: { type: 'string' },
   },
@@ -44,6 +49,7 @@ const { values } = parseArgs({
 if (values.load !== 'spaced' && values.load !== 'same') throw new Error(`--load: '${values.load}' is neither spaced nor same`);
 const load: Load = values.load;
 const params = values.params ? (JSON.parse(values.params) as RankParamOverrides) : undefined;
+const timePrior = values['time-prior'] ? (JSON.parse(values['time-prior']) as Partial<TimePriorParams>) : undefined;
 const wanted = values.conversations?.split(',');
 const conversations = loadLocomo(values.data).filter((conversation) => !wanted || wanted.includes(conversation.id));
 if (conversations.length === 0) throw new Error(`--conversations: none of '${values.conversations}' is in ${values.data}`);
@@ -71,7 +77,11 @@ for (const conversation of conversations) {
   const started = performance.now();
   for (const { question, evidence, category } of conversation.questions) {
     const request = { query: question, topK: DEPTH, facts: false, assisted: false };
-    const outcome = await retrieveFromIndex(loaded, request, { embedder, ...(params ? { params } : {}) });
+    const outcome = await retrieveFromIndex(loaded, request, {
+      embedder,
+      ...(params ? { params } : {}),
+      ...(timePrior ? { timePrior } : {}),
+    });
     const ranked = outcome.items.flatMap((item) => item.ordinals.map((o) => (built.retrieval.chunks.ids[o] ?? '').slice(prefix.length)));
     asked.push({ conversation, question, evidence, category, ranked, recalls: questionRecalls(evidence, ranked) });
   }

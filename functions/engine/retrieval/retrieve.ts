@@ -159,8 +159,8 @@ export async function rankForQuery(
 
 /** The hits with the replies of asking turns after them, when the request knows conversation order. */
 function withRepliesOf(index: RetrievalIndex, request: RetrieveRequest, hits: FusedHit[]): FusedHit[] {
-  const { replyOf, allow } = request;
-  return replyOf ? withReplies(hits, { replyOf, allow, textOf: (ordinal) => index.chunks.texts.at(ordinal) ?? '' }) : hits;
+  const { replyOf, allow, prior } = request;
+  return replyOf ? withReplies(hits, { replyOf, allow, prior, textOf: (ordinal) => index.chunks.texts.at(ordinal) ?? '' }) : hits;
 }
 
 /** The memory facts whose chunk may be answered (facts without a known chunk are kept). */

@@ -110,7 +110,10 @@ function relativeMonth(which: string, month: number, reference: Date): TimeSpan 
   return monthOf(year + shift, month);
 }
 
-/** A season: of the year given; else "last" the one before the current or latest, "next" the one after; else the latest begun. */
+/**
+ * A season: of the year given; else "this" the reference year's (the winter begun the December before, in
+ * January or February), "last" the one before the current or latest, "next" the one after; else the latest begun.
+ */
 function season(which: string | undefined, firstMonth: number, year: string | undefined, reference: Date): TimeSpan {
   const spanOf = (startYear: number): TimeSpan => ({
     start: Date.UTC(startYear, firstMonth, 1),
@@ -118,6 +121,11 @@ function season(which: string | undefined, firstMonth: number, year: string | un
   });
   if (year) return spanOf(Number(year));
   const now = reference.getTime();
+  if (which === 'this') {
+    // the season of the reference's year, as "this May" is its May: "this summer" said in April is the one ahead
+    const previous = spanOf(reference.getUTCFullYear() - 1);
+    return previous.end > now ? previous : spanOf(reference.getUTCFullYear());
+  }
   let latest = spanOf(reference.getUTCFullYear());
   if (latest.start > now) latest = spanOf(reference.getUTCFullYear() - 1);
   if (which === 'next') return spanOf(new Date(latest.start).getUTCFullYear() + 1);

@@ -8,6 +8,7 @@ import { nextTurns } from '../../../functions/core/use-cases/conversation-turns'
 import { asksQuestion, withReplies } from '../../../functions/engine/retrieval/reply-turns';
 import { buildRetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';
 import { retrieve } from '../../../functions/engine/retrieval/retrieve';
+import { timePrior } from '../../../functions/engine/retrieval/time-prior';
 
 /** Two sessions; in s2 the answer (clarinet) follows the turn that asks about instruments. */
 const TURNS: ReadonlyArray<{ session: string; at: string; text: string }> = [
@@ -86,5 +87,80 @@ describe('replies beside asking turns', () => {
       allow: (ordinal: number) => ordinal !== 3,
     };
     expect(withReplies(hits, lookup).map((hit) => hit.ordinal)).toEqual([2]);
+  });
+});
+
+/**
+ * A question that states the named time ("camping this summer?", written in April, meets June) and a reply that is not of
+ * it: the reply takes the question's match to the query's words, not its time, so the June turn
+ * outranks it.
+ */
+const CAMPING: ReadonlyArray<{ session: string; at: string; text: string }> = [
+  {
+    session: 'may',
+    at: '2023-04-20T10:00:00Z',
+    text: 'Mel: My two kids keep asking me about their plans all day long. Are we going camping this summer?',
+  },
+  { session: 'may', at: '2023-04-20T10:00:01Z', text: 'Caro: I have been researching adoption agencies all week.' },
+  { session: 'june', at: '2023-06-27T10:00:00Z', text: 'Mel: Camping with the kids in the hills!' },
+  { session: 'oct', at: '2023-10-02T10:00:00Z', text: 'Caro: Good morning! How have you been?' },
+];
+const campingIndex = await buildRetrievalIndex(CAMPING.map((turn, i) => ({ id: `c${i}`, fileId: turn.session, text: turn.text })));
+const campingTurns = nextTurns({}, () => CAMPING.map((turn) => ({ sessionId: turn.session, createdAt: turn.at })));
+const inJune = timePrior(
+  { timeOf: (ordinal) => Date.parse(CAMPING[ordinal]?.at ?? ''), textOf: (ordinal) => CAMPING[ordinal]?.text ?? '' },
+  campingIndex,
+  'When did Mel go camping with the kids in June?',
+  new Date('2023-10-02T10:00:00Z'),
+);
+
+describe('replies beside asking turns, with a time prior', () => {
+  it('score the asking turn’s match times their own time lift, so a turn of the named time outranks a reply not of it', async () => {
+    if (!inJune) throw new Error('the query names June: it has a prior');
+    expect(inJune(0)).toBeGreaterThan(inJune(1)); // the question states June, its reply (in April) does not
+    const query = 'When did Mel go camping with the kids in June?';
+    const answer = await retrieve(campingIndex, { query, topK: 3, replyOf: campingTurns, prior: inJune });
+    const texts = answer.items.map((item) => item.content);
+    expect(texts[0]).toContain('camping this summer?');
+    expect(texts[1]).toContain('Camping with the kids');
+    expect(texts[2]).toContain('adoption agencies');
+    const [asking, , reply] = answer.items;
+    expect(reply?.score).toBeCloseTo(((asking?.score ?? 0) * (1 + inJune(1))) / (1 + inJune(0)), 5);
+  });
+
+  it('place a lowered reply by its score, and keep a reply whose own hit scores more at that score', () => {
+    const prior = (ordinal: number): number => (ordinal === 2 ? 2 : 0);
+    const lookup = { replyOf: nextTurns({}, () => messages), textOf: (ordinal: number) => TURNS[ordinal]?.text ?? '', prior };
+    const hits = [
+      { ordinal: 2, score: 9, parts: {} },
+      { ordinal: 5, score: 4, parts: {} },
+      { ordinal: 0, score: 1, parts: {} },
+    ];
+    // the reply (3) scores 9 / 3 = 3: after 5, before 0
+    expect(withReplies(hits, lookup).map((hit) => [hit.ordinal, hit.score])).toEqual([
+      [2, 9],
+      [5, 4],
+      [3, 3],
+      [0, 1],
+    ]);
+    const ownHigher = [hits[0]!, { ordinal: 3, score: 5, parts: {} }, hits[1]!];
+    expect(withReplies(ownHigher, lookup).map((hit) => [hit.ordinal, hit.score])).toEqual([
+      [2, 9],
+      [3, 5],
+      [5, 4],
+    ]);
+  });
+
+  it('follow the asking turn at its score when the reply is as much of the named time', () => {
+    const lookup = { replyOf: nextTurns({}, () => messages), textOf: (ordinal: number) => TURNS[ordinal]?.text ?? '', prior: () => 1 };
+    const hits = [
+      { ordinal: 2, score: 6, parts: {} },
+      { ordinal: 5, score: 5, parts: {} },
+    ];
+    expect(withReplies(hits, lookup).map((hit) => [hit.ordinal, hit.score])).toEqual([
+      [2, 6],
+      [3, 6],
+      [5, 5],
+    ]);
   });
 });

@@ -55,6 +55,12 @@ describe('time expressions', () => {
     expect(spans('last summer')).toEqual([['2023-06-01', '2023-09-01']]); // in October: the summer just past
     expect(timeSpansIn('last summer', new Date('2023-07-10T00:00:00Z')).map(iso)).toEqual([['2022-06-01', '2022-09-01']]);
     expect(spans('in the winter of 2022')).toEqual([['2022-12-01', '2023-03-01']]);
+    // "this": the reference year's, ahead or past, as "this May" is
+    const inApril = new Date('2023-04-20T00:00:00Z');
+    expect(timeSpansIn('are we going camping this summer?', inApril).map(iso)).toEqual([['2023-06-01', '2023-09-01']]);
+    expect(spans('this summer')).toEqual([['2023-06-01', '2023-09-01']]); // in October: the summer just past
+    expect(timeSpansIn('the lake froze this winter', new Date('2024-01-05T00:00:00Z')).map(iso)).toEqual([['2023-12-01', '2024-03-01']]);
+    expect(timeSpansIn('this winter', new Date('2023-11-05T00:00:00Z')).map(iso)).toEqual([['2023-12-01', '2024-03-01']]);
   });
 
   it('finds no time where there is none, and takes no modal verb for a month', () => {
