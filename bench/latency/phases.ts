@@ -59,6 +59,8 @@ export interface MemoryRun {
   warm: WarmResult[];
   /** With several `--top-k` values: each claim asked at every one in rotating order (topk-interleaved.ts). */
   interleaved?: InterleavedTopK[];
+  /** The warm server's resident memory after this memory's warm runs (Linux). */
+  resident?: { now: number; peak: number };
 }
 
 type Progress = (line: string) => void;
@@ -130,6 +132,10 @@ export async function queryPhase(
           if (options.topKs.length < 2) continue;
           progress(`${run.memory.label}: ${options.queries} claims at topK ${options.topKs.join(' and ')}, interleaved…`);
           run.interleaved = await interleavedTopK(options, server, run.memory, claims, options.warmup);
+        }
+        for (const run of runs) {
+          const resident = server.residentMiB();
+          if (resident) run.resident = resident;
         }
       }
     } finally {

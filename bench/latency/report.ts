@@ -37,6 +37,7 @@ export function latencyReport(
     ...runs.flatMap((run) => memoryTable(run)),
     ...topKTable(runs),
     `Server restarts (process start to API listening): ${restartTimes(runs)} s.`,
+    ...residentLine(runs),
     '',
     'cold container: the first request a freshly started server process answers (index and chunk records loaded on demand;',
     'handler modules and the word vectors are loaded at start, and the server is ready once its worker thread has loaded, as',
@@ -44,6 +45,16 @@ export function latencyReport(
     'answered the other memory, i.e. what the first query after a new index version costs in a warm container. Their server CPU',
     'is the median CPU the server process (all threads: API, stores, worker) used across the query (10 ms ticks).',
     `Target (warm, ≥ 100,000 chunks): p50 < ${TARGET.p50Ms} ms and p99 < ${TARGET.p99Ms} ms, checked on the sequential run.`,
+  ];
+}
+
+/** The warm server's memory: one process holding the API, the local stores and the worker thread. */
+function residentLine(runs: readonly MemoryRun[]): string[] {
+  const resident = runs.find((run) => run.resident)?.resident;
+  if (!resident) return [];
+  return [
+    `Warm server resident memory after the warm runs: ${resident.now.toFixed(0)} MiB (peak ${resident.peak.toFixed(0)} MiB), ` +
+      'one process holding the API, the local stores (dynalite, s3rver) and the worker thread.',
   ];
 }
 

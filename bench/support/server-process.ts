@@ -28,6 +28,8 @@ export interface ServerProcess {
   dataDir: string;
   /** CPU time (user + system, all threads) the child has used so far, in ms; undefined off Linux. */
   cpuMs(): number | undefined;
+  /** The child's resident memory now and at its peak, in MiB (VmRSS, VmHWM); undefined off Linux. */
+  residentMiB(): { now: number; peak: number } | undefined;
   /** Requests the child's local stores have served so far, by operation (`DynamoDB PutItem`, `S3 GET`, ...). */
   storeRequests(): Promise<Record<string, number>>;
   /** Stops the child (SIGTERM, then SIGKILL), removes its data dir, and summarises repeated log lines. */
@@ -60,7 +62,14 @@ export async function startServerProcess(options: ServerOptions = {}): Promise<S
   try {
     const lines = createInterface({ input: child.stdout! });
     const info = await waitForReady(child, lines, options.startTimeoutMs ?? 60_000);
-    return { info, dataDir, cpuMs: () => cpuMsOf(info.pid), storeRequests: () => askStoreRequests(child, lines), stop };
+    return {
+      info,
+      dataDir,
+      cpuMs: () => cpuMsOf(info.pid),
+      residentMiB: () => residentMiBOf(info.pid),
+      storeRequests: () => askStoreRequests(child, lines),
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -112,6 +121,19 @@ function cpuMsOf(pid: number): number | undefined {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     const ticks = Number(fields[11]) + Number(fields[12]);
     return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** VmRSS and VmHWM from /proc/<pid>/status (kB there). */
+function residentMiBOf(pid: number): { now: number; peak: number } | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+    const now = kb('VmRSS');
+    const peak = kb('VmHWM');
+    return Number.isFinite(now) && Number.isFinite(peak) ? { now: now / 1024, peak: peak / 1024 } : undefined;
   } catch {
     return undefined;
   }
