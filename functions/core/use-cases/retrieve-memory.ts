@@ -64,10 +64,11 @@ export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string,
   checkWindow(request);
   const started = performance.now();
   // read beside the memory item: the file records an answer names are kept under it (source-record-cache.ts)
-  const sourceVersion = deps.files.sourceVersion(accountId);
+  const { memory: reading, sourceVersion } = deps.memoryRecords
+    ? deps.memoryRecords.memoryAndSourceVersion(accountId, request.memoryId)
+    : { memory: deps.memories.get(accountId, request.memoryId), sourceVersion: deps.files.sourceVersion(accountId) };
   sourceVersion.catch(() => undefined); // a missing memory answers first; a failed read fails the query that awaits it
   const asker = { accountId, sourceVersion };
-  const reading = deps.memories.get(accountId, request.memoryId);
   const guessed = guessedRetrieval(deps, asker, request);
   const memory = await reading;
   rememberMemory(deps.memories, accountId, request.memoryId, memory);
