@@ -112,7 +112,10 @@ export function memoryStoreContract(make: MakeStores): void {
       await memories.create(m);
       await files.create(file(accountId, 1));
       await files.create(file(accountId, 2));
-      expect(await read(m.id)).toEqual({ memory: await memories.get(accountId, m.id), sourceVersion: await files.sourceVersion(accountId) });
+      expect(await read(m.id)).toEqual({
+        memory: await memories.get(accountId, m.id),
+        sourceVersion: await files.sourceVersion(accountId),
+      });
       expect((await read(m.id)).sourceVersion).toBeGreaterThan(0);
       await memories.delete(accountId, m.id);
       expect((await read(m.id)).memory).toBeUndefined();

@@ -29,14 +29,18 @@ describe('wireBytesAtMost', () => {
 });
 
 describe('fittingWireHead', () => {
-  const passages = Array.from({ length: 100 }, (_, i) => ({ content: `${awkward[i % awkward.length]} ${'x'.repeat(900)}`, score: 1 / (i + 1) }));
+  const passages = Array.from({ length: 100 }, (_, i) => ({
+    content: `${awkward[i % awkward.length]} ${'x'.repeat(900)}`,
+    score: 1 / (i + 1),
+  }));
 
   it('keeps every item when they fit', () => {
     expect(fittingWireHead(passages)).toEqual(passages);
   });
 
   it('drops the tail past the budget exactly as measuring each item does', () => {
-    for (const budget of [1, 5_000, 40_000, 95_000]) expect(fittingWireHead(passages, budget)).toEqual(fittingHead(passages, wireBytes, budget));
+    for (const budget of [1, 5_000, 40_000, 95_000])
+      expect(fittingWireHead(passages, budget)).toEqual(fittingHead(passages, wireBytes, budget));
     expect(fittingWireHead(passages, 1)).toHaveLength(1); // at least one
   });
 });
