@@ -19,6 +19,7 @@ import type {
   IdGenerator,
   JobStore,
   LinkStore,
+  MemoryRecordReader,
   MemoryStore,
   MessageIndexStore,
   MessageStore,
@@ -50,6 +51,7 @@ import { MessageRepository } from './dynamodb/repositories/message-repository';
 import { SessionLinkRepository } from './dynamodb/repositories/session-link-repository';
 import { SessionRepository } from './dynamodb/repositories/session-repository';
 import { BatchedRequestCounter, RequestCounterRepository } from './dynamodb/repositories/request-counter-repository';
+import { MemoryRecordRepository } from './dynamodb/repositories/memory-record-reader';
 import { UploadRepository } from './dynamodb/repositories/upload-repository';
 import { UserRepository } from './dynamodb/repositories/user-repository';
 import { WebhookRepository } from './dynamodb/repositories/webhook-repository';
@@ -87,6 +89,8 @@ export interface ContainerStores {
   uploads: UploadStore;
   files: FileStore;
   memories: MemoryStore;
+  /** The memory and its account's source version in one read (retrieval's first read), where the store can. */
+  memoryRecords?: MemoryRecordReader;
   links: LinkStore;
   graphItems: GraphItemStore;
   sessionLinks: SessionLinkStore;
@@ -155,6 +159,7 @@ function awsStores(config: Config, documentClient: DynamoDBDocumentClient, s3: S
     uploads: new UploadRepository(table),
     files: new FileRepository(table),
     memories: new MemoryRepository(table),
+    memoryRecords: new MemoryRecordRepository(table),
     links: new LinkRepository(table),
     graphItems: new GraphItemRepository(table),
     sessionLinks: new SessionLinkRepository(table),

@@ -176,6 +176,14 @@ export interface MemoryStore {
   ): Promise<Memory | undefined>;
 }
 
+/**
+ * A memory's record and its account's source version (FileStore.sourceVersion) in one round trip, as
+ * every retrieval reads them (where the store can; retrieval reads them apart otherwise).
+ */
+export interface MemoryRecordReader {
+  memoryAndSourceVersion(accountId: string, memoryId: string): { memory: Promise<Memory | undefined>; sourceVersion: Promise<number> };
+}
+
 export interface LinkStore {
   /** Throws ConflictError when the file is already in the memory. */
   create(link: MemoryFileLink): Promise<void>;

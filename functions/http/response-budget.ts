@@ -59,6 +59,54 @@ export async function fitPage<T>(
   return count >= first.items.length ? first : read({ ...page, limit: count });
 }
 
+/**
+ * At least `wireBytes(value)`, without serialising: what each part can take at most. A string's UTF-16
+ * unit takes at most 7 bytes escaped twice (a control character or lone surrogate: `\\u0001`; other
+ * characters 3 bytes of UTF-8 at most), a number 24 characters. A value with `toJSON` (a Date) is measured.
+ */
+export function wireBytesAtMost(value: unknown): number {
+  return 2 + jsonBytesEscapedAtMost(value);
+}
+
+function jsonBytesEscapedAtMost(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return 7 * value.length + 4;
+    case 'number':
+      return 24;
+    case 'boolean':
+      return 5;
+    case 'object':
+      if (value === null) return 4;
+      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return wireBytes(value);
+      return Array.isArray(value) ? arrayBytesAtMost(value) : objectBytesAtMost(value as Record<string, unknown>);
+    default:
+      return 0; // undefined and functions are left out of JSON
+  }
+}
+
+function arrayBytesAtMost(values: readonly unknown[]): number {
+  let bytes = 2;
+  for (const value of values) bytes += jsonBytesEscapedAtMost(value) + 1;
+  return bytes;
+}
+
+function objectBytesAtMost(value: Record<string, unknown>): number {
+  let bytes = 2;
+  for (const key in value) if (Object.hasOwn(value, key)) bytes += 7 * key.length + 6 + jsonBytesEscapedAtMost(value[key]);
+  return bytes;
+}
+
+/**
+ * The best-first items whose JSON fits the budget (`fittingHead` by `wireBytes`): all of them without
+ * serialising any when a bound of their sizes (`wireBytesAtMost`) already fits, as ranked answers do.
+ */
+export function fittingWireHead<T>(items: readonly T[], budget = RESPONSE_BUDGET_BYTES): T[] {
+  let bound = 0;
+  for (const item of items) bound += wireBytesAtMost(item);
+  return bound <= budget ? [...items] : fittingHead(items, wireBytes, budget);
+}
+
 /** The best-first items that fit the budget (a ranked answer drops its tail). */
 export function fittingHead<T>(items: readonly T[], sizeOf: (item: T) => number, budget = RESPONSE_BUDGET_BYTES): T[] {
   return items.slice(0, fittingCount(items.map(sizeOf), budget));

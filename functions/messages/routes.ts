@@ -5,7 +5,7 @@ import type { Message } from '../core/model';
 import { searchMessages } from '../core/use-cases/message-search';
 import { createMessage, deleteMessage, getMessage, listMessages } from '../core/use-cases/messages';
 import { dataResponse, deletedResponse, listResponse } from '../http/responses';
-import { fitPage, fittingHead, LIST_CONTENT_CHARS, truncated, wireBytes } from '../http/response-budget';
+import { fitPage, fittingWireHead, LIST_CONTENT_CHARS, truncated, wireBytes } from '../http/response-budget';
 import { bind, type BoundRoute } from '../http/handler';
 import { messagesApi } from './schemas';
 
@@ -44,7 +44,7 @@ export const messageRoutes = (deps: MessagesDeps): BoundRoute[] => [
     const { sessionID, customerUserID, ...search } = query;
     const found = await searchMessages(deps, accountId, { ...search, sessionId: sessionID, customerUserId: customerUserID });
     const presented = found.map(({ message, score }) => ({ ...presentListed(message), score }));
-    const messages = fittingHead(presented, wireBytes);
+    const messages = fittingWireHead(presented);
     return { body: { status: 'success', messages, count: messages.length } };
   }),
   bind(messagesApi.get, async ({ params }, { accountId }) => dataResponse(presentMessage(await getMessage(deps, accountId, params.id)))),

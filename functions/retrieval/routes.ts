@@ -7,7 +7,7 @@ import { rerankerFromSettings } from '../adapters/providers/reranker-from-settin
 import { queryMemory, type QueryMemoryDeps } from '../core/use-cases/query-memory';
 import type { RetrievalResult } from '../core/use-cases/retrieve-memory';
 import { bind, type BoundRoute } from '../http/handler';
-import { fittingHead, wireBytes } from '../http/response-budget';
+import { fittingWireHead } from '../http/response-budget';
 import { recordAnswer } from './answer-telemetry';
 import { recordRerank } from './rerank-telemetry';
 import { retrievalApi } from './schemas';
@@ -33,7 +33,7 @@ export const retrievalRoutes = (deps: RetrievalRouteDeps): BoundRoute[] => [
     const { retrieval, report } = await queryMemory(deps, accountId, { ...request, memoryId: memoryID });
     if (report) recordAnswer(report);
     // passages are best first: a payload too large for one answer drops its weakest (never in practice: chunks are short)
-    const payload = fittingHead(retrieval.payload.map(presentPassage), wireBytes);
+    const payload = fittingWireHead(retrieval.payload.map(presentPassage));
     const facts = retrieval.facts.map(({ sourceId, ...fact }) => ({ ...fact, sourceID: sourceId }));
     return { body: { status: 'success', ...retrieval, payload, facts } };
   }),

@@ -1,7 +1,7 @@
 /** What memory retrieval needs and is asked: shared by retrieve-memory.ts and retrieval-scope.ts, so neither imports the other's types. */
 import type { Embedder } from '../../engine';
 import type { FileStore } from '../files/ports';
-import type { MemoryStore, SessionStore } from '../ports';
+import type { MemoryRecordReader, MemoryStore, SessionStore } from '../ports';
 import type { Reranking } from '../reranking/candidate-rerank';
 import type { IndexCache } from '../stored-index/index-cache';
 import type { SearchFilter } from '../stored-index/search-filter';
@@ -10,6 +10,8 @@ import type { VectorTierSetup } from '../vector-tier/ports';
 export interface RetrievalDeps {
   memories: MemoryStore;
   files: FileStore;
+  /** The memory and the source version in one read, where the store can (else `memories` and `files` apart). */
+  memoryRecords?: MemoryRecordReader;
   sessions: Pick<SessionStore, 'get'>;
   indexes: IndexCache;
   indexing: { embedder: () => Embedder | null };

@@ -26,6 +26,7 @@ import { emitMetric } from '../metrics';
 import { candidateRerank } from '../reranking/candidate-rerank';
 import { checkWindow } from './message-search';
 import { nextTurns } from './conversation-turns';
+import { guessedMemory, rememberMemory, sameRetrievalInputs } from './memory-guess';
 import { allowedChunks, chunkIdAllowed, chunkView, filterSources } from './retrieval-scope';
 import type { RetrievalDeps, RetrievalQuery } from './retrieval-types';
 
@@ -63,14 +64,37 @@ export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string,
   checkWindow(request);
   const started = performance.now();
   // read beside the memory item: the file records an answer names are kept under it (source-record-cache.ts)
-  const sourceVersion = deps.files.sourceVersion(accountId);
+  const { memory: reading, sourceVersion } = deps.memoryRecords
+    ? deps.memoryRecords.memoryAndSourceVersion(accountId, request.memoryId)
+    : { memory: deps.memories.get(accountId, request.memoryId), sourceVersion: deps.files.sourceVersion(accountId) };
   sourceVersion.catch(() => undefined); // a missing memory answers first; a failed read fails the query that awaits it
-  const memory = await deps.memories.get(accountId, request.memoryId);
+  const asker = { accountId, sourceVersion };
+  const guessed = guessedRetrieval(deps, asker, request);
+  const memory = await reading;
+  rememberMemory(deps.memories, accountId, request.memoryId, memory);
   if (!memory) throw NotFoundError.of('memory', request.memoryId);
-  const result = await retrieveFrom(deps, { accountId, sourceVersion }, memory, request);
+  const result =
+    guessed && sameRetrievalInputs(guessed.memory, memory) ? await guessed.result : await retrieveFrom(deps, asker, memory, request);
   const properties = { accountId, memoryId: memory.id, topK: request.topK };
   emitMetric('RetrievalMs', performance.now() - started, { dimension: memory.memoryType, properties });
   return result;
+}
+
+/**
+ * The query ranked over the memory record this container last read (memory-guess.ts), started while the
+ * record is read again: a warm query's ranking then overlaps the read instead of following it. Started on
+ * the next turn of the event loop, so the read is sent first. Answered only when the record read matches.
+ */
+function guessedRetrieval(
+  deps: RetrievalDeps,
+  asker: Asker,
+  request: RetrievalQuery,
+): { memory: Memory; result: Promise<RetrievalResult> } | undefined {
+  const memory = guessedMemory(deps.memories, asker.accountId, request.memoryId);
+  if (!memory) return undefined;
+  const result = new Promise<void>((sent) => setImmediate(sent)).then(() => retrieveFrom(deps, asker, memory, request));
+  result.catch(() => undefined); // a guess dropped, or its failure answered by the query that awaits it
+  return { memory, result };
 }
 
 /** The account asking, and its source version (being read). */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConflictError } from '../../../functions/core/errors';
 import type { MemoryFileLink } from '../../../functions/core/model';
-import { at, job, type MakeStores, memory, newId, walkPages } from './records';
+import { at, file, job, type MakeStores, memory, newId, walkPages } from './records';
 
 const link = (accountId: string, memoryId: string, fileId: string = newId()): MemoryFileLink => ({
   id: newId(),
@@ -95,6 +95,30 @@ export function memoryStoreContract(make: MakeStores): void {
         deadEvents: 2,
       });
       await memories.recordWebhookDelivery(accountId, newId(), { ...status, outcome: 'dead' });
+    });
+  });
+
+  describe('MemoryRecordReader', () => {
+    it('reads a memory and its account’s source version together, as the stores read them apart', async () => {
+      const { memories, files, memoryRecords } = make();
+      if (!memoryRecords) return; // a store without it: retrieval reads the two apart
+      const accountId = newId();
+      const m = memory(accountId, 1);
+      const read = async (id: string) => {
+        const both = memoryRecords.memoryAndSourceVersion(accountId, id);
+        return { memory: await both.memory, sourceVersion: await both.sourceVersion };
+      };
+      expect(await read(m.id)).toEqual({ memory: undefined, sourceVersion: 0 });
+      await memories.create(m);
+      await files.create(file(accountId, 1));
+      await files.create(file(accountId, 2));
+      expect(await read(m.id)).toEqual({
+        memory: await memories.get(accountId, m.id),
+        sourceVersion: await files.sourceVersion(accountId),
+      });
+      expect((await read(m.id)).sourceVersion).toBeGreaterThan(0);
+      await memories.delete(accountId, m.id);
+      expect((await read(m.id)).memory).toBeUndefined();
     });
   });
 }

@@ -5,7 +5,7 @@ import { ConflictError } from '../../../core/errors';
 import { changesSourceFields, type FileStore, type ResyncClaim, type ResyncClaimResult } from '../../../core/files/ports';
 import { count, itemOf, itemSchema, nullable, readAll, storedTimestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
-import type { QueryFilter, Table } from '../table';
+import type { Item, QueryFilter, Table } from '../table';
 
 /** A file as stored (jobId and externalUrl under the names earlier versions wrote). sourceKey, contentHash, validators and stagedTextKey came later: older files have none (null); metadata later still (none: []). */
 const fileItem = itemSchema<FileRecord>(
@@ -61,6 +61,9 @@ const LAST_RESYNC_AT = 'lastResyncAt';
 
 /** The counter attribute of the account's file source version item (keys.fileSourceVersion). */
 const SOURCE_VERSION = 'version';
+
+/** The source version an account's version item holds (0 before its first file). */
+export const sourceVersionOf = (item: Item | undefined): number => Number(item?.[SOURCE_VERSION] ?? 0);
 
 /** Files; hidden children of a sitemap or crawl are listed under their parent only. */
 export class FileRepository implements FileStore {
@@ -143,8 +146,7 @@ export class FileRepository implements FileStore {
   }
 
   async sourceVersion(accountId: string): Promise<number> {
-    const item = await this.table.get(keys.fileSourceVersion(accountId));
-    return Number(item?.[SOURCE_VERSION] ?? 0);
+    return sourceVersionOf(await this.table.get(keys.fileSourceVersion(accountId)));
   }
 
   /** After a write of source fields: one atomic ADD on the account's version item (created at the first). */

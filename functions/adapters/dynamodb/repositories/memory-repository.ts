@@ -14,7 +14,7 @@ import {
 import type { MemoryStore } from '../../../core/ports';
 import { count, itemOf, itemSchema, nullable, readAll, stringSet, storedTimestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
-import type { QueryFilter, Table } from '../table';
+import type { Item, QueryFilter, Table } from '../table';
 
 /** The last webhook try, as stored: the dead-event count lives beside it (`webhookDeadEvents`, an ADD counter). */
 const lastDelivery = z.object({
@@ -91,6 +91,9 @@ function storedMemory({ excludedFileIds, webhookDelivery, ...memory }: Memory) {
   };
 }
 
+/** The memory a stored item holds (undefined: no such item). */
+export const memoryOf = (item: Item | undefined): Memory | undefined => (item ? memoryItem.read(item) : undefined);
+
 export class MemoryRepository implements MemoryStore {
   constructor(private readonly table: Table) {}
 
@@ -106,8 +109,7 @@ export class MemoryRepository implements MemoryStore {
   }
 
   async get(accountId: string, id: string): Promise<Memory | undefined> {
-    const item = await this.table.get(keys.memory(accountId, id));
-    return item ? memoryItem.read(item) : undefined;
+    return memoryOf(await this.table.get(keys.memory(accountId, id)));
   }
 
   async list(accountId: string, memoryType: MemoryType | undefined, page: PageRequest): Promise<Page<Memory>> {
