@@ -6,7 +6,7 @@
  * stores in memory and the offline word-vector embedder; the index build, its objects and the reader are
  * the service's own (buildAndPublishIndex, IndexCache).
  *
- *   npm run bench:write-cost [-- --sizes 2000,50000,500000 --chunk-words 40]
+ *   npm run bench:write-cost [-- --sizes 2000,50000,500000 --chunk-words 40 --rounds 3]
  *
  * Prints a markdown table. Each size is filled by one bulk build of 10-chunk files first.
  */
@@ -27,7 +27,11 @@ import { countedObjects, type CountedObjects, linkFile } from './support/in-proc
 import { syntheticText } from './support/synthetic-text';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '2000,50000,500000' }, 'chunk-words': { type: 'string', default: '40' } },
+  options: {
+    sizes: { type: 'string', default: '2000,50000,500000' },
+    'chunk-words': { type: 'string', default: '40' },
+    rounds: { type: 'string', default: '3' },
+  },
 });
 const sizes = (values.sizes ?? '')
   .split(',')
@@ -43,7 +47,7 @@ function fileChunks(fileId: string, count: number, seed: number): StoredChunk[] 
 }
 
 /** One-file ingestions timed per memory size; the table shows their medians (the first runs with a cold JIT). */
-const ROUNDS = 3;
+const ROUNDS = Math.max(1, Number(values.rounds));
 
 interface Round {
   searchable: number;

@@ -79,28 +79,47 @@ export function lexicalParts(parts: readonly IndexPart[], ordinals: readonly Int
   return parts.map((part, p) => ({ segment: part.index[field], ordinals: ordinals[p] ?? new Int32Array(0) }));
 }
 
-export function mergeChunkTables(parts: readonly IndexPart[], ordinals: readonly Int32Array[], count: number): ChunkTable {
+/** Where each merged chunk comes from: its part and its ordinal there. */
+export interface ChunkPlaces {
+  partOf: Int32Array;
+  ordinalIn: Int32Array;
+}
+
+export function chunkPlaces(ordinals: readonly Int32Array[], count: number): ChunkPlaces {
+  const partOf = new Int32Array(count);
+  const ordinalIn = new Int32Array(count);
+  ordinals.forEach((map, p) => {
+    for (let ordinal = 0; ordinal < map.length; ordinal++) {
+      const merged = map[ordinal] ?? -1;
+      if (merged < 0) continue;
+      partOf[merged] = p;
+      ordinalIn[merged] = ordinal;
+    }
+  });
+  return { partOf, ordinalIn };
+}
+
+export function mergeChunkTables(
+  parts: readonly IndexPart[],
+  ordinals: readonly Int32Array[],
+  count: number,
+  places: ChunkPlaces = chunkPlaces(ordinals, count),
+): ChunkTable {
   const ids = new Array<string>(count);
   const fileIds = new Array<string>(count);
   const titles = new Array<string>(count);
   const starts = new Int32Array(count);
   const ends = new Int32Array(count);
-  const partOf = new Int32Array(count);
-  const ordinalIn = new Int32Array(count);
-  parts.forEach(({ index }, p) => {
-    const map = ordinals[p] ?? new Int32Array(0);
-    for (let ordinal = 0; ordinal < map.length; ordinal++) {
-      const merged = map[ordinal] ?? -1;
-      if (merged < 0) continue;
-      ids[merged] = index.chunks.ids[ordinal] ?? '';
-      fileIds[merged] = index.chunks.fileIds[ordinal] ?? '';
-      titles[merged] = index.chunks.titles[ordinal] ?? '';
-      starts[merged] = index.chunks.starts[ordinal] ?? -1;
-      ends[merged] = index.chunks.ends[ordinal] ?? -1;
-      partOf[merged] = p;
-      ordinalIn[merged] = ordinal;
-    }
-  });
+  const { partOf, ordinalIn } = places;
+  for (let merged = 0; merged < count; merged++) {
+    const chunks = parts[partOf[merged] as number]?.index.chunks;
+    const ordinal = ordinalIn[merged] as number;
+    ids[merged] = chunks?.ids[ordinal] ?? '';
+    fileIds[merged] = chunks?.fileIds[ordinal] ?? '';
+    titles[merged] = chunks?.titles[ordinal] ?? '';
+    starts[merged] = chunks?.starts[ordinal] ?? -1;
+    ends[merged] = chunks?.ends[ordinal] ?? -1;
+  }
   const texts = new PartTexts(
     parts.map(({ index }) => index.chunks.texts),
     partOf,
@@ -136,15 +155,30 @@ export function mergeVectors(
   ordinals: readonly Int32Array[],
   count: number,
 ): { vectors: VectorSegment | null; embedder: string | null } {
-  const live = parts.filter((_, p) => (ordinals[p] ?? []).some((merged) => merged >= 0));
+  const model = vectorModel(parts, ordinals);
+  if (!model) return { vectors: null, embedder: null };
+  return { vectors: copyLiveRows(parts, ordinals, count, model.vectors), embedder: model.embedder };
+}
+
+/**
+ * The vectors the parts' live rows share (the first live part's, or the first part's when none is live),
+ * checked: parts holding live chunks must share one embedder, dimension and encoding. Null without vectors.
+ */
+export function vectorModel(parts: readonly IndexPart[], ordinals: readonly Int32Array[]): { vectors: VectorSegment; embedder: string | null } | null {
+  const live = parts.filter((_, p) => hasLiveChunks(ordinals[p], parts[p]?.deleted));
   const reference = (live[0] ?? parts[0])?.index;
   const model = reference?.vectors;
-  if (!reference || !model) return { vectors: null, embedder: null };
+  if (!reference || !model) return null;
   for (const { index } of live) {
     const segment = index.vectors;
     if (!segment || index.embedder !== reference.embedder || segment.dimensions !== model.dimensions || segment.encoding !== model.encoding)
       throw new RangeError('segments to merge hold vectors of different embedders or encodings');
   }
+  return { vectors: model, embedder: reference.embedder };
+}
+
+/** One table of the parts' live rows, copied as stored (int8 rows keep their bytes and scales). */
+export function copyLiveRows(parts: readonly IndexPart[], ordinals: readonly Int32Array[], count: number, model: VectorSegment): VectorSegment {
   const { dimensions, encoding } = model;
   const values = encoding === 'int8' ? new Int8Array(count * dimensions) : new Float32Array(count * dimensions);
   const scales = new Float32Array(count);
@@ -157,8 +191,12 @@ export function mergeVectors(
       scales.set(segment.scales.subarray(from, to), merged);
     }
   });
-  return { vectors: { dimensions, count, encoding, values, scales }, embedder: reference.embedder };
+  return { dimensions, count, encoding, values, scales };
 }
+
+/** Whether a part's ordinal map keeps a chunk (it has more rows than deleted ones). */
+export const hasLiveChunks = (map: Int32Array | undefined, deleted: ReadonlySet<number> | undefined): boolean =>
+  (map?.length ?? 0) > (deleted?.size ?? 0);
 
 /** The runs of consecutive live rows of an ordinal map: [first row, row past the last, merged ordinal of the first]. */
 function* liveRuns(map: Int32Array): Generator<[number, number, number]> {
