@@ -15,6 +15,7 @@
 import { composeSegments } from '../lexical/segment-compose';
 import type { LexicalSegment } from '../lexical/segment';
 import {
+  type ChunkPlaces,
   chunkPlaces,
   copyLiveRows,
   hasLiveChunks,
@@ -34,24 +35,98 @@ import type { VectorSegment } from './vector-segment';
 export interface ComposeOptions {
   /** Segments of fewer rows have their live vector rows gathered into one table per version (vector-parts.ts). */
   gatherBelowRows?: number;
+  /**
+   * The version before, as composed from its parts (or the lone segment that was it): the parts it shares
+   * at the start with `parts` (same segments, same deletions) keep their composed ordinals, so their
+   * tables are copied from it rather than put together chunk by chunk.
+   */
+  previous?: { index: RetrievalIndex; parts: readonly IndexPart[] };
 }
+
+/** How an index was composed: what a later version sharing its first parts takes from it. */
+interface Composition {
+  parts: readonly IndexPart[];
+  ordinals: readonly Int32Array[];
+  places: ChunkPlaces;
+}
+
+const compositions = new WeakMap<RetrievalIndex, Composition>();
 
 /** The live chunks of `parts` (at least one), part after part, as one index that leaves them in place. */
 export function composeRetrievalIndexes(parts: readonly IndexPart[], options: ComposeOptions = {}): RetrievalIndex {
-  const { ordinals, count } = partOrdinals(parts);
-  const places = chunkPlaces(ordinals, count);
-  const text = composeSegments(lexicalParts(parts, ordinals, 'text'), count);
-  const titles = composeSegments(lexicalParts(parts, ordinals, 'titles'), count, text);
-  const chunks = mergeChunkTables(parts, ordinals, count, places);
+  const prefix = options.previous ? sharedPrefix(parts, options.previous) : undefined;
+  const { ordinals, count } = partOrdinals(parts, prefix);
+  const places = chunkPlaces(ordinals, count, prefix);
+  const lexicalPrefix = (field: 'text' | 'titles') =>
+    prefix ? { segment: prefix.index[field], parts: prefix.parts, docs: prefix.count } : undefined;
+  const text = composeSegments(lexicalParts(parts, ordinals, 'text'), count, undefined, lexicalPrefix('text'));
+  const titles = composeSegments(lexicalParts(parts, ordinals, 'titles'), count, text, lexicalPrefix('titles'));
+  const chunks = mergeChunkTables(parts, ordinals, count, places, prefix && { table: prefix.index.chunks, count: prefix.count });
   const model = vectorModel(parts, ordinals);
   const links = composedLinks(parts, ordinals, text, chunks.titles);
   const lexical = { chunks, text, titles, embedder: model?.embedder ?? null, ann: null, links };
-  if (!model) return { ...lexical, vectors: null };
+  const composed = model ? withVectors(lexical, { parts, ordinals, places, count, model: model.vectors }, options, prefix) : { ...lexical, vectors: null };
+  compositions.set(composed, { parts, ordinals, places });
+  return composed;
+}
+
+/** What a composition takes from the version before: its first `parts` parts, holding `count` live chunks. */
+interface Prefix {
+  index: RetrievalIndex;
+  parts: number;
+  count: number;
+  ordinals: readonly Int32Array[];
+  places: ChunkPlaces;
+}
+
+/** The first parts `parts` shares with the version before (same segment, same deletions), when there are some. */
+function sharedPrefix(parts: readonly IndexPart[], previous: { index: RetrievalIndex; parts: readonly IndexPart[] }): Prefix | undefined {
+  const composition = compositions.get(previous.index) ?? loneComposition(previous);
+  if (!composition) return undefined;
+  let shared = 0;
+  let count = 0;
+  while (shared < parts.length && shared < composition.parts.length && samePart(parts[shared], composition.parts[shared])) {
+    const part = parts[shared] as IndexPart;
+    count += part.index.chunks.ids.length - part.deleted.size;
+    shared++;
+  }
+  if (shared === 0) return undefined;
+  return { index: previous.index, parts: shared, count, ordinals: composition.ordinals, places: composition.places };
+}
+
+/** A version that was one segment with nothing deleted, used as it is, seen as the composition of itself. */
+function loneComposition(previous: { index: RetrievalIndex; parts: readonly IndexPart[] }): Composition | undefined {
+  const only = previous.parts.length === 1 ? previous.parts[0] : undefined;
+  if (!only || only.index !== previous.index || only.deleted.size > 0) return undefined;
+  const count = only.index.chunks.ids.length;
+  const identity = new Int32Array(count);
+  for (let ordinal = 0; ordinal < count; ordinal++) identity[ordinal] = ordinal;
+  return { parts: previous.parts, ordinals: [identity], places: { partOf: new Int32Array(count), ordinalIn: identity } };
+}
+
+const samePart = (a: IndexPart | undefined, b: IndexPart | undefined): boolean =>
+  a !== undefined && b !== undefined && a.index === b.index && a.deleted.size === b.deleted.size && [...a.deleted].every((ordinal) => b.deleted.has(ordinal));
+
+interface VectorInputs {
+  parts: readonly IndexPart[];
+  ordinals: readonly Int32Array[];
+  places: ChunkPlaces;
+  count: number;
+  model: VectorSegment;
+}
+
+/** The index with its vectors left in the segments (vector-parts.ts); `vectors` copied into one table when read. */
+function withVectors(
+  lexical: Omit<RetrievalIndex, 'vectors'>,
+  { parts, ordinals, places, count, model }: VectorInputs,
+  options: ComposeOptions,
+  prefix: Prefix | undefined,
+): RetrievalIndex {
   const vectorParts = composeVectors(
     parts.map(({ index, deleted }, p) => ({ vectors: index.vectors, ordinals: ordinals[p] ?? new Int32Array(0), deleted: deleted.size })),
-    places.partOf,
-    places.ordinalIn,
+    places,
     options.gatherBelowRows,
+    prefix?.index.vectorParts && { vectors: prefix.index.vectorParts, parts: prefix.parts },
   );
   const annParts = partGraphs(parts, ordinals);
   let copied: VectorSegment | undefined;
@@ -61,7 +136,7 @@ export function composeRetrievalIndexes(parts: readonly IndexPart[], options: Co
     ...(annParts ? { annParts } : {}),
     get vectors(): VectorSegment {
       if (!copied) {
-        copied = copyLiveRows(parts, ordinals, count, model.vectors);
+        copied = copyLiveRows(parts, ordinals, count, model);
         inheritLargestRowNorm(copied, partVectors(parts));
       }
       return copied;

@@ -36,10 +36,18 @@ export function mergeRetrievalIndexes(parts: readonly IndexPart[], options: Merg
   return { chunks, text, titles, ...stored, ann, links: buildTitleLinks(chunks.titles, text.analyzer, text.languages) };
 }
 
-/** Each part's chunk ordinal → merged ordinal (-1: deleted), merged ordinals ascending part after part; `count` live chunks. */
-export function partOrdinals(parts: readonly IndexPart[]): { ordinals: Int32Array[]; count: number } {
-  let next = 0;
-  const ordinals = parts.map(({ index, deleted }) => {
+/**
+ * Each part's chunk ordinal → merged ordinal (-1: deleted), merged ordinals ascending part after part; `count` live chunks.
+ * With `prefix`, its first `parts` maps are taken as they are (they hold its first `count` merged ordinals).
+ */
+export function partOrdinals(
+  parts: readonly IndexPart[],
+  prefix?: { parts: number; count: number; ordinals: readonly Int32Array[] },
+): { ordinals: Int32Array[]; count: number } {
+  let next = prefix?.count ?? 0;
+  const ordinals = parts.map(({ index, deleted }, p) => {
+    const kept = prefix && p < prefix.parts ? prefix.ordinals[p] : undefined;
+    if (kept) return kept;
     const map = new Int32Array(index.chunks.ids.length);
     for (let ordinal = 0; ordinal < map.length; ordinal++) map[ordinal] = deleted.size > 0 && deleted.has(ordinal) ? -1 : next++;
     return map;
@@ -85,10 +93,20 @@ export interface ChunkPlaces {
   ordinalIn: Int32Array;
 }
 
-export function chunkPlaces(ordinals: readonly Int32Array[], count: number): ChunkPlaces {
+/** Where each merged chunk comes from; with `prefix`, its first `count` places copied from its earlier places. */
+export function chunkPlaces(
+  ordinals: readonly Int32Array[],
+  count: number,
+  prefix?: { parts: number; count: number; places: ChunkPlaces },
+): ChunkPlaces {
   const partOf = new Int32Array(count);
   const ordinalIn = new Int32Array(count);
+  if (prefix) {
+    partOf.set(prefix.places.partOf.subarray(0, prefix.count));
+    ordinalIn.set(prefix.places.ordinalIn.subarray(0, prefix.count));
+  }
   ordinals.forEach((map, p) => {
+    if (prefix && p < prefix.parts) return;
     for (let ordinal = 0; ordinal < map.length; ordinal++) {
       const merged = map[ordinal] ?? -1;
       if (merged < 0) continue;
@@ -99,19 +117,27 @@ export function chunkPlaces(ordinals: readonly Int32Array[], count: number): Chu
   return { partOf, ordinalIn };
 }
 
+/** The merged chunk table; with `prefix`, its first `count` chunks copied from an earlier merge's table. */
 export function mergeChunkTables(
   parts: readonly IndexPart[],
   ordinals: readonly Int32Array[],
   count: number,
   places: ChunkPlaces = chunkPlaces(ordinals, count),
+  prefix?: { table: ChunkTable; count: number },
 ): ChunkTable {
-  const ids = new Array<string>(count);
-  const fileIds = new Array<string>(count);
-  const titles = new Array<string>(count);
+  const kept = prefix?.count ?? 0;
+  const ids = prefix ? prefix.table.ids.slice(0, kept) : new Array<string>(count);
+  const fileIds = prefix ? prefix.table.fileIds.slice(0, kept) : new Array<string>(count);
+  const titles = prefix ? prefix.table.titles.slice(0, kept) : new Array<string>(count);
+  ids.length = fileIds.length = titles.length = count;
   const starts = new Int32Array(count);
   const ends = new Int32Array(count);
+  if (prefix) {
+    starts.set(prefix.table.starts.subarray(0, kept));
+    ends.set(prefix.table.ends.subarray(0, kept));
+  }
   const { partOf, ordinalIn } = places;
-  for (let merged = 0; merged < count; merged++) {
+  for (let merged = kept; merged < count; merged++) {
     const chunks = parts[partOf[merged] as number]?.index.chunks;
     const ordinal = ordinalIn[merged] as number;
     ids[merged] = chunks?.ids[ordinal] ?? '';

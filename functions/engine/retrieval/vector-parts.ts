@@ -19,6 +19,8 @@ export const GATHER_BELOW_ROWS = 4096;
 
 /** One table searched on its own: its rows' ordinals in the composed index (-1: deleted) and its live rows. */
 interface SearchPart {
+  /** The composed index's part whose vectors these are (-1: the gathered table of the small parts). */
+  readonly part: number;
   readonly vectors: VectorSegment;
   /** Row → composed ordinal (-1: deleted); a part's live rows have ascending composed ordinals. */
   readonly ordinals: Int32Array;
@@ -53,22 +55,28 @@ export interface VectorPartInput {
  */
 export function composeVectors(
   parts: readonly VectorPartInput[],
-  partOf: Int32Array,
-  rowIn: Int32Array,
+  places: { partOf: Int32Array; ordinalIn: Int32Array },
   gatherBelow = GATHER_BELOW_ROWS,
+  previous?: { vectors: ComposedVectors; parts: number },
 ): ComposedVectors {
   const searched: SearchPart[] = [];
   const small: VectorPartInput[] = [];
   let dimensions = 0;
-  for (const part of parts) {
+  for (const [p, part] of parts.entries()) {
     const { vectors, ordinals, deleted } = part;
     if (!vectors || deleted >= ordinals.length) continue;
     dimensions = vectors.dimensions;
     if (vectors.count < gatherBelow) small.push(part);
-    else searched.push({ vectors, ordinals, ...(deleted > 0 ? { rows: liveRows(ordinals, deleted) } : {}), gathered: false });
+    else searched.push(keptPart(previous, p) ?? { part: p, vectors, ordinals, ...(deleted > 0 ? { rows: liveRows(ordinals, deleted) } : {}), gathered: false });
   }
   if (small.length > 0) searched.push(gather(small, dimensions));
-  return { dimensions, count: partOf.length, segments: parts.map((part) => part.vectors), partOf, rowIn, searched };
+  const { partOf, ordinalIn } = places;
+  return { dimensions, count: partOf.length, segments: parts.map((part) => part.vectors), partOf, rowIn: ordinalIn, searched };
+}
+
+/** Part `p`'s search part in the version before, when that version shares its first parts (and so this one's rows). */
+function keptPart(previous: { vectors: ComposedVectors; parts: number } | undefined, p: number): SearchPart | undefined {
+  return previous && p < previous.parts ? previous.vectors.searched.find((part) => part.part === p) : undefined;
 }
 
 function liveRows(ordinals: Int32Array, deleted: number): Int32Array {
@@ -96,7 +104,7 @@ function gather(parts: readonly VectorPartInput[], dimensions: number): SearchPa
       ordinals[next++] = ordinal;
     }
   }
-  return { vectors: { dimensions, count, encoding, values, scales }, ordinals, gathered: true };
+  return { part: -1, vectors: { dimensions, count, encoding, values, scales }, ordinals, gathered: true };
 }
 
 /**
