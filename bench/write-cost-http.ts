@@ -6,7 +6,7 @@
  * answers it first (medians). Polls every 20 ms, so a step costs at most that much more than it takes.
  */
 import { chunkText } from '../functions/engine';
-import { type BenchFile } from './latency/corpus';
+import type { BenchFile } from './latency/corpus';
 import { buildMemory, uploadFiles, waitProcessed } from './latency/build';
 import { type ApiClient, apiClient } from './support/api';
 import { startServerProcess } from './support/server-process';

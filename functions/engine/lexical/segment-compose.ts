@@ -33,7 +33,12 @@ export interface ComposedPrefix {
  * whose doc ids and files are taken as they are. With `prefix`, the docs of its parts are copied from the
  * earlier composition (array copies), and only the other parts' docs are visited.
  */
-export function composeSegments(parts: readonly SegmentPart[], docCount: number, same?: SharedDocs, prefix?: ComposedPrefix): LexicalSegment {
+export function composeSegments(
+  parts: readonly SegmentPart[],
+  docCount: number,
+  same?: SharedDocs,
+  prefix?: ComposedPrefix,
+): LexicalSegment {
   const first = parts[0];
   if (!first) throw new RangeError('composeSegments needs at least one part');
   const docs = same
@@ -87,8 +92,7 @@ function liveLengths(parts: readonly SegmentPart[], docCount: number, prefix?: C
  */
 function docsAfter(parts: readonly SegmentPart[], docCount: number, prefix: ComposedPrefix): ReturnType<typeof mergeDocs> {
   const before = prefix.segment;
-  const docIds = before.docIds.slice(0, prefix.docs);
-  docIds.length = docCount;
+  const docIds = before.docIds.slice(0, prefix.docs); // the other parts' docs are written after, in order (appended)
   const docLengths = new Uint32Array(docCount);
   docLengths.set(before.docLengths.subarray(0, prefix.docs));
   const docFiles = new Uint32Array(docCount);

@@ -65,7 +65,9 @@ export function composeRetrievalIndexes(parts: readonly IndexPart[], options: Co
   const model = vectorModel(parts, ordinals);
   const links = composedLinks(parts, ordinals, text, chunks.titles);
   const lexical = { chunks, text, titles, embedder: model?.embedder ?? null, ann: null, links };
-  const composed = model ? withVectors(lexical, { parts, ordinals, places, count, model: model.vectors }, options, prefix) : { ...lexical, vectors: null };
+  const composed = model
+    ? withVectors(lexical, { parts, ordinals, places, count, model: model.vectors }, options, prefix)
+    : { ...lexical, vectors: null };
   compositions.set(composed, { parts, ordinals, places });
   return composed;
 }
@@ -105,7 +107,11 @@ function loneComposition(previous: { index: RetrievalIndex; parts: readonly Inde
 }
 
 const samePart = (a: IndexPart | undefined, b: IndexPart | undefined): boolean =>
-  a !== undefined && b !== undefined && a.index === b.index && a.deleted.size === b.deleted.size && [...a.deleted].every((ordinal) => b.deleted.has(ordinal));
+  a !== undefined &&
+  b !== undefined &&
+  a.index === b.index &&
+  a.deleted.size === b.deleted.size &&
+  [...a.deleted].every((ordinal) => b.deleted.has(ordinal));
 
 interface VectorInputs {
   parts: readonly IndexPart[];

@@ -129,7 +129,6 @@ export function mergeChunkTables(
   const ids = prefix ? prefix.table.ids.slice(0, kept) : new Array<string>(count);
   const fileIds = prefix ? prefix.table.fileIds.slice(0, kept) : new Array<string>(count);
   const titles = prefix ? prefix.table.titles.slice(0, kept) : new Array<string>(count);
-  ids.length = fileIds.length = titles.length = count;
   const starts = new Int32Array(count);
   const ends = new Int32Array(count);
   if (prefix) {
@@ -137,6 +136,7 @@ export function mergeChunkTables(
     ends.set(prefix.table.ends.subarray(0, kept));
   }
   const { partOf, ordinalIn } = places;
+  // after a prefix the arrays are `kept` long and grow by appending, in order
   for (let merged = kept; merged < count; merged++) {
     const chunks = parts[partOf[merged] as number]?.index.chunks;
     const ordinal = ordinalIn[merged] as number;
@@ -176,7 +176,7 @@ class PartTexts implements StringList {
  * The surviving rows of every part's vectors, copied as stored (int8 rows keep their bytes and scales).
  * Parts holding no surviving chunk do not count; the others must share one embedder and encoding.
  */
-export function mergeVectors(
+function mergeVectors(
   parts: readonly IndexPart[],
   ordinals: readonly Int32Array[],
   count: number,
@@ -190,7 +190,10 @@ export function mergeVectors(
  * The vectors the parts' live rows share (the first live part's, or the first part's when none is live),
  * checked: parts holding live chunks must share one embedder, dimension and encoding. Null without vectors.
  */
-export function vectorModel(parts: readonly IndexPart[], ordinals: readonly Int32Array[]): { vectors: VectorSegment; embedder: string | null } | null {
+export function vectorModel(
+  parts: readonly IndexPart[],
+  ordinals: readonly Int32Array[],
+): { vectors: VectorSegment; embedder: string | null } | null {
   const live = parts.filter((_, p) => hasLiveChunks(ordinals[p], parts[p]?.deleted));
   const reference = (live[0] ?? parts[0])?.index;
   const model = reference?.vectors;
@@ -204,7 +207,12 @@ export function vectorModel(parts: readonly IndexPart[], ordinals: readonly Int3
 }
 
 /** One table of the parts' live rows, copied as stored (int8 rows keep their bytes and scales). */
-export function copyLiveRows(parts: readonly IndexPart[], ordinals: readonly Int32Array[], count: number, model: VectorSegment): VectorSegment {
+export function copyLiveRows(
+  parts: readonly IndexPart[],
+  ordinals: readonly Int32Array[],
+  count: number,
+  model: VectorSegment,
+): VectorSegment {
   const { dimensions, encoding } = model;
   const values = encoding === 'int8' ? new Int8Array(count * dimensions) : new Float32Array(count * dimensions);
   const scales = new Float32Array(count);

@@ -14,13 +14,13 @@ import { analyzeInOne, type AnalyzerOptions } from '../lexical/analyzer';
 import type { Language } from '../lexical/language';
 
 /** A title as its analyzed terms, and the chunk ordinals carrying it. */
-export interface TitleEntry {
+interface TitleEntry {
   readonly terms: readonly string[];
   readonly chunks: readonly number[];
 }
 
 /** First term → the titles starting with it (a `Map`, or a composed index's lookup over its parts). */
-export interface TitleLookup {
+interface TitleLookup {
   get(first: string): readonly TitleEntry[] | undefined;
 }
 
@@ -82,7 +82,8 @@ class ComposedTitles implements TitleLookup {
     let entries = this.found.get(first);
     if (!entries) {
       const byKey = new Map<string, { terms: readonly string[]; chunks: number[] }>();
-      for (const { table, ordinals } of this.parts) for (const entry of table.byFirstTerm.get(first) ?? []) addLiveChunks(byKey, entry, ordinals);
+      for (const { table, ordinals } of this.parts)
+        for (const entry of table.byFirstTerm.get(first) ?? []) addLiveChunks(byKey, entry, ordinals);
       // the titles in the order of their first chunk, as a build adds them
       entries = [...byKey.values()].sort((a, b) => (a.chunks[0] ?? 0) - (b.chunks[0] ?? 0));
       this.found.set(first, entries);
@@ -92,11 +93,7 @@ class ComposedTitles implements TitleLookup {
 }
 
 /** Adds a part's title entry's live chunks, in composed ordinals, to the entry of the same terms. */
-function addLiveChunks(
-  byKey: Map<string, { terms: readonly string[]; chunks: number[] }>,
-  entry: TitleEntry,
-  ordinals: Int32Array,
-): void {
+function addLiveChunks(byKey: Map<string, { terms: readonly string[]; chunks: number[] }>, entry: TitleEntry, ordinals: Int32Array): void {
   const key = entry.terms.join(' ');
   for (const chunk of entry.chunks) {
     const ordinal = ordinals[chunk] ?? -1;

@@ -15,7 +15,7 @@ import type { AllowedSet } from './allowed-search';
 import { rowScore, searchExact, type VectorHit, type VectorSegment } from './vector-segment';
 
 /** Segments with fewer rows than this are gathered into one table per version, not searched by their own kernel. */
-export const GATHER_BELOW_ROWS = 4096;
+const GATHER_BELOW_ROWS = 4096;
 
 /** One table searched on its own: its rows' ordinals in the composed index (-1: deleted) and its live rows. */
 interface SearchPart {
@@ -67,7 +67,16 @@ export function composeVectors(
     if (!vectors || deleted >= ordinals.length) continue;
     dimensions = vectors.dimensions;
     if (vectors.count < gatherBelow) small.push(part);
-    else searched.push(keptPart(previous, p) ?? { part: p, vectors, ordinals, ...(deleted > 0 ? { rows: liveRows(ordinals, deleted) } : {}), gathered: false });
+    else
+      searched.push(
+        keptPart(previous, p) ?? {
+          part: p,
+          vectors,
+          ordinals,
+          ...(deleted > 0 ? { rows: liveRows(ordinals, deleted) } : {}),
+          gathered: false,
+        },
+      );
   }
   if (small.length > 0) searched.push(gather(small, dimensions));
   const { partOf, ordinalIn } = places;
@@ -118,7 +127,8 @@ export function searchComposedVectors(composed: ComposedVectors, query: Float32A
   for (const part of composed.searched) {
     const rows = allowed ? allowedRows(composed, part, allowed) : part.rows;
     if (rows && rows.length === 0) continue;
-    for (const hit of searchExact(part.vectors, query, k, rows)) hits.push({ ordinal: part.ordinals[hit.ordinal] as number, score: hit.score });
+    for (const hit of searchExact(part.vectors, query, k, rows))
+      hits.push({ ordinal: part.ordinals[hit.ordinal] as number, score: hit.score });
   }
   return hits.sort((a, b) => b.score - a.score || a.ordinal - b.ordinal).slice(0, k);
 }
@@ -138,7 +148,9 @@ function allowedRows(composed: ComposedVectors, part: SearchPart, allowed: Allow
     return Int32Array.from(rows);
   }
   const first = part.rows ? (part.ordinals[part.rows[0] as number] as number) : (part.ordinals[0] as number);
-  const last = part.rows ? (part.ordinals[part.rows[part.rows.length - 1] as number] as number) : (part.ordinals[part.ordinals.length - 1] as number);
+  const last = part.rows
+    ? (part.ordinals[part.rows[part.rows.length - 1] as number] as number)
+    : (part.ordinals[part.ordinals.length - 1] as number);
   const from = lowerBound(ordinals, first);
   const to = lowerBound(ordinals, last + 1);
   const rows = new Int32Array(to - from);
