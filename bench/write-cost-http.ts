@@ -34,6 +34,10 @@ export async function measureOverHttp(sizes: readonly number[], rounds: number):
 }
 
 async function measureSize(size: number, rounds: number): Promise<string> {
+  // what the server process inherits: a token budget for the bulk ingestion, and a queue visibility above
+  // its build (as bench:latency sets them)
+  process.env.KMEM_DEFAULT_TOKEN_LIMIT = '1000000000';
+  process.env.KMEM_LOCAL_QUEUE_VISIBILITY_SECONDS = '900';
   const server = await startServerProcess();
   try {
     const api = apiClient(server.info.url, server.info.apiKey);
