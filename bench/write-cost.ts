@@ -6,9 +6,10 @@
  * stores in memory and the offline word-vector embedder; the index build, its objects and the reader are
  * the service's own (buildAndPublishIndex, IndexCache).
  *
- *   npm run bench:write-cost [-- --sizes 2000,50000,500000 --chunk-words 40]
+ *   npm run bench:write-cost [-- --sizes 2000,50000,500000 --chunk-words 40 --rounds 3 --http]
  *
- * Prints a markdown table. Each size is filled by one bulk build of 10-chunk files first.
+ * Prints a markdown table. Each size is filled by one bulk build of 10-chunk files first. With --http, the
+ * same sizes on the local runtime over HTTP, as a new user would (write-cost-http.ts).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,9 +26,15 @@ import { composeMemoryDeps } from '../functions/local/compose';
 import { composeWorkerDeps } from '../functions/worker/deps';
 import { countedObjects, type CountedObjects, linkFile } from './support/in-process-stores';
 import { syntheticText } from './support/synthetic-text';
+import { measureOverHttp } from './write-cost-http';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '2000,50000,500000' }, 'chunk-words': { type: 'string', default: '40' } },
+  options: {
+    sizes: { type: 'string', default: '2000,50000,500000' },
+    'chunk-words': { type: 'string', default: '40' },
+    rounds: { type: 'string', default: '3' },
+    http: { type: 'boolean', default: false },
+  },
 });
 const sizes = (values.sizes ?? '')
   .split(',')
@@ -43,7 +50,7 @@ function fileChunks(fileId: string, count: number, seed: number): StoredChunk[] 
 }
 
 /** One-file ingestions timed per memory size; the table shows their medians (the first runs with a cold JIT). */
-const ROUNDS = 3;
+const ROUNDS = Math.max(1, Number(values.rounds));
 
 interface Round {
   searchable: number;
@@ -130,8 +137,12 @@ async function measure(size: number): Promise<string> {
   return `| ${size.toLocaleString('en')} | ${columns.join(' | ')} | ${mb(written)} | ${mb(warmRead)} | ${mb(coldRead)} | ${coldSeconds.toFixed(2)} |`;
 }
 
-console.log(
-  '| chunks | bulk build (s) | one new file searchable, warm (s) | of which the build (s) | of which the warm load and query (s) | bytes written (MB) | read by the warm container (MB) | read by a cold container (MB) | cold load (s) |',
-);
-console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const size of sizes) console.log(await measure(size));
+if (values.http) {
+  for (const row of await measureOverHttp(sizes, ROUNDS)) console.log(row);
+} else {
+  console.log(
+    '| chunks | bulk build (s) | one new file searchable, warm (s) | of which the build (s) | of which the warm load and query (s) | bytes written (MB) | read by the warm container (MB) | read by a cold container (MB) | cold load (s) |',
+  );
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const size of sizes) console.log(await measure(size));
+}

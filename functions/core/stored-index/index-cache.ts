@@ -52,6 +52,8 @@ const SEGMENTS_PER_VERSION = 16;
 export class IndexCache {
   private readonly loaded: Lru<LoadedIndex | LoadedGraph | undefined>;
   private readonly segments: Lru<QueriedSegment>;
+  /** Each memory's (and message index's) last composed version, which the next one copies its shared first segments from. */
+  private readonly latest: Lru<Composed>;
 
   constructor(
     private readonly objects: ObjectStore,
@@ -59,6 +61,7 @@ export class IndexCache {
   ) {
     this.loaded = new Lru(capacity);
     this.segments = new Lru(capacity * SEGMENTS_PER_VERSION);
+    this.latest = new Lru(capacity);
   }
 
   /** The memory's current index (undefined before its first ingestion). */
@@ -80,12 +83,12 @@ export class IndexCache {
       if (!manifest) throw new Error(`index ${prefix} has no ${INDEX_FILES.manifest}`);
       const tiered = manifest.vectorTier;
       const parts = await this.parts(root, manifest, tiered !== undefined);
-      const records = recordParts(parts);
+      const { retrieval, records } = await this.compose(`messages ${root}`, parts);
       return {
         version,
-        retrieval: await composed(parts),
-        chunks: new LiveChunks(records),
-        records: liveRecords(records),
+        retrieval,
+        chunks: new LiveChunks(recordParts(parts)),
+        records,
         graph: null,
         ...(tiered ? { vectorTier: { ...tiered, live: new LiveKeys(manifest) } } : {}),
       };
@@ -107,11 +110,12 @@ export class IndexCache {
     ]);
     const tiered = manifest.vectorTier;
     const parts = await this.parts(objectKeys.indexRoot(memory.accountId, memory.id), manifest, tiered !== undefined);
+    const { retrieval, records } = await this.compose(`${memory.accountId}/${memory.id}`, parts);
     return {
       version: memory.indexVersion,
-      retrieval: await composed(parts),
+      retrieval,
       chunks: new LiveChunks(recordParts(parts)),
-      records: liveRecords(recordParts(parts)),
+      records,
       graph: graph ? deserializeGraphSegment(graph) : null,
       ...(tiered ? { vectorTier: { ...tiered, live: new LiveKeys(manifest) } } : {}),
     };
@@ -128,6 +132,19 @@ export class IndexCache {
     const manifest = await readManifest(this.objects, objectKeys.indexRoot(memory.accountId, memory.id), prefix);
     if (!manifest) throw new Error(`index ${prefix} has no ${INDEX_FILES.manifest}`);
     return manifest;
+  }
+
+  /**
+   * The parts composed into one index, with their live records by ordinal: what the owner's last composed
+   * version shares with them (its first segments, with the same deletions) is copied from it.
+   */
+  private async compose(owner: string, parts: readonly Part[]): Promise<Composed> {
+    const previous = await this.latest.peek(owner);
+    const retrieval = await composed(parts, previous);
+    const records = liveRecords(recordParts(parts), previous && { records: previous.records, parts: recordParts(previous.parts) });
+    const made = { parts, retrieval, records };
+    this.latest.set(owner, made);
+    return made;
   }
 
   /**
@@ -154,12 +171,25 @@ interface Part {
   deleted: ReadonlySet<number>;
 }
 
-/** One retrieval index of the parts' live chunks: a lone segment with nothing deleted as it is. */
-async function composed(parts: readonly Part[]): Promise<RetrievalIndex> {
+/** A composed version: its parts, its index and its live records by ordinal. */
+interface Composed {
+  parts: readonly Part[];
+  retrieval: RetrievalIndex;
+  records: readonly ChunkRecord[];
+}
+
+const indexParts = (parts: readonly Part[]) => parts.map((part) => ({ index: part.segment.retrieval, deleted: part.deleted }));
+
+/**
+ * One retrieval index of the parts' live chunks: a lone segment with nothing deleted as it is; else
+ * composed, copying what it shares with the `previous` version of the same owner.
+ */
+async function composed(parts: readonly Part[], previous?: Composed): Promise<RetrievalIndex> {
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only && only.deleted.size === 0) return only.segment.retrieval;
   if (parts.length === 0) return buildRetrievalIndex([]);
-  const index = composeRetrievalIndexes(parts.map((part) => ({ index: part.segment.retrieval, deleted: part.deleted })));
+  const before = previous && { index: previous.retrieval, parts: indexParts(previous.parts) };
+  const index = composeRetrievalIndexes(indexParts(parts), before ? { previous: before } : {});
   // a tiered memory's segments hold no vectors, so the composition names no embedder: the segments' is kept
   return index.embedder === null ? { ...index, embedder: parts[0]?.segment.retrieval.embedder ?? null } : index;
 }
@@ -175,6 +205,17 @@ class Lru<T> {
   private readonly entries = new Map<string, Promise<T>>();
 
   constructor(private readonly capacity: number) {}
+
+  /** The entry under `key`, if any, without reading or reordering. */
+  peek(key: string): Promise<T> | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Keeps `value` under `key` as the most recently used. */
+  set(key: string, value: T): void {
+    this.entries.delete(key);
+    this.get(key, () => Promise.resolve(value));
+  }
 
   get(key: string, read: () => Promise<T>): Promise<T> {
     let entry = this.entries.get(key);

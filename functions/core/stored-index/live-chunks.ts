@@ -30,12 +30,26 @@ function idTable(chunks: readonly ChunkRecord[]): Map<string, number> {
   return table;
 }
 
-/** The parts' live records in order: by ordinal of the index composed of the same parts (texts not filled in). */
-export function liveRecords(parts: readonly RecordPart[]): readonly ChunkRecord[] {
+/**
+ * The parts' live records in order: by ordinal of the index composed of the same parts (texts not filled
+ * in). With `previous` (the live records of the version before, and its parts), the records of the first
+ * parts both share (the same records, the same deletions) are copied from it at once.
+ */
+export function liveRecords(
+  parts: readonly RecordPart[],
+  previous?: { records: readonly ChunkRecord[]; parts: readonly RecordPart[] },
+): readonly ChunkRecord[] {
   const only = parts.length === 1 ? parts[0] : undefined;
   if (only && only.deleted.size === 0) return only.chunks;
-  const records: ChunkRecord[] = [];
-  for (const { chunks, deleted } of parts) {
+  let shared = 0;
+  let kept = 0;
+  while (previous && shared < parts.length && samePart(parts[shared], previous.parts[shared])) {
+    const part = parts[shared] as RecordPart;
+    kept += part.chunks.length - part.deleted.size;
+    shared++;
+  }
+  const records: ChunkRecord[] = previous && shared > 0 ? previous.records.slice(0, kept) : [];
+  for (const { chunks, deleted } of parts.slice(shared)) {
     for (let ordinal = 0; ordinal < chunks.length; ordinal++) {
       const chunk = chunks[ordinal];
       if (chunk && !(deleted.size > 0 && deleted.has(ordinal))) records.push(chunk);
@@ -43,6 +57,13 @@ export function liveRecords(parts: readonly RecordPart[]): readonly ChunkRecord[
   }
   return records;
 }
+
+const samePart = (a: RecordPart | undefined, b: RecordPart | undefined): boolean =>
+  a !== undefined &&
+  b !== undefined &&
+  a.chunks === b.chunks &&
+  a.deleted.size === b.deleted.size &&
+  [...a.deleted].every((ordinal) => b.deleted.has(ordinal));
 
 /** The parts' live records by chunk id, with their texts (ids are unique among live chunks; a deleted one may share its id). */
 export class LiveChunks implements ReadonlyMap<string, StoredChunk> {

@@ -31,10 +31,19 @@ type MergedDocs = Pick<LexicalSegment, 'docIds' | 'fileIds' | 'docFiles' | 'docL
  * copies: a file id is looked up once per part, not once per doc.
  */
 export function mergeDocs(parts: readonly SegmentPart[], docCount: number): MergedDocs & { docLengths: Uint32Array } {
-  const docIds: string[] = new Array<string>(docCount).fill('');
-  const docLengths = new Uint32Array(docCount);
+  const docs = { docIds: new Array<string>(docCount).fill(''), docLengths: new Uint32Array(docCount), docFiles: new Uint32Array(docCount) };
   const fileIndex = new Map<string, number>();
-  const docFiles = new Uint32Array(docCount);
+  mergeDocsInto(parts, docs, fileIndex);
+  return { ...docs, fileIds: [...fileIndex.keys()] };
+}
+
+/** Writes the parts' surviving docs into `docs` at their merged ordinals, numbering new files after those of `fileIndex`. */
+export function mergeDocsInto(
+  parts: readonly SegmentPart[],
+  docs: { docIds: string[]; docLengths: Uint32Array; docFiles: Uint32Array },
+  fileIndex: Map<string, number>,
+): void {
+  const { docIds, docLengths, docFiles } = docs;
   for (const { segment, ordinals } of parts) {
     const files = new Int32Array(segment.fileIds.length).fill(-1); // the part's file index → merged
     for (let doc = 0; doc < ordinals.length; doc++) {
@@ -45,7 +54,6 @@ export function mergeDocs(parts: readonly SegmentPart[], docCount: number): Merg
       docFiles[merged] = mergedFile(segment, segment.docFiles[doc] ?? 0, files, fileIndex);
     }
   }
-  return { docIds, fileIds: [...fileIndex.keys()], docFiles, docLengths };
 }
 
 /** The merged index of a part's file (numbered on first sight), remembered in the part's `files` table. */

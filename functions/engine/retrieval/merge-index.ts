@@ -36,10 +36,18 @@ export function mergeRetrievalIndexes(parts: readonly IndexPart[], options: Merg
   return { chunks, text, titles, ...stored, ann, links: buildTitleLinks(chunks.titles, text.analyzer, text.languages) };
 }
 
-/** Each part's chunk ordinal → merged ordinal (-1: deleted), merged ordinals ascending part after part; `count` live chunks. */
-export function partOrdinals(parts: readonly IndexPart[]): { ordinals: Int32Array[]; count: number } {
-  let next = 0;
-  const ordinals = parts.map(({ index, deleted }) => {
+/**
+ * Each part's chunk ordinal → merged ordinal (-1: deleted), merged ordinals ascending part after part; `count` live chunks.
+ * With `prefix`, its first `parts` maps are taken as they are (they hold its first `count` merged ordinals).
+ */
+export function partOrdinals(
+  parts: readonly IndexPart[],
+  prefix?: { parts: number; count: number; ordinals: readonly Int32Array[] },
+): { ordinals: Int32Array[]; count: number } {
+  let next = prefix?.count ?? 0;
+  const ordinals = parts.map(({ index, deleted }, p) => {
+    const kept = prefix && p < prefix.parts ? prefix.ordinals[p] : undefined;
+    if (kept) return kept;
     const map = new Int32Array(index.chunks.ids.length);
     for (let ordinal = 0; ordinal < map.length; ordinal++) map[ordinal] = deleted.size > 0 && deleted.has(ordinal) ? -1 : next++;
     return map;
@@ -79,28 +87,65 @@ export function lexicalParts(parts: readonly IndexPart[], ordinals: readonly Int
   return parts.map((part, p) => ({ segment: part.index[field], ordinals: ordinals[p] ?? new Int32Array(0) }));
 }
 
-export function mergeChunkTables(parts: readonly IndexPart[], ordinals: readonly Int32Array[], count: number): ChunkTable {
-  const ids = new Array<string>(count);
-  const fileIds = new Array<string>(count);
-  const titles = new Array<string>(count);
-  const starts = new Int32Array(count);
-  const ends = new Int32Array(count);
+/** Where each merged chunk comes from: its part and its ordinal there. */
+export interface ChunkPlaces {
+  partOf: Int32Array;
+  ordinalIn: Int32Array;
+}
+
+/** Where each merged chunk comes from; with `prefix`, its first `count` places copied from its earlier places. */
+export function chunkPlaces(
+  ordinals: readonly Int32Array[],
+  count: number,
+  prefix?: { parts: number; count: number; places: ChunkPlaces },
+): ChunkPlaces {
   const partOf = new Int32Array(count);
   const ordinalIn = new Int32Array(count);
-  parts.forEach(({ index }, p) => {
-    const map = ordinals[p] ?? new Int32Array(0);
+  if (prefix) {
+    partOf.set(prefix.places.partOf.subarray(0, prefix.count));
+    ordinalIn.set(prefix.places.ordinalIn.subarray(0, prefix.count));
+  }
+  ordinals.forEach((map, p) => {
+    if (prefix && p < prefix.parts) return;
     for (let ordinal = 0; ordinal < map.length; ordinal++) {
       const merged = map[ordinal] ?? -1;
       if (merged < 0) continue;
-      ids[merged] = index.chunks.ids[ordinal] ?? '';
-      fileIds[merged] = index.chunks.fileIds[ordinal] ?? '';
-      titles[merged] = index.chunks.titles[ordinal] ?? '';
-      starts[merged] = index.chunks.starts[ordinal] ?? -1;
-      ends[merged] = index.chunks.ends[ordinal] ?? -1;
       partOf[merged] = p;
       ordinalIn[merged] = ordinal;
     }
   });
+  return { partOf, ordinalIn };
+}
+
+/** The merged chunk table; with `prefix`, its first `count` chunks copied from an earlier merge's table. */
+export function mergeChunkTables(
+  parts: readonly IndexPart[],
+  ordinals: readonly Int32Array[],
+  count: number,
+  places: ChunkPlaces = chunkPlaces(ordinals, count),
+  prefix?: { table: ChunkTable; count: number },
+): ChunkTable {
+  const kept = prefix?.count ?? 0;
+  const ids = prefix ? prefix.table.ids.slice(0, kept) : new Array<string>(count);
+  const fileIds = prefix ? prefix.table.fileIds.slice(0, kept) : new Array<string>(count);
+  const titles = prefix ? prefix.table.titles.slice(0, kept) : new Array<string>(count);
+  const starts = new Int32Array(count);
+  const ends = new Int32Array(count);
+  if (prefix) {
+    starts.set(prefix.table.starts.subarray(0, kept));
+    ends.set(prefix.table.ends.subarray(0, kept));
+  }
+  const { partOf, ordinalIn } = places;
+  // after a prefix the arrays are `kept` long and grow by appending, in order
+  for (let merged = kept; merged < count; merged++) {
+    const chunks = parts[partOf[merged] as number]?.index.chunks;
+    const ordinal = ordinalIn[merged] as number;
+    ids[merged] = chunks?.ids[ordinal] ?? '';
+    fileIds[merged] = chunks?.fileIds[ordinal] ?? '';
+    titles[merged] = chunks?.titles[ordinal] ?? '';
+    starts[merged] = chunks?.starts[ordinal] ?? -1;
+    ends[merged] = chunks?.ends[ordinal] ?? -1;
+  }
   const texts = new PartTexts(
     parts.map(({ index }) => index.chunks.texts),
     partOf,
@@ -131,20 +176,43 @@ class PartTexts implements StringList {
  * The surviving rows of every part's vectors, copied as stored (int8 rows keep their bytes and scales).
  * Parts holding no surviving chunk do not count; the others must share one embedder and encoding.
  */
-export function mergeVectors(
+function mergeVectors(
   parts: readonly IndexPart[],
   ordinals: readonly Int32Array[],
   count: number,
 ): { vectors: VectorSegment | null; embedder: string | null } {
-  const live = parts.filter((_, p) => (ordinals[p] ?? []).some((merged) => merged >= 0));
+  const model = vectorModel(parts, ordinals);
+  if (!model) return { vectors: null, embedder: null };
+  return { vectors: copyLiveRows(parts, ordinals, count, model.vectors), embedder: model.embedder };
+}
+
+/**
+ * The vectors the parts' live rows share (the first live part's, or the first part's when none is live),
+ * checked: parts holding live chunks must share one embedder, dimension and encoding. Null without vectors.
+ */
+export function vectorModel(
+  parts: readonly IndexPart[],
+  ordinals: readonly Int32Array[],
+): { vectors: VectorSegment; embedder: string | null } | null {
+  const live = parts.filter((_, p) => hasLiveChunks(ordinals[p], parts[p]?.deleted));
   const reference = (live[0] ?? parts[0])?.index;
   const model = reference?.vectors;
-  if (!reference || !model) return { vectors: null, embedder: null };
+  if (!reference || !model) return null;
   for (const { index } of live) {
     const segment = index.vectors;
     if (!segment || index.embedder !== reference.embedder || segment.dimensions !== model.dimensions || segment.encoding !== model.encoding)
       throw new RangeError('segments to merge hold vectors of different embedders or encodings');
   }
+  return { vectors: model, embedder: reference.embedder };
+}
+
+/** One table of the parts' live rows, copied as stored (int8 rows keep their bytes and scales). */
+export function copyLiveRows(
+  parts: readonly IndexPart[],
+  ordinals: readonly Int32Array[],
+  count: number,
+  model: VectorSegment,
+): VectorSegment {
   const { dimensions, encoding } = model;
   const values = encoding === 'int8' ? new Int8Array(count * dimensions) : new Float32Array(count * dimensions);
   const scales = new Float32Array(count);
@@ -157,8 +225,12 @@ export function mergeVectors(
       scales.set(segment.scales.subarray(from, to), merged);
     }
   });
-  return { vectors: { dimensions, count, encoding, values, scales }, embedder: reference.embedder };
+  return { dimensions, count, encoding, values, scales };
 }
+
+/** Whether a part's ordinal map keeps a chunk (it has more rows than deleted ones). */
+export const hasLiveChunks = (map: Int32Array | undefined, deleted: ReadonlySet<number> | undefined): boolean =>
+  (map?.length ?? 0) > (deleted?.size ?? 0);
 
 /** The runs of consecutive live rows of an ordinal map: [first row, row past the last, merged ordinal of the first]. */
 function* liveRuns(map: Int32Array): Generator<[number, number, number]> {

@@ -22,7 +22,8 @@ import { type RankParamOverrides, type RankParams, resolveRankParams } from './p
 import type { RetrievalIndex } from './retrieval-index';
 import { linkFeedback } from './title-links';
 import { rerankBySentences, type SentenceEncoder } from './sentence-rerank';
-import { rowScore, searchExact } from './vector-segment';
+import { type ComposedVectors, composedRowScore, searchComposedVectors } from './vector-parts';
+import { rowScore, searchExact, type VectorHit } from './vector-segment';
 
 export type RetrievalMode = 'lexical' | 'semantic' | 'fused';
 
@@ -149,23 +150,45 @@ function semanticList(
   mode: RetrievalMode,
   allowed: AllowedSet | undefined,
 ): RankedList {
-  const vectors = index.vectors;
   const weight = mode === 'semantic' ? 1 : params.semanticWeight;
-  if (!vectors || weight === 0) return { name: 'semantic', weight: 0, hits: [], normalize: 'none' };
-  if (queryVector.length !== vectors.dimensions) {
-    throw new RangeError(`query vector has ${queryVector.length} dimensions, the index ${vectors.dimensions}`);
+  const composed = index.vectorParts;
+  const vectors = composed ? null : index.vectors;
+  const dimensions = composed?.dimensions ?? vectors?.dimensions;
+  if (dimensions === undefined || weight === 0) return { name: 'semantic', weight: 0, hits: [], normalize: 'none' };
+  if (queryVector.length !== dimensions) {
+    throw new RangeError(`query vector has ${queryVector.length} dimensions, the index ${dimensions}`);
   }
-  const k = params.candidates;
-  const ef = Math.max(params.efSearch, k);
-  const found = allowed
-    ? searchAllowedVectors({ vectors, ann: index.ann, query: queryVector, k, efSearch: params.efSearch, allowed })
-    : index.ann
-      ? searchHnsw(index.ann, vectors, queryVector, k, ef)
-      : index.annParts
-        ? searchAnnParts(index.annParts, queryVector, k, ef)
-        : searchExact(vectors, queryVector, k);
+  const found = composed ? composedHits(index, composed, queryVector, params, allowed) : segmentHits(index, queryVector, params, allowed);
   const hits = found.map((hit) => ({ ordinal: hit.ordinal, score: hit.score }));
-  return { name: 'semantic', weight, hits, normalize: 'none', scoreOf: (ordinal) => rowScore(vectors, ordinal, queryVector) };
+  const scoreOf = composed
+    ? (ordinal: number) => composedRowScore(composed, ordinal, queryVector)
+    : (ordinal: number) => (vectors ? rowScore(vectors, ordinal, queryVector) : 0);
+  return { name: 'semantic', weight, hits, normalize: 'none', scoreOf };
+}
+
+/** The semantic candidates of one segment's vectors: by its HNSW graph when it has one, else exact. */
+function segmentHits(index: RetrievalIndex, queryVector: Float32Array, params: RankParams, allowed: AllowedSet | undefined): VectorHit[] {
+  const vectors = index.vectors;
+  if (!vectors) return [];
+  const k = params.candidates;
+  if (allowed) return searchAllowedVectors({ vectors, ann: index.ann, query: queryVector, k, efSearch: params.efSearch, allowed });
+  return index.ann ? searchHnsw(index.ann, vectors, queryVector, k, Math.max(params.efSearch, k)) : searchExact(vectors, queryVector, k);
+}
+
+/**
+ * The semantic candidates of a composed index: by its segments' HNSW graphs when they all have one (and
+ * no filter), else exact over the live (and allowed) rows of each segment, hits merged.
+ */
+function composedHits(
+  index: RetrievalIndex,
+  composed: ComposedVectors,
+  queryVector: Float32Array,
+  params: RankParams,
+  allowed: AllowedSet | undefined,
+): VectorHit[] {
+  const k = params.candidates;
+  if (index.annParts && !allowed) return searchAnnParts(index.annParts, queryVector, k, Math.max(params.efSearch, k));
+  return searchComposedVectors(composed, queryVector, k, allowed);
 }
 
 /** The semantic list of candidates found outside the index: a chunk it did not return counts 0 there. */

@@ -14,6 +14,7 @@ import type { StringList } from '../lexical/string-table';
 import type { Embedder } from './embedder';
 import { buildHnsw, type HnswIndex, type HnswOptions } from './hnsw';
 import { buildTitleLinks, type TitleLinkTable } from './title-links';
+import type { ComposedVectors } from './vector-parts';
 import { buildVectorSegment, rowVector, type VectorEncoding, type VectorSegment } from './vector-segment';
 
 /** A chunk to index. */
@@ -64,6 +65,11 @@ export interface RetrievalIndex {
    * hits merged (merge-index.ts).
    */
   readonly annParts?: readonly AnnPart[];
+  /**
+   * A composed index's vectors where they are, in its segments (vector-parts.ts): what queries search and
+   * score. Its `vectors` are then one table of the same rows, copied only if something reads it.
+   */
+  readonly vectorParts?: ComposedVectors;
 }
 
 /** One segment's HNSW graph over its own vectors, with its rows' ordinals in the composed index (-1: deleted). */
@@ -218,6 +224,9 @@ function knownRows(chunks: readonly RetrievalChunk[], options: BuildOptions): Ma
   });
   return rows;
 }
+
+/** Whether the index holds vectors (without copying a composed index's into one table). */
+export const hasVectors = (index: RetrievalIndex): boolean => index.vectorParts !== undefined || index.vectors !== null;
 
 /** The vector the index holds for a chunk (by ordinal), as floats; undefined without vectors. */
 export function chunkVector(index: RetrievalIndex, ordinal: number): Float32Array | undefined {

@@ -17,7 +17,7 @@ import { resolveRankParams } from './params';
 import { chunkOrdinals, type ExternalList, rankChunks, type RetrievalMode, type VectorSource } from './rank';
 import { type CandidateRerank, rerankHits } from './rerank-order';
 import { withReplies } from './reply-turns';
-import type { RetrievalIndex } from './retrieval-index';
+import { hasVectors, type RetrievalIndex } from './retrieval-index';
 import type { SentenceEncoder } from './sentence-rerank';
 import { queryModel } from './sentence-scorer';
 
@@ -135,7 +135,7 @@ export async function rankForQuery(
   request: Pick<RetrieveRequest, 'query' | 'mode' | 'external' | 'params' | 'allow' | 'allowed' | 'prior'> & { limit: number },
   options: RetrieveOptions = {},
 ): Promise<RankedForQuery> {
-  const searchable = index.vectors !== null || options.vectorSource !== undefined;
+  const searchable = hasVectors(index) || options.vectorSource !== undefined;
   const embedder = options.embedder && options.embedder.name === index.embedder && searchable ? options.embedder : null;
   const queryVector = embedder ? ((await embedder.embed([request.query]))[0] ?? null) : null;
   const k = Math.max(resolveRankParams(request.params).candidates, request.limit);

@@ -13,10 +13,20 @@
 import { analyzeInOne, type AnalyzerOptions } from '../lexical/analyzer';
 import type { Language } from '../lexical/language';
 
+/** A title as its analyzed terms, and the chunk ordinals carrying it. */
+interface TitleEntry {
+  readonly terms: readonly string[];
+  readonly chunks: readonly number[];
+}
+
+/** First term → the titles starting with it (a `Map`, or a composed index's lookup over its parts). */
+interface TitleLookup {
+  get(first: string): readonly TitleEntry[] | undefined;
+}
+
 /** Titles as term sequences, looked up by their first term. */
 export interface TitleLinkTable {
-  /** First term → titles starting with it (terms and the chunk ordinals carrying that title). */
-  readonly byFirstTerm: ReadonlyMap<string, ReadonlyArray<{ terms: readonly string[]; chunks: readonly number[] }>>;
+  readonly byFirstTerm: TitleLookup;
 }
 
 const DISAMBIGUATION = /\s*\([^()]*\)\s*$/;
@@ -54,30 +64,36 @@ export interface TitleLinkPart {
 
 /**
  * The table `buildTitleLinks` makes of the parts' live chunks (composed ordinals ascending part after
- * part), put together from the parts' own tables: no title is analyzed again. Only valid when each part
- * analyzed its titles as the composed index would (the same analyzer options and reading languages).
+ * part), read from the parts' own tables: no title is analyzed again, and nothing is done per chunk when
+ * a version is composed: a first term's titles are put together the first time a query looks it up, and
+ * kept. Only valid when each part analyzed its titles as the composed index would (the same analyzer
+ * options and reading languages).
  */
 export function composeTitleLinks(parts: readonly TitleLinkPart[]): TitleLinkTable {
-  const byKey = new Map<string, { terms: readonly string[]; chunks: number[] }>();
-  for (const { table, ordinals } of parts) {
-    for (const entries of table.byFirstTerm.values()) for (const entry of entries) addLiveChunks(byKey, entry, ordinals);
+  return { byFirstTerm: new ComposedTitles(parts) };
+}
+
+class ComposedTitles implements TitleLookup {
+  private readonly found = new Map<string, readonly TitleEntry[]>();
+
+  constructor(private readonly parts: readonly TitleLinkPart[]) {}
+
+  get(first: string): readonly TitleEntry[] | undefined {
+    let entries = this.found.get(first);
+    if (!entries) {
+      const byKey = new Map<string, { terms: readonly string[]; chunks: number[] }>();
+      for (const { table, ordinals } of this.parts)
+        for (const entry of table.byFirstTerm.get(first) ?? []) addLiveChunks(byKey, entry, ordinals);
+      // the titles in the order of their first chunk, as a build adds them
+      entries = [...byKey.values()].sort((a, b) => (a.chunks[0] ?? 0) - (b.chunks[0] ?? 0));
+      this.found.set(first, entries);
+    }
+    return entries.length > 0 ? entries : undefined;
   }
-  // a first term's titles in the order of their first chunk, as a build adds them
-  const entries = [...byKey.values()].sort((a, b) => (a.chunks[0] ?? 0) - (b.chunks[0] ?? 0));
-  const byFirstTerm = new Map<string, Array<{ terms: readonly string[]; chunks: number[] }>>();
-  for (const entry of entries) {
-    const first = entry.terms[0] ?? '';
-    byFirstTerm.set(first, [...(byFirstTerm.get(first) ?? []), entry]);
-  }
-  return { byFirstTerm };
 }
 
 /** Adds a part's title entry's live chunks, in composed ordinals, to the entry of the same terms. */
-function addLiveChunks(
-  byKey: Map<string, { terms: readonly string[]; chunks: number[] }>,
-  entry: { terms: readonly string[]; chunks: readonly number[] },
-  ordinals: Int32Array,
-): void {
+function addLiveChunks(byKey: Map<string, { terms: readonly string[]; chunks: number[] }>, entry: TitleEntry, ordinals: Int32Array): void {
   const key = entry.terms.join(' ');
   for (const chunk of entry.chunks) {
     const ordinal = ordinals[chunk] ?? -1;

@@ -56,8 +56,41 @@ async function split(
   return { parts, live };
 }
 
-function ranking(index: RetrievalIndex, query: string, vector: Float32Array, mode: RetrievalMode): Array<{ id: string; score: number }> {
-  return rankChunks(index, { query, queryVector: vector, limit: 10, mode }).map((hit) => ({
+/**
+ * A version before `parts` sharing their first `cut` parts (then one part of other deletions), composed;
+ * with `cut` -1, the first segment alone with nothing deleted (a version read as it is); none with 0.
+ */
+function versionBefore(parts: Split['parts'], cut: number, gatherBelowRows: number) {
+  const first = parts[0]!;
+  if (cut === -1) return { index: first.index, parts: [{ index: first.index, deleted: new Set<number>() }] };
+  if (cut === 0) return undefined;
+  const shared = parts.slice(0, cut);
+  const next = parts[cut];
+  const tail = next ? [{ index: next.index, deleted: new Set(next.deleted.size > 0 ? [] : [0]) }] : [];
+  const before = [...shared, ...tail].filter((part) => part.deleted.size < part.index.chunks.ids.length);
+  return before.length > 0 ? { index: composeRetrievalIndexes(before, { gatherBelowRows }), parts: before } : undefined;
+}
+
+function expectSameRanking(got: Array<{ id: string; score: number }>, want: Array<{ id: string; score: number }>): void {
+  expect(got.map((hit) => hit.id)).toEqual(want.map((hit) => hit.id));
+  got.forEach((hit, i) => expect(Math.abs(hit.score - (want[i]?.score ?? Number.NaN))).toBeLessThan(1e-9));
+}
+
+/** The first terms of a built index's title-link table. */
+const firstTerms = (index: RetrievalIndex): string[] => [...(index.links.byFirstTerm as ReadonlyMap<string, unknown>).keys()];
+
+/** The titles starting with `first` and their chunks' ids, order included. */
+const titleEntries = (index: RetrievalIndex, first: string) =>
+  (index.links.byFirstTerm.get(first) ?? []).map((entry) => ({ terms: entry.terms, chunks: entry.chunks.map((c) => index.chunks.ids[c]) }));
+
+function ranking(
+  index: RetrievalIndex,
+  query: string,
+  vector: Float32Array,
+  mode: RetrievalMode,
+  allow?: (ordinal: number) => boolean,
+): Array<{ id: string; score: number }> {
+  return rankChunks(index, { query, queryVector: vector, limit: 10, mode, ...(allow ? { allow } : {}) }).map((hit) => ({
     id: index.chunks.ids[hit.ordinal] ?? '',
     score: hit.score,
   }));
@@ -70,24 +103,37 @@ describe('composeRetrievalIndexes', () => {
         fc.array(fc.array(chunkArbitrary, { minLength: 1, maxLength: 8 }), { minLength: 2, maxLength: 5 }),
         fc.array(fc.boolean(), { minLength: 7, maxLength: 32 }),
         fc.boolean(),
-        async (segments, deletions, acceleration) => {
+        fc.integer({ min: 0, max: 9 }),
+        fc.array(fc.boolean(), { minLength: 3, maxLength: 11 }),
+        fc.integer({ min: -1, max: 5 }),
+        async (segments, deletions, acceleration, gatherBelowRows, allowedPattern, cut) => {
           const { parts, live } = await split(segments, deletions, acceleration);
           fc.pre(live.length > 0);
-          const composed = composeRetrievalIndexes(parts);
+          // segments below `gatherBelowRows` rows share one gathered vector table, the others keep their own kernel;
+          // with a version before that shares the first parts, their tables are copied from it
+          const previous = versionBefore(parts, cut, gatherBelowRows);
+          const composed = composeRetrievalIndexes(parts, { gatherBelowRows, ...(previous ? { previous } : {}) });
           const fresh = await buildRetrievalIndex(live, { embedder });
           expect(composed.chunks.ids).toEqual(fresh.chunks.ids);
           expect(composed.text.docIds.length).toBe(live.length);
           expect(composed.text.avgDocLength).toBe(fresh.text.avgDocLength);
-          expect(composed.links).toEqual(fresh.links);
+          expect(composed.text.fileIds).toEqual(fresh.text.fileIds);
+          expect([...composed.text.docFiles]).toEqual([...fresh.text.docFiles]);
+          expect([...composed.titles.docLengths]).toEqual([...fresh.titles.docLengths]);
+          expect(composed.chunks.titles).toEqual(fresh.chunks.titles);
+          expect([...composed.chunks.starts]).toEqual([...fresh.chunks.starts]);
+          for (const first of firstTerms(fresh)) expect(titleEntries(composed, first)).toEqual(titleEntries(fresh, first));
+          expect(titleEntries(composed, 'absent')).toEqual([]);
+          const allow = (ordinal: number) => allowedPattern[ordinal % allowedPattern.length] === true;
           for (const query of QUERIES) {
             const [vector] = await embedder.embed([query]);
             for (const mode of MODES) {
-              const got = ranking(composed, query, vector!, mode);
-              const want = ranking(fresh, query, vector!, mode);
-              expect(got.map((hit) => hit.id)).toEqual(want.map((hit) => hit.id));
-              got.forEach((hit, i) => expect(Math.abs(hit.score - (want[i]?.score ?? Number.NaN))).toBeLessThan(1e-9));
+              expectSameRanking(ranking(composed, query, vector!, mode), ranking(fresh, query, vector!, mode));
+              expectSameRanking(ranking(composed, query, vector!, mode, allow), ranking(fresh, query, vector!, mode, allow));
             }
           }
+          expect(composed.vectors?.values).toEqual(fresh.vectors?.values); // one table of the live rows, when asked
+          expect(composed.vectors?.scales).toEqual(fresh.vectors?.scales);
         },
       ),
       { numRuns: 40 },
