@@ -11,7 +11,7 @@
  * as it comes, and each failed gate's output is printed again after it, with the outcome.
  *
  * Usage: `tsx scripts/run-gates.ts` (the gates alone: `npm run gates`), `tsx scripts/run-gates.ts lint knip`
- * for some, `tsx scripts/run-gates.ts --beside-tests` (`npm test`).
+ * for some, `tsx scripts/run-gates.ts --beside-tests` (`npm test`; arguments after `--` go to vitest).
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -73,15 +73,20 @@ async function runAll(gates: readonly Gate[], slots: number, niceness: number): 
   return outcomes;
 }
 
-/** Runs the suite with its output streamed; its exit code. */
-function runTests(): Promise<number> {
+/** Runs the suite (with `extra` arguments for vitest) with its output streamed; its exit code. */
+function runTests(extra: readonly string[]): Promise<number> {
+  const command = [TESTS, ...extra.map((arg) => JSON.stringify(arg))].join(' ');
   return new Promise((resolve) => {
-    spawn(TESTS, { shell: true, stdio: 'inherit' }).on('close', (code) => resolve(code ?? 1));
+    spawn(command, { shell: true, stdio: 'inherit' }).on('close', (code) => resolve(code ?? 1));
   });
 }
 
-const besideTests = process.argv.includes('--beside-tests');
-const wanted = process.argv.slice(2).filter((arg) => arg !== '--beside-tests');
+// `--beside-tests [gate ...] [-- vitest arguments]`: what follows `--` goes to vitest (test files, say)
+const dashes = process.argv.indexOf('--');
+const args = dashes < 0 ? process.argv.slice(2) : process.argv.slice(2, dashes);
+const vitestArgs = dashes < 0 ? [] : process.argv.slice(dashes + 1);
+const besideTests = args.includes('--beside-tests');
+const wanted = args.filter((arg) => arg !== '--beside-tests');
 const unknown = wanted.filter((name) => !GATES.some((gate) => gate.name === name));
 if (unknown.length) {
   console.error(`[gates] unknown gate(s): ${unknown.join(', ')}; the gates: ${GATES.map((gate) => gate.name).join(', ')}`);
@@ -91,7 +96,7 @@ const chosen = wanted.length ? GATES.filter((gate) => wanted.includes(gate.name)
 const slots = Math.max(2, availableParallelism());
 const [outcomes, testsCode] = await Promise.all([
   runAll(chosen, slots, besideTests ? GATE_NICENESS : 0),
-  besideTests ? runTests() : Promise.resolve(0),
+  besideTests ? runTests(vitestArgs) : Promise.resolve(0),
 ]);
 const failed = outcomes.filter((outcome) => outcome.code !== 0);
 if (besideTests) {
