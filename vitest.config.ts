@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/support/sequencer';
 
 /**
  * The fast tier: unit tests, the store and queue contracts on memory, and the use cases and worker pipeline
@@ -19,7 +20,6 @@ const FAST = [
 
 export default defineConfig({
   test: {
-    setupFiles: ['test/support/property-seed.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
@@ -27,6 +27,8 @@ export default defineConfig({
     // runtime's worker, so a second file fills the wait; `npm test` took 8.5 min this way against 11.3 min
     maxWorkers: 2,
     minWorkers: 1,
+    // longest files first, from a table when vitest has no record of a file (a clean clone, CI): test/support/sequencer.ts
+    sequence: { sequencer: LongestFirstSequencer },
     reporters: ['default'],
     // `npm test` runs both tiers (one coverage over both); `vitest run --project fast` the first alone
     projects: [

@@ -5,9 +5,9 @@
  * and an archive of the oldest shape (texts only).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { env, get, type Json, post, textFile, upload, waitFor } from '../support/api';
 import { makeTarGz } from '../support/archives';
+import { itemsHolding } from '../support/erasure-scan';
 import { testDeps } from '../support/stores';
 
 let stores: ReturnType<typeof testDeps>;
@@ -110,10 +110,8 @@ async function restored(bytes: Uint8Array, key?: string): Promise<Json> {
 
 /** Every table item of the account that names the memory, and every object under its prefix. */
 async function leftovers(accountId: string, memoryId: string): Promise<{ items: Json[]; objects: string[] }> {
-  const scan = await stores.documentClient.send(new ScanCommand({ TableName: stores.config.tableName }));
-  const items = (scan.Items ?? []).filter(
-    (item) => String(item.pk).startsWith(`A#${accountId}#`) && JSON.stringify(item).includes(memoryId),
-  );
+  // every page of the table (one Scan answers 1 MB at most: the memory's item may be on a later page)
+  const items = (await itemsHolding(stores, [memoryId])).filter((item) => String(item.pk).startsWith(`A#${accountId}#`));
   return { items, objects: await stores.objects.list(`gold/${accountId}/memories/${memoryId}/`) };
 }
 

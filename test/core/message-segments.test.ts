@@ -5,7 +5,7 @@
  * nothing of the live messages; crashes and races leave a searchable index; an old monolithic version
  * still loads and is converted by the next sync.
  */
-import fc from 'fast-check';
+import { fc } from '../support/property-seed';
 import { describe, expect, it } from 'vitest';
 import { memoryConfig, memoryDeps } from '../support/memory';
 import { createAccount } from '../../functions/core/use-cases/accounts';

@@ -4,7 +4,7 @@
  * as a build from nothing of the live chunks; merges purge deleted text, survive crashes and races; the
  * bytes a one-file ingestion writes do not grow with the memory.
  */
-import fc from 'fast-check';
+import { fc } from '../support/property-seed';
 import { describe, expect, it } from 'vitest';
 import { memoryConfig, memoryDeps } from '../support/memory';
 import { buildAndPublishIndex, type IndexDeps } from '../../functions/core/ingest/memory-index';

@@ -16,9 +16,8 @@
  * with fewer runs as operations are added. FUZZ_RUNS sets the runs per operation instead (FUZZ_RUNS=250 is
  * the deeper run the suite made before the budget).
  */
-import fc from 'fast-check';
+import { fc, PROPERTY_SEED } from '../support/property-seed';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PROPERTY_SEED } from '../support/property-seed';
 import {
   type GenContext,
   type Operation,

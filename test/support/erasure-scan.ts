@@ -10,6 +10,12 @@ import type { TestDeps } from './stores';
 
 type Stores = Pick<TestDeps, 's3' | 'documentClient' | 'config'>;
 
+/**
+ * What an object's bytes were found to hold, by key, ETag (a digest of the bytes) and the texts looked
+ * for: an object unchanged since a look is not read again, so a poll of the bucket reads only what changed.
+ */
+const verdicts = new Map<string, boolean>();
+
 /** Keys of every object whose key or bytes hold one of `texts` (gzipped archives are read decompressed). */
 export async function objectsHolding(stores: Stores, texts: readonly string[]): Promise<string[]> {
   const found: string[] = [];
@@ -18,18 +24,27 @@ export async function objectsHolding(stores: Stores, texts: readonly string[]): 
     const page = await stores.s3.send(new ListObjectsV2Command({ Bucket: stores.config.bucketName, ContinuationToken: token }));
     for (const object of page.Contents ?? []) {
       const key = object.Key ?? '';
-      const out = await stores.s3
-        .send(new GetObjectCommand({ Bucket: stores.config.bucketName, Key: key }))
-        .catch((error: Error) => (error.name === 'NoSuchKey' ? undefined : Promise.reject(error))); // deleted since the listing
-      let bytes = Buffer.from((await out?.Body?.transformToByteArray()) ?? []);
-      // archives are read decompressed (as far as they go: a truncated one too)
-      if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH });
-      const text = `${key}\n${bytes.toString('latin1')}`;
-      if (texts.some((t) => text.includes(t))) found.push(key);
+      const seen = object.ETag ? `${key}\n${object.ETag}\n${texts.join('\n')}` : undefined;
+      const holds = (seen === undefined ? undefined : verdicts.get(seen)) ?? (await objectHolds(stores, key, texts));
+      if (seen !== undefined && holds !== undefined) verdicts.set(seen, holds);
+      if (holds) found.push(key);
     }
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
   return found;
+}
+
+/** Whether the object's key or bytes hold one of `texts`; undefined when it was deleted since the listing. */
+async function objectHolds(stores: Stores, key: string, texts: readonly string[]): Promise<boolean | undefined> {
+  const out = await stores.s3
+    .send(new GetObjectCommand({ Bucket: stores.config.bucketName, Key: key }))
+    .catch((error: Error) => (error.name === 'NoSuchKey' ? undefined : Promise.reject(error)));
+  if (!out) return undefined;
+  let bytes = Buffer.from((await out.Body?.transformToByteArray()) ?? []);
+  // archives are read decompressed (as far as they go: a truncated one too)
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH });
+  const text = `${key}\n${bytes.toString('latin1')}`;
+  return texts.some((t) => text.includes(t));
 }
 
 /** Every item of the table whose keys or attributes hold one of `texts`. */
@@ -52,7 +67,7 @@ export async function leftAfter(stores: Stores, texts: readonly string[], boundM
   const deadline = Date.now() + boundMs;
   let left: { objects: string[]; items: Json[] };
   do {
-    await new Promise((resolve) => setTimeout(resolve, 3_000)); // each look reads the whole bucket
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // each look lists the bucket, reads what changed, scans the table
     left = { objects: await objectsHolding(stores, texts), items: await itemsHolding(stores, texts) };
   } while ((left.objects.length > 0 || left.items.length > 0) && Date.now() < deadline);
   return left;

@@ -4,12 +4,13 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { startRuntime } from '../../functions/local/runtime';
 import { ensureConsoleBuilt } from '../../lib/console-build';
 import { TEST_IMPORT_BUCKET, TEST_MISSING_BUCKET } from './imports';
+import { bundleKmemCommand } from './kmem-cli-bundle';
 
 export interface KmemTestEnv {
   url: string;
@@ -26,6 +27,8 @@ export interface KmemTestEnv {
   /** The runtime's store endpoints, for contract tests that build their own adapters. */
   dynamodbEndpoint: string;
   s3Endpoint: string;
+  /** The operator command bundled for the run (test/support/kmem-cli-bundle.ts): `node <it> accounts ...`. */
+  kmemCommand: string;
 }
 
 declare module 'vitest' {
@@ -37,6 +40,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   ensureConsoleBuilt(); // the console's browser tests and the stack's asset read console/dist
   const dataDir = mkdtempSync(join(tmpdir(), 'kmem-test-'));
+  const kmemCommand = await bundleKmemCommand();
   const runtime = await startRuntime({
     settings: {
       KMEM_DATA_DIR: dataDir,
@@ -64,9 +68,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     dataDir,
     dynamodbEndpoint: runtime.config.dynamodbEndpoint ?? '',
     s3Endpoint: runtime.config.s3Endpoint ?? '',
+    kmemCommand,
   });
   return async () => {
     await runtime.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dirname(kmemCommand), { recursive: true, force: true });
   };
 }

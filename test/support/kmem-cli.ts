@@ -1,10 +1,12 @@
 /**
  * The operator command (`bin/kmem.ts`) in a process of its own, as an operator runs it, on the data
- * directory `dataDir` (a local runtime running on it is found through its runtime.json). Node starts it with
- * tsx's loader directly: `npx tsx` would add an npm process, seconds a call on a loaded machine.
+ * directory `dataDir` (a local runtime running on it is found through its runtime.json). It runs from the
+ * bundle the global setup made of it (test/support/kmem-cli-bundle.ts): a process starts in about a second
+ * instead of the many seconds tsx takes to compile and load its modules.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { inject } from 'vitest';
 import { REPO_ROOT } from '../../lib/paths';
 
 /** How the command ended: its exit code, its stdout lines (the last one is a new key) and its stderr. */
@@ -18,7 +20,7 @@ export interface KmemRun {
 export async function kmemAccounts(dataDir: string, ...args: string[]): Promise<KmemRun> {
   const lines = (text: string) => text.trim().split('\n').filter(Boolean);
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bin/kmem.ts', 'accounts', ...args], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [inject('kmem').kmemCommand, 'accounts', ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, KMEM_DATA_DIR: dataDir },
     });

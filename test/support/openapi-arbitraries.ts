@@ -5,7 +5,7 @@
  *
  * Nothing here knows the kmem routes: everything is derived from the document.
  */
-import fc from 'fast-check';
+import { fc } from './property-seed';
 
 export type Schema = Record<string, any>;
 

@@ -1,5 +1,5 @@
 /** Binary segment format: exact round trip (property), rejection of bad input, load speed. */
-import fc from 'fast-check';
+import { fc } from '../../support/property-seed';
 import { describe, expect, it } from 'vitest';
 import {
   buildSegment,

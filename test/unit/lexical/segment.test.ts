@@ -1,5 +1,5 @@
 /** BM25 over a lexical segment: ranking, idf, a hand-computed score, ties, options and a reference model. */
-import fc from 'fast-check';
+import { fc } from '../../support/property-seed';
 import { describe, expect, it } from 'vitest';
 import { analyze, type AnalyzerOptions } from '../../../functions/engine/lexical/analyzer';
 import { bm25Idf, buildSegment, DEFAULT_BM25, type LexicalDocument, search, termPostings } from '../../../functions/engine/lexical/segment';

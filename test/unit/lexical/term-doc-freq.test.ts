@@ -1,5 +1,5 @@
 /** A term's live document count without decoding postings: plain segments, composed ones with and without deleted docs. */
-import fc from 'fast-check';
+import { fc } from '../../support/property-seed';
 import { describe, expect, it } from 'vitest';
 import { composeSegments } from '../../../functions/engine/lexical/segment-compose';
 import { buildSegment, type LexicalSegment, termDocFreq, termPostings } from '../../../functions/engine/lexical/segment';

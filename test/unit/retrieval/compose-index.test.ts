@@ -4,7 +4,7 @@
  * of the live chunks does (same order, scores within 1e-9) in every mode, with no posting merged; the
  * postings it works out when asked are the merged segment's, byte for byte.
  */
-import fc from 'fast-check';
+import { fc } from '../../support/property-seed';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWordVectorEmbedder } from '../../../functions/adapters/embeddings/word-vector-loader';
 import { composeRetrievalIndexes } from '../../../functions/engine/retrieval/compose-index';

@@ -4,7 +4,7 @@
  * the built index's tables, rank the same chunks with the same scores and return the same texts, alone
  * and composed over segments with tombstones; format 1 still reads.
  */
-import fc from 'fast-check';
+import { fc } from '../../support/property-seed';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWordVectorEmbedder } from '../../../functions/adapters/embeddings/word-vector-loader';
 import type { StringList } from '../../../functions/engine/lexical/string-table';

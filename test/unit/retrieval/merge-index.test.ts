@@ -3,7 +3,7 @@
  * from nothing makes of the surviving chunks in the same order (every table, posting and vector byte),
  * and ranks every query the same. A property over random splits and deletions, on the real word vectors.
  */
-import fc from 'fast-check';
+import { fc } from '../../support/property-seed';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWordVectorEmbedder } from '../../../functions/adapters/embeddings/word-vector-loader';
 import { composeRetrievalIndexes } from '../../../functions/engine/retrieval/compose-index';

@@ -1,5 +1,5 @@
 /** Chunker invariants (property-based) and examples: size, coverage, overlap, determinism. */
-import fc from 'fast-check';
+import { fc } from '../../support/property-seed';
 import { describe, expect, it } from 'vitest';
 import {
   type Chunk,

@@ -1,5 +1,5 @@
 /** Rule-based sentence splitting: abbreviations, numbers, quotes, lines and lists, offsets, speed. */
-import fc from 'fast-check';
+import { fc } from '../../support/property-seed';
 import { describe, expect, it } from 'vitest';
 import { splitSentences } from '../../../functions/engine/text/sentences';
 
