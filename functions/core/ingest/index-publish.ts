@@ -6,7 +6,7 @@
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import type { MemoryStore, ObjectStore, QueuePort } from '../ports';
-import { folderOf, type IndexManifest, nameOf } from '../stored-index/manifest';
+import { folderOf, graphFoldersOf, type IndexManifest, nameOf } from '../stored-index/manifest';
 import { readSegmentFiles } from '../stored-index/segments';
 import type { VectorIndexRef, VectorTierSetup } from '../vector-tier/ports';
 import { keysOfRanges } from '../vector-tier/vector-keys';
@@ -28,7 +28,7 @@ export interface VersionRef {
 
 /**
  * After `published` (whose manifest is `current`) replaced `previous`: keeps both versions and their
- * segments (a warm reader may still load the previous one); deletes every other folder of a version up
+ * segments and graph folders (a warm reader may still load the previous one); deletes every other folder of a version up
  * to the published one, so the folders of builds and merges that lost or crashed go too. Folders of
  * later versions (builds still running) are left alone; a tiered memory's collected segments take their
  * vectors with them, and generations no version names are dropped (vector-placement.ts). Then enqueues a merge when one is due.
@@ -50,6 +50,7 @@ async function collectFolders(deps: PublishDeps, published: Memory, current: Ver
     if (!version) continue;
     keep.add(nameOf(root, version.prefix));
     for (const entry of version.manifest.segments) keep.add(entry.id);
+    for (const folder of graphFoldersOf(version.manifest)) keep.add(folder); // the graph's base and deltas
   }
   const folders = new Set((await deps.objects.list(root)).map((key) => key.slice(root.length).split('/')[0] ?? ''));
   for (const folder of folders) {

@@ -19,6 +19,7 @@ import { afterPublish, forgetDeleted, type PublishDeps, sweepDeleted } from './i
 import { pickMerge } from './merge-policy';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { emitMetric } from '../metrics';
+import { mergedGraph } from './graph-version';
 import { forgetPlacement, memoryTierOwner, type NewSegment, placeVectors } from './vector-placement';
 
 type MergeMessage = Extract<WorkMessage, { kind: 'memory.merge' }>;
@@ -91,9 +92,10 @@ async function mergeOnce(
   const chunkCount = segments.segments.reduce((sum, entry) => sum + entry.chunks - entry.deleted.length, 0);
   const owner = memoryTierOwner(memory);
   const vectorTier = await placeVectors(deps, owner, { current: current.manifest, kept, added, chunkCount });
-  const manifest: IndexManifest = { ...segments, ...(vectorTier ? { vectorTier } : {}) };
+  // a graph memory's graph goes with every version: the one merged from, its deltas folded
+  const graph = memory.memoryType === 'graph' ? await mergedGraph(deps.objects, root, current, prefix) : undefined;
+  const manifest: IndexManifest = { ...segments, ...(vectorTier ? { vectorTier } : {}), ...(graph ? { graph } : {}) };
   await deps.objects.put(prefix + INDEX_FILES.manifest, encodeManifest(manifest), 'application/json');
-  if (memory.memoryType === 'graph') await copyGraph(deps, current.prefix, prefix);
   const published = await deps.memories
     .commitIndexVersion(memory.accountId, memory.id, {
       expectedVersion: memory.indexVersion,
@@ -126,12 +128,4 @@ export function replaced(manifest: IndexManifest, chosen: ReadonlySet<string>, r
     }
   }
   return { format: 1, segments };
-}
-
-/** A graph memory's graph goes with every version: a merge publishes the one it started from. */
-async function copyGraph(deps: MergeDeps, from: string, to: string): Promise<void> {
-  for (const name of [INDEX_FILES.segment, INDEX_FILES.state]) {
-    const bytes = await deps.objects.get(from + name);
-    if (bytes) await deps.objects.put(to + name, bytes, name.endsWith('.json') ? 'application/json' : undefined);
-  }
 }

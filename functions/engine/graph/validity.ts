@@ -10,6 +10,7 @@
 import type { GraphFact, GraphRelation, KnowledgeGraph, SpeakerStatement } from './graph-model';
 import type { OntologySchema, SingleValuedRelation } from './ontology';
 import { scopeEntities, type ValidityScope } from './validity-scope';
+import { recordChanges, type ValidityChanges, validityOf } from './validity-changes';
 
 /** A statement of a value at a time, within a group that holds one value at a time. */
 interface Stated {
@@ -23,7 +24,7 @@ interface Stated {
  * `scope` (what a sync merged or removed, see validity-scope.ts), only of the groups it could change,
  * with the same result as the whole pass.
  */
-export function refreshValidity(graph: KnowledgeGraph, scope?: ValidityScope): void {
+export function refreshValidity(graph: KnowledgeGraph, scope?: ValidityScope, changed?: ValidityChanges): void {
   const keys = scope && scopeEntities(graph, scope);
   const touches = (item: Ends) => !keys || keys.has(item.subjectId) || keys.has(item.objectId);
   const facts = [...graph.facts.values()].filter(touches);
@@ -33,9 +34,12 @@ export function refreshValidity(graph: KnowledgeGraph, scope?: ValidityScope): v
     for (const fact of file.closedFacts) if (touches(fact)) facts.push(fact);
     for (const statement of file.statements) if (!scope || scope.speakers.has(statement.speaker)) statements.push(statement);
   }
+  const relations = [...graph.relations.values()].filter(touches);
+  const before = changed && validityOf(facts, relations, statements);
   refreshFacts(graph, facts, keys);
-  refreshRelations(graph, [...graph.relations.values()].filter(touches), keys);
+  refreshRelations(graph, relations, keys);
   refreshStatements(statements);
+  if (changed && before) recordChanges(graph, changed, before, validityOf(facts, relations, statements), { facts, relations, statements });
 }
 
 /** Whether an item's group is redone: every group in the whole pass, else those keyed by an entity in scope. */
