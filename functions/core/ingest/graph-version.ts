@@ -15,11 +15,12 @@ import { type GraphChain, type IndexManifest, nameOf } from '../stored-index/man
 import type { IndexingSettings } from './index-build';
 import type { BuiltGraph } from './memory-graph';
 import { type GraphItemsDeps, writeGraphItems } from './graph-items-sync';
+import { GRAPH_MERGE_POLICY } from './merge-policy';
 
-/** Deltas a version's graph may name before a build writes it whole again. */
-export const MAX_GRAPH_DELTAS = 16;
+/** Deltas a version's graph may name before a build writes it whole again (twice where a merge folds them). */
+const MAX_GRAPH_DELTAS = 2 * GRAPH_MERGE_POLICY.deltas;
 /** Nor may its deltas' bytes pass this share of its base's. */
-const MAX_DELTA_SHARE = 0.5;
+const MAX_DELTA_SHARE = 2 * GRAPH_MERGE_POLICY.deltaShare;
 
 /** What a build starts from: the stored graph (`previous`) or the worker's kept one (`cached`), and their chain. */
 export interface GraphStart {

@@ -10,7 +10,7 @@ import { folderOf, graphFoldersOf, type IndexManifest, nameOf } from '../stored-
 import { readSegmentFiles } from '../stored-index/segments';
 import type { VectorIndexRef, VectorTierSetup } from '../vector-tier/ports';
 import { keysOfRanges } from '../vector-tier/vector-keys';
-import { mergeDue } from './merge-policy';
+import { graphMergeDue, mergeDue } from './merge-policy';
 import { afterTierPublish, dropTier, memoryTierOwner, type TierOwner, tierRef } from './vector-placement';
 
 export interface PublishDeps {
@@ -36,7 +36,7 @@ export interface VersionRef {
 export async function afterPublish(deps: PublishDeps, published: Memory, current: VersionRef, previous?: VersionRef): Promise<void> {
   await afterTierPublish(deps, memoryTierOwner(published), current.manifest, previous?.manifest);
   await collectFolders(deps, published, current, previous);
-  if (mergeDue(current.manifest.segments))
+  if (mergeDue(current.manifest.segments) || graphMergeDue(current.manifest))
     await deps.queue.send({ kind: 'memory.merge', accountId: published.accountId, memoryId: published.id });
 }
 

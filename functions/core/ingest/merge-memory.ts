@@ -16,7 +16,7 @@ import { encodeManifest, folderOf, type IndexManifest, nameOf, readManifest, typ
 import { readSegment, writeSegment } from '../stored-index/segments';
 import type { WorkMessage } from '../work';
 import { afterPublish, forgetDeleted, type PublishDeps, sweepDeleted } from './index-publish';
-import { pickMerge } from './merge-policy';
+import { graphMergeDue, pickMerge } from './merge-policy';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { emitMetric } from '../metrics';
 import { mergedGraph } from './graph-version';
@@ -37,7 +37,8 @@ export async function mergeMemory(deps: MergeDeps, message: MergeMessage): Promi
     if (!memory?.indexPrefix) return merged;
     const root = objectKeys.indexRoot(memory.accountId, memory.id);
     const manifest = await readManifest(deps.objects, root, memory.indexPrefix);
-    const picked = manifest && pickMerge(manifest.segments);
+    // segments to merge, else none when only the graph's deltas are due to be folded
+    const picked = manifest && (pickMerge(manifest.segments) ?? (graphMergeDue(manifest) ? [] : undefined));
     if (!manifest || !picked) return merged;
     try {
       await mergeOnce(deps, memory, { prefix: memory.indexPrefix, manifest }, picked);
