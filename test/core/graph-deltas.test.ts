@@ -55,7 +55,8 @@ const PEOPLE = ['Ada Lovelace', 'Alan Turing', 'Grace Hopper', 'Claude Shannon',
 const PLACES = ['London', 'Princeton', 'Vienna', 'Boston', 'Zurich', 'Cambridge', 'Geneva'];
 
 /** A long first session, so the graph is larger than what one sync changes. */
-const history = (i: number) => `${PEOPLE[i % PEOPLE.length]} met ${PEOPLE[(i * 5 + 1) % PEOPLE.length]} in ${PLACES[i % PLACES.length]} in ${1900 + i}.`;
+const history = (i: number) =>
+  `${PEOPLE[i % PEOPLE.length]} met ${PEOPLE[(i * 5 + 1) % PEOPLE.length]} in ${PLACES[i % PLACES.length]} in ${1900 + i}.`;
 
 /** The session's messages after `count` syncs: one more message each time (the first session: 60 of history). */
 function messages(source: SourceId, count: number, first = false): StoredChunk[] {
@@ -74,10 +75,14 @@ class Reference {
   private snapshot: GraphSnapshot | undefined;
   async sync(added: Map<SourceId, StoredChunk[]>, kept: Set<string>): Promise<void> {
     const previous = this.snapshot && (JSON.parse(JSON.stringify(this.snapshot)) as GraphSnapshot);
-    const built = await buildMemoryGraph({ id: 'ref', ontology: 'culture', factExtraction: false }, { previous, added, kept }, {
-      wordVectors: undefined,
-      extractor: OFFLINE_GRAPH_EXTRACTOR,
-    });
+    const built = await buildMemoryGraph(
+      { id: 'ref', ontology: 'culture', factExtraction: false },
+      { previous, added, kept },
+      {
+        wordVectors: undefined,
+        extractor: OFFLINE_GRAPH_EXTRACTOR,
+      },
+    );
     this.snapshot = snapshotGraph((built.graph as MemoryGraph).graph);
   }
   get graph(): GraphSnapshot | undefined {

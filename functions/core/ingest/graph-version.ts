@@ -126,7 +126,9 @@ async function writeItems(
 ): Promise<void> {
   const startedAt = memory.indexPrefix;
   const from =
-    built.delta && startedAt && start.chain ? { prefix: startedAt, state: start.chain.state, changes: graphItemChangesOf(built.delta) } : undefined;
+    built.delta && startedAt && start.chain
+      ? { prefix: startedAt, state: start.chain.state, changes: graphItemChangesOf(built.delta) }
+      : undefined;
   const known = !from && start.previous && startedAt ? { prefix: startedAt, items: graphItemsOf(start.previous) } : undefined;
   const target = { items, version: memory.indexVersion + 1, prefix, ...(from ? { from } : {}) };
   await writeGraphItems(deps, memory.accountId, memory.id, target, known);

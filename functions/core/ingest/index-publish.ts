@@ -45,13 +45,7 @@ async function collectFolders(deps: PublishDeps, published: Memory, current: Ver
   const tiered = current.manifest.vectorTier;
   const ref = tiered ? tierRef(memoryTierOwner(published), tiered.generation) : undefined;
   const root = objectKeys.indexRoot(published.accountId, published.id);
-  const keep = new Set<string>();
-  for (const version of [current, previous]) {
-    if (!version) continue;
-    keep.add(nameOf(root, version.prefix));
-    for (const entry of version.manifest.segments) keep.add(entry.id);
-    for (const folder of graphFoldersOf(version.manifest)) keep.add(folder); // the graph's base and deltas
-  }
+  const keep = keptFolders(root, [current, previous]);
   const folders = new Set((await deps.objects.list(root)).map((key) => key.slice(root.length).split('/')[0] ?? ''));
   for (const folder of folders) {
     const version = Number(/^[vs](\d+)-/.exec(folder)?.[1] ?? Number.NaN);
@@ -59,6 +53,18 @@ async function collectFolders(deps: PublishDeps, published: Memory, current: Ver
     if (ref && folder.startsWith('s')) await forgetCollected(deps, ref, folderOf(root, folder), folder);
     await deps.objects.deletePrefix(folderOf(root, folder));
   }
+}
+
+/** The folders the versions name: their own, their segments' and their graph's base and deltas. */
+function keptFolders(root: string, versions: ReadonlyArray<VersionRef | undefined>): Set<string> {
+  const keep = new Set<string>();
+  for (const version of versions) {
+    if (!version) continue;
+    keep.add(nameOf(root, version.prefix));
+    for (const entry of version.manifest.segments) keep.add(entry.id);
+    for (const folder of graphFoldersOf(version.manifest)) keep.add(folder);
+  }
+  return keep;
 }
 
 /**

@@ -99,26 +99,7 @@ export async function buildMemoryGraph(
   const touched = trackGraphChanges(graph.graph);
   const withValidity = changes.cached !== undefined || (changes.previous !== undefined && changes.previous.version !== 1);
   const scope = removeLeavingFiles(graph, changes, touched, withValidity);
-  const context = {
-    schema: graph.graph.schema,
-    factExtraction: memory.factExtraction,
-    ...(graph.vectorTyper ? { vectorTyper: graph.vectorTyper } : {}),
-  };
-  let tokensUsed = 0;
-  for (const [fileId, chunks] of changes.added) {
-    if (chunks.length === 0) continue;
-    const result = await options.extractor.extract(
-      { fileId, chunks: chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })) },
-      context,
-    );
-    const replacing = graph.graph.files.get(fileId);
-    if (replacing) markFile(touched, replacing);
-    mergeFile(graph, result.extraction, originOf(chunks, changes.fileTimes?.get(fileId), replacing !== undefined));
-    const merged = graph.graph.files.get(fileId);
-    if (merged) markFile(touched, merged);
-    if (scope && merged) addFileToScope(scope, graph.graph, merged);
-    tokensUsed += result.tokensUsed;
-  }
+  const tokensUsed = await mergeAddedFiles(graph, memory, changes, { extractor: options.extractor, touched, scope });
   refreshValidity(graph.graph, scope, touched.validity);
   const problems = graphInvariantViolations(graph.graph);
   if (problems.length) throw new Error(`graph of memory ${memory.id} is inconsistent: ${problems.slice(0, 3).join('; ')}`);
@@ -132,13 +113,46 @@ export async function buildMemoryGraph(
   };
 }
 
+/** Extracts and merges the added files (marking what they touch, widening the validity scope); answers the model tokens spent. */
+async function mergeAddedFiles(
+  graph: MemoryGraph,
+  memory: GraphMemory,
+  changes: GraphChanges,
+  { extractor, touched, scope }: { extractor: GraphExtractor; touched: TouchedIds; scope: ValidityScope | undefined },
+): Promise<number> {
+  const context = {
+    schema: graph.graph.schema,
+    factExtraction: memory.factExtraction,
+    ...(graph.vectorTyper ? { vectorTyper: graph.vectorTyper } : {}),
+  };
+  let tokensUsed = 0;
+  for (const [fileId, chunks] of changes.added) {
+    if (chunks.length === 0) continue;
+    const input = { fileId, chunks: chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })) };
+    const result = await extractor.extract(input, context);
+    const replacing = graph.graph.files.get(fileId);
+    if (replacing) markFile(touched, replacing);
+    mergeFile(graph, result.extraction, originOf(chunks, changes.fileTimes?.get(fileId), replacing !== undefined));
+    const merged = graph.graph.files.get(fileId);
+    if (merged) markFile(touched, merged);
+    if (scope && merged) addFileToScope(scope, graph.graph, merged);
+    tokensUsed += result.tokensUsed;
+  }
+  return tokensUsed;
+}
+
 /**
  * Removes the sources that left the memory (an added source replaces its earlier version in mergeFile,
  * which keeps what that one stated, closed), marking what they named as touched. Answers the validity scope
  * with what left or is replaced; undefined (the whole validity pass) for a new graph or one restored from
  * before validity.
  */
-function removeLeavingFiles(graph: MemoryGraph, changes: GraphChanges, touched: TouchedIds, withValidity: boolean): ValidityScope | undefined {
+function removeLeavingFiles(
+  graph: MemoryGraph,
+  changes: GraphChanges,
+  touched: TouchedIds,
+  withValidity: boolean,
+): ValidityScope | undefined {
   const scope = withValidity ? emptyValidityScope() : undefined;
   for (const [fileId, file] of [...graph.graph.files]) {
     const removed = !changes.kept.has(fileId) || changes.added.get(fileId)?.length === 0;

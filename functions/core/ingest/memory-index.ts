@@ -186,7 +186,8 @@ async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publi
     excludedBuilt: memory.excludedFileIds,
   });
   if (!published && build.written.graph) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
-  if (published && build.written.graph) deps.indexing.graphCache?.keep(published, build.written.graph.chain.state, build.written.graph.kept);
+  if (published && build.written.graph)
+    deps.indexing.graphCache?.keep(published, build.written.graph.chain.state, build.written.graph.kept);
   if (!published) await forgetDeleted(deps, memoryTierOwner(memory), build.folders, build.manifest.vectorTier);
   if (published) await afterPublish(deps, published, { prefix: build.prefix, manifest: build.manifest }, build.previous);
   // text left out with whole segments: retire the versions naming them (a purge merge retires after it publishes)

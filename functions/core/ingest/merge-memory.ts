@@ -37,8 +37,7 @@ export async function mergeMemory(deps: MergeDeps, message: MergeMessage): Promi
     if (!memory?.indexPrefix) return merged;
     const root = objectKeys.indexRoot(memory.accountId, memory.id);
     const manifest = await readManifest(deps.objects, root, memory.indexPrefix);
-    // segments to merge, else none when only the graph's deltas are due to be folded
-    const picked = manifest && (pickMerge(manifest.segments) ?? (graphMergeDue(manifest) ? [] : undefined));
+    const picked = manifest && dueMerge(manifest);
     if (!manifest || !picked) return merged;
     try {
       await mergeOnce(deps, memory, { prefix: memory.indexPrefix, manifest }, picked);
@@ -50,6 +49,10 @@ export async function mergeMemory(deps: MergeDeps, message: MergeMessage): Promi
   if (merged >= ROUNDS) await deps.queue.send(message); // more is due: go on in a message of its own
   return merged;
 }
+
+/** The segments to merge, none when only a graph's deltas are due to be folded; undefined when nothing is due. */
+const dueMerge = (manifest: IndexManifest): string[] | undefined =>
+  pickMerge(manifest.segments) ?? (graphMergeDue(manifest) ? [] : undefined);
 
 /**
  * After a merge that failed: 'gone' when its memory was deleted meanwhile (what it wrote after the delete's

@@ -12,7 +12,6 @@ import { objectKeys } from '../object-keys';
 import type { ObjectStore } from '../ports';
 import type { StoredChunk } from '../stored-index/chunks';
 import { readGraphState } from '../stored-index/graph-state';
-import { INDEX_FILES } from '../stored-index/index-files';
 import { folderOf, readManifest } from '../stored-index/manifest';
 import { readSegment } from '../stored-index/segments';
 

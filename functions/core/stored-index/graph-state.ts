@@ -8,7 +8,7 @@ import type { ObjectStore } from '../ports';
 import { INDEX_FILES } from './index-files';
 import { folderOf, type GraphChain, type IndexManifest, nameOf, readManifest } from './manifest';
 
-export function parseGraphState(bytes: Uint8Array | undefined): GraphSnapshot | undefined {
+function parseGraphState(bytes: Uint8Array | undefined): GraphSnapshot | undefined {
   return bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as GraphSnapshot) : undefined;
 }
 

@@ -77,7 +77,8 @@ function decodeManifest(bytes: Uint8Array): IndexManifest {
 }
 
 /** The folders a version names besides its own and its segments': its graph's base and deltas. */
-export const graphFoldersOf = (manifest: IndexManifest): string[] => (manifest.graph ? [manifest.graph.base, ...manifest.graph.deltas] : []);
+export const graphFoldersOf = (manifest: IndexManifest): string[] =>
+  manifest.graph ? [manifest.graph.base, ...manifest.graph.deltas] : [];
 
 /** The folder of a version or segment, by its name under the memory's index root. */
 export const folderOf = (root: string, id: string): string => `${root}${id}/`;

@@ -26,7 +26,7 @@ import type {
 import type { OntologyName } from './ontology';
 import { type ChunkOriginRow, chunkOriginRow, type StatementRow, statementRows, statementsOfRows, withOrigin } from './graph-snapshot-rows';
 
-export const GRAPH_SNAPSHOT_VERSION = 3;
+const GRAPH_SNAPSHOT_VERSION = 3;
 /** The version export archives carry (docs/export-format.md): statements and chunk origins written out. */
 const PORTABLE_VERSION = 2;
 /** Versions `restoreMemoryGraph` reads. */
@@ -77,7 +77,8 @@ export interface FileSnapshot {
 }
 
 /** A version 1 fact: no validity. */
-export type StoredFact = Omit<GraphFact, 'validFrom' | 'validTo' | 'sourceId'> & Partial<Pick<GraphFact, 'validFrom' | 'validTo' | 'sourceId'>>;
+export type StoredFact = Omit<GraphFact, 'validFrom' | 'validTo' | 'sourceId'> &
+  Partial<Pick<GraphFact, 'validFrom' | 'validTo' | 'sourceId'>>;
 
 export interface GraphSnapshot {
   version: 1 | typeof PORTABLE_VERSION | typeof GRAPH_SNAPSHOT_VERSION;

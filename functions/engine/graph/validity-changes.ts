@@ -18,7 +18,11 @@ interface Redone {
 }
 
 /** The validity of each item, in order (facts, relations, statements), to compare before and after a pass. */
-export function validityOf(facts: readonly GraphFact[], relations: readonly GraphRelation[], statements: readonly SpeakerStatement[]): string[] {
+export function validityOf(
+  facts: readonly GraphFact[],
+  relations: readonly GraphRelation[],
+  statements: readonly SpeakerStatement[],
+): string[] {
   const values: string[] = [];
   for (const fact of facts) values.push(`${fact.validFrom}|${fact.validTo}`);
   for (const relation of relations) values.push(`${relation.validFrom}|${relation.validTo}`);

@@ -26,6 +26,16 @@ interface Stated {
  */
 export function refreshValidity(graph: KnowledgeGraph, scope?: ValidityScope, changed?: ValidityChanges): void {
   const keys = scope && scopeEntities(graph, scope);
+  const { facts, relations, statements } = redoneItems(graph, keys, scope);
+  const before = changed && validityOf(facts, relations, statements);
+  refreshFacts(graph, facts, keys);
+  refreshRelations(graph, relations, keys);
+  refreshStatements(statements);
+  if (changed && before) recordChanges(graph, changed, before, validityOf(facts, relations, statements), { facts, relations, statements });
+}
+
+/** The facts (current and closed), relations and statements of the groups the pass redoes. */
+function redoneItems(graph: KnowledgeGraph, keys: ReadonlySet<string> | undefined, scope: ValidityScope | undefined) {
   const touches = (item: Ends) => !keys || keys.has(item.subjectId) || keys.has(item.objectId);
   const facts = [...graph.facts.values()].filter(touches);
   const statements: SpeakerStatement[] = [];
@@ -34,12 +44,7 @@ export function refreshValidity(graph: KnowledgeGraph, scope?: ValidityScope, ch
     for (const fact of file.closedFacts) if (touches(fact)) facts.push(fact);
     for (const statement of file.statements) if (!scope || scope.speakers.has(statement.speaker)) statements.push(statement);
   }
-  const relations = [...graph.relations.values()].filter(touches);
-  const before = changed && validityOf(facts, relations, statements);
-  refreshFacts(graph, facts, keys);
-  refreshRelations(graph, relations, keys);
-  refreshStatements(statements);
-  if (changed && before) recordChanges(graph, changed, before, validityOf(facts, relations, statements), { facts, relations, statements });
+  return { facts, relations: [...graph.relations.values()].filter(touches), statements };
 }
 
 /** Whether an item's group is redone: every group in the whole pass, else those keyed by an entity in scope. */

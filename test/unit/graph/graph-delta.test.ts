@@ -96,7 +96,7 @@ describe('graph deltas', () => {
       warm = kept.graph;
       whole = snapshotGraph(before.graph.graph);
       // a merge now and then: the composed graph is written whole as a new base
-      const delta: GraphDelta | undefined = kept.delta && roundTrip(kept.delta as unknown as GraphSnapshot) as unknown as GraphDelta;
+      const delta: GraphDelta | undefined = kept.delta && (roundTrip(kept.delta as unknown as GraphSnapshot) as unknown as GraphDelta);
       composed = composed && delta && random() > 0.2 ? applyGraphDelta(composed, delta) : snapshotGraph(warm.graph);
       if (delta) deltas++;
       closed += whole.facts.filter((fact) => fact.validTo !== null).length;
@@ -120,12 +120,24 @@ describe('graph deltas', () => {
         const fileId = `session:s${s}` as SourceId;
         const chunks = Array.from({ length: 4 }, (_, m) => {
           const message = { id: `${s}-${m}`, sessionId: `s${s}`, role: 'user', customerUserId: `u${s}`, createdAt: time(s) };
-          return { id: `msg:${s}-${m}`, fileId, text: s === sessions ? `Zoe Quist moved to Quito. I love tea.` : sentence(random), start: 0, end: 1, message };
+          return {
+            id: `msg:${s}-${m}`,
+            fileId,
+            text: s === sessions ? `Zoe Quist moved to Quito. I love tea.` : sentence(random),
+            start: 0,
+            end: 1,
+            message,
+          };
         });
         const kept = new Set(Array.from({ length: s + 1 }, (_, i) => `session:s${i}`));
-        const built = await buildMemoryGraph(MEMORY, { previous: undefined, ...(graph ? { cached: graph } : {}), added: new Map([[fileId, chunks]]), kept }, OPTIONS);
+        const built = await buildMemoryGraph(
+          MEMORY,
+          { previous: undefined, ...(graph ? { cached: graph } : {}), added: new Map([[fileId, chunks]]), kept },
+          OPTIONS,
+        );
         graph = built.graph;
-        if (s === sessions) sizes.push(Buffer.byteLength(JSON.stringify(built.delta)), Buffer.byteLength(JSON.stringify(snapshotGraph(graph.graph))));
+        if (s === sessions)
+          sizes.push(Buffer.byteLength(JSON.stringify(built.delta)), Buffer.byteLength(JSON.stringify(snapshotGraph(graph.graph))));
       }
     }
     const [smallDelta, smallWhole, largeDelta, largeWhole] = sizes as [number, number, number, number];
