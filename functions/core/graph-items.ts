@@ -80,11 +80,12 @@ function itemsOf({ entities, relations }: Pick<GraphSnapshot, 'entities' | 'rela
 }
 
 /**
- * What a build's graph delta changes in the items: its touched entities and relations put again, and
- * those it took away (and did not add back) deleted.
+ * What a build's graph delta changes in the items: its touched entities and relations put again (`touched`:
+ * their whole records, as a delta carries a kept one's support in part), and those it took away (and did
+ * not add back) deleted.
  */
-export function graphItemChangesOf(delta: GraphDelta): GraphItemChanges {
-  const { nodes, edges } = itemsOf(delta);
+export function graphItemChangesOf(delta: GraphDelta, touched: Pick<GraphSnapshot, 'entities' | 'relations'>): GraphItemChanges {
+  const { nodes, edges } = itemsOf(touched);
   const kept = new Set(nodes.map((node) => node.id));
   const keptEdges = new Set(edges.map(edgeKey));
   const removeEdges = delta.removed.relations.map(([id, source]) => ({ id, source }));

@@ -4,8 +4,8 @@
  * writes: the graph segment retrieval walks, and either one delta (what the build changed) or, when the
  * chain is long or text must go, the graph whole as a new base; then the graph's table items.
  */
-import type { GraphSnapshot } from '../../engine';
-import { type MemoryGraph, snapshotGraph } from '../../engine/graph';
+import type { GraphDelta, GraphSnapshot } from '../../engine';
+import { entitySnapshot, type MemoryGraph, relationSnapshot, snapshotGraph } from '../../engine/graph';
 import { graphItemChangesOf, graphItemsOf } from '../graph-items';
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
@@ -127,11 +127,26 @@ async function writeItems(
   const startedAt = memory.indexPrefix;
   const from =
     built.delta && startedAt && start.chain
-      ? { prefix: startedAt, state: start.chain.state, changes: graphItemChangesOf(built.delta) }
+      ? { prefix: startedAt, state: start.chain.state, changes: graphItemChangesOf(built.delta, touchedRecords(built.graph, built.delta)) }
       : undefined;
   const known = !from && start.previous && startedAt ? { prefix: startedAt, items: graphItemsOf(start.previous) } : undefined;
   const target = { items, version: memory.indexVersion + 1, prefix, ...(from ? { from } : {}) };
   await writeGraphItems(deps, memory.accountId, memory.id, target, known);
+}
+
+/** The whole records of the entities and relations a delta touched. */
+function touchedRecords(memory: MemoryGraph, delta: GraphDelta): Pick<GraphSnapshot, 'entities' | 'relations'> {
+  const { entities, relations } = memory.graph;
+  return {
+    entities: delta.entities.flatMap((entity) => {
+      const record = entities.get(entity.id);
+      return record ? [entitySnapshot(record)] : [];
+    }),
+    relations: delta.relations.flatMap((relation) => {
+      const record = relations.get(relation.id);
+      return record ? [relationSnapshot(record)] : [];
+    }),
+  };
 }
 
 type WrittenItems = () => ReturnType<typeof graphItemsOf>;

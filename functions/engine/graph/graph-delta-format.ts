@@ -22,6 +22,11 @@ export interface GraphDelta {
     chunks: string[];
     files: string[];
   };
+  /**
+   * Files whose contribution the build removed, replaced or merged. An entity or relation the graph held
+   * before and still holds carries in `support` only these files' entries: the rest are the base's.
+   */
+  contributed: string[];
   entities: EntitySnapshot[];
   relations: RelationSnapshot[];
   facts: StoredFact[];
@@ -34,14 +39,16 @@ export function applyGraphDelta(snapshot: GraphSnapshot, delta: GraphDelta): Gra
   if (snapshot.version !== DELTA_BASE_VERSION) throw new RangeError(`graph delta: a version ${snapshot.version} snapshot takes none`);
   if (delta.format !== 1) throw new RangeError(`graph delta: unsupported format ${String(delta.format)}`);
   const { removed } = delta;
+  const contributed = new Set(delta.contributed);
   return {
     ...snapshot,
-    entities: applied(snapshot.entities, removed.entities, delta.entities, (entity) => entity.id),
+    entities: applied(snapshot.entities, removed.entities, delta.entities, (entity) => entity.id, withSupport(contributed)),
     relations: applied(
       snapshot.relations,
       removed.relations.map(([id]) => id),
       delta.relations,
       (relation) => relation.id,
+      withSupport(contributed),
     ),
     facts: applied(snapshot.facts, removed.facts, delta.facts, (fact) => fact.id),
     chunks: applied(snapshot.chunks, removed.chunks, delta.chunks, (chunk) => chunk.id),
@@ -49,9 +56,26 @@ export function applyGraphDelta(snapshot: GraphSnapshot, delta: GraphDelta): Gra
   };
 }
 
-function applied<T>(records: readonly T[], removed: readonly string[], upserts: readonly T[], idOf: (record: T) => string): T[] {
+function applied<T>(
+  records: readonly T[],
+  removed: readonly string[],
+  upserts: readonly T[],
+  idOf: (record: T) => string,
+  update: (before: T, after: T) => T = (_, after) => after,
+): T[] {
   const byId = new Map(records.map((record) => [idOf(record), record]));
   for (const id of removed) byId.delete(id);
-  for (const record of upserts) byId.set(idOf(record), record);
+  for (const record of upserts) {
+    const before = byId.get(idOf(record));
+    byId.set(idOf(record), before === undefined ? record : update(before, record));
+  }
   return [...byId.values()];
 }
+
+/** A kept record's support: the base's entries of files the build did not contribute, then the delta's, as the build's map iterates them. */
+const withSupport =
+  (contributed: ReadonlySet<string>) =>
+  <R extends { support: Array<[string, number]> }>(before: R, after: R): R => ({
+    ...after,
+    support: [...before.support.filter(([fileId]) => !contributed.has(fileId)), ...after.support],
+  });

@@ -20,6 +20,8 @@ export interface GraphChanges {
   readonly facts: Set<string>;
   readonly chunks: Set<string>;
   readonly files: Set<string>;
+  /** Files whose contribution was removed, replaced or merged (not only their validity changed). */
+  readonly contributed: Set<string>;
   readonly validity: ValidityChanges;
 }
 
@@ -28,12 +30,13 @@ export function trackGraphChanges(graph: KnowledgeGraph): GraphChanges {
   for (const map of mapsOf(graph)) map.track();
   const changes = { entities: new Set<string>(), relations: new Set<string>(), facts: new Set<string>(), chunks: new Set<string>() };
   const files = new Set<string>();
-  return { ...changes, files, validity: { facts: changes.facts, relations: changes.relations, files } };
+  return { ...changes, files, contributed: new Set(), validity: { facts: changes.facts, relations: changes.relations, files } };
 }
 
 /** Marks everything a file's contribution names as touched (call it before a removal and after a merge). */
 export function markFile(changes: GraphChanges, file: FileContribution): void {
   changes.files.add(file.fileId);
+  changes.contributed.add(file.fileId);
   for (const id of file.chunkIds) changes.chunks.add(id);
   for (const id of file.factIds) changes.facts.add(id);
   for (const id of file.aliasCounts.keys()) changes.entities.add(id);
@@ -53,12 +56,27 @@ export function graphDelta(graph: KnowledgeGraph, changes: GraphChanges): GraphD
       chunks: [...chunks.deleted.keys()],
       files: [...files.deleted.keys()],
     },
-    entities: touched(entities, changes.entities).map(entitySnapshot),
-    relations: touched(relations, changes.relations).map(relationSnapshot),
+    contributed: [...changes.contributed],
+    entities: touched(entities, changes.entities).map((entity) => supportPatched(entitySnapshot(entity), entities, changes)),
+    relations: touched(relations, changes.relations).map((relation) => supportPatched(relationSnapshot(relation), relations, changes)),
     facts: touched(facts, changes.facts).map((fact): GraphFact => ({ ...fact })),
     chunks: touched(chunks, changes.chunks).map(({ id, fileId, index }) => ({ id, fileId, index })),
     files: touched(files, changes.files).map((file) => fileSnapshot(file, graph.chunks)),
   };
+}
+
+/**
+ * A record the graph held before the build and still holds (not re-inserted) with only the support of the
+ * files whose contributions changed: its other entries are the base's (a hub entity's support names every
+ * file that mentions it, which no delta should copy).
+ */
+function supportPatched<R extends { id: string; support: Array<[string, number]> }>(
+  record: R,
+  map: TrackedMap<string, unknown>,
+  changes: GraphChanges,
+): R {
+  if (map.inserted.has(record.id)) return record;
+  return { ...record, support: record.support.filter(([fileId]) => changes.contributed.has(fileId)) };
 }
 
 /** The records touched in place and still present, then those inserted, in the order the map holds them. */

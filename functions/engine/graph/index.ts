@@ -18,7 +18,7 @@ export { refreshValidity } from './validity';
 export { type GraphChanges, graphDelta, markFile, trackGraphChanges } from './graph-delta';
 export { addFileToScope, emptyValidityScope, type ValidityScope } from './validity-scope';
 export { statedDocumentDate } from './document-date';
-export { portableGraphSnapshot, restoreMemoryGraph, snapshotGraph } from './graph-snapshot';
+export { entitySnapshot, portableGraphSnapshot, relationSnapshot, restoreMemoryGraph, snapshotGraph } from './graph-snapshot';
 export { parseText, type ParsedText } from './nlp';
 export { extractMentions } from './extract-entities';
 export { extractRelations } from './relations';

@@ -113,7 +113,8 @@ describe('graph deltas', () => {
 
   it('one more session costs a delta whose size does not grow with the graph', async () => {
     const sizes: number[] = [];
-    for (const sessions of [5, 60]) {
+    // few names: every session mentions the same hub entities, whose support grows with the graph
+    for (const sessions of [10, 150]) {
       let graph: MemoryGraph | undefined;
       const random = seeded(5);
       for (let s = 0; s <= sessions; s++) {
@@ -123,7 +124,7 @@ describe('graph deltas', () => {
           return {
             id: `msg:${s}-${m}`,
             fileId,
-            text: s === sessions ? `Zoe Quist moved to Quito. I love tea.` : sentence(random),
+            text: s === sessions ? `Alice Martin moved to Paris. I love tea.` : sentence(random),
             start: 0,
             end: 1,
             message,
@@ -141,7 +142,7 @@ describe('graph deltas', () => {
       }
     }
     const [smallDelta, smallWhole, largeDelta, largeWhole] = sizes as [number, number, number, number];
-    expect(largeWhole).toBeGreaterThan(smallWhole * 5);
+    expect(largeWhole).toBeGreaterThan(smallWhole * 8);
     expect(largeDelta).toBeLessThan(smallDelta * 1.5);
     expect(largeDelta).toBeLessThan(largeWhole / 20);
   });
