@@ -22,8 +22,10 @@ import { parseArgs } from 'node:util';
 import type { Message } from '../functions/core/model';
 import { conversationChunks } from '../functions/core/ingest/conversation-chunks';
 import { buildMemoryGraph, OFFLINE_GRAPH_EXTRACTOR } from '../functions/core/ingest/memory-graph';
-import { createMemoryGraph, extractFile, mergeFile } from '../functions/engine/graph/graph-build';
-import { type GraphSnapshot, portableGraphSnapshot, restoreMemoryGraph, snapshotGraph } from '../functions/engine/graph/graph-snapshot';
+import { createMemoryGraph, extractFile, type MemoryGraph, mergeFile } from '../functions/engine/graph/graph-build';
+import { graphDelta, markFile, trackGraphChanges } from '../functions/engine/graph/graph-delta';
+import { type GraphSnapshot, portableGraphSnapshot, snapshotGraph } from '../functions/engine/graph/graph-snapshot';
+import { deltaWithinBounds } from '../functions/core/ingest/graph-version';
 import { buildGraphSegment, serializeGraphSegment } from '../functions/engine/graph/graph-segment';
 import { refreshValidity } from '../functions/engine/graph/validity';
 import { addFileToScope, emptyValidityScope } from '../functions/engine/graph/validity-scope';
@@ -187,7 +189,7 @@ const MEMORY = { id: 'bench', ontology: 'culture' as const, factExtraction: true
 
 /** Syncs each conversation every `BATCH` messages through the worker's graph build; answers the last snapshot. */
 async function syncAll(conversations: readonly Conversation[]): Promise<{ snapshot: GraphSnapshot | undefined; messages: number }> {
-  let previous: GraphSnapshot | undefined;
+  let cached: MemoryGraph | undefined;
   let messages = 0;
   for (const [u, convo] of conversations.entries()) {
     const all = messagesOf(convo.said, `s${u}`, `user-${u}`);
@@ -196,27 +198,30 @@ async function syncAll(conversations: readonly Conversation[]): Promise<{ snapsh
       const sessions = new Set([...Array(u + 1).keys()].map((i) => `session:s${i}`));
       const built = await buildMemoryGraph(
         MEMORY,
-        { previous, added: new Map([[`session:s${u}`, chunks]]), kept: sessions },
+        { previous: undefined, ...(cached ? { cached } : {}), added: new Map([[`session:s${u}`, chunks]]), kept: sessions },
         { wordVectors: undefined, extractor: OFFLINE_GRAPH_EXTRACTOR },
       );
-      previous = JSON.parse(built.state) as GraphSnapshot;
+      cached = built.graph; // as a warm worker keeps it (ingest/graph-cache.ts)
     }
     messages += all.length;
   }
-  return { snapshot: previous, messages };
+  return { snapshot: cached && snapshotGraph(cached.graph), messages };
 }
 
 /** Validity off (what the graph did before), on with the whole validity pass, on with the worker's incremental pass. */
 type Mode = 'off' | 'whole' | 'incremental';
 
 /**
- * The engine steps of a sync, timed: restore the graph, merge the session again, build the segment and the
- * snapshot. With validity: message origins (times, sources, speakers: statements) and the validity pass
- * (whole, or over the groups the session touched, as the worker runs it). Answers seconds in all and in
- * the validity pass.
+ * The engine steps of a sync, timed, as a warm worker runs them (ingest/memory-graph.ts, graph-version.ts):
+ * the graph kept from the sync before, the session merged again with its changes tracked, the segment
+ * built, and the delta written (the graph whole, as a new base, when the chain passes its bounds). With
+ * validity: message origins (times, sources, speakers: statements) and the validity pass (whole, or over
+ * the groups the session touched, as the worker runs it). Answers seconds in all and in the validity pass.
  */
 function timeSyncs(conversations: readonly Conversation[], mode: Mode): Timing {
-  let previous: GraphSnapshot | undefined;
+  const memory = createMemoryGraph({ ...MEMORY, ontology: 'culture' });
+  let chain = { baseBytes: 0, deltas: [] as string[], deltaBytes: 0 };
+  let first = true;
   let pass = 0;
   const started = performance.now();
   const cpu = process.cpuUsage();
@@ -224,9 +229,7 @@ function timeSyncs(conversations: readonly Conversation[], mode: Mode): Timing {
     const all = messagesOf(convo.said, `s${u}`, `user-${u}`);
     for (let end = BATCH; end < all.length + BATCH; end += BATCH) {
       const chunks = conversationChunks(all.slice(0, Math.min(end, all.length)));
-      const memory = previous
-        ? restoreMemoryGraph(previous, { factExtraction: true })
-        : createMemoryGraph({ ...MEMORY, ontology: 'culture' });
+      const touched = trackGraphChanges(memory.graph);
       const input = { fileId: `session:s${u}`, chunks: chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })) };
       const origins = new Map(
         chunks.map((chunk) => [
@@ -241,15 +244,20 @@ function timeSyncs(conversations: readonly Conversation[], mode: Mode): Timing {
       const scope = emptyValidityScope();
       const earlier = memory.graph.files.get(input.fileId);
       if (earlier) addFileToScope(scope, memory.graph, earlier);
+      if (earlier) markFile(touched, earlier);
       const extraction = extractFile(input, { schema: memory.graph.schema, factExtraction: true });
       mergeFile(memory, extraction, mode === 'off' ? {} : { chunks: origins });
       const merged = memory.graph.files.get(input.fileId);
       if (merged) addFileToScope(scope, memory.graph, merged);
+      if (merged) markFile(touched, merged);
       const passStarted = performance.now();
-      if (mode !== 'off') refreshValidity(memory.graph, mode === 'incremental' && previous ? scope : undefined);
+      if (mode !== 'off') refreshValidity(memory.graph, mode === 'incremental' && !first ? scope : undefined, touched.validity);
       pass += performance.now() - passStarted;
       serializeGraphSegment(buildGraphSegment(memory.graph));
-      previous = JSON.parse(JSON.stringify(snapshotGraph(memory.graph))) as GraphSnapshot;
+      const delta = Buffer.byteLength(JSON.stringify(graphDelta(memory.graph, touched)));
+      if (deltaWithinBounds(chain, delta)) chain = { ...chain, deltas: [...chain.deltas, ''], deltaBytes: chain.deltaBytes + delta };
+      else chain = { baseBytes: Buffer.byteLength(JSON.stringify(snapshotGraph(memory.graph))), deltas: [], deltaBytes: 0 };
+      first = false;
     }
   }
   const used = process.cpuUsage(cpu);

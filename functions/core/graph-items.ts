@@ -3,7 +3,7 @@
  * what GET /memories/graph/{id} pages through without loading the graph. The worker keeps the items equal
  * to the published graph by writing only what changed between two versions (graph-items-sync.ts).
  */
-import type { GraphSnapshot } from '../engine';
+import type { GraphDelta, GraphSnapshot } from '../engine';
 
 export interface GraphNode {
   id: string;
@@ -52,9 +52,13 @@ const total = (pairs: ReadonlyArray<readonly [string, number]>): number => pairs
 
 /** The items of a stored graph (none for no graph). */
 export function graphItemsOf(snapshot: GraphSnapshot | undefined): GraphItems {
-  if (!snapshot) return { nodes: [], edges: [] };
+  return snapshot ? itemsOf(snapshot) : { nodes: [], edges: [] };
+}
+
+/** The items of some entities and relations of a graph (a snapshot's, or a delta's). */
+function itemsOf({ entities, relations }: Pick<GraphSnapshot, 'entities' | 'relations'>): GraphItems {
   return {
-    nodes: snapshot.entities.map((entity) => ({
+    nodes: entities.map((entity) => ({
       id: entity.id,
       name: entity.name,
       type: entity.type,
@@ -62,7 +66,7 @@ export function graphItemsOf(snapshot: GraphSnapshot | undefined): GraphItems {
       mentions: entity.aliases.reduce((sum, [, , mentions]) => sum + mentions, 0),
       support: entity.support.length,
     })),
-    edges: snapshot.relations.map((relation) => ({
+    edges: relations.map((relation) => ({
       id: relation.id,
       source: relation.subjectId,
       target: relation.objectId,
@@ -72,6 +76,24 @@ export function graphItemsOf(snapshot: GraphSnapshot | undefined): GraphItems {
       support: relation.support.length,
       ...(relation.validFrom ? { validFrom: relation.validFrom, validTo: relation.validTo ?? null } : {}),
     })),
+  };
+}
+
+/**
+ * What a build's graph delta changes in the items: its touched entities and relations put again (`touched`:
+ * their whole records, as a delta carries a kept one's support in part), and those it took away (and did
+ * not add back) deleted.
+ */
+export function graphItemChangesOf(delta: GraphDelta, touched: Pick<GraphSnapshot, 'entities' | 'relations'>): GraphItemChanges {
+  const { nodes, edges } = itemsOf(touched);
+  const kept = new Set(nodes.map((node) => node.id));
+  const keptEdges = new Set(edges.map(edgeKey));
+  const removeEdges = delta.removed.relations.map(([id, source]) => ({ id, source }));
+  return {
+    putNodes: nodes,
+    putEdges: edges,
+    removeNodes: delta.removed.entities.filter((id) => !kept.has(id)),
+    removeEdges: removeEdges.filter((edge) => !keptEdges.has(edgeKey(edge))),
   };
 }
 

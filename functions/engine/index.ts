@@ -30,6 +30,7 @@ export { decodeWordVectorTable, encodeWordVectorTable, type WordVectorSource } f
 
 // graph: walked at query time
 export type { GraphSnapshot } from './graph/graph-snapshot';
+export { applyGraphDelta, type GraphDelta } from './graph/graph-delta-format';
 export { buildGraphSegment, type GraphSegment } from './graph/graph-segment';
 export { deserializeGraphSegment, serializeGraphSegment } from './graph/graph-segment-format';
 export { personalizedPageRank, topChunks } from './graph/graph-ppr';

@@ -12,6 +12,10 @@ import { graphExtractorFromSettings } from '../adapters/providers/graph-extracto
 import { once } from '../adapters/providers/once';
 import { vectorTierSetupFromSettings } from '../adapters/providers/vector-tier-setup';
 import type { WorkerDeps } from './dispatch';
+import { GraphCache } from '../core/ingest/graph-cache';
+
+/** Graph memories whose graph a warm worker keeps between builds (the last ones it published). */
+const WARM_GRAPHS = 8;
 
 /** The worker's deps as composed here: the extractor is the one that holds OCR workers open. */
 export type ComposedWorkerDeps = WorkerDeps & { extractor: FileContentExtractor };
@@ -27,6 +31,7 @@ export function composeWorkerDeps(base: Container & { s3?: S3Client }): Composed
       graphWordVectors: () =>
         config.graphWordVectors ? loadGraphWordVectors(config.wordVectorCache ? {} : { cacheDir: false }) : undefined,
       graphExtractor: once(() => graphExtractorFromSettings(config.graphExtractor, config)),
+      graphCache: new GraphCache(WARM_GRAPHS),
     },
     summaries: { model: once(() => summarizerFromSettings(config.answerModel, config)) },
     extractor: new FileContentExtractor(config, base.s3 ?? createS3Client(config)),

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { memoryConfig, memoryDeps } from '../support/memory';
 import type { GraphItems } from '../../functions/core/graph-items';
 import { buildAndPublishIndex } from '../../functions/core/ingest/memory-index';
-import { parseGraphState } from '../../functions/core/stored-index/graph-state';
+import { readGraphState } from '../../functions/core/stored-index/graph-state';
 import { graphItemsOf } from '../../functions/core/graph-items';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory, deleteMemory } from '../../functions/core/use-cases/memories';
@@ -33,7 +33,7 @@ const sorted = (items: GraphItems) => ({
 
 async function publishedItems(accountId: string, memoryId: string): Promise<GraphItems> {
   const memory = await deps.memories.get(accountId, memoryId);
-  return graphItemsOf(parseGraphState(await deps.objects.get(`${memory?.indexPrefix}graph-state.json`)));
+  return graphItemsOf(await readGraphState(deps.objects, memory?.indexPrefix ?? ''));
 }
 
 async function graphMemoryWithSessions(count: number) {

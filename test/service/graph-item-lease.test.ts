@@ -32,7 +32,7 @@ describe('graph item lease', () => {
     });
     const started = Date.now();
     await writeGraphItems({ objects: deps.objects, graphItems: counting, clock: fastClock, ids: deps.ids }, accountId, memoryId, {
-      items: { nodes: [], edges: [] },
+      items: () => ({ nodes: [], edges: [] }),
       version: 1,
       prefix: 'lease-test/',
     });

@@ -6,10 +6,10 @@
  * died mid-way. One writer at a time holds the items' lease; another build waits for it. A build that then
  * loses the publish race builds again and rewrites the items from what they hold.
  */
-import { diffGraphItems, graphItemsOf, type GraphItems, type GraphItemsState } from '../graph-items';
+import { diffGraphItems, type GraphItemChanges, graphItemsOf, type GraphItems, type GraphItemsState } from '../graph-items';
 import type { Clock, GraphItemStore, IdGenerator, MemoryStore, ObjectStore } from '../ports';
-import { parseGraphState } from '../stored-index/graph-state';
-import { INDEX_FILES } from '../stored-index/index-files';
+import { graphChainOf, readGraphState, rootOf } from '../stored-index/graph-state';
+import { readManifest } from '../stored-index/manifest';
 
 /**
  * A writer's lease: short, and renewed every third of it while the writer lives, so a killed writer's
@@ -30,9 +30,12 @@ export interface GraphItemsDeps {
 
 /** The graph a build is about to publish: its items, its version and its folder. */
 export interface GraphItemsTarget {
-  items: GraphItems;
+  /** All its items (made only when the items hold another graph than `from`'s). */
+  items: () => GraphItems;
   version: number;
   prefix: string;
+  /** What the build changed in the items of the graph it started from: the version at `prefix`, whose content is `state`. */
+  from?: { prefix: string; state: string; changes: GraphItemChanges };
 }
 
 /** The graph of a build the caller has in hand (the one it started from), so it is not read again. */
@@ -55,13 +58,14 @@ export async function writeGraphItems(
     return deps.graphItems.release(accountId, memoryId, holder, held);
   }
   let reached: GraphItemsState = { version: held.version, prefix: null };
+  const itemsHeld = async () => (await heldItems(deps, held, known)) ?? (await deps.graphItems.readAll(accountId, memoryId));
   const heartbeat = setInterval(() => {
     const until = deps.clock.now().getTime() + GRAPH_ITEMS_LEASE_MS;
     deps.graphItems.renew(accountId, memoryId, holder, until).catch(() => undefined); // the next beat tries again
   }, GRAPH_ITEMS_LEASE_MS / 3);
   try {
-    const base = (await heldItems(deps, held, known)) ?? (await deps.graphItems.readAll(accountId, memoryId));
-    await deps.graphItems.apply(accountId, memoryId, diffGraphItems(base, target.items));
+    const changes = (await changesFromHeld(deps, held, target.from)) ?? diffGraphItems(await itemsHeld(), target.items());
+    await deps.graphItems.apply(accountId, memoryId, changes);
     reached = { version: target.version, prefix: target.prefix };
   } finally {
     clearInterval(heartbeat);
@@ -83,7 +87,7 @@ export async function writePublishedGraphItems(
   if (memory?.memoryType !== 'graph' || !memory.indexPrefix) return;
   const items = await storedItems(deps, memory.indexPrefix);
   if (!items) return; // replaced meanwhile: that build wrote its own items
-  const target = { items, version: memory.indexVersion, prefix: memory.indexPrefix };
+  const target = { items: () => items, version: memory.indexVersion, prefix: memory.indexPrefix };
   await writeGraphItems(deps, accountId, memoryId, target, { prefix: memory.indexPrefix, items });
 }
 
@@ -106,6 +110,19 @@ async function heldItems(deps: GraphItemsDeps, held: GraphItemsState, known: Kno
 
 /** The items of the graph stored under an index prefix; undefined when that build is gone. */
 async function storedItems(deps: GraphItemsDeps, prefix: string): Promise<GraphItems | undefined> {
-  const bytes = await deps.objects.get(prefix + INDEX_FILES.state);
-  return bytes ? graphItemsOf(parseGraphState(bytes)) : undefined;
+  const snapshot = await readGraphState(deps.objects, prefix);
+  return snapshot ? graphItemsOf(snapshot) : undefined;
+}
+
+/** The build's changes, when the items hold the graph it started from (that version, or one with the same content); else undefined. */
+async function changesFromHeld(
+  deps: GraphItemsDeps,
+  held: GraphItemsState,
+  from: GraphItemsTarget['from'],
+): Promise<GraphItemChanges | undefined> {
+  if (!from || !held.prefix) return undefined;
+  if (held.prefix === from.prefix) return from.changes;
+  const root = rootOf(held.prefix);
+  const manifest = await readManifest(deps.objects, root, held.prefix);
+  return manifest && graphChainOf(root, held.prefix, manifest).state === from.state ? from.changes : undefined;
 }

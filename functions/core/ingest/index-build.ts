@@ -15,6 +15,8 @@ import type { Memory } from '../model';
 import type { StoredChunk } from '../stored-index/chunks';
 import { type BuiltGraph, buildMemoryGraph, type FileTimes, OFFLINE_GRAPH_EXTRACTOR } from './memory-graph';
 import type { GraphExtractor } from './ports';
+import type { GraphCache } from './graph-cache';
+import type { MemoryGraph } from '../../engine/graph';
 
 export interface IndexingSettings {
   embedder: () => Embedder | null;
@@ -22,10 +24,14 @@ export interface IndexingSettings {
   graphWordVectors: () => WordVectors | undefined;
   /** The configured extractor for files entering a graph memory through an ingestion. */
   graphExtractor: () => GraphExtractor;
+  /** A warm worker's graphs of the versions it published (graph-cache.ts); none: every build reads the stored graph. */
+  graphCache?: GraphCache;
 }
 
 export interface GraphInputs {
   previous: GraphSnapshot | undefined;
+  /** The previous version's graph as the worker kept it, used instead of `previous` (and changed). */
+  cached?: MemoryGraph;
   added: ReadonlyMap<string, readonly StoredChunk[]>;
   kept: ReadonlySet<string>;
   /** Use the configured (possibly paid) extractor; false: the offline one. */

@@ -6,11 +6,11 @@
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import type { MemoryStore, ObjectStore, QueuePort } from '../ports';
-import { folderOf, type IndexManifest, nameOf } from '../stored-index/manifest';
+import { folderOf, graphFoldersOf, type IndexManifest, nameOf } from '../stored-index/manifest';
 import { readSegmentFiles } from '../stored-index/segments';
 import type { VectorIndexRef, VectorTierSetup } from '../vector-tier/ports';
 import { keysOfRanges } from '../vector-tier/vector-keys';
-import { mergeDue } from './merge-policy';
+import { graphMergeDue, mergeDue } from './merge-policy';
 import { afterTierPublish, dropTier, memoryTierOwner, type TierOwner, tierRef } from './vector-placement';
 
 export interface PublishDeps {
@@ -28,7 +28,7 @@ export interface VersionRef {
 
 /**
  * After `published` (whose manifest is `current`) replaced `previous`: keeps both versions and their
- * segments (a warm reader may still load the previous one); deletes every other folder of a version up
+ * segments and graph folders (a warm reader may still load the previous one); deletes every other folder of a version up
  * to the published one, so the folders of builds and merges that lost or crashed go too. Folders of
  * later versions (builds still running) are left alone; a tiered memory's collected segments take their
  * vectors with them, and generations no version names are dropped (vector-placement.ts). Then enqueues a merge when one is due.
@@ -36,7 +36,7 @@ export interface VersionRef {
 export async function afterPublish(deps: PublishDeps, published: Memory, current: VersionRef, previous?: VersionRef): Promise<void> {
   await afterTierPublish(deps, memoryTierOwner(published), current.manifest, previous?.manifest);
   await collectFolders(deps, published, current, previous);
-  if (mergeDue(current.manifest.segments))
+  if (mergeDue(current.manifest.segments) || graphMergeDue(current.manifest))
     await deps.queue.send({ kind: 'memory.merge', accountId: published.accountId, memoryId: published.id });
 }
 
@@ -45,12 +45,7 @@ async function collectFolders(deps: PublishDeps, published: Memory, current: Ver
   const tiered = current.manifest.vectorTier;
   const ref = tiered ? tierRef(memoryTierOwner(published), tiered.generation) : undefined;
   const root = objectKeys.indexRoot(published.accountId, published.id);
-  const keep = new Set<string>();
-  for (const version of [current, previous]) {
-    if (!version) continue;
-    keep.add(nameOf(root, version.prefix));
-    for (const entry of version.manifest.segments) keep.add(entry.id);
-  }
+  const keep = keptFolders(root, [current, previous]);
   const folders = new Set((await deps.objects.list(root)).map((key) => key.slice(root.length).split('/')[0] ?? ''));
   for (const folder of folders) {
     const version = Number(/^[vs](\d+)-/.exec(folder)?.[1] ?? Number.NaN);
@@ -58,6 +53,18 @@ async function collectFolders(deps: PublishDeps, published: Memory, current: Ver
     if (ref && folder.startsWith('s')) await forgetCollected(deps, ref, folderOf(root, folder), folder);
     await deps.objects.deletePrefix(folderOf(root, folder));
   }
+}
+
+/** The folders the versions name: their own, their segments' and their graph's base and deltas. */
+function keptFolders(root: string, versions: ReadonlyArray<VersionRef | undefined>): Set<string> {
+  const keep = new Set<string>();
+  for (const version of versions) {
+    if (!version) continue;
+    keep.add(nameOf(root, version.prefix));
+    for (const entry of version.manifest.segments) keep.add(entry.id);
+    for (const folder of graphFoldersOf(version.manifest)) keep.add(folder);
+  }
+  return keep;
 }
 
 /**

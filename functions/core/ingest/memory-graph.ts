@@ -10,13 +10,20 @@
  * A customer user's messages give their profile statements. Then `refreshValidity` closes what later
  * statements of single-valued relations superseded, over the groups the build's files touched (a graph
  * restored from a snapshot written before validity, or a new one, gets the whole pass).
+ *
+ * A warm worker hands in the graph it kept from the version before (`cached`, graph-cache.ts) instead of
+ * the snapshot to restore; the build tracks what it touches and answers it as a delta (graph-delta.ts),
+ * which is what the version stores unless it writes the graph whole (docs/segments.md).
  */
-import { buildGraphSegment, type GraphSnapshot, serializeGraphSegment, type WordVectors } from '../../engine';
+import { buildGraphSegment, type GraphDelta, type GraphSnapshot, serializeGraphSegment, type WordVectors } from '../../engine';
 import {
   type ChunkOrigin,
   createMemoryGraph,
   extractFile,
+  graphDelta,
   graphInvariantViolations,
+  type GraphChanges as TouchedIds,
+  markFile,
   type MemoryGraph,
   mergeFile,
   refreshValidity,
@@ -25,10 +32,9 @@ import {
   emptyValidityScope,
   type ValidityScope,
   restoreMemoryGraph,
-  snapshotGraph,
   statedDocumentDate,
+  trackGraphChanges,
 } from '../../engine/graph';
-import { graphItemsOf, type GraphItems } from '../graph-items';
 import type { Memory } from '../model';
 import type { StoredChunk } from '../stored-index/chunks';
 import type { GraphExtractor } from './ports';
@@ -41,9 +47,10 @@ interface GraphCounts {
 
 export interface BuiltGraph {
   segment: Uint8Array;
-  state: string;
-  /** The graph as table items (nodes and edges). */
-  items: GraphItems;
+  /** The graph after the build (the worker keeps it for the memory's next build: graph-cache.ts). */
+  graph: MemoryGraph;
+  /** What the build changed, when it started from a graph with validity (else: none, write it whole). */
+  delta: GraphDelta | undefined;
   counts: GraphCounts;
   /** Tokens a managed extractor (a model) spent; 0 offline. */
   tokensUsed: number;
@@ -67,6 +74,8 @@ export const OFFLINE_GRAPH_EXTRACTOR: GraphExtractor = {
 
 export interface GraphChanges {
   previous: GraphSnapshot | undefined;
+  /** The previous version's graph as a warm worker kept it: used (and changed) instead of restoring `previous`. */
+  cached?: MemoryGraph;
   /** Sources whose chunks are (re)added, with those chunks. */
   added: ReadonlyMap<string, readonly StoredChunk[]>;
   /** Every source the memory holds after this build. */
@@ -86,8 +95,31 @@ export async function buildMemoryGraph(
   changes: GraphChanges,
   options: { wordVectors: WordVectors | undefined; extractor: GraphExtractor },
 ): Promise<BuiltGraph> {
-  const graph = startingGraph(memory, changes.previous, options.wordVectors);
-  const scope = removeLeavingFiles(graph, changes);
+  const graph = changes.cached ?? startingGraph(memory, changes.previous, options.wordVectors);
+  const touched = trackGraphChanges(graph.graph);
+  const withValidity = changes.cached !== undefined || (changes.previous !== undefined && changes.previous.version !== 1);
+  const scope = removeLeavingFiles(graph, changes, touched, withValidity);
+  const tokensUsed = await mergeAddedFiles(graph, memory, changes, { extractor: options.extractor, touched, scope });
+  refreshValidity(graph.graph, scope, touched.validity);
+  const problems = graphInvariantViolations(graph.graph);
+  if (problems.length) throw new Error(`graph of memory ${memory.id} is inconsistent: ${problems.slice(0, 3).join('; ')}`);
+  return {
+    segment: serializeGraphSegment(buildGraphSegment(graph.graph)),
+    graph,
+    // a delta applies to a version 3 snapshot only (an older one is written whole once)
+    delta: changes.cached !== undefined || changes.previous?.version === 3 ? graphDelta(graph.graph, touched) : undefined,
+    counts: { entities: graph.graph.entities.size, relations: graph.graph.relations.size, facts: graph.graph.facts.size },
+    tokensUsed,
+  };
+}
+
+/** Extracts and merges the added files (marking what they touch, widening the validity scope); answers the model tokens spent. */
+async function mergeAddedFiles(
+  graph: MemoryGraph,
+  memory: GraphMemory,
+  changes: GraphChanges,
+  { extractor, touched, scope }: { extractor: GraphExtractor; touched: TouchedIds; scope: ValidityScope | undefined },
+): Promise<number> {
   const context = {
     schema: graph.graph.schema,
     factExtraction: memory.factExtraction,
@@ -96,39 +128,36 @@ export async function buildMemoryGraph(
   let tokensUsed = 0;
   for (const [fileId, chunks] of changes.added) {
     if (chunks.length === 0) continue;
-    const result = await options.extractor.extract(
-      { fileId, chunks: chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })) },
-      context,
-    );
-    const replacing = graph.graph.files.has(fileId);
-    mergeFile(graph, result.extraction, originOf(chunks, changes.fileTimes?.get(fileId), replacing));
+    const input = { fileId, chunks: chunks.map((chunk) => ({ id: chunk.id, text: chunk.text })) };
+    const result = await extractor.extract(input, context);
+    const replacing = graph.graph.files.get(fileId);
+    if (replacing) markFile(touched, replacing);
+    mergeFile(graph, result.extraction, originOf(chunks, changes.fileTimes?.get(fileId), replacing !== undefined));
     const merged = graph.graph.files.get(fileId);
+    if (merged) markFile(touched, merged);
     if (scope && merged) addFileToScope(scope, graph.graph, merged);
     tokensUsed += result.tokensUsed;
   }
-  refreshValidity(graph.graph, scope);
-  const problems = graphInvariantViolations(graph.graph);
-  if (problems.length) throw new Error(`graph of memory ${memory.id} is inconsistent: ${problems.slice(0, 3).join('; ')}`);
-  const snapshot = snapshotGraph(graph.graph);
-  return {
-    segment: serializeGraphSegment(buildGraphSegment(graph.graph)),
-    state: JSON.stringify(snapshot),
-    items: graphItemsOf(snapshot),
-    counts: { entities: graph.graph.entities.size, relations: graph.graph.relations.size, facts: graph.graph.facts.size },
-    tokensUsed,
-  };
+  return tokensUsed;
 }
 
 /**
  * Removes the sources that left the memory (an added source replaces its earlier version in mergeFile,
- * which keeps what that one stated, closed). Answers the validity scope with what left or is replaced;
- * undefined (the whole validity pass) for a new graph or one restored from before validity.
+ * which keeps what that one stated, closed), marking what they named as touched. Answers the validity scope
+ * with what left or is replaced; undefined (the whole validity pass) for a new graph or one restored from
+ * before validity.
  */
-function removeLeavingFiles(graph: MemoryGraph, changes: GraphChanges): ValidityScope | undefined {
-  const scope = changes.previous && changes.previous.version !== 1 ? emptyValidityScope() : undefined;
+function removeLeavingFiles(
+  graph: MemoryGraph,
+  changes: GraphChanges,
+  touched: TouchedIds,
+  withValidity: boolean,
+): ValidityScope | undefined {
+  const scope = withValidity ? emptyValidityScope() : undefined;
   for (const [fileId, file] of [...graph.graph.files]) {
     const removed = !changes.kept.has(fileId) || changes.added.get(fileId)?.length === 0;
     if (scope && (removed || changes.added.has(fileId))) addFileToScope(scope, graph.graph, file);
+    if (removed) markFile(touched, file);
     if (removed) removeFile(graph, fileId);
   }
   return scope;

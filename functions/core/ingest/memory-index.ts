@@ -13,11 +13,10 @@ import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, Object
 import type { GraphSnapshot } from '../../engine';
 import type { StoredChunk } from '../stored-index/chunks';
 import { INDEX_FILES } from '../stored-index/index-files';
-import { encodeManifest, type IndexManifest, nameOf, readManifest } from '../stored-index/manifest';
+import { encodeManifest, type GraphChain, type IndexManifest, nameOf, readManifest } from '../stored-index/manifest';
 import { writeSegment } from '../stored-index/segments';
-import { graphItemsOf, type GraphItems } from '../graph-items';
-import { writeGraphItems } from './graph-items-sync';
-import { parseGraphState } from '../stored-index/graph-state';
+import type { MemoryGraph } from '../../engine/graph';
+import { type GraphStart, graphStart, writeGraph } from './graph-version';
 import { buildIndexVersion, type GraphInputs, type IndexingSettings } from './index-build';
 import { afterPublish, forgetDeleted, sweepDeleted, type VersionRef } from './index-publish';
 import type { FileTimes } from './memory-graph';
@@ -153,7 +152,7 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
   const version = memory.indexVersion + 1;
   const prefix = objectKeys.indexPrefix(memory.accountId, memory.id, version, deps.ids.uuid());
   const segmentPrefix = objectKeys.indexSegmentPrefix(memory.accountId, memory.id, version, deps.ids.uuid());
-  const written = await writeSegments(deps, memory, { prefix, segmentPrefix }, plan, {
+  const written = await writeSegments(deps, memory, { prefix, segmentPrefix, current }, plan, {
     added: publication.added,
     kept: linked,
     managed: publication.managed ?? false,
@@ -165,7 +164,8 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
   if (written.segment) segments.push({ id: segmentId, ...written.segment, deleted: [] });
   const added = written.retrieval ? { id: segmentId, retrieval: written.retrieval, chunks: plan.segmentChunks } : undefined;
   const vectorTier = await placeVectors(deps, memoryTierOwner(memory), { current, kept: plan.kept, added, chunkCount: plan.chunkCount });
-  const manifest: IndexManifest = { format: 1, segments, ...(vectorTier ? { vectorTier } : {}) };
+  const graph = written.graph ? { graph: written.graph.chain } : {};
+  const manifest: IndexManifest = { format: 1, segments, ...(vectorTier ? { vectorTier } : {}), ...graph };
   await deps.objects.put(prefix + INDEX_FILES.manifest, encodeManifest(manifest), 'application/json');
   const previous = memory.indexPrefix && current ? { prefix: memory.indexPrefix, manifest: current } : undefined;
   const tierSegment = vectorTier && written.segment ? { id: segmentId, chunks: written.segment.chunks } : undefined;
@@ -185,7 +185,9 @@ async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publi
     changes: { indexVersion: build.version, indexPrefix: build.prefix, ...graph, ...publication.changes(counts) },
     excludedBuilt: memory.excludedFileIds,
   });
-  if (!published && build.written.graphItems) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
+  if (!published && build.written.graph) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
+  if (published && build.written.graph)
+    deps.indexing.graphCache?.keep(published, build.written.graph.chain.state, build.written.graph.kept);
   if (!published) await forgetDeleted(deps, memoryTierOwner(memory), build.folders, build.manifest.vectorTier);
   if (published) await afterPublish(deps, published, { prefix: build.prefix, manifest: build.manifest }, build.previous);
   // text left out with whole segments: retire the versions naming them (a purge merge retires after it publishes)
@@ -206,7 +208,8 @@ async function attachedSources(deps: IndexDeps, memory: Memory): Promise<Set<str
 interface Written {
   counts: GraphCountsOf;
   extractionTokens: number;
-  graphItems?: GraphItems;
+  /** A graph memory's graph: the chain the manifest names, and the graph the worker keeps once published. */
+  graph?: { chain: GraphChain; kept: MemoryGraph };
   /** The new segment's size and embedder; none when the build adds no chunk. */
   segment?: { chunks: number; embedder: string | null };
   /** The new segment's retrieval index (its vectors go to the tier of a tiered memory). */
@@ -220,42 +223,33 @@ interface Written {
 async function writeSegments(
   deps: IndexDeps,
   memory: Memory,
-  folders: { prefix: string; segmentPrefix: string },
+  folders: { prefix: string; segmentPrefix: string; current: IndexManifest | undefined },
   plan: VersionPlan,
   { restored, ...changes }: SegmentChanges,
 ): Promise<Written> {
-  const previous = restored
-    ? restored.graph
-    : memory.memoryType === 'graph' && memory.indexPrefix
-      ? parseGraphState(await deps.objects.get(memory.indexPrefix + INDEX_FILES.state))
-      : undefined;
+  const start: GraphStart = restored ? { previous: restored.graph } : await graphStart(deps, memory, folders.current);
   const started = Date.now();
   const chunks = plan.segmentChunks;
-  const graphInputs = { previous, ...changes, ...(restored ? { added: new Map() } : {}) };
+  const graphInputs = { ...start, ...changes, ...(restored ? { added: new Map() } : {}) };
   const built = await buildIndexVersion(memory, chunks, graphInputs, deps.indexing, plan.previous, restored?.vectors);
   const segmentBytes = chunks.length > 0 ? await writeSegment(deps.objects, folders.segmentPrefix, chunks, built.retrieval) : 0;
   const segment = chunks.length > 0 ? { chunks: chunks.length, embedder: built.retrieval.embedder } : undefined;
   const made = segment ? { segment, retrieval: built.retrieval } : {};
   const graph = built.graph;
-  const bytes = segmentBytes + (graph ? byteSize(graph.segment) + byteSize(graph.state) : 0);
+  // text leaves the memory, or the graph comes from an archive: the version's graph is written whole
+  const whole = restored !== undefined || plan.dropsText || memory.excludedFileIds.length > 0;
+  const written = graph ? await writeGraph(deps, memory, folders.prefix, { built: graph, start, whole }) : undefined;
   const properties = { accountId: memory.accountId, memoryId: memory.id, chunks: chunks.length };
   emitMetric('IndexBuildSeconds', (Date.now() - started) / 1000, { dimension: memory.memoryType, properties });
-  emitMetric('IndexBytes', bytes, { dimension: memory.memoryType, properties });
-  if (!graph) return { counts: { entityCount: 0, relationCount: 0, factCount: 0 }, extractionTokens: 0, ...made };
-  const { prefix } = folders;
-  await deps.objects.put(prefix + INDEX_FILES.segment, graph.segment);
-  await deps.objects.put(prefix + INDEX_FILES.state, graph.state, 'application/json');
-  const known = previous && memory.indexPrefix ? { prefix: memory.indexPrefix, items: graphItemsOf(previous) } : undefined;
-  await writeGraphItems(deps, memory.accountId, memory.id, { items: graph.items, version: memory.indexVersion + 1, prefix }, known);
+  emitMetric('IndexBytes', segmentBytes + (written?.bytes ?? 0), { dimension: memory.memoryType, properties });
+  if (!graph || !written) return { counts: { entityCount: 0, relationCount: 0, factCount: 0 }, extractionTokens: 0, ...made };
   const counts = { entityCount: graph.counts.entities, relationCount: graph.counts.relations, factCount: graph.counts.facts };
-  return { counts, extractionTokens: graph.tokensUsed, graphItems: graph.items, ...made };
+  return { counts, extractionTokens: graph.tokensUsed, graph: { chain: written.chain, kept: graph.graph }, ...made };
 }
 
 interface SegmentChanges extends Omit<GraphInputs, 'previous'> {
   restored: RestoredIndex | undefined;
 }
-
-const byteSize = (data: Uint8Array | string): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
 
 type GraphCountsOf = Pick<Memory, 'entityCount' | 'relationCount' | 'factCount'>;
 type BuiltCounts = { chunkCount: number; fileCount: number } & GraphCountsOf;

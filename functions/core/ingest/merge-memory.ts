@@ -16,9 +16,10 @@ import { encodeManifest, folderOf, type IndexManifest, nameOf, readManifest, typ
 import { readSegment, writeSegment } from '../stored-index/segments';
 import type { WorkMessage } from '../work';
 import { afterPublish, forgetDeleted, type PublishDeps, sweepDeleted } from './index-publish';
-import { pickMerge } from './merge-policy';
+import { graphMergeDue, pickMerge } from './merge-policy';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
 import { emitMetric } from '../metrics';
+import { mergedGraph } from './graph-version';
 import { forgetPlacement, memoryTierOwner, type NewSegment, placeVectors } from './vector-placement';
 
 type MergeMessage = Extract<WorkMessage, { kind: 'memory.merge' }>;
@@ -36,7 +37,7 @@ export async function mergeMemory(deps: MergeDeps, message: MergeMessage): Promi
     if (!memory?.indexPrefix) return merged;
     const root = objectKeys.indexRoot(memory.accountId, memory.id);
     const manifest = await readManifest(deps.objects, root, memory.indexPrefix);
-    const picked = manifest && pickMerge(manifest.segments);
+    const picked = manifest && dueMerge(manifest);
     if (!manifest || !picked) return merged;
     try {
       await mergeOnce(deps, memory, { prefix: memory.indexPrefix, manifest }, picked);
@@ -48,6 +49,10 @@ export async function mergeMemory(deps: MergeDeps, message: MergeMessage): Promi
   if (merged >= ROUNDS) await deps.queue.send(message); // more is due: go on in a message of its own
   return merged;
 }
+
+/** The segments to merge, none when only a graph's deltas are due to be folded; undefined when nothing is due. */
+const dueMerge = (manifest: IndexManifest): string[] | undefined =>
+  pickMerge(manifest.segments) ?? (graphMergeDue(manifest) ? [] : undefined);
 
 /**
  * After a merge that failed: 'gone' when its memory was deleted meanwhile (what it wrote after the delete's
@@ -91,9 +96,10 @@ async function mergeOnce(
   const chunkCount = segments.segments.reduce((sum, entry) => sum + entry.chunks - entry.deleted.length, 0);
   const owner = memoryTierOwner(memory);
   const vectorTier = await placeVectors(deps, owner, { current: current.manifest, kept, added, chunkCount });
-  const manifest: IndexManifest = { ...segments, ...(vectorTier ? { vectorTier } : {}) };
+  // a graph memory's graph goes with every version: the one merged from, its deltas folded
+  const graph = memory.memoryType === 'graph' ? await mergedGraph(deps.objects, root, current, prefix) : undefined;
+  const manifest: IndexManifest = { ...segments, ...(vectorTier ? { vectorTier } : {}), ...(graph ? { graph } : {}) };
   await deps.objects.put(prefix + INDEX_FILES.manifest, encodeManifest(manifest), 'application/json');
-  if (memory.memoryType === 'graph') await copyGraph(deps, current.prefix, prefix);
   const published = await deps.memories
     .commitIndexVersion(memory.accountId, memory.id, {
       expectedVersion: memory.indexVersion,
@@ -126,12 +132,4 @@ export function replaced(manifest: IndexManifest, chosen: ReadonlySet<string>, r
     }
   }
   return { format: 1, segments };
-}
-
-/** A graph memory's graph goes with every version: a merge publishes the one it started from. */
-async function copyGraph(deps: MergeDeps, from: string, to: string): Promise<void> {
-  for (const name of [INDEX_FILES.segment, INDEX_FILES.state]) {
-    const bytes = await deps.objects.get(from + name);
-    if (bytes) await deps.objects.put(to + name, bytes, name.endsWith('.json') ? 'application/json' : undefined);
-  }
 }

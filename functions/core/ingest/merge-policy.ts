@@ -9,7 +9,7 @@
  * gone from every live segment after the next merge), or whose deleted share passed `maxDeletedShare`
  * (replaced files' old chunks), are rewritten without their deleted chunks.
  */
-import { liveChunks, type SegmentEntry } from '../stored-index/manifest';
+import { type IndexManifest, liveChunks, type SegmentEntry } from '../stored-index/manifest';
 
 const MERGE_POLICY = Object.freeze({ segmentsPerTier: 8, floorChunks: 2_000, maxDeletedShare: 0.33 });
 
@@ -33,3 +33,17 @@ function tierOf(live: number, policy: typeof MERGE_POLICY): number {
 
 /** Whether a merge is due: the publish of `segments` enqueues one when so. */
 export const mergeDue = (segments: readonly SegmentEntry[]): boolean => pickMerge(segments) !== undefined;
+
+/**
+ * A graph memory's graph deltas the background merge folds into a new base (docs/segments.md): from this
+ * many deltas, or deltas this share of the base's bytes. A build past twice these writes the graph whole
+ * itself (graph-version.ts), so a chain stays bounded when merges lag.
+ */
+export const GRAPH_MERGE_POLICY = Object.freeze({ deltas: 8, deltaShare: 0.25 });
+
+/** Whether the version's graph deltas are due to be folded into a new base. */
+export function graphMergeDue(manifest: IndexManifest, policy = GRAPH_MERGE_POLICY): boolean {
+  const chain = manifest.graph;
+  if (!chain || chain.deltas.length === 0) return false;
+  return chain.deltas.length >= policy.deltas || chain.deltaBytes > chain.baseBytes * policy.deltaShare;
+}

@@ -13,7 +13,7 @@
 import { objectKeys } from '../object-keys';
 import type { MemoryStore, MessageIndexStore, ObjectStore, QueuePort } from '../ports';
 import type { WorkMessage } from '../work';
-import { folderOf, nameOf, readManifest } from '../stored-index/manifest';
+import { folderOf, graphFoldersOf, nameOf, readManifest } from '../stored-index/manifest';
 
 type RetireMessage = Extract<WorkMessage, { kind: 'index.retire' }>;
 
@@ -53,7 +53,8 @@ export async function retireBuilds(deps: RetireDeps, message: RetireMessage): Pr
 async function retireBefore(objects: ObjectStore, root: string, prefix: string, version: number): Promise<boolean> {
   const current = await readManifest(objects, root, prefix);
   if (!current) return false;
-  await deleteFoldersBefore(objects, root, version, new Set([nameOf(root, prefix), ...current.segments.map((entry) => entry.id)]));
+  const kept = [nameOf(root, prefix), ...current.segments.map((entry) => entry.id), ...graphFoldersOf(current)];
+  await deleteFoldersBefore(objects, root, version, new Set(kept));
   return true;
 }
 

@@ -11,8 +11,7 @@ import { isExcludedChunk, type Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import type { ObjectStore } from '../ports';
 import type { StoredChunk } from '../stored-index/chunks';
-import { parseGraphState } from '../stored-index/graph-state';
-import { INDEX_FILES } from '../stored-index/index-files';
+import { readGraphState } from '../stored-index/graph-state';
 import { folderOf, readManifest } from '../stored-index/manifest';
 import { readSegment } from '../stored-index/segments';
 
@@ -66,7 +65,7 @@ export async function publishedIndex(objects: ObjectStore, memory: Memory): Prom
  */
 export async function publishedGraph(objects: ObjectStore, memory: Memory): Promise<GraphSnapshot | undefined> {
   if (memory.memoryType !== 'graph' || !memory.indexPrefix) return undefined;
-  const stored = parseGraphState(await objects.get(memory.indexPrefix + INDEX_FILES.state));
+  const stored = await readGraphState(objects, memory.indexPrefix);
   return stored && portableGraphSnapshot(stored);
 }
 

@@ -13,6 +13,8 @@ export const INDEX_FILES = {
   files: 'files.json',
   /** A version of a graph memory: the compact graph segment retrieval walks. */
   segment: 'graph.seg',
-  /** A version of a graph memory: the graph state the next version starts from (JSON). */
+  /** A version of a graph memory: the graph state the next version starts from (JSON), a base of later deltas. */
   state: 'graph-state.json',
+  /** A version of a graph memory: what its build changed in the graph (JSON; manifest `graph` names its base). */
+  delta: 'graph-delta.json',
 } as const;

@@ -33,6 +33,22 @@ export interface IndexManifest {
    * before generations) and keep those the manifest holds live.
    */
   vectorTier?: { dimension: number; generation?: string };
+  /** A graph memory's graph: a base and the deltas after it (absent: the state in the version's own folder). */
+  graph?: GraphChain;
+}
+
+/**
+ * Where a graph memory's graph of a version is stored (docs/segments.md, "The graph of graph memories"):
+ * the folder holding the base (`graph-state.json`) and, in order, the folders holding each delta after it
+ * (`graph-delta.json`); `state` names the graph's content (the folder of the build that made it: a merge
+ * that folds the deltas into a new base keeps it), which is how a warm worker knows its kept graph.
+ */
+export interface GraphChain {
+  base: string;
+  deltas: string[];
+  state: string;
+  baseBytes: number;
+  deltaBytes: number;
 }
 
 /** A manifest read from a pre-segment version: its embedder is not known until the segment is read. */
@@ -54,8 +70,15 @@ function decodeManifest(bytes: Uint8Array): IndexManifest {
   const tier = value.vectorTier;
   if (tier !== undefined && (!Number.isInteger(tier?.dimension) || (tier.generation !== undefined && !isGeneration(tier.generation))))
     throw new Error('Invalid index manifest: bad vectorTier');
+  const graph = value.graph;
+  if (graph !== undefined && (typeof graph?.base !== 'string' || !Array.isArray(graph.deltas) || typeof graph.state !== 'string'))
+    throw new Error('Invalid index manifest: bad graph');
   return value as IndexManifest;
 }
+
+/** The folders a version names besides its own and its segments': its graph's base and deltas. */
+export const graphFoldersOf = (manifest: IndexManifest): string[] =>
+  manifest.graph ? [manifest.graph.base, ...manifest.graph.deltas] : [];
 
 /** The folder of a version or segment, by its name under the memory's index root. */
 export const folderOf = (root: string, id: string): string => `${root}${id}/`;

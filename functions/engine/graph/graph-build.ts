@@ -19,6 +19,7 @@ import { EntityResolver, type ResolutionReason } from './resolve';
 import type { VectorTyper } from './typing';
 import { createSurnameTest, createVectorTyper, type WordVectors } from './word-vector-typing';
 import { recordRelations } from './graph-relations';
+import { TrackedMap } from './tracked-map';
 
 export interface GraphSettings {
   readonly ontology: OntologyName;
@@ -95,11 +96,12 @@ export function createMemoryGraph(settings: GraphSettings): MemoryGraph {
   const schema = ontologySchema(settings.ontology);
   const graph: KnowledgeGraph = {
     schema,
-    entities: new Map(),
-    relations: new Map(),
-    facts: new Map(),
-    chunks: new Map(),
-    files: new Map(),
+    // tracked: a build writes only what it changed (graph-delta.ts)
+    entities: new TrackedMap(),
+    relations: new TrackedMap(),
+    facts: new TrackedMap(),
+    chunks: new TrackedMap(),
+    files: new TrackedMap(),
   };
   const context = {
     thresholds: settings.thresholds ?? DEFAULT_MATCH_THRESHOLDS,

@@ -34,7 +34,7 @@ const READABLE_VERSIONS: readonly number[] = [1, PORTABLE_VERSION, GRAPH_SNAPSHO
 
 type Pairs<V> = Array<[string, V]>;
 
-interface EntitySnapshot {
+export interface EntitySnapshot {
   id: string;
   kind: MentionKind;
   name: string;
@@ -46,7 +46,7 @@ interface EntitySnapshot {
   support: Pairs<number>;
 }
 
-interface RelationSnapshot {
+export interface RelationSnapshot {
   id: string;
   kind: RelationKind;
   subjectId: string;
@@ -58,7 +58,7 @@ interface RelationSnapshot {
   validTo?: string | null;
 }
 
-interface FileSnapshot {
+export interface FileSnapshot {
   fileId: string;
   chunkIds: string[];
   mentions: GraphMention[];
@@ -77,7 +77,8 @@ interface FileSnapshot {
 }
 
 /** A version 1 fact: no validity. */
-type StoredFact = Omit<GraphFact, 'validFrom' | 'validTo' | 'sourceId'> & Partial<Pick<GraphFact, 'validFrom' | 'validTo' | 'sourceId'>>;
+export type StoredFact = Omit<GraphFact, 'validFrom' | 'validTo' | 'sourceId'> &
+  Partial<Pick<GraphFact, 'validFrom' | 'validTo' | 'sourceId'>>;
 
 export interface GraphSnapshot {
   version: 1 | typeof PORTABLE_VERSION | typeof GRAPH_SNAPSHOT_VERSION;
@@ -132,14 +133,14 @@ function originRows(snapshot: GraphSnapshot): Map<string, ChunkOriginRow> {
 }
 
 /** A relation; no validity when it has no time and holds (a co-occurrence link: readers take '' and none alike). */
-function relationSnapshot(relation: GraphRelation): RelationSnapshot {
+export function relationSnapshot(relation: GraphRelation): RelationSnapshot {
   const { id, kind, subjectId, predicate, objectId, validFrom, validTo } = relation;
   const support = [...relation.support];
   if (!validFrom && (validTo ?? null) === null) return { id, kind, subjectId, predicate, objectId, support };
   return { id, kind, subjectId, predicate, objectId, support, validFrom: validFrom ?? '', validTo: validTo ?? null };
 }
 
-function entitySnapshot(entity: GraphEntity): EntitySnapshot {
+export function entitySnapshot(entity: GraphEntity): EntitySnapshot {
   return {
     id: entity.id,
     kind: entity.kind,
@@ -152,7 +153,7 @@ function entitySnapshot(entity: GraphEntity): EntitySnapshot {
   };
 }
 
-function fileSnapshot(file: FileContribution, chunks: ReadonlyMap<string, GraphChunk>): FileSnapshot {
+export function fileSnapshot(file: FileContribution, chunks: ReadonlyMap<string, GraphChunk>): FileSnapshot {
   const nested = (map: Map<string, Map<string, number>>): Pairs<Pairs<number>> => [...map].map(([id, inner]) => [id, [...inner]]);
   return {
     fileId: file.fileId,

@@ -15,9 +15,10 @@ export {
 } from './graph-build';
 export { graphInvariantViolations } from './graph-invariants';
 export { refreshValidity } from './validity';
+export { type GraphChanges, graphDelta, markFile, trackGraphChanges } from './graph-delta';
 export { addFileToScope, emptyValidityScope, type ValidityScope } from './validity-scope';
 export { statedDocumentDate } from './document-date';
-export { portableGraphSnapshot, restoreMemoryGraph, snapshotGraph } from './graph-snapshot';
+export { entitySnapshot, portableGraphSnapshot, relationSnapshot, restoreMemoryGraph, snapshotGraph } from './graph-snapshot';
 export { parseText, type ParsedText } from './nlp';
 export { extractMentions } from './extract-entities';
 export { extractRelations } from './relations';

@@ -10,6 +10,7 @@
 import type { GraphFact, GraphRelation, KnowledgeGraph, SpeakerStatement } from './graph-model';
 import type { OntologySchema, SingleValuedRelation } from './ontology';
 import { scopeEntities, type ValidityScope } from './validity-scope';
+import { recordChanges, type ValidityChanges, validityOf } from './validity-changes';
 
 /** A statement of a value at a time, within a group that holds one value at a time. */
 interface Stated {
@@ -23,8 +24,18 @@ interface Stated {
  * `scope` (what a sync merged or removed, see validity-scope.ts), only of the groups it could change,
  * with the same result as the whole pass.
  */
-export function refreshValidity(graph: KnowledgeGraph, scope?: ValidityScope): void {
+export function refreshValidity(graph: KnowledgeGraph, scope?: ValidityScope, changed?: ValidityChanges): void {
   const keys = scope && scopeEntities(graph, scope);
+  const { facts, relations, statements } = redoneItems(graph, keys, scope);
+  const before = changed && validityOf(facts, relations, statements);
+  refreshFacts(graph, facts, keys);
+  refreshRelations(graph, relations, keys);
+  refreshStatements(statements);
+  if (changed && before) recordChanges(graph, changed, before, validityOf(facts, relations, statements), { facts, relations, statements });
+}
+
+/** The facts (current and closed), relations and statements of the groups the pass redoes. */
+function redoneItems(graph: KnowledgeGraph, keys: ReadonlySet<string> | undefined, scope: ValidityScope | undefined) {
   const touches = (item: Ends) => !keys || keys.has(item.subjectId) || keys.has(item.objectId);
   const facts = [...graph.facts.values()].filter(touches);
   const statements: SpeakerStatement[] = [];
@@ -33,9 +44,7 @@ export function refreshValidity(graph: KnowledgeGraph, scope?: ValidityScope): v
     for (const fact of file.closedFacts) if (touches(fact)) facts.push(fact);
     for (const statement of file.statements) if (!scope || scope.speakers.has(statement.speaker)) statements.push(statement);
   }
-  refreshFacts(graph, facts, keys);
-  refreshRelations(graph, [...graph.relations.values()].filter(touches), keys);
-  refreshStatements(statements);
+  return { facts, relations: [...graph.relations.values()].filter(touches), statements };
 }
 
 /** Whether an item's group is redone: every group in the whole pass, else those keyed by an entity in scope. */
