@@ -176,10 +176,7 @@ export interface MemoryStore {
   ): Promise<Memory | undefined>;
 }
 
-/**
- * A memory's record and its account's source version (FileStore.sourceVersion) in one round trip, as
- * every retrieval reads them (where the store can; retrieval reads them apart otherwise).
- */
+/** A memory's record and its account's source version in one round trip, where the store can (retrieval reads both). */
 export interface MemoryRecordReader {
   memoryAndSourceVersion(accountId: string, memoryId: string): { memory: Promise<Memory | undefined>; sourceVersion: Promise<number> };
 }
