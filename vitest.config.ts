@@ -1,5 +1,4 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { LongestFirstSequencer } from './test/support/sequencer';
 
 /**
  * The fast tier: unit tests, the store and queue contracts on memory, and the use cases and worker pipeline
@@ -27,8 +26,8 @@ export default defineConfig({
     // runtime's worker, so a second file fills the wait; `npm test` took 8.5 min this way against 11.3 min
     maxWorkers: 2,
     minWorkers: 1,
-    // longest files first, from a table when vitest has no record of a file (a clean clone, CI): test/support/sequencer.ts
-    sequence: { sequencer: LongestFirstSequencer },
+    // vitest's own file order: starting the longest files first (a custom sequencer) ran the CPU-heavy
+    // ones together (cdk synth, the browser, the fuzz) and made the suite 588 s against 468 s (docs/testing.md)
     reporters: ['default'],
     // `npm test` runs both tiers (one coverage over both); `vitest run --project fast` the first alone
     projects: [
