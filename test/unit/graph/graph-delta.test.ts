@@ -12,6 +12,7 @@ import { type GraphSnapshot, snapshotGraph } from '../../../functions/engine/gra
 import type { MemoryGraph } from '../../../functions/engine/graph/graph-build';
 import { buildGraphSegment, serializeGraphSegment } from '../../../functions/engine/graph/graph-segment';
 import type { SourceId } from '../../../functions/core/source-ref';
+import { pickWith, seeded } from '../../support/seeded-random';
 
 const PEOPLE = ['Alice Martin', 'Bruno Costa', 'Chen Wei', 'Dana Scully', 'Emil Novak'];
 const PLACES = ['Paris', 'Berlin', 'Lisbon', 'Oslo', 'Denver'];
@@ -19,16 +20,8 @@ const COMPANIES = ['Globex', 'Initech', 'Acme Corporation', 'Hooli'];
 const MEMORY = { id: 'm', ontology: 'culture' as const, factExtraction: true };
 const OPTIONS = { wordVectors: undefined, extractor: OFFLINE_GRAPH_EXTRACTOR };
 
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
-
 function sentence(random: () => number): string {
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = pickWith(random);
   const person = pick(PEOPLE);
   const forms = [
     () => `${person} moved to ${pick(PLACES)}.`,

@@ -6,23 +6,16 @@ import { removeFile } from '../../../functions/engine/graph/graph-remove';
 import { restoreMemoryGraph, snapshotGraph } from '../../../functions/engine/graph/graph-snapshot';
 import { refreshValidity } from '../../../functions/engine/graph/validity';
 import { addFileToScope, emptyValidityScope } from '../../../functions/engine/graph/validity-scope';
+import { pickWith, seeded } from '../../support/seeded-random';
 
 const PEOPLE = ['Alice Martin', 'Bruno Costa', 'Chen Wei', 'Dana Scully', 'Emil Novak'];
 const PLACES = ['Paris', 'Berlin', 'Lisbon', 'Oslo', 'Denver'];
 const COMPANIES = ['Globex', 'Initech', 'Acme Corporation', 'Hooli'];
 const SPEAKERS = ['u1', 'u2', 'u3'];
 
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    return state / 2147483648;
-  };
-}
-
 /** Random sentences of single-valued (residence, employer, CEO, spouse) and multi-valued relations. */
 function sentence(random: () => number): string {
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = pickWith(random);
   const person = pick(PEOPLE);
   const forms = [
     () => `${person} moved to ${pick(PLACES)}.`,
