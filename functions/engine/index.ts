@@ -16,7 +16,7 @@ export { normalizeInPlace, type Embedder } from './retrieval/embedder';
 export { deserializeRetrievalIndex, serializeRetrievalIndex } from './retrieval/index-format';
 export { buildRetrievalIndex, type ChunkTable, chunkVector, type RetrievalChunk, type RetrievalIndex } from './retrieval/retrieval-index';
 export { mergeRetrievalIndexes } from './retrieval/merge-index';
-export { composeRetrievalIndexes } from './retrieval/compose-index';
+export { composeRetrievalIndexes, sameDeletions } from './retrieval/compose-index';
 export { rankForQuery, retrieve, type RetrievalOutcome } from './retrieval/retrieve';
 export { type AllowedSet, allowedSet, allowsOrdinal } from './retrieval/allowed-search';
 export { chunkOrdinals, type ExternalList, type VectorSource } from './retrieval/rank';

@@ -6,7 +6,7 @@
  * retrieval index, one pointer a chunk. A record's text stays in its segment's index until its chunk is
  * asked for here (segments.ts `withText`): a query reads the texts of the chunks it answers, not all.
  */
-import type { RetrievalIndex } from '../../engine';
+import { type RetrievalIndex, sameDeletions } from '../../engine';
 import type { ChunkRecord, StoredChunk } from './chunks';
 import { withText } from './segments';
 
@@ -59,11 +59,7 @@ export function liveRecords(
 }
 
 const samePart = (a: RecordPart | undefined, b: RecordPart | undefined): boolean =>
-  a !== undefined &&
-  b !== undefined &&
-  a.chunks === b.chunks &&
-  a.deleted.size === b.deleted.size &&
-  [...a.deleted].every((ordinal) => b.deleted.has(ordinal));
+  a !== undefined && b !== undefined && a.chunks === b.chunks && sameDeletions(a.deleted, b.deleted);
 
 /** The parts' live records by chunk id, with their texts (ids are unique among live chunks; a deleted one may share its id). */
 export class LiveChunks implements ReadonlyMap<string, StoredChunk> {

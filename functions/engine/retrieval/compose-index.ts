@@ -107,11 +107,11 @@ function loneComposition(previous: { index: RetrievalIndex; parts: readonly Inde
 }
 
 const samePart = (a: IndexPart | undefined, b: IndexPart | undefined): boolean =>
-  a !== undefined &&
-  b !== undefined &&
-  a.index === b.index &&
-  a.deleted.size === b.deleted.size &&
-  [...a.deleted].every((ordinal) => b.deleted.has(ordinal));
+  a !== undefined && b !== undefined && a.index === b.index && sameDeletions(a.deleted, b.deleted);
+
+/** Whether a segment is deleted from alike in two versions: the rule for a part a new version may copy from the last (here and live-chunks.ts). */
+export const sameDeletions = (a: ReadonlySet<number>, b: ReadonlySet<number>): boolean =>
+  a.size === b.size && [...a].every((ordinal) => b.has(ordinal));
 
 interface VectorInputs {
   parts: readonly IndexPart[];
