@@ -1,0 +1,99 @@
+/**
+ * Bytes one more conversation session writes to a graph memory's graph, against the graph's size:
+ * the build's delta (`graph-delta.json`), the whole state a build wrote before deltas (`graph-state.json`)
+ * and the query-side `graph.seg` (still written whole).
+ *
+ *   npx tsx bench/graph-delta-bytes.ts [--sessions 20,200,1000]
+ *
+ * Synthetic sessions of 8 user messages, from few names, so every session touches the same hub entities;
+ * built in process through the worker's graph build (`buildMemoryGraph`, offline extractor,
+ * `factExtraction` on), each session on the graph the last build kept, as a warm worker does. Prints a
+ * markdown table for the last session added at each size.
+ */
+import { parseArgs } from 'node:util';
+import { buildMemoryGraph, OFFLINE_GRAPH_EXTRACTOR } from '../functions/core/ingest/memory-graph';
+import type { SourceId } from '../functions/core/source-ref';
+import type { MemoryGraph } from '../functions/engine/graph/graph-build';
+import { snapshotGraph } from '../functions/engine/graph/graph-snapshot';
+
+const PEOPLE = ['Alice Martin', 'Bruno Costa', 'Chen Wei', 'Dana Scully', 'Emil Novak', 'Farah Khan', 'Goran Ilic'];
+const PLACES = ['Paris', 'Berlin', 'Lisbon', 'Oslo', 'Denver', 'Quito', 'Kyoto'];
+const COMPANIES = ['Globex', 'Initech', 'Acme Corporation', 'Hooli', 'Umbrella'];
+const MESSAGES_PER_SESSION = 8;
+const MEMORY = { id: 'bench', ontology: 'culture' as const, factExtraction: true };
+
+let state = 7;
+const random = (): number => {
+  state = (state * 1103515245 + 12345) % 2147483648;
+  return state / 2147483648;
+};
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+
+function line(): string {
+  return pick([
+    () => `${pick(PEOPLE)} moved to ${pick(PLACES)}.`,
+    () => `${pick(PEOPLE)} works at ${pick(COMPANIES)}.`,
+    () => `I live in ${pick(PLACES)} and I work at ${pick(COMPANIES)}.`,
+    () => `${pick(PEOPLE)} visited ${pick(PLACES)} with ${pick(PEOPLE)}.`,
+    () => `I love ${pick(['tea', 'jazz', 'chess', 'sushi'])}. I prefer ${pick(['window', 'aisle'])} seats.`,
+  ])();
+}
+
+const hourTime = (hours: number): string => new Date(Date.UTC(2024, 0, 1) + hours * 3_600_000).toISOString();
+
+function sessionChunks(session: number, fileId: SourceId) {
+  return Array.from({ length: MESSAGES_PER_SESSION }, (_, m) => {
+    const message = {
+      id: `${session}-${m}`,
+      sessionId: `s${session}`,
+      role: 'user' as const,
+      customerUserId: `u${session % 50}`,
+      createdAt: hourTime(session * 10 + m),
+    };
+    const text = line();
+    return { id: `msg:${session}-${m}`, fileId, text, start: 0, end: text.length, message };
+  });
+}
+
+/** Builds `sessions + 1` sessions one build each; answers the sizes the last build wrote. */
+async function lastSessionBytes(sessions: number): Promise<{ entities: number; delta: number; state: number; segment: number }> {
+  let graph: MemoryGraph | undefined;
+  const kept = new Set<string>();
+  for (let session = 0; ; session++) {
+    const fileId = `session:s${session}` as SourceId;
+    kept.add(fileId);
+    const changes = {
+      previous: undefined,
+      ...(graph ? { cached: graph } : {}),
+      added: new Map([[fileId, sessionChunks(session, fileId)]]),
+      kept,
+    };
+    const built = await buildMemoryGraph(MEMORY, changes, { wordVectors: undefined, extractor: OFFLINE_GRAPH_EXTRACTOR });
+    graph = built.graph;
+    if (session < sessions) continue;
+    return {
+      entities: graph.graph.entities.size,
+      delta: Buffer.byteLength(JSON.stringify(built.delta)),
+      state: Buffer.byteLength(JSON.stringify(snapshotGraph(graph.graph))),
+      segment: built.segment.byteLength,
+    };
+  }
+}
+
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(0)} KB`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { sessions: { type: 'string', default: '20,200,1000' } } });
+  const sizes = values.sessions.split(',').map(Number);
+  const rows = [
+    '| sessions in the memory | entities | delta (`graph-delta.json`) | graph whole (`graph-state.json`) | `graph.seg` (still whole) |',
+    '|---:|---:|---:|---:|---:|',
+  ];
+  for (const sessions of sizes) {
+    const bytes = await lastSessionBytes(sessions);
+    rows.push(`| ${sessions + 1} | ${bytes.entities} | ${kb(bytes.delta)} | ${kb(bytes.state)} | ${kb(bytes.segment)} |`);
+  }
+  process.stdout.write(`${rows.join('\n')}\n`);
+}
+
+await main();
