@@ -40,4 +40,20 @@ describe('metrics as EMF', () => {
     expect(total?._aws.CloudWatchMetrics[0]?.Dimensions).toEqual([['service']]);
     for (const line of lines) expect(line._aws.CloudWatchMetrics[0]?.Dimensions.flat()).not.toContain('accountId');
   });
+
+  it('writes each dimensioned line with its own dimension value and metadata only (one instance writes them all)', () => {
+    written.length = 0;
+    emitMetric('RetrievalMs', 4, { dimension: 'vector', properties: { accountId: 'acct-a', memoryId: 'm-a' } });
+    emitMetric('RetrievalMs', 7, { dimension: 'graph', properties: { accountId: 'acct-b' } });
+    const lines = written
+      .flatMap((chunk) => chunk.split('\n'))
+      .filter((line) => line.includes('CloudWatchMetrics'))
+      .map((line) => JSON.parse(line) as Emf);
+    const dimensioned = lines.filter((line) => line.memoryType !== undefined);
+    expect(dimensioned).toHaveLength(2);
+    expect(dimensioned[0]).toMatchObject({ memoryType: 'vector', RetrievalMs: 4, accountId: 'acct-a', memoryId: 'm-a' });
+    expect(dimensioned[1]).toMatchObject({ memoryType: 'graph', RetrievalMs: 7, accountId: 'acct-b' });
+    expect(dimensioned[1]).not.toHaveProperty('memoryId');
+    expect(dimensioned[1]?._aws.CloudWatchMetrics[0]?.Dimensions).toEqual([['service', 'memoryType']]);
+  });
 });
