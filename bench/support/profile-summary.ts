@@ -2,10 +2,12 @@
  * Summarises a V8 CPU profile of the server (from `npm run bench:load -- --cpu-prof DIR`): self time by
  * package or area, and the hottest functions.
  *
- *   npx tsx bench/support/profile-summary.ts DIR/CPU.*.cpuprofile [--top 25] [--inclusive rankChunks,toPayloadItems]
+ *   npx tsx bench/support/profile-summary.ts DIR/CPU.*.cpuprofile [--top 25] [--inclusive rankChunks,toPayloadItems] [--skip 20]
  *
  * With --inclusive, also the total time (self and callees, not counted twice under recursion) of each
  * named function: where one request's stages went, e.g. ranking, merging, facts, extracts, serialising.
+ * With --skip, the profile's first seconds are left out (a server's start and cold queries, so the
+ * tables show the warm queries alone).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,10 +24,15 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-/** Microseconds of self time per profile node id. */
-function selfTimes(profile: CpuProfile): Map<number, number> {
+/** Microseconds of self time per profile node id, counting the samples from `skipUs` after the profile's start. */
+function selfTimes(profile: CpuProfile, skipUs: number): Map<number, number> {
   const times = new Map<number, number>();
-  profile.samples.forEach((id, i) => times.set(id, (times.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let at = 0;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (at >= skipUs) times.set(id, (times.get(id) ?? 0) + delta);
+  });
   return times;
 }
 
@@ -64,16 +71,16 @@ function table(title: string, rows: [string, number][], total: number, top: numb
   ];
 }
 
-function summarise(file: string, top: number): string[] {
+function summarise(file: string, top: number, skipUs: number): string[] {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = [...selfTimes(profile)].map(([id, us]) => [byId.get(id)!, us] as [ProfileNode, number]);
+  const self = [...selfTimes(profile, skipUs)].map(([id, us]) => [byId.get(id)!, us] as [ProfileNode, number]);
   const total = self.reduce((sum, [, us]) => sum + us, 0);
   const busy = self.filter(([node]) => node.callFrame.functionName !== '(idle)').reduce((sum, [, us]) => sum + us, 0);
   return [
     `### ${file}`,
     '',
-    `sampled ${(total / 1e6).toFixed(1)} s, of which ${(busy / 1e6).toFixed(1)} s not idle`,
+    `sampled ${(total / 1e6).toFixed(1)} s${skipUs > 0 ? ` after the first ${skipUs / 1e6} s` : ''}, of which ${(busy / 1e6).toFixed(1)} s not idle`,
     '',
     ...table('area', tally(self.map(([node, us]) => [areaOf(node.callFrame.url, node.callFrame.functionName), us])), total, top),
     '',
@@ -82,12 +89,12 @@ function summarise(file: string, top: number): string[] {
 }
 
 /** Inclusive time of each named function: the samples whose stack holds a frame of that name. */
-function inclusiveTable(file: string, names: readonly string[]): string[] {
+function inclusiveTable(file: string, names: readonly string[], skipUs: number): string[] {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const self = selfTimes(profile);
+  const self = selfTimes(profile, skipUs);
   const busy = [...self].filter(([id]) => byId.get(id)?.callFrame.functionName !== '(idle)').reduce((sum, [, us]) => sum + us, 0);
   const totals = new Map(names.map((name) => [name, 0]));
   for (const [id, us] of self) {
@@ -106,9 +113,11 @@ function inclusiveTable(file: string, names: readonly string[]): string[] {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string', default: '25' }, inclusive: { type: 'string' } },
+  options: { top: { type: 'string', default: '25' }, inclusive: { type: 'string' }, skip: { type: 'string', default: '0' } },
 });
+const skipUs = Number(values.skip) * 1e6;
+if (!Number.isFinite(skipUs) || skipUs < 0) throw new Error(`--skip must be a number of seconds ≥ 0, got '${values.skip}'`);
 for (const file of positionals) {
-  const inclusive = values.inclusive ? ['', ...inclusiveTable(file, values.inclusive.split(','))] : [];
-  process.stdout.write(`${[...summarise(file, Number(values.top)), ...inclusive].join('\n')}\n\n`);
+  const inclusive = values.inclusive ? ['', ...inclusiveTable(file, values.inclusive.split(','), skipUs)] : [];
+  process.stdout.write(`${[...summarise(file, Number(values.top), skipUs), ...inclusive].join('\n')}\n\n`);
 }
