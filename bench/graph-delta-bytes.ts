@@ -1,7 +1,9 @@
 /**
  * Bytes one more conversation session writes to a graph memory's graph, against the graph's size:
- * the build's delta (`graph-delta.json`), the whole state a build wrote before deltas (`graph-state.json`)
- * and the query-side `graph.seg` (still written whole).
+ * the build's delta (`graph-delta.json`) and the query side's segment delta (`graph-seg-delta.json`), which is
+ * what a build writes now, against what a base writes whole: the state (`graph-state.json`, what every build
+ * wrote before graph deltas) and the segment retrieval walks (`graph.seg`, what every build wrote before
+ * segment deltas).
  *
  *   npx tsx bench/graph-delta-bytes.ts [--sessions 20,200,1000]
  *
@@ -15,6 +17,8 @@ import { buildMemoryGraph, OFFLINE_GRAPH_EXTRACTOR } from '../functions/core/ing
 import type { SourceId } from '../functions/core/source-ref';
 import type { MemoryGraph } from '../functions/engine/graph/graph-build';
 import { snapshotGraph } from '../functions/engine/graph/graph-snapshot';
+import { buildGraphSegment } from '../functions/engine/graph/graph-segment';
+import { serializeGraphSegment } from '../functions/engine/graph/graph-segment-format';
 
 const PEOPLE = ['Alice Martin', 'Bruno Costa', 'Chen Wei', 'Dana Scully', 'Emil Novak', 'Farah Khan', 'Goran Ilic'];
 const PLACES = ['Paris', 'Berlin', 'Lisbon', 'Oslo', 'Denver', 'Quito', 'Kyoto'];
@@ -56,7 +60,7 @@ function sessionChunks(session: number, fileId: SourceId) {
 }
 
 /** Builds `sessions + 1` sessions one build each; answers the sizes the last build wrote. */
-async function lastSessionBytes(sessions: number): Promise<{ entities: number; delta: number; state: number; segment: number }> {
+async function lastSessionBytes(sessions: number): Promise<{ entities: number; delta: number; segmentDelta: number; state: number; segment: number }> {
   let graph: MemoryGraph | undefined;
   const kept = new Set<string>();
   for (let session = 0; ; session++) {
@@ -75,7 +79,8 @@ async function lastSessionBytes(sessions: number): Promise<{ entities: number; d
       entities: graph.graph.entities.size,
       delta: Buffer.byteLength(JSON.stringify(built.delta)),
       state: Buffer.byteLength(JSON.stringify(snapshotGraph(graph.graph))),
-      segment: built.segment.byteLength,
+      segmentDelta: Buffer.byteLength(JSON.stringify(built.segmentDelta)),
+      segment: serializeGraphSegment(buildGraphSegment(graph.graph)).byteLength,
     };
   }
 }
@@ -86,12 +91,12 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { sessions: { type: 'string', default: '20,200,1000' } } });
   const sizes = values.sessions.split(',').map(Number);
   const rows = [
-    '| sessions in the memory | entities | delta (`graph-delta.json`) | graph whole (`graph-state.json`) | `graph.seg` (still whole) |',
-    '|---:|---:|---:|---:|---:|',
+    '| sessions in the memory | entities | delta (`graph-delta.json`) | segment delta (`graph-seg-delta.json`) | graph whole (`graph-state.json`, a base) | `graph.seg` whole (a base) |',
+    '|---:|---:|---:|---:|---:|---:|',
   ];
   for (const sessions of sizes) {
     const bytes = await lastSessionBytes(sessions);
-    rows.push(`| ${sessions + 1} | ${bytes.entities} | ${kb(bytes.delta)} | ${kb(bytes.state)} | ${kb(bytes.segment)} |`);
+    rows.push(`| ${sessions + 1} | ${bytes.entities} | ${kb(bytes.delta)} | ${kb(bytes.segmentDelta)} | ${kb(bytes.state)} | ${kb(bytes.segment)} |`);
   }
   process.stdout.write(`${rows.join('\n')}\n`);
 }
