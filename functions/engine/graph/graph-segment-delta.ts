@@ -28,7 +28,13 @@ export interface GraphSegmentDelta {
   relations: Array<[id: string, subjectId: string, objectId: string, weight: number]>;
   facts: SourceFact[];
   chunks: Array<[id: string, fileId: string]>;
-  files: Array<{ fileId: string; mentions: Array<[entityId: string, chunkId: string, count: number]>; closedFacts: ClosedFactRecord[] } & SegmentStatementTable>;
+  files: Array<
+    {
+      fileId: string;
+      mentions: Array<[entityId: string, chunkId: string, count: number]>;
+      closedFacts: ClosedFactRecord[];
+    } & SegmentStatementTable
+  >;
 }
 
 /** The segment delta of a build whose graph delta is `delta`, read from `graph` after the build. */
@@ -37,7 +43,12 @@ export function graphSegmentDelta(graph: KnowledgeGraph, delta: GraphDelta): Gra
   return {
     format: 1,
     removed: { ...delta.removed, relations: delta.removed.relations.map(([id]) => id) },
-    entities: present(delta.entities.map(({ id }) => sourceEntity(graph, id))).map(({ id, name, type, aliases }) => [id, name, type, [...aliases]]),
+    entities: present(delta.entities.map(({ id }) => sourceEntity(graph, id))).map(({ id, name, type, aliases }) => [
+      id,
+      name,
+      type,
+      [...aliases],
+    ]),
     relations: present(delta.relations.map(({ id }) => sourceRelation(graph, id))).map(({ id, subjectId, objectId, weight }) => [
       id,
       subjectId,
@@ -84,7 +95,12 @@ function fileOfDelta(file: GraphSegmentDelta['files'][number]): SourceFile {
 }
 
 /** `records` without the `removed` ids, with `upserts` set by id (a kept one in place, a new one at the end). */
-function applied<T>(records: ReadonlyMap<string, T>, removed: readonly string[], upserts: readonly T[], idOf: (record: T) => string): Map<string, T> {
+function applied<T>(
+  records: ReadonlyMap<string, T>,
+  removed: readonly string[],
+  upserts: readonly T[],
+  idOf: (record: T) => string,
+): Map<string, T> {
   const out = new Map(records);
   for (const id of removed) out.delete(id);
   for (const record of upserts) out.set(idOf(record), record);
@@ -92,7 +108,11 @@ function applied<T>(records: ReadonlyMap<string, T>, removed: readonly string[],
 }
 
 /** Chunk id → file id, as `applied`. */
-function appliedChunks(chunks: ReadonlyMap<string, string>, removed: readonly string[], upserts: ReadonlyArray<[string, string]>): Map<string, string> {
+function appliedChunks(
+  chunks: ReadonlyMap<string, string>,
+  removed: readonly string[],
+  upserts: ReadonlyArray<[string, string]>,
+): Map<string, string> {
   const out = new Map(chunks);
   for (const id of removed) out.delete(id);
   for (const [id, fileId] of upserts) out.set(id, fileId);

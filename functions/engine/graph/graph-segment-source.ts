@@ -142,7 +142,12 @@ export function segmentOfSource(source: SegmentSource): GraphSegment {
   const files = [...source.files.values()];
   const keys: SegmentKeys = {
     factIds: facts.map((fact) => fact.id),
-    relations: [...source.relations.values()].map((r) => [r.id, entityOrdinal.get(r.subjectId) ?? -1, entityOrdinal.get(r.objectId) ?? -1, r.weight]),
+    relations: [...source.relations.values()].map((r) => [
+      r.id,
+      entityOrdinal.get(r.subjectId) ?? -1,
+      entityOrdinal.get(r.objectId) ?? -1,
+      r.weight,
+    ]),
     files: files.map((file) => [file.fileId, file.closedFacts.length, file.statements.length]),
   };
   return {
@@ -235,11 +240,14 @@ export function sourceOfSegment(segment: GraphSegment): SegmentSource | undefine
   if (!keys) return undefined;
   const { entityIds } = segment;
   const entities = new Map<string, SourceEntity>();
-  entityIds.forEach((id, e) => entities.set(id, { id, name: segment.names[e] ?? '', type: segment.types[e] ?? '', aliases: segment.aliases[e] ?? [] }));
+  entityIds.forEach((id, e) =>
+    entities.set(id, { id, name: segment.names[e] ?? '', type: segment.types[e] ?? '', aliases: segment.aliases[e] ?? [] }),
+  );
   const chunks = new Map<string, string>();
   segment.chunkIds.forEach((id, c) => chunks.set(id, segment.fileIds[segment.chunkFiles[c] ?? 0] ?? ''));
   const relations = new Map<string, SourceRelation>();
-  for (const [id, s, o, weight] of keys.relations) relations.set(id, { id, subjectId: entityIds[s] ?? '', objectId: entityIds[o] ?? '', weight });
+  for (const [id, s, o, weight] of keys.relations)
+    relations.set(id, { id, subjectId: entityIds[s] ?? '', objectId: entityIds[o] ?? '', weight });
   return { entities, relations, facts: segmentFacts(segment, keys), chunks, files: segmentFiles(segment, keys, chunks) };
 }
 

@@ -22,7 +22,10 @@ export function messageStatements(graph: KnowledgeGraph, text: string, source: S
   const known = kept.get(key);
   if (known) return known.map((statement) => ({ ...statement }));
   const statements = speakerStatements(text, source);
-  kept.set(key, statements.map((statement) => ({ ...statement })));
+  kept.set(
+    key,
+    statements.map((statement) => ({ ...statement })),
+  );
   if (kept.size > RECENT_MESSAGES) kept.delete(kept.keys().next().value as string);
   return statements;
 }
