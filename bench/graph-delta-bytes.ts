@@ -20,7 +20,7 @@ import type { MemoryGraph } from '../functions/engine/graph/graph-build';
 import { snapshotGraph } from '../functions/engine/graph/graph-snapshot';
 import { buildGraphSegment } from '../functions/engine/graph/graph-segment';
 import { deserializeGraphSegment, serializeGraphSegment } from '../functions/engine/graph/graph-segment-format';
-import { applySegmentDelta, type GraphSegmentDelta } from '../functions/engine/graph/graph-segment-delta';
+import { applySegmentDeltas, type GraphSegmentDelta } from '../functions/engine/graph/graph-segment-delta';
 import { type SegmentSource, segmentOfSource, sourceOfSegment } from '../functions/engine/graph/graph-segment-source';
 
 const PEOPLE = ['Alice Martin', 'Bruno Costa', 'Chen Wei', 'Dana Scully', 'Emil Novak', 'Farah Khan', 'Goran Ilic'];
@@ -115,7 +115,7 @@ function queryTimes(whole: Uint8Array, before: SegmentSource | undefined, stored
   };
   return {
     loadWhole: timed(() => deserializeGraphSegment(whole)),
-    applyDelta: before ? timed(() => segmentOfSource(applySegmentDelta(before, JSON.parse(storedDelta) as GraphSegmentDelta))) : 0,
+    applyDelta: before ? timed(() => segmentOfSource(applySegmentDeltas(before, [JSON.parse(storedDelta) as GraphSegmentDelta]))) : 0,
   };
 }
 

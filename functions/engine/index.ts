@@ -33,7 +33,7 @@ export type { GraphSnapshot } from './graph/graph-snapshot';
 export { applyGraphDelta, type GraphDelta } from './graph/graph-delta-format';
 export { buildGraphSegment, type GraphSegment } from './graph/graph-segment';
 export { deserializeGraphSegment, serializeGraphSegment } from './graph/graph-segment-format';
-export { applySegmentDelta, type GraphSegmentDelta } from './graph/graph-segment-delta';
+export { applySegmentDeltas, type GraphSegmentDelta } from './graph/graph-segment-delta';
 export { type SegmentSource, segmentOfSource, sourceOfSegment } from './graph/graph-segment-source';
 export { personalizedPageRank, topChunks } from './graph/graph-ppr';
 export { linkQueryToEntities } from './graph/query-link';

@@ -10,7 +10,7 @@
  * structures retrieval derives from a segment (kept in WeakMaps by segment) are derived again for it.
  */
 import {
-  applySegmentDelta,
+  applySegmentDeltas,
   deserializeGraphSegment,
   type GraphSegment,
   type GraphSegmentDelta,
@@ -91,7 +91,7 @@ async function composeChain(
     ...chain.deltas.slice(first, count).map((folder) => readSegmentDelta(objects, root, folder)),
   ]);
   if (deltas.length === 0) return begun;
-  const source = deltas.reduce(applySegmentDelta, begun.source);
+  const source = applySegmentDeltas(begun.source, deltas);
   return { source, segment: segmentOfSource(source) };
 }
 

@@ -2,7 +2,7 @@
  * What one build changed in the segment retrieval walks, as a delta of its source (graph-segment-source.ts),
  * stored beside the graph delta (`graph-seg-delta.json`, docs/segments.md): the records of the entities,
  * relations, facts, chunks and files the graph delta names (graph-delta.ts), as the segment shows them
- * after the build, and the ids taken away. `applySegmentDelta` sets and takes them away by id as
+ * after the build, and the ids taken away. `applySegmentDeltas` sets and takes them away by id as
  * `applyGraphDelta` does (a kept record in place, a new or re-inserted one at the end), so a base's source
  * with its chain's deltas applied is the source of the graph the last build held: the same segment.
  * Plain data only: query containers load no NLP.
@@ -66,55 +66,41 @@ export function graphSegmentDelta(graph: KnowledgeGraph, delta: GraphDelta): Gra
   };
 }
 
-/** The source after a build from the source before it and the build's segment delta (a new source: `source` is kept as it is). */
-export function applySegmentDelta(source: SegmentSource, delta: GraphSegmentDelta): SegmentSource {
+/**
+ * The source after builds from `source` and their segment deltas, in order (a new source: `source` is kept
+ * as it is; its maps are copied once, whatever the number of deltas).
+ */
+export function applySegmentDeltas(source: SegmentSource, deltas: readonly GraphSegmentDelta[]): SegmentSource {
+  const out = {
+    entities: new Map(source.entities),
+    relations: new Map(source.relations),
+    facts: new Map(source.facts),
+    chunks: new Map(source.chunks),
+    files: new Map(source.files),
+  };
+  for (const delta of deltas) applyInPlace(out, delta);
+  return out;
+}
+
+type MutableSource = { [K in keyof SegmentSource]: SegmentSource[K] extends ReadonlyMap<string, infer V> ? Map<string, V> : never };
+
+/** Takes away the delta's removed ids, then sets its records by id (a kept one in place, a new one at the end). */
+function applyInPlace(source: MutableSource, delta: GraphSegmentDelta): void {
   if (delta.format !== 1) throw new RangeError(`graph segment delta: unsupported format ${String(delta.format)}`);
   const { removed } = delta;
-  return {
-    entities: applied(
-      source.entities,
-      removed.entities,
-      delta.entities.map(([id, name, type, aliases]) => ({ id, name, type, aliases })),
-      (entity) => entity.id,
-    ),
-    relations: applied(
-      source.relations,
-      removed.relations,
-      delta.relations.map(([id, subjectId, objectId, weight]) => ({ id, subjectId, objectId, weight })),
-      (relation) => relation.id,
-    ),
-    facts: applied(source.facts, removed.facts, delta.facts, (fact) => fact.id),
-    chunks: appliedChunks(source.chunks, removed.chunks, delta.chunks),
-    files: applied(source.files, removed.files, delta.files.map(fileOfDelta), (file) => file.fileId),
-  };
+  for (const id of removed.entities) source.entities.delete(id);
+  for (const id of removed.relations) source.relations.delete(id);
+  for (const id of removed.facts) source.facts.delete(id);
+  for (const id of removed.chunks) source.chunks.delete(id);
+  for (const id of removed.files) source.files.delete(id);
+  for (const [id, name, type, aliases] of delta.entities) source.entities.set(id, { id, name, type, aliases });
+  for (const [id, subjectId, objectId, weight] of delta.relations) source.relations.set(id, { id, subjectId, objectId, weight });
+  for (const fact of delta.facts) source.facts.set(fact.id, fact);
+  for (const [id, fileId] of delta.chunks) source.chunks.set(id, fileId);
+  for (const file of delta.files) source.files.set(file.fileId, fileOfDelta(file));
 }
 
 function fileOfDelta(file: GraphSegmentDelta['files'][number]): SourceFile {
   const { fileId, mentions, closedFacts, speakers, statementKinds, statementRows } = file;
   return { fileId, mentions, closedFacts, statements: statementsOfTable({ speakers, statementKinds, statementRows }) };
-}
-
-/** `records` without the `removed` ids, with `upserts` set by id (a kept one in place, a new one at the end). */
-function applied<T>(
-  records: ReadonlyMap<string, T>,
-  removed: readonly string[],
-  upserts: readonly T[],
-  idOf: (record: T) => string,
-): Map<string, T> {
-  const out = new Map(records);
-  for (const id of removed) out.delete(id);
-  for (const record of upserts) out.set(idOf(record), record);
-  return out;
-}
-
-/** Chunk id → file id, as `applied`. */
-function appliedChunks(
-  chunks: ReadonlyMap<string, string>,
-  removed: readonly string[],
-  upserts: ReadonlyArray<[string, string]>,
-): Map<string, string> {
-  const out = new Map(chunks);
-  for (const id of removed) out.delete(id);
-  for (const [id, fileId] of upserts) out.set(id, fileId);
-  return out;
 }

@@ -12,7 +12,7 @@ import { type GraphSnapshot, snapshotGraph } from '../../../functions/engine/gra
 import type { MemoryGraph } from '../../../functions/engine/graph/graph-build';
 import { buildGraphSegment, type GraphSegment } from '../../../functions/engine/graph/graph-segment';
 import { deserializeGraphSegment, serializeGraphSegment } from '../../../functions/engine/graph/graph-segment-format';
-import { applySegmentDelta, type GraphSegmentDelta } from '../../../functions/engine/graph/graph-segment-delta';
+import { applySegmentDeltas, type GraphSegmentDelta } from '../../../functions/engine/graph/graph-segment-delta';
 import { type SegmentSource, segmentOfSource, sourceOfSegment } from '../../../functions/engine/graph/graph-segment-source';
 import { datedFacts, profileOf } from '../../../functions/engine/graph/dated-facts';
 import { matchEntitiesByName } from '../../../functions/engine/graph/entity-lookup';
@@ -105,6 +105,8 @@ describe('graph deltas', () => {
     let warm: MemoryGraph | undefined;
     let composed: GraphSnapshot | undefined;
     let composedSource: SegmentSource | undefined;
+    let chainBase: SegmentSource | undefined;
+    let pending: GraphSegmentDelta[] = [];
     let whole: GraphSnapshot | undefined;
     let deltas = 0;
     let closed = 0;
@@ -120,7 +122,10 @@ describe('graph deltas', () => {
       const segmentDelta: GraphSegmentDelta | undefined = kept.segmentDelta && stored(kept.segmentDelta);
       const applies = composed !== undefined && delta !== undefined && random() > 0.2;
       composed = composed && delta && applies ? applyGraphDelta(composed, delta) : snapshotGraph(warm.graph);
-      composedSource = composedSource && segmentDelta && applies ? applySegmentDelta(composedSource, segmentDelta) : baseSource(warm);
+      // a warm container applies each delta to the version before; a cold one the chain's deltas to its base
+      composedSource = composedSource && segmentDelta && applies ? applySegmentDeltas(composedSource, [segmentDelta]) : baseSource(warm);
+      if (chainBase && segmentDelta && applies) pending.push(segmentDelta);
+      else [chainBase, pending] = [baseSource(warm), []];
       if (delta) deltas++;
       closed += whole.facts.filter((fact) => fact.validTo !== null).length;
       expect(snapshotGraph(warm.graph)).toEqual(whole);
@@ -129,6 +134,7 @@ describe('graph deltas', () => {
       const wholeSegment = serializeGraphSegment(buildGraphSegment(before.graph.graph));
       const composedSegment = segmentOfSource(composedSource);
       expect(serializeGraphSegment(composedSegment)).toEqual(wholeSegment);
+      expect(serializeGraphSegment(segmentOfSource(applySegmentDeltas(chainBase, pending)))).toEqual(wholeSegment);
       expect(serializeGraphSegment(buildGraphSegment(warm.graph))).toEqual(wholeSegment);
       expect(serializeGraphSegment(buildGraphSegment(restored.graph.graph))).toEqual(wholeSegment);
       expect(answers(composedSegment)).toEqual(answers(deserializeGraphSegment(wholeSegment)));
