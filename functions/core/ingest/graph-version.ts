@@ -51,9 +51,10 @@ export async function graphStart(
 
 /**
  * A merge's graph, under its folder `prefix`: the same graph as the version it merges (`current`), its
- * deltas folded into a new base (the chain's content key kept, so a warm worker's graph still serves); a
- * chain with no deltas is named as it is. Answers the chain the merge's manifest names (none: the state
- * was copied whole into its folder, as a version written before deltas holds it).
+ * deltas folded into a new base (the chain's content key kept, so a warm worker's graph still serves), and
+ * its segment composed whole beside it; a chain with no deltas is named as it is. Answers the chain the
+ * merge's manifest names (none: the state was copied whole into its folder, as a version written before
+ * deltas holds it).
  */
 export async function mergedGraph(
   objects: GraphItemsDeps['objects'],
@@ -63,14 +64,7 @@ export async function mergedGraph(
 ): Promise<GraphChain | undefined> {
   const chain = current.manifest.graph;
   if (chain?.segmentDeltas && chain.deltas.length === 0) return chain;
-  if (chain?.segmentDeltas) {
-    const segment = serializeGraphSegment(await composedGraphSegment(objects, root, chain));
-    await objects.put(prefix + INDEX_FILES.segment, segment);
-  } else {
-    // a version written before segment deltas holds its segment whole in its own folder
-    const segment = await objects.get(current.prefix + INDEX_FILES.segment);
-    if (segment) await objects.put(prefix + INDEX_FILES.segment, segment);
-  }
+  await writeMergedSegment(objects, root, current, prefix);
   if (chain && chain.deltas.length === 0) return chain;
   if (!chain) {
     const state = await objects.get(current.prefix + INDEX_FILES.state);
@@ -83,6 +77,20 @@ export async function mergedGraph(
   await objects.put(prefix + INDEX_FILES.state, state, 'application/json');
   const base = { base: nameOf(root, prefix), deltas: [], state: chain.state, baseBytes: Buffer.byteLength(state), deltaBytes: 0 };
   return chain.segmentDeltas ? { ...base, segmentDeltas: true } : base;
+}
+
+/** The merge's `graph.seg`: its chain's base and segment deltas composed whole, else (a version written before segment deltas) the version's own, copied. */
+async function writeMergedSegment(
+  objects: GraphItemsDeps['objects'],
+  root: string,
+  current: { prefix: string; manifest: IndexManifest },
+  prefix: string,
+): Promise<void> {
+  const chain = current.manifest.graph;
+  const segment = chain?.segmentDeltas
+    ? serializeGraphSegment(await composedGraphSegment(objects, root, chain))
+    : await objects.get(current.prefix + INDEX_FILES.segment);
+  if (segment) await objects.put(prefix + INDEX_FILES.segment, segment);
 }
 
 export interface WrittenGraph {
