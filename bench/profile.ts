@@ -24,6 +24,7 @@ import { conversationChunks } from '../functions/core/ingest/conversation-chunks
 import { buildMemoryGraph, OFFLINE_GRAPH_EXTRACTOR } from '../functions/core/ingest/memory-graph';
 import { createMemoryGraph, extractFile, type MemoryGraph, mergeFile } from '../functions/engine/graph/graph-build';
 import { graphDelta, markFile, trackGraphChanges } from '../functions/engine/graph/graph-delta';
+import { graphSegmentDelta } from '../functions/engine/graph/graph-segment-delta';
 import { type GraphSnapshot, portableGraphSnapshot, snapshotGraph } from '../functions/engine/graph/graph-snapshot';
 import { deltaWithinBounds } from '../functions/core/ingest/graph-version';
 import { buildGraphSegment, serializeGraphSegment } from '../functions/engine/graph/graph-segment';
@@ -213,8 +214,9 @@ type Mode = 'off' | 'whole' | 'incremental';
 
 /**
  * The engine steps of a sync, timed, as a warm worker runs them (ingest/memory-graph.ts, graph-version.ts):
- * the graph kept from the sync before, the session merged again with its changes tracked, the segment
- * built, and the delta written (the graph whole, as a new base, when the chain passes its bounds). With
+ * the graph kept from the sync before, the session merged again with its changes tracked, and the delta
+ * and the segment's delta written (the graph and its segment whole, as a new base, when the chain passes
+ * its bounds). With
  * validity: message origins (times, sources, speakers: statements) and the validity pass (whole, or over
  * the groups the session touched, as the worker runs it). Answers seconds in all and in the validity pass.
  */
@@ -253,10 +255,15 @@ function timeSyncs(conversations: readonly Conversation[], mode: Mode): Timing {
       const passStarted = performance.now();
       if (mode !== 'off') refreshValidity(memory.graph, mode === 'incremental' && !first ? scope : undefined, touched.validity);
       pass += performance.now() - passStarted;
-      serializeGraphSegment(buildGraphSegment(memory.graph));
-      const delta = Buffer.byteLength(JSON.stringify(graphDelta(memory.graph, touched)));
-      if (deltaWithinBounds(chain, delta)) chain = { ...chain, deltas: [...chain.deltas, ''], deltaBytes: chain.deltaBytes + delta };
-      else chain = { baseBytes: Buffer.byteLength(JSON.stringify(snapshotGraph(memory.graph))), deltas: [], deltaBytes: 0 };
+      const changed = graphDelta(memory.graph, touched);
+      const delta = Buffer.byteLength(JSON.stringify(changed));
+      if (deltaWithinBounds(chain, delta)) {
+        JSON.stringify(graphSegmentDelta(memory.graph, changed));
+        chain = { ...chain, deltas: [...chain.deltas, ''], deltaBytes: chain.deltaBytes + delta };
+      } else {
+        serializeGraphSegment(buildGraphSegment(memory.graph));
+        chain = { baseBytes: Buffer.byteLength(JSON.stringify(snapshotGraph(memory.graph))), deltas: [], deltaBytes: 0 };
+      }
       first = false;
     }
   }

@@ -10,8 +10,7 @@
  * with the title as the chunk title (indexed in front of the text and as the title field).
  */
 import { loadGraphWordVectors } from '../../functions/adapters/embeddings/word-vector-loader';
-import { deserializeGraphSegment } from '../../functions/engine/graph/graph-segment-format';
-import type { GraphSegment } from '../../functions/engine/graph/graph-segment';
+import { buildGraphSegment, type GraphSegment } from '../../functions/engine/graph/graph-segment';
 import { chunkFile } from '../../functions/core/ingest/file-chunks';
 import type { StoredChunk } from '../../functions/core/stored-index/chunks';
 import { type BuiltIndex, buildIndexVersion } from '../../functions/core/ingest/index-build';
@@ -63,6 +62,6 @@ export async function buildBenchmarkIndex(benchmark: Benchmark, memory: Memory, 
     { embedder: () => embedder, graphWordVectors: loadGraphWordVectors, graphExtractor: () => OFFLINE_GRAPH_EXTRACTOR },
   );
   const buildMs = performance.now() - started;
-  const graph = built.graph ? deserializeGraphSegment(built.graph.segment) : null;
+  const graph = built.graph ? buildGraphSegment(built.graph.graph.graph) : null;
   return { chunks, built, loaded: { retrieval: built.retrieval, graph }, buildMs };
 }

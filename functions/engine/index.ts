@@ -33,6 +33,8 @@ export type { GraphSnapshot } from './graph/graph-snapshot';
 export { applyGraphDelta, type GraphDelta } from './graph/graph-delta-format';
 export { buildGraphSegment, type GraphSegment } from './graph/graph-segment';
 export { deserializeGraphSegment, serializeGraphSegment } from './graph/graph-segment-format';
+export { applySegmentDeltas, type GraphSegmentDelta } from './graph/graph-segment-delta';
+export { type SegmentSource, segmentOfSource, sourceOfSegment } from './graph/graph-segment-source';
 export { personalizedPageRank, topChunks } from './graph/graph-ppr';
 export { linkQueryToEntities } from './graph/query-link';
 export { matchEntitiesByName, mentioningChunks, neighboursOf } from './graph/entity-lookup';

@@ -2,14 +2,17 @@
  * A graph memory's graph in an index version (docs/segments.md, "The graph of graph memories"): where a
  * build starts from (the graph the worker kept, else the stored one: a base and its deltas) and what it
  * writes: the graph segment retrieval walks, and either one delta (what the build changed) or, when the
- * chain is long or text must go, the graph whole as a new base; then the graph's table items.
+ * chain is long or text must go, the graph whole as a new base; the segment retrieval walks likewise, as
+ * its delta beside the graph's or whole beside the base (graph-segments.ts reads them); then the graph's
+ * table items.
  */
-import type { GraphDelta, GraphSnapshot } from '../../engine';
+import { buildGraphSegment, type GraphDelta, type GraphSnapshot, serializeGraphSegment } from '../../engine';
 import { entitySnapshot, type MemoryGraph, relationSnapshot, snapshotGraph } from '../../engine/graph';
 import { graphItemChangesOf, graphItemsOf } from '../graph-items';
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
 import { graphChainOf, readGraphChain } from '../stored-index/graph-state';
+import { composedGraphSegment } from '../stored-index/graph-segments';
 import { INDEX_FILES } from '../stored-index/index-files';
 import { type GraphChain, type IndexManifest, nameOf } from '../stored-index/manifest';
 import type { IndexingSettings } from './index-build';
@@ -48,9 +51,10 @@ export async function graphStart(
 
 /**
  * A merge's graph, under its folder `prefix`: the same graph as the version it merges (`current`), its
- * deltas folded into a new base (the chain's content key kept, so a warm worker's graph still serves); a
- * chain with no deltas is named as it is. Answers the chain the merge's manifest names (none: the state
- * was copied whole into its folder, as a version written before deltas holds it).
+ * deltas folded into a new base (the chain's content key kept, so a warm worker's graph still serves), and
+ * its segment composed whole beside it; a chain with no deltas is named as it is. Answers the chain the
+ * merge's manifest names (none: the state was copied whole into its folder, as a version written before
+ * deltas holds it).
  */
 export async function mergedGraph(
   objects: GraphItemsDeps['objects'],
@@ -58,9 +62,9 @@ export async function mergedGraph(
   current: { prefix: string; manifest: IndexManifest },
   prefix: string,
 ): Promise<GraphChain | undefined> {
-  const segment = await objects.get(current.prefix + INDEX_FILES.segment);
-  if (segment) await objects.put(prefix + INDEX_FILES.segment, segment);
   const chain = current.manifest.graph;
+  if (chain?.segmentDeltas && chain.deltas.length === 0) return chain;
+  await writeMergedSegment(objects, root, current, prefix);
   if (chain && chain.deltas.length === 0) return chain;
   if (!chain) {
     const state = await objects.get(current.prefix + INDEX_FILES.state);
@@ -71,7 +75,22 @@ export async function mergedGraph(
   if (!snapshot) throw new Error(`the graph of ${current.prefix} is gone`);
   const state = JSON.stringify(snapshot);
   await objects.put(prefix + INDEX_FILES.state, state, 'application/json');
-  return { base: nameOf(root, prefix), deltas: [], state: chain.state, baseBytes: Buffer.byteLength(state), deltaBytes: 0 };
+  const base = { base: nameOf(root, prefix), deltas: [], state: chain.state, baseBytes: Buffer.byteLength(state), deltaBytes: 0 };
+  return chain.segmentDeltas ? { ...base, segmentDeltas: true } : base;
+}
+
+/** The merge's `graph.seg`: its chain's base and segment deltas composed whole, else (a version written before segment deltas) the version's own, copied. */
+async function writeMergedSegment(
+  objects: GraphItemsDeps['objects'],
+  root: string,
+  current: { prefix: string; manifest: IndexManifest },
+  prefix: string,
+): Promise<void> {
+  const chain = current.manifest.graph;
+  const segment = chain?.segmentDeltas
+    ? serializeGraphSegment(await composedGraphSegment(objects, root, chain))
+    : await objects.get(current.prefix + INDEX_FILES.segment);
+  if (segment) await objects.put(prefix + INDEX_FILES.segment, segment);
 }
 
 export interface WrittenGraph {
@@ -94,22 +113,31 @@ export async function writeGraph(
   const own = nameOf(objectKeys.indexRoot(memory.accountId, memory.id), prefix);
   let snapshot: GraphSnapshot | undefined;
   const snapshotOf = () => (snapshot ??= snapshotGraph(built.graph.graph));
-  await deps.objects.put(prefix + INDEX_FILES.segment, built.segment);
-  const delta = built.delta && start.chain && !whole ? JSON.stringify(built.delta) : undefined;
+  // a chain written before segment deltas takes none: the build writes the graph whole, as a base of both
+  const continued = start.chain?.segmentDeltas && built.segmentDelta && !whole ? start.chain : undefined;
+  const delta = continued && built.delta ? JSON.stringify(built.delta) : undefined;
   let chain: GraphChain;
   let bytes: number;
-  if (delta && start.chain && deltaWithinBounds(start.chain, Buffer.byteLength(delta))) {
-    bytes = Buffer.byteLength(delta);
-    await deps.objects.put(prefix + INDEX_FILES.delta, delta, 'application/json');
-    chain = { ...start.chain, deltas: [...start.chain.deltas, own], state: own, deltaBytes: start.chain.deltaBytes + bytes };
+  if (delta && continued && built.segmentDelta && deltaWithinBounds(continued, Buffer.byteLength(delta))) {
+    const segmentDelta = JSON.stringify(built.segmentDelta);
+    bytes = Buffer.byteLength(delta) + Buffer.byteLength(segmentDelta);
+    await Promise.all([
+      deps.objects.put(prefix + INDEX_FILES.delta, delta, 'application/json'),
+      deps.objects.put(prefix + INDEX_FILES.segmentDelta, segmentDelta, 'application/json'),
+    ]);
+    chain = { ...continued, deltas: [...continued.deltas, own], state: own, deltaBytes: continued.deltaBytes + Buffer.byteLength(delta) };
   } else {
     const state = JSON.stringify(snapshotOf());
-    bytes = Buffer.byteLength(state);
-    await deps.objects.put(prefix + INDEX_FILES.state, state, 'application/json');
-    chain = { base: own, deltas: [], state: own, baseBytes: bytes, deltaBytes: 0 };
+    const segment = serializeGraphSegment(buildGraphSegment(built.graph.graph));
+    bytes = Buffer.byteLength(state) + segment.byteLength;
+    await Promise.all([
+      deps.objects.put(prefix + INDEX_FILES.state, state, 'application/json'),
+      deps.objects.put(prefix + INDEX_FILES.segment, segment),
+    ]);
+    chain = { base: own, deltas: [], state: own, baseBytes: Buffer.byteLength(state), deltaBytes: 0, segmentDeltas: true };
   }
   await writeItems(deps, memory, prefix, { built, start, items: () => graphItemsOf(snapshotOf()) });
-  return { chain, bytes: bytes + built.segment.byteLength };
+  return { chain, bytes };
 }
 
 /** Whether one more delta of `bytes` keeps the chain within its bounds (else the graph is written whole). */

@@ -2,7 +2,7 @@
  * The knowledge graph of a graph memory, built beside each index version: the previous version's graph
  * state (a snapshot) is restored, sources that left the memory are removed (their entities, relations and
  * facts go when nothing else supports them), changed sources are added again, and the next version gets
- * the new snapshot and the compact segment retrieval walks.
+ * the new snapshot (or its delta) and the compact segment retrieval walks (or its delta).
  *
  * Validity: each chunk is stated at its message's time, else at its file's (the document date its top
  * states, else the file's creation; a new version of a file, its update). A file added again replaces
@@ -12,15 +12,17 @@
  * restored from a snapshot written before validity, or a new one, gets the whole pass).
  *
  * A warm worker hands in the graph it kept from the version before (`cached`, graph-cache.ts) instead of
- * the snapshot to restore; the build tracks what it touches and answers it as a delta (graph-delta.ts),
- * which is what the version stores unless it writes the graph whole (docs/segments.md).
+ * the snapshot to restore; the build tracks what it touches and answers it as a delta (graph-delta.ts) and
+ * the segment's delta (graph-segment-delta.ts), which is what the version stores unless it writes the graph
+ * whole (docs/segments.md): no build serialises the whole segment unless it writes the graph whole.
  */
-import { buildGraphSegment, type GraphDelta, type GraphSnapshot, serializeGraphSegment, type WordVectors } from '../../engine';
+import type { GraphDelta, GraphSegmentDelta, GraphSnapshot, WordVectors } from '../../engine';
 import {
   type ChunkOrigin,
   createMemoryGraph,
   extractFile,
   graphDelta,
+  graphSegmentDelta,
   graphInvariantViolations,
   type GraphChanges as TouchedIds,
   markFile,
@@ -46,11 +48,12 @@ interface GraphCounts {
 }
 
 export interface BuiltGraph {
-  segment: Uint8Array;
   /** The graph after the build (the worker keeps it for the memory's next build: graph-cache.ts). */
   graph: MemoryGraph;
   /** What the build changed, when it started from a graph with validity (else: none, write it whole). */
   delta: GraphDelta | undefined;
+  /** What the build changed in the segment retrieval walks (with `delta`; a whole write builds the segment from `graph`). */
+  segmentDelta: GraphSegmentDelta | undefined;
   counts: GraphCounts;
   /** Tokens a managed extractor (a model) spent; 0 offline. */
   tokensUsed: number;
@@ -103,11 +106,12 @@ export async function buildMemoryGraph(
   refreshValidity(graph.graph, scope, touched.validity);
   const problems = graphInvariantViolations(graph.graph);
   if (problems.length) throw new Error(`graph of memory ${memory.id} is inconsistent: ${problems.slice(0, 3).join('; ')}`);
+  // a delta applies to a version 3 snapshot only (an older one is written whole once)
+  const delta = changes.cached !== undefined || changes.previous?.version === 3 ? graphDelta(graph.graph, touched) : undefined;
   return {
-    segment: serializeGraphSegment(buildGraphSegment(graph.graph)),
     graph,
-    // a delta applies to a version 3 snapshot only (an older one is written whole once)
-    delta: changes.cached !== undefined || changes.previous?.version === 3 ? graphDelta(graph.graph, touched) : undefined,
+    delta,
+    segmentDelta: delta && graphSegmentDelta(graph.graph, delta),
     counts: { entities: graph.graph.entities.size, relations: graph.graph.relations.size, facts: graph.graph.facts.size },
     tokensUsed,
   };

@@ -7,13 +7,7 @@
  * in the engine): no posting is merged, and BM25 counts every live chunk of every segment, so ranking is
  * that of a build from nothing of the live chunks. Composed versions are kept under the memory's id and version.
  */
-import {
-  buildRetrievalIndex,
-  composeRetrievalIndexes,
-  deserializeGraphSegment,
-  type GraphSegment,
-  type RetrievalIndex,
-} from '../../engine';
+import { buildRetrievalIndex, composeRetrievalIndexes, type GraphSegment, type RetrievalIndex } from '../../engine';
 import type { ChunkRecord, StoredChunk } from './chunks';
 import { INDEX_FILES } from './index-files';
 import { folderOf, type IndexManifest, readManifest } from './manifest';
@@ -22,6 +16,7 @@ import { objectKeys } from '../object-keys';
 import type { ObjectStore } from '../ports';
 import { type QueriedSegment, readQueriedSegment } from './segments';
 import { LiveChunks, liveRecords, type RecordPart } from './live-chunks';
+import { GraphSegments } from './graph-segments';
 import { LiveKeys } from '../vector-tier/vector-keys';
 
 export interface LoadedIndex {
@@ -54,6 +49,8 @@ export class IndexCache {
   private readonly segments: Lru<QueriedSegment>;
   /** Each memory's (and message index's) last composed version, which the next one copies its shared first segments from. */
   private readonly latest: Lru<Composed>;
+  /** Graph segments composed from their chains' bases and deltas (graph-segments.ts). */
+  private readonly graphs: GraphSegments;
 
   constructor(
     private readonly objects: ObjectStore,
@@ -62,6 +59,7 @@ export class IndexCache {
     this.loaded = new Lru(capacity);
     this.segments = new Lru(capacity * SEGMENTS_PER_VERSION);
     this.latest = new Lru(capacity);
+    this.graphs = new GraphSegments(objects, 2 * capacity);
   }
 
   /** The memory's current index (undefined before its first ingestion). */
@@ -104,28 +102,33 @@ export class IndexCache {
   }
 
   private async readVersion(memory: Memory, prefix: string, withGraph: boolean): Promise<LoadedIndex> {
-    const [manifest, graph] = await Promise.all([
-      this.manifestOf(memory, prefix),
-      withGraph ? this.objects.get(prefix + INDEX_FILES.segment) : Promise.resolve(undefined),
-    ]);
+    const manifest = await this.manifestOf(memory, prefix);
     const tiered = manifest.vectorTier;
-    const parts = await this.parts(objectKeys.indexRoot(memory.accountId, memory.id), manifest, tiered !== undefined);
+    const root = objectKeys.indexRoot(memory.accountId, memory.id);
+    const [parts, graph] = await Promise.all([
+      this.parts(root, manifest, tiered !== undefined),
+      withGraph ? this.graphs.load(root, prefix, manifest) : Promise.resolve(null),
+    ]);
     const { retrieval, records } = await this.compose(`${memory.accountId}/${memory.id}`, parts);
     return {
       version: memory.indexVersion,
       retrieval,
       chunks: new LiveChunks(recordParts(parts)),
       records,
-      graph: graph ? deserializeGraphSegment(graph) : null,
+      graph,
       ...(tiered ? { vectorTier: { ...tiered, live: new LiveKeys(manifest) } } : {}),
     };
   }
 
   private async readGraph(memory: Memory, prefix: string): Promise<LoadedGraph | undefined> {
-    const [segment, manifest] = await Promise.all([this.objects.get(prefix + INDEX_FILES.segment), this.manifestOf(memory, prefix)]);
-    if (!segment) return undefined;
-    const parts = await this.parts(objectKeys.indexRoot(memory.accountId, memory.id), manifest, manifest.vectorTier !== undefined);
-    return { version: memory.indexVersion, graph: deserializeGraphSegment(segment), chunks: new LiveChunks(recordParts(parts)) };
+    const manifest = await this.manifestOf(memory, prefix);
+    const root = objectKeys.indexRoot(memory.accountId, memory.id);
+    const [graph, parts] = await Promise.all([
+      this.graphs.load(root, prefix, manifest),
+      this.parts(root, manifest, manifest.vectorTier !== undefined),
+    ]);
+    if (!graph) return undefined;
+    return { version: memory.indexVersion, graph, chunks: new LiveChunks(recordParts(parts)) };
   }
 
   private async manifestOf(memory: Memory, prefix: string): Promise<IndexManifest> {

@@ -11,8 +11,10 @@ export const INDEX_FILES = {
   retrieval: 'retrieval.idx',
   /** A segment: its sources and the ordinal ranges of their chunks (JSON), read by the next build. */
   files: 'files.json',
-  /** A version of a graph memory: the compact graph segment retrieval walks. */
+  /** A version of a graph memory: the compact graph segment retrieval walks, whole (a chain's base; before segment deltas, every version). */
   segment: 'graph.seg',
+  /** A version of a graph memory: what its build changed in the graph segment (JSON; manifest `graph` names its base). */
+  segmentDelta: 'graph-seg-delta.json',
   /** A version of a graph memory: the graph state the next version starts from (JSON), a base of later deltas. */
   state: 'graph-state.json',
   /** A version of a graph memory: what its build changed in the graph (JSON; manifest `graph` names its base). */

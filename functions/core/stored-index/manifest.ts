@@ -41,7 +41,8 @@ export interface IndexManifest {
  * Where a graph memory's graph of a version is stored (docs/segments.md, "The graph of graph memories"):
  * the folder holding the base (`graph-state.json`) and, in order, the folders holding each delta after it
  * (`graph-delta.json`); `state` names the graph's content (the folder of the build that made it: a merge
- * that folds the deltas into a new base keeps it), which is how a warm worker knows its kept graph.
+ * that folds the deltas into a new base keeps it), which is how a warm worker knows its kept graph. The
+ * same folders hold the segment retrieval walks as a base and deltas (`segmentDeltas`).
  */
 export interface GraphChain {
   base: string;
@@ -49,6 +50,12 @@ export interface GraphChain {
   state: string;
   baseBytes: number;
   deltaBytes: number;
+  /**
+   * The query side's segment is a base and deltas too: the base folder's `graph.seg` carries the keys deltas
+   * apply to and each delta folder holds `graph-seg-delta.json` (absent: a chain written before, where every
+   * version folder holds its `graph.seg` whole).
+   */
+  segmentDeltas?: true;
 }
 
 /** A manifest read from a pre-segment version: its embedder is not known until the segment is read. */

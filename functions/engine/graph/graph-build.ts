@@ -9,7 +9,7 @@
 import { DEFAULT_MATCH_THRESHOLDS, type MatchThresholds } from './entity-match';
 import { extractMentions, type ExtractedMention } from './extract-entities';
 import { addCount, type FileContribution, type GraphFact, type KnowledgeGraph, type SpeakerStatement } from './graph-model';
-import { speakerStatements } from './profile-statements';
+import { messageStatements } from './recent-statements';
 import { removeFile } from './graph-remove';
 import { parseText } from './nlp';
 import { looksLikeAcronym } from './normalize';
@@ -176,7 +176,7 @@ export function mergeFile(memory: MemoryGraph, extraction: FileExtraction, origi
   }
   const { entityIds, resolvedBy, newEntities } = resolveFile(memory, extraction, contribution);
   const { relations, facts } = recordRelations(graph, extraction, entityIds, contribution);
-  contribution.statements.push(...originStatements(extraction, origin));
+  contribution.statements.push(...originStatements(graph, extraction, origin));
   if (previous && origin.replacedAt !== undefined) carryOver(graph, contribution, previous, origin.replacedAt);
   const mentions = extraction.chunks.reduce((sum, chunk) => sum + chunk.mentions.length, 0);
   return { fileId: extraction.fileId, chunks: extraction.chunks.length, mentions, newEntities, resolvedBy, relations, facts };
@@ -274,12 +274,12 @@ function carryOver(graph: KnowledgeGraph, contribution: FileContribution, previo
 }
 
 /** The first-person statements of the file's customer-user messages. */
-function originStatements(extraction: FileExtraction, origin: FileOrigin): SpeakerStatement[] {
+function originStatements(graph: KnowledgeGraph, extraction: FileExtraction, origin: FileOrigin): SpeakerStatement[] {
   if (!origin.chunks) return [];
   return extraction.chunks.flatMap((chunk) => {
     const from = origin.chunks?.get(chunk.chunkId);
     if (from?.speaker === undefined || from.text === undefined) return [];
-    return speakerStatements(from.text, {
+    return messageStatements(graph, from.text, {
       speaker: from.speaker,
       chunkId: chunk.chunkId,
       sourceId: from.sourceId ?? extraction.fileId,

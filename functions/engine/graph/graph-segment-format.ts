@@ -8,16 +8,18 @@
  * | 8 | 4 | u32 metadata length M (bytes) |
  * | 12 | 24 | u32 entities E, chunks C, files F, mention links L, entity edges K, facts N |
  * | 36 | 4 | u32 reserved, 0 |
- * | 40 | M | UTF-8 JSON `{entityIds, names, types, aliases, chunkIds, fileIds, facts: {texts, predicates, kinds, validFrom?, validTo?, sourceIds?}, closedFacts?, speakers?, statementKinds?, statementRows?}`, zero-padded to a multiple of 4 |
+ * | 40 | M | UTF-8 JSON `{entityIds, names, types, aliases, chunkIds, fileIds, facts: {texts, predicates, kinds, validFrom?, validTo?, sourceIds?}, closedFacts?, speakers?, statementKinds?, statementRows?, keys?}`, zero-padded to a multiple of 4 |
  * | … | | u32 chunkFiles[C], u32 entityChunkOffsets[E+1], u32 entityChunks[L], f32 entityChunkWeights[L], u32 edgeOffsets[E+1], u32 edgeTargets[K], f32 edgeWeights[K], u32 factSubjects[N], u32 factObjects[N], u32 factChunks[N] |
  *
  * Loading is one JSON.parse and one copy of the numeric tail; typed arrays are views into the copy.
  * The metadata's `?` fields (validity, closed facts, speaker statements) came later within format 1:
  * segments without them read as before, and readers treat a fact without validity as holding since its source.
  * Speaker statements are written as rows (`speakers`, `statementKinds`, `statementRows`: graph-segment-statements.ts); segments
- * written before them carry `statements` as objects, which still read.
+ * written before them carry `statements` as objects, which still read. `keys` (fact ids, relations, files'
+ * shares: `SegmentKeys`) is what segment deltas apply to (graph-segment-source.ts); segments without it
+ * read as before and take no delta.
  */
-import type { ClosedFactRecord, GraphSegment, StatementRecord } from './graph-segment';
+import type { ClosedFactRecord, GraphSegment, SegmentKeys, StatementRecord } from './graph-segment';
 import { type SegmentStatementTable, statementsOfTable, statementTable } from './graph-segment-statements';
 
 /** Version of the layout written by `serializeGraphSegment`; bump on any change. */
@@ -44,6 +46,7 @@ interface Metadata {
   closedFacts?: readonly ClosedFactRecord[];
   /** Speaker statements as objects: segments written before the rows. */
   statements?: readonly StatementRecord[];
+  keys?: SegmentKeys;
 }
 
 /** The metadata as stored: speaker statements as rows (see graph-segment-statements.ts). */
@@ -69,6 +72,7 @@ export function serializeGraphSegment(segment: GraphSegment): Uint8Array {
     },
     ...(segment.closedFacts ? { closedFacts: segment.closedFacts } : {}),
     ...(segment.statements ? statementTable(segment.statements) : {}),
+    ...(segment.keys ? { keys: segment.keys } : {}),
   };
   const json = new TextEncoder().encode(JSON.stringify(metadata));
   const arrays = numericArrays(segment);
@@ -133,6 +137,7 @@ export function deserializeGraphSegment(bytes: Uint8Array): GraphSegment {
   ) as StoredMetadata;
   if (metadata.entityIds?.length !== E || metadata.chunkIds?.length !== C || metadata.facts?.texts?.length !== N)
     throw formatError('metadata does not match counts');
+  if (metadata.keys && metadata.keys.factIds?.length !== N) throw formatError('keys do not match counts');
   const { speakers, statementKinds, statementRows, ...fields } = metadata;
   const statements =
     speakers && statementKinds && statementRows ? statementsOfTable({ speakers, statementKinds, statementRows }) : metadata.statements;

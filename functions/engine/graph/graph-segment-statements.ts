@@ -1,6 +1,6 @@
 /**
  * The compact form of a graph segment's speaker statements (format 1 metadata `speakers`, `statementKinds`,
- * `statementRows`): the segment is written whole at every sync, and statements as objects repeated every
+ * `statementRows`, and the files of a segment delta: graph-segment-delta.ts): statements as objects repeated every
  * key. A row is `[speaker, kind, text, chunkId, source, validFrom, validTo]`:
  *
  * - `speaker`: an index into `speakers`; `kind`: an index into `statementKinds`, `[category, kind]` pairs;
@@ -32,7 +32,7 @@ export interface SegmentStatementTable {
 
 const MESSAGE_CHUNK = 'msg:';
 
-/** The rows of `statements` (written at every sync: plain loops, no per-row keys built). */
+/** The rows of `statements` (a segment delta's files' at every sync: plain loops, no per-row keys built). */
 export function statementTable(statements: readonly StatementRecord[]): SegmentStatementTable {
   const table: SegmentStatementTable = { speakers: [], statementKinds: [], statementRows: [] };
   const speakerOrdinal = new Map<string, number>();

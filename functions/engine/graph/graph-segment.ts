@@ -5,9 +5,11 @@
  * `graph-segment-format.ts`); walked by `personalizedPageRank`, entered by `linkQueryToEntities`.
  *
  * Edge weights: an SVO relation counts 1 per occurrence, a co-occurrence 0.5 per occurrence, summed
- * per entity pair and stored in both directions. Entity→chunk weights are mention counts.
+ * per entity pair and stored in both directions. Entity→chunk weights are mention counts. Built from the
+ * segment's source (graph-segment-source.ts), which a segment delta changes (graph-segment-delta.ts).
  */
 import type { KnowledgeGraph } from './graph-model';
+import { segmentOfSource, segmentSourceOf } from './graph-segment-source';
 
 export { deserializeGraphSegment, serializeGraphSegment } from './graph-segment-format';
 export { personalizedPageRank, topChunks } from './graph-ppr';
@@ -36,6 +38,8 @@ export interface GraphSegment {
   readonly closedFacts?: readonly ClosedFactRecord[];
   /** Customer users' first-person statements: their profiles (absent in older segments). */
   readonly statements?: readonly StatementRecord[];
+  /** What a segment delta applies to (a chain's base: docs/segments.md); absent in older segments. */
+  readonly keys?: SegmentKeys;
 }
 
 /** Facts as parallel arrays; subjects, objects and chunks are ordinals. */
@@ -75,121 +79,20 @@ export interface StatementRecord {
   readonly validTo: string | null;
 }
 
-const SVO_WEIGHT = 1;
-const COOCCURRENCE_WEIGHT = 0.5;
+/**
+ * What a segment delta applies to (graph-segment-source.ts), carried by a segment written as a chain's base;
+ * absent in segments written before segment deltas.
+ */
+export interface SegmentKeys {
+  /** Fact ordinal → fact id. */
+  readonly factIds: readonly string[];
+  /** Every relation: id, subject and object ordinals, edge weight. */
+  readonly relations: ReadonlyArray<readonly [id: string, subject: number, object: number, weight: number]>;
+  /** The graph's files in order: id, and how many of `closedFacts` and of `statements` are theirs. */
+  readonly files: ReadonlyArray<readonly [fileId: string, closedFacts: number, statements: number]>;
+}
 
-/** The segment of `graph` (entities, chunks and facts in the graph's insertion order). */
+/** The segment of `graph` (entities, chunks and facts in the graph's insertion order), with its keys. */
 export function buildGraphSegment(graph: KnowledgeGraph): GraphSegment {
-  const entities = [...graph.entities.values()];
-  const entityOrdinal = new Map(entities.map((entity, index) => [entity.id, index]));
-  const chunks = [...graph.chunks.values()];
-  const chunkOrdinal = new Map(chunks.map((chunk, index) => [chunk.id, index]));
-  const fileIds = [...new Set(chunks.map((chunk) => chunk.fileId))];
-  const fileOrdinal = new Map(fileIds.map((id, index) => [id, index]));
-  const mentions = chunkMentions(graph, entities.length, entityOrdinal, chunkOrdinal);
-  const neighbours = relationNeighbours(graph, entities.length, entityOrdinal);
-  const mentionCsr = toCsr(mentions);
-  const edgeCsr = toCsr(neighbours);
-  const facts = [...graph.facts.values()].filter((fact) => chunkOrdinal.has(fact.chunkId));
-  return {
-    entityIds: entities.map((entity) => entity.id),
-    names: entities.map((entity) => entity.name),
-    types: entities.map((entity) => entity.type),
-    aliases: entities.map((entity) => [entity.key, ...[...entity.aliases.keys()].filter((key) => key !== entity.key)]),
-    chunkIds: chunks.map((chunk) => chunk.id),
-    fileIds,
-    chunkFiles: Uint32Array.from(chunks, (chunk) => fileOrdinal.get(chunk.fileId) ?? 0),
-    entityChunkOffsets: mentionCsr.offsets,
-    entityChunks: mentionCsr.targets,
-    entityChunkWeights: mentionCsr.weights,
-    edgeOffsets: edgeCsr.offsets,
-    edgeTargets: edgeCsr.targets,
-    edgeWeights: edgeCsr.weights,
-    facts: {
-      texts: facts.map((fact) => fact.text),
-      predicates: facts.map((fact) => fact.predicate),
-      kinds: facts.map((fact) => fact.kind),
-      subjects: Uint32Array.from(facts, (fact) => entityOrdinal.get(fact.subjectId) ?? 0),
-      objects: Uint32Array.from(facts, (fact) => entityOrdinal.get(fact.objectId) ?? 0),
-      chunks: Uint32Array.from(facts, (fact) => chunkOrdinal.get(fact.chunkId) ?? 0),
-      validFrom: facts.map((fact) => fact.validFrom),
-      validTo: facts.map((fact) => fact.validTo),
-      sourceIds: facts.map((fact) => fact.sourceId),
-    },
-    closedFacts: [...graph.files.values()].flatMap((file) =>
-      file.closedFacts.map(({ text, subjectId, objectId, fileId, sourceId, validFrom, validTo }) => ({
-        text,
-        subjectId,
-        objectId,
-        fileId,
-        sourceId,
-        validFrom,
-        validTo,
-      })),
-    ),
-    statements: speakerStatements(graph),
-  };
-}
-
-/** Every file's speaker statements, as they are (the segment is built at every sync: no copies). */
-function speakerStatements(graph: KnowledgeGraph): StatementRecord[] {
-  const statements: StatementRecord[] = [];
-  for (const file of graph.files.values()) for (const statement of file.statements) statements.push(statement);
-  return statements;
-}
-
-/** Per entity ordinal: chunk ordinal → how often the entity is mentioned in that chunk. */
-function chunkMentions(
-  graph: KnowledgeGraph,
-  entityCount: number,
-  entityOrdinal: ReadonlyMap<string, number>,
-  chunkOrdinal: ReadonlyMap<string, number>,
-): Map<number, number>[] {
-  const mentions = Array.from({ length: entityCount }, () => new Map<number, number>());
-  for (const file of graph.files.values()) {
-    for (const mention of file.mentions) {
-      const perChunk = mentions[entityOrdinal.get(mention.entityId) ?? -1];
-      const chunk = chunkOrdinal.get(mention.chunkId);
-      if (perChunk !== undefined && chunk !== undefined) perChunk.set(chunk, (perChunk.get(chunk) ?? 0) + 1);
-    }
-  }
-  return mentions;
-}
-
-/** Per entity ordinal: neighbour ordinal → the weight of the relations between them (both ways). */
-function relationNeighbours(graph: KnowledgeGraph, entityCount: number, entityOrdinal: ReadonlyMap<string, number>): Map<number, number>[] {
-  const neighbours = Array.from({ length: entityCount }, () => new Map<number, number>());
-  for (const relation of graph.relations.values()) {
-    const a = entityOrdinal.get(relation.subjectId);
-    const b = entityOrdinal.get(relation.objectId);
-    if (a === undefined || b === undefined || a === b) continue;
-    let occurrences = 0;
-    for (const count of relation.support.values()) occurrences += count;
-    const weight = occurrences * (relation.kind === 'svo' ? SVO_WEIGHT : COOCCURRENCE_WEIGHT);
-    addWeight(neighbours[a], b, weight);
-    addWeight(neighbours[b], a, weight);
-  }
-  return neighbours;
-}
-
-function addWeight(map: Map<number, number> | undefined, key: number, weight: number): void {
-  if (map !== undefined) map.set(key, (map.get(key) ?? 0) + weight);
-}
-
-/** Rows of (target → weight) maps as CSR arrays, targets ascending within a row. */
-function toCsr(rows: ReadonlyArray<Map<number, number>>): { offsets: Uint32Array; targets: Uint32Array; weights: Float32Array } {
-  const offsets = new Uint32Array(rows.length + 1);
-  rows.forEach((row, index) => (offsets[index + 1] = (offsets[index] ?? 0) + row.size));
-  const total = offsets[rows.length] ?? 0;
-  const targets = new Uint32Array(total);
-  const weights = new Float32Array(total);
-  rows.forEach((row, index) => {
-    let at = offsets[index] ?? 0;
-    for (const [target, weight] of [...row].sort((a, b) => a[0] - b[0])) {
-      targets[at] = target;
-      weights[at] = weight;
-      at++;
-    }
-  });
-  return { offsets, targets, weights };
+  return segmentOfSource(segmentSourceOf(graph));
 }

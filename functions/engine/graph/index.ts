@@ -16,6 +16,7 @@ export {
 export { graphInvariantViolations } from './graph-invariants';
 export { refreshValidity } from './validity';
 export { type GraphChanges, graphDelta, markFile, trackGraphChanges } from './graph-delta';
+export { graphSegmentDelta } from './graph-segment-delta';
 export { addFileToScope, emptyValidityScope, type ValidityScope } from './validity-scope';
 export { statedDocumentDate } from './document-date';
 export { entitySnapshot, portableGraphSnapshot, relationSnapshot, restoreMemoryGraph, snapshotGraph } from './graph-snapshot';

@@ -10,7 +10,13 @@ import { buildMemoryGraph, type GraphChanges, OFFLINE_GRAPH_EXTRACTOR } from '..
 import { applyGraphDelta, type GraphDelta } from '../../../functions/engine/graph/graph-delta-format';
 import { type GraphSnapshot, snapshotGraph } from '../../../functions/engine/graph/graph-snapshot';
 import type { MemoryGraph } from '../../../functions/engine/graph/graph-build';
-import { buildGraphSegment, serializeGraphSegment } from '../../../functions/engine/graph/graph-segment';
+import { buildGraphSegment, type GraphSegment } from '../../../functions/engine/graph/graph-segment';
+import { deserializeGraphSegment, serializeGraphSegment } from '../../../functions/engine/graph/graph-segment-format';
+import { applySegmentDeltas, type GraphSegmentDelta } from '../../../functions/engine/graph/graph-segment-delta';
+import { type SegmentSource, segmentOfSource, sourceOfSegment } from '../../../functions/engine/graph/graph-segment-source';
+import { datedFacts, profileOf } from '../../../functions/engine/graph/dated-facts';
+import { matchEntitiesByName } from '../../../functions/engine/graph/entity-lookup';
+import { linkQueryToEntities, personalizedPageRank } from '../../../functions/engine/graph/graph-segment';
 import type { SourceId } from '../../../functions/core/source-ref';
 import { pickWith, seeded } from '../../support/seeded-random';
 
@@ -71,6 +77,26 @@ function change(live: Live, random: () => number, step: number): Omit<GraphChang
 }
 
 const roundTrip = (snapshot: GraphSnapshot): GraphSnapshot => JSON.parse(JSON.stringify(snapshot)) as GraphSnapshot;
+const stored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+/** A base segment as a query container reads it: written whole, read back, its source taken from its keys. */
+function baseSource(graph: MemoryGraph): SegmentSource {
+  const source = sourceOfSegment(deserializeGraphSegment(serializeGraphSegment(buildGraphSegment(graph.graph))));
+  if (!source) throw new Error('a base segment carries its keys');
+  return source;
+}
+
+/** What retrieval answers from a segment: the walk, the query's entities, dated facts, a profile, a name lookup. */
+function answers(segment: GraphSegment): unknown {
+  const seeds = linkQueryToEntities(segment, 'Where does Alice Martin live and work? Paris Globex');
+  return {
+    seeds,
+    walk: personalizedPageRank(segment, new Map(seeds.map((link) => [link.entity, link.weight]))),
+    facts: datedFacts(segment),
+    profile: profileOf(segment, 'us0', '2030-01-01T00:00:00.000Z'),
+    names: matchEntitiesByName(segment, 'Alice', 5),
+  };
+}
 
 describe('graph deltas', () => {
   it.each([3, 11, 29])('base plus deltas and the kept graph equal the graph restored at every build (seed %i)', async (seed) => {
@@ -78,6 +104,9 @@ describe('graph deltas', () => {
     const live: Live = new Map();
     let warm: MemoryGraph | undefined;
     let composed: GraphSnapshot | undefined;
+    let composedSource: SegmentSource | undefined;
+    let chainBase: SegmentSource | undefined;
+    let pending: GraphSegmentDelta[] = [];
     let whole: GraphSnapshot | undefined;
     let deltas = 0;
     let closed = 0;
@@ -90,14 +119,25 @@ describe('graph deltas', () => {
       whole = snapshotGraph(before.graph.graph);
       // a merge now and then: the composed graph is written whole as a new base
       const delta: GraphDelta | undefined = kept.delta && (roundTrip(kept.delta as unknown as GraphSnapshot) as unknown as GraphDelta);
-      composed = composed && delta && random() > 0.2 ? applyGraphDelta(composed, delta) : snapshotGraph(warm.graph);
+      const segmentDelta: GraphSegmentDelta | undefined = kept.segmentDelta && stored(kept.segmentDelta);
+      const applies = composed !== undefined && delta !== undefined && random() > 0.2;
+      composed = composed && delta && applies ? applyGraphDelta(composed, delta) : snapshotGraph(warm.graph);
+      // a warm container applies each delta to the version before; a cold one the chain's deltas to its base
+      composedSource = composedSource && segmentDelta && applies ? applySegmentDeltas(composedSource, [segmentDelta]) : baseSource(warm);
+      if (chainBase && segmentDelta && applies) pending.push(segmentDelta);
+      else [chainBase, pending] = [baseSource(warm), []];
       if (delta) deltas++;
       closed += whole.facts.filter((fact) => fact.validTo !== null).length;
       expect(snapshotGraph(warm.graph)).toEqual(whole);
       expect(composed).toEqual(whole);
       expect(snapshotGraph(restored.graph.graph)).toEqual(whole);
-      expect(kept.segment).toEqual(before.segment);
-      expect(serializeGraphSegment(buildGraphSegment(restored.graph.graph))).toEqual(before.segment);
+      const wholeSegment = serializeGraphSegment(buildGraphSegment(before.graph.graph));
+      const composedSegment = segmentOfSource(composedSource);
+      expect(serializeGraphSegment(composedSegment)).toEqual(wholeSegment);
+      expect(serializeGraphSegment(segmentOfSource(applySegmentDeltas(chainBase, pending)))).toEqual(wholeSegment);
+      expect(serializeGraphSegment(buildGraphSegment(warm.graph))).toEqual(wholeSegment);
+      expect(serializeGraphSegment(buildGraphSegment(restored.graph.graph))).toEqual(wholeSegment);
+      expect(answers(composedSegment)).toEqual(answers(deserializeGraphSegment(wholeSegment)));
     }
     expect(deltas).toBeGreaterThan(30);
     expect(closed).toBeGreaterThan(0);
