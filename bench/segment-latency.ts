@@ -2,7 +2,7 @@
  * Warm query latency of a segmented memory before and after its merges (issue #23: "warm p50/p99 also
  * right after 100 single-file ingestions with no merge run yet, at most 1.5x the merged figure").
  *
- *   npm run bench:segment-latency [-- --chunks 100000 --singles 100 --queries 500 --data DIR]
+ *   npm run bench:segment-latency [-- --chunks 100000 --singles 100 --queries 500 --data DIR --cpu-prof DIR]
  *
  * In process, on the stores in memory and the offline word-vector embedder; the build, the merges, the
  * reader and the query are the service's own (buildAndPublishIndex, mergeMemory, IndexCache,
@@ -11,9 +11,12 @@
  * one-abstract files are ingested one build each with no merge (one segment each); then the merges the
  * policy asks for are run. After each stage a warm container answers the SciFact claims (after a
  * discarded warm-up) and the table prints p50/p99 and their ratio to the merged figure. HTTP is left out:
- * `bench:latency` measures it; this bench isolates what the segments cost.
+ * `bench:latency` measures it; this bench isolates what the segments cost. With --cpu-prof DIR, each stage's
+ * timed queries (not the builds) are profiled into DIR/stage-<n>.cpuprofile, to compare with
+ * `npx tsx bench/support/profile-summary.ts DIR/stage-2.cpuprofile`.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,6 +42,7 @@ const { values } = parseArgs({
     singles: { type: 'string', default: '100' },
     queries: { type: 'string', default: '500' },
     data: { type: 'string', default: resolve(import.meta.dirname, '../../shared/bench-data/scifact') },
+    'cpu-prof': { type: 'string' },
   },
 });
 const CHUNK_SIZE = 200;
@@ -89,12 +93,15 @@ async function main(): Promise<void> {
     const current = (await base.memories.get(accountId, memory.id))!;
     const chunks = (await base.indexes.load(current))?.retrieval.chunks.ids.length ?? 0;
     const times: number[] = [];
+    const profiler = await stageProfiler(rows.length + 1);
     for (let i = 0; i < WARMUP + queries; i++) {
       const query = claims[i % claims.length] ?? '';
+      if (i === WARMUP) await profiler?.start();
       const at = performance.now();
       await retrieveFromMemory(base, accountId, { memoryId: memory.id, query, topK: 10, facts: true, assisted: false });
       if (i >= WARMUP) times.push(performance.now() - at);
     }
+    await profiler?.stop();
     times.sort((a, b) => a - b);
     const count = await segmentCount(current);
     rows.push({ stage, segments: count, p50: percentile(times, 0.5), p99: percentile(times, 0.99) });
@@ -135,6 +142,24 @@ async function main(): Promise<void> {
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** With --cpu-prof, a profiler of one stage's timed queries, written to DIR/stage-<n>.cpuprofile. */
+async function stageProfiler(stage: number): Promise<{ start(): Promise<void>; stop(): Promise<void> } | undefined> {
+  const dir = values['cpu-prof'];
+  if (!dir) return undefined;
+  mkdirSync(dir, { recursive: true });
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  return {
+    start: () => session.post('Profiler.start'),
+    stop: async () => {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(join(dir, `stage-${stage}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 function progress(line: string): void {
