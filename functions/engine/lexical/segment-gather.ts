@@ -9,9 +9,12 @@
  * term's gathered list holds exactly the live postings the small parts hold: every doc's BM25 terms and
  * the summed document frequency are those of the parts, and scores are the same bits.
  *
- * A version sharing its first parts with the one before (same segments, same deletions: the usual case
- * when a file is added) merges the earlier gathered segment, cut to the docs of those parts, with its new
- * small parts: two dictionaries and a few new ones merged rather than every small segment again.
+ * The small parts are gathered in groups, consecutive parts each, a group closed once it holds twice the
+ * gathering bound in docs. A version sharing its first parts with the one before (same segments, same
+ * deletions: the usual case when a file is added) takes the earlier closed groups of those parts as they
+ * are and merges the last earlier group, cut to the docs of those parts, with its new small parts: what a
+ * version merges is bounded (a group's docs), however many small segments came before, and a query reads
+ * one list per group.
  */
 import type { LexicalSegment, SegmentPart } from './segment';
 import { mergeSegments } from './segment-merge';
@@ -19,18 +22,20 @@ import { mergeSegments } from './segment-merge';
 /** Segments of fewer docs than this are gathered into one segment per version (the same bound as vector-parts.ts). */
 export const GATHER_BELOW_DOCS = 4096;
 
-/** How a composed field gathered its small parts: what a later version sharing its first parts takes. */
-interface Gathering {
+/** Consecutive small parts gathered into one merged segment. */
+interface Group {
   segment: LexicalSegment;
   /** Gathered doc → composed ordinal, ascending. */
   ordinals: Int32Array;
   /** The indexes of the parts gathered, ascending, and the gathered doc count after each. */
   parts: number[];
   ends: number[];
+  /** Whether it held twice the bound in docs when made: it takes no more parts. */
+  closed: boolean;
 }
 
-/** Each gathering by the parts list a query reads (a composed field's `searched`). */
-const gatherings = new WeakMap<readonly SegmentPart[], Gathering>();
+/** Each composed field's groups, by the parts list a query reads (its `searched`). */
+const gatherings = new WeakMap<readonly SegmentPart[], readonly Group[]>();
 
 /** What a composition keeps of the field it extends: the earlier composed field and how many first parts it shares. */
 export interface GatherPrefix {
@@ -39,8 +44,8 @@ export interface GatherPrefix {
 }
 
 /**
- * The parts a query reads for a composed field of `parts`: the large parts, then one part of the small
- * ones gathered (when two or more of them hold live docs). Undefined when nothing is gathered (the query
+ * The parts a query reads for a composed field of `parts`: the large parts, then the small ones gathered
+ * in groups (when two or more of them hold live docs). Undefined when nothing is gathered (the query
  * reads `parts`).
  */
 export function gatheredParts(
@@ -56,53 +61,92 @@ export function gatheredParts(
     else large.push(part);
   });
   if (small.length < 2) return undefined;
-  const gathering = gather(parts, small, prefix && kept(prefix, small));
-  const searched = [...large, { segment: gathering.segment, ordinals: gathering.ordinals }];
-  gatherings.set(searched, gathering);
+  const { groups, open } = keptGroups(small, prefix);
+  const kept = groups.reduce((n, group) => n + group.parts.length, open?.parts ?? 0);
+  groups.push(...gather(parts, small.slice(kept), 2 * gatherBelow, open));
+  const searched = [...large, ...groups.map(({ segment, ordinals }) => ({ segment, ordinals }))];
+  gatherings.set(searched, groups);
   return searched;
 }
 
-/** The earlier gathering's first docs this version keeps (those of its gathered parts among the shared ones). */
-function kept(prefix: GatherPrefix, small: readonly number[]): { gathering: Gathering; parts: number; docs: number } | undefined {
-  const earlier = prefix.segment.searched && gatherings.get(prefix.segment.searched);
-  if (!earlier) return undefined;
-  let parts = 0;
-  while (parts < earlier.parts.length && (earlier.parts[parts] ?? 0) < prefix.parts) parts++;
-  // the shared parts are the same segments with the same deletions, so the same of them are small and live
-  const alike = parts > 0 && small.slice(0, parts).every((p, i) => p === earlier.parts[i]) && (small[parts] ?? Infinity) >= prefix.parts;
-  return alike ? { gathering: earlier, parts, docs: earlier.ends[parts - 1] ?? 0 } : undefined;
+/** An earlier group's first `parts` parts (its first `docs` docs), to extend. */
+interface OpenGroup {
+  group: Group;
+  parts: number;
+  docs: number;
 }
 
-/** One merged segment of the live docs of the `small` parts, the earlier gathering's first `docs` docs taken as they are. */
-function gather(
-  parts: readonly SegmentPart[],
-  small: readonly number[],
-  earlier?: { gathering: Gathering; parts: number; docs: number },
-): Gathering {
-  const local: SegmentPart[] = [];
-  const composedOf: number[] = [];
-  const ends: number[] = [];
-  let next = 0;
-  if (earlier) {
-    const { segment, ordinals } = earlier.gathering;
-    const identity = new Int32Array(segment.docIds.length).fill(-1);
-    for (let doc = 0; doc < earlier.docs; doc++) identity[doc] = doc;
-    local.push({ segment, ordinals: identity });
-    for (let doc = 0; doc < earlier.docs; doc++) composedOf.push(ordinals[doc] ?? 0);
-    ends.push(...earlier.gathering.ends.slice(0, earlier.parts));
-    next = earlier.docs;
+/**
+ * The earlier groups this version takes: those whose parts all lie among the shared ones, as they are,
+ * while closed; then the first group it shares only some parts of, or that was still open, to extend.
+ */
+function keptGroups(small: readonly number[], prefix?: GatherPrefix): { groups: Group[]; open?: OpenGroup } {
+  const earlier = (prefix?.segment.searched && gatherings.get(prefix.segment.searched)) ?? [];
+  const groups: Group[] = [];
+  let next = 0; // the next of `small` to find in the earlier groups
+  for (const group of earlier) {
+    let shared = 0;
+    while (shared < group.parts.length && group.parts[shared] === small[next + shared] && (group.parts[shared] ?? 0) < (prefix?.parts ?? 0))
+      shared++;
+    if (shared === group.parts.length && group.closed) {
+      groups.push(group);
+      next += shared;
+      continue;
+    }
+    return shared > 0 ? { groups, open: { group, parts: shared, docs: group.ends[shared - 1] ?? 0 } } : { groups };
   }
-  for (const p of small.slice(earlier?.parts ?? 0)) {
+  return { groups };
+}
+
+/** The `small` parts (indexes in `parts`) gathered in groups of `groupDocs` docs or so, the first extending `open`. */
+function gather(parts: readonly SegmentPart[], small: readonly number[], groupDocs: number, open?: OpenGroup): Group[] {
+  const groups: Group[] = [];
+  let building = open ? startFrom(open) : undefined;
+  for (const p of small) {
+    building ??= { local: [], composedOf: [], parts: [], ends: [], docs: 0 };
     const { segment, ordinals } = parts[p] as SegmentPart;
     const map = new Int32Array(ordinals.length).fill(-1);
     for (let doc = 0; doc < ordinals.length; doc++) {
       const composed = ordinals[doc] ?? -1;
       if (composed < 0) continue;
-      map[doc] = next++;
-      composedOf.push(composed);
+      map[doc] = building.docs++;
+      building.composedOf.push(composed);
     }
-    local.push({ segment, ordinals: map });
-    ends.push(next);
+    building.local.push({ segment, ordinals: map });
+    building.parts.push(p);
+    building.ends.push(building.docs);
+    if (building.docs >= groupDocs) {
+      groups.push(made(building, true));
+      building = undefined;
+    }
   }
-  return { segment: mergeSegments(local, next), ordinals: Int32Array.from(composedOf), parts: [...small], ends };
+  if (building && building.parts.length > 0) groups.push(made(building, false));
+  return groups;
+}
+
+/** A group being made: the parts it merges (their docs mapped to the group's), and where its docs go. */
+interface Building {
+  local: SegmentPart[];
+  composedOf: number[];
+  parts: number[];
+  ends: number[];
+  docs: number;
+}
+
+/** A group made of an earlier group's first docs, the rest of its docs dropped. */
+function startFrom({ group, parts, docs }: OpenGroup): Building {
+  const { segment, ordinals } = group;
+  const kept = new Int32Array(segment.docIds.length).fill(-1);
+  for (let doc = 0; doc < docs; doc++) kept[doc] = doc;
+  return {
+    local: [{ segment, ordinals: kept }],
+    composedOf: Array.from(ordinals.subarray(0, docs)),
+    parts: group.parts.slice(0, parts),
+    ends: group.ends.slice(0, parts),
+    docs,
+  };
+}
+
+function made({ local, composedOf, parts, ends, docs }: Building, closed: boolean): Group {
+  return { segment: mergeSegments(local, docs), ordinals: Int32Array.from(composedOf), parts, ends, closed };
 }

@@ -195,6 +195,25 @@ describe('composeRetrievalIndexes', () => {
       expect(termPostings(composed.titles, term)).toEqual(termPostings(merged.titles, term));
     }
     const [vector] = await embedder.embed(['owl night']);
-    for (const mode of MODES) expectSameRanking(ranking(composed, 'owl tide harbour', vector!, mode), ranking(merged, 'owl tide harbour', vector!, mode));
+    for (const mode of MODES)
+      expectSameRanking(ranking(composed, 'owl tide harbour', vector!, mode), ranking(merged, 'owl tide harbour', vector!, mode));
+  });
+
+  it('gathers the small segments in groups: a closed group is taken as it is by the next version, the open one extended', async () => {
+    const chunks = Array.from(
+      { length: 18 },
+      (_, i): RetrievalChunk => ({ id: `c${i}`, fileId: `f${i % 4}`, text: `${WORDS[i % WORDS.length]} owl` }),
+    );
+    const segments = await Promise.all([0, 1, 2, 3, 4, 5].map((s) => buildRetrievalIndex(chunks.slice(3 * s, 3 * s + 3), { embedder })));
+    const parts = segments.map((index) => ({ index, deleted: new Set<number>() }));
+    // below 4 chunks a segment is small, and a group closes at 8 docs: s0-s2 (9 docs, closed), then s3-s4 (open)
+    const before = composeRetrievalIndexes(parts.slice(0, 5), { gatherBelowRows: 4 });
+    const composed = composeRetrievalIndexes(parts, { gatherBelowRows: 4, previous: { index: before, parts: parts.slice(0, 5) } });
+    expect(before.text.searched?.map((part) => part.segment.docIds.length)).toEqual([9, 6]);
+    expect(composed.text.searched?.map((part) => part.segment.docIds.length)).toEqual([9, 9]);
+    expect(composed.text.searched?.[0]?.segment).toBe(before.text.searched?.[0]?.segment); // taken as it is
+    const merged = mergeRetrievalIndexes(parts);
+    for (const term of ['owl', 'tide', 'moon', 'harbour', 'absent'])
+      expect(termPostings(composed.text, term)).toEqual(termPostings(merged.text, term));
   });
 });
