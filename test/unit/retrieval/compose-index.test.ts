@@ -212,8 +212,15 @@ describe('composeRetrievalIndexes', () => {
     expect(before.text.searched?.map((part) => part.segment.docIds.length)).toEqual([9, 6]);
     expect(composed.text.searched?.map((part) => part.segment.docIds.length)).toEqual([9, 9]);
     expect(composed.text.searched?.[0]?.segment).toBe(before.text.searched?.[0]?.segment); // taken as it is
+    // a version before whose closed group holds a part this one deletes from otherwise: the group is made again
+    const otherwise = [...parts.slice(0, 2), { index: segments[2]!, deleted: new Set([0]) }];
+    const shared = composeRetrievalIndexes(otherwise, { gatherBelowRows: 4 });
+    expect(shared.text.searched?.map((part) => part.segment.docIds.length)).toEqual([8]);
+    const again = composeRetrievalIndexes(parts, { gatherBelowRows: 4, previous: { index: shared, parts: otherwise } });
     const merged = mergeRetrievalIndexes(parts);
-    for (const term of ['owl', 'tide', 'moon', 'harbour', 'absent'])
+    for (const term of ['owl', 'tide', 'moon', 'harbour', 'absent']) {
       expect(termPostings(composed.text, term)).toEqual(termPostings(merged.text, term));
+      expect(termPostings(again.text, term)).toEqual(termPostings(merged.text, term));
+    }
   });
 });
