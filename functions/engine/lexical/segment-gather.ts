@@ -1,13 +1,14 @@
 /**
  * The parts a query over a composed lexical field reads (segment-compose.ts): the large segments as they
- * are, and the small ones (one-file ingestions) gathered into one merged segment of their live docs per
- * version, so a term costs one dictionary lookup and one list per large segment plus one for all the small
- * ones, not one per segment (the lexical side of the gathered vector table of vector-parts.ts).
+ * are, and the small ones (one-file ingestions) gathered into merged segments of their live docs, so a
+ * term costs one dictionary lookup and one list per large segment and per group of small ones, not one
+ * per segment (the lexical side of the gathered vector table of vector-parts.ts; the composition decides
+ * the bound between small and large, the same for both).
  *
- * The gathered segment numbers the small parts' live docs 0..m-1, part after part, and maps them to
- * composed ordinals (ascending, as the parts' own maps are). It is a `mergeSegments` of those docs, so a
- * term's gathered list holds exactly the live postings the small parts hold: every doc's BM25 terms and
- * the summed document frequency are those of the parts, and scores are the same bits.
+ * A gathered segment numbers its parts' live docs 0..m-1, part after part, and maps them to composed
+ * ordinals (ascending, as the parts' own maps are). It is a `mergeSegments` of those docs, so a term's
+ * gathered list holds exactly the live postings the parts hold: every doc's BM25 terms and the summed
+ * document frequency are those of the parts, and scores are the same bits.
  *
  * The small parts are gathered in groups, consecutive parts each, a group closed once it holds twice the
  * gathering bound in docs. A version sharing its first parts with the one before (same segments, same
@@ -18,9 +19,6 @@
  */
 import type { LexicalSegment, SegmentPart } from './segment';
 import { mergeSegments } from './segment-merge';
-
-/** Segments of fewer docs than this are gathered into one segment per version (the same bound as vector-parts.ts). */
-export const GATHER_BELOW_DOCS = 4096;
 
 /** Consecutive small parts gathered into one merged segment. */
 interface Group {
@@ -44,15 +42,12 @@ export interface GatherPrefix {
 }
 
 /**
- * The parts a query reads for a composed field of `parts`: the large parts, then the small ones gathered
- * in groups (when two or more of them hold live docs). Undefined when nothing is gathered (the query
- * reads `parts`).
+ * The parts a query reads for a composed field of `parts`: the large parts, then the parts of fewer than
+ * `gatherBelow` docs gathered in groups (when two or more of them hold live docs). Undefined when nothing
+ * is gathered (the query reads `parts`), as without `gatherBelow`.
  */
-export function gatheredParts(
-  parts: readonly SegmentPart[],
-  gatherBelow = GATHER_BELOW_DOCS,
-  prefix?: GatherPrefix,
-): SegmentPart[] | undefined {
+export function gatheredParts(parts: readonly SegmentPart[], gatherBelow?: number, prefix?: GatherPrefix): SegmentPart[] | undefined {
+  if (gatherBelow === undefined) return undefined;
   const small: number[] = [];
   const large: SegmentPart[] = [];
   parts.forEach((part, p) => {

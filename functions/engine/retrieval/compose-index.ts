@@ -29,13 +29,14 @@ import {
 import { inheritLargestRowNorm } from './int8-bounded-search';
 import type { RetrievalIndex } from './retrieval-index';
 import { buildTitleLinks, composeTitleLinks, type TitleLinkTable } from './title-links';
-import { composeVectors } from './vector-parts';
+import { composeVectors, GATHER_BELOW_ROWS } from './vector-parts';
 import type { VectorSegment } from './vector-segment';
 
 export interface ComposeOptions {
   /**
-   * Segments of fewer chunks have their live vector rows gathered into one table per version
-   * (vector-parts.ts), and their lexical postings into one segment per field (segment-gather.ts).
+   * Segments of fewer chunks (default `GATHER_BELOW_ROWS`) have their live vector rows gathered into one
+   * table per version (vector-parts.ts), and their lexical postings into merged segments, in groups
+   * (segment-gather.ts).
    */
   gatherBelowRows?: number;
   /**
@@ -62,7 +63,7 @@ export function composeRetrievalIndexes(parts: readonly IndexPart[], options: Co
   const places = chunkPlaces(ordinals, count, prefix);
   const lexicalPrefix = (field: 'text' | 'titles') =>
     prefix ? { segment: prefix.index[field], parts: prefix.parts, docs: prefix.count } : undefined;
-  const { gatherBelowRows } = options;
+  const gatherBelowRows = options.gatherBelowRows ?? GATHER_BELOW_ROWS;
   const text = composeSegments(lexicalParts(parts, ordinals, 'text'), count, undefined, lexicalPrefix('text'), gatherBelowRows);
   const titles = composeSegments(lexicalParts(parts, ordinals, 'titles'), count, text, lexicalPrefix('titles'), gatherBelowRows);
   const chunks = mergeChunkTables(parts, ordinals, count, places, prefix && { table: prefix.index.chunks, count: prefix.count });
