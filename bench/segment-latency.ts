@@ -10,7 +10,7 @@
  * files as `bench:latency` packs them make the memory (one bulk build: one segment); then `--singles`
  * one-abstract files are ingested one build each with no merge (one segment each); then the merges the
  * policy asks for are run. After each stage a warm container answers the SciFact claims (after a
- * discarded warm-up) and the table prints p50/p99 and their ratio to the merged figure, and the p50 of the
+ * discarded warm-up) and the table prints p50/p99 and their ratio to the merged figure, and the same of the
  * process CPU time a query takes (less shaken than wall time by other work on a busy machine). HTTP is left out:
  * `bench:latency` measures it; this bench isolates what the segments cost. With --cpu-prof DIR, each stage's
  * timed queries (not the builds) are profiled into DIR/stage-<n>.cpuprofile, to compare with
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     `bulk build of ${[...bulk.values()].reduce((n, c) => n + c.length, 0)} chunks: ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 
-  const rows: Array<{ stage: string; segments: number; p50: number; p99: number; cpu50: number }> = [];
+  const rows: Array<{ stage: string; segments: number; p50: number; p99: number; cpu50: number; cpu99: number }> = [];
   const measure = async (stage: string) => {
     const current = (await base.memories.get(accountId, memory.id))!;
     const chunks = (await base.indexes.load(current))?.retrieval.chunks.ids.length ?? 0;
@@ -110,7 +110,14 @@ async function main(): Promise<void> {
     times.sort((a, b) => a - b);
     cpu.sort((a, b) => a - b);
     const count = await segmentCount(current);
-    rows.push({ stage, segments: count, p50: percentile(times, 0.5), p99: percentile(times, 0.99), cpu50: percentile(cpu, 0.5) });
+    rows.push({
+      stage,
+      segments: count,
+      p50: percentile(times, 0.5),
+      p99: percentile(times, 0.99),
+      cpu50: percentile(cpu, 0.5),
+      cpu99: percentile(cpu, 0.99),
+    });
     progress(`${stage}: ${count} segments, ${chunks} chunks, p50 ${percentile(times, 0.5).toFixed(1)} ms`);
   };
   const segmentCount = async (current: { indexPrefix: string | null }) =>
@@ -140,11 +147,11 @@ async function main(): Promise<void> {
     ...machineFacts(),
     `- ${queries} SciFact claims per stage after ${WARMUP} discarded; chunkSize ${CHUNK_SIZE}`,
     '',
-    '| stage | segments | p50 ms | p99 ms | p50 × merged | p99 × merged | CPU p50 ms | CPU p50 × merged |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| stage | segments | p50 ms | p99 ms | p50 × merged | p99 × merged | CPU p50 ms | CPU p99 ms | CPU p50 × merged | CPU p99 × merged |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.stage} | ${row.segments} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${(row.p50 / (reference?.p50 ?? 1)).toFixed(2)} | ${(row.p99 / (reference?.p99 ?? 1)).toFixed(2)} | ${row.cpu50.toFixed(1)} | ${(row.cpu50 / (reference?.cpu50 ?? 1)).toFixed(2)} |`,
+        `| ${row.stage} | ${row.segments} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${(row.p50 / (reference?.p50 ?? 1)).toFixed(2)} | ${(row.p99 / (reference?.p99 ?? 1)).toFixed(2)} | ${row.cpu50.toFixed(1)} | ${row.cpu99.toFixed(1)} | ${(row.cpu50 / (reference?.cpu50 ?? 1)).toFixed(2)} | ${(row.cpu99 / (reference?.cpu99 ?? 1)).toFixed(2)} |`,
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
