@@ -57,8 +57,10 @@ export function gatheredParts(parts: readonly SegmentPart[], gatherBelow?: numbe
   });
   if (small.length < 2) return undefined;
   const { groups, open } = keptGroups(small, prefix);
-  const kept = groups.reduce((n, group) => n + group.parts.length, open?.parts ?? 0);
-  groups.push(...gather(parts, small.slice(kept), 2 * gatherBelow, open));
+  const rest = small.slice(groups.reduce((n, group) => n + group.parts.length, open?.parts ?? 0));
+  if (open && rest.length === 0 && open.parts === open.group.parts.length)
+    groups.push(open.group); // nothing new: as it is
+  else groups.push(...gather(parts, rest, 2 * gatherBelow, open));
   const searched = [...large, ...groups.map(({ segment, ordinals }) => ({ segment, ordinals }))];
   gatherings.set(searched, groups);
   return searched;

@@ -212,6 +212,10 @@ describe('composeRetrievalIndexes', () => {
     expect(before.text.searched?.map((part) => part.segment.docIds.length)).toEqual([9, 6]);
     expect(composed.text.searched?.map((part) => part.segment.docIds.length)).toEqual([9, 9]);
     expect(composed.text.searched?.[0]?.segment).toBe(before.text.searched?.[0]?.segment); // taken as it is
+    // a version adding no small segment takes the open group as it is too
+    const same = composeRetrievalIndexes(parts.slice(0, 5), { gatherBelowRows: 4, previous: { index: before, parts: parts.slice(0, 5) } });
+    expect(same.text.searched?.map((part) => part.segment)).toEqual(before.text.searched?.map((part) => part.segment));
+    expect(same.text.searched?.[1]?.segment).toBe(before.text.searched?.[1]?.segment);
     // a version before whose closed group holds a part this one deletes from otherwise: the group is made again
     const otherwise = [...parts.slice(0, 2), { index: segments[2]!, deleted: new Set([0]) }];
     const shared = composeRetrievalIndexes(otherwise, { gatherBelowRows: 4 });
