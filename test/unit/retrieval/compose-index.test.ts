@@ -216,6 +216,12 @@ describe('composeRetrievalIndexes', () => {
     const same = composeRetrievalIndexes(parts.slice(0, 5), { gatherBelowRows: 4, previous: { index: before, parts: parts.slice(0, 5) } });
     expect(same.text.searched?.map((part) => part.segment)).toEqual(before.text.searched?.map((part) => part.segment));
     expect(same.text.searched?.[1]?.segment).toBe(before.text.searched?.[1]?.segment);
+    // a version deleting the last small segment's chunks: the open group is cut to the segments left
+    const cut = [...parts.slice(0, 4), { index: segments[4]!, deleted: new Set([0, 1, 2]) }];
+    const shorter = composeRetrievalIndexes(cut, { gatherBelowRows: 4, previous: { index: before, parts: parts.slice(0, 5) } });
+    expect(shorter.text.searched?.map((part) => part.segment.docIds.length)).toEqual([9, 3]);
+    for (const term of ['owl', 'tide', 'moon'])
+      expect(termPostings(shorter.text, term)).toEqual(termPostings(mergeRetrievalIndexes(cut).text, term));
     // a version before whose closed group holds a part this one deletes from otherwise: the group is made again
     const otherwise = [...parts.slice(0, 2), { index: segments[2]!, deleted: new Set([0]) }];
     const shared = composeRetrievalIndexes(otherwise, { gatherBelowRows: 4 });
