@@ -2,7 +2,7 @@
  * Warm query latency of a segmented memory before and after its merges (issue #23: "warm p50/p99 also
  * right after 100 single-file ingestions with no merge run yet, at most 1.5x the merged figure").
  *
- *   npm run bench:segment-latency [-- --chunks 100000 --singles 100 --queries 500 --data DIR]
+ *   npm run bench:segment-latency [-- --chunks 100000 --singles 100 --queries 500 --data DIR --cpu-prof DIR]
  *
  * In process, on the stores in memory and the offline word-vector embedder; the build, the merges, the
  * reader and the query are the service's own (buildAndPublishIndex, mergeMemory, IndexCache,
@@ -10,10 +10,14 @@
  * files as `bench:latency` packs them make the memory (one bulk build: one segment); then `--singles`
  * one-abstract files are ingested one build each with no merge (one segment each); then the merges the
  * policy asks for are run. After each stage a warm container answers the SciFact claims (after a
- * discarded warm-up) and the table prints p50/p99 and their ratio to the merged figure. HTTP is left out:
- * `bench:latency` measures it; this bench isolates what the segments cost.
+ * discarded warm-up) and the table prints p50/p99 and their ratio to the merged figure, and the same of the
+ * process CPU time a query takes (less shaken than wall time by other work on a busy machine). HTTP is left out:
+ * `bench:latency` measures it; this bench isolates what the segments cost. With --cpu-prof DIR, each stage's
+ * timed queries (not the builds) are profiled into DIR/stage-<n>.cpuprofile, to compare with
+ * `npx tsx bench/support/profile-summary.ts DIR/stage-2.cpuprofile`.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,6 +43,7 @@ const { values } = parseArgs({
     singles: { type: 'string', default: '100' },
     queries: { type: 'string', default: '500' },
     data: { type: 'string', default: resolve(import.meta.dirname, '../../shared/bench-data/scifact') },
+    'cpu-prof': { type: 'string' },
   },
 });
 const CHUNK_SIZE = 200;
@@ -84,21 +89,40 @@ async function main(): Promise<void> {
     `bulk build of ${[...bulk.values()].reduce((n, c) => n + c.length, 0)} chunks: ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
 
-  const rows: Array<{ stage: string; segments: number; p50: number; p99: number }> = [];
+  const rows: Array<{ stage: string; segments: number; p50: number; p99: number; cpu50: number; cpu99: number }> = [];
   const measure = async (stage: string) => {
     const current = (await base.memories.get(accountId, memory.id))!;
+    const loadAt = performance.now(); // the warm container reads the version's new segments and composes it
     const chunks = (await base.indexes.load(current))?.retrieval.chunks.ids.length ?? 0;
+    const loadMs = performance.now() - loadAt;
     const times: number[] = [];
+    const cpu: number[] = [];
+    const profiler = await stageProfiler(rows.length + 1);
     for (let i = 0; i < WARMUP + queries; i++) {
       const query = claims[i % claims.length] ?? '';
+      if (i === WARMUP) await profiler?.start();
       const at = performance.now();
+      const cpuAt = process.cpuUsage();
       await retrieveFromMemory(base, accountId, { memoryId: memory.id, query, topK: 10, facts: true, assisted: false });
       if (i >= WARMUP) times.push(performance.now() - at);
+      const used = process.cpuUsage(cpuAt);
+      if (i >= WARMUP) cpu.push((used.user + used.system) / 1000);
     }
+    await profiler?.stop();
     times.sort((a, b) => a - b);
+    cpu.sort((a, b) => a - b);
     const count = await segmentCount(current);
-    rows.push({ stage, segments: count, p50: percentile(times, 0.5), p99: percentile(times, 0.99) });
-    progress(`${stage}: ${count} segments, ${chunks} chunks, p50 ${percentile(times, 0.5).toFixed(1)} ms`);
+    rows.push({
+      stage,
+      segments: count,
+      p50: percentile(times, 0.5),
+      p99: percentile(times, 0.99),
+      cpu50: percentile(cpu, 0.5),
+      cpu99: percentile(cpu, 0.99),
+    });
+    progress(
+      `${stage}: ${count} segments, ${chunks} chunks, version loaded in ${loadMs.toFixed(1)} ms, p50 ${percentile(times, 0.5).toFixed(1)} ms`,
+    );
   };
   const segmentCount = async (current: { indexPrefix: string | null }) =>
     (await readManifest(base.objects, objectKeys.indexRoot(accountId, memory.id), current.indexPrefix ?? ''))?.segments.length ?? 0;
@@ -127,14 +151,32 @@ async function main(): Promise<void> {
     ...machineFacts(),
     `- ${queries} SciFact claims per stage after ${WARMUP} discarded; chunkSize ${CHUNK_SIZE}`,
     '',
-    '| stage | segments | p50 ms | p99 ms | p50 × merged | p99 × merged |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| stage | segments | p50 ms | p99 ms | p50 × merged | p99 × merged | CPU p50 ms | CPU p99 ms | CPU p50 × merged | CPU p99 × merged |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.stage} | ${row.segments} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${(row.p50 / (reference?.p50 ?? 1)).toFixed(2)} | ${(row.p99 / (reference?.p99 ?? 1)).toFixed(2)} |`,
+        `| ${row.stage} | ${row.segments} | ${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${(row.p50 / (reference?.p50 ?? 1)).toFixed(2)} | ${(row.p99 / (reference?.p99 ?? 1)).toFixed(2)} | ${row.cpu50.toFixed(1)} | ${row.cpu99.toFixed(1)} | ${(row.cpu50 / (reference?.cpu50 ?? 1)).toFixed(2)} | ${(row.cpu99 / (reference?.cpu99 ?? 1)).toFixed(2)} |`,
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** With --cpu-prof, a profiler of one stage's timed queries, written to DIR/stage-<n>.cpuprofile. */
+async function stageProfiler(stage: number): Promise<{ start(): Promise<void>; stop(): Promise<void> } | undefined> {
+  const dir = values['cpu-prof'];
+  if (!dir) return undefined;
+  mkdirSync(dir, { recursive: true });
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  return {
+    start: () => session.post('Profiler.start'),
+    stop: async () => {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(join(dir, `stage-${stage}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
 }
 
 function progress(line: string): void {

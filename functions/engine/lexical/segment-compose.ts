@@ -4,12 +4,14 @@
  * parts. A query reads a term's list from each part and maps it to composed ordinals, skipping deleted
  * docs (`termPostings` in segment.ts), so its BM25 statistics are those of every live doc of every part:
  * N is the live doc count, the mean length the live docs' mean, a term's df the live docs holding it
- * (Lucene's IndexSearcher over its leaves, with deleted docs left out of the statistics). Scores are
+ * (Lucene's IndexSearcher over its leaves, with deleted docs left out of the statistics); the small parts
+ * are read as one, gathered once per version (segment-gather.ts). Scores are
  * therefore those of the merged segment, to the bit. No posting is decoded or encoded to compose; the
  * merged postings are worked out only if something reads them (serializing, or merging the composed
  * segment again).
  */
 import type { LexicalSegment, SegmentPart } from './segment';
+import { gatheredParts } from './segment-gather';
 import { mergedLanguages, mergeDocs, mergeDocsInto, mergePostings } from './segment-merge';
 import { meanLength } from './segment-format';
 
@@ -31,13 +33,16 @@ export interface ComposedPrefix {
  * The composed segment of `parts` (at least one; all built with the same analyzer options) holding
  * `docCount` live docs. `same` is another composed field of the same chunks (the text field, for titles),
  * whose doc ids and files are taken as they are. With `prefix`, the docs of its parts are copied from the
- * earlier composition (array copies), and only the other parts' docs are visited.
+ * earlier composition (array copies), and only the other parts' docs are visited. Parts of fewer than
+ * `gatherBelow` docs are gathered into one for queries (segment-gather.ts; the earlier gathering extended
+ * when the prefix allows).
  */
 export function composeSegments(
   parts: readonly SegmentPart[],
   docCount: number,
   same?: SharedDocs,
   prefix?: ComposedPrefix,
+  gatherBelow?: number,
 ): LexicalSegment {
   const first = parts[0];
   if (!first) throw new RangeError('composeSegments needs at least one part');
@@ -51,12 +56,14 @@ export function composeSegments(
     postings ??= mergePostings(parts);
     return postings;
   };
+  const searched = gatheredParts(parts, gatherBelow, prefix);
   return {
     analyzer: first.segment.analyzer,
     languages: mergedLanguages(parts),
     ...docs,
     avgDocLength: meanLength(docs.docLengths),
     parts,
+    ...(searched ? { searched } : {}),
     get terms() {
       return merged().terms;
     },

@@ -62,6 +62,11 @@ export interface LexicalSegment {
    * merge) when something reads them.
    */
   readonly parts?: readonly SegmentPart[];
+  /**
+   * What a query of a composed segment reads in place of `parts` when its small parts are gathered into
+   * one (segment-gather.ts): the large parts, then the gathered one. Same live postings, fewer lists.
+   */
+  readonly searched?: readonly SegmentPart[];
 }
 
 /** A segment seen through a map of its doc ordinals to those of a merged or composed segment. */
@@ -183,7 +188,8 @@ function termOrdinal(segment: LexicalSegment, term: string): number {
 
 /** The decoded posting list of an analyzed `term` (empty if absent); a composed segment's gathered from its parts. */
 export function termPostings(segment: LexicalSegment, term: string): DecodedPostings {
-  if (segment.parts) return partPostings(segment.parts, term);
+  const parts = segment.searched ?? segment.parts;
+  if (parts) return partPostings(parts, term);
   const ordinal = termOrdinal(segment, term);
   if (ordinal < 0) return { docs: new Uint32Array(0), freqs: new Uint32Array(0) };
   const from = segment.postingOffsets[ordinal] ?? 0;
@@ -196,12 +202,13 @@ export function termPostings(segment: LexicalSegment, term: string): DecodedPost
  * a composed segment's summed over its parts, a part with deleted docs counted from its mapped list.
  */
 export function termDocFreq(segment: LexicalSegment, term: string): number {
-  if (!segment.parts) {
+  const parts = segment.searched ?? segment.parts;
+  if (!parts) {
     const ordinal = termOrdinal(segment, term);
     return ordinal < 0 ? 0 : (segment.docFreqs[ordinal] ?? 0);
   }
   let count = 0;
-  for (const part of segment.parts) {
+  for (const part of parts) {
     if (!hasDeletedDocs(part)) count += termDocFreq(part.segment, term);
     else count += partPostings([part], term).docs.length;
   }
@@ -224,16 +231,25 @@ function partPostings(parts: readonly SegmentPart[], term: string): DecodedPosti
   const docs = new Uint32Array(total);
   const freqs = new Uint32Array(total);
   let count = 0;
+  let ascending = true;
   lists.forEach((list, p) => {
     const ordinals = parts[p]?.ordinals ?? new Int32Array(0);
     for (let i = 0; i < list.docs.length; i++) {
       const merged = ordinals[list.docs[i] ?? 0] ?? -1;
       if (merged < 0) continue;
+      if (count > 0 && merged < (docs[count - 1] ?? 0)) ascending = false;
       docs[count] = merged;
       freqs[count++] = list.freqs[i] ?? 0;
     }
   });
-  return { docs: docs.subarray(0, count), freqs: freqs.subarray(0, count) };
+  const list = { docs: docs.subarray(0, count), freqs: freqs.subarray(0, count) };
+  return ascending ? list : sortedByDoc(list);
+}
+
+/** The list's pairs by ascending doc (a gathered part's docs may lie before a large part's: segment-gather.ts). */
+function sortedByDoc({ docs, freqs }: DecodedPostings): DecodedPostings {
+  const order = Array.from(docs.keys()).sort((a, b) => (docs[a] ?? 0) - (docs[b] ?? 0));
+  return { docs: Uint32Array.from(order, (i) => docs[i] ?? 0), freqs: Uint32Array.from(order, (i) => freqs[i] ?? 0) };
 }
 
 /** Lucene's BM25 idf of a term held by `docFreq` of `docCount` docs. */

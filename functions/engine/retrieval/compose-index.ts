@@ -1,12 +1,12 @@
 /**
  * Composing a memory's segments into one retrieval index of their live chunks, in place: what a reader
  * does each time it sees a new version (docs/segments.md). Nothing is merged: the lexical fields keep
- * their postings in the segments and score with the statistics of every live chunk of every segment
- * (segment-compose.ts), the title-link table is read from the segments' tables when a query looks a
+ * their postings in the large segments, the small segments' gathered into one per version, and score
+ * with the statistics of every live chunk of every segment (segment-compose.ts), the title-link table is read from the segments' tables when a query looks a
  * title up, and the vectors stay in the segments (vector-parts.ts): each large segment is searched by its
  * own kernel, kept with the segment, and each segment's HNSW graph on its own (`searchAnnParts`). What is
  * copied is a pointer or a number a live chunk (the chunk table, the lexical doc tables) and the live
- * vector rows of the small segments. `vectors`, one table of every live row, is copied only if something
+ * vector rows and postings of the small segments. `vectors`, one table of every live row, is copied only if something
  * reads it (serializing or merging the composed index); no query does.
  *
  * A query over the composed index ranks exactly as over `mergeRetrievalIndexes` of the same parts, which is
@@ -29,11 +29,15 @@ import {
 import { inheritLargestRowNorm } from './int8-bounded-search';
 import type { RetrievalIndex } from './retrieval-index';
 import { buildTitleLinks, composeTitleLinks, type TitleLinkTable } from './title-links';
-import { composeVectors } from './vector-parts';
+import { composeVectors, GATHER_BELOW_ROWS } from './vector-parts';
 import type { VectorSegment } from './vector-segment';
 
 export interface ComposeOptions {
-  /** Segments of fewer rows have their live vector rows gathered into one table per version (vector-parts.ts). */
+  /**
+   * Segments of fewer chunks (default `GATHER_BELOW_ROWS`) have their live vector rows gathered into one
+   * table per version (vector-parts.ts), and their lexical postings into merged segments, in groups
+   * (segment-gather.ts).
+   */
   gatherBelowRows?: number;
   /**
    * The version before, as composed from its parts (or the lone segment that was it): the parts it shares
@@ -59,8 +63,9 @@ export function composeRetrievalIndexes(parts: readonly IndexPart[], options: Co
   const places = chunkPlaces(ordinals, count, prefix);
   const lexicalPrefix = (field: 'text' | 'titles') =>
     prefix ? { segment: prefix.index[field], parts: prefix.parts, docs: prefix.count } : undefined;
-  const text = composeSegments(lexicalParts(parts, ordinals, 'text'), count, undefined, lexicalPrefix('text'));
-  const titles = composeSegments(lexicalParts(parts, ordinals, 'titles'), count, text, lexicalPrefix('titles'));
+  const gatherBelowRows = options.gatherBelowRows ?? GATHER_BELOW_ROWS;
+  const text = composeSegments(lexicalParts(parts, ordinals, 'text'), count, undefined, lexicalPrefix('text'), gatherBelowRows);
+  const titles = composeSegments(lexicalParts(parts, ordinals, 'titles'), count, text, lexicalPrefix('titles'), gatherBelowRows);
   const chunks = mergeChunkTables(parts, ordinals, count, places, prefix && { table: prefix.index.chunks, count: prefix.count });
   const model = vectorModel(parts, ordinals);
   const links = composedLinks(parts, ordinals, text, chunks.titles);

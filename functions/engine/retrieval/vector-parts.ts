@@ -14,8 +14,11 @@
 import type { AllowedSet } from './allowed-search';
 import { rowScore, searchExact, type VectorHit, type VectorSegment } from './vector-segment';
 
-/** Segments with fewer rows than this are gathered into one table per version, not searched by their own kernel. */
-const GATHER_BELOW_ROWS = 4096;
+/**
+ * Segments with fewer rows than this are gathered into one table per version, not searched by their own
+ * kernel; their lexical postings are gathered too (compose-index.ts, segment-gather.ts).
+ */
+export const GATHER_BELOW_ROWS = 4096;
 
 /** One table searched on its own: its rows' ordinals in the composed index (-1: deleted) and its live rows. */
 interface SearchPart {

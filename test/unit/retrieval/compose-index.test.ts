@@ -109,8 +109,9 @@ describe('composeRetrievalIndexes', () => {
         async (segments, deletions, acceleration, gatherBelowRows, allowedPattern, cut) => {
           const { parts, live } = await split(segments, deletions, acceleration);
           fc.pre(live.length > 0);
-          // segments below `gatherBelowRows` rows share one gathered vector table, the others keep their own kernel;
-          // with a version before that shares the first parts, their tables are copied from it
+          // segments below `gatherBelowRows` rows share one gathered vector table and one gathered segment per lexical
+          // field, the others keep their own kernel and postings; with a version before that shares the first parts,
+          // their tables are copied from it (the gathered segments extended from its own)
           const previous = versionBefore(parts, cut, gatherBelowRows);
           const composed = composeRetrievalIndexes(parts, { gatherBelowRows, ...(previous ? { previous } : {}) });
           const fresh = await buildRetrievalIndex(live, { embedder });
@@ -122,6 +123,11 @@ describe('composeRetrievalIndexes', () => {
           expect([...composed.titles.docLengths]).toEqual([...fresh.titles.docLengths]);
           expect(composed.chunks.titles).toEqual(fresh.chunks.titles);
           expect([...composed.chunks.starts]).toEqual([...fresh.chunks.starts]);
+          // a term's live postings, read from the large segments and the small ones gathered (segment-gather.ts), are the fresh build's
+          for (const term of [...WORDS, 'absent']) {
+            expect(termPostings(composed.text, term)).toEqual(termPostings(fresh.text, term));
+            expect(termPostings(composed.titles, term)).toEqual(termPostings(fresh.titles, term));
+          }
           for (const first of firstTerms(fresh)) expect(titleEntries(composed, first)).toEqual(titleEntries(fresh, first));
           expect(titleEntries(composed, 'absent')).toEqual([]);
           const allow = (ordinal: number) => allowedPattern[ordinal % allowedPattern.length] === true;
@@ -161,5 +167,70 @@ describe('composeRetrievalIndexes', () => {
     expect(termPostings(composed.text, 'owl').docs).toHaveLength(chunks.length - 3); // every live chunk, no deleted one
     expect(Buffer.from(serializeSegment(composed.text))).toEqual(Buffer.from(serializeSegment(merged.text)));
     expect(Buffer.from(serializeSegment(composed.titles))).toEqual(Buffer.from(serializeSegment(merged.titles)));
+  });
+
+  it('gathers the small segments postings into one segment a query reads, extended from the version before', async () => {
+    const chunks = WORDS.map(
+      (word, i): RetrievalChunk => ({ id: `c${i}`, fileId: `f${i % 3}`, text: `${word} owl ${WORDS[(i + 4) % WORDS.length]}` }),
+    );
+    const small1 = await buildRetrievalIndex(chunks.slice(0, 2), { embedder });
+    const large = await buildRetrievalIndex(chunks.slice(2, 8), { embedder });
+    const small2 = await buildRetrievalIndex(chunks.slice(8, 11), { embedder });
+    const small3 = await buildRetrievalIndex(chunks.slice(11), { embedder });
+    // a small segment before the large one: the gathered list's docs lie on both sides of the large one's
+    const earlier = [
+      { index: small1, deleted: new Set<number>() },
+      { index: large, deleted: new Set([1]) },
+      { index: small2, deleted: new Set([0]) },
+    ];
+    const parts = [...earlier, { index: small3, deleted: new Set<number>() }];
+    const before = composeRetrievalIndexes(earlier, { gatherBelowRows: 5 });
+    const composed = composeRetrievalIndexes(parts, { gatherBelowRows: 5, previous: { index: before, parts: earlier } });
+    const merged = mergeRetrievalIndexes(parts);
+    expect(before.text.searched).toHaveLength(2); // the large segment, then small1 and small2 gathered
+    expect(composed.text.searched).toHaveLength(2);
+    expect(composed.text.searched?.[1]?.segment.docIds).toEqual(['c0', 'c1', 'c9', 'c10', 'c11', 'c12', 'c13']);
+    for (const term of ['owl', 'tide', 'moon', 'harbour', 'river', 'absent']) {
+      expect(termPostings(composed.text, term)).toEqual(termPostings(merged.text, term));
+      expect(termPostings(composed.titles, term)).toEqual(termPostings(merged.titles, term));
+    }
+    const [vector] = await embedder.embed(['owl night']);
+    for (const mode of MODES)
+      expectSameRanking(ranking(composed, 'owl tide harbour', vector!, mode), ranking(merged, 'owl tide harbour', vector!, mode));
+  });
+
+  it('gathers the small segments in groups: a closed group is taken as it is by the next version, the open one extended', async () => {
+    const chunks = Array.from(
+      { length: 18 },
+      (_, i): RetrievalChunk => ({ id: `c${i}`, fileId: `f${i % 4}`, text: `${WORDS[i % WORDS.length]} owl` }),
+    );
+    const segments = await Promise.all([0, 1, 2, 3, 4, 5].map((s) => buildRetrievalIndex(chunks.slice(3 * s, 3 * s + 3), { embedder })));
+    const parts = segments.map((index) => ({ index, deleted: new Set<number>() }));
+    // below 4 chunks a segment is small, and a group closes at 8 docs: s0-s2 (9 docs, closed), then s3-s4 (open)
+    const before = composeRetrievalIndexes(parts.slice(0, 5), { gatherBelowRows: 4 });
+    const composed = composeRetrievalIndexes(parts, { gatherBelowRows: 4, previous: { index: before, parts: parts.slice(0, 5) } });
+    expect(before.text.searched?.map((part) => part.segment.docIds.length)).toEqual([9, 6]);
+    expect(composed.text.searched?.map((part) => part.segment.docIds.length)).toEqual([9, 9]);
+    expect(composed.text.searched?.[0]?.segment).toBe(before.text.searched?.[0]?.segment); // taken as it is
+    // a version adding no small segment takes the open group as it is too
+    const same = composeRetrievalIndexes(parts.slice(0, 5), { gatherBelowRows: 4, previous: { index: before, parts: parts.slice(0, 5) } });
+    expect(same.text.searched?.map((part) => part.segment)).toEqual(before.text.searched?.map((part) => part.segment));
+    expect(same.text.searched?.[1]?.segment).toBe(before.text.searched?.[1]?.segment);
+    // a version deleting the last small segment's chunks: the open group is cut to the segments left
+    const cut = [...parts.slice(0, 4), { index: segments[4]!, deleted: new Set([0, 1, 2]) }];
+    const shorter = composeRetrievalIndexes(cut, { gatherBelowRows: 4, previous: { index: before, parts: parts.slice(0, 5) } });
+    expect(shorter.text.searched?.map((part) => part.segment.docIds.length)).toEqual([9, 3]);
+    for (const term of ['owl', 'tide', 'moon'])
+      expect(termPostings(shorter.text, term)).toEqual(termPostings(mergeRetrievalIndexes(cut).text, term));
+    // a version before whose closed group holds a part this one deletes from otherwise: the group is made again
+    const otherwise = [...parts.slice(0, 2), { index: segments[2]!, deleted: new Set([0]) }];
+    const shared = composeRetrievalIndexes(otherwise, { gatherBelowRows: 4 });
+    expect(shared.text.searched?.map((part) => part.segment.docIds.length)).toEqual([8]);
+    const again = composeRetrievalIndexes(parts, { gatherBelowRows: 4, previous: { index: shared, parts: otherwise } });
+    const merged = mergeRetrievalIndexes(parts);
+    for (const term of ['owl', 'tide', 'moon', 'harbour', 'absent']) {
+      expect(termPostings(composed.text, term)).toEqual(termPostings(merged.text, term));
+      expect(termPostings(again.text, term)).toEqual(termPostings(merged.text, term));
+    }
   });
 });
