@@ -18,6 +18,7 @@ import { addSessions } from '../../functions/core/use-cases/conversations';
 import { createMemory } from '../../functions/core/use-cases/memories';
 import { createMessage } from '../../functions/core/use-cases/messages';
 import { createSession } from '../../functions/core/use-cases/sessions';
+import type { WorkQueue } from '../../functions/adapters/container';
 import { composeMemoryDeps } from '../../functions/local/compose';
 import { type ComposedWorkerDeps, composeWorkerDeps, releaseWorkerDeps } from '../../functions/worker/deps';
 import { runWork } from '../../functions/worker/dispatch';
@@ -32,10 +33,14 @@ export interface Spent {
 export type PipelineTiming = Map<WorkMessage['kind'], Spent>;
 
 /** The queue as the worker sees it: what the API and the worker send, run in order (delays not waited). */
-class InProcessQueue {
+class InProcessQueue implements WorkQueue {
   readonly waiting: WorkMessage[] = [];
   async send(body: unknown): Promise<void> {
     this.waiting.push(body as WorkMessage);
+  }
+  /** runWork never asks (the Lambda handler does, after a failure); a failure here ends the bench instead. */
+  async retryIn(): Promise<void> {
+    throw new Error('the bench queue runs each message once: it has no redelivery');
   }
 }
 
