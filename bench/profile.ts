@@ -16,8 +16,15 @@
  * of superseded facts (the earlier home and job closed); then the graph's ingestion time per message with
  * validity and profiles on (message origins, statements, the incremental validity pass) against off (the same engine
  * steps without them: what the graph did before), median of three runs each, in wall time and in the
- * process's CPU time (user + system: steadier when other work shares the machine).
+ * process's CPU time (user + system: steadier when other work shares the machine). Those are the engine's
+ * graph steps of a sync only. Then, in each run after the engine's, the whole ingestion of the same messages as the worker
+ * runs it (support/sync-cost.ts: the API's use cases write them, the worker's runWork does every work
+ * message they queue, in process on the stores in memory), ms per message by work kind, with validity and
+ * profiles on (the product has no switch to turn them off), next to the engine table's extra (incremental
+ * pass minus off) and whole / (whole - extra); and the load average at the start and the end.
  */
+import '../functions/local/local-env'; // first: Powertools metrics off and logs at warn, as on the local runtime
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import type { Message } from '../functions/core/model';
 import { conversationChunks } from '../functions/core/ingest/conversation-chunks';
@@ -31,6 +38,7 @@ import { buildGraphSegment, serializeGraphSegment } from '../functions/engine/gr
 import { refreshValidity } from '../functions/engine/graph/validity';
 import { addFileToScope, emptyValidityScope } from '../functions/engine/graph/validity-scope';
 import type { SpeakerStatement } from '../functions/engine/graph/graph-model';
+import { type PipelineTiming, pipelineTable, timePipelineSyncs } from './support/sync-cost';
 
 const { values: args } = parseArgs({
   options: {
@@ -285,6 +293,7 @@ function score(predicted: readonly string[], truth: readonly string[]): { precis
   return { precision: got.size ? tp / got.size : 1, recall: want.size ? tp / want.size : 1, tp };
 }
 
+const loadAtStart = loadavg();
 const conversations = Array.from({ length: USERS }, conversation);
 const on = await syncAll(conversations);
 const statements = ((on.snapshot && portableGraphSnapshot(on.snapshot))?.files ?? []).flatMap((file) => file.statements ?? []);
@@ -315,7 +324,12 @@ for (const category of ['fact', 'preference'] as const) {
 
 const MODES: readonly Mode[] = ['off', 'whole', 'incremental'];
 const timings = new Map<Mode, Timing[]>(MODES.map((mode) => [mode, []]));
-for (let run = 0; run < RUNS; run++) for (const mode of MODES) timings.get(mode)?.push(timeSyncs(conversations, mode));
+const pipeline: PipelineTiming[] = [];
+const sessions = conversations.map((convo, u) => messagesOf(convo.said, `s${u}`, `user-${u}`));
+for (let run = 0; run < RUNS; run++) {
+  for (const mode of MODES) timings.get(mode)?.push(timeSyncs(conversations, mode));
+  pipeline.push(await timePipelineSyncs(sessions, BATCH));
+}
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const perMessage = (seconds: number) => ((seconds / on.messages) * 1000).toFixed(2);
 const medianOf = (mode: Mode, part: keyof Timing) => median((timings.get(mode) ?? []).map((timing) => timing[part]));
@@ -340,3 +354,11 @@ for (const mode of MODES) {
     `| ${LABELS[mode]} | ${perMessage(medianOf(mode, 'total'))} | ${ratio} | ${perMessage(medianOf(mode, 'cpu'))} | ${cpuRatio} | ${perMessage(medianOf(mode, 'pass'))} |`,
   );
 }
+const extra = {
+  wall: medianOf('incremental', 'total') - medianOf('off', 'total'),
+  cpu: medianOf('incremental', 'cpu') - medianOf('off', 'cpu'),
+};
+console.log('');
+for (const line of pipelineTable(pipeline, on.messages, extra)) console.log(line);
+const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
+console.log(`\nload average (1, 5, 15 min): ${load(loadAtStart)} at the start, ${load(loadavg())} at the end`);
