@@ -20,9 +20,9 @@ const FAST = [
 ];
 
 /**
- * The stack's tests (test/infra but real-synth.test.ts, the real `npx cdk synth`, an end-to-end test): no local runtime either. They too share
- * their threads' modules, so aws-cdk-lib is imported and the plain app synthesized (test/infra/support/synth.ts)
- * once per thread instead of once per file.
+ * The stack's tests: test/infra but real-synth.test.ts (the real `npx cdk synth`, an end-to-end test). No
+ * local runtime either. They too share their threads' modules, so aws-cdk-lib is imported and the plain app
+ * synthesized (test/infra/support/synth.ts) once per thread instead of once per file.
  */
 const STACK_BUT_REAL_SYNTH = 'test/infra/!(real-synth).test.ts';
 
@@ -31,8 +31,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // the pool of the fast and stack tiers: their files run one after another in each thread, on the modules
-    // the thread already imported (module-level state of a test file must not leak: each file sets what it reads)
+    // the pool of the fast and stack projects (two threads, beside the end-to-end tier's two processes): their
+    // files run one after another in each thread, on the modules the thread already imported, so what a file
+    // changes in the process (the environment, a spy) it puts back (docs/testing.md, "Two tiers")
     poolOptions: { threads: { isolate: false } },
     // two test files at once (vitest's own default on 2 cores is one): most end-to-end tests wait on the
     // runtime's worker, so a second file fills the wait; `npm test` took 8.5 min this way against 11.3 min
@@ -41,7 +42,7 @@ export default defineConfig({
     // vitest's own file order: starting the longest files first (a custom sequencer) ran the CPU-heavy
     // ones together (cdk synth, the browser, the fuzz) and made the suite 588 s against 468 s (docs/testing.md)
     reporters: ['default'],
-    // `npm test` runs both tiers (one coverage over both); `vitest run --project fast` the first alone
+    // `npm test` runs every project (one coverage over all); `vitest run --project fast` the fast tier alone
     projects: [
       { extends: true, test: { name: 'fast', include: FAST, pool: 'threads' } },
       { extends: true, test: { name: 'stack', include: [STACK_BUT_REAL_SYNTH], pool: 'threads' } },
