@@ -31,9 +31,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // the pool of the fast and stack projects (two threads, beside the end-to-end tier's two processes): their
-    // files run one after another in each thread, on the modules the thread already imported, so what a file
-    // changes in the process (the environment, a spy) it puts back (docs/testing.md, "Two tiers")
+    // the pool of the fast and stack projects (two threads): their files run one after another in each thread,
+    // on the modules the thread already imported, so what a file changes in the process (the environment, a
+    // spy) it puts back (docs/testing.md, "Two tiers")
     poolOptions: { threads: { isolate: false } },
     // two test files at once (vitest's own default on 2 cores is one): most end-to-end tests wait on the
     // runtime's worker, so a second file fills the wait; `npm test` took 8.5 min this way against 11.3 min
@@ -44,8 +44,10 @@ export default defineConfig({
     reporters: ['default'],
     // `npm test` runs every project (one coverage over all); `vitest run --project fast` the fast tier alone
     projects: [
-      { extends: true, test: { name: 'fast', include: FAST, pool: 'threads' } },
-      { extends: true, test: { name: 'stack', include: [STACK_BUT_REAL_SYNTH], pool: 'threads' } },
+      // the threads first, then the end-to-end processes (sequence.groupOrder): two workers at a time, never four,
+      // as the timing tests of both tiers (the soak's one-second answers, a 504 before the function's time) expect
+      { extends: true, test: { name: 'fast', include: FAST, pool: 'threads', sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'stack', include: [STACK_BUT_REAL_SYNTH], pool: 'threads', sequence: { groupOrder: 0 } } },
       {
         extends: true,
         // the end-to-end tier: everything else, over one local runtime (real dynalite and s3rver) the global setup starts
@@ -54,6 +56,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...FAST, STACK_BUT_REAL_SYNTH],
           globalSetup: ['test/support/global-setup.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],
