@@ -3,7 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 /**
  * The fast tier: unit tests, the store and queue contracts on memory, and the use cases and worker pipeline
  * over in-memory stores (test/core). No global setup: no local runtime, no dynalite or s3rver. Run alone
- * with `npm run test:fast` (the edit-test loop).
+ * with `npm run test:fast` (the edit-test loop). Its files share their worker threads' module graph
+ * (threads pool, `isolate: false` below): the engine, the use cases and their libraries are imported once
+ * per thread, not once per file.
  */
 const FAST = [
   'test/unit/**/*.test.ts',
@@ -17,11 +19,22 @@ const FAST = [
   'test/contract/vector-tier/**/*.test.ts',
 ];
 
+/**
+ * The stack's tests: test/infra but real-synth.test.ts (the real `npx cdk synth`, an end-to-end test). No
+ * local runtime either. They too share their threads' modules, so aws-cdk-lib is imported and the plain app
+ * synthesized (test/infra/support/synth.ts) once per thread instead of once per file.
+ */
+const STACK_BUT_REAL_SYNTH = 'test/infra/!(real-synth).test.ts';
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // the pool of the fast and stack projects (two threads): their files run one after another in each thread,
+    // on the modules the thread already imported, so what a file changes in the process (the environment, a
+    // spy) it puts back (docs/testing.md, "Two tiers")
+    poolOptions: { threads: { isolate: false } },
     // two test files at once (vitest's own default on 2 cores is one): most end-to-end tests wait on the
     // runtime's worker, so a second file fills the wait; `npm test` took 8.5 min this way against 11.3 min
     maxWorkers: 2,
@@ -29,17 +42,21 @@ export default defineConfig({
     // vitest's own file order: starting the longest files first (a custom sequencer) ran the CPU-heavy
     // ones together (cdk synth, the browser, the fuzz) and made the suite 588 s against 468 s (docs/testing.md)
     reporters: ['default'],
-    // `npm test` runs both tiers (one coverage over both); `vitest run --project fast` the first alone
+    // `npm test` runs every project (one coverage over all); `vitest run --project fast` the fast tier alone
     projects: [
-      { extends: true, test: { name: 'fast', include: FAST } },
+      // the threads first, then the end-to-end processes (sequence.groupOrder): two workers at a time, never four,
+      // as the timing tests of both tiers (the soak's one-second answers, a 504 before the function's time) expect
+      { extends: true, test: { name: 'fast', include: FAST, pool: 'threads', sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'stack', include: [STACK_BUT_REAL_SYNTH], pool: 'threads', sequence: { groupOrder: 0 } } },
       {
         extends: true,
         // the end-to-end tier: everything else, over one local runtime (real dynalite and s3rver) the global setup starts
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...FAST],
+          exclude: [...configDefaults.exclude, ...FAST, STACK_BUT_REAL_SYNTH],
           globalSetup: ['test/support/global-setup.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],

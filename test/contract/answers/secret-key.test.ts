@@ -11,8 +11,15 @@ import { chatAnswer } from './support/replies';
 
 const SECRET = 'kmem/answer-model-key';
 const servers: JsonServer[] = [];
+/** The SDK's settings a test sets in the process environment, put back after it (the thread runs other files next). */
+const SDK_SETTINGS = ['AWS_ENDPOINT_URL_SECRETS_MANAGER', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_MAX_ATTEMPTS'] as const;
+const sdkSettingsBefore = SDK_SETTINGS.map((name) => [name, process.env[name]] as const);
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
+  for (const [name, value] of sdkSettingsBefore) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 });
 
 async function doubles(secretAnswers: Array<'ok' | 'down'>) {

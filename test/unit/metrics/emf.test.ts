@@ -5,6 +5,9 @@
  */
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
+// The fast tier's files share their thread's modules (vitest.config.ts): the observability module is imported
+// afresh, after the environment it reads at import is set, and the environment is put back after.
+const before = { disabled: process.env.POWERTOOLS_METRICS_DISABLED, dev: process.env.POWERTOOLS_DEV };
 process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 delete process.env.POWERTOOLS_DEV;
 const written: string[] = [];
@@ -12,9 +15,20 @@ const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string 
   written.push(String(chunk));
   return true;
 });
+vi.resetModules();
 const { metrics } = await import('../../../functions/observability');
 const { emitMetric } = await import('../../../functions/core/metrics');
-afterAll(() => spy.mockRestore());
+afterAll(() => {
+  spy.mockRestore();
+  restoreEnv('POWERTOOLS_METRICS_DISABLED', before.disabled);
+  restoreEnv('POWERTOOLS_DEV', before.dev);
+  vi.resetModules(); // the files after this one import the observability module of the environment put back
+});
+
+function restoreEnv(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+}
 
 interface Emf {
   _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string; Unit: string }> }> };
