@@ -82,6 +82,9 @@ export const memoryKnowledgeApi = {
             kind: z.string(),
             weight: z.number(),
             support: z.number().int(),
+            // a dated relation's validity, as on GET /memories/entities/{id} (decisions.md); absent on undated ones
+            validFrom: z.string().optional(),
+            validTo: z.string().nullable().optional(),
           })
           .meta({ id: 'GraphEdge' }),
       ),

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { get, ingest, post, textFile, upload, waitFor, type Json } from '../support/api';
+import { checkSchema, operationsOf, type Schema } from '../support/openapi-arbitraries';
 
 const customer = `traveller-${process.pid}-${Date.now()}`;
 
@@ -158,6 +159,15 @@ describe('validity of graph facts and relations from files', () => {
       (alice?.relations as Json[]).find((candidate) => candidate.target.name === target && candidate.relation === 'moved to');
     expect(relation('Paris')).toMatchObject({ validFrom: first.createdAt, validTo: second.createdAt });
     expect(relation('Berlin')).toMatchObject({ validFrom: second.createdAt, validTo: null });
+
+    // the graph's pages carry the same validity on their edges, in the shape the OpenAPI document promises
+    const page = await get(`/memories/graph/${memory.id}?limit=100`);
+    expect(page.status).toBe(200);
+    const doc = (await get('/openapi.json', null)).body as Schema;
+    const operation = operationsOf(doc).find((candidate) => candidate.label === 'GET /memories/graph/{id}');
+    expect(checkSchema(doc, operation?.responses['200']?.schema, page.body)).toEqual([]);
+    const dated = (page.body.edges as Json[]).filter((edge) => edge.predicate === 'moved to');
+    expect(dated.map((edge) => edge.validTo).sort()).toEqual([null, second.createdAt].sort());
   });
 
   it("closes a replaced file's facts instead of duplicating them", async () => {

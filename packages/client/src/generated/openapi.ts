@@ -1010,6 +1010,8 @@ export interface components {
             source: string;
             support: number;
             target: string;
+            validFrom?: string;
+            validTo?: string | null;
             weight: number;
         };
         GraphNode: {
