@@ -22,6 +22,12 @@ export interface SegmentEntry {
   embedder: string | null;
   /** Holds tombstones of sources no longer in the memory: the next merge rewrites it (their text must go). */
   purge?: boolean;
+  /**
+   * Sources with live chunks in the segment (a source's live chunks are in one segment: a build tombstones
+   * every earlier chunk of what it adds). Absent in entries written before it was kept, and for a merged
+   * segment: the next build counts them once from the segment's `files.json`.
+   */
+  sources?: number;
 }
 
 export interface IndexManifest {
@@ -66,6 +72,8 @@ function decodeManifest(bytes: Uint8Array): IndexManifest {
   for (const entry of value.segments) {
     if (typeof entry?.id !== 'string' || !Number.isInteger(entry.chunks) || !Array.isArray(entry.deleted))
       throw new Error('Invalid index manifest: bad segment entry');
+    if (entry.sources !== undefined && !(Number.isInteger(entry.sources) && entry.sources >= 0))
+      throw new Error('Invalid index manifest: bad segment sources');
   }
   const tier = value.vectorTier;
   if (tier !== undefined && (!Number.isInteger(tier?.dimension) || (tier.generation !== undefined && !isGeneration(tier.generation))))
