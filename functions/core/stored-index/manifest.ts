@@ -69,12 +69,7 @@ export function encodeManifest(manifest: IndexManifest): string {
 function decodeManifest(bytes: Uint8Array): IndexManifest {
   const value = JSON.parse(Buffer.from(bytes).toString('utf8')) as Partial<IndexManifest> | null;
   if (value?.format !== 1 || !Array.isArray(value.segments)) throw new Error('Invalid index manifest');
-  for (const entry of value.segments) {
-    if (typeof entry?.id !== 'string' || !Number.isInteger(entry.chunks) || !Array.isArray(entry.deleted))
-      throw new Error('Invalid index manifest: bad segment entry');
-    if (entry.sources !== undefined && !(Number.isInteger(entry.sources) && entry.sources >= 0))
-      throw new Error('Invalid index manifest: bad segment sources');
-  }
+  for (const entry of value.segments) if (!validEntry(entry)) throw new Error('Invalid index manifest: bad segment entry');
   const tier = value.vectorTier;
   if (tier !== undefined && (!Number.isInteger(tier?.dimension) || (tier.generation !== undefined && !isGeneration(tier.generation))))
     throw new Error('Invalid index manifest: bad vectorTier');
@@ -82,6 +77,11 @@ function decodeManifest(bytes: Uint8Array): IndexManifest {
   if (graph !== undefined && (typeof graph?.base !== 'string' || !Array.isArray(graph.deltas) || typeof graph.state !== 'string'))
     throw new Error('Invalid index manifest: bad graph');
   return value as IndexManifest;
+}
+
+function validEntry(entry: SegmentEntry | undefined): boolean {
+  if (typeof entry?.id !== 'string' || !Number.isInteger(entry.chunks) || !Array.isArray(entry.deleted)) return false;
+  return entry.sources === undefined || (Number.isInteger(entry.sources) && entry.sources >= 0);
 }
 
 /** The folders a version names besides its own and its segments': its graph's base and deltas. */
