@@ -48,14 +48,16 @@ export function liveRecords(
     kept += part.chunks.length - part.deleted.size;
     shared++;
   }
-  const records: ChunkRecord[] = previous && shared > 0 ? previous.records.slice(0, kept) : [];
+  const added: ChunkRecord[] = [];
   for (const { chunks, deleted } of parts.slice(shared)) {
     for (let ordinal = 0; ordinal < chunks.length; ordinal++) {
       const chunk = chunks[ordinal];
-      if (chunk && !(deleted.size > 0 && deleted.has(ordinal))) records.push(chunk);
+      if (chunk && !(deleted.size > 0 && deleted.has(ordinal))) added.push(chunk);
     }
   }
-  return records;
+  if (!previous || shared === 0) return added;
+  // copied once into an array of the right length (a slice grown by pushes is copied twice)
+  return (previous.records.length === kept ? previous.records : previous.records.slice(0, kept)).concat(added);
 }
 
 const samePart = (a: RecordPart | undefined, b: RecordPart | undefined): boolean =>
