@@ -74,7 +74,8 @@ async function addOneFile({ deps, store, warm, embedder }: RoundDeps, accountId:
   const fresh = [{ id: `${fileId}:0`, fileId, text: paragraph, start: 0, end: paragraph.length, title: fileId }];
   store.written.bytes = 0;
   const started = performance.now();
-  await buildAndPublishIndex(deps, accountId, memoryId, { added: new Map([[fileId, fresh]]), changes: () => ({}) });
+  // as an ingestion publishes (ingest-memory.ts): only the added file's link is looked up
+  await buildAndPublishIndex(deps, accountId, memoryId, { added: new Map([[fileId, fresh]]), onlyAdded: true, changes: () => ({}) });
   const written = store.written.bytes;
   const build = (performance.now() - started) / 1000;
   store.read.bytes = 0;

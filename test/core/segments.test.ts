@@ -25,6 +25,7 @@ import { serializeRetrievalIndex } from '../../functions/engine/retrieval/index-
 import { serializeRetrievalIndexV1 } from '../support/legacy-index-formats';
 import { toRetrievalChunk } from '../../functions/core/ingest/index-build';
 import type { Embedder } from '../../functions/engine/retrieval/embedder';
+import { fileSource } from '../../functions/core/source-ref';
 
 const base = memoryDeps(memoryConfig({ KMEM_GRAPH_WORD_VECTORS: 'false' }));
 
@@ -82,6 +83,8 @@ async function link(h: Harness, fileId: string): Promise<void> {
     createdAt: now(),
     updatedAt: now(),
   });
+  // as adding a file does: a file removed earlier leaves the exclusions once its link exists
+  await base.memories.includeSources(h.accountId, h.memoryId, [fileSource(fileId)]);
 }
 
 function chunksOf(fileId: string, texts: readonly string[]): StoredChunk[] {
@@ -100,17 +103,29 @@ async function ingest(h: Harness, fileId: string, texts: readonly string[], deps
 /** One build adding several files: their chunks share one segment. */
 async function ingestMany(h: Harness, files: ReadonlyArray<readonly [string, readonly string[]]>, deps: IndexDeps = h.deps): Promise<void> {
   for (const [fileId] of files) await link(h, fileId);
+  // as an ingestion publishes: only the added files' links are looked up (linked-sources.ts)
   await buildAndPublishIndex(deps, h.accountId, h.memoryId, {
     added: new Map(files.map(([fileId, texts]) => [fileId, chunksOf(fileId, texts)])),
+    onlyAdded: true,
     changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount }),
   });
 }
 
-/** Removes the file from the memory and publishes without it (what `memory.reindex` does). */
-async function remove(h: Harness, fileId: string): Promise<void> {
+/**
+ * Removes the file from the memory as the use case does (excluded, then unlinked) and, with `reindex`,
+ * publishes without it (what `memory.reindex` does: every link listed); without, the next build leaves it out.
+ */
+async function remove(h: Harness, fileId: string, reindex = true): Promise<void> {
+  await base.memories.excludeSources(h.accountId, h.memoryId, [fileSource(fileId)]);
   await base.links.delete(h.accountId, h.memoryId, fileId);
+  if (reindex) await publishWithout(h);
+}
+
+/** A build adding nothing: a reindex (every link listed), or, `onlyAdded`, an ingestion's build of no file. */
+async function publishWithout(h: Harness, onlyAdded = false): Promise<void> {
   await buildAndPublishIndex(h.deps, h.accountId, h.memoryId, {
     added: new Map(),
+    onlyAdded,
     changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount }),
   });
 }
@@ -174,7 +189,10 @@ async function expectSameAsFresh(h: Harness, live: ReadonlyMap<string, StoredChu
     }
   }
   if (warmIndex) expect(warmIndex.records?.map((record) => record.id)).toEqual(ordered.map((chunk) => chunk.id));
-  expect((await current(h)).memory.chunkCount).toBe(ordered.length);
+  const { memory } = await current(h);
+  expect(memory.chunkCount).toBe(ordered.length);
+  expect(memory.fileCount).toBe(live.size);
+  expect(memory.excludedFileIds).toEqual([]);
 }
 
 /** Every object of every segment the current manifest names, as text. */
@@ -207,7 +225,8 @@ const opArbitrary = fc.oneof(
     file: fc.integer({ min: 0, max: 6 }),
     texts: fc.array(textArbitrary, { minLength: 1, maxLength: 4 }),
   }),
-  fc.record({ kind: fc.constant('remove' as const), file: fc.integer({ min: 0, max: 6 }) }),
+  // without `reindex`, the next ingestion's build (which lists no link) must leave the file out
+  fc.record({ kind: fc.constant('remove' as const), file: fc.integer({ min: 0, max: 6 }), reindex: fc.boolean() }),
   fc.record({ kind: fc.constant('merge' as const) }),
 );
 
@@ -246,12 +265,13 @@ describe('segmented memory index', () => {
             await ingest(h, fileId, op.texts);
             live.set(fileId, chunksOf(fileId, op.texts));
           } else if (op.kind === 'remove' && live.has(fileId)) {
-            await remove(h, fileId);
+            await remove(h, fileId, op.reindex);
             live.delete(fileId);
           } else if (op.kind === 'merge' && live.size > 0) {
             await mergeMemory(h.deps, { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId });
           }
         }
+        if ((await current(h).catch(() => undefined))?.memory.excludedFileIds.length) await publishWithout(h, true);
         if (live.size > 0) await expectSameAsFresh(h, live, warm);
       }),
       { numRuns: 25 },
@@ -334,12 +354,13 @@ describe('segmented memory index', () => {
             expect(embedded).toHaveLength(expected);
             live.set(fileId, next);
           } else if (op.kind === 'remove' && live.has(fileId)) {
-            await remove(h, fileId);
+            await remove(h, fileId, op.reindex);
             live.delete(fileId);
           } else if (op.kind === 'merge' && live.size > 0) {
             await mergeMemory(h.deps, { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId });
           }
         }
+        if ((await current(h).catch(() => undefined))?.memory.excludedFileIds.length) await publishWithout(h, true);
         if (live.size > 0) await expectSameAsFresh(h, live);
       }),
       { numRuns: 20 },
@@ -620,4 +641,92 @@ describe('segmented memory index', () => {
     expect([...(graph?.chunks.keys() ?? [])].sort()).toEqual(['a:0', 'c:0']);
     expect(await liveSegmentText(h)).not.toContain('Einstein');
   }, 120_000);
+});
+
+/** The harness's deps counting the listings of every link of the memory (what a one-file build must not do). */
+function countingListings(h: Harness): { deps: IndexDeps; listed: { count: number } } {
+  const listed = { count: 0 };
+  const links = Object.assign(Object.create(base.worker.links) as IndexDeps['links'], {
+    listByMemory: (...args: Parameters<IndexDeps['links']['listByMemory']>) => (listed.count++, base.worker.links.listByMemory(...args)),
+  });
+  return { deps: { ...h.deps, links }, listed };
+}
+
+describe('a build that knows what changed (linked-sources.ts)', () => {
+  const owl = (): [string, string[]] => ['a', ['the owl hunts at night']];
+  const rye = (): [string, string[]] => ['b', ['rye bread and salt']];
+  const live = (...files: Array<[string, string[]]>) => new Map(files.map(([fileId, texts]) => [fileId, chunksOf(fileId, texts)]));
+
+  it('ingests one file looking up its link only, never listing the memory, and counts the files from the manifest', async () => {
+    const h = await harness();
+    await ingestMany(h, [owl(), rye(), ['c', ['glacier valley']]]);
+    const { deps, listed } = countingListings(h);
+    await ingest(h, 'd', ['the moon tide'], deps);
+    await ingest(h, 'b', ['rye bread, salt and butter'], deps);
+    expect(listed.count).toBe(0);
+    const { manifest } = await current(h);
+    expect(manifest.segments.map((entry) => entry.sources)).toEqual([2, 1, 1]);
+    await expectSameAsFresh(h, live(owl(), ['b', ['rye bread, salt and butter']], ['c', ['glacier valley']], ['d', ['the moon tide']]));
+  }, 60_000);
+
+  it('leaves out a file detached since the last build, with no reindex between', async () => {
+    const h = await harness();
+    await ingestMany(h, [owl(), ['gone', ['the zebracode glacier']], rye()]);
+    await remove(h, 'gone', false);
+    await ingest(h, 'c', ['glacier valley']);
+    expect(await liveSegmentText(h)).toContain('zebracode'); // tombstoned: its merge purges it
+    expect((await current(h)).manifest.segments[0]?.purge).toBe(true);
+    await expectSameAsFresh(h, live(owl(), rye(), ['c', ['glacier valley']]));
+  }, 60_000);
+
+  it('replaces a file ingested again, and an ingestion delivered twice holds it once', async () => {
+    const h = await harness();
+    await ingestMany(h, [owl(), rye()]);
+    await ingest(h, 'a', ['the owl sleeps by day']);
+    await ingest(h, 'a', ['the owl sleeps by day']);
+    await expectSameAsFresh(h, live(['a', ['the owl sleeps by day']], rye()));
+  }, 60_000);
+
+  it('holds a file removed and added again before any build, as added again', async () => {
+    const h = await harness();
+    await ingestMany(h, [owl(), rye()]);
+    await remove(h, 'a', false);
+    await ingest(h, 'a', ['the owl returns']);
+    await expectSameAsFresh(h, live(['a', ['the owl returns']], rye()));
+  }, 60_000);
+
+  it('keeps excluded a file removed while its ingestion ran, so the next build (listing nothing) leaves it out', async () => {
+    const h = await harness();
+    await ingestMany(h, [owl(), rye()]);
+    // the removal excluded the file, the ingestion's build found its link still there and added it
+    await base.memories.excludeSources(h.accountId, h.memoryId, [fileSource('a')]);
+    h.beforeCommit.hook = () => base.links.delete(h.accountId, h.memoryId, 'a');
+    await ingest(h, 'a', ['the owl zebracode']);
+    expect((await current(h)).memory.excludedFileIds).toEqual(['a']);
+    await ingest(h, 'c', ['glacier valley']);
+    expect((await current(h)).memory.excludedFileIds).toEqual([]);
+    await expectSameAsFresh(h, live(rye(), ['c', ['glacier valley']]));
+  }, 60_000);
+
+  it('leaves out a file whose link went before the ingestion of it looked it up', async () => {
+    const h = await harness();
+    await ingestMany(h, [owl(), rye()]);
+    await base.memories.excludeSources(h.accountId, h.memoryId, [fileSource('a')]);
+    await base.links.delete(h.accountId, h.memoryId, 'a');
+    await buildAndPublishIndex(h.deps, h.accountId, h.memoryId, {
+      added: new Map([['a', chunksOf('a', ['the owl zebracode'])]]),
+      onlyAdded: true,
+      changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount }),
+    });
+    expect(await liveSegmentText(h)).not.toContain('zebracode');
+    await expectSameAsFresh(h, live(rye()));
+  }, 60_000);
+
+  it('builds again on the version a reindex published first, leaving out the file it removed', async () => {
+    const h = await harness();
+    await ingestMany(h, [owl(), rye()]);
+    h.beforeCommit.hook = () => remove(h, 'b');
+    await ingest(h, 'c', ['glacier valley']);
+    await expectSameAsFresh(h, live(owl(), ['c', ['glacier valley']]));
+  }, 60_000);
 });

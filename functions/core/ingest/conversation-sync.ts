@@ -88,6 +88,7 @@ async function buildPending(deps: SyncDeps, accountId: string, memoryId: string,
   }
   const published = await buildAndPublishIndex(deps, accountId, memoryId, {
     added,
+    onlyAdded: true,
     changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount, updatedAt: deps.clock.now().toISOString() }),
   });
   if (published.memory) reportSync(deps, { accountId, memoryId, sessions: added.size }, [...added.values()].flat());

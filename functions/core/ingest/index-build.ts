@@ -33,7 +33,8 @@ export interface GraphInputs {
   /** The previous version's graph as the worker kept it, used instead of `previous` (and changed). */
   cached?: MemoryGraph;
   added: ReadonlyMap<string, readonly StoredChunk[]>;
-  kept: ReadonlySet<string>;
+  /** Whether a source stays in the memory after this build. */
+  kept: Pick<ReadonlySet<string>, 'has'>;
   /** Use the configured (possibly paid) extractor; false: the offline one. */
   managed: boolean;
   /** The added files' times, for validity (messages carry their own). */

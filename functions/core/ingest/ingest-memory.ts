@@ -152,6 +152,7 @@ async function finish(deps: IngestDeps, job: IngestionJob, outcomes: FileOutcome
   // searchable from here on; the memory turns `ready` once every file's gold artefact and link are written
   const published = await buildAndPublishIndex(deps, job.accountId, job.memoryId, {
     managed: true,
+    onlyAdded: true,
     added: new Map(ingested.map((o) => [o.file.id, o.chunks ?? []])),
     fileTimes: new Map(ingested.map((o) => [o.file.id, { createdAt: o.file.createdAt, updatedAt: o.file.updatedAt }])),
     changes: ({ chunkCount, fileCount }) => ({ chunkCount, fileCount, updatedAt: now }),

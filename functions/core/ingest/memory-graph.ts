@@ -82,7 +82,7 @@ export interface GraphChanges {
   /** Sources whose chunks are (re)added, with those chunks. */
   added: ReadonlyMap<string, readonly StoredChunk[]>;
   /** Every source the memory holds after this build. */
-  kept: ReadonlySet<string>;
+  kept: Pick<ReadonlySet<string>, 'has'>;
   /** The added files' times (sessions' messages carry their own). */
   fileTimes?: ReadonlyMap<string, FileTimes>;
 }

@@ -8,7 +8,6 @@
 import { ConflictError } from '../errors';
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
-import { sessionSourceId } from '../model';
 import type { Clock, GraphItemStore, IdGenerator, LinkStore, MemoryStore, ObjectStore, QueuePort, SessionLinkStore } from '../ports';
 import type { GraphSnapshot } from '../../engine';
 import type { StoredChunk } from '../stored-index/chunks';
@@ -18,6 +17,7 @@ import { writeSegment } from '../stored-index/segments';
 import type { MemoryGraph } from '../../engine/graph';
 import { type GraphStart, graphStart, writeGraph } from './graph-version';
 import { buildIndexVersion, type GraphInputs, type IndexingSettings } from './index-build';
+import { buildSources, forgottenExclusions, staysAfter } from './linked-sources';
 import { afterPublish, forgetDeleted, sweepDeleted, type VersionRef } from './index-publish';
 import type { FileTimes } from './memory-graph';
 import { queueRetirement, type RetireQueueDeps } from './retire-builds';
@@ -56,6 +56,11 @@ export interface Publication {
   fileTimes?: ReadonlyMap<string, FileTimes>;
   /** A restore: the archive's graph is the graph (nothing is extracted) and its vectors are kept. */
   restored?: RestoredIndex;
+  /**
+   * Only the added sources (and the memory's exclusions) changed since the current version: an ingestion or
+   * a conversation sync. The build looks up their links only, not every link (linked-sources.ts).
+   */
+  onlyAdded?: boolean;
 }
 
 interface RestoredIndex {
@@ -135,9 +140,11 @@ interface Build {
 async function buildVersion(deps: IndexDeps, memory: Memory, publication: Publication): Promise<Build> {
   const root = objectKeys.indexRoot(memory.accountId, memory.id);
   const current = memory.indexPrefix ? await readManifest(deps.objects, root, memory.indexPrefix) : undefined;
-  const linked = await attachedSources(deps, memory);
+  const onlyAdded = publication.onlyAdded === true && current !== undefined && !publication.restored;
+  const { linked, touched } = await buildSources(deps, memory, publication.added, onlyAdded);
   const scope = {
     linked,
+    ...(touched ? { touched } : {}),
     added: publication.added,
     excluded: new Set(memory.excludedFileIds),
     // sources or messages were deleted: text this build replaces must be purged too (docs/backups.md)
@@ -154,14 +161,15 @@ async function buildVersion(deps: IndexDeps, memory: Memory, publication: Public
   const segmentPrefix = objectKeys.indexSegmentPrefix(memory.accountId, memory.id, version, deps.ids.uuid());
   const written = await writeSegments(deps, memory, { prefix, segmentPrefix, current }, plan, {
     added: publication.added,
-    kept: linked,
+    kept: staysAfter(scope),
     managed: publication.managed ?? false,
     ...(publication.fileTimes ? { fileTimes: publication.fileTimes } : {}),
     restored: publication.restored,
   });
   const segments = [...plan.kept];
   const segmentId = nameOf(root, segmentPrefix);
-  if (written.segment) segments.push({ id: segmentId, ...written.segment, deleted: [] });
+  const sources = new Set(plan.segmentChunks.map((chunk) => chunk.fileId)).size;
+  if (written.segment) segments.push({ id: segmentId, ...written.segment, deleted: [], sources });
   const added = written.retrieval ? { id: segmentId, retrieval: written.retrieval, chunks: plan.segmentChunks } : undefined;
   const vectorTier = await placeVectors(deps, memoryTierOwner(memory), { current, kept: plan.kept, added, chunkCount: plan.chunkCount });
   const graph = written.graph ? { graph: written.graph.chain } : {};
@@ -183,7 +191,7 @@ async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publi
   const published = await deps.memories.commitIndexVersion(accountId, memoryId, {
     expectedVersion: memory.indexVersion,
     changes: { indexVersion: build.version, indexPrefix: build.prefix, ...graph, ...publication.changes(counts) },
-    excludedBuilt: memory.excludedFileIds,
+    excludedBuilt: forgottenExclusions(memory.excludedFileIds, build.plan.addedSources),
   });
   if (!published && build.written.graph) await deps.graphItems.deleteAll(accountId, memoryId); // deleted meanwhile
   if (published && build.written.graph)
@@ -194,15 +202,6 @@ async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publi
   if (published && build.plan.dropsText && !build.manifest.segments.some((entry) => entry.purge))
     await queueRetirement(deps, { accountId, memoryId, version: build.version });
   return published;
-}
-
-/** The sources a memory's index may hold: its files and its attached sessions. */
-async function attachedSources(deps: IndexDeps, memory: Memory): Promise<Set<string>> {
-  const [files, sessions] = await Promise.all([
-    deps.links.listByMemory(memory.accountId, memory.id),
-    deps.sessionLinks.listByMemory(memory.accountId, memory.id),
-  ]);
-  return new Set([...files.map((link) => link.fileId), ...sessions.map((link) => sessionSourceId(link.sessionId))]);
 }
 
 interface Written {

@@ -32,14 +32,13 @@ export async function replacedChunksIndex(
   return mergeRetrievalIndexes(parts);
 }
 
-/** The segment's live ordinals of the replaced sources. */
+/** The segment's live ordinals of the replaced sources (each looked up in its table: a build replaces few). */
 function replacedOrdinals(entry: SegmentEntry, files: SegmentFiles, replaced: ReadonlySet<string>): Set<number> {
-  const deleted = new Set(entry.deleted);
   const live = new Set<number>();
-  for (const [fileId, ranges] of files) {
-    if (!replaced.has(fileId)) continue;
-    for (const ordinal of ordinalsOf(ranges)) if (!deleted.has(ordinal)) live.add(ordinal);
-  }
+  const held = [...replaced].flatMap((sourceId) => files.get(sourceId) ?? []);
+  if (held.length === 0) return live;
+  const deleted = new Set(entry.deleted);
+  for (const ordinal of ordinalsOf(held)) if (!deleted.has(ordinal)) live.add(ordinal);
   return live;
 }
 

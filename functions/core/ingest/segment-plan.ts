@@ -12,8 +12,9 @@ import type { RetrievalIndex } from '../../engine';
 import type { ObjectStore } from '../ports';
 import type { StoredChunk } from '../stored-index/chunks';
 import { folderOf, type IndexManifest, liveChunks, type SegmentEntry } from '../stored-index/manifest';
-import { cachedSegmentFiles, ordinalsOf, readSegment, type SegmentFiles } from '../stored-index/segments';
+import { cachedSegmentFiles, readSegment, type SegmentFiles } from '../stored-index/segments';
 import { replacedChunksIndex } from './replaced-chunks';
+import { everySourceTombstones, touchedTombstones } from './segment-tombstones';
 
 export interface PlanScope {
   /** The sources the memory holds now (the account's message index: every session, `EVERY_SOURCE`). */
@@ -31,6 +32,12 @@ export interface PlanScope {
    * true). The message index says false: a session's chunks are cheap to embed, and its segment may be large.
    */
   keepReplacedVectors?: boolean;
+  /**
+   * When given, the only sources that can have been replaced or have left the memory since the current
+   * version (an ingestion's added sources and the memory's exclusions): each segment's table is looked up
+   * for these alone, not visited whole, and `linked` is asked about these alone.
+   */
+  touched?: ReadonlySet<string>;
 }
 
 /** Every source is linked: what stays is all but what the build adds (the account's message index). */
@@ -41,6 +48,8 @@ export interface VersionPlan {
   kept: SegmentEntry[];
   /** The chunks of the segment this build writes (none: no segment). */
   segmentChunks: StoredChunk[];
+  /** The sources whose chunks this build adds (the linked ones of `PlanScope.added` that have chunks). */
+  addedSources: ReadonlySet<string>;
   /**
    * An earlier index whose vectors (and analyzed terms) the build keeps for chunks with the same id, text
    * and title: the replaced sources' current chunks, or a whole build's one earlier segment.
@@ -63,66 +72,44 @@ export async function planVersion(
   if (segments.some((entry) => liveChunks(entry) > 0 && entry.embedder !== scope.embedder))
     return wholePlan(objects, root, segments, fresh, scope);
   const files = await mapConcurrently(segments, STORE_CONCURRENCY, (entry) => cachedSegmentFiles(objects, folderOf(root, entry.id)));
-  const liveFiles = new Set(fresh.map((chunk) => chunk.fileId));
-  const kept: SegmentEntry[] = [];
-  const erased = { dropsText: false };
-  segments.forEach((entry, i) => {
-    const next = withTombstones(entry, files[i] ?? new Map(), scope, { liveFiles, erased });
-    if (next) kept.push(next);
-  });
+  const freshSources = new Set(fresh.map((chunk) => chunk.fileId));
+  const { kept, fileCount, dropsText } = scope.touched
+    ? touchedPlan(segments, files, scope, scope.touched, freshSources)
+    : everySourcePlan(segments, files, scope, freshSources);
   const chunkCount = kept.reduce((sum, entry) => sum + liveChunks(entry), fresh.length);
-  const replaced = new Set(fresh.map((chunk) => chunk.fileId));
   const previous =
-    scope.embedder && scope.keepReplacedVectors !== false ? await replacedChunksIndex(objects, root, segments, files, replaced) : undefined;
-  return {
-    kept,
-    segmentChunks: fresh,
-    ...(previous ? { previous } : {}),
-    chunkCount,
-    fileCount: liveFiles.size,
-    dropsText: erased.dropsText,
-  };
+    scope.embedder && scope.keepReplacedVectors !== false
+      ? await replacedChunksIndex(objects, root, segments, files, freshSources)
+      : undefined;
+  return { kept, segmentChunks: fresh, addedSources: freshSources, ...(previous ? { previous } : {}), chunkCount, fileCount, dropsText };
 }
 
-/**
- * The segment's entry with the chunks of replaced and removed sources marked deleted (removed ones, or any
- * when erasing, flag it for purging); undefined when nothing of it stays live. Adds the sources it keeps
- * to `found.liveFiles`; sets `found.erased.dropsText` when it tombstones text to erase.
- */
-function withTombstones(
-  entry: SegmentEntry,
-  files: SegmentFiles,
+type TombstonedPlan = Pick<VersionPlan, 'kept' | 'fileCount' | 'dropsText'>;
+
+/** Every source of every segment visited: the memory's live sources counted one by one. */
+function everySourcePlan(
+  segments: readonly SegmentEntry[],
+  files: readonly SegmentFiles[],
   scope: PlanScope,
-  found: { liveFiles: Set<string>; erased: { dropsText: boolean } },
-): SegmentEntry | undefined {
-  const { liveFiles, erased } = found;
-  const deleted = new Set(entry.deleted);
-  let purge = entry.purge === true;
-  for (const [fileId, ranges] of files) {
-    const removed = !scope.linked.has(fileId) || scope.excluded.has(fileId);
-    if (!removed && !scope.added.has(fileId)) {
-      // a source that stays: only whether it has a live chunk (its first one, usually), not every ordinal
-      if (hasLiveOrdinal(ranges, deleted)) liveFiles.add(fileId);
-      continue;
-    }
-    const ordinals = [...ordinalsOf(ranges)].filter((ordinal) => !deleted.has(ordinal));
-    for (const ordinal of ordinals) deleted.add(ordinal);
-    const erases = (removed || scope.erasing === true) && ordinals.length > 0;
-    purge ||= erases;
-    erased.dropsText ||= erases;
-  }
-  if (deleted.size >= entry.chunks) return undefined;
-  const tombstones = [...deleted].sort((a, b) => a - b);
-  return { id: entry.id, chunks: entry.chunks, deleted: tombstones, embedder: entry.embedder, ...(purge ? { purge } : {}) };
+  freshSources: ReadonlySet<string>,
+): TombstonedPlan {
+  const found = { liveSources: new Set(freshSources), dropsText: false };
+  const kept = segments.flatMap((entry, i) => everySourceTombstones(entry, files[i] ?? new Map(), scope, found) ?? []);
+  return { kept, fileCount: found.liveSources.size, dropsText: found.dropsText };
 }
 
-/** Whether one of the ranges' ordinals is not deleted (ranges flattened [start, end, …], end excluded). */
-function hasLiveOrdinal(ranges: readonly number[], deleted: ReadonlySet<number>): boolean {
-  for (let i = 0; i + 1 < ranges.length; i += 2) {
-    const end = ranges[i + 1] ?? 0;
-    for (let ordinal = ranges[i] ?? 0; ordinal < end; ordinal++) if (!deleted.has(ordinal)) return true;
-  }
-  return false;
+/** Only the touched sources looked up: the live sources summed from the segments' counts. */
+function touchedPlan(
+  segments: readonly SegmentEntry[],
+  files: readonly SegmentFiles[],
+  scope: PlanScope,
+  touched: ReadonlySet<string>,
+  freshSources: ReadonlySet<string>,
+): TombstonedPlan {
+  const found = { dropsText: false };
+  const kept = segments.flatMap((entry, i) => touchedTombstones(entry, files[i] ?? new Map(), touched, scope, found) ?? []);
+  const fileCount = kept.reduce((sum, entry) => sum + (entry.sources ?? 0), freshSources.size);
+  return { kept, fileCount, dropsText: found.dropsText };
 }
 
 /** Every live chunk of the current segments that stays, then the added ones, as one new segment. */
@@ -148,6 +135,7 @@ async function wholePlan(
   return {
     kept: [],
     segmentChunks,
+    addedSources: new Set(fresh.map((chunk) => chunk.fileId)),
     ...(only ? { previous: only } : {}),
     chunkCount: segmentChunks.length,
     fileCount: new Set(segmentChunks.map((chunk) => chunk.fileId)).size,

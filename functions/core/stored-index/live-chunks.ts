@@ -48,8 +48,16 @@ export function liveRecords(
     kept += part.chunks.length - part.deleted.size;
     shared++;
   }
-  const records: ChunkRecord[] = previous && shared > 0 ? previous.records.slice(0, kept) : [];
-  for (const { chunks, deleted } of parts.slice(shared)) {
+  const added = partRecords(parts.slice(shared));
+  if (!previous || shared === 0) return added;
+  // copied once into an array of the right length (a slice grown by pushes is copied twice)
+  return (previous.records.length === kept ? previous.records : previous.records.slice(0, kept)).concat(added);
+}
+
+/** The live records of `parts`, in order. */
+function partRecords(parts: readonly RecordPart[]): ChunkRecord[] {
+  const records: ChunkRecord[] = [];
+  for (const { chunks, deleted } of parts) {
     for (let ordinal = 0; ordinal < chunks.length; ordinal++) {
       const chunk = chunks[ordinal];
       if (chunk && !(deleted.size > 0 && deleted.has(ordinal))) records.push(chunk);

@@ -22,6 +22,12 @@ export interface SegmentEntry {
   embedder: string | null;
   /** Holds tombstones of sources no longer in the memory: the next merge rewrites it (their text must go). */
   purge?: boolean;
+  /**
+   * Sources with live chunks in the segment (a source's live chunks are in one segment: a build tombstones
+   * every earlier chunk of what it adds). Absent in entries written before it was kept, and for a merged
+   * segment: the next build counts them once from the segment's `files.json`.
+   */
+  sources?: number;
 }
 
 export interface IndexManifest {
@@ -70,10 +76,7 @@ export function encodeManifest(manifest: IndexManifest): string {
 function decodeManifest(bytes: Uint8Array): IndexManifest {
   const value = JSON.parse(Buffer.from(bytes).toString('utf8')) as Partial<IndexManifest> | null;
   if (value?.format !== 1 || !Array.isArray(value.segments)) throw new Error('Invalid index manifest');
-  for (const entry of value.segments) {
-    if (typeof entry?.id !== 'string' || !Number.isInteger(entry.chunks) || !Array.isArray(entry.deleted))
-      throw new Error('Invalid index manifest: bad segment entry');
-  }
+  for (const entry of value.segments) if (!validEntry(entry)) throw new Error('Invalid index manifest: bad segment entry');
   const tier = value.vectorTier;
   if (tier !== undefined && (!Number.isInteger(tier?.dimension) || (tier.generation !== undefined && !isGeneration(tier.generation))))
     throw new Error('Invalid index manifest: bad vectorTier');
@@ -81,6 +84,11 @@ function decodeManifest(bytes: Uint8Array): IndexManifest {
   if (graph !== undefined && (typeof graph?.base !== 'string' || !Array.isArray(graph.deltas) || typeof graph.state !== 'string'))
     throw new Error('Invalid index manifest: bad graph');
   return value as IndexManifest;
+}
+
+function validEntry(entry: SegmentEntry | undefined): boolean {
+  if (typeof entry?.id !== 'string' || !Number.isInteger(entry.chunks) || !Array.isArray(entry.deleted)) return false;
+  return entry.sources === undefined || (Number.isInteger(entry.sources) && entry.sources >= 0);
 }
 
 /** The folders a version names besides its own and its segments': its graph's base and deltas. */
