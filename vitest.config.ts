@@ -66,10 +66,10 @@ export default defineConfig({
       include: ['functions/**/*.{ts,mts,mjs}', 'lib/**/*.ts'],
       exclude: ['**/*.d.ts'],
       reporter: ['text-summary', 'json-summary'],
-      // Today's figure over the whole suite (11-27, `npm test` at the merge of wave 3's floor plan and hardening:
-      // 90.35% statements and lines, 84.04% branches, 92.4% functions), rounded down about a point for noise.
+      // Today's figure over the whole suite (11-28, `CI=true bash .ci/run` on a clean clone of a9373d9:
+      // 90.52% statements and lines, 85.61% branches, 92.58% functions), rounded down about a point for noise.
       // Raise them when the figure rises; never lower them to let a change in.
-      thresholds: { statements: 89, lines: 89, branches: 83, functions: 91 },
+      thresholds: { statements: 89, lines: 89, branches: 84, functions: 91 },
     },
   },
 });
