@@ -123,7 +123,7 @@ describe('memories', () => {
     await expect.poll(() => stores.objects.list(`gold/${accountId}/memories/${memory.id}/`), { timeout: 30_000 }).toEqual([]);
     expect(await itemsMentioning(stores, accountId, memory.id)).toEqual([]);
     expect((await get(`/files/get/${b.id}`)).body.data.memoryID).toBeNull();
-  });
+  }, 60_000); // two ingestions, a purge merge and the 30 s leftover poll: more than the 30 s default under load
 
   it('answers the budget error with its numbers when the tokens do not suffice', async () => {
     // more than the account's whole budget (1,000,000), counted or estimated from its size, whatever
