@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createKmemClient, unwrap, type KmemClient } from '../../packages/client/src';
 
-const { url, keyA, keyB } = inject('kmem');
+const { url, keyA, keyB, kmemCommand } = inject('kmem');
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TOOLS = [
   'add_message',
@@ -46,14 +46,22 @@ interface McpClient {
   close(): Promise<void>;
 }
 
-async function connect(kind: Transport, key: string | null): Promise<McpClient> {
+/**
+ * How a stdio server is started: `npm run --silent kmem -- mcp`, as an MCP host configured from the docs
+ * starts it, or the same command from the run's bundle of bin/kmem.ts (test/support/kmem-cli-bundle.ts),
+ * which starts without tsx compiling its modules again (seconds of CPU on a loaded machine).
+ */
+type Launcher = 'npm run' | 'bundle';
+
+async function connect(kind: Transport, key: string | null, launcher: Launcher = 'npm run'): Promise<McpClient> {
   const info = { name: 'kmem-test', version: '1.0.0' };
   const address = new URL(`${url}/mcp`);
   const headers: Record<string, string> = key ? { Authorization: `Bearer ${key}` } : {};
   const requestInit = { headers };
   const stdio = {
-    command: 'npm',
-    args: ['run', '--silent', 'kmem', '--', 'mcp'],
+    ...(launcher === 'npm run'
+      ? { command: 'npm', args: ['run', '--silent', 'kmem', '--', 'mcp'] }
+      : { command: process.execPath, args: [kmemCommand, 'mcp'] }),
     cwd: ROOT,
     env: { ...(process.env as Record<string, string>), KMEM_URL: url, KMEM_API_KEY: key ?? '' },
     stderr: 'ignore' as const,
@@ -185,7 +193,8 @@ describe.each<Transport>(['http', 'stdio', 'http, client v2'])('MCP over %s', (k
       await expect(connect(kind, 'nope-nope-nope')).rejects.toThrow(/403|forbidden/i);
       return;
     }
-    const stranger = await connect(kind, 'nope-nope-nope');
+    // the launcher is the suite client's (npm run); the refusal is the server's, from the bundle
+    const stranger = await connect(kind, 'nope-nope-nope', 'bundle');
     try {
       const answer = (await stranger.callTool({ name: 'list_memories', arguments: {} })) as ToolAnswer;
       expect(answer.isError).toBe(true);
