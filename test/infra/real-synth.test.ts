@@ -101,11 +101,12 @@ describe('npx cdk synth from a clean copy', () => {
   it("keeps every API function's asset (the zip Lambda receives) and its bundle under 2 MB", () => {
     const api = functions.filter((fn) => fn.service !== 'kmem-worker');
     expect(api.length).toBeGreaterThanOrEqual(7);
-    for (const fn of api) {
-      expect(zippedSize(fn.assetDir), fn.service).toBeLessThan(BUNDLE_SIZE_LIMIT);
+    const zipped = api.map((fn) => ({ ...fn, zipped: zippedSize(fn.assetDir) })); // each asset deflated once
+    for (const fn of zipped) {
+      expect(fn.zipped, fn.service).toBeLessThan(BUNDLE_SIZE_LIMIT);
       expect(statSync(join(fn.assetDir, 'index.mjs')).size, fn.service).toBeLessThan(BUNDLE_SIZE_LIMIT);
     }
-    console.log(`API assets zipped (KB): ${api.map((fn) => `${fn.service} ${Math.round(zippedSize(fn.assetDir) / 1024)}`).join(', ')}`);
+    console.log(`API assets zipped (KB): ${zipped.map((fn) => `${fn.service} ${Math.round(fn.zipped / 1024)}`).join(', ')}`);
   });
 });
 
