@@ -94,7 +94,8 @@ async function main(): Promise<void> {
   const warm = Number(values.warm);
   const count = Math.min(Number(values.queries), claims.length - warm);
   const topK = Number(values['top-k']);
-  const ask = (query: string) => () => retrieveFromIndex({ retrieval, graph: null }, { query, topK, facts: true }, { embedder });
+  const ask = (query: string) => () =>
+    retrieveFromIndex({ retrieval, graph: null }, { query, topK, facts: true, assisted: false }, { embedder });
   for (const claim of claims.slice(0, warm)) await ask(claim)();
   const asked = claims.slice(warm, warm + count);
   const rows: string[] = [];

