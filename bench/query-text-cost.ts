@@ -3,17 +3,17 @@
  * `bench:latency` build (its `retrieval.idx`, read from the s3rver directory) answers SciFact claims as
  * GET /memory/ ranks them (retrieveFromIndex, topK 10, facts=true, the offline word-vector embedder), each
  * claim first new and then once more at once. Prints CPU (process, all threads: GC helpers included), wall
- * time and GC pause per query, median and mean, for new and repeated texts.
+ * time and GC pause per query, median and mean, for new and repeated texts. With --passes, as bench:latency
+ * asks them: every claim once, all again, then the claims not asked yet. With --against DIR (another
+ * checkout of kmem, e.g. /work/main), the same index is loaded by that checkout's code too and both answer
+ * every claim, new and repeated, in alternating order: an A/B at the same machine load.
  *
- *   npx tsx bench/query-text-cost.ts --reuse /work/lat-querytext [--queries 500 --warm 50 --top-k 10]
+ *   npx tsx bench/query-text-cost.ts --reuse DIR [--data DIR --queries 500 --warm 50 --top-k 10 --passes | --against DIR]
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { loadWordVectorEmbedder } from '../functions/adapters/embeddings/word-vector-loader';
-import { retrieveFromIndex } from '../functions/core/use-cases/retrieve-memory';
-import { deserializeRetrievalIndex } from '../functions/engine';
 import { loadClaims } from './latency/corpus';
 
 const { values } = parseArgs({
@@ -25,6 +25,8 @@ const { values } = parseArgs({
     'top-k': { type: 'string', default: '10' },
     /** Ask each claim once only (to profile new texts alone). */
     'new-only': { type: 'boolean', default: false },
+    /** Another checkout whose code answers too, alternating with this one's. */
+    against: { type: 'string' },
     /** Every claim once, then all again, then the claims not asked yet (bench:latency's order). */
     passes: { type: 'boolean', default: false },
   },
@@ -86,47 +88,96 @@ function row(name: string, samples: Sample[]): string {
   return `| ${name} | ${samples.length} | ${cells.map((cell) => cell.toFixed(2)).join(' | ')} |`;
 }
 
+type Ask = (query: string) => () => Promise<unknown>;
+
+/** A checkout's retrieval over the saved index, its own modules and caches (this one's when `root` is absent). */
+async function asker(root: string | undefined, indexBytes: Uint8Array, topK: number): Promise<{ ask: Ask; chunks: number }> {
+  const from = (path: string) => (root ? join(resolve(root), path) : new URL(`../${path}`, import.meta.url).href);
+  const engine = (await import(from('functions/engine/index.ts'))) as typeof import('../functions/engine');
+  const loader = (await import(
+    from('functions/adapters/embeddings/word-vector-loader.ts')
+  )) as typeof import('../functions/adapters/embeddings/word-vector-loader');
+  const useCase = (await import(
+    from('functions/core/use-cases/retrieve-memory.ts')
+  )) as typeof import('../functions/core/use-cases/retrieve-memory');
+  const retrieval = engine.deserializeRetrievalIndex(indexBytes);
+  const embedder = loader.loadWordVectorEmbedder();
+  const ask: Ask = (query) => () =>
+    useCase.retrieveFromIndex({ retrieval, graph: null }, { query, topK, facts: true, assisted: false }, { embedder });
+  return { ask, chunks: retrieval.chunks.ids.length };
+}
+
 async function main(): Promise<void> {
   if (!values.reuse) throw new Error('--reuse DIR (a saved bench:latency build) is required');
-  const retrieval = deserializeRetrievalIndex(readFileSync(findIndexFile(values.reuse)));
-  const embedder = loadWordVectorEmbedder();
+  const indexBytes = readFileSync(findIndexFile(values.reuse));
   const claims = loadClaims(values.data);
   const warm = Number(values.warm);
   const count = Math.min(Number(values.queries), claims.length - warm);
   const topK = Number(values['top-k']);
-  const ask = (query: string) => () =>
-    retrieveFromIndex({ retrieval, graph: null }, { query, topK, facts: true, assisted: false }, { embedder });
-  for (const claim of claims.slice(0, warm)) await ask(claim)();
-  const asked = claims.slice(warm, warm + count);
-  const rows: string[] = [];
-  if (values.passes) {
-    // as bench:latency runs them: every claim once, then all again, then the claims never asked
-    const pass = async (texts: readonly string[]) => {
-      const samples: Sample[] = [];
-      for (const text of texts) samples.push(await timed(ask(text)));
-      return samples;
-    };
-    rows.push(row('new (first pass)', await pass(asked)), row('repeated (second pass)', await pass(asked)));
-    const unseen = claims.slice(warm + count);
-    if (unseen.length > 0) rows.push(row('new (after both passes)', await pass(unseen)));
-  } else {
-    const first: Sample[] = [];
-    const again: Sample[] = [];
-    for (const claim of asked) {
-      first.push(await timed(ask(claim)));
-      if (!values['new-only']) again.push(await timed(ask(claim)));
-    }
-    rows.push(row('new', first), ...(again.length > 0 ? [row('repeated at once', again)] : []));
+  const own = await asker(undefined, indexBytes, topK);
+  const other = values.against ? await asker(values.against, indexBytes, topK) : undefined;
+  for (const claim of claims.slice(0, warm)) {
+    await own.ask(claim)();
+    if (other) await other.ask(claim)();
   }
+  const asked = claims.slice(warm, warm + count);
+  const rows = other
+    ? await againstRows(own.ask, other.ask, asked)
+    : values.passes
+      ? await passRows(own.ask, asked, claims.slice(warm + count))
+      : await pairRows(own.ask, asked);
+  const how = other
+    ? `this checkout against ${values.against}, alternating`
+    : values.passes
+      ? 'passes over the claims'
+      : 'each claim asked new, then again at once';
   process.stdout.write(
     [
-      `${retrieval.chunks.ids.length} chunks, topK ${topK}, facts=true; ${values.passes ? 'passes over the claims' : 'each claim asked new, then again at once'}`,
+      `${own.chunks} chunks, topK ${topK}, facts=true; ${how}`,
       '',
       '| query text | queries | wall p50 ms | wall mean ms | CPU p50 ms | CPU mean ms | GC pause mean ms |',
       '|---|---:|---:|---:|---:|---:|---:|',
       ...rows,
     ].join('\n') + '\n',
   );
+}
+
+/** Each claim new, then at once again (`--new-only`: new alone). */
+async function pairRows(ask: Ask, asked: readonly string[]): Promise<string[]> {
+  const first: Sample[] = [];
+  const again: Sample[] = [];
+  for (const claim of asked) {
+    first.push(await timed(ask(claim)));
+    if (!values['new-only']) again.push(await timed(ask(claim)));
+  }
+  return [row('new', first), ...(again.length > 0 ? [row('repeated at once', again)] : [])];
+}
+
+/** As bench:latency asks them: every claim once, then all again, then the claims never asked. */
+async function passRows(ask: Ask, asked: readonly string[], unseen: readonly string[]): Promise<string[]> {
+  const pass = async (texts: readonly string[]) => {
+    const samples: Sample[] = [];
+    for (const text of texts) samples.push(await timed(ask(text)));
+    return samples;
+  };
+  const rows = [row('new (first pass)', await pass(asked)), row('repeated (second pass)', await pass(asked))];
+  return unseen.length > 0 ? [...rows, row('new (after both passes)', await pass(unseen))] : rows;
+}
+
+/** Both checkouts answer each claim new, then again, the one going first alternating claim by claim. */
+async function againstRows(own: Ask, other: Ask, asked: readonly string[]): Promise<string[]> {
+  const samples = { own: { first: [] as Sample[], again: [] as Sample[] }, other: { first: [] as Sample[], again: [] as Sample[] } };
+  for (const [position, claim] of asked.entries()) {
+    const order = position % 2 === 0 ? (['own', 'other'] as const) : (['other', 'own'] as const);
+    for (const who of order) samples[who].first.push(await timed((who === 'own' ? own : other)(claim)));
+    for (const who of order) samples[who].again.push(await timed((who === 'own' ? own : other)(claim)));
+  }
+  return [
+    row('new, this checkout', samples.own.first),
+    row(`new, ${values.against}`, samples.other.first),
+    row('repeated at once, this checkout', samples.own.again),
+    row(`repeated at once, ${values.against}`, samples.other.again),
+  ];
 }
 
 main().catch((error: unknown) => {
