@@ -36,6 +36,8 @@ export class WordVectorEmbedder implements Embedder {
   private readonly sifA: number;
   private readonly oovWeight: number;
   private readonly oovCache = new Map<string, Float32Array>();
+  /** The text being pooled's scaled word vectors (see `pool`). */
+  private readonly terms = new ScaledTerms();
   /** Word → table row (-1: not in the table), for the words seen lately (see `rowOf`). */
   private readonly recentRows = new Map<string, number>();
   /** Recent texts → vectors: retrieval embeds the same sentences for rerank, facts and extracts. */
@@ -71,16 +73,18 @@ export class WordVectorEmbedder implements Embedder {
 
   /** SIF-weighted sum of the text's word vectors, added into `pooled` (all zero), normalised in place. */
   private pool(text: string, pooled: Float32Array = new Float32Array(this.dimensions)): Float32Array {
-    const { dimensions, table, sifA, oovWeight } = this;
+    const { dimensions, table, sifA, oovWeight, terms } = this;
+    terms.count = 0;
     for (const word of analyze(text, TOKENS)) {
       const row = this.rowOf(word);
       if (row < 0) {
-        if (oovWeight > 0) addScaled(pooled, this.hashedVector(word), 0, oovWeight);
+        if (oovWeight > 0) terms.add(this.hashedVector(word), 0, oovWeight);
         continue;
       }
       const frequency = 0.1 / (row + 10);
-      addScaled(pooled, table.vectors, row * dimensions, sifA / (sifA + frequency));
+      terms.add(table.vectors, row * dimensions, sifA / (sifA + frequency));
     }
+    addAllScaled(pooled, terms);
     return normalizeInPlace(pooled);
   }
 
@@ -114,6 +118,53 @@ export class WordVectorEmbedder implements Embedder {
     this.oovCache.set(word, normalizeInPlace(vector));
     return vector;
   }
+}
+
+/** The scaled vectors a text pools, in word order (reused from text to text: pooling is synchronous). */
+class ScaledTerms {
+  count = 0;
+  readonly sources: Float32Array[] = [];
+  readonly offsets: number[] = [];
+  readonly scales: number[] = [];
+
+  add(source: Float32Array, offset: number, scale: number): void {
+    this.sources[this.count] = source;
+    this.offsets[this.count] = offset;
+    this.scales[this.count] = scale;
+    this.count++;
+  }
+}
+
+/**
+ * `into += scale × source[offset…]` for each term in order, every partial sum rounded to float32 as storing
+ * it in `into` would: the same bits as adding the terms one by one, with `into` read and written once for
+ * four terms.
+ */
+function addAllScaled(into: Float32Array, terms: ScaledTerms): void {
+  const { sources, offsets, scales } = terms;
+  const length = into.length;
+  let term = 0;
+  for (; term + 3 < terms.count; term += 4) {
+    const a = sources[term] as Float32Array;
+    const b = sources[term + 1] as Float32Array;
+    const c = sources[term + 2] as Float32Array;
+    const d = sources[term + 3] as Float32Array;
+    const atA = offsets[term] as number;
+    const atB = offsets[term + 1] as number;
+    const atC = offsets[term + 2] as number;
+    const atD = offsets[term + 3] as number;
+    const byA = scales[term] as number;
+    const byB = scales[term + 1] as number;
+    const byC = scales[term + 2] as number;
+    const byD = scales[term + 3] as number;
+    for (let index = 0; index < length; index++) {
+      let sum = Math.fround((into[index] as number) + byA * (a[atA + index] as number));
+      sum = Math.fround(sum + byB * (b[atB + index] as number));
+      sum = Math.fround(sum + byC * (c[atC + index] as number));
+      into[index] = sum + byD * (d[atD + index] as number);
+    }
+  }
+  for (; term < terms.count; term++) addScaled(into, sources[term] as Float32Array, offsets[term] as number, scales[term] as number);
 }
 
 /** `into += scale × source[offset…]`, each sum rounded to float32 as it is stored. */
