@@ -63,4 +63,27 @@ describe('WordVectorEmbedder', () => {
     expect(fresh.embedOne(texts[0] ?? '')).toBe(one[0]);
     expect(Array.from(one[0] ?? [])).toEqual(Array.from(batch[0] ?? []));
   });
+
+  it('pools to the very bits of adding word after word, rounding each sum to float32', () => {
+    // 40 words of pseudo-random vectors, texts of 1 to 13 words: every remainder of the four-words-a-pass loop
+    let state = 7;
+    const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 4294967296) * 2 - 1;
+    const words = Array.from({ length: 40 }, (_, index) => `w${index}`);
+    const dense = parseWordVectors(packageJson(Object.fromEntries(words.map((word) => [word, Array.from({ length: 100 }, random)]))));
+    const pooling = new WordVectorEmbedder(dense, { sifA: 1e-3, oovWeight: 0 });
+    const oneByOne = (text: string): number[] => {
+      const pooled = new Float32Array(100);
+      for (const word of text.split(' ')) {
+        const row = dense.rows.get(word) ?? 0;
+        const scale = 1e-3 / (1e-3 + 0.1 / (row + 10));
+        for (let index = 0; index < 100; index++) pooled[index] = (pooled[index] ?? 0) + scale * (dense.vectors[row * 100 + index] ?? 0);
+      }
+      const inverse = 1 / Math.sqrt(pooled.reduce((sum, value) => sum + value * value, 0));
+      return Array.from(pooled, (value) => Math.fround(value * inverse));
+    };
+    for (let length = 1; length <= 13; length++) {
+      const text = Array.from({ length }, (_, index) => words[(length * 7 + index * 3) % words.length]).join(' ');
+      expect(Array.from(pooling.embedOne(text))).toEqual(oneByOne(text));
+    }
+  });
 });
