@@ -3,9 +3,11 @@
  * ArrayBuffer of its own outside the JS heap (allocated, tracked and swept one by one by the garbage
  * collector); the sentence vectors a query embeds are 400 bytes each and kept in caches by the thousand,
  * so they are cut from buffers of `VECTORS_PER_BUFFER` instead. A buffer is freed once no view of it is
- * left. Views never overlap, and each starts all zero.
+ * left, so one kept vector holds its whole buffer: 32 vectors (12.8 KB at 100 dimensions) is about what one
+ * query embeds, which keeps what a rarely queried memory's cache holds on to small. Views never overlap,
+ * and each starts all zero.
  */
-const VECTORS_PER_BUFFER = 256;
+const VECTORS_PER_BUFFER = 32;
 
 export class VectorSlab {
   private buffer: ArrayBuffer | undefined;

