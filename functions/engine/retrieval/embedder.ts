@@ -17,10 +17,11 @@ export interface Embedder {
 
 /** Scales `vector` to unit length in place (an all-zero vector stays zero) and returns it. */
 export function normalizeInPlace(vector: Float32Array): Float32Array {
+  const length = vector.length;
   let norm = 0;
-  for (const value of vector) norm += value * value;
+  for (let index = 0; index < length; index++) norm += (vector[index] as number) * (vector[index] as number);
   if (norm === 0) return vector;
   const inverse = 1 / Math.sqrt(norm);
-  for (let index = 0; index < vector.length; index++) vector[index] = (vector[index] ?? 0) * inverse;
+  for (let index = 0; index < length; index++) vector[index] = (vector[index] as number) * inverse;
   return vector;
 }

