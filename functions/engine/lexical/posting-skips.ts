@@ -1,9 +1,8 @@
 /**
  * Skip data over a plain segment's varint posting lists (postings.ts), made on first use and kept per
  * segment (segments are immutable): a term's list cut in blocks of `SKIP_BLOCK` (doc, frequency) pairs,
- * each block's first doc, the doc its first gap is relative to, and its first byte, plus the list's
- * largest frequency (for a score bound). With it a reader finds one doc's frequency by decoding at most
- * one block, not the list (Lucene's skip lists and block-max data, here built in memory from the stored
+ * each block's first doc, the doc its first gap is relative to, and its first byte. With it a reader finds one doc's frequency by decoding at most
+ * one block, not the list (Lucene's skip lists, here built in memory from the stored
  * bytes instead of stored with them, so the segment format is unchanged).
  *
  * Memory: 12 bytes a block, about 0.4 byte a posting, only for the terms queries have used.
@@ -25,8 +24,6 @@ export interface TermSkips {
   readonly end: number;
   /** Pairs in the list. */
   readonly count: number;
-  /** The largest frequency in the list. */
-  readonly maxFreq: number;
 }
 
 const skipsBySegment = new WeakMap<LexicalSegment, Map<number, TermSkips>>();
@@ -48,7 +45,6 @@ function makeSkips(segment: LexicalSegment, ordinal: number): TermSkips {
   const baseDocs = new Uint32Array(blocks);
   const starts = new Uint32Array(blocks);
   const reader = new PairReader(bytes, segment.postingOffsets[ordinal] ?? 0, 0);
-  let maxFreq = 0;
   for (let index = 0; index < count; index++) {
     if (index % SKIP_BLOCK === 0) {
       const block = index / SKIP_BLOCK;
@@ -57,9 +53,8 @@ function makeSkips(segment: LexicalSegment, ordinal: number): TermSkips {
     }
     reader.next();
     if (index % SKIP_BLOCK === 0) firstDocs[index / SKIP_BLOCK] = reader.doc;
-    if (reader.freq > maxFreq) maxFreq = reader.freq;
   }
-  return { firstDocs, baseDocs, starts, end: segment.postingOffsets[ordinal + 1] ?? reader.position, count, maxFreq };
+  return { firstDocs, baseDocs, starts, end: segment.postingOffsets[ordinal + 1] ?? reader.position, count };
 }
 
 /**
@@ -112,11 +107,30 @@ export function freqOf(segment: LexicalSegment, skips: TermSkips, doc: number): 
     if ((firstDocs[middle] as number) <= doc) low = middle;
     else high = middle - 1;
   }
-  const reader = new PairReader(segment.postings, skips.starts[low] as number, skips.baseDocs[low] as number);
+  const bytes = segment.postings;
+  let position = skips.starts[low] as number;
+  let current = skips.baseDocs[low] as number;
   const pairs = Math.min(SKIP_BLOCK, skips.count - low * SKIP_BLOCK);
   for (let index = 0; index < pairs; index++) {
-    reader.next();
-    if (reader.doc >= doc) return reader.doc === doc ? reader.freq : 0;
+    let byte = bytes[position++] as number;
+    let value = byte & 0x7f;
+    for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
+      byte = bytes[position++] as number;
+      value += (byte & 0x7f) * scale;
+    }
+    current += value;
+    if (current > doc) return 0;
+    byte = bytes[position++] as number;
+    if (current < doc) {
+      while (byte >= 0x80) byte = bytes[position++] as number;
+      continue;
+    }
+    let freq = byte & 0x7f;
+    for (let scale = 0x80; byte >= 0x80; scale *= 0x80) {
+      byte = bytes[position++] as number;
+      freq += (byte & 0x7f) * scale;
+    }
+    return freq;
   }
   return 0;
 }

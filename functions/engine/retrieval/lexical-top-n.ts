@@ -3,7 +3,8 @@
  * exhaustive scorer's scores to the bit and its order (higher score, then lower ordinal), found without
  * scoring every posting. Dynamic pruning in the manner of MaxScore (Turtle & Flood 1995; Lucene's
  * MaxScoreBulkScorer, PISA's maxscore): each (field, term) has an upper bound on what it adds to a doc
- * (`weight × maxTf / (maxTf + least norm)`, block-max style from the skip data of posting-skips.ts).
+ * (`weight × max tf / (tf + norm)` over its postings, worked out once per list and field, as Lucene's
+ * impacts and PISA's precomputed max scores give it).
  * Terms are taken best bound first, term at a time, into accumulators (rare terms first: short lists).
  * Once the bounds of the terms left sum below the n-th best partial score, no doc not yet seen can
  * enter the top n (Lucene's "non-essential" terms; Tantivy's block_wand.rs skips the same way), so the
@@ -83,7 +84,7 @@ function queryEntries(fields: readonly ScoredField[], terms: WeightedTerms): Ent
       const lists = termLists(segment, term);
       if (lists.docFreq === 0) continue;
       const weight = bm25TermWeight(docCount, lists.docFreq, count, params, scale);
-      const bound = leastNorm >= 0 ? termContribution(weight, lists.maxFreq, leastNorm) : Number.POSITIVE_INFINITY;
+      const bound = leastNorm >= 0 ? weight * lists.maxRatio(norms) : Number.POSITIVE_INFINITY;
       entries.push({ lists, norms, weight, bound });
     }
   }
@@ -136,9 +137,13 @@ function candidates(entries: readonly Entry[], n: number, buffers: Buffers, allo
 }
 
 /** The docs of `docs` whose partial score plus `left` may still reach `threshold`. */
-function keepInReach(docs: readonly number[], scores: Float64Array, left: number, threshold: number): number[] {
-  if (threshold <= 0) return [...docs];
-  return docs.filter((doc) => ((scores[doc] as number) + left) * (1 + MARGIN) >= threshold);
+function keepInReach(docs: ArrayLike<number>, scores: Float64Array, left: number, threshold: number): number[] {
+  const kept: number[] = [];
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i] as number;
+    if (threshold <= 0 || ((scores[doc] as number) + left) * (1 + MARGIN) >= threshold) kept.push(doc);
+  }
+  return kept;
 }
 
 /** Adds an entry's contributions to the docs in reach only: by lookups when they are few, else one pass over its lists. */
@@ -159,7 +164,8 @@ function addToReach(entry: Entry, reach: readonly number[], { scores, inReach }:
 /** About how many postings one skip lookup costs to decode and search, against reading a list through. */
 const LOOKUP_COST = 24;
 
-function allowedDocs(touched: Uint32Array, seen: number, allowed?: Uint8Array): number[] {
+function allowedDocs(touched: Uint32Array, seen: number, allowed?: Uint8Array): ArrayLike<number> {
+  if (!allowed) return touched.subarray(0, seen);
   const docs: number[] = [];
   for (let i = 0; i < seen; i++) {
     const doc = touched[i] as number;
@@ -178,8 +184,15 @@ function buffersOf(segment: LexicalSegment): Buffers {
   return buffers;
 }
 
+const leastNorms = new WeakMap<Float64Array, number>();
+
+/** The least of a field's norms (kept per norms array: they are kept per segment and parameters). */
 function minimum(values: Float64Array): number {
-  let least = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < values.length; i++) if ((values[i] as number) < least) least = values[i] as number;
+  let least = leastNorms.get(values);
+  if (least === undefined) {
+    least = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < values.length; i++) if ((values[i] as number) < least) least = values[i] as number;
+    leastNorms.set(values, least);
+  }
   return least;
 }

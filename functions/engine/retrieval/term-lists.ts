@@ -5,15 +5,15 @@
  * accumulators, score the postings of marked docs only, and one doc's frequency by its skip block
  * (posting-skips.ts). Postings of deleted docs are passed over, as `termPostings` does.
  */
-import { freqOf, termSkips, type TermSkips } from '../lexical/posting-skips';
+import { freqOf, PairReader, termSkips, type TermSkips } from '../lexical/posting-skips';
 import { type LexicalSegment, type SegmentPart, termDocFreq, termOrdinal, termPostings } from '../lexical/segment';
 import { termContribution } from './lexical-scorer';
 
 export interface TermLists {
   /** Live docs holding the term (its BM25 document frequency). */
   readonly docFreq: number;
-  /** The largest frequency in any of its lists (an upper bound for the live docs). */
-  readonly maxFreq: number;
+  /** The largest `tf / (tf + norm)` of its postings for the field's `norms` (what bounds a doc's contribution). */
+  maxRatio(norms: Float64Array): number;
   /** The term's frequency in composed doc `ordinal` (0 when absent or deleted). */
   freqOf(ordinal: number): number;
   /**
@@ -72,14 +72,14 @@ function inverseMap(segment: LexicalSegment, parts: readonly SegmentPart[]): Inv
 }
 
 class EncodedLists implements TermLists {
-  readonly maxFreq: number;
-
   constructor(
     readonly docFreq: number,
     private readonly lists: ReadonlyArray<PlainList | null>,
     private readonly inverse: InverseMap | null,
-  ) {
-    this.maxFreq = lists.reduce((most, list) => Math.max(most, list?.skips.maxFreq ?? 0), 0);
+  ) {}
+
+  maxRatio(norms: Float64Array): number {
+    return this.lists.reduce((most, list) => (list ? Math.max(most, listMaxRatio(list, norms)) : most), 0);
   }
 
   freqOf(ordinal: number): number {
@@ -103,6 +103,30 @@ class EncodedLists implements TermLists {
   accumulateMarked(weight: number, norms: Float64Array, scores: Float64Array, marks: Uint8Array): void {
     for (const list of this.lists) if (list) accumulateMarkedList(list, weight, norms, scores, marks);
   }
+}
+
+/** Each list's largest ratio, by its skip data (one per plain segment and term) and the field's norms. */
+const maxRatios = new WeakMap<TermSkips, WeakMap<Float64Array, number>>();
+
+/**
+ * The largest `tf / (tf + norm)` of a list's live postings, worked out once per list and field (the
+ * term's exact score bound, as Lucene's impacts and PISA's max scores give it).
+ */
+function listMaxRatio(list: PlainList, norms: Float64Array): number {
+  let byNorms = maxRatios.get(list.skips);
+  if (!byNorms) maxRatios.set(list.skips, (byNorms = new WeakMap()));
+  let most = byNorms.get(norms);
+  if (most === undefined) {
+    most = 0;
+    const reader = new PairReader(list.segment.postings, list.segment.postingOffsets[list.ordinal] as number, 0);
+    for (let i = 0; i < list.skips.count; i++) {
+      reader.next();
+      const doc = list.map ? (list.map[reader.doc] as number) : reader.doc;
+      if (doc >= 0) most = Math.max(most, reader.freq / (reader.freq + (norms[doc] as number)));
+    }
+    byNorms.set(norms, most);
+  }
+  return most;
 }
 
 /** Decodes a list (varints inline: one-byte ones are most) and scores every live posting. */
@@ -178,7 +202,7 @@ function decodedLists(segment: LexicalSegment, term: string): TermLists {
   };
   return {
     docFreq: docs.length,
-    maxFreq: freqs.reduce((most, freq) => Math.max(most, freq), 0),
+    maxRatio: (norms) => docs.reduce((most, doc, i) => Math.max(most, (freqs[i] as number) / ((freqs[i] as number) + (norms[doc] as number))), 0),
     freqOf: freqAt,
     accumulate(weight, norms, scores, touched, seen) {
       let count = seen;

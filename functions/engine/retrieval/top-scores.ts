@@ -5,7 +5,7 @@ import type { Scored } from './fuse';
  * The `n`-th largest of `scores[doc]` over `docs` (0 when there are fewer than `n`): a min-heap of the
  * `n` best seen, O(docs × log n).
  */
-export function nthLargest(scores: Float64Array, docs: readonly number[], n: number): number {
+export function nthLargest(scores: Float64Array, docs: ArrayLike<number>, n: number): number {
   if (docs.length < n || n < 1) return 0;
   const heap = new Float64Array(n);
   for (let i = 0; i < n; i++) heap[i] = scores[docs[i] as number] as number;
