@@ -46,7 +46,10 @@ function compare(layout: string, fields: ScoredField[], claims: readonly string[
   for (const claim of claims) if (JSON.stringify(exhaustive(claim)) !== JSON.stringify(pruned(claim))) mismatches++;
   const best = { exhaustive: { wallMs: Infinity, cpuMs: Infinity }, pruned: { wallMs: Infinity, cpuMs: Infinity } };
   for (let round = 0; round < rounds; round++) {
-    for (const [name, run] of [['exhaustive', exhaustive], ['pruned', pruned]] as const) {
+    for (const [name, run] of [
+      ['exhaustive', exhaustive],
+      ['pruned', pruned],
+    ] as const) {
       const cpu = process.cpuUsage();
       const started = performance.now();
       for (const claim of claims) run(claim);
@@ -96,7 +99,9 @@ export async function measureRanking(dataDir: string, chunks: number, rounds: nu
 }
 
 export function printRanking(rows: readonly RankingRow[], claims: number): void {
-  console.log(`\nLexical list of a ranking (title + text and title fields, top ${P.candidates}), ${claims} SciFact claims, best of alternating rounds:\n`);
+  console.log(
+    `\nLexical list of a ranking (title + text and title fields, top ${P.candidates}), ${claims} SciFact claims, best of alternating rounds:\n`,
+  );
   console.log('| index | chunks | exhaustive wall | exhaustive CPU | pruned wall | pruned CPU | hits differing |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {

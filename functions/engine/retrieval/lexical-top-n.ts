@@ -8,8 +8,8 @@
  * Terms are taken best bound first, term at a time, into accumulators (rare terms first: short lists).
  * Once the bounds of the terms left sum below the n-th best partial score, no doc not yet seen can
  * enter the top n (Lucene's "non-essential" terms; Tantivy's block_wand.rs skips the same way), so the
- * terms left are only looked up for the docs still in reach, each by one skip-block decode when they
- * are few, or by one pass over the list when they are many; a doc is dropped once its partial score
+ * terms left are only looked up for the docs still in reach, each by a binary search of the list (kept
+ * decoded, lexical/decoded-lists.ts) when they are few, or by one pass over it when they are many; a doc is dropped once its partial score
  * plus the bounds left falls below the n-th best. The docs left are scored again exactly, term by term
  * in the exhaustive order (`addBm25Scores` in lexical-scorer.ts), so the scores are the same bits, and
  * the comparisons against the bounds keep a relative margin (`MARGIN`) for rounding.
@@ -161,8 +161,8 @@ function addToReach(entry: Entry, reach: readonly number[], { scores, inReach }:
   for (const doc of reach) inReach[doc] = 0;
 }
 
-/** About how many postings one skip lookup costs to decode and search, against reading a list through. */
-const LOOKUP_COST = 24;
+/** About how many postings one binary-search lookup costs, against reading a list through. */
+const LOOKUP_COST = 8;
 
 function allowedDocs(touched: Uint32Array, seen: number, allowed?: Uint8Array): ArrayLike<number> {
   if (!allowed) return touched.subarray(0, seen);

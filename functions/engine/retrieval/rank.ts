@@ -206,4 +206,3 @@ function externalList(index: RetrievalIndex, list: ExternalList, params: RankPar
   hits.sort((a, b) => b.score - a.score);
   return { name: list.name, weight: list.weight ?? params.graphWeight, hits: hits.slice(0, params.candidates), normalize: 'max' };
 }
-

@@ -38,9 +38,11 @@ const docWords = fc
   .map((draws) => draws.map((r) => VOCABULARY[Math.floor(VOCABULARY.length * r ** 3)] as string).join(' '));
 
 /** Docs, some repeated from a small pool (equal scores, so ties are common). */
-const corpus = fc.tuple(fc.array(docWords, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { minLength: 1, maxLength: 300 })).map(([pool, picks]) =>
-  picks.map((pick, i) => (pick % 3 === 0 ? (pool[pick % pool.length] as string) : `${pool[pick % pool.length]} w${(pick + i) % 40}`)),
-);
+const corpus = fc
+  .tuple(fc.array(docWords, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { minLength: 1, maxLength: 300 }))
+  .map(([pool, picks]) =>
+    picks.map((pick, i) => (pick % 3 === 0 ? (pool[pick % pool.length] as string) : `${pool[pick % pool.length]} w${(pick + i) % 40}`)),
+  );
 
 const fieldParams = fc.record({
   k1: fc.constantFrom(0.9, 1.2, 0.4),
@@ -49,11 +51,13 @@ const fieldParams = fc.record({
 });
 
 /** Query terms with counts: vocabulary words (repeated ones count more) and absent ones. */
-const queryCounts = fc.array(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constant('absent')), { minLength: 0, maxLength: 12 }).map((words) => {
-  const counts = new Map<string, number>();
-  for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
-  return counts;
-});
+const queryCounts = fc
+  .array(fc.oneof(fc.constantFrom(...VOCABULARY), fc.constant('absent')), { minLength: 0, maxLength: 12 })
+  .map((words) => {
+    const counts = new Map<string, number>();
+    for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+    return counts;
+  });
 
 interface Layout {
   /** Docs per segment, in order (they cover the corpus). */
@@ -114,7 +118,12 @@ describe('lexicalTopN (pruned) against the exhaustive scorer', () => {
         corpus,
         layoutDraws,
         fc.array(queryCounts, { minLength: 1, maxLength: 4 }),
-        fc.record({ text: fieldParams, title: fieldParams, titleWeight: fc.constantFrom(0.15, 0, 1), n: fc.constantFrom(1, 2, 3, 5, 10, 30) }),
+        fc.record({
+          text: fieldParams,
+          title: fieldParams,
+          titleWeight: fc.constantFrom(0.15, 0, 1),
+          n: fc.constantFrom(1, 2, 3, 5, 10, 30),
+        }),
         fc.option(fc.array(fc.boolean(), { minLength: 1, maxLength: 9 }), { nil: null }),
         (texts, draws, queries, { text, title, titleWeight, n }, filter) => {
           const scored = fields(texts, layoutOf(texts.length, draws), text, title, titleWeight);
@@ -136,7 +145,10 @@ describe('lexicalTopN (pruned) against the exhaustive scorer', () => {
       return words.join(' ');
     });
     const params = { k1: 0.9, b: 0.3, idfExponent: 1.5 };
-    for (const layout of [{ cuts: [3000], deleted: [] }, { cuts: [1200, 1000, 40, 30, 730], deleted: texts.map((_, i) => i % 13 === 0), gatherBelow: 64 }]) {
+    for (const layout of [
+      { cuts: [3000], deleted: [] },
+      { cuts: [1200, 1000, 40, 30, 730], deleted: texts.map((_, i) => i % 13 === 0), gatherBelow: 64 },
+    ]) {
       const scored = fields(texts, layout, params, { k1: 1.2, b: 0.75, idfExponent: 1.5 }, 0.15);
       for (const query of [['w0', 'w15', 'w20'], ['w21'], ['w1', 'w1', 'w5', 'w15', 'w21', 'absent'], ['w15']]) {
         const terms = new Map<string, number>();
