@@ -29,8 +29,20 @@ export function termLists(segment: LexicalSegment, term: string): TermLists {
 }
 
 function plainList(segment: LexicalSegment, term: string, map: Int32Array | null): PartList | null {
-  const ordinal = termOrdinal(segment, term);
+  const ordinal = ordinalOf(segment, term);
   return ordinal < 0 ? null : { list: decodedList(segment, ordinal), map };
+}
+
+/** Each plain segment's query terms looked up so far → their ordinal (-1: absent). */
+const ordinalsBySegment = new WeakMap<LexicalSegment, Map<string, number>>();
+
+/** `termOrdinal`, kept per segment and term: a composed field looks a term up in every part, every query. */
+function ordinalOf(segment: LexicalSegment, term: string): number {
+  let ordinals = ordinalsBySegment.get(segment);
+  if (!ordinals) ordinalsBySegment.set(segment, (ordinals = new Map()));
+  let ordinal = ordinals.get(term);
+  if (ordinal === undefined) ordinals.set(term, (ordinal = termOrdinal(segment, term)));
+  return ordinal;
 }
 
 /** Composed ordinal → the part holding it and its ordinal there (-1 for none). */
