@@ -7,7 +7,9 @@
  * few docs up in a long list instead of reading it through (what Lucene's skip lists and PISA's block
  * codecs give a reader of compressed lists; here the lists are small enough to keep decoded).
  *
- * Memory: 8 bytes a posting kept; about 25 MB would hold every list of a 100k-chunk memory.
+ * Memory: 8 bytes a posting kept. At the latency bench's 100,160 chunks every list of both fields decoded
+ * is 16.8 MiB (4.7 MiB as varints); the 809 SciFact claims use 3,826 terms, 7.9 MiB of lists. A memory
+ * ten times larger keeps its most used lists and decodes the others again when asked.
  */
 import { type DecodedPostings, decodePostings } from './postings';
 import type { LexicalSegment } from './segment';
