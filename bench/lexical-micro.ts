@@ -1,7 +1,7 @@
 /**
  * Micro-benchmark of the lexical core over BEIR SciFact (5,183 abstracts, 809 claims).
  *
- *   npx tsx bench/lexical-micro.ts [path/to/scifact]
+ *   npx tsx bench/lexical-micro.ts [path/to/scifact] [--ranking-only] [--chunks N] [--rounds N]
  *
  * Reads the data where it lies (default `../shared/bench-data/scifact` from the project root; never
  * copied). For each analyzer variant it builds a segment over `title + " " + text`, serialises and
@@ -10,7 +10,9 @@
  * correctness check of BM25 (published BM25 on the SciFact test split: nDCG@10 0.665-0.679). Timings
  * are the best of `RUNS` + 1 runs, so a busy machine disturbs them less. A last row repeats the corpus
  * 20 times (~100k chunks) to show load and query cost at scale. Also times sentence splitting and
- * chunking of the whole corpus.
+ * chunking of the whole corpus. Then the lexical list of a ranking at the latency bench's size (`--chunks`,
+ * default 100,000): the exhaustive scorer against the pruned top-N, in alternating rounds
+ * (support/lexical-ranking.ts); `--ranking-only` runs that part alone.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -25,6 +27,7 @@ import {
 } from '../functions/engine/lexical/segment';
 import { chunkText, VECTOR_CHUNK_DEFAULTS } from '../functions/engine/text/chunker';
 import { splitSentences } from '../functions/engine/text/sentences';
+import { measureRanking, printRanking } from './support/lexical-ranking';
 
 const RUNS = 3;
 const TOP_K = 100;
@@ -156,8 +159,21 @@ function printTables(rows: VariantRow[], textRows: Array<[string, number, number
   }
 }
 
-function main(): void {
-  const folder = resolve(process.argv[2] ?? resolve(import.meta.dirname, '../../shared/bench-data/scifact'));
+/** The value after `--name`, if given. */
+function flag(name: string): string | undefined {
+  const at = process.argv.indexOf(`--${name}`);
+  return at < 0 ? undefined : process.argv[at + 1];
+}
+
+async function main(): Promise<void> {
+  const path = process.argv[2]?.startsWith('--') ? undefined : process.argv[2];
+  const folder = resolve(path ?? resolve(import.meta.dirname, '../../shared/bench-data/scifact'));
+  if (!process.argv.includes('--ranking-only')) analyzerTables(folder);
+  const rows = await measureRanking(folder, Number(flag('chunks') ?? 100_000), Number(flag('rounds') ?? 5));
+  printRanking(rows, readJsonLines(resolve(folder, 'queries.jsonl')).length);
+}
+
+function analyzerTables(folder: string): void {
   const corpus = readJsonLines<{ _id: string; title: string; text: string }>(resolve(folder, 'corpus.jsonl'));
   const docs = corpus.map((doc) => ({ id: doc._id, fileId: 'scifact', text: `${doc.title} ${doc.text}` }));
   const queries = readJsonLines<{ _id: string; text: string }>(resolve(folder, 'queries.jsonl')).map((query) => ({
@@ -187,4 +203,4 @@ function main(): void {
   );
 }
 
-main();
+await main();

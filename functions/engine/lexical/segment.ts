@@ -172,8 +172,8 @@ function termCountsOf(segment: LexicalSegment, wanted: ReadonlySet<number>): Map
   return counts;
 }
 
-/** Ordinal of `term` in the sorted vocabulary (binary search), or -1. */
-function termOrdinal(segment: LexicalSegment, term: string): number {
+/** Ordinal of `term` in the sorted vocabulary of a plain segment (binary search), or -1. */
+export function termOrdinal(segment: LexicalSegment, term: string): number {
   let low = 0;
   let high = segment.terms.length - 1;
   while (low <= high) {

@@ -32,8 +32,45 @@ export function termIdf(segment: LexicalSegment, term: string, exponent = 1): nu
 }
 
 /**
+ * The weight of one query term in one field: `scale` × its query count × idf^p × (k1 + 1). A doc's
+ * contribution is `weight × tf / (tf + norm)` (`termContribution`); the pruned top-N (lexical-top-n.ts)
+ * and the exhaustive scorer below compute both the same way, so their scores are the same bits.
+ */
+export function bm25TermWeight(docCount: number, docFreq: number, queryCount: number, params: FieldParams, scale: number): number {
+  return scale * queryCount * bm25Idf(docCount, docFreq) ** params.idfExponent * (params.k1 + 1);
+}
+
+/** One posting's BM25 contribution: `weight` from `bm25TermWeight`, `norm` the doc's from `lengthNorms`. */
+export function termContribution(weight: number, freq: number, norm: number): number {
+  return (weight * freq) / (freq + norm);
+}
+
+const normsBySegment = new WeakMap<LexicalSegment, Map<string, Float64Array>>();
+
+/**
+ * Doc ordinal → `k1 × (1 - b + b × length / average length)` of `segment` for `params`, worked out once
+ * per segment and (k1, b) and kept (segments are immutable).
+ */
+export function lengthNorms(segment: LexicalSegment, params: Pick<FieldParams, 'k1' | 'b'>): Float64Array {
+  let bySegment = normsBySegment.get(segment);
+  if (!bySegment) normsBySegment.set(segment, (bySegment = new Map()));
+  const key = `${params.k1} ${params.b}`;
+  let norms = bySegment.get(key);
+  if (!norms) {
+    const { k1, b } = params;
+    const average = segment.avgDocLength > 0 ? segment.avgDocLength : 1;
+    const lengths = segment.docLengths;
+    norms = new Float64Array(segment.docIds.length);
+    for (let doc = 0; doc < norms.length; doc++) norms[doc] = k1 * (1 - b + (b * (lengths[doc] ?? 0)) / average);
+    bySegment.set(key, norms);
+  }
+  return norms;
+}
+
+/**
  * Adds `scale` × BM25 of `terms` for every doc of `segment` into `scores` (allocated if absent; its
- * length is the segment's doc count). Returns `scores`.
+ * length is the segment's doc count). Returns `scores`. Exhaustive: every posting of every term; the
+ * reference the pruned top-N (lexical-top-n.ts) is tested against.
  */
 export function addBm25Scores(
   segment: LexicalSegment,
@@ -44,20 +81,16 @@ export function addBm25Scores(
 ): Float64Array {
   const docCount = segment.docIds.length;
   if (docCount === 0 || scale === 0) return scores;
-  const { k1, b } = params;
-  const average = segment.avgDocLength > 0 ? segment.avgDocLength : 1;
-  const lengths = segment.docLengths;
+  const norms = lengthNorms(segment, params);
   for (const [term, weight] of terms) {
     const postings = termPostings(segment, term);
     const count = postings.docs.length;
     if (count === 0 || weight === 0) continue;
-    const termWeight = scale * weight * bm25Idf(docCount, count) ** params.idfExponent * (k1 + 1);
+    const termWeight = bm25TermWeight(docCount, count, weight, params, scale);
     const { docs, freqs } = postings;
     for (let i = 0; i < count; i++) {
       const doc = docs[i] ?? 0;
-      const freq = freqs[i] ?? 0;
-      const norm = k1 * (1 - b + (b * (lengths[doc] ?? 0)) / average);
-      scores[doc] = (scores[doc] ?? 0) + (termWeight * freq) / (freq + norm);
+      scores[doc] = (scores[doc] ?? 0) + termContribution(termWeight, freqs[i] ?? 0, norms[doc] ?? 0);
     }
   }
   return scores;

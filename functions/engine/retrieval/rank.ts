@@ -3,7 +3,8 @@
  *
  * Lists, each scored for its own candidates:
  * - lexical: BM25 of title + text plus `titleWeight` × BM25 of the title field (idf^p, see
- *   lexical-scorer.ts), every chunk scored;
+ *   lexical-scorer.ts), its top candidates found with dynamic pruning (lexical-top-n.ts), any chunk
+ *   scored exactly on demand;
  * - links: title-link feedback from the best lexical chunks (title-links.ts);
  * - semantic: cosine similarity of the query vector, by HNSW when the index has one, else exact;
  * - graph: an optional list from the caller (e.g. PPR over the entity-chunk graph), by chunk id.
@@ -11,12 +12,12 @@
  * candidate found by one list gets its exact score in the others. Modes: `lexical` (lexical + links),
  * `semantic` (vector list alone) and `fused` (all lists).
  */
-import { topKByScore } from '../lexical/top-k';
 import { analyzeInOne } from '../lexical/analyzer';
 import { fuseReciprocalRank, fuseWeighted, type FusedHit, type RankedList, type Scored } from './fuse';
 import { searchHnsw } from './hnsw';
 import { searchAnnParts } from './merge-index';
-import { addBm25Scores, queryTerms } from './lexical-scorer';
+import { queryTerms } from './lexical-scorer';
+import { lexicalTopN } from './lexical-top-n';
 import { type AllowedSet, allowedSet, searchAllowedVectors } from './allowed-search';
 import { type RankParamOverrides, type RankParams, resolveRankParams } from './params';
 import type { RetrievalIndex } from './retrieval-index';
@@ -113,12 +114,12 @@ function rankedLists(index: RetrievalIndex, request: RankRequest, params: RankPa
 
 /** The lexical list and, from its best chunks, the title-link list; chunks not allowed neither rank nor lead. */
 function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, allowed?: AllowedSet): RankedList[] {
-  const terms = queryTerms(query, index.text);
-  const scores = addBm25Scores(index.text, terms, params.text, lexicalScores(index));
-  addBm25Scores(index.titles, terms, params.title, scores, params.titleWeight);
-  if (allowed) for (let ordinal = 0; ordinal < scores.length; ordinal++) if (allowed.mask[ordinal] !== 1) scores[ordinal] = 0;
-  const hits = toHits(scores, topKByScore(scores, params.candidates));
-  const lexical: RankedList = { name: 'lexical', weight: 1, hits, normalize: 'max', scoreOf: (ordinal) => scores[ordinal] ?? 0 };
+  const fields = [
+    { segment: index.text, params: params.text, scale: 1 },
+    { segment: index.titles, params: params.title, scale: params.titleWeight },
+  ];
+  const { hits, scoreOf } = lexicalTopN(fields, queryTerms(query, index.text), params.candidates, allowed?.mask);
+  const lexical: RankedList = { name: 'lexical', weight: 1, hits, normalize: 'max', scoreOf };
   if (params.links.weight === 0 || params.links.feedbackChunks <= 0) return [lexical];
   const feedback = linkFeedback({
     table: index.links,
@@ -129,18 +130,6 @@ function lexicalLists(index: RetrievalIndex, query: string, params: RankParams, 
   });
   const linked = [...feedback].map(([ordinal, score]) => ({ ordinal, score })).sort((a, b) => b.score - a.score);
   return [lexical, { name: 'links', weight: params.links.weight, hits: linked, normalize: 'none' }];
-}
-
-const lexicalBuffers = new WeakMap<RetrievalIndex, Float64Array>();
-
-/**
- * The index's lexical score array, zeroed. Every query of the index reuses it rather than allocating
- * (and collecting) one per query: a ranking is synchronous, so two queries never hold it at once.
- */
-function lexicalScores(index: RetrievalIndex): Float64Array {
-  const scores = lexicalBuffers.get(index) ?? new Float64Array(index.text.docIds.length);
-  lexicalBuffers.set(index, scores);
-  return scores.fill(0);
 }
 
 function semanticList(
@@ -216,8 +205,4 @@ function externalList(index: RetrievalIndex, list: ExternalList, params: RankPar
   }
   hits.sort((a, b) => b.score - a.score);
   return { name: list.name, weight: list.weight ?? params.graphWeight, hits: hits.slice(0, params.candidates), normalize: 'max' };
-}
-
-function toHits(scores: Float64Array, ordinals: readonly number[]): Scored[] {
-  return ordinals.map((ordinal) => ({ ordinal, score: scores[ordinal] ?? 0 }));
 }
