@@ -31,10 +31,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // the pool of the fast and stack projects (two threads): their files run one after another in each thread,
-    // on the modules the thread already imported, so what a file changes in the process (the environment, a
-    // spy) it puts back (docs/testing.md, "Two tiers")
-    poolOptions: { threads: { isolate: false } },
+    // Every project's files run one after another in their worker, on the modules the worker already imported:
+    // the fast and stack projects' two threads, the end-to-end tier's two child processes (vitest reads these
+    // pool options here, at the root, not per project). So what a file changes in the process (the environment,
+    // a spy, a module's state) it puts back (docs/testing.md, "Two tiers"; test/support/process-env.ts).
+    poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
     // two test files at once (vitest's own default on 2 cores is one): most end-to-end tests wait on the
     // runtime's worker, so a second file fills the wait; `npm test` took 8.5 min this way against 11.3 min
     maxWorkers: 2,
