@@ -26,6 +26,13 @@ const FAST = [
  */
 const STACK_BUT_REAL_SYNTH = 'test/infra/!(real-synth).test.ts';
 
+/**
+ * End-to-end files that start in a fresh process, after the others (project e2e-alone): the soak, whose
+ * runtime must answer within a second while it is loaded, times it with nothing left running beside it by
+ * files before it. It starts its own runtime, so it needs no global setup.
+ */
+const E2E_ALONE = ['test/soak/hostile-files.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -55,11 +62,13 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...FAST, STACK_BUT_REAL_SYNTH],
+          exclude: [...configDefaults.exclude, ...FAST, STACK_BUT_REAL_SYNTH, ...E2E_ALONE],
           globalSetup: ['test/support/global-setup.ts'],
           sequence: { groupOrder: 1 },
         },
       },
+      // vitest starts new processes for the next group (groupOrder), so these begin with nothing imported or running
+      { extends: true, test: { name: 'e2e-alone', include: E2E_ALONE, sequence: { groupOrder: 2 } } },
     ],
     coverage: {
       // measured in the test workers (`vitest run --coverage`, as `npm test` runs it): code the tests import.
