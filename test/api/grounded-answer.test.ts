@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINE_FILES, type OwnRuntime, startOwnRuntime } from '../support/own-runtime';
+import { setProcessEnv } from '../support/process-env';
 import { startJsonServer, type JsonServer, type Reply } from '../contract/graph-extraction/support/json-server';
 import { converseAnswer, type ConverseBody, serverError } from '../contract/answers/support/replies';
 
@@ -15,6 +16,7 @@ let reply: Reply = converseAnswer('unset');
 let bedrock: JsonServer;
 let kmem: OwnRuntime;
 let memoryId = '';
+let restoreEnv: (() => void) | undefined;
 
 const call = (method: string, path: string, body?: unknown) => kmem.call(method, path, body);
 const ask = (extra: string) =>
@@ -23,7 +25,7 @@ const ask = (extra: string) =>
 beforeAll(async () => {
   bedrock = await startJsonServer(() => reply);
   // the Converse client signs with the default credential chain; the fall-backs' warnings would only be noise here
-  Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'test-secret' });
+  restoreEnv = setProcessEnv({ AWS_ACCESS_KEY_ID: 'AKIDTEST', AWS_SECRET_ACCESS_KEY: 'test-secret' });
   kmem = await startOwnRuntime(KEY, {
     KMEM_INGEST_WAIT_SECONDS: '1',
     KMEM_ANSWER_MODEL_PROVIDER: 'bedrock',
@@ -36,6 +38,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await kmem?.stop();
   await bedrock?.close();
+  restoreEnv?.();
 });
 
 describe('grounded answers over HTTP (Amazon Bedrock)', () => {

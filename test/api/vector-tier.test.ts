@@ -14,6 +14,7 @@ import type { Runtime } from '../../functions/local/runtime';
 import { authenticate } from '../../functions/core/use-cases/accounts';
 import { vectorIndexName } from '../../functions/core/vector-tier/index-names';
 import type { Json } from '../support/api';
+import { setProcessEnv } from '../support/process-env';
 
 const KEY = 'kmem_vector_tier_test_key_0123456789';
 const BUCKET = 'kmem-local-vectors';
@@ -21,6 +22,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'kmem-vector-tier-'));
 let runtime: Runtime;
 let client: S3VectorsClient;
 let accountId = '';
+let restoreEnv: (() => void) | undefined;
 
 const TEXTS: Record<string, string> = {
   'babbage.txt': 'Charles Babbage designed the Analytical Engine, a mechanical computer, in 1837.',
@@ -71,7 +73,7 @@ const keysIn = async (indexName: string): Promise<string[]> =>
   ((await client.send(new ListVectorsCommand({ vectorBucketName: BUCKET, indexName }))).vectors ?? []).map((vector) => vector.key ?? '');
 
 beforeAll(async () => {
-  Object.assign(process.env, { POWERTOOLS_LOG_LEVEL: 'ERROR' });
+  restoreEnv = setProcessEnv({ POWERTOOLS_LOG_LEVEL: 'ERROR' });
   const { startRuntime } = await import('../../functions/local/runtime');
   runtime = await startRuntime({
     settings: {
@@ -95,6 +97,7 @@ afterAll(async () => {
   client?.destroy();
   await runtime?.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  restoreEnv?.();
 });
 
 describe('the vector tier on the local runtime', { timeout: 180_000 }, () => {

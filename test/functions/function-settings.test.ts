@@ -8,8 +8,12 @@ import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest'
 import { createContainer } from '../../functions/adapters/container';
 import { ConfigError, FUNCTION_SETTINGS, loadConfig } from '../../functions/config';
 import { lambdaContext } from '../../functions/local/lambda-context';
-import { handler as usersHandler } from '../../functions/users/handler';
-import { handler as workerHandler } from '../../functions/worker/handler';
+
+// A deployed handler composes its deps once per process, at its first call: fresh copies, so that a file run
+// before this one in the same worker process (test/soak/lambda-extraction.test.ts) has not composed them already
+vi.resetModules();
+const { handler: usersHandler } = await import('../../functions/users/handler');
+const { handler: workerHandler } = await import('../../functions/worker/handler');
 
 const ON_LAMBDA = {
   AWS_LAMBDA_FUNCTION_NAME: 'kmem-qa-users',

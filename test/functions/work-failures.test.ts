@@ -8,13 +8,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SQSEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '../../functions/local/lambda-context';
 import { QueuePump } from '../../functions/local/queue-pump';
+import { setProcessEnv } from '../support/process-env';
 
 const deadPort = await unusedPort();
-// Powertools reads its settings when its logger and metrics are made: set before the worker's modules load
-Object.assign(process.env, { POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOG_LEVEL: 'WARN' });
+// Powertools reads its settings when its logger and metrics are made: set before the worker's modules load,
+// afresh here (the file's worker process may have loaded them for an earlier file), and put back after
+const restoreEnv = setProcessEnv({ POWERTOOLS_METRICS_DISABLED: 'false', POWERTOOLS_LOG_LEVEL: 'WARN' });
+vi.resetModules();
 const { testConfig, testDeps } = await import('../support/stores');
 const { createWorkerHandler } = await import('../../functions/worker/handler');
 const { createAccount } = await import('../../functions/core/use-cases/accounts');
@@ -50,6 +53,8 @@ afterAll(async () => {
   streams.forEach((stream, i) => (stream.write = writes[i]!));
   slow.close();
   deps.documentClient.destroy();
+  restoreEnv();
+  vi.resetModules(); // the next file in this process loads logger and metrics with its own settings
 });
 
 /** A memory with one attached session: its sync message is queued, and every build of it fails (no object store). */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Runtime } from '../../functions/local/runtime';
 import type { Json } from './api';
+import { setProcessEnv } from './process-env';
 
 export interface OwnRuntime {
   readonly url: string;
@@ -29,7 +30,7 @@ export const ENGINE_FILES = [
 
 export async function startOwnRuntime(key: string, settings: Record<string, string>): Promise<OwnRuntime> {
   const dataDir = mkdtempSync(join(tmpdir(), 'kmem-own-runtime-'));
-  process.env.POWERTOOLS_LOG_LEVEL = 'ERROR';
+  const restoreEnv = setProcessEnv({ POWERTOOLS_LOG_LEVEL: 'ERROR' });
   const { startRuntime } = await import('../../functions/local/runtime');
   const runtime: Runtime = await startRuntime({
     settings: {
@@ -73,6 +74,7 @@ export async function startOwnRuntime(key: string, settings: Record<string, stri
   const stop = async () => {
     await runtime.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    restoreEnv();
   };
   return { url: runtime.url, call, textFile, readyVectorMemory, stop };
 }
