@@ -1,4 +1,4 @@
-/** The resolve hook of loaded-packages.mjs: posts each npm package (and chrono-node locale) resolved. */
+/** The resolve hook of loaded-packages.mjs: posts the name of each npm package resolved, once. */
 let port;
 const seen = new Set();
 
@@ -8,8 +8,7 @@ export function initialize(data) {
 
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
-  const name = resolved.url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)(?:\/dist\/esm\/locales\/([^/]+))?/);
-  const key = name ? (name[2] ? `${name[1]}/${name[2]}` : name[1]) : undefined;
+  const key = resolved.url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/)?.[1];
   if (key && !seen.has(key)) {
     seen.add(key);
     port.postMessage(key);

@@ -39,11 +39,9 @@ describe('the worker at start', () => {
       afterFetch: string[];
       fetchError: string;
     };
-    // the recorder sees what the worker does load: its stores' clients and the date parser's English
-    expect(atReady).toEqual(expect.arrayContaining(['@aws-sdk/client-dynamodb', '@aws-sdk/client-s3', 'chrono-node/en']));
+    // the recorder sees what the worker does load: its stores' clients
+    expect(atReady).toEqual(expect.arrayContaining(['@aws-sdk/client-dynamodb', '@aws-sdk/client-s3']));
     expect(atReady.filter((name) => LOADED_AT_FIRST_USE.includes(name))).toEqual([]);
-    // chrono-node's other locales are never loaded: the date parser reads English only
-    expect(atReady.filter((name) => name.startsWith('chrono-node/') && name !== 'chrono-node/en')).toEqual([]);
     expect(fetchError).toBe('FileProcessingError');
     expect(afterFetch).toEqual(expect.arrayContaining(['linkedom', '@mozilla/readability', 'fast-xml-parser']));
   });

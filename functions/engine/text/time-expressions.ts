@@ -6,7 +6,7 @@
  * "N weekends ago". Each expression becomes the span its wording covers: a day, a weekend, a week, a
  * calendar month or year. All times are UTC.
  */
-import { casual, type ParsedResult } from 'chrono-node/en';
+import { casual, type ParsedResult } from 'chrono-node';
 import { anchoredMatches } from './time-anchors';
 import { DAY, dayOf, monthOf, NUMBER_WORDS, type RuleMatch, type TimeSpan, weekendOf, yearOf } from './time-spans';
 
