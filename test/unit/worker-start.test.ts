@@ -30,10 +30,14 @@ const LOADED_AT_FIRST_USE = [
 
 describe('the worker at start', () => {
   it('has loaded none of its heavy parts, and loads the web reader at its first fetch', { timeout: 120_000 }, async () => {
-    const { stdout } = await run(process.execPath, ['--import', support('loaded-packages.mjs'), '--import', 'tsx', support('worker-start-graph.ts')], {
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-      timeout: 110_000,
-    });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', support('loaded-packages.mjs'), '--import', 'tsx', support('worker-start-graph.ts')],
+      {
+        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        timeout: 110_000,
+      },
+    );
     const { atReady, afterFetch, fetchError } = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
       atReady: string[];
       afterFetch: string[];

@@ -48,7 +48,11 @@ export function speechFromSettings(
 function transcribeRecognizer(context: ProviderContext & { readonly s3: S3Client; readonly bucket: string }): SpeechRecognizer {
   const recognizer = loadOnce(async () => {
     const { TranscribeClient } = await import('@aws-sdk/client-transcribe');
-    return createTranscribeRecognizer({ transcribe: new TranscribeClient({ region: context.region }), s3: context.s3, bucket: context.bucket });
+    return createTranscribeRecognizer({
+      transcribe: new TranscribeClient({ region: context.region }),
+      s3: context.s3,
+      bucket: context.bucket,
+    });
   });
   return { name: TRANSCRIBE_NAME, transcribe: async (audio) => (await recognizer()).transcribe(audio) };
 }
