@@ -4,7 +4,7 @@ import { createS3Client } from '../adapters/aws-clients';
 import type { Container } from '../adapters/container';
 import { FileContentExtractor } from '../adapters/content/content';
 import { SourceImportReader } from '../adapters/content/import-reader';
-import { WebFetcher, WebSiteReader } from '../adapters/content/web-reader';
+import { lazySiteReader, lazyWebFetcher } from '../adapters/content/lazy-web-reader';
 import { loadGraphWordVectors } from '../adapters/embeddings/word-vector-loader';
 import { summarizerFromSettings } from '../adapters/providers/answer-generator-from-settings';
 import { embedderFromSettings } from '../adapters/providers/embedder-from-settings';
@@ -35,8 +35,8 @@ export function composeWorkerDeps(base: Container & { s3?: S3Client }): Composed
     },
     summaries: { model: once(() => summarizerFromSettings(config.answerModel, config)) },
     extractor: new FileContentExtractor(config, base.s3 ?? createS3Client(config)),
-    fetcher: new WebFetcher(config),
-    site: new WebSiteReader(config),
+    fetcher: lazyWebFetcher(config),
+    site: lazySiteReader(config),
     importReader: new SourceImportReader(base.objects, base.bucket, config.imports),
     ...withVectorTier(config),
   };

@@ -8,11 +8,12 @@
  * need and which plain HTTP test servers and some proxies do not speak).
  */
 import { Agent } from 'node:https';
-import { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
+import type { BedrockRuntimeClient, InvokeModelCommand } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { mapConcurrently } from '../../core/concurrency';
 import type { Embedder } from '../../engine';
 import { EmbedderError, toUnitVector } from './embedding-answers';
+import { loadOnce } from '../load-once';
 
 export interface BedrockEmbedderOptions {
   region: string;
@@ -36,7 +37,8 @@ export class BedrockEmbedder implements Embedder {
   readonly name: string;
   readonly dimensions: number;
   private readonly modelId: string;
-  private readonly client: BedrockRuntimeClient;
+  /** The client and its command, made at the first call: the SDK module loads then, not at import. */
+  private readonly sdk: () => Promise<{ client: BedrockRuntimeClient; InvokeModel: typeof InvokeModelCommand }>;
   private readonly isV1: boolean;
 
   constructor(private readonly options: BedrockEmbedderOptions) {
@@ -44,18 +46,22 @@ export class BedrockEmbedder implements Embedder {
     this.isV1 = this.modelId.includes('titan-embed-text-v1');
     this.dimensions = options.dimensions ?? (this.isV1 ? 1536 : 1024);
     this.name = `bedrock/${this.modelId}/${this.dimensions}`;
-    this.client =
-      options.client ??
-      new BedrockRuntimeClient({
-        region: options.region,
-        requestHandler: new NodeHttpHandler({
-          httpsAgent: new Agent({ keepAlive: true, maxSockets: 32 }),
-          connectionTimeout: 5_000,
-          requestTimeout: 30_000,
-        }),
-        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-        ...(options.credentials ? { credentials: options.credentials } : {}),
-      });
+    this.sdk = loadOnce(async () => {
+      const { BedrockRuntimeClient, InvokeModelCommand } = await import('@aws-sdk/client-bedrock-runtime');
+      const client =
+        options.client ??
+        new BedrockRuntimeClient({
+          region: options.region,
+          requestHandler: new NodeHttpHandler({
+            httpsAgent: new Agent({ keepAlive: true, maxSockets: 32 }),
+            connectionTimeout: 5_000,
+            requestTimeout: 30_000,
+          }),
+          ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+          ...(options.credentials ? { credentials: options.credentials } : {}),
+        });
+      return { client, InvokeModel: InvokeModelCommand };
+    });
   }
 
   embed(texts: readonly string[]): Promise<Float32Array[]> {
@@ -64,10 +70,11 @@ export class BedrockEmbedder implements Embedder {
 
   private async embedOne(text: string): Promise<Float32Array> {
     const request = this.isV1 ? { inputText: text } : { inputText: text, dimensions: this.dimensions, normalize: true };
+    const { client, InvokeModel } = await this.sdk();
     let body: Uint8Array;
     try {
-      const answer = await this.client.send(
-        new InvokeModelCommand({
+      const answer = await client.send(
+        new InvokeModel({
           modelId: this.modelId,
           contentType: 'application/json',
           accept: 'application/json',

@@ -13,9 +13,9 @@ import type { DeclaredFileType, ExtractDeps, Extracted, ExtractedKind, ExtractIn
 export { ExtractionError } from './errors';
 export type * from './types';
 export { createTesseractOcr } from './images/tesseract';
-export { createTextractOcr } from './images/textract';
+export { createTextractOcr, TEXTRACT_FORMATS, TEXTRACT_NAME } from './images/textract';
 export { createPocketsphinxRecognizer } from './speech/pocketsphinx';
-export { createTranscribeRecognizer, type TranscribeOptions } from './speech/transcribe';
+export { createTranscribeRecognizer, TRANSCRIBE_NAME, type TranscribeOptions } from './speech/transcribe';
 
 export async function extractText(input: ExtractInput, deps: ExtractDeps): Promise<Extracted> {
   try {

@@ -8,16 +8,18 @@
  * The client speaks HTTP/1.1 and makes one try per call: retries are the extractor's (`retry.ts`).
  */
 import { Agent } from 'node:https';
-import {
+import type {
   BedrockRuntimeClient,
+  BedrockRuntimeClientConfig,
   ConverseCommand,
-  type ConverseCommandInput,
-  type ConverseCommandOutput,
-  type ToolInputSchema,
+  ConverseCommandInput,
+  ConverseCommandOutput,
+  ToolInputSchema,
 } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { estimateCallTokens, type StructuredModel, type StructuredReply, type StructuredRequest } from './structured-model';
 import { awsCallError } from './retry';
+import { loadOnce } from '../load-once';
 
 export interface BedrockConverseModelOptions {
   /** A model id or inference profile id/ARN, e.g. `anthropic.claude-3-5-haiku-20241022-v1:0`, `us.amazon.nova-lite-v1:0`. */
@@ -37,6 +39,21 @@ export interface BedrockConverseModelOptions {
   readonly client?: BedrockRuntimeClient;
 }
 
+/** The client's settings: one try per call (the extractor retries), keep-alive HTTP/1.1 with the request timeout. */
+function clientConfig(options: BedrockConverseModelOptions): BedrockRuntimeClientConfig {
+  return {
+    region: options.region,
+    maxAttempts: 1,
+    requestHandler: new NodeHttpHandler({
+      httpsAgent: new Agent({ keepAlive: true, maxSockets: 16 }),
+      connectionTimeout: 5_000,
+      requestTimeout: options.requestTimeoutMs ?? 120_000,
+    }),
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.credentials ? { credentials: options.credentials } : {}),
+  };
+}
+
 type JsonDocument = NonNullable<ToolInputSchema.JsonMember['json']>;
 
 const REFUSALS = new Set(['content_filtered', 'guardrail_intervened']);
@@ -44,29 +61,22 @@ const MALFORMED = new Set(['malformed_model_output', 'malformed_tool_use']);
 
 export class BedrockConverseModel implements StructuredModel {
   readonly name: string;
-  private readonly client: BedrockRuntimeClient;
+  /** The client and its command, made at the first call: the SDK module loads then, not at import. */
+  private readonly sdk: () => Promise<{ client: BedrockRuntimeClient; Converse: typeof ConverseCommand }>;
 
   constructor(private readonly options: BedrockConverseModelOptions) {
     this.name = `bedrock/${options.modelId}`;
-    this.client =
-      options.client ??
-      new BedrockRuntimeClient({
-        region: options.region,
-        maxAttempts: 1,
-        requestHandler: new NodeHttpHandler({
-          httpsAgent: new Agent({ keepAlive: true, maxSockets: 16 }),
-          connectionTimeout: 5_000,
-          requestTimeout: options.requestTimeoutMs ?? 120_000,
-        }),
-        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-        ...(options.credentials ? { credentials: options.credentials } : {}),
-      });
+    this.sdk = loadOnce(async () => {
+      const { BedrockRuntimeClient, ConverseCommand } = await import('@aws-sdk/client-bedrock-runtime');
+      return { client: options.client ?? new BedrockRuntimeClient(clientConfig(options)), Converse: ConverseCommand };
+    });
   }
 
   async complete(request: StructuredRequest): Promise<StructuredReply> {
+    const { client, Converse } = await this.sdk();
     let output: ConverseCommandOutput;
     try {
-      output = await this.client.send(new ConverseCommand(this.input(request)));
+      output = await client.send(new Converse(this.input(request)));
     } catch (error) {
       throw awsCallError(`Amazon Bedrock Converse (${this.options.modelId})`, error);
     }

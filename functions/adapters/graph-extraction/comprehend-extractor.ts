@@ -7,13 +7,14 @@
  * `onServiceFailure: 'throw'`. No model tokens are used; `billedUnits` counts Comprehend's units
  * (100 characters, at least 3 per request).
  */
-import { ComprehendClient, DetectEntitiesCommand, type Entity, type LanguageCode } from '@aws-sdk/client-comprehend';
+import type { ComprehendClient, DetectEntitiesCommand, Entity, LanguageCode } from '@aws-sdk/client-comprehend';
 import type { ChunkExtraction, GraphFileInput } from '../../engine/graph';
 import { comprehendChunkExtraction } from './comprehend-mentions';
 import { offlineChunks, type IndexedChunk } from './offline';
 import type { ExtractionContext, GraphExtractionResult, GraphExtractor } from '../../core/ingest/ports';
 import { GraphExtractionError, type ServiceFailurePolicy } from './service-failure';
 import { mapConcurrently } from '../../core/concurrency';
+import { loadOnce } from '../load-once';
 import { awsCallError, resolveRetryPolicy, ServiceCallError, withRetries, type ResolvedRetryPolicy, type RetryPolicy } from './retry';
 
 export interface ComprehendExtractorOptions {
@@ -42,19 +43,24 @@ type ChunkOutcome = { readonly made?: ChunkExtraction; readonly problem?: string
 
 export class ComprehendGraphExtractor implements GraphExtractor {
   readonly name = 'comprehend';
-  private readonly client: ComprehendClient;
+  /** The client and its command, made at the first call: the SDK module loads then, not at import. */
+  private readonly sdk: () => Promise<{ client: ComprehendClient; DetectEntities: typeof DetectEntitiesCommand }>;
   private readonly retry: ResolvedRetryPolicy;
 
   constructor(private readonly options: ComprehendExtractorOptions) {
     this.retry = resolveRetryPolicy(options.retry);
-    this.client =
-      options.client ??
-      new ComprehendClient({
-        region: options.region,
-        maxAttempts: 1,
-        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-        ...(options.credentials ? { credentials: options.credentials } : {}),
-      });
+    this.sdk = loadOnce(async () => {
+      const { ComprehendClient, DetectEntitiesCommand } = await import('@aws-sdk/client-comprehend');
+      const client =
+        options.client ??
+        new ComprehendClient({
+          region: options.region,
+          maxAttempts: 1,
+          ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+          ...(options.credentials ? { credentials: options.credentials } : {}),
+        });
+      return { client, DetectEntities: DetectEntitiesCommand };
+    });
   }
 
   async extract(input: GraphFileInput, context: ExtractionContext): Promise<GraphExtractionResult> {
@@ -88,13 +94,14 @@ export class ComprehendGraphExtractor implements GraphExtractor {
     if (chunk.text.trim() === '') return {};
     if (Buffer.byteLength(chunk.text, 'utf8') > MAX_TEXT_BYTES)
       return { problem: `chunk ${chunk.index} is over Comprehend's 100 KB limit` };
-    const command = new DetectEntitiesCommand({ Text: chunk.text, LanguageCode: this.options.languageCode ?? 'en' });
+    const { client, DetectEntities } = await this.sdk();
+    const command = new DetectEntities({ Text: chunk.text, LanguageCode: this.options.languageCode ?? 'en' });
     let entities: Entity[];
     try {
       const output = await withRetries(
         async () => {
           try {
-            return await this.client.send(command);
+            return await client.send(command);
           } catch (error) {
             throw awsCallError('Amazon Comprehend DetectEntities', error);
           }

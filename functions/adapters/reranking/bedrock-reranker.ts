@@ -8,10 +8,11 @@
  * proxies speak nothing else) and signs with the default credential chain.
  */
 import { Agent } from 'node:https';
-import { BedrockAgentRuntimeClient, RerankCommand, type RerankResult } from '@aws-sdk/client-bedrock-agent-runtime';
+import type { BedrockAgentRuntimeClient, RerankCommand, RerankResult } from '@aws-sdk/client-bedrock-agent-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { RerankerError, type Relevance, type Reranker } from '../../core/reranking/ports';
 import { checkedRelevance } from './relevance-answers';
+import { loadOnce } from '../load-once';
 
 export interface BedrockRerankerOptions {
   region: string;
@@ -32,7 +33,8 @@ const MAX_PAGES = 20;
 export class BedrockReranker implements Reranker {
   readonly name: string;
   readonly candidates: number;
-  private readonly client: BedrockAgentRuntimeClient;
+  /** The client and its command, made at the first call: the SDK module loads then, not at import. */
+  private readonly sdk: () => Promise<{ client: BedrockAgentRuntimeClient; Rerank: typeof RerankCommand }>;
   private readonly modelArn: string;
 
   constructor(private readonly options: BedrockRerankerOptions) {
@@ -41,16 +43,20 @@ export class BedrockReranker implements Reranker {
     this.modelArn = options.model.startsWith('arn:')
       ? options.model
       : `arn:aws:bedrock:${options.region}::foundation-model/${options.model}`;
-    this.client = new BedrockAgentRuntimeClient({
-      region: options.region,
-      maxAttempts: 2,
-      requestHandler: new NodeHttpHandler({
-        httpsAgent: new Agent({ keepAlive: true }),
-        connectionTimeout: Math.min(options.timeoutMs, 5_000),
-        requestTimeout: options.timeoutMs,
-      }),
-      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-      ...(options.credentials ? { credentials: options.credentials } : {}),
+    this.sdk = loadOnce(async () => {
+      const { BedrockAgentRuntimeClient, RerankCommand } = await import('@aws-sdk/client-bedrock-agent-runtime');
+      const client = new BedrockAgentRuntimeClient({
+        region: options.region,
+        maxAttempts: 2,
+        requestHandler: new NodeHttpHandler({
+          httpsAgent: new Agent({ keepAlive: true }),
+          connectionTimeout: Math.min(options.timeoutMs, 5_000),
+          requestTimeout: options.timeoutMs,
+        }),
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+        ...(options.credentials ? { credentials: options.credentials } : {}),
+      });
+      return { client, Rerank: RerankCommand };
     });
   }
 
@@ -73,7 +79,8 @@ export class BedrockReranker implements Reranker {
   }
 
   private async send(query: string, texts: readonly string[], nextToken: string | undefined, abortSignal: AbortSignal) {
-    const command = new RerankCommand({
+    const { client, Rerank } = await this.sdk();
+    const command = new Rerank({
       queries: [{ type: 'TEXT', textQuery: { text: query } }],
       sources: texts.map((text) => ({ type: 'INLINE', inlineDocumentSource: { type: 'TEXT', textDocument: { text } } })),
       rerankingConfiguration: {
@@ -83,7 +90,7 @@ export class BedrockReranker implements Reranker {
       ...(nextToken ? { nextToken } : {}),
     });
     try {
-      return await this.client.send(command, { abortSignal });
+      return await client.send(command, { abortSignal });
     } catch (error) {
       throw new RerankerError(`Bedrock Rerank ${this.options.model} failed: ${(error as Error).message}`, { cause: error });
     }

@@ -11,7 +11,10 @@ export interface TextractOptions {
 }
 
 const MAX_BYTES = 10 * 1024 * 1024;
-const FORMATS: ReadonlySet<ImageFormat> = new Set<ImageFormat>(['png', 'jpeg', 'tiff']);
+/** The engine's name, recorded as the adapter that built a memory. */
+export const TEXTRACT_NAME = 'amazon-textract';
+/** The image formats Textract reads; others are converted to PNG first. */
+export const TEXTRACT_FORMATS: ReadonlySet<ImageFormat> = new Set<ImageFormat>(['png', 'jpeg', 'tiff']);
 const BAD_INPUT = new Set([
   'UnsupportedDocumentException',
   'BadDocumentException',
@@ -21,8 +24,8 @@ const BAD_INPUT = new Set([
 
 export function createTextractOcr(options: TextractOptions): OcrEngine {
   return {
-    name: 'amazon-textract',
-    formats: FORMATS,
+    name: TEXTRACT_NAME,
+    formats: TEXTRACT_FORMATS,
     async recognize(image: OcrImage): Promise<OcrResult> {
       if (image.bytes.byteLength > MAX_BYTES) {
         throw new ExtractionError('the image is larger than the 10 MB Amazon Textract reads at once', { refused: true });

@@ -25,9 +25,12 @@ export interface TranscribeOptions {
   fetchTranscript?: typeof fetch;
 }
 
+/** The recogniser's name, recorded as the adapter that built a memory. */
+export const TRANSCRIBE_NAME = 'amazon-transcribe';
+
 export function createTranscribeRecognizer(options: TranscribeOptions): SpeechRecognizer {
   return {
-    name: 'amazon-transcribe',
+    name: TRANSCRIBE_NAME,
     transcribe: async (audio) => (await import('./transcribe-job')).transcribeWithJob(options, audio),
   };
 }
