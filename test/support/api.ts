@@ -97,6 +97,11 @@ export async function ingest(memory: Json, fileIds: string[], key?: string): Pro
   if (added.status !== 200) throw new Error(`add-files: ${added.status} ${JSON.stringify(added.body)}`);
   const started = await post('/memories/start-ingestion', { memoryID: memory.id }, key);
   if (started.status !== 200) throw new Error(`start-ingestion: ${started.status} ${JSON.stringify(started.body)}`);
-  const done = await waitFor(`/memories/get/${memory.id}`, (b) => b.data?.step === 'ready' || b.data?.step === 'failed', key, INGEST_WAIT_MS);
+  const done = await waitFor(
+    `/memories/get/${memory.id}`,
+    (b) => b.data?.step === 'ready' || b.data?.step === 'failed',
+    key,
+    INGEST_WAIT_MS,
+  );
   return done.data as Json;
 }

@@ -112,7 +112,8 @@ describe('vector tier on S3 Vectors', () => {
     const before = { ...double.calls };
     await tier.ensureIndex(ref, DIM);
     await tier.put(ref, vectors);
-    for (const operation of ['CreateIndex', 'PutVectors'] as const) made[operation] = (double.calls[operation] ?? 0) - (before[operation] ?? 0);
+    for (const operation of ['CreateIndex', 'PutVectors'] as const)
+      made[operation] = (double.calls[operation] ?? 0) - (before[operation] ?? 0);
   });
 
   it('creates one index per memory, idempotently, and puts in batches of 500', async () => {
@@ -264,7 +265,8 @@ describe('crash safety', () => {
 
   // a fault a test injected and did not see through (it failed) must not fail the next one
   afterEach(() => {
-    for (const operation of ['PutVectors', 'DeleteVectors'] as const) double.fail(operation, { error: 'InternalServerException', times: 0 });
+    for (const operation of ['PutVectors', 'DeleteVectors'] as const)
+      double.fail(operation, { error: 'InternalServerException', times: 0 });
   });
 
   it('a put that dies half way leaves a part; running it again converges on exactly the vectors', async () => {
