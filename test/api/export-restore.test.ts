@@ -5,6 +5,7 @@
  * and an archive of the oldest shape (texts only).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../functions/core/use-cases/accounts';
 import { env, get, type Json, post, textFile, upload, waitFor } from '../support/api';
 import { makeTarGz } from '../support/archives';
 import { itemsHolding } from '../support/erasure-scan';
@@ -158,15 +159,18 @@ describe('export and restore', () => {
   it(
     'refuses a foreign tarball at once, creating nothing',
     async () => {
-      const before = (await get('/memories/list?limit=100')).body.memories.length;
-      const foreign = await restore(await makeTarGz({ 'README.md': '# not a kmem export' }));
+      // an account of its own: the shared one gains the memories of the test files running beside this one
+      const { apiKey, account } = await createAccount(stores, `export-restore-${process.pid}-${Date.now()}`);
+      const foreign = await restore(await makeTarGz({ 'README.md': '# not a kmem export' }), apiKey);
       expect(foreign.status).toBe(400);
       expect(foreign.body.error).toMatch(/archiveKey: archive refused: not a kmem export/);
       const future = await restore(
         await makeTarGz({ 'manifest.json': JSON.stringify({ format: 'kmem-export', version: 99, memory: {} }) }),
+        apiKey,
       );
       expect(future.body.error).toMatch(/format version 99 is not one this kmem reads/);
-      expect((await get('/memories/list?limit=100')).body.memories.length).toBe(before);
+      expect((await get('/memories/list?limit=100', apiKey)).body.memories).toEqual([]);
+      expect(await stores.objects.list(`gold/${account.id}/`)).toEqual([]);
     },
     SLOW,
   );

@@ -14,12 +14,23 @@ describe('messages', () => {
     await post('/sessions/create', { sessionID: otherSession });
   });
 
+  /** A session of its own for a customer of its own, with one message of each role; answers the creates' answers. */
+  async function sessionOfEveryRole() {
+    const session = `m-${randomUUID()}`;
+    const owner = `cust-${randomUUID()}`;
+    await post('/sessions/create', { sessionID: session, customerUserID: owner });
+    const answers = [];
+    for (const role of ROLES) answers.push(await post('/messages/create', { sessionID: session, role, content: `said by ${role}` }));
+    return { session, owner, answers };
+  }
+
   it('creates messages with all six roles and a generated UUID', async () => {
-    for (const role of ROLES) {
-      const answer = await post('/messages/create', { sessionID, role, content: `said by ${role}` });
-      expect(answer.status).toBe(200);
-      expect(answer.body.data).toMatchObject({ sessionID, role, content: `said by ${role}`, customerUserID: customer });
-      expect(answer.body.data.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const { session, owner, answers } = await sessionOfEveryRole();
+    for (const [i, role] of ROLES.entries()) {
+      const answer = answers[i];
+      expect(answer?.status).toBe(200);
+      expect(answer?.body.data).toMatchObject({ sessionID: session, role, content: `said by ${role}`, customerUserID: owner });
+      expect(answer?.body.data.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     }
   });
 
@@ -40,16 +51,26 @@ describe('messages', () => {
   });
 
   it('filters by session, customer and role, in creation order', async () => {
-    const inSession = await listAll(`/messages/list?sessionID=${sessionID}&limit=4`, 'messages');
+    // messages of its own, in any order of the tests
+    const { session, owner } = await sessionOfEveryRole();
+    const importer = `importer-${randomUUID()}`;
+    await post('/messages/create', {
+      sessionID: otherSession,
+      role: 'user',
+      content: 'imported',
+      customerUserID: importer,
+      createdAt: '2023-05-01T10:00:00Z',
+    });
+    const inSession = await listAll(`/messages/list?sessionID=${session}&limit=4`, 'messages');
     expect(inSession.map((m) => m.role)).toEqual([...ROLES]);
-    const byCustomer = await listAll(`/messages/list?customerUserID=${customer}`, 'messages');
+    const byCustomer = await listAll(`/messages/list?customerUserID=${owner}`, 'messages');
     expect(byCustomer).toHaveLength(6);
-    const tools = await listAll(`/messages/list?sessionID=${sessionID}&role=tool`, 'messages');
+    const tools = await listAll(`/messages/list?sessionID=${session}&role=tool`, 'messages');
     expect(tools.map((m) => m.content)).toEqual(['said by tool']);
-    const both = await listAll(`/messages/list?sessionID=${sessionID}&customerUserID=${customer}&role=user`, 'messages');
+    const both = await listAll(`/messages/list?sessionID=${session}&customerUserID=${owner}&role=user`, 'messages');
     expect(both).toHaveLength(1);
-    const importer = await listAll(`/messages/list?customerUserID=importer&role=user`, 'messages');
-    expect(importer.map((m) => m.content)).toEqual(['imported']);
+    const imported = await listAll(`/messages/list?customerUserID=${importer}&role=user`, 'messages');
+    expect(imported.map((m) => m.content)).toEqual(['imported']);
   });
 
   it('refuses unknown roles, missing sessions and deleted sessions', async () => {

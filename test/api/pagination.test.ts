@@ -7,16 +7,23 @@ describe('pagination', () => {
   const path = `/messages/list?sessionID=${sessionID}`;
   const ids: string[] = [];
 
-  beforeAll(async () => {
-    await post('/sessions/create', { sessionID });
-    for (let i = 0; i < 23; i += 1) {
-      const { body } = await post('/messages/create', { sessionID, role: 'user', content: `m${i}` });
-      ids.push(body.data.id as string);
+  /** A session of `count` messages; answers their ids in creation order. */
+  async function sessionOf(session: string, count: number): Promise<string[]> {
+    await post('/sessions/create', { sessionID: session });
+    const created: string[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const { body } = await post('/messages/create', { sessionID: session, role: 'user', content: `m${i}` });
+      created.push(body.data.id as string);
     }
+    return created;
+  }
+
+  beforeAll(async () => {
+    ids.push(...(await sessionOf(sessionID, 23)));
   });
 
-  const page = async (query: string): Promise<Json> => {
-    const answer = await get(`${path}&${query}`);
+  const page = async (query: string, listing = path): Promise<Json> => {
+    const answer = await get(`${listing}&${query}`);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     return answer.body;
   };
@@ -43,17 +50,20 @@ describe('pagination', () => {
   });
 
   it('neither skips nor repeats when rows are added between page fetches', async () => {
-    const first = await page('limit=5');
-    const added = await post('/messages/create', { sessionID, role: 'user', content: 'late' });
+    // a session of its own: the row it adds would change the other tests' listing
+    const growing = `page-growing-${Date.now()}`;
+    const before = await sessionOf(growing, 12);
+    const listing = `/messages/list?sessionID=${growing}`;
+    const first = await page('limit=5', listing);
+    const added = await post('/messages/create', { sessionID: growing, role: 'user', content: 'late' });
     const seen = [...idsOf(first)];
     let token = first.nextToken as string | null;
     while (token) {
-      const next = await page(`limit=5&nextToken=${encodeURIComponent(token)}`);
+      const next = await page(`limit=5&nextToken=${encodeURIComponent(token)}`, listing);
       seen.push(...idsOf(next));
       token = next.nextToken;
     }
-    expect(seen).toEqual([...ids, added.body.data.id]);
-    ids.push(added.body.data.id as string);
+    expect(seen).toEqual([...before, added.body.data.id]);
   });
 
   it('refuses forged, altered, foreign and misused tokens', async () => {

@@ -3,7 +3,7 @@
  * validity on GET /memories/entities/{id}, GET /memories/profile/{id}, supersession of single-valued
  * relations only, and a replaced file's facts closed rather than duplicated.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { get, ingest, post, textFile, upload, waitFor, type Json } from '../support/api';
 import { checkSchema, operationsOf, type Schema } from '../support/openapi-arbitraries';
 
@@ -35,8 +35,11 @@ const texts = (facts: Json[]): string => facts.map((fact) => fact.content).join(
 describe('a conversation where the user moves, changes jobs and changes a preference', () => {
   let memory: Json;
   const said: Record<string, Json> = {};
+  let profilePath = '';
+  let profile: Json;
 
-  it('keeps facts with validity, answers them as of three dates, and builds the profile', async () => {
+  // the conversation's memory, which every test of this group reads: ready once its profile holds the last message
+  beforeAll(async () => {
     const session = (await post('/sessions/create', { customerUserID: customer })).body.data as Json;
     said.paris = await say(session.id, 'I live in Paris and I work at Acme Corporation.', '2024-01-10T09:00:00Z');
     await say(session.id, 'Good to know, thanks for telling me.', '2024-01-10T09:01:00Z', 'assistant');
@@ -48,13 +51,15 @@ describe('a conversation where the user moves, changes jobs and changes a prefer
     memory = (await post('/memories/create', { name: 'traveller', memoryType: 'graph', ontology: 'culture', factExtraction: true })).body
       .data;
     expect((await post('/memories/add-sessions', { memoryID: memory.id, sessions: [session.id] })).status).toBe(200);
-
-    const profilePath = `/memories/profile/${memory.id}?customerUserID=${encodeURIComponent(customer)}`;
-    const profile = await until(
+    profilePath = `/memories/profile/${memory.id}?customerUserID=${encodeURIComponent(customer)}`;
+    profile = await until(
       async () => (await get(profilePath)).body,
       (body) => body.data?.preferences?.some((entry: Json) => entry.content.includes('aisle')),
       'the whole conversation in the profile',
     );
+  });
+
+  it('keeps facts with validity, answers them as of three dates, and builds the profile', async () => {
     expect(profile.status).toBe('success');
     expect(profile.data.customerUserID).toBe(customer);
     // current first (latest first), then what was replaced

@@ -3,7 +3,7 @@
  * object instead of each file's transcript, then deletes it. The real worker runs both over in-memory
  * stores; the artefact store is observed on its way (each read passes through to the store).
  */
-import { beforeAll, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { objectKeys } from '../../functions/core/object-keys';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';
@@ -29,8 +29,9 @@ const observedObjects = new Proxy(deps.objects, {
 }) as typeof deps.objects;
 const observed = { ...deps, worker: { ...deps.worker, objects: observedObjects } };
 
-beforeAll(async () => {
-  accountId = (await createAccount(deps, `staged-${process.pid}-${Date.now()}`)).account.id;
+// an account of each test's own: the tests list the files of one archive name, which each one imports
+beforeEach(async () => {
+  accountId = (await createAccount(deps, `staged-${process.pid}-${Date.now()}-${Math.random()}`)).account.id;
 });
 
 /** Runs an import of `members` as one zip (into the memory, if any); answers the import's id. */

@@ -6,7 +6,7 @@
  * model's tokens are charged to the account exactly once; no call without `assisted` or evidence.
  */
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { drainQueue } from '../support/drain-queue';
 import { testConfig, testDeps } from '../support/stores';
 import { chatAnswer, chatCompletion, chatQuestion, serverError } from '../contract/answers/support/replies';
@@ -160,6 +160,8 @@ describe('grounded answers', () => {
   it('returns the extracts without a call when the budget cannot cover the answer', async () => {
     const left = await remaining();
     await base.accounts.reserveTokens(accountId, left - 100);
+    // the budget goes back after the test: the other tests of the file charge answers from it, in any order
+    onTestFinished(() => base.accounts.refundTokens(accountId, left - 100, `grounded-answer-budget-${Date.now()}`));
     reply = chatAnswer('Too expensive [1].');
     const offline = await retrieveFromMemory(deps, accountId, {
       memoryId,

@@ -91,18 +91,15 @@ async function readyMemory(kmem: KmemClient, body: Parameters<KmemClient['create
   throw new Error(`memory ${memory.id} not ready`);
 }
 
+const MOONS_TEXT = 'Titan is the largest moon of Saturn. Its thick atmosphere is mostly nitrogen.';
+
 let moons: { memory: { id: string }; file: { id: string } };
 let graph: { memory: { id: string }; file: { id: string } };
 let foreignMemoryId: string;
 
 beforeAll(async () => {
   const kmemA = createKmemClient({ baseUrl: url, apiKey: keyA });
-  moons = await readyMemory(
-    kmemA,
-    { name: 'mcp moons', memoryType: 'vector' },
-    'Titan is the largest moon of Saturn. Its thick atmosphere is mostly nitrogen.',
-    'saturn-moons.txt',
-  );
+  moons = await readyMemory(kmemA, { name: 'mcp moons', memoryType: 'vector' }, MOONS_TEXT, 'saturn-moons.txt');
   graph = await readyMemory(
     kmemA,
     { name: 'mcp graph', memoryType: 'graph', ontology: 'essays', factExtraction: true },
@@ -226,10 +223,13 @@ describe('MCP conversation and file tools over HTTP', () => {
       const bad = await call('add_message', { sessionID: 'bad id!', role: 'user', content: 'x' });
       expect(bad.isError).toBe(true);
       expect(textOf(bad)).toMatch(/^kmem answered 400 bad_request: sessionID: /);
-      const forgot = await call('forget_file', { fileID: moons.file.id, memoryID: moons.memory.id });
+      // a memory of its own to forget from: the other tests search the shared one for this passage, in any order
+      const kmemA = createKmemClient({ baseUrl: url, apiKey: keyA });
+      const own = await readyMemory(kmemA, { name: 'mcp forget', memoryType: 'vector' }, MOONS_TEXT, 'saturn-moons.txt');
+      const forgot = await call('forget_file', { fileID: own.file.id, memoryID: own.memory.id });
       expect(forgot.isError, textOf(forgot)).toBeFalsy();
       const after = await call('search_memory', {
-        memoryID: moons.memory.id,
+        memoryID: own.memory.id,
         query: 'largest moon of Saturn atmosphere nitrogen',
         topK: 5,
       });

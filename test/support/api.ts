@@ -84,12 +84,24 @@ export async function waitFor(path: string, done: (body: Json) => boolean, key?:
   }
 }
 
+/**
+ * The longest an ingestion of a few small files is waited for. The run's first ingestion waits for the
+ * worker thread to load its modules and for its first extraction to load the extractors: 24.7 s from
+ * start-ingestion to ready beside two CPU hogs (load average 16, 11-28), past the 20 s of `waitFor`.
+ */
+const INGEST_WAIT_MS = 60_000;
+
 /** Creates a memory, adds the files, starts ingestion and waits until the memory is ready or failed. */
 export async function ingest(memory: Json, fileIds: string[], key?: string): Promise<Json> {
   const added = await post('/memories/add-files', { memoryID: memory.id, files: fileIds }, key);
   if (added.status !== 200) throw new Error(`add-files: ${added.status} ${JSON.stringify(added.body)}`);
   const started = await post('/memories/start-ingestion', { memoryID: memory.id }, key);
   if (started.status !== 200) throw new Error(`start-ingestion: ${started.status} ${JSON.stringify(started.body)}`);
-  const done = await waitFor(`/memories/get/${memory.id}`, (b) => b.data?.step === 'ready' || b.data?.step === 'failed', key);
+  const done = await waitFor(
+    `/memories/get/${memory.id}`,
+    (b) => b.data?.step === 'ready' || b.data?.step === 'failed',
+    key,
+    INGEST_WAIT_MS,
+  );
   return done.data as Json;
 }

@@ -127,7 +127,8 @@ export function listMemories(
 /**
  * Deletes a memory and all it owns: links, finished jobs, chunks and index segments. Jobs still queued or
  * running are left for the worker, which finds the memory gone, refunds their reservation and ends them.
- * The memory record goes last, so a delete that fails halfway can simply be repeated.
+ * The memory record goes last, so a delete that fails halfway can simply be repeated; its objects are swept
+ * before and again after it (a publish may land between the first sweep and the record's delete).
  */
 export async function deleteMemory(deps: MemoryDeps, accountId: string, id: string): Promise<void> {
   await getMemory(deps, accountId, id);
@@ -138,11 +139,19 @@ export async function deleteMemory(deps: MemoryDeps, accountId: string, id: stri
   for (const job of await deps.jobs.listByMemory(accountId, id)) {
     if (job.state === 'completed' || job.state === 'failed') await deps.jobs.delete(accountId, job.id);
   }
-  await deps.objects.deletePrefix(objectKeys.memoryPrefix(accountId, id));
-  if (deps.vectors) await dropEveryGeneration(deps.vectors.tier, { accountId, memoryId: id }); // its vector index, when the stage has the tier
+  await sweepMemory(deps, accountId, id);
   await deps.graphItems.deleteAll(accountId, id);
   await deps.conversationSync.delete(accountId, id);
   await deps.memories.delete(accountId, id);
+  // again once the record is gone: a build or merge that wrote after the first sweep's listing and published
+  // before the record went left its version behind; one that publishes later fails and sweeps its own
+  await sweepMemory(deps, accountId, id);
+}
+
+/** Deletes the memory's objects (chunks, index versions and segments, exports) and its vector index. */
+async function sweepMemory(deps: Pick<MemoryDeps, 'objects' | 'vectors'>, accountId: string, id: string): Promise<void> {
+  await deps.objects.deletePrefix(objectKeys.memoryPrefix(accountId, id));
+  if (deps.vectors) await dropEveryGeneration(deps.vectors.tier, { accountId, memoryId: id }); // its vector index, when the stage has the tier
 }
 
 /** Unlinks a file from a memory and forgets the file's artefacts that lived in that memory. */

@@ -4,7 +4,7 @@
  * brute-force answer computed here), deletes, a crash half way through a put and its retry, throttling,
  * and tenant isolation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TOP_K, VectorTierError, WIDENING_ROUNDS } from '../../../functions/adapters/s3vectors/s3vectors-tier';
 import { vectorTierFromSettings } from '../../../functions/adapters/providers/vector-tier-from-settings';
 import { dropEveryGeneration } from '../../../functions/core/vector-tier/generations';
@@ -105,17 +105,24 @@ describe('vector tier on S3 Vectors', () => {
   const vectors = dataset(1_234, 7);
   const query = Array.from({ length: DIM }, (_, i) => (i % 2 ? 0.5 : -0.25));
 
+  // the double's calls that made this suite's index (the suite's other tests, or other suites', may run first)
+  const made = { CreateIndex: 0, PutVectors: 0 };
+
   beforeAll(async () => {
+    const before = { ...double.calls };
     await tier.ensureIndex(ref, DIM);
     await tier.put(ref, vectors);
+    for (const operation of ['CreateIndex', 'PutVectors'] as const)
+      made[operation] = (double.calls[operation] ?? 0) - (before[operation] ?? 0);
   });
 
   it('creates one index per memory, idempotently, and puts in batches of 500', async () => {
+    const created = double.calls.CreateIndex ?? 0;
     await tier.ensureIndex(ref, DIM);
+    expect(double.calls.CreateIndex ?? 0).toBe(created);
     expect(double.indexNames(BUCKET)).toContain(vectorIndexName(ref));
     expect(double.sizeOf(BUCKET, vectorIndexName(ref))).toBe(1_234);
-    expect(double.calls.PutVectors).toBe(3);
-    expect(double.calls.CreateIndex).toBe(1);
+    expect(made).toEqual({ CreateIndex: 1, PutVectors: 3 });
     await expect(tier.ensureIndex(ref, DIM + 1)).rejects.toThrow(/holds 8 dimensions, not 9/);
   });
 
@@ -254,10 +261,16 @@ describe('vector tier on S3 Vectors', () => {
 });
 
 describe('crash safety', () => {
-  const ref = memory('memory-crash');
   const vectors = dataset(1_800, 21);
 
+  // a fault a test injected and did not see through (it failed) must not fail the next one
+  afterEach(() => {
+    for (const operation of ['PutVectors', 'DeleteVectors'] as const)
+      double.fail(operation, { error: 'InternalServerException', times: 0 });
+  });
+
   it('a put that dies half way leaves a part; running it again converges on exactly the vectors', async () => {
+    const ref = memory('memory-crash-put');
     await tier.ensureIndex(ref, DIM);
     // the second batch onwards fails past the SDK's retries: the put throws with some batches written
     double.fail('PutVectors', { error: 'InternalServerException', after: 1, times: 1_000 });
@@ -277,6 +290,9 @@ describe('crash safety', () => {
   });
 
   it('a delete that dies half way is run again to the same end', async () => {
+    const ref = memory('memory-crash-delete');
+    await tier.ensureIndex(ref, DIM);
+    await tier.put(ref, vectors);
     const keys = vectors.slice(0, 1_200).map((v) => v.key);
     double.fail('DeleteVectors', { error: 'ServiceUnavailableException', after: 1, times: 1_000 });
     await expect(tier.delete(ref, keys)).rejects.toMatchObject({ name: 'VectorTierError', retryable: true });
@@ -288,6 +304,8 @@ describe('crash safety', () => {
   });
 
   it('rides out throttling with the SDK retries', async () => {
+    const ref = memory('memory-crash-throttled');
+    await tier.ensureIndex(ref, DIM);
     const calls = double.calls.PutVectors ?? 0;
     double.fail('PutVectors', { error: 'TooManyRequestsException', times: 2 });
     await tier.put(ref, vectors.slice(0, 10));
@@ -295,6 +313,8 @@ describe('crash safety', () => {
   });
 
   it('reports a refused request as not retryable', async () => {
+    const ref = memory('memory-crash-refused');
+    await tier.ensureIndex(ref, DIM);
     const error = await tier.put(ref, [{ key: 'wrong', values: [1, 2, 3], attributes: { fileId: 'f' } }]).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'VectorTierError', retryable: false, message: expect.stringContaining('ValidationException') });
   });

@@ -157,9 +157,17 @@ describe('serializeSegment / deserializeSegment', () => {
       return { id: `chunk-${doc}`, fileId: `file-${doc % 500}`, text: terms.join(' ') };
     });
     const bytes = serializeSegment(buildSegment(docs, { stem: false }));
-    const started = performance.now();
-    const loaded = deserializeSegment(bytes);
-    const elapsed = performance.now() - started;
+    // the fastest of three loads: a load's wall time also holds its waits for a core and the shared thread's
+    // collections of other files' garbage (one took 542 ms in a shuffled fast-tier run at a load average of 18;
+    // alone at 12.5 the first took 54-98 ms and the fastest 40-44 ms)
+    const timed = () => {
+      const started = performance.now();
+      const segment = deserializeSegment(bytes);
+      return { segment, ms: performance.now() - started };
+    };
+    const first = timed();
+    const elapsed = Math.min(first.ms, timed().ms, timed().ms);
+    const loaded = first.segment;
     expect(loaded.docIds).toHaveLength(100_000);
     expect(search(loaded, docs[42]?.text ?? '', 1)[0]?.id).toBe('chunk-42');
     expect(elapsed).toBeLessThan(500);
