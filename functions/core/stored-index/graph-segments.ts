@@ -21,6 +21,7 @@ import {
 import type { ObjectStore } from '../ports';
 import { INDEX_FILES } from './index-files';
 import { folderOf, type GraphChain, type IndexManifest } from './manifest';
+import { PromiseLru } from './promise-lru';
 
 /** A composed position of a chain: the source deltas apply to, and its segment. */
 interface Composed {
@@ -29,13 +30,16 @@ interface Composed {
 }
 
 export class GraphSegments {
-  private readonly composed = new Map<string, Promise<Composed>>();
+  /** Composed positions kept (least recently used dropped first). */
+  private readonly composed: PromiseLru<Composed>;
 
-  /** `capacity`: composed positions kept (least recently used dropped first). */
+  /** `capacity`: composed positions kept. */
   constructor(
     private readonly objects: ObjectStore,
-    private readonly capacity: number,
-  ) {}
+    capacity: number,
+  ) {
+    this.composed = new PromiseLru(capacity);
+  }
 
   /** The graph segment of the version published at `prefix` under `root` (null: none stored). */
   async load(root: string, prefix: string, manifest: IndexManifest): Promise<GraphSegment | null> {
@@ -49,25 +53,12 @@ export class GraphSegments {
 
   /** The chain's base with its first `count` deltas applied, from the longest position kept. */
   private position(root: string, chain: GraphChain, count: number): Promise<Composed> {
-    const key = positionKey(root, chain, count);
-    const kept = this.composed.get(key);
-    if (kept) {
-      this.composed.delete(key);
-      this.composed.set(key, kept);
-      return kept;
-    }
-    let from = count - 1;
-    while (from >= 0 && !this.composed.has(positionKey(root, chain, from))) from--;
-    const start = from >= 0 ? this.position(root, chain, from) : undefined;
-    const made = composeChain(this.objects, root, chain, { start, from: Math.max(from, 0), count });
-    made.catch(() => this.composed.delete(key));
-    this.composed.set(key, made);
-    while (this.composed.size > this.capacity) {
-      const oldest = this.composed.keys().next().value;
-      if (oldest === undefined) break;
-      this.composed.delete(oldest);
-    }
-    return made;
+    return this.composed.get(positionKey(root, chain, count), () => {
+      let from = count - 1;
+      while (from >= 0 && !this.composed.peek(positionKey(root, chain, from))) from--;
+      const start = from >= 0 ? this.position(root, chain, from) : undefined;
+      return composeChain(this.objects, root, chain, { start, from: Math.max(from, 0), count });
+    });
   }
 }
 

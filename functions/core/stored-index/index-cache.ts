@@ -17,6 +17,7 @@ import type { ObjectStore } from '../ports';
 import { type QueriedSegment, readQueriedSegment } from './segments';
 import { LiveChunks, liveRecords, type RecordPart } from './live-chunks';
 import { GraphSegments } from './graph-segments';
+import { PromiseLru } from './promise-lru';
 import { LiveKeys } from '../vector-tier/vector-keys';
 
 export interface LoadedIndex {
@@ -45,10 +46,10 @@ export interface LoadedGraph {
 const SEGMENTS_PER_VERSION = 16;
 
 export class IndexCache {
-  private readonly loaded: Lru<LoadedIndex | LoadedGraph | undefined>;
-  private readonly segments: Lru<QueriedSegment>;
+  private readonly loaded: PromiseLru<LoadedIndex | LoadedGraph | undefined>;
+  private readonly segments: PromiseLru<QueriedSegment>;
   /** Each memory's (and message index's) last composed version, which the next one copies its shared first segments from. */
-  private readonly latest: Lru<Composed>;
+  private readonly latest: PromiseLru<Composed>;
   /** Graph segments composed from their chains' bases and deltas (graph-segments.ts). */
   private readonly graphs: GraphSegments;
 
@@ -56,9 +57,9 @@ export class IndexCache {
     private readonly objects: ObjectStore,
     capacity: number,
   ) {
-    this.loaded = new Lru(capacity);
-    this.segments = new Lru(capacity * SEGMENTS_PER_VERSION);
-    this.latest = new Lru(capacity);
+    this.loaded = new PromiseLru(capacity);
+    this.segments = new PromiseLru(capacity * SEGMENTS_PER_VERSION);
+    this.latest = new PromiseLru(capacity);
     this.graphs = new GraphSegments(objects, 2 * capacity);
   }
 
@@ -202,39 +203,3 @@ const vectorless = (index: RetrievalIndex): RetrievalIndex => ({ ...index, vecto
 
 const recordParts = (parts: readonly Part[]): RecordPart[] =>
   parts.map((part) => ({ chunks: part.segment.chunks, index: part.segment.retrieval, deleted: part.deleted }));
-
-/** Promises kept by key, least recently used dropped past `capacity`; a failed read is forgotten. */
-class Lru<T> {
-  private readonly entries = new Map<string, Promise<T>>();
-
-  constructor(private readonly capacity: number) {}
-
-  /** The entry under `key`, if any, without reading or reordering. */
-  peek(key: string): Promise<T> | undefined {
-    return this.entries.get(key);
-  }
-
-  /** Keeps `value` under `key` as the most recently used. */
-  set(key: string, value: T): void {
-    this.entries.delete(key);
-    this.get(key, () => Promise.resolve(value));
-  }
-
-  get(key: string, read: () => Promise<T>): Promise<T> {
-    let entry = this.entries.get(key);
-    if (entry) {
-      this.entries.delete(key); // most recently used last
-      this.entries.set(key, entry);
-      return entry;
-    }
-    entry = read();
-    entry.catch(() => this.entries.delete(key));
-    this.entries.set(key, entry);
-    while (this.entries.size > this.capacity) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
-    return entry;
-  }
-}
