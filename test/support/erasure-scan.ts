@@ -76,10 +76,12 @@ const setsAsArrays = (_key: string, value: unknown) => (value instanceof Set ? [
 /** Polls both stores until neither holds any of `texts`, or `boundMs` has passed: what is left then. */
 export async function leftAfter(stores: Stores, texts: readonly string[], boundMs: number): Promise<{ objects: string[]; items: Json[] }> {
   const deadline = Date.now() + boundMs;
-  let left: { objects: string[]; items: Json[] };
+  const look = async () => ({ objects: await objectsHolding(stores, texts), items: await itemsHolding(stores, texts) });
+  let left: { objects: string[]; items: Json[] } | undefined;
   do {
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // each look lists the bucket, reads what changed, scans the table
-    left = { objects: await objectsHolding(stores, texts), items: await itemsHolding(stores, texts) };
-  } while ((left.objects.length > 0 || left.items.length > 0) && Date.now() < deadline);
-  return left;
+    // a look whose listing or scan was cut off (see objectHolds) is taken again at the next poll
+    left = (await look().catch((error: Error) => (cutOff(error) ? undefined : Promise.reject(error)))) ?? left;
+  } while ((left === undefined || left.objects.length > 0 || left.items.length > 0) && Date.now() < deadline);
+  return left ?? look();
 }
