@@ -78,6 +78,9 @@ function quantizeQuery(query: Float32Array, out: Int16Array, range: number): Qua
   return { step, errorNorm: Math.sqrt(errorSquares), norm: Math.sqrt(squares) };
 }
 
+/** Rows kept by `candidatesNearTop` while it scans, reused from query to query (a scan is synchronous). */
+let keptRows = new Int32Array(0);
+
 /**
  * The rows whose `dot × scale` is at least the k-th largest less `margin` (every row when there are fewer
  * than k), in one pass: a min-heap of size k keeps the k-th largest so far, which only rises, so a row
@@ -85,24 +88,33 @@ function quantizeQuery(query: Float32Array, out: Int16Array, range: number): Qua
  * against the final k-th largest at the end.
  */
 function candidatesNearTop(dots: Int32Array, scales: Float32Array, k: number, margin: number): number[] {
-  if (dots.length < k) return Array.from(dots.keys());
+  const count = dots.length;
+  if (count < k) return Array.from(dots.keys());
   const heap = new Float64Array(k);
   for (let row = 0; row < k; row++) heap[row] = (dots[row] as number) * (scales[row] as number);
   heap.sort();
   let kth = heap[0] as number;
-  const kept: number[] = [];
-  for (let row = 0; row < k; row++) kept.push(row);
-  for (let row = k; row < dots.length; row++) {
+  let floor = kth - margin;
+  if (keptRows.length < count) keptRows = new Int32Array(count);
+  const kept = keptRows;
+  let keptCount = 0;
+  for (let row = 0; row < k; row++) kept[keptCount++] = row;
+  for (let row = k; row < count; row++) {
     const value = (dots[row] as number) * (scales[row] as number);
-    if (value < kth - margin) continue;
-    kept.push(row);
+    if (value < floor) continue;
+    kept[keptCount++] = row;
     if (value > kth) {
       replaceSmallest(heap, value);
       kth = heap[0] as number;
+      floor = kth - margin;
     }
   }
-  const threshold = kth - margin;
-  return kept.filter((row) => (dots[row] as number) * (scales[row] as number) >= threshold);
+  const found: number[] = [];
+  for (let index = 0; index < keptCount; index++) {
+    const row = kept[index] as number;
+    if ((dots[row] as number) * (scales[row] as number) >= floor) found.push(row);
+  }
+  return found;
 }
 
 /** The k-th largest `dot × scale` among `rows` (the rows a filter allows; their dots alone are current), −∞ when fewer. */
