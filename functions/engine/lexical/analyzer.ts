@@ -177,6 +177,14 @@ function englishTerms(text: string, resolved: ResolvedAnalyzerOptions): string[]
 
 /** Appends the English terms of `tokens` (of the folded lowercase text) to `terms`; answers `terms`. */
 function englishTermsOf(tokens: readonly string[], resolved: ResolvedAnalyzerOptions, terms: string[]): string[] {
+  if (!resolved.stem && !resolved.stopwords) {
+    // no stemming and no stopwords: a token's term is itself, apostrophes aside; cheaper than the memo
+    for (const token of tokens) {
+      const term = tokenToTerm(token, resolved);
+      if (term !== null) terms.push(term);
+    }
+    return terms;
+  }
   const cache = termCacheFor(resolved, 'en');
   for (const token of tokens) {
     let term = cache.get(token);
