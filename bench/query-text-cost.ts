@@ -130,8 +130,8 @@ async function main(): Promise<void> {
     : values.curve
       ? await curveRows(own.ask, asked)
       : values.passes
-      ? await passRows(own.ask, asked, claims.slice(warm + count))
-      : await pairRows(own.ask, asked);
+        ? await passRows(own.ask, asked, claims.slice(warm + count))
+        : await pairRows(own.ask, asked);
   const how = other
     ? `this checkout against ${values.against}, alternating`
     : values.curve
