@@ -6,9 +6,11 @@
  * time and GC pause per query, median and mean, for new and repeated texts. With --passes, as bench:latency
  * asks them: every claim once, all again, then the claims not asked yet. With --against DIR (another
  * checkout of kmem, e.g. /work/main), the same index is loaded by that checkout's code too and both answer
- * every claim, new and repeated, in alternating order: an A/B at the same machine load.
+ * every claim, new and repeated, in alternating order: an A/B at the same machine load. With --curve
+ * (and --warm 0), each claim once, the rows by the claim's index in the process (0-9, 10-49, …): what the
+ * first queries of a fresh container cost more than later ones.
  *
- *   npx tsx bench/query-text-cost.ts --reuse DIR [--data DIR --queries 500 --warm 50 --top-k 10 --passes | --against DIR]
+ *   npx tsx bench/query-text-cost.ts --reuse DIR [--data DIR --queries 500 --warm 50 --top-k 10 --passes | --against DIR | --curve]
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -29,6 +31,8 @@ const { values } = parseArgs({
     against: { type: 'string' },
     /** Every claim once, then all again, then the claims not asked yet (bench:latency's order). */
     passes: { type: 'boolean', default: false },
+    /** The warm-up curve: CPU per new claim by its index in the process (use with --warm 0). */
+    curve: { type: 'boolean', default: false },
   },
 });
 
@@ -123,14 +127,18 @@ async function main(): Promise<void> {
   const asked = claims.slice(warm, warm + count);
   const rows = other
     ? await againstRows(own.ask, other.ask, asked)
-    : values.passes
-      ? await passRows(own.ask, asked, claims.slice(warm + count))
-      : await pairRows(own.ask, asked);
+    : values.curve
+      ? await curveRows(own.ask, asked)
+      : values.passes
+        ? await passRows(own.ask, asked, claims.slice(warm + count))
+        : await pairRows(own.ask, asked);
   const how = other
     ? `this checkout against ${values.against}, alternating`
-    : values.passes
-      ? 'passes over the claims'
-      : 'each claim asked new, then again at once';
+    : values.curve
+      ? `each claim once, by its index in the process (after ${warm} warm-up claims)`
+      : values.passes
+        ? 'passes over the claims'
+        : 'each claim asked new, then again at once';
   process.stdout.write(
     [
       `${own.chunks} chunks, topK ${topK}, facts=true; ${how}`,
@@ -151,6 +159,17 @@ async function pairRows(ask: Ask, asked: readonly string[]): Promise<string[]> {
     if (!values['new-only']) again.push(await timed(ask(claim)));
   }
   return [row('new', first), ...(again.length > 0 ? [row('repeated at once', again)] : [])];
+}
+
+/** Each claim once, the samples grouped by the claim's index in the process. */
+async function curveRows(ask: Ask, asked: readonly string[]): Promise<string[]> {
+  const samples: Sample[] = [];
+  for (const claim of asked) samples.push(await timed(ask(claim)));
+  const edges = [0, 1, 10, 50, 100, 200, 300, 400, 500, 700, 1000].filter((edge) => edge < samples.length);
+  return edges.map((from, i) => {
+    const to = Math.min(edges[i + 1] ?? samples.length, samples.length);
+    return row(to - from === 1 ? `query ${from}` : `queries ${from}-${to - 1}`, samples.slice(from, to));
+  });
 }
 
 /** As bench:latency asks them: every claim once, then all again, then the claims never asked. */

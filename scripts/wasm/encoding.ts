@@ -55,7 +55,9 @@ export const KIND = { func: 0x00, memory: 0x02 } as const;
 export const OP = {
   block: 0x02,
   loop: 0x03,
+  if: 0x04,
   end: 0x0b,
+  br: 0x0c,
   br_if: 0x0d,
   local_get: 0x20,
   local_set: 0x21,
@@ -63,6 +65,7 @@ export const OP = {
   i32_store: 0x36,
   i32_const: 0x41,
   i32_eqz: 0x45,
+  i32_lt_u: 0x49,
   i32_add: 0x6a,
   i32_sub: 0x6b,
 } as const;

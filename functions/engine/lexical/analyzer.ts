@@ -132,11 +132,16 @@ export function analyzeInEach(text: string, options: AnalyzerOptions, languages:
   const resolved = resolveAnalyzerOptions(options);
   const readAs = readingLanguages(resolved, languages);
   if (readAs.length === 1) return analyzeIn(text, readAs[0] ?? 'en', resolved);
-  // the word languages split a text into the same tokens: split once, looked up in each
+  // the word languages split a text into the same tokens: split once, looked up in each; an ASCII text
+  // is split so by English too (nothing to fold or normalise), so then English reads the same tokens
+  const ascii = !NON_ASCII.test(text);
   let tokens: string[] | undefined;
   const terms: string[] = [];
   for (const language of readAs) {
-    if (language === 'en' || isCjkLanguage(language)) {
+    if (language === 'en' && ascii) {
+      tokens ??= text.toLowerCase().match(TOKEN) ?? [];
+      englishTermsOf(tokens, resolved, terms);
+    } else if (language === 'en' || isCjkLanguage(language)) {
       for (const term of analyzeIn(text, language, resolved)) terms.push(term);
     } else {
       tokens ??= wordTokens(text);
@@ -167,9 +172,21 @@ function readingLanguages(resolved: ResolvedAnalyzerOptions, languages: readonly
 
 /** The English pipeline (see the module comment). */
 function englishTerms(text: string, resolved: ResolvedAnalyzerOptions): string[] {
+  return englishTermsOf(foldToAscii(text.toLowerCase()).match(TOKEN) ?? [], resolved, []);
+}
+
+/** Appends the English terms of `tokens` (of the folded lowercase text) to `terms`; answers `terms`. */
+function englishTermsOf(tokens: readonly string[], resolved: ResolvedAnalyzerOptions, terms: string[]): string[] {
+  if (!resolved.stem && !resolved.stopwords) {
+    // no stemming and no stopwords: a token's term is itself, apostrophes aside; cheaper than the memo
+    for (const token of tokens) {
+      const term = tokenToTerm(token, resolved);
+      if (term !== null) terms.push(term);
+    }
+    return terms;
+  }
   const cache = termCacheFor(resolved, 'en');
-  const terms: string[] = [];
-  for (const token of foldToAscii(text.toLowerCase()).match(TOKEN) ?? []) {
+  for (const token of tokens) {
     let term = cache.get(token);
     if (term === undefined) {
       term = tokenToTerm(token, resolved);

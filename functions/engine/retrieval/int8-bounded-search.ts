@@ -82,27 +82,79 @@ function quantizeQuery(query: Float32Array, out: Int16Array, range: number): Qua
  * The rows whose `dot × scale` is at least the k-th largest less `margin` (every row when there are fewer
  * than k), in one pass: a min-heap of size k keeps the k-th largest so far, which only rises, so a row
  * within `margin` of the final one was within `margin` of it when scanned. The rows kept so are sifted
- * against the final k-th largest at the end.
+ * against the final k-th largest at the end. Rows are read four at a time: when none of the four reaches
+ * the floor (nearly always), they are passed over with one test; else each is taken in order as alone.
  */
 function candidatesNearTop(dots: Int32Array, scales: Float32Array, k: number, margin: number): number[] {
-  if (dots.length < k) return Array.from(dots.keys());
-  const heap = new Float64Array(k);
-  for (let row = 0; row < k; row++) heap[row] = (dots[row] as number) * (scales[row] as number);
-  heap.sort();
-  let kth = heap[0] as number;
-  const kept: number[] = [];
-  for (let row = 0; row < k; row++) kept.push(row);
-  for (let row = k; row < dots.length; row++) {
-    const value = (dots[row] as number) * (scales[row] as number);
-    if (value < kth - margin) continue;
-    kept.push(row);
-    if (value > kth) {
-      replaceSmallest(heap, value);
-      kth = heap[0] as number;
+  const count = dots.length;
+  if (count < k) return Array.from(dots.keys());
+  const near = new NearTop(dots, scales, k, margin);
+  let row = k;
+  for (; row + 3 < count; row += 4) {
+    const floor = near.floor;
+    if (
+      (dots[row] as number) * (scales[row] as number) < floor &&
+      (dots[row + 1] as number) * (scales[row + 1] as number) < floor &&
+      (dots[row + 2] as number) * (scales[row + 2] as number) < floor &&
+      (dots[row + 3] as number) * (scales[row + 3] as number) < floor
+    ) {
+      continue;
+    }
+    for (let each = row; each < row + 4; each++) near.offer(each);
+  }
+  for (; row < count; row++) near.offer(row);
+  return near.candidates();
+}
+
+/** Rows kept by `NearTop` while it scans, reused from query to query (a scan is synchronous). */
+let keptRows = new Int32Array(0);
+
+/** The scan state of `candidatesNearTop`: the heap of the k largest so far, the floor, the rows kept. */
+class NearTop {
+  private readonly heap: Float64Array;
+  private readonly kept: Int32Array;
+  private keptCount = 0;
+  private kth: number;
+  /** The k-th largest so far less the margin: rows below it are not kept. */
+  floor: number;
+
+  constructor(
+    private readonly dots: Int32Array,
+    private readonly scales: Float32Array,
+    k: number,
+    private readonly margin: number,
+  ) {
+    this.heap = new Float64Array(k);
+    for (let row = 0; row < k; row++) this.heap[row] = (dots[row] as number) * (scales[row] as number);
+    this.heap.sort();
+    this.kth = this.heap[0] as number;
+    this.floor = this.kth - margin;
+    if (keptRows.length < dots.length) keptRows = new Int32Array(dots.length);
+    this.kept = keptRows;
+    for (let row = 0; row < k; row++) this.kept[this.keptCount++] = row;
+  }
+
+  /** Keeps `row` when it reaches the floor, raising the k-th largest when it passes it. */
+  offer(row: number): void {
+    const value = (this.dots[row] as number) * (this.scales[row] as number);
+    if (value < this.floor) return;
+    this.kept[this.keptCount++] = row;
+    if (value > this.kth) {
+      replaceSmallest(this.heap, value);
+      this.kth = this.heap[0] as number;
+      this.floor = this.kth - this.margin;
     }
   }
-  const threshold = kth - margin;
-  return kept.filter((row) => (dots[row] as number) * (scales[row] as number) >= threshold);
+
+  /** The kept rows that reach the final floor, ascending. */
+  candidates(): number[] {
+    const found: number[] = [];
+    for (let index = 0; index < this.keptCount; index++) {
+      const row = this.kept[index] as number;
+      if ((this.dots[row] as number) * (this.scales[row] as number) >= this.floor) found.push(row);
+    }
+    return found;
+  }
 }
 
 /** The k-th largest `dot × scale` among `rows` (the rows a filter allows; their dots alone are current), −∞ when fewer. */

@@ -20,9 +20,19 @@ export interface FieldParams {
 /** Analyzed query terms with weights (a repeated term counts once per occurrence). */
 export type WeightedTerms = ReadonlyMap<string, number>;
 
-/** The distinct analyzed terms of `query` for `segment` (its analyzer, each of its languages) with their counts, in first-seen order. */
-export function queryTerms(query: string, segment: Pick<LexicalSegment, 'analyzer' | 'languages'>): Map<string, number> {
-  return queryTermCounts(query, segment.analyzer, segment.languages);
+/** The last query analyzed by `queryTerms`, and how: a ranking and its supporting facts read the same query. */
+let lastQuery: { key: string; terms: ReadonlyMap<string, number> } | undefined;
+
+/**
+ * The distinct analyzed terms of `query` for `segment` (its analyzer, each of its languages) with their
+ * counts, in first-seen order. The last answer is kept: the ranking's BM25 and the sentence scorer of the
+ * same request ask for the same query's terms, and are given the one map (read only).
+ */
+export function queryTerms(query: string, segment: Pick<LexicalSegment, 'analyzer' | 'languages'>): ReadonlyMap<string, number> {
+  const { stem, stopwords, language } = segment.analyzer;
+  const key = `${stem}|${stopwords}|${language}|${segment.languages.join(',')}|${query}`;
+  if (lastQuery?.key !== key) lastQuery = { key, terms: queryTermCounts(query, segment.analyzer, segment.languages) };
+  return lastQuery.terms;
 }
 
 /** `bm25Idf(N, df)^p` of an analyzed term in `segment` (0 when absent). */

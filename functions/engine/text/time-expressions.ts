@@ -9,6 +9,7 @@
 import { casual, type ParsedResult } from 'chrono-node';
 import { anchoredMatches } from './time-anchors';
 import { DAY, dayOf, monthOf, NUMBER_WORDS, type RuleMatch, type TimeSpan, weekendOf, yearOf } from './time-spans';
+import { mayNameTime } from './time-words';
 
 export type { TimeSpan } from './time-spans';
 
@@ -32,7 +33,9 @@ export function timeSpansIn(text: string, reference: Date): TimeSpan[] {
   return dated ? spansAgainst(text, dated.start.date()) : spansAgainst(text, reference, parsed);
 }
 
+/** chrono's reading of `text`; a text that cannot name a time (time-words.ts) is not given to it. */
 function chronoParse(text: string, reference: Date): ParsedResult[] {
+  if (!mayNameTime(text)) return [];
   return casual.parse(text, { instant: reference, timezone: 'UTC' }, { forwardDate: false });
 }
 

@@ -3,6 +3,7 @@
  * and Japanese words, English token streams pinned, and the segment's record of its languages.
  */
 import { describe, expect, it } from 'vitest';
+import { fc } from '../../support/property-seed';
 import { analyze, analyzeInEach, analyzeInOne, queryTermCounts } from '../../../functions/engine/lexical/analyzer';
 import { detectLanguage, detectLanguages, type Language } from '../../../functions/engine/lexical/language';
 import { buildRetrievalIndex } from '../../../functions/engine/retrieval/retrieval-index';
@@ -141,6 +142,43 @@ describe('analysis per language', () => {
     expect(analyzeInEach('Häuser', {}, ['en', 'de'])).toEqual(['hauser', 'haus']);
     expect(analyzeInOne(PARAGRAPHS.de, {}, ['en', 'de'])).toEqual(analyze(PARAGRAPHS.de, { language: 'de' }));
     expect(analyzeInOne(PARAGRAPHS.de, {}, ['en'])).toEqual(analyze(PARAGRAPHS.de, { language: 'en' }));
+  });
+
+  it('reads a short text in several languages as each language alone reads it, in order (ASCII texts split once)', () => {
+    const unit = fc.constantFrom(
+      'a',
+      'B',
+      'z',
+      'é',
+      'ß',
+      "'",
+      '\u2019',
+      ' ',
+      '.',
+      '-',
+      '1',
+      '3.5',
+      'the',
+      'dell',
+      'house',
+      'Häuser',
+      '東京',
+      'ﬁ',
+    );
+    const readings: Array<Language[]> = [
+      ['en', 'it', 'pt'],
+      ['it', 'en'],
+      ['en', 'de', 'zh'],
+      ['fr', 'en', 'nl'],
+    ];
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), fc.constantFrom(...readings), fc.boolean(), (text, languages, stem) => {
+        const options = { stem, stopwords: !stem };
+        const alone = languages.flatMap((language) => analyze(text, { ...options, language }));
+        expect(analyzeInEach(text, options, languages)).toEqual(alone);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

@@ -42,7 +42,7 @@ describe('int8 dot kernel', () => {
 
   it('gives the exact integer dot products, at sizes that are not multiples of 16 and extreme values', () => {
     for (const dimensions of [1, 3, 15, 16, 17, 31, 100, 129]) {
-      for (const count of [1, 2, 7, 64]) {
+      for (const count of [1, 2, 3, 7, 64]) {
         const next = generator(dimensions * 1000 + count);
         const rows = Array.from({ length: count }, () => Array.from({ length: dimensions }, () => Math.floor(next() * 256) - 128));
         rows[0]?.fill(-128);
