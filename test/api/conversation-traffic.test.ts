@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../../bench/support/api';
 import { importHistory, messageBurst, type Scenario, searchFinds, untilSearchable } from '../../bench/support/conversation-traffic';
 import { publishedChunks } from '../support/published-index';
-import { env } from '../support/api';
+import { env, pollPause } from '../support/api';
 import { testDeps } from '../support/stores';
 
 let stores: ReturnType<typeof testDeps>;
@@ -30,7 +30,7 @@ async function indexedIds(memoryId: string): Promise<string[]> {
 }
 
 async function expectAllSearchable(scenario: Scenario): Promise<number> {
-  const version = await untilSearchable(api(), scenario, 120_000);
+  const version = await untilSearchable(api(), scenario, 120_000, 0, pollPause);
   const ids = await indexedIds(scenario.memoryId);
   expect(ids).toHaveLength(new Set(ids).size); // none twice
   expect(new Set(ids)).toEqual(new Set(scenario.messages.map((m) => m.id)));

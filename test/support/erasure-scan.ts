@@ -77,11 +77,17 @@ const setsAsArrays = (_key: string, value: unknown) => (value instanceof Set ? [
 export async function leftAfter(stores: Stores, texts: readonly string[], boundMs: number): Promise<{ objects: string[]; items: Json[] }> {
   const deadline = Date.now() + boundMs;
   const look = async () => ({ objects: await objectsHolding(stores, texts), items: await itemsHolding(stores, texts) });
-  let left: { objects: string[]; items: Json[] } | undefined;
+  // While an object still holds a text the look is not done: the table (every item, through dynalite) is
+  // scanned only once the bucket is clean, and once more at the end when something was left.
+  const quickLook = async () => {
+    const objects = await objectsHolding(stores, texts);
+    return { objects, items: objects.length > 0 ? undefined : await itemsHolding(stores, texts) };
+  };
+  let left: { objects: string[]; items: Json[] | undefined } | undefined;
   do {
-    await new Promise((resolve) => setTimeout(resolve, 1_000)); // each look lists the bucket, reads what changed, scans the table
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // each look lists the bucket and reads what changed
     // a look whose listing or scan was cut off (see objectHolds) is taken again at the next poll
-    left = (await look().catch((error: Error) => (cutOff(error) ? undefined : Promise.reject(error)))) ?? left;
-  } while ((left === undefined || left.objects.length > 0 || left.items.length > 0) && Date.now() < deadline);
-  return left ?? look();
+    left = (await quickLook().catch((error: Error) => (cutOff(error) ? undefined : Promise.reject(error)))) ?? left;
+  } while ((left?.items === undefined || left.objects.length > 0 || left.items.length > 0) && Date.now() < deadline);
+  return left?.items !== undefined && left.objects.length === 0 && left.items.length === 0 ? { objects: [], items: [] } : look();
 }

@@ -29,12 +29,15 @@ const sourceUrls: Plugin = {
 };
 
 /** Bundles bin/kmem.ts into a new folder under .test-out: the bundle's path (remove its folder when done). */
-export async function bundleKmemCommand(): Promise<string> {
+export const bundleKmemCommand = (): Promise<string> => bundleEntry('kmem.ts');
+
+/** Bundles `bin/<entry>` the same way (the soak's `npm start` entry too): the bundle's path (remove its folder when done). */
+export async function bundleEntry(entry: string): Promise<string> {
   const { build } = await import('esbuild');
   mkdirSync(BUNDLES, { recursive: true });
-  const outfile = join(mkdtempSync(join(BUNDLES, 'kmem-cli-')), 'kmem.mjs');
+  const outfile = join(mkdtempSync(join(BUNDLES, `${entry.replace(/\.ts$/, '')}-`)), entry.replace(/\.ts$/, '.mjs'));
   await build({
-    entryPoints: [join(REPO_ROOT, 'bin', 'kmem.ts')],
+    entryPoints: [join(REPO_ROOT, 'bin', entry)],
     outfile,
     bundle: true,
     platform: 'node',
