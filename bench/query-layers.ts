@@ -4,6 +4,7 @@
  * rotating order, each claim first once through the use case (so every measured ask repeats a text and
  * the ranking's cost is the same at every layer):
  *
+ * - `nothing`: the measurement's own cost (reading every thread's CPU before and after), to subtract;
  * - `store read`: the one read every query makes (the memory item and the source version, one BatchGetItem);
  * - `use case`: `queryMemory` over the runtime's deps (the store read, the ranking, the sources);
  * - `handler`: the retrieval function's handler with a built API Gateway event (middy, Powertools, the
@@ -46,8 +47,8 @@ interface SavedBuild {
   build: { memories: Array<{ memoryId: string; chunkCount: number }> };
 }
 
-type Layer = 'store read' | 'use case' | 'handler' | 'http';
-const LAYERS: readonly Layer[] = ['store read', 'use case', 'handler', 'http'];
+type Layer = 'nothing' | 'store read' | 'use case' | 'handler' | 'http';
+const LAYERS: readonly Layer[] = ['nothing', 'store read', 'use case', 'handler', 'http'];
 
 /** CPU each thread of this process has run, in ns, by thread id (Linux). */
 function threadsNs(): Map<string, number> {
@@ -129,6 +130,7 @@ async function asker(runtime: Runtime, apiKey: string, memoryId: string, topK: n
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const query = (claim: string) => ({ memoryID: memoryId, query: claim, topK: String(topK), facts: 'true' });
   return async (layer: Layer, claim: string): Promise<void> => {
+    if (layer === 'nothing') return;
     if (layer === 'store read') {
       const read = runtime.deps.memoryRecords?.memoryAndSourceVersion(accountId, memoryId);
       if (!read || !(await read.memory)) throw new Error('the memory record was not read');
