@@ -57,21 +57,6 @@ export async function run(command: string, args: string[], cwd: string): Promise
   }
 }
 
-/**
- * CPU seconds (user + system) of this process's finished children, from /proc (Linux; 0 elsewhere): the
- * difference across a command is the command's CPU, its own children included.
- */
-export function childCpuSeconds(): number {
-  if (!existsSync('/proc/self/stat')) return 0;
-  const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ') ?? [];
-  const CHILD_USER_TICKS = 13; // cutime, field 16 of proc(5), counted after the ") " that ends field 2
-  const ticks = Number(fields[CHILD_USER_TICKS]) + Number(fields[CHILD_USER_TICKS + 1]);
-  return ticks / CLOCK_TICKS_PER_SECOND;
-}
-
-/** USER_HZ: the unit of /proc's CPU times, 100 on every Linux Node supports. */
-const CLOCK_TICKS_PER_SECOND = 100;
-
 /** The environment of a user's shell: no test settings, no AWS account needed. */
 function userEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
