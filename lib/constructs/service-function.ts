@@ -1,8 +1,9 @@
 /**
  * A Lambda function with kmem's defaults: Node.js 22 on ARM64, its code from the stack's one esbuild
  * build (lib/bundling/function-code.ts), X-Ray tracing, its own log group with a retention, a role of
- * its own that may write only to that log group (grants add the rest), Powertools settings, and a `KMEM_*` environment typed by the functions' own
- * environment schema (functions/config/) and checked against it at synth time.
+ * its own that may write only to that log group (grants add the rest), Powertools settings, and a
+ * `KMEM_*` environment typed by the functions' own environment schema (functions/config/) and checked
+ * against it at synth time.
  */
 import { type Duration, Size, Token, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
