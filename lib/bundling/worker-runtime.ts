@@ -2,10 +2,13 @@
  * The worker's runtime modules, installed into its asset for the Lambda platform whatever machine
  * synthesizes (a Mac, an ARM laptop, Linux x64): `npm install --os=linux --cpu=<arch> --libc=glibc` in the
  * asset directory, with the versions of the repository's package.json and package-lock.json. The worker's
- * `afterBundling` hook (lib/constructs/bundling.ts) runs it through scripts/install-worker-modules.ts.
+ * asset bundling (lib/bundling/function-code.ts) runs it after the worker's bundles are in place.
+ * `--prefer-offline`: what npm's cache holds (the repository's own `npm install` put most of it there) is
+ * used without asking the registry whether its metadata changed; the lock file pins versions and
+ * integrity either way, and what the cache lacks (linux/arm64 binaries on another host) is fetched.
  *
- * `npm install`, not `npm ci` (which the CDK's own `nodeModules` runs): `npm ci` refuses a lock file that
- * lacks other platforms' optional packages (`Missing: @napi-rs/canvas-android-arm64@ from lock file`), as a
+ * `npm install`, not `npm ci` (which `NodejsFunction`'s `nodeModules` option runs): `npm ci` refuses a lock
+ * file that lacks other platforms' optional packages (`Missing: @napi-rs/canvas-android-arm64@ from lock file`), as a
  * lock made against a registry mirror that does not carry them does; `npm install` installs the locked
  * versions and skips the optional packages that are not for linux/<arch>/glibc. The flags need npm 10.3 or
  * later (`--os`/`--cpu` came in 10.1, `--libc` in 10.3): older npm ignores them and would install the host's
@@ -56,6 +59,7 @@ export function installRuntimeModules(repoRoot: string, outputDir: string, cpu: 
       '--libc=glibc',
       '--omit=dev',
       '--ignore-scripts',
+      '--prefer-offline',
       '--no-audit',
       '--no-fund',
       '--loglevel=error',

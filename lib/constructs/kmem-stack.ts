@@ -7,6 +7,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { RouteSpec } from '../../functions/http/route-spec';
 import type { StageConfig } from '../config';
+import { declareFunctionBundles, functionBundle } from '../bundling/function-code';
 import { AlarmTopic } from './alarm-topic';
 import { ConsoleSite } from './console-site';
 import { type FunctionName, handlerEntry } from '../paths';
@@ -42,6 +43,12 @@ export class KmemStack extends Stack {
     const { config, routes } = props;
     this.config = config;
     const entryOf = props.entryOf ?? handlerEntry;
+    // every function this stack creates, so one esbuild pass bundles them all (lib/bundling/function-code.ts)
+    const functions: FunctionName[] = ['worker', ...new Set(routes.map((route) => route.group))];
+    declareFunctionBundles(
+      this,
+      functions.map((name) => functionBundle(name, entryOf(name))),
+    );
     this.data = new Data(this, 'Data', { config });
     this.vectors = config.vectors.store === 's3vectors' ? new VectorStore(this, 'Vectors', config) : undefined;
     this.alarmTopic = config.alarms.topic ? new AlarmTopic(this, 'AlarmTopic') : undefined;

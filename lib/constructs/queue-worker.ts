@@ -7,7 +7,6 @@
  * ephemeral storage. Without an entry (its handler not written yet) the queues and their alarms are
  * still created, so producers can be deployed and tested first.
  */
-import { join } from 'node:path';
 import { Duration, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Alarm, IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
@@ -16,13 +15,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { StageConfig } from '../config';
 import { addAlarm } from './alarms';
-import { WORKER_RUNTIME_MODULES } from './bundling';
 import { type FunctionEnvironment, ServiceFunction } from './service-function';
-import { BUNDLED_EXTRACTION_THREAD } from '../../functions/adapters/sandbox/protocol';
-import { REPO_ROOT } from '../paths';
-
-/** The extraction thread's module, bundled beside the worker's handler (functions/adapters/sandbox). */
-const EXTRACTION_THREAD_SOURCE = join(REPO_ROOT, 'functions', 'adapters', 'sandbox', 'thread.ts');
 
 /**
  * The extraction thread's heap limit: a third of the function's memory, leaving the rest to the worker's
@@ -96,8 +89,6 @@ export class QueueWorker extends Construct {
         KMEM_EXTRACT_MEMORY_MB: String(extractionMemoryMb(worker.memoryMb)),
       },
       config: props.config,
-      runtimeModules: WORKER_RUNTIME_MODULES,
-      threads: { [BUNDLED_EXTRACTION_THREAD]: EXTRACTION_THREAD_SOURCE },
     });
     fn.function.addEventSource(
       new SqsEventSource(this.queue, {

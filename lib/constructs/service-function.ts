@@ -1,8 +1,9 @@
 /**
- * A Lambda function with kmem's defaults: Node.js 22 on ARM64, the shared esbuild bundling, X-Ray
- * tracing, its own log group with a retention, a role of its own that may write only to that log group
- * (grants add the rest), Powertools settings, and a `KMEM_*` environment typed by the functions' own
- * environment schema (functions/config/) and checked against it at synth time.
+ * A Lambda function with kmem's defaults: Node.js 22 on ARM64, its code from the stack's one esbuild
+ * build (lib/bundling/function-code.ts), X-Ray tracing, its own log group with a retention, a role of
+ * its own that may write only to that log group (grants add the rest), Powertools settings, and a
+ * `KMEM_*` environment typed by the functions' own environment schema (functions/config/) and checked
+ * against it at synth time.
  */
 import { type Duration, Size, Token, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -13,8 +14,9 @@ import { Construct } from 'constructs';
 import { z } from 'zod';
 import { type EnvironmentVariable, FUNCTION_SETTINGS, requiredOnLambda, settingsSchema } from '../../functions/config';
 import type { StageConfig } from '../config';
-import { type FunctionName, LOCK_FILE, REPO_ROOT } from '../paths';
-import { lambdaBundling, SKIP_RUNTIME_MODULES_CONTEXT, SOURCE_MAP_NODE_OPTIONS, WORKER_ARCHITECTURE } from './bundling';
+import { functionBundle, functionCode } from '../bundling/function-code';
+import type { FunctionName } from '../paths';
+import { SKIP_RUNTIME_MODULES_CONTEXT, SOURCE_MAP_NODE_OPTIONS, WORKER_ARCHITECTURE } from './bundling';
 
 /**
  * The `KMEM_*` settings a function reads, keyed by the schema that validates them at cold start;
@@ -38,10 +40,6 @@ export interface ServiceFunctionProps {
   readonly reservedConcurrency?: number;
   readonly environment: FunctionEnvironment;
   readonly config: StageConfig;
-  /** Packages loaded from node_modules at run time rather than bundled (see WORKER_RUNTIME_MODULES). */
-  readonly runtimeModules?: readonly string[];
-  /** Threads the function starts from a file: bundled beside its handler, file name -> source module. */
-  readonly threads?: Readonly<Record<string, string>>;
 }
 
 /** One deployed function, its role and its log group. */
@@ -59,14 +57,13 @@ export class ServiceFunction extends Construct {
       description: `kmem ${props.config.stage} ${props.name} function`,
     });
     this.logGroup.grantWrite(this.role);
+    const bundle = functionBundle(props.name, props.entry);
     this.function = new NodejsFunction(this, 'Function', {
-      entry: props.entry,
-      handler: 'handler',
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: LOCK_FILE,
+      code: functionCode(this, bundle, !this.node.tryGetContext(SKIP_RUNTIME_MODULES_CONTEXT)),
+      handler: 'index.handler',
       runtime: FUNCTION_RUNTIME,
       // the API functions on ARM64; the worker on the architecture its runtime modules are installed for
-      architecture: props.runtimeModules?.length && WORKER_ARCHITECTURE === 'x64' ? Architecture.X86_64 : Architecture.ARM_64,
+      architecture: bundle.runtimeModules.length && WORKER_ARCHITECTURE === 'x64' ? Architecture.X86_64 : Architecture.ARM_64,
       description: props.description,
       memorySize: props.memoryMb,
       timeout: props.timeout,
@@ -75,7 +72,6 @@ export class ServiceFunction extends Construct {
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
-      bundling: lambdaBundling(props.runtimeModules, !this.node.tryGetContext(SKIP_RUNTIME_MODULES_CONTEXT), props.threads),
       environment: { ...runtimeEnvironment(props), ...definedOnly(props.environment) },
     });
     acknowledgeFindings(this);
