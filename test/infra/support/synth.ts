@@ -45,8 +45,8 @@ let plainApp: Synthesized | undefined;
 
 /**
  * The synth directories this process made, removed when it exits: one exit listener for them all (one per
- * synth made eleven in a thread that ran the stack's files one after another, and Node's
- * MaxListenersExceededWarning).
+ * synth passed Node's limit of ten in a thread that runs the stack's files one after another, and printed
+ * its MaxListenersExceededWarning).
  */
 const outdirs: string[] = [];
 function removeAtExit(outdir: string): void {
