@@ -26,15 +26,23 @@ const FAST = [
  */
 const STACK_BUT_REAL_SYNTH = 'test/infra/!(real-synth).test.ts';
 
+/**
+ * End-to-end files that start in a fresh process, after the others (project e2e-alone): the soak, whose
+ * runtime must answer within a second while it is loaded, runs with nothing left running beside it by
+ * files before it. It starts its own runtime, so it needs no global setup.
+ */
+const E2E_ALONE = ['test/soak/hostile-files.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    // the pool of the fast and stack projects (two threads): their files run one after another in each thread,
-    // on the modules the thread already imported, so what a file changes in the process (the environment, a
-    // spy) it puts back (docs/testing.md, "Two tiers")
-    poolOptions: { threads: { isolate: false } },
+    // Every project's files run one after another in their worker, on the modules the worker already imported:
+    // the fast and stack projects' two threads, the end-to-end tier's two child processes (vitest's pools read
+    // these options here, at the root, not per project). So what a file changes in the process (the environment,
+    // a spy, a module's state) it puts back (docs/testing.md, "Two tiers"; test/support/process-env.ts).
+    poolOptions: { threads: { isolate: false }, forks: { isolate: false } },
     // two test files at once (vitest's own default on 2 cores is one): most end-to-end tests wait on the
     // runtime's worker, so a second file fills the wait; `npm test` took 8.5 min this way against 11.3 min
     maxWorkers: 2,
@@ -54,11 +62,15 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...FAST, STACK_BUT_REAL_SYNTH],
+          exclude: [...configDefaults.exclude, ...FAST, STACK_BUT_REAL_SYNTH, ...E2E_ALONE],
           globalSetup: ['test/support/global-setup.ts'],
+          // each file starts with the shared Powertools logger out of any earlier file's Lambda invocation
+          setupFiles: ['test/support/e2e-file-setup.ts'],
           sequence: { groupOrder: 1 },
         },
       },
+      // vitest starts new processes for the next group (groupOrder), so these begin with nothing imported or running
+      { extends: true, test: { name: 'e2e-alone', include: E2E_ALONE, sequence: { groupOrder: 2 } } },
     ],
     coverage: {
       // measured in the test workers (`vitest run --coverage`, as `npm test` runs it): code the tests import.

@@ -1,7 +1,7 @@
 /** Upsert by source over HTTP: `sourceKey` on files/create skips unchanged content and replaces changed content everywhere. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount } from '../../functions/core/use-cases/accounts';
-import { get, ingest, post, upload, waitFor, type Json } from '../support/api';
+import { get, INGEST_WAIT_MS, ingest, post, upload, waitFor, type Json } from '../support/api';
 import { testDeps } from '../support/stores';
 
 const stores = testDeps();
@@ -25,7 +25,8 @@ async function createFromSource(sourceKey: string, name: string, text: string): 
 
 const ask = (memoryId: string, query: string) => get(`/memory/?memoryID=${memoryId}&query=${encodeURIComponent(query)}&topK=10`, key);
 const remaining = async () => (await stores.accounts.get(accountId))?.tokensRemaining ?? NaN;
-const readyFile = (id: string) => waitFor(`/files/get/${id}`, (b) => b.data?.state === 'ready' || b.data?.state === 'failed', key);
+const readyFile = (id: string) =>
+  waitFor(`/files/get/${id}`, (b) => b.data?.state === 'ready' || b.data?.state === 'failed', key, INGEST_WAIT_MS);
 const graphNames = async (id: string) =>
   JSON.stringify(((await get(`/memories/graph/${id}?limit=100`, key)).body.nodes as Json[]).map((n) => n.name ?? n.label));
 

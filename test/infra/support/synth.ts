@@ -44,6 +44,19 @@ function cdkJsonContext(): Record<string, unknown> {
 let plainApp: Synthesized | undefined;
 
 /**
+ * The synth directories this process made, removed when it exits: one exit listener for them all (one per
+ * synth passed Node's limit of ten in a thread that runs the stack's files one after another, and printed
+ * its MaxListenersExceededWarning).
+ */
+const outdirs: string[] = [];
+function removeAtExit(outdir: string): void {
+  if (outdirs.push(outdir) > 1) return;
+  process.once('exit', () => {
+    for (const dir of outdirs) rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+/**
  * Builds and synthesizes the app (throws when the nag packs find an unacknowledged error); with no option,
  * the one synth of the plain app this process shares.
  */
@@ -59,7 +72,7 @@ function synthesizeWith(options: SynthOptions): Synthesized {
   context['aws:cdk:bundling-stacks'] = [];
   context[SKIP_RUNTIME_MODULES_CONTEXT] = true; // no npm install of the worker's runtime modules in tests
   const outdir = mkdtempSync(join(tmpdir(), 'kmem-cdk-'));
-  process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
+  removeAtExit(outdir);
   const kmem = createKmemApp({
     context,
     outdir,
