@@ -27,3 +27,13 @@ export async function mapConcurrently<T, R>(
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, run));
   return results;
 }
+
+/**
+ * Waits for every one of `writes` to settle, then rejects with the first failure, if any. The objects of
+ * one folder are written so: a writer that fails has nothing still in flight when it (or the publish
+ * that collects its folder) deletes what it wrote, so no object lands after the delete.
+ */
+export async function settleAll(writes: readonly Promise<unknown>[]): Promise<void> {
+  const failed = (await Promise.allSettled(writes)).find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+}

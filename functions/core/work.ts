@@ -23,7 +23,7 @@ export type WorkMessage =
   | { kind: 'memory.graph-items'; accountId: string; memoryId: string }
   | { kind: 'webhook.deliver'; accountId: string; eventId: string }
   /** Delete the index builds before `version` (a memory's, or the account's message index without memoryId): erasure. */
-  | { kind: 'index.retire'; accountId: string; memoryId?: string; version: number }
+  | { kind: 'index.retire'; accountId: string; memoryId?: string; version: number; prefix?: string }
   /** Write a memory into an export archive (POST /memories/export/{id}). */
   | { kind: 'memory.export'; accountId: string; exportId: string }
   /** Fill a new memory from an export archive (POST /memories/restore). */

@@ -26,6 +26,12 @@ export const workMessageSchema: z.ZodType<WorkMessage> = z.discriminatedUnion('k
   z.object({ kind: z.literal('memory.graph-items'), accountId: id, memoryId: id }),
   z.object({ kind: z.literal('webhook.deliver'), accountId: id, eventId: id }),
   z.object({ kind: z.literal('memory.export'), accountId: id, exportId: id }),
-  z.object({ kind: z.literal('index.retire'), accountId: id, memoryId: id.optional(), version: z.number().int().min(1) }),
+  z.object({
+    kind: z.literal('index.retire'),
+    accountId: id,
+    memoryId: id.optional(),
+    version: z.number().int().min(1),
+    prefix: z.string().min(1).max(1024).optional(),
+  }),
   z.object({ kind: z.literal('memory.restore'), accountId: id, memoryId: id, archiveKey: z.string().min(1).max(1_100) }),
 ]);

@@ -20,7 +20,7 @@ import { messagesOf } from '../../functions/core/ingest/conversation-sync';
 import { toRetrievalChunk } from '../../functions/core/ingest/index-build';
 import { encodeChunks } from '../../functions/core/stored-index/chunks';
 import { IndexCache, type LoadedIndex } from '../../functions/core/stored-index/index-cache';
-import { type IndexManifest, readManifest } from '../../functions/core/stored-index/manifest';
+import { folderOf, type IndexManifest, readManifest } from '../../functions/core/stored-index/manifest';
 import { objectKeys } from '../../functions/core/object-keys';
 import type { MessageIndexStore, ObjectStore } from '../../functions/core/ports';
 import type { WorkMessage } from '../../functions/core/work';
@@ -373,6 +373,42 @@ describe('the account message index in segments', () => {
     expect(await storedText(h)).not.toContain('quokkaword');
     expect((await folders(h)).stored).toEqual(after.named);
     await expectSameAsFresh(h, [sessionId, other, keep]);
+  }, 60_000);
+
+  it('retires, with the version that dropped deleted text, a folder of that number a writer that lost to it left holding the text', async () => {
+    const h = await harness();
+    const secret = (await createSession(h.api, h.accountId, {})).id;
+    await createMessage(h.api, h.accountId, { sessionId: secret, role: 'user', content: 'my zebracode is 4471' });
+    await sync(h); // a segment of the secret session alone
+    const other = (await createSession(h.api, h.accountId, {})).id;
+    await createMessage(h.api, h.accountId, { sessionId: other, role: 'user', content: 'tide and moon' });
+    await sync(h);
+    const [held] = (await current(h)).manifest.segments;
+    h.sent.length = 0;
+    await deleteSession(h.api, h.accountId, secret);
+    await sync(h); // drops the secret's segment whole: no purge merge, the retirement is queued at once
+    const { version, prefix, manifest } = await current(h);
+    expect(manifest.segments.map((entry) => entry.id)).not.toContain(held?.id);
+    const retire = h.sent.find((message) => message.kind === 'index.retire');
+    expect(retire).toEqual({ kind: 'index.retire', accountId: h.accountId, version, prefix });
+    // a merge that read the secret's segment live and lost this publish: its last object landed after the
+    // publish collected the losers' folders (or it crashed before deleting them), in a folder of the same number
+    const lost = objectKeys.messageIndexSegmentPrefix(h.accountId, version, 'lost-merge');
+    for (const key of await base.objects.list(folderOf(root(h), held?.id ?? '')))
+      await base.objects.put(lost + key.split('/').at(-1), (await base.objects.get(key)) ?? new Uint8Array());
+    expect(await storedText(h)).toContain('zebracode');
+    await retireBuilds(base.worker, retire as Extract<WorkMessage, { kind: 'index.retire' }>);
+    expect(await storedText(h)).not.toContain('zebracode');
+    const retired = await folders(h);
+    expect(retired.stored).toEqual(retired.named);
+    // delivered again after a version after it: the retired one is now the version before, which readers
+    // may still be loading, and stays with its segments
+    await createMessage(h.api, h.accountId, { sessionId: other, role: 'user', content: 'owl hunts at night' });
+    await sync(h);
+    await retireBuilds(base.worker, retire as Extract<WorkMessage, { kind: 'index.retire' }>);
+    const after = await folders(h);
+    expect(after.stored).toEqual(new Set([...after.named, ...retired.named]));
+    await expectSameAsFresh(h, [secret, other]);
   }, 60_000);
 
   it('loads a monolithic version written before segments, and converts it at the next sync', async () => {

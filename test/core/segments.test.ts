@@ -543,7 +543,15 @@ describe('segmented memory index', () => {
     await remove(h, 'gone');
     expect((await current(h)).manifest.segments).toHaveLength(1);
     // no merge: only the retirement of the versions still naming the dropped segment (docs/backups.md)
-    expect(h.sent).toEqual([{ kind: 'index.retire', accountId: h.accountId, memoryId: h.memoryId, version: expect.any(Number) }]);
+    expect(h.sent).toEqual([
+      {
+        kind: 'index.retire',
+        accountId: h.accountId,
+        memoryId: h.memoryId,
+        version: expect.any(Number),
+        prefix: (await current(h)).memory.indexPrefix,
+      },
+    ]);
     expect(await liveSegmentText(h)).not.toContain('zebracode');
   }, 60_000);
 

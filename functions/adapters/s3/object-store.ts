@@ -170,7 +170,16 @@ export class S3ObjectStore implements ObjectStore {
 
   private async deleteKeys(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.s3.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }));
+    const out = await this.s3.send(
+      new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true } }),
+    );
+    // S3 answers 200 with the keys it could not delete listed (quiet mode lists only those): a delete that
+    // erases must not pass for done, so the work fails and is retried
+    const [first] = out.Errors ?? [];
+    if (first)
+      throw new Error(
+        `S3 did not delete ${out.Errors?.length} of ${keys.length} objects, '${first.Key}' first: ${first.Code} ${first.Message}`,
+      );
   }
 }
 

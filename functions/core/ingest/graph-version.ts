@@ -8,6 +8,7 @@
  */
 import { buildGraphSegment, type GraphDelta, type GraphSnapshot, serializeGraphSegment } from '../../engine';
 import { entitySnapshot, type MemoryGraph, relationSnapshot, snapshotGraph } from '../../engine/graph';
+import { settleAll } from '../concurrency';
 import { graphItemChangesOf, graphItemsOf } from '../graph-items';
 import type { Memory } from '../model';
 import { objectKeys } from '../object-keys';
@@ -121,7 +122,7 @@ export async function writeGraph(
   if (delta && continued && built.segmentDelta && deltaWithinBounds(continued, Buffer.byteLength(delta))) {
     const segmentDelta = JSON.stringify(built.segmentDelta);
     bytes = Buffer.byteLength(delta) + Buffer.byteLength(segmentDelta);
-    await Promise.all([
+    await settleAll([
       deps.objects.put(prefix + INDEX_FILES.delta, delta, 'application/json'),
       deps.objects.put(prefix + INDEX_FILES.segmentDelta, segmentDelta, 'application/json'),
     ]);
@@ -130,7 +131,7 @@ export async function writeGraph(
     const state = JSON.stringify(snapshotOf());
     const segment = serializeGraphSegment(buildGraphSegment(built.graph.graph));
     bytes = Buffer.byteLength(state) + segment.byteLength;
-    await Promise.all([
+    await settleAll([
       deps.objects.put(prefix + INDEX_FILES.state, state, 'application/json'),
       deps.objects.put(prefix + INDEX_FILES.segment, segment),
     ]);

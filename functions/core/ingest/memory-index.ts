@@ -200,7 +200,7 @@ async function publishBuild(deps: IndexDeps, memory: Memory, build: Build, publi
   if (published) await afterPublish(deps, published, { prefix: build.prefix, manifest: build.manifest }, build.previous);
   // text left out with whole segments: retire the versions naming them (a purge merge retires after it publishes)
   if (published && build.plan.dropsText && !build.manifest.segments.some((entry) => entry.purge))
-    await queueRetirement(deps, { accountId, memoryId, version: build.version });
+    await queueRetirement(deps, { accountId, memoryId, version: build.version, prefix: build.prefix });
   return published;
 }
 

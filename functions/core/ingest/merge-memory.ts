@@ -115,7 +115,7 @@ async function mergeOnce(
   else await forgetDeleted(deps, owner, [prefix, segmentPrefix], vectorTier); // the memory was deleted meanwhile
   // a purge: the versions before still name the segments holding the erased text (docs/backups.md)
   if (published && entries.some((entry) => entry.purge))
-    await queueRetirement(deps, { accountId: memory.accountId, memoryId: memory.id, version });
+    await queueRetirement(deps, { accountId: memory.accountId, memoryId: memory.id, version, prefix });
   const properties = { accountId: memory.accountId, memoryId: memory.id, segments: entries.length, chunks: chunks.length, bytes };
   emitMetric('IndexMergeSeconds', (Date.now() - started) / 1000, { dimension: memory.memoryType, properties });
 }

@@ -103,7 +103,7 @@ async function buildOnce(deps: MessageIndexDeps, accountId: string, changes: Mes
   if (!build || !(await publishMessageVersion(deps, accountId, build, { pointer, manifest }))) return undefined;
   // text of deleted messages left out with whole segments: retire the versions naming them (a purge merge retires after it publishes)
   if (build.dropsText && !build.manifest.segments.some((entry) => entry.purge))
-    await queueRetirement(deps, { accountId, version: build.version });
+    await queueRetirement(deps, { accountId, version: build.version, prefix: build.prefix });
   return build;
 }
 

@@ -84,7 +84,8 @@ async function mergeOnce(deps: MessageMergeDeps, accountId: string, started: Ver
     if (!next) return false; // a merged segment left the index meanwhile: pick again
     if (await publishMessageVersion(deps, accountId, next, current)) {
       // a purge: the versions before still name the segments holding the erased text (docs/backups.md)
-      if (merged.entries.some((entry) => entry.purge)) await queueRetirement(deps, { accountId, version: next.version });
+      if (merged.entries.some((entry) => entry.purge))
+        await queueRetirement(deps, { accountId, version: next.version, prefix: next.prefix });
       const properties = { accountId, segments: merged.entries.length, chunks: merged.chunks.length, bytes: next.bytes, tries };
       emitMetric('IndexMergeSeconds', (Date.now() - begun) / 1000, { dimension: 'messages', properties });
       return true;

@@ -9,11 +9,16 @@
  * archives go too (they may hold the text): GET /memories/export answers such an export `failed`.
  * The account's message index (a manifest of segments too, message-index.ts) retires its folders before the
  * version the same way.
+ *
+ * Folders numbered as the retired version itself go too, all but its own: those of a build or merge that
+ * started from the version before and lost the publish to it. Such a loser deletes what it wrote, but one
+ * that crashed, or whose last write landed after the winner's publish collected the folder, leaves it; it
+ * may hold the removed text (a merge that read it live), and no later publish need come to collect it.
  */
 import { objectKeys } from '../object-keys';
 import type { MemoryStore, MessageIndexStore, ObjectStore, QueuePort } from '../ports';
 import type { WorkMessage } from '../work';
-import { folderOf, graphFoldersOf, nameOf, readManifest } from '../stored-index/manifest';
+import { folderOf, graphFoldersOf, type IndexManifest, nameOf, readManifest } from '../stored-index/manifest';
 
 type RetireMessage = Extract<WorkMessage, { kind: 'index.retire' }>;
 
@@ -40,23 +45,43 @@ export async function retireBuilds(deps: RetireDeps, message: RetireMessage): Pr
     const memory = await deps.memories.get(accountId, memoryId);
     if (!memory?.indexPrefix || memory.indexVersion < version) return;
     const root = objectKeys.indexRoot(accountId, memoryId);
-    if (!(await retireBefore(deps.objects, root, memory.indexPrefix, version))) return; // replaced and collected meanwhile: the publish that did so retires again
+    if (!(await retireBefore(deps.objects, root, memory.indexPrefix, message))) return; // replaced and collected meanwhile: the publish that did so retires again
     await deps.objects.deletePrefix(objectKeys.exportsPrefix(accountId, memoryId)); // archives may hold the removed text
     return;
   }
   const pointer = await deps.messageIndexes.get(accountId);
   if (pointer && pointer.version >= version)
-    await retireBefore(deps.objects, objectKeys.messageIndexRoot(accountId), pointer.prefix, version);
+    await retireBefore(deps.objects, objectKeys.messageIndexRoot(accountId), pointer.prefix, message);
 }
 
-/** Deletes the folders under `root` numbered below `version` that the version published at `prefix` does not name; false when it is gone. */
-async function retireBefore(objects: ObjectStore, root: string, prefix: string, version: number): Promise<boolean> {
+/**
+ * Deletes the folders under `root` numbered up to the retired version that neither the version published
+ * at `prefix` (the current one) nor the retired one names (below it only, for a message queued without the
+ * retired version's folder); false when the current version is gone.
+ */
+async function retireBefore(
+  objects: ObjectStore,
+  root: string,
+  prefix: string,
+  retired: Pick<RetireMessage, 'version' | 'prefix'>,
+): Promise<boolean> {
   const current = await readManifest(objects, root, prefix);
   if (!current) return false;
-  const kept = [nameOf(root, prefix), ...current.segments.map((entry) => entry.id), ...graphFoldersOf(current)];
-  await deleteFoldersBefore(objects, root, version, new Set(kept));
+  const kept = new Set(foldersNamed(root, prefix, current));
+  const own = retired.prefix?.startsWith(root) ? retired.prefix : undefined;
+  // the retired version may be the one before the current: readers may still load it
+  const retiredManifest = own && own !== prefix ? await readManifest(objects, root, own) : undefined;
+  if (own && retiredManifest) for (const name of foldersNamed(root, own, retiredManifest)) kept.add(name);
+  await deleteFoldersBefore(objects, root, own ? retired.version + 1 : retired.version, kept);
   return true;
 }
+
+/** The folders a version names: its own, its segments' and its graph's. */
+const foldersNamed = (root: string, prefix: string, manifest: IndexManifest): string[] => [
+  nameOf(root, prefix),
+  ...manifest.segments.map((entry) => entry.id),
+  ...graphFoldersOf(manifest),
+];
 
 /** Deletes the version and segment folders (`v<n>-…/`, `s<n>-…/`) under `root` numbered below `version`, but those `kept`. */
 export async function deleteFoldersBefore(

@@ -6,6 +6,7 @@
  */
 import { deserializeRetrievalIndex, type RetrievalIndex, serializeRetrievalIndex } from '../../engine';
 import { type ChunkRecord, decodeChunks, type StoredChunk } from './chunks';
+import { settleAll } from '../concurrency';
 import { INDEX_FILES } from './index-files';
 import type { ObjectStore } from '../ports';
 import { PerIndexLru } from './per-index-lru';
@@ -55,7 +56,7 @@ export async function writeSegment(
   const records = encodeSegmentRecords(chunks, retrieval.chunks);
   const index = serializeRetrievalIndex(retrieval);
   const files = JSON.stringify(Object.fromEntries(filesOf(chunks)));
-  await Promise.all([
+  await settleAll([
     objects.put(prefix + INDEX_FILES.retrieval, index),
     objects.put(prefix + INDEX_FILES.chunks, records, 'application/json'),
     objects.put(prefix + INDEX_FILES.files, files, 'application/json'),

@@ -1,6 +1,6 @@
-/** The one bounded-concurrency map: order kept, the bound held, at least one in flight, the first failure surfaced. */
+/** The one bounded-concurrency map: order kept, the bound held, at least one in flight, the first failure surfaced; and settleAll. */
 import { describe, expect, it } from 'vitest';
-import { mapConcurrently } from '../../../functions/core/concurrency';
+import { mapConcurrently, settleAll } from '../../../functions/core/concurrency';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -31,5 +31,17 @@ describe('mapConcurrently', () => {
         return item;
       }),
     ).rejects.toThrow('two failed');
+  });
+});
+
+describe('settleAll', () => {
+  it('rejects with the first failure only once every write has settled, so none lands after a cleanup', async () => {
+    const landed: string[] = [];
+    const slow = new Promise((resolve) => setTimeout(resolve, 30)).then(() => landed.push('slow'));
+    const failing = Promise.reject(new Error('put failed'));
+    const later = new Promise((_, reject) => setTimeout(() => reject(new Error('second failure')), 10));
+    await expect(settleAll([failing, slow, later])).rejects.toThrow('put failed');
+    expect(landed).toEqual(['slow']);
+    await expect(settleAll([Promise.resolve(1), tick()])).resolves.toBeUndefined();
   });
 });
