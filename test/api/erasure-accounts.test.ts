@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { del, env, get, type Json, post, textFile, waitFor } from '../support/api';
-import { itemsHolding, leftAfter, objectsHolding } from '../support/erasure-scan';
+import { RUNTIME_RETIRE_SECONDS, itemsHolding, leftAfter, objectsHolding } from '../support/erasure-scan';
 import { kmemAccounts } from '../support/kmem-cli';
 import { testDeps } from '../support/stores';
 
@@ -16,9 +16,6 @@ beforeAll(() => {
   stores = testDeps();
 });
 afterAll(() => stores.documentClient.destroy());
-
-/** KMEM_RETIRE_AFTER_SECONDS of the test runtime (test/support/global-setup.ts). */
-const RUNTIME_RETIRE_SECONDS = 10;
 
 const word = () => `zq${randomBytes(6).toString('hex')}`;
 

@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { del, get, type Json, post, waitFor } from '../support/api';
-import { leftAfter, objectsHolding } from '../support/erasure-scan';
+import { RUNTIME_RETIRE_SECONDS, leftAfter, objectsHolding } from '../support/erasure-scan';
 import { testDeps } from '../support/stores';
 
 let stores: ReturnType<typeof testDeps>;
@@ -15,9 +15,6 @@ beforeAll(() => {
   stores = testDeps();
 });
 afterAll(() => stores.documentClient.destroy());
-
-/** KMEM_RETIRE_AFTER_SECONDS of the test runtime (test/support/global-setup.ts). */
-const RUNTIME_RETIRE_SECONDS = 10;
 
 /** A capitalised made-up name (letters only, so the graph takes it for a name). */
 const name = () => `Zq${Array.from({ length: 9 }, () => String.fromCharCode(97 + randomInt(26))).join('')}`;

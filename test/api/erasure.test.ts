@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { del, get, post, textFile, waitFor } from '../support/api';
-import { leftAfter, objectsHolding } from '../support/erasure-scan';
+import { RUNTIME_RETIRE_SECONDS, leftAfter, objectsHolding } from '../support/erasure-scan';
 import { testDeps } from '../support/stores';
 
 let stores: ReturnType<typeof testDeps>;
@@ -15,9 +15,6 @@ beforeAll(() => {
   stores = testDeps();
 });
 afterAll(() => stores.documentClient.destroy());
-
-/** KMEM_RETIRE_AFTER_SECONDS of the test runtime (test/support/global-setup.ts). */
-const RUNTIME_RETIRE_SECONDS = 10;
 
 const word = () => `zq${randomBytes(6).toString('hex')}`;
 

@@ -411,6 +411,31 @@ describe('the account message index in segments', () => {
     await expectSameAsFresh(h, [secret, other]);
   }, 60_000);
 
+  it('answers a search whose version was collected while it loaded, from the version published since', async () => {
+    const h = await harness();
+    const sessionId = (await createSession(h.api, h.accountId, {})).id;
+    await createMessage(h.api, h.accountId, { sessionId, role: 'user', content: 'the owl hunts at night' });
+    await sync(h);
+    const read = await current(h);
+    // two syncs while a cold container loads the version it read: the second collects that version
+    let raced = false;
+    const objects: ObjectStore = Object.assign(Object.create(base.objects) as ObjectStore, {
+      get: async (key: string) => {
+        if (!raced && key.startsWith(read.prefix)) {
+          raced = true;
+          for (const content of ['the zebracode glacier', 'rye bread and salt']) {
+            await createMessage(h.api, h.accountId, { sessionId, role: 'user', content });
+            await sync(h);
+          }
+        }
+        return base.objects.get(key);
+      },
+    });
+    const found = await searchMessages({ ...base, indexes: new IndexCache(objects, 2) }, h.accountId, { query: 'zebracode', topK: 3 });
+    expect(await base.objects.list(read.prefix)).toEqual([]); // collected while it loaded
+    expect(found.map((hit) => hit.message.content)).toContain('the zebracode glacier');
+  }, 60_000);
+
   it('loads a monolithic version written before segments, and converts it at the next sync', async () => {
     const h = await harness();
     const sessionId = (await createSession(h.api, h.accountId, {})).id;

@@ -12,6 +12,8 @@ import { mergeMemory } from '../../functions/core/ingest/merge-memory';
 import { retireBuilds } from '../../functions/core/ingest/retire-builds';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { createMemory } from '../../functions/core/use-cases/memories';
+import { retrieveFromMemory } from '../../functions/core/use-cases/retrieve-memory';
+import { lookUpEntities } from '../../functions/core/use-cases/memory-entities';
 import { encodeChunks, type StoredChunk } from '../../functions/core/stored-index/chunks';
 import { IndexCache } from '../../functions/core/stored-index/index-cache';
 import { type IndexManifest, readManifest } from '../../functions/core/stored-index/manifest';
@@ -70,6 +72,24 @@ async function harness(memoryType: 'vector' | 'graph' = 'vector'): Promise<Harne
 }
 
 const now = () => new Date().toISOString();
+
+/**
+ * The store as a cold container reading `read` sees it: at its first read of that version's files, two
+ * ingestions publish (the second collects that version), as a memory written once a second does.
+ */
+function racingStore(h: Harness, read: Memory): ObjectStore {
+  let raced = false;
+  return Object.assign(Object.create(base.objects) as ObjectStore, {
+    get: async (key: string) => {
+      if (!raced && key.startsWith(read.indexPrefix ?? '-')) {
+        raced = true;
+        await ingest(h, 'second', ['the zebracode glacier']);
+        await ingest(h, 'third', ['rye bread and salt']);
+      }
+      return base.objects.get(key);
+    },
+  });
+}
 
 async function link(h: Harness, fileId: string): Promise<void> {
   if (await base.links.get(h.accountId, h.memoryId, fileId)) return;
@@ -442,6 +462,27 @@ describe('segmented memory index', () => {
     expect((await current(h)).manifest.segments).toHaveLength(1);
     expect(await mergeMemory(h.deps, { kind: 'memory.merge', accountId: h.accountId, memoryId: h.memoryId })).toBe(0); // redelivered: nothing due
     await expectSameAsFresh(h, live);
+  }, 60_000);
+
+  it('answers a query whose version was collected while it loaded, from the version published since', async () => {
+    const h = await harness();
+    await ingest(h, 'first', ['the owl hunts at night']);
+    const read = (await current(h)).memory;
+    const deps = { ...base, indexes: new IndexCache(racingStore(h, read), 2) };
+    const asked = { memoryId: h.memoryId, query: 'zebracode glacier', topK: 3, facts: false, assisted: false };
+    const answer = await retrieveFromMemory(deps, h.accountId, asked);
+    expect(await base.objects.list(read.indexPrefix ?? '-')).toEqual([]); // collected while it loaded
+    expect(JSON.stringify(answer.payload)).toContain('the zebracode glacier');
+  }, 60_000);
+
+  it('finds entities in a newer version when the one read was collected while it loaded (profiles read the graph the same way)', async () => {
+    const h = await harness('graph');
+    await ingest(h, 'first', ['Ada Lovelace wrote the first program.']);
+    const read = (await current(h)).memory;
+    const deps = { ...base, indexes: new IndexCache(racingStore(h, read), 2) };
+    const found = await lookUpEntities(deps, h.accountId, h.memoryId, { name: 'Ada Lovelace', limit: 3 });
+    expect(await base.objects.list(read.indexPrefix ?? '-')).toEqual([]); // collected while it loaded
+    expect(JSON.stringify(found)).toContain('Ada Lovelace');
   }, 60_000);
 
   it('leaves the published index untouched when a build dies between writing its segment and publishing', async () => {

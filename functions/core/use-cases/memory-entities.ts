@@ -10,6 +10,7 @@
  * is no longer true too, latest first. A fact of a graph built before validity starts at its source's
  * time (the message's, else the file's creation).
  */
+import { loadedGraph } from './current-version';
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { BadRequestError } from '../errors';
 import { type DatedFact, datedFacts, matchEntitiesByName, mentioningChunks, neighboursOf } from '../../engine';
@@ -65,9 +66,9 @@ export async function lookUpEntities(
   id: string,
   request: { name: string; limit: number },
 ): Promise<EntityView[]> {
-  const memory = await getMemory(deps, accountId, id);
-  if (memory.memoryType !== 'graph') throw BadRequestError.forField('id', `memory '${id}' is a vector memory; it has no graph`);
-  const loaded = await deps.indexes.loadGraph(memory);
+  const read = await getMemory(deps, accountId, id);
+  if (read.memoryType !== 'graph') throw BadRequestError.forField('id', `memory '${id}' is a vector memory; it has no graph`);
+  const { memory, loaded } = await loadedGraph(deps, accountId, read);
   if (!loaded) return [];
   const mentioned = stillMentioned(memory, loaded);
   const matches = matchEntitiesByName(loaded.graph, request.name, request.limit, mentioned);

@@ -9,6 +9,7 @@
  * the customer user's messages into the graph (engine/graph/profile-statements.ts). Sessions removed from the
  * memory contribute nothing.
  */
+import { loadedGraph } from './current-version';
 import { BadRequestError } from '../errors';
 import { type ProfileEntry, profileOf } from '../../engine';
 import { isExcludedChunk } from '../model';
@@ -41,11 +42,11 @@ export async function userProfile(
   id: string,
   request: { customerUserId: string; asOf?: string | undefined },
 ): Promise<UserProfile> {
-  const memory = await getMemory(deps, accountId, id);
-  if (memory.memoryType !== 'graph')
+  const read = await getMemory(deps, accountId, id);
+  if (read.memoryType !== 'graph')
     throw BadRequestError.forField('id', `memory '${id}' is a vector memory; profiles are kept by graph memories`);
   const empty = { customerUserId: request.customerUserId, preferences: [], facts: [] };
-  const loaded = await deps.indexes.loadGraph(memory);
+  const { memory, loaded } = await loadedGraph(deps, accountId, read);
   if (!loaded) return empty;
   const profile = profileOf(loaded.graph, request.customerUserId, request.asOf ?? new Date().toISOString());
   const excluded = new Set(memory.excludedFileIds);

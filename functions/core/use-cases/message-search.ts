@@ -12,7 +12,8 @@ import { objectKeys } from '../object-keys';
 import { BadRequestError } from '../errors';
 import type { ChunkRecord, StoredChunk } from '../stored-index/chunks';
 import type { Message, MessageRole } from '../model';
-import type { MessageIndexStore, MessageStore, SessionStore } from '../ports';
+import type { MessageIndexPointer, MessageIndexStore, MessageStore, SessionStore } from '../ports';
+import { onCurrentVersion } from './current-version';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
 import { chunkPredicate, isFilterEmpty, resolveSources, type SearchFilter } from '../stored-index/search-filter';
@@ -56,7 +57,10 @@ export async function searchMessages(deps: MessageSearchDeps, accountId: string,
   const pointer = await deps.messageIndexes.get(accountId);
   if (!pointer) return [];
   const root = objectKeys.messageIndexRoot(accountId);
-  const index = await deps.indexes.loadBuild(`${accountId}/messages@${pointer.version}`, root, pointer.prefix, pointer.version);
+  const rereading = { reread: () => deps.messageIndexes.get(accountId), versionOf: (read: MessageIndexPointer) => read.version };
+  const index = await onCurrentVersion(pointer, rereading, (current) =>
+    deps.indexes.loadBuild(`${accountId}/messages@${current.version}`, root, current.prefix, current.version),
+  );
   const messageOf = messagesByOrdinal(index);
   const filtered = await filteredChunks(deps, accountId, index, request.filter);
   // worked out once per request, not once per ranking round

@@ -27,6 +27,7 @@ import { candidateRerank } from '../reranking/candidate-rerank';
 import { checkWindow } from './message-search';
 import { nextTurns } from './conversation-turns';
 import { guessedMemory, rememberMemory, sameRetrievalInputs } from './memory-guess';
+import { onCurrentVersion } from './current-version';
 import { allowedChunks, chunkIdAllowed, chunkView, filterSources } from './retrieval-scope';
 import type { RetrievalDeps, RetrievalQuery } from './retrieval-types';
 
@@ -73,8 +74,13 @@ export async function retrieveFromMemory(deps: RetrievalDeps, accountId: string,
   const memory = await reading;
   rememberMemory(deps.memories, accountId, request.memoryId, memory);
   if (!memory) throw NotFoundError.of('memory', request.memoryId);
-  const result =
-    guessed && sameRetrievalInputs(guessed.memory, memory) ? await guessed.result : await retrieveFrom(deps, asker, memory, request);
+  // the guess, else the record read; again on a newer version when the one read was collected meanwhile
+  const rereading = { reread: () => deps.memories.get(accountId, request.memoryId), versionOf: (read: Memory) => read.indexVersion };
+  const result = await onCurrentVersion(memory, rereading, (current) =>
+    current === memory && guessed && sameRetrievalInputs(guessed.memory, memory)
+      ? guessed.result
+      : retrieveFrom(deps, asker, current, request),
+  );
   const properties = { accountId, memoryId: memory.id, topK: request.topK };
   emitMetric('RetrievalMs', performance.now() - started, { dimension: memory.memoryType, properties });
   return result;
