@@ -38,7 +38,8 @@ import {
   withUnknownPropertiesArb,
 } from '../support/openapi-arbitraries';
 
-const { url: BASE, keyA, keyB } = inject('kmem');
+// accounts of its own: ids harvested from list answers are replayed in deletes (global-setup.ts)
+const { url: BASE, keyFuzzA: keyA, keyFuzzB: keyB } = inject('kmem');
 
 /** The test runtime's KMEM_MAX_BODY_KB (see test/support/global-setup.ts). */
 const MAX_BODY_BYTES = 256 * 1024;

@@ -24,6 +24,12 @@ export interface KmemTestEnv {
    * other tests search, whose message index then stays small and quick to rebuild.
    */
   keyTraffic: string;
+  /**
+   * Two accounts of the OpenAPI fuzz alone: it replays ids it harvested from list answers in deletes, so
+   * in a shared account it would delete what other files are still using.
+   */
+  keyFuzzA: string;
+  keyFuzzB: string;
   dataDir: string;
   /** The runtime's store endpoints, for contract tests that build their own adapters. */
   dynamodbEndpoint: string;
@@ -63,12 +69,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const b = await createAccount(runtime.deps, 'tenant-b');
   const consoleAccount = await createAccount(runtime.deps, 'tenant-console');
   const trafficAccount = await createAccount(runtime.deps, 'tenant-traffic');
+  const [fuzzA, fuzzB] = [await createAccount(runtime.deps, 'tenant-fuzz-a'), await createAccount(runtime.deps, 'tenant-fuzz-b')];
   project.provide('kmem', {
     url: runtime.url,
     keyA: a.apiKey,
     keyB: b.apiKey,
     keyConsole: consoleAccount.apiKey,
     keyTraffic: trafficAccount.apiKey,
+    keyFuzzA: fuzzA.apiKey,
+    keyFuzzB: fuzzB.apiKey,
     dataDir,
     dynamodbEndpoint: runtime.config.dynamodbEndpoint ?? '',
     s3Endpoint: runtime.config.s3Endpoint ?? '',
