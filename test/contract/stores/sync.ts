@@ -122,6 +122,24 @@ export function conversationSyncStoreContract(make: MakeStores): void {
       expect(await conversationSync.acquire(accountId, memoryId, 'b4', 2_200, 3_200)).toEqual({ generation: 0, sessions: new Map() });
     });
 
+    it('releases at the first settle a lease taken where nothing was ever marked, or after a delete', async () => {
+      // a delivery that finds no pending change (its change built already, or the target forgotten): one
+      // settle ends it; it must not keep the lease round after round with nothing to build
+      const { conversationSync } = make();
+      const [accountId, memoryId] = [newId(), newId()];
+      const nothing = await conversationSync.acquire(accountId, memoryId, 'b1', 1_000, 2_000);
+      expect(nothing).toEqual({ generation: 0, sessions: new Map() });
+      expect(
+        await conversationSync.settle(accountId, memoryId, 'b1', nothing ?? { generation: 0, sessions: new Map() }, 3_000),
+      ).toBeUndefined();
+      expect(await conversationSync.acquire(accountId, memoryId, 'b2', 1_500, 2_500)).toEqual({ generation: 0, sessions: new Map() });
+      await conversationSync.delete(accountId, memoryId);
+      const again = await conversationSync.acquire(accountId, memoryId, 'b3', 1_600, 2_600);
+      expect(
+        await conversationSync.settle(accountId, memoryId, 'b3', again ?? { generation: 0, sessions: new Map() }, 3_000),
+      ).toBeUndefined();
+    });
+
     it('counts every session of a large change', async () => {
       const { conversationSync } = make();
       const [accountId, memoryId] = [newId(), newId()];

@@ -56,10 +56,17 @@ export class ConversationSyncRepository implements ConversationSyncStore {
   async settle(accountId: string, memoryId: string, holder: string, built: PendingSync, untilMs: number): Promise<PendingSync | undefined> {
     if (!(await this.forget(accountId, memoryId, holder, built.sessions))) return undefined;
     const key = this.keyOf(accountId, memoryId);
+    // an item no change ever marked has no generation (read as 0): it is unchanged too, or the lease would
+    // be kept round after round with nothing to build
+    const unmarked = built.generation === 0 ? 'attribute_not_exists(generation) OR ' : '';
     const released = await this.table.upsert(
       key,
       { expression: 'REMOVE holder SET leaseUntil = :zero', names: {}, values: { ':zero': 0 } },
-      { expression: 'holder = :holder AND generation = :built', names: {}, values: { ':holder': holder, ':built': built.generation } },
+      {
+        expression: `holder = :holder AND (${unmarked}generation = :built)`,
+        names: {},
+        values: { ':holder': holder, ':built': built.generation },
+      },
     );
     if (released !== 'refused') return undefined;
     const kept = await this.table.upsert(
