@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { del, env, get, type Json, post, textFile, waitFor } from '../support/api';
-import { RUNTIME_RETIRE_SECONDS, itemsHolding, leftAfter, objectsHolding } from '../support/erasure-scan';
+import { RUNTIME_AUTH_CACHE_SECONDS, RUNTIME_RETIRE_SECONDS, itemsHolding, leftAfter, objectsHolding } from '../support/erasure-scan';
 import { kmemAccounts } from '../support/kmem-cli';
 import { testDeps } from '../support/stores';
 
@@ -91,12 +91,13 @@ describe('kmem accounts delete', () => {
     expect(unconfirmed.stderr).toMatch(/--yes/);
     expect((await get('/users/list', key)).status).toBe(200);
 
-    // the second sweep after the key cache time (KMEM_AUTH_CACHE_SECONDS, 5 s): a request a cached key still let in
-    // (its rate counter, say) is swept too, as the command's default settle (cache time + 10 s) ensures
-    const erased = await kmemAccounts(env().dataDir, 'delete', name, '--yes', '--settle', '6');
+    // the second sweep after the key cache time (the runtime's KMEM_AUTH_CACHE_SECONDS): a request a cached key
+    // still let in (its rate counter, say) is swept too, as the command's default settle (cache time + 10 s) ensures
+    const settle = String(RUNTIME_AUTH_CACHE_SECONDS + 1);
+    const erased = await kmemAccounts(env().dataDir, 'delete', name, '--yes', '--settle', settle);
     expect(erased.code, erased.stderr).toBe(0);
     expect(erased.stdout.at(-1)).toMatch(/^keys revoked 1, objects deleted [1-9]\d*, items deleted [1-9]\d*$/);
-    // the key stops working within the runtime's key cache time (KMEM_AUTH_CACHE_SECONDS, 5 s by default)
+    // the key stops working within the runtime's key cache time
     const deadline = Date.now() + 10_000;
     let status = (await get('/users/list', key)).status;
     while (status !== 403 && Date.now() < deadline) {

@@ -9,7 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { startRuntime } from '../../functions/local/runtime';
 import { ensureConsoleBuilt } from '../../lib/console-build';
-import { RUNTIME_RETIRE_SECONDS } from './erasure-scan';
+import { RUNTIME_AUTH_CACHE_SECONDS, RUNTIME_RETIRE_SECONDS } from './erasure-scan';
 import { TEST_IMPORT_BUCKET, TEST_MISSING_BUCKET } from './imports';
 import { bundleKmemCommand } from './kmem-cli-bundle';
 
@@ -57,6 +57,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       KMEM_WEBHOOK_BACKOFF_SECONDS: '1',
       KMEM_INGEST_WAIT_SECONDS: '1',
       KMEM_RETIRE_AFTER_SECONDS: String(RUNTIME_RETIRE_SECONDS), // the erasure bound, short for test/api/erasure*.test.ts
+      KMEM_AUTH_CACHE_SECONDS: String(RUNTIME_AUTH_CACHE_SECONDS), // a revoked key's last seconds, short for erasure-accounts.test.ts
       KMEM_IMPORT_MAX_MEMBERS: '1000',
       // the buckets S3 imports of the tests read (none by default); each account reads only the pairs it is given
       KMEM_IMPORT_BUCKETS: `${TEST_IMPORT_BUCKET},${TEST_MISSING_BUCKET}`,
