@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { del, env, get, type Json, post, textFile, waitFor } from '../support/api';
-import { RUNTIME_AUTH_CACHE_SECONDS, RUNTIME_RETIRE_SECONDS, itemsHolding, leftAfter, objectsHolding } from '../support/erasure-scan';
+import { itemsHolding, leftAfter, objectsHolding } from '../support/erasure-scan';
+import { RUNTIME_AUTH_CACHE_SECONDS, RUNTIME_RETIRE_SECONDS } from '../support/runtime-settings';
 import { kmemAccounts } from '../support/kmem-cli';
 import { testDeps } from '../support/stores';
 

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { del, get, post, textFile, waitFor } from '../support/api';
-import { RUNTIME_RETIRE_SECONDS, leftAfter, objectsHolding } from '../support/erasure-scan';
+import { leftAfter, objectsHolding } from '../support/erasure-scan';
+import { RUNTIME_RETIRE_SECONDS } from '../support/runtime-settings';
 import { testDeps } from '../support/stores';
 
 let stores: ReturnType<typeof testDeps>;

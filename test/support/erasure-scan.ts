@@ -11,15 +11,6 @@ import type { TestDeps } from './stores';
 type Stores = Pick<TestDeps, 's3' | 'documentClient' | 'config'>;
 
 /**
- * KMEM_RETIRE_AFTER_SECONDS of the test runtime (test/support/global-setup.ts): the erasure bound's delay,
- * short. Readers of a version retired while they load it read the newer one (current-version.ts).
- */
-export const RUNTIME_RETIRE_SECONDS = 3;
-
-/** KMEM_AUTH_CACHE_SECONDS of the test runtime: how long a warm cache still lets a revoked key in (5 s by default). */
-export const RUNTIME_AUTH_CACHE_SECONDS = 2;
-
-/**
  * What an object's bytes were found to hold, by key, ETag (a digest of the bytes) and the texts looked
  * for: an object unchanged since a look is not read again, so a poll of the bucket reads only what changed.
  */

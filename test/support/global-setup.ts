@@ -9,7 +9,7 @@ import type { TestProject } from 'vitest/node';
 import { createAccount } from '../../functions/core/use-cases/accounts';
 import { startRuntime } from '../../functions/local/runtime';
 import { ensureConsoleBuilt } from '../../lib/console-build';
-import { RUNTIME_AUTH_CACHE_SECONDS, RUNTIME_RETIRE_SECONDS } from './erasure-scan';
+import { RUNTIME_AUTH_CACHE_SECONDS, RUNTIME_RETIRE_SECONDS } from './runtime-settings';
 import { TEST_IMPORT_BUCKET, TEST_MISSING_BUCKET } from './imports';
 import { bundleKmemCommand } from './kmem-cli-bundle';
 
