@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -34,6 +35,12 @@ const STACK_BUT_REAL_SYNTH = 'test/infra/!(real-synth).test.ts';
 const E2E_ALONE = ['test/soak/hostile-files.test.ts'];
 
 export default defineConfig({
+  resolve: {
+    // Vite's resolver reads chrono-node's `./*/*` export pattern for `chrono-node/en` (the English locale's
+    // module, which the engine imports) and misses the file; Node, tsx and esbuild take `./*`. Here it is
+    // the file Node resolves, so the tests load what the service does.
+    alias: [{ find: /^chrono-node\/en$/, replacement: fileURLToPath(import.meta.resolve('chrono-node/en')) }],
+  },
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -9,7 +9,7 @@
  * - a bare duration ("for three months", "for a year") and a time from an event that is no date ("two weeks
  *   before the wedding") name no time: they are claimed, so the parser does not read them as one.
  */
-import { casual } from 'chrono-node';
+import { casual } from 'chrono-node/en';
 import { DAY, dayOf, monthOf, NUMBER_WORDS, type RuleMatch, type TimeSpan, weekendOf, yearOf } from './time-spans';
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];

@@ -6,7 +6,9 @@
  * "N weekends ago". Each expression becomes the span its wording covers: a day, a weekend, a week, a
  * calendar month or year. All times are UTC.
  */
-import { casual, type ParsedResult } from 'chrono-node';
+// the English locale's module: the same `casual` parser as the package's root, which loads all 16 locales
+// (266 ES modules where this loads 51: 0.5 CPU-s less for each thread that loads the engine under tsx)
+import { casual, type ParsedResult } from 'chrono-node/en';
 import { anchoredMatches } from './time-anchors';
 import { DAY, dayOf, monthOf, NUMBER_WORDS, type RuleMatch, type TimeSpan, weekendOf, yearOf } from './time-spans';
 import { mayNameTime } from './time-words';

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { casual } from 'chrono-node';
+import { casual } from 'chrono-node/en';
 import { describe, expect, it } from 'vitest';
 import { mayNameTime } from '../../../functions/engine/text/time-words';
 import { fc } from '../../support/property-seed';
