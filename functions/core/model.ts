@@ -65,6 +65,12 @@ export interface Session {
   endedAt: string | null;
 }
 
+/** A session and the message sequence number just taken in it (`SessionStore.nextMessageSequence`). */
+export interface SequencedSession {
+  session: Session;
+  sequence: number;
+}
+
 export interface Message {
   id: string;
   accountId: string;

@@ -18,6 +18,7 @@ import type {
   MessageRole,
   Page,
   PageRequest,
+  SequencedSession,
   Session,
   SourceRef,
   User,
@@ -70,8 +71,9 @@ export interface SessionStore {
   markDeleted(accountId: string, id: string, at: string): Promise<Session | undefined>;
   /** Sets endedAt once; returns the session as stored, or undefined when it does not exist. */
   markEnded(accountId: string, id: string, at: string): Promise<Session | undefined>;
-  /** The next message's place in the session's writing order (1, 2, ...); undefined when there is no session. */
-  nextMessageSequence(accountId: string, id: string): Promise<number | undefined>;
+  /** Takes the next message's place in the session's writing order (1, 2, ...), answered with the session as
+   *  that write left it (one request: a message write needs both); undefined when there is no session. */
+  nextMessageSequence(accountId: string, id: string): Promise<SequencedSession | undefined>;
   /** Removes the session's item for good (a restore that failed takes back what it made). */
   delete(accountId: string, id: string): Promise<void>;
 }

@@ -1,5 +1,5 @@
 /** Users, sessions and messages, in memory (the semantics of their DynamoDB repositories). */
-import type { Message, Page, PageRequest, Session, User } from '../../core/model';
+import type { Message, Page, PageRequest, SequencedSession, Session, User } from '../../core/model';
 import type { MessageFilter, MessageStore, SessionStore, UserStore } from '../../core/ports';
 import { AccountRecords, byCreation, pageOf } from './records';
 
@@ -43,11 +43,12 @@ export class MemorySessionStore implements SessionStore {
     return this.stampOnce(accountId, id, 'endedAt', at);
   }
 
-  async nextMessageSequence(accountId: string, id: string): Promise<number | undefined> {
-    if (!this.sessions.has(accountId, id)) return undefined;
-    const next = (this.sequences.get(accountId, id) ?? 0) + 1;
-    this.sequences.put(accountId, id, next);
-    return next;
+  async nextMessageSequence(accountId: string, id: string): Promise<SequencedSession | undefined> {
+    const session = this.sessions.get(accountId, id);
+    if (!session) return undefined;
+    const sequence = (this.sequences.get(accountId, id) ?? 0) + 1;
+    this.sequences.put(accountId, id, sequence);
+    return { session, sequence };
   }
 
   async delete(accountId: string, id: string): Promise<void> {

@@ -168,7 +168,8 @@ export async function restoreMessage(
   if (sessionId === line.sessionId)
     throw new BadRequestError(`archive refused: ${where} belongs to session '${line.sessionId}', which the archive does not hold`);
   const id = ids.add(requireString(line.id, `${where}.id`));
-  const sequence = line.sequence === undefined ? undefined : await deps.sessions.nextMessageSequence(memory.accountId, sessionId);
+  const sequence =
+    line.sequence === undefined ? undefined : (await deps.sessions.nextMessageSequence(memory.accountId, sessionId))?.sequence;
   const message: Message = {
     id,
     accountId: memory.accountId,

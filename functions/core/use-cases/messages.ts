@@ -40,11 +40,12 @@ export interface NewMessage {
 }
 
 export async function createMessage(deps: MessageDeps, accountId: string, input: NewMessage): Promise<Message> {
-  const session = await deps.sessions.get(accountId, input.sessionId);
-  if (!session) throw BadRequestError.forField('sessionID', `session '${input.sessionId}' does not exist`);
+  // the session comes with its next sequence number (one request); a deleted session's number is spent on nothing
+  const sequenced = await deps.sessions.nextMessageSequence(accountId, input.sessionId);
+  if (!sequenced) throw BadRequestError.forField('sessionID', `session '${input.sessionId}' does not exist`);
+  const { session, sequence } = sequenced;
   if (session.deletedAt) throw BadRequestError.forField('sessionID', `session '${input.sessionId}' is deleted`);
   const now = deps.clock.now().toISOString();
-  const sequence = await deps.sessions.nextMessageSequence(accountId, session.id);
   const message: Message = {
     id: input.id ?? deps.ids.uuid(),
     accountId,
@@ -54,7 +55,7 @@ export async function createMessage(deps: MessageDeps, accountId: string, input:
     customerUserId: input.customerUserId ?? session.customerUserId,
     createdAt: input.createdAt ?? now,
     updatedAt: now,
-    ...(sequence === undefined ? {} : { sequence }),
+    sequence,
   };
   try {
     await deps.messages.create(message);

@@ -60,12 +60,19 @@ export function sessionStoreContract(make: MakeStores): void {
       expect(await sessions.markEnded(accountId, newId(), at(40))).toBeUndefined();
     });
 
-    it('numbers a session’s messages 1, 2, … and has no number for a missing session', async () => {
+    it('numbers a session’s messages 1, 2, … with the session as it stands, and has no number for a missing session', async () => {
       const { sessions } = make();
       const accountId = newId();
       const s = session(accountId);
       await sessions.create(s);
-      expect([await sessions.nextMessageSequence(accountId, s.id), await sessions.nextMessageSequence(accountId, s.id)]).toEqual([1, 2]);
+      expect(await sessions.nextMessageSequence(accountId, s.id)).toEqual({ session: s, sequence: 1 });
+      expect(await sessions.nextMessageSequence(accountId, s.id)).toEqual({ session: s, sequence: 2 });
+      // the number comes with the session as that write found it: a message write reads nothing else
+      await sessions.markDeleted(accountId, s.id, at(50));
+      expect(await sessions.nextMessageSequence(accountId, s.id)).toEqual({
+        session: { ...s, deletedAt: at(50), updatedAt: at(50) },
+        sequence: 3,
+      });
       expect(await sessions.nextMessageSequence(newId(), s.id)).toBeUndefined();
       expect(await sessions.nextMessageSequence(accountId, newId())).toBeUndefined();
     });

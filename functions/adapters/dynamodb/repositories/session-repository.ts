@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Session } from '../../../core/model';
+import type { SequencedSession, Session } from '../../../core/model';
 import type { SessionStore } from '../../../core/ports';
 import { itemOf, itemSchema, nullable, storedTimestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
@@ -44,13 +44,14 @@ export class SessionRepository implements SessionStore {
     return this.stampOnce(accountId, id, 'endedAt', at);
   }
 
-  async nextMessageSequence(accountId: string, id: string): Promise<number | undefined> {
+  /** One conditional ADD whose answer (the item after it) holds the session too: no read before it. */
+  async nextMessageSequence(accountId: string, id: string): Promise<SequencedSession | undefined> {
     const item = await this.table.apply(keys.session(accountId, id), {
       expression: 'ADD messageSequence :one',
       names: {},
       values: { ':one': 1 },
     });
-    return item ? Number(item.messageSequence) : undefined;
+    return item ? { session: sessionItem.read(item), sequence: Number(item.messageSequence) } : undefined;
   }
 
   async delete(accountId: string, id: string): Promise<void> {
