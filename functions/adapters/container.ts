@@ -22,15 +22,14 @@ import type {
   MemoryRecordReader,
   MemoryStore,
   MessageIndexStore,
-  MessageStore,
   ObjectStore,
   QueuePort,
   RedeliveryPort,
   RequestCounter,
   SessionLinkStore,
-  SessionStore,
   UserStore,
 } from '../core/ports';
+import type { MessageStore, SessionStore } from '../core/conversations/ports';
 import type { FileStore, ImportStore, UploadStore } from '../core/files/ports';
 import type { WebhookSender, WebhookStore } from '../core/webhooks/ports';
 import type { ExportStore, PortableArchives } from '../core/portable/ports';

@@ -65,12 +65,6 @@ export interface Session {
   endedAt: string | null;
 }
 
-/** A session and the message sequence number just taken in it (`SessionStore.nextMessageSequence`). */
-export interface SequencedSession {
-  session: Session;
-  sequence: number;
-}
-
 export interface Message {
   id: string;
   accountId: string;

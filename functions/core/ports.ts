@@ -13,13 +13,9 @@ import type {
   MemorySessionLink,
   MemoryStep,
   MemoryType,
-  Message,
   WebhookDeliveryStatus,
-  MessageRole,
   Page,
   PageRequest,
-  SequencedSession,
-  Session,
   SourceRef,
   User,
 } from './model';
@@ -60,35 +56,6 @@ export interface UserStore {
   get(accountId: string, id: string): Promise<User | undefined>;
   list(accountId: string, page: PageRequest): Promise<Page<User>>;
   /** Returns false when there was nothing to delete. */
-  delete(accountId: string, id: string): Promise<boolean>;
-}
-
-export interface SessionStore {
-  /** Throws ConflictError when the id exists. */
-  create(session: Session): Promise<void>;
-  get(accountId: string, id: string): Promise<Session | undefined>;
-  /** Sets deletedAt once; returns the session as stored, or undefined when it does not exist. */
-  markDeleted(accountId: string, id: string, at: string): Promise<Session | undefined>;
-  /** Sets endedAt once; returns the session as stored, or undefined when it does not exist. */
-  markEnded(accountId: string, id: string, at: string): Promise<Session | undefined>;
-  /** Takes the next message's place in the session's writing order (1, 2, ...), answered with the session as
-   *  that write left it (one request: a message write needs both); undefined when there is no session. */
-  nextMessageSequence(accountId: string, id: string): Promise<SequencedSession | undefined>;
-  /** Removes the session's item for good (a restore that failed takes back what it made). */
-  delete(accountId: string, id: string): Promise<void>;
-}
-
-export interface MessageFilter {
-  sessionId?: string;
-  customerUserId?: string;
-  role?: MessageRole;
-}
-
-export interface MessageStore {
-  /** Throws ConflictError when the id exists in this account. */
-  create(message: Message): Promise<void>;
-  get(accountId: string, id: string): Promise<Message | undefined>;
-  list(accountId: string, filter: MessageFilter, page: PageRequest): Promise<Page<Message>>;
   delete(accountId: string, id: string): Promise<boolean>;
 }
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BadRequestError } from '../../functions/core/errors';
-import type { SessionStore } from '../../functions/core/ports';
+import type { SessionStore } from '../../functions/core/conversations/ports';
 import { createMessage } from '../../functions/core/use-cases/messages';
 import { createSession, deleteSession } from '../../functions/core/use-cases/sessions';
 import { memoryDeps } from '../support/memory';

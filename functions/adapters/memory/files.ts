@@ -10,7 +10,7 @@ import {
   type ResyncClaimResult,
   type UploadStore,
 } from '../../core/files/ports';
-import { AccountRecords, byCreation, compare, definedChanges, pageOf } from './records';
+import { AccountRecords, byCreation, compare, definedChanges, foundById, pageOf } from './records';
 
 export class MemoryUploadStore implements UploadStore {
   private readonly uploads = new AccountRecords<Upload>();
@@ -93,12 +93,7 @@ export class MemoryFileStore implements FileStore {
   }
 
   async getMany(accountId: string, ids: readonly string[]): Promise<Map<string, FileRecord>> {
-    const found = new Map<string, FileRecord>();
-    for (const id of ids) {
-      const file = this.files.get(accountId, id);
-      if (file) found.set(id, file);
-    }
-    return found;
+    return foundById(ids, (id) => this.files.get(accountId, id));
   }
 
   async list(accountId: string, category: FileCategory | undefined, page: PageRequest): Promise<Page<FileRecord>> {

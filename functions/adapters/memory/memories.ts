@@ -15,7 +15,7 @@ import {
   type WebhookDeliveryStatus,
 } from '../../core/model';
 import type { JobStore, LinkStore, MemoryStore, SessionLinkStore } from '../../core/ports';
-import { AccountRecords, byCreation, compare, definedChanges, pageOf } from './records';
+import { AccountRecords, byCreation, compare, definedChanges, foundById, pageOf } from './records';
 
 export class MemoryMemoryStore implements MemoryStore {
   private readonly memories = new AccountRecords<Memory>();
@@ -113,12 +113,7 @@ export class MemoryLinkStore implements LinkStore {
   }
 
   async getMany(accountId: string, memoryId: string, fileIds: readonly string[]): Promise<Map<string, MemoryFileLink>> {
-    const found = new Map<string, MemoryFileLink>();
-    for (const fileId of fileIds) {
-      const link = this.links.get(accountId, linkKey(memoryId, fileId));
-      if (link) found.set(fileId, link);
-    }
-    return found;
+    return foundById(fileIds, (fileId) => this.links.get(accountId, linkKey(memoryId, fileId)));
   }
 
   /** In file id order. */

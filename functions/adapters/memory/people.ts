@@ -1,7 +1,9 @@
 /** Users, sessions and messages, in memory (the semantics of their DynamoDB repositories). */
-import type { Message, Page, PageRequest, SequencedSession, Session, User } from '../../core/model';
-import type { MessageFilter, MessageStore, SessionStore, UserStore } from '../../core/ports';
-import { AccountRecords, byCreation, pageOf } from './records';
+import type { Message, Page, PageRequest, Session, User } from '../../core/model';
+import type { SequencedSession } from '../../core/conversations/ports';
+import type { UserStore } from '../../core/ports';
+import type { MessageFilter, MessageStore, SessionStore } from '../../core/conversations/ports';
+import { AccountRecords, byCreation, foundById, pageOf } from './records';
 
 export class MemoryUserStore implements UserStore {
   private readonly users = new AccountRecords<User>();
@@ -33,6 +35,10 @@ export class MemorySessionStore implements SessionStore {
 
   async get(accountId: string, id: string): Promise<Session | undefined> {
     return this.sessions.get(accountId, id);
+  }
+
+  async getMany(accountId: string, ids: readonly string[]): Promise<Map<string, Session>> {
+    return foundById(ids, (id) => this.sessions.get(accountId, id));
   }
 
   async markDeleted(accountId: string, id: string, at: string): Promise<Session | undefined> {
@@ -77,6 +83,10 @@ export class MemoryMessageStore implements MessageStore {
 
   async get(accountId: string, id: string): Promise<Message | undefined> {
     return this.messages.get(accountId, id);
+  }
+
+  async getMany(accountId: string, ids: readonly string[]): Promise<Map<string, Message>> {
+    return foundById(ids, (id) => this.messages.get(accountId, id));
   }
 
   async list(accountId: string, filter: MessageFilter, page: PageRequest): Promise<Page<Message>> {

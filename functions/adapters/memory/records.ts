@@ -92,6 +92,16 @@ const TOKEN_VERSION = 'm1';
  * One page of `items` in the order of `sortKey`, with tokens for the pages on either side: the same
  * answers as the table's paged queries (a token names its listing, `scope`, and its direction).
  */
+/** The records `find` finds for `ids`, by id. */
+export function foundById<T>(ids: readonly string[], find: (id: string) => T | undefined): Map<string, T> {
+  const found = new Map<string, T>();
+  for (const id of ids) {
+    const record = find(id);
+    if (record) found.set(id, record);
+  }
+  return found;
+}
+
 export function pageOf<T>(items: readonly T[], sortKey: (item: T) => string, scope: string, page: PageRequest): Page<T> {
   const { direction, position } = startOf(scope, page);
   const keyed = items.map((item) => ({ item, key: sortKey(item) })).sort((a, b) => compare(a.key, b.key));

@@ -14,7 +14,8 @@
  */
 import type { Message } from '../model';
 import { sessionSourceId } from '../model';
-import type { ConversationSyncStore, MessageStore, PendingSync, SessionLinkStore, SessionStore } from '../ports';
+import type { ConversationSyncStore, PendingSync, SessionLinkStore } from '../ports';
+import type { MessageStore, SessionStore } from '../conversations/ports';
 import type { WorkMessage } from '../work';
 import type { StoredChunk } from '../stored-index/chunks';
 import { emitMetric } from '../metrics';

@@ -5,7 +5,8 @@
  * messages, the chunks with their vectors, the graph's state, and an end marker with the counts.
  */
 import type { FileRecord, Memory, Message } from '../model';
-import type { MemoryStore, ObjectStore, SessionLinkStore, SessionStore, MessageStore, LinkStore, Clock } from '../ports';
+import type { MemoryStore, ObjectStore, SessionLinkStore, LinkStore, Clock } from '../ports';
+import type { MessageStore, SessionStore } from '../conversations/ports';
 import type { FileStore } from '../files/ports';
 import type { ArchiveWriter, ExportStore, MemoryExport, PortableArchives } from '../portable/ports';
 import { EXPORT_FORMAT, EXPORT_VERSION, type EndMarker, encodeLines, type Manifest, MEMBERS, settingsOf } from '../portable/format';

@@ -22,11 +22,10 @@ import type {
   IdGenerator,
   MessageIndexPointer,
   MessageIndexStore,
-  MessageStore,
   ObjectStore,
   PendingSync,
-  SessionStore,
 } from '../ports';
+import type { MessageStore, SessionStore } from '../conversations/ports';
 import { buildRetrievalIndex, type Embedder } from '../../engine';
 import type { WorkMessage } from '../work';
 import type { StoredChunk } from '../stored-index/chunks';

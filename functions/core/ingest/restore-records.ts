@@ -17,7 +17,8 @@ import {
   type Session,
 } from '../model';
 import { objectKeys } from '../object-keys';
-import type { Clock, LinkStore, MessageStore, ObjectStore, SessionLinkStore, SessionStore } from '../ports';
+import type { Clock, LinkStore, ObjectStore, SessionLinkStore } from '../ports';
+import type { MessageStore, SessionStore } from '../conversations/ports';
 import type { FileStore } from '../files/ports';
 import { emptyFile } from '../files/file-records';
 import type { IdMap } from '../portable/id-map';

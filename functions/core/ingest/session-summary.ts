@@ -13,10 +13,10 @@
 import { addToSummary, centralSentences, emptySummaryState, type ExtractiveSummary, selectSummary } from '../../engine';
 import { settleReservation, type TokenBudget } from '../answers/grounded-answer';
 import { AnswerModelError } from '../answers/ports';
-import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import type { Message } from '../model';
 import { objectKeys } from '../object-keys';
-import type { Clock, ConversationSyncStore, IdGenerator, MessageStore, ObjectStore, SessionStore } from '../ports';
+import type { Clock, ConversationSyncStore, IdGenerator, ObjectStore } from '../ports';
+import type { MessageStore, SessionStore } from '../conversations/ports';
 import type { SessionSummarizer, SummaryEvidence } from '../summaries/ports';
 import {
   decodeSummaryState,
@@ -100,8 +100,8 @@ async function takeIn(
 ): Promise<{ stored: StoredSummaryState; added: Message[] }> {
   const bytes = await deps.objects.get(objectKeys.sessionSummaryState(accountId, sessionId));
   const previous = bytes ? decodeSummaryState(bytes) : undefined;
-  const pending = await mapConcurrently(messageIds, STORE_CONCURRENCY, (id) => deps.messages.get(accountId, id));
-  const found = pending.filter((message): message is Message => message?.sessionId === sessionId);
+  const pending = await deps.messages.getMany(accountId, messageIds);
+  const found = [...pending.values()].filter((message) => message.sessionId === sessionId);
   if (!previous || found.length < messageIds.length) {
     return { stored: { state: emptySummaryState(), lastBatch: [] }, added: await messagesOf(deps, accountId, sessionId) };
   }

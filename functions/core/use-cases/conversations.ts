@@ -7,7 +7,8 @@
  */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import { type MemorySessionLink, sessionSource } from '../model';
-import type { Clock, ConversationSyncStore, MemoryStore, QueuePort, SessionLinkStore, SessionStore } from '../ports';
+import type { Clock, ConversationSyncStore, MemoryStore, QueuePort, SessionLinkStore } from '../ports';
+import type { SessionStore } from '../conversations/ports';
 import type { WorkMessage } from '../work';
 import { getMemory } from './memories';
 import { ERASED_MARK } from '../stored-index/message-index-sync';

@@ -7,12 +7,12 @@
  * Each hit is read back from the table, so a message deleted, or of a session deleted, since the last
  * build is never returned. The index follows writes within moments (the worker builds it).
  */
-import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { objectKeys } from '../object-keys';
 import { BadRequestError } from '../errors';
 import type { ChunkRecord, StoredChunk } from '../stored-index/chunks';
 import type { Message, MessageRole } from '../model';
-import type { MessageIndexPointer, MessageIndexStore, MessageStore, SessionStore } from '../ports';
+import type { MessageIndexPointer, MessageIndexStore } from '../ports';
+import type { MessageStore, SessionStore } from '../conversations/ports';
 import { onCurrentVersion } from './current-version';
 import type { IndexCache, LoadedIndex } from '../stored-index/index-cache';
 import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
@@ -152,10 +152,7 @@ async function filteredChunks(
     const sourceIds = new Set(chunks.flatMap((chunk) => (chunk ? [chunk.fileId] : [])));
     return resolveSources(filter, sourceIds, {
       files: async () => new Map(),
-      sessions: async (ids) => {
-        const found = await mapConcurrently(ids, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
-        return new Map(found.flatMap((session) => (session ? [[session.id, session] as const] : [])));
-      },
+      sessions: (ids) => deps.sessions.getMany(accountId, ids),
     });
   });
   const matches = chunkPredicate(filter, sources);
@@ -199,13 +196,16 @@ async function stillLive(
   accountId: string,
   ranked: Array<{ id: string; score: number }>,
 ): Promise<ScoredMessage[]> {
-  const messages = await mapConcurrently(ranked, STORE_CONCURRENCY, ({ id }) => deps.messages.get(accountId, id));
-  const sessionIds = [...new Set(messages.flatMap((m) => (m ? [m.sessionId] : [])))];
-  const sessions = await mapConcurrently(sessionIds, STORE_CONCURRENCY, (id) => deps.sessions.get(accountId, id));
-  const live = new Set(sessions.flatMap((s) => (s && !s.deletedAt ? [s.id] : [])));
-  return ranked.flatMap(({ score }, i) => {
-    const message = messages[i];
-    return message && live.has(message.sessionId) ? [{ message, score }] : [];
+  // one batch read of the hits and one of their sessions, not a read each
+  const messages = await deps.messages.getMany(
+    accountId,
+    ranked.map(({ id }) => id),
+  );
+  const sessions = await deps.sessions.getMany(accountId, [...new Set([...messages.values()].map((m) => m.sessionId))]);
+  return ranked.flatMap(({ id, score }) => {
+    const message = messages.get(id);
+    const session = message && sessions.get(message.sessionId);
+    return message && session && !session.deletedAt ? [{ message, score }] : [];
   });
 }
 

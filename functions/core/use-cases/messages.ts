@@ -1,17 +1,8 @@
 /** Messages inside sessions. */
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { Message, MessageRole, Page, PageRequest } from '../model';
-import type {
-  MemoryStore,
-  Clock,
-  ConversationSyncStore,
-  IdGenerator,
-  MessageFilter,
-  MessageStore,
-  QueuePort,
-  SessionLinkStore,
-  SessionStore,
-} from '../ports';
+import type { MemoryStore, Clock, ConversationSyncStore, IdGenerator, QueuePort, SessionLinkStore } from '../ports';
+import type { MessageFilter, MessageStore, SessionStore } from '../conversations/ports';
 import { conversationChanged } from './conversations';
 import { summaryChanged } from './session-summaries';
 

@@ -3,9 +3,8 @@
  * per index version), and the predicate that leaves out excluded sources, deleted sessions, conversation
  * hits outside `after`/`before` and what the `filter` rules out, before ranking.
  */
-import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { type AllowedSet, allowedSet, chunkOrdinals } from '../../engine';
-import { isExcludedChunk, type Memory, type Session } from '../model';
+import { isExcludedChunk, type Memory } from '../model';
 import type { ChunkRecord } from '../stored-index/chunks';
 import { cachedAllowedChunks } from '../stored-index/allowed-chunk-cache';
 import { cachedAllowedSources } from '../stored-index/allowed-source-cache';
@@ -79,19 +78,9 @@ export async function filterSources(
   return cachedAllowedSources(index.retrieval, version, filter, () =>
     resolveSources(filter, chunkView(index).sourceIds, {
       files: (ids) => deps.files.getMany(accountId, ids),
-      sessions: (ids) => sessionsById(deps.sessions, accountId, ids),
+      sessions: (ids) => deps.sessions.getMany(accountId, ids),
     }),
   );
-}
-
-/** The sessions of `ids` that exist, by id. */
-async function sessionsById(
-  sessions: RetrievalDeps['sessions'],
-  accountId: string,
-  ids: readonly string[],
-): Promise<ReadonlyMap<string, Session>> {
-  const found = await mapConcurrently(ids, STORE_CONCURRENCY, (id) => sessions.get(accountId, id));
-  return new Map(found.flatMap((session) => (session ? [[session.id, session] as const] : [])));
 }
 
 /** A chunk-id check for lists that name chunks by id (the graph side), from an ordinal check. */

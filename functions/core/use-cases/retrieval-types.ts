@@ -1,7 +1,8 @@
 /** What memory retrieval needs and is asked: shared by retrieve-memory.ts and retrieval-scope.ts, so neither imports the other's types. */
 import type { Embedder } from '../../engine';
 import type { FileStore } from '../files/ports';
-import type { MemoryRecordReader, MemoryStore, SessionStore } from '../ports';
+import type { MemoryRecordReader, MemoryStore } from '../ports';
+import type { SessionStore } from '../conversations/ports';
 import type { Reranking } from '../reranking/candidate-rerank';
 import type { IndexCache } from '../stored-index/index-cache';
 import type { SearchFilter } from '../stored-index/search-filter';
@@ -12,7 +13,7 @@ export interface RetrievalDeps {
   files: FileStore;
   /** The memory and the source version in one read, where the store can (else `memories` and `files` apart). */
   memoryRecords?: MemoryRecordReader;
-  sessions: Pick<SessionStore, 'get'>;
+  sessions: Pick<SessionStore, 'getMany'>;
   indexes: IndexCache;
   indexing: { embedder: () => Embedder | null };
   /** The reranker of the fused candidates, when one is configured (core/reranking). */

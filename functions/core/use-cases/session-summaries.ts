@@ -5,7 +5,8 @@
  */
 import { NotFoundError } from '../errors';
 import { objectKeys } from '../object-keys';
-import type { ConversationSyncStore, ObjectStore, QueuePort, SessionStore } from '../ports';
+import type { ConversationSyncStore, ObjectStore, QueuePort } from '../ports';
+import type { SessionStore } from '../conversations/ports';
 import { decodeSummary, type StoredSummary } from '../summaries/stored-summary';
 import type { WorkMessage } from '../work';
 

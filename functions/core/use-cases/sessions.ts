@@ -5,17 +5,8 @@
 import { mapConcurrently, STORE_CONCURRENCY } from '../concurrency';
 import { BadRequestError, ConflictError, NotFoundError } from '../errors';
 import type { MetadataEntry, Session } from '../model';
-import type {
-  Clock,
-  ConversationSyncStore,
-  IdGenerator,
-  MemoryStore,
-  MessageStore,
-  ObjectStore,
-  QueuePort,
-  SessionLinkStore,
-  SessionStore,
-} from '../ports';
+import type { Clock, ConversationSyncStore, IdGenerator, MemoryStore, ObjectStore, QueuePort, SessionLinkStore } from '../ports';
+import type { MessageStore, SessionStore } from '../conversations/ports';
 import { sessionDeleted } from './conversations';
 import { deleteStoredSummary } from '../summaries/stored-summary';
 import { summaryChanged } from './session-summaries';

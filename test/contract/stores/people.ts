@@ -76,6 +76,19 @@ export function sessionStoreContract(make: MakeStores): void {
       expect(await sessions.nextMessageSequence(newId(), s.id)).toBeUndefined();
       expect(await sessions.nextMessageSequence(accountId, newId())).toBeUndefined();
     });
+
+    it('reads many sessions at once, by id: those of the account that exist, a hundred and more', async () => {
+      const { sessions } = make();
+      const accountId = newId();
+      const made = Array.from({ length: 130 }, () => session(accountId));
+      for (const s of made) await sessions.create(s);
+      await sessions.create(session(newId(), made[0]!.id)); // the same id in another account is not read
+      const asked = [...made.map((s) => s.id), newId(), made[1]!.id];
+      const found = await sessions.getMany(accountId, asked);
+      expect(found.size).toBe(130);
+      for (const s of made) expect(found.get(s.id)).toEqual(s);
+      expect(await sessions.getMany(accountId, [])).toEqual(new Map());
+    });
   });
 }
 
@@ -104,6 +117,14 @@ export function messageStoreContract(make: MakeStores): void {
       expect(await messages.delete(accountId, first.id)).toBe(false);
       expect(await messages.get(accountId, first.id)).toBeUndefined();
       expect(await messages.get(accountId, second.id)).toEqual(second);
+      // many at once, by id: those of this account that exist (the deleted one and an unknown id are not there)
+      const many = await messages.getMany(accountId, [second.id, first.id, earliest.id, newId(), second.id]);
+      expect(many).toEqual(
+        new Map([
+          [second.id, second],
+          [earliest.id, earliest],
+        ]),
+      );
     });
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_ROLES, type Message, type Page, type PageRequest } from '../../../core/model';
-import type { MessageFilter, MessageStore } from '../../../core/ports';
+import type { MessageFilter, MessageStore } from '../../../core/conversations/ports';
 import { itemOf, itemSchema, nullable, readAll, storedTimestamp } from '../item-schema';
 import { byCreationAndSequence, type IndexName, keys } from '../keys';
 import type { QueryFilter, Table } from '../table';
@@ -40,6 +40,11 @@ export class MessageRepository implements MessageStore {
   async get(accountId: string, id: string): Promise<Message | undefined> {
     const item = await this.table.get(keys.message(accountId, id));
     return item ? messageItem.read(item) : undefined;
+  }
+
+  async getMany(accountId: string, ids: readonly string[]): Promise<Map<string, Message>> {
+    const items = await this.table.getMany([...new Set(ids)].map((id) => keys.message(accountId, id)));
+    return new Map(readAll(messageItem, items).map((message) => [message.id, message]));
   }
 
   /** The narrowest index serves the query; what it cannot key on becomes a filter. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { SequencedSession, Session } from '../../../core/model';
-import type { SessionStore } from '../../../core/ports';
-import { itemOf, itemSchema, nullable, storedTimestamp } from '../item-schema';
+import type { Session } from '../../../core/model';
+import type { SequencedSession, SessionStore } from '../../../core/conversations/ports';
+import { itemOf, itemSchema, nullable, readAll, storedTimestamp } from '../item-schema';
 import { byCreation, keys } from '../keys';
 import type { Table } from '../table';
 
@@ -32,6 +32,11 @@ export class SessionRepository implements SessionStore {
   async get(accountId: string, id: string): Promise<Session | undefined> {
     const item = await this.table.get(keys.session(accountId, id));
     return item ? sessionItem.read(item) : undefined;
+  }
+
+  async getMany(accountId: string, ids: readonly string[]): Promise<Map<string, Session>> {
+    const items = await this.table.getMany([...new Set(ids)].map((id) => keys.session(accountId, id)));
+    return new Map(readAll(sessionItem, items).map((session) => [session.id, session]));
   }
 
   /** The first delete sets deletedAt; later deletes leave the original timestamp. */
