@@ -1,8 +1,7 @@
 /** Users, sessions and messages, in memory (the semantics of their DynamoDB repositories). */
 import type { Message, Page, PageRequest, Session, User } from '../../core/model';
-import type { SequencedSession } from '../../core/conversations/ports';
+import type { MessageFilter, MessageStore, SequencedSession, SessionStore } from '../../core/conversations/ports';
 import type { UserStore } from '../../core/ports';
-import type { MessageFilter, MessageStore, SessionStore } from '../../core/conversations/ports';
 import { AccountRecords, byCreation, foundById, pageOf } from './records';
 
 export class MemoryUserStore implements UserStore {

@@ -88,10 +88,6 @@ export const byCreation = (record: { createdAt: string; id: string }): string =>
 type Direction = 'next' | 'previous';
 const TOKEN_VERSION = 'm1';
 
-/**
- * One page of `items` in the order of `sortKey`, with tokens for the pages on either side: the same
- * answers as the table's paged queries (a token names its listing, `scope`, and its direction).
- */
 /** The records `find` finds for `ids`, by id. */
 export function foundById<T>(ids: readonly string[], find: (id: string) => T | undefined): Map<string, T> {
   const found = new Map<string, T>();
@@ -102,6 +98,10 @@ export function foundById<T>(ids: readonly string[], find: (id: string) => T | u
   return found;
 }
 
+/**
+ * One page of `items` in the order of `sortKey`, with tokens for the pages on either side: the same
+ * answers as the table's paged queries (a token names its listing, `scope`, and its direction).
+ */
 export function pageOf<T>(items: readonly T[], sortKey: (item: T) => string, scope: string, page: PageRequest): Page<T> {
   const { direction, position } = startOf(scope, page);
   const keyed = items.map((item) => ({ item, key: sortKey(item) })).sort((a, b) => compare(a.key, b.key));

@@ -102,7 +102,7 @@ async function takeIn(
   const previous = bytes ? decodeSummaryState(bytes) : undefined;
   const pending = await deps.messages.getMany(accountId, messageIds);
   const found = [...pending.values()].filter((message) => message.sessionId === sessionId);
-  if (!previous || found.length < messageIds.length) {
+  if (!previous || found.length < new Set(messageIds).size) {
     return { stored: { state: emptySummaryState(), lastBatch: [] }, added: await messagesOf(deps, accountId, sessionId) };
   }
   const seen = new Set(previous.lastBatch);
