@@ -65,6 +65,26 @@ export interface Delivery {
   attempt: number;
   /** The queue message's id; a conversation build holds its memory's lease under it. */
   workId: string;
+  /** The check its batch shares (`batchErasureCheck`); without one, the delivery reads the account itself. */
+  erasing?: ErasureCheck;
+}
+
+/** Whether an account is being erased (`kmem accounts delete`): its work would write back what is being deleted. */
+export type ErasureCheck = (accountId: string) => Promise<boolean>;
+
+/**
+ * The erasure check of one batch: the first of its records of an account reads the account, the others share
+ * that read. The batch's records start together (Powertools' BatchProcessor runs them in parallel), so each
+ * is checked as of its start, as when each read the account itself: one read per account a batch, not per
+ * message.
+ */
+export function batchErasureCheck(deps: WorkerDeps): ErasureCheck {
+  const reads = new Map<string, Promise<boolean>>();
+  return (accountId) => {
+    let read = reads.get(accountId);
+    if (!read) reads.set(accountId, (read = accountBeingDeleted(deps, accountId)));
+    return read;
+  };
 }
 
 /**
@@ -91,7 +111,6 @@ export async function runWork(deps: WorkerDeps, message: WorkMessage, delivery: 
   }
 }
 
-/** Whether the account is being erased (`kmem accounts delete`): its work would write back what is being deleted. */
 async function accountBeingDeleted(deps: WorkerDeps, accountId: string): Promise<boolean> {
   return (await deps.accounts.get(accountId))?.deletingAt !== undefined;
 }
@@ -105,7 +124,8 @@ function countFailure(kind: WorkMessage['kind']): void {
 }
 
 async function perform(deps: WorkerDeps, message: WorkMessage, delivery: Delivery): Promise<void> {
-  if ('accountId' in message && (await accountBeingDeleted(deps, message.accountId))) {
+  const erasing = delivery.erasing ?? ((accountId: string) => accountBeingDeleted(deps, accountId));
+  if ('accountId' in message && (await erasing(message.accountId))) {
     logger.info('dropping work of an account being deleted', { kind: message.kind, accountId: message.accountId });
     return;
   }

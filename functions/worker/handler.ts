@@ -17,7 +17,7 @@ import { createContainer } from '../adapters/container';
 import { ConfigError, functionConfig } from '../config';
 import { logger, metrics, tracer } from '../observability';
 import { composeWorkerDeps } from './deps';
-import { parseWork, runWork, type WorkerDeps } from './dispatch';
+import { batchErasureCheck, type ErasureCheck, parseWork, runWork, type WorkerDeps } from './dispatch';
 
 const MAX_RETRY_SECONDS = 900;
 
@@ -32,7 +32,10 @@ export function createWorkerHandler(deps: () => WorkerDeps) {
   const ready = (): WorkerDeps => (composed ??= composeLoudly(deps));
   const handleBatch = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const processor = new BatchProcessor(EventType.SQS);
-    return processPartialResponse(event, (record: SQSRecord) => handleRecord(ready, record), processor, {
+    // the batch's records share one erasure check (each account read once), made with the deps of its first record
+    let erasing: ErasureCheck | undefined;
+    const erasingOf = (deps: WorkerDeps): ErasureCheck => (erasing ??= batchErasureCheck(deps));
+    return processPartialResponse(event, (record: SQSRecord) => handleRecord(ready, record, erasingOf), processor, {
       context,
       throwOnFullBatchFailure: false,
     });
@@ -44,13 +47,13 @@ export function createWorkerHandler(deps: () => WorkerDeps) {
     .handler(handleBatch);
 }
 
-async function handleRecord(ready: () => WorkerDeps, record: SQSRecord): Promise<void> {
+async function handleRecord(ready: () => WorkerDeps, record: SQSRecord, erasingOf: (deps: WorkerDeps) => ErasureCheck): Promise<void> {
   const message = parseWork(record.body);
   if (!message) return;
   const attempt = Number(record.attributes.ApproximateReceiveCount ?? '1');
   const deps = ready();
   try {
-    await runWork(deps, message, { attempt, workId: record.messageId });
+    await runWork(deps, message, { attempt, workId: record.messageId, erasing: erasingOf(deps) });
   } catch (error) {
     await retryLater(deps, record, attempt);
     throw error;
